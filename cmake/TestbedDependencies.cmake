@@ -1,0 +1,73 @@
+# Every dependency but a C++ compiler, CMake and Eigen is optional, so the solver
+# layer and its tests also build on a bare CUDA machine (Eigen and GoogleTest
+# sources carried along; see scripts/device-build.sh).
+
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+
+find_package(OpenMP COMPONENTS CXX)
+set(TB_HAVE_OPENMP ${OpenMP_CXX_FOUND})
+
+# CUDA: check_language so a machine without nvcc configures cleanly.
+set(TB_HAVE_CUDA OFF)
+if(NOT WITH_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(CMAKE_CUDA_ARCHITECTURES ${TB_CUDA_ARCHITECTURES})
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(TB_HAVE_CUDA ON)
+  endif()
+  tb_resolve(WITH_CUDA TB_HAVE_CUDA CUDA)
+endif()
+
+set(_found OFF)
+if(NOT WITH_MPI STREQUAL "OFF")
+  find_package(MPI COMPONENTS CXX)
+  set(_found ${MPI_CXX_FOUND})
+endif()
+tb_resolve(WITH_MPI _found MPI)
+
+set(_found OFF)
+if(NOT WITH_VTK STREQUAL "OFF")
+  find_package(VTK COMPONENTS IOXML CommonCore CommonDataModel QUIET)
+  set(_found ${VTK_FOUND})
+endif()
+tb_resolve(WITH_VTK _found VTK)
+
+set(_found OFF)
+if(NOT WITH_METIS STREQUAL "OFF")
+  find_package(METIS)
+  set(_found ${METIS_FOUND})
+endif()
+tb_resolve(WITH_METIS _found METIS)
+
+# Tests and benchmarks: GoogleTest from Debian's package, or from the sources
+# carried to a bare machine in TB_GTEST_SOURCE_DIR.
+set(TB_GTEST_SOURCE_DIR "" CACHE PATH "GoogleTest source tree to build when no package is installed")
+find_package(GTest QUIET)
+if(NOT GTest_FOUND AND TB_GTEST_SOURCE_DIR)
+  set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+  add_subdirectory(${TB_GTEST_SOURCE_DIR} ${PROJECT_BINARY_DIR}/_gtest EXCLUDE_FROM_ALL SYSTEM)
+  add_library(GTest::gtest_main ALIAS gtest_main)
+  add_library(GTest::gtest ALIAS gtest)
+  set(GTest_FOUND ON)
+endif()
+set(TB_HAVE_GTEST ${GTest_FOUND})
+
+find_package(benchmark QUIET)
+set(TB_HAVE_BENCHMARK ${benchmark_FOUND})
+
+find_package(PkgConfig QUIET)
+set(TB_HAVE_PETSC OFF)
+if(PkgConfig_FOUND)
+  pkg_check_modules(PETSC QUIET IMPORTED_TARGET PETSc)
+  if(PETSC_FOUND)
+    set(TB_HAVE_PETSC ON)
+  endif()
+endif()

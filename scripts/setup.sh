@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the testbed builds against. Idempotent: when
+# everything is present it prints nothing and changes nothing.
+#   scripts/setup.sh            required packages
+#   scripts/setup.sh --petsc    also PETSc (the optional baseline of bench/)
+#   scripts/setup.sh --gmsh     also gmsh (regenerates the mesh recipes in inputs/)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin
+  libmetis-dev libvtk9-dev
+  libtomlplusplus-dev
+)
+for arg in "$@"; do
+  case "$arg" in
+    --petsc) packages+=(petsc-dev) ;;
+    --gmsh) packages+=(gmsh) ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --petsc, --gmsh or --help)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "setup.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,43 @@
+#pragma once
+// The vector operations of the Krylov methods, one declared kernel each.
+// Dispatch picks the backend of the arguments; every kernel has a sequential
+// reference twin (namespace ref) that the tests compare the others against.
+#include "array.hpp"
+
+namespace tb::kernels {
+
+double dot(const Vector& x, const Vector& y);
+double norm2(const Vector& x);
+void axpy(double a, const Vector& x, Vector& y);                  // y = a x + y
+void axpby(double a, const Vector& x, double b, Vector& y);       // y = a x + b y
+void axpbypcz(double a, const Vector& x, double b, const Vector& y, double c, Vector& z);  // z = a x + b y + c z
+void scale(double a, Vector& x);
+void fill(Vector& x, double value);
+void copy(const Vector& src, Vector& dst);
+// True when every entry is finite; Krylov methods stop with reason non_finite otherwise.
+bool all_finite(const Vector& x);
+
+namespace ref {
+double dot(const double* x, const double* y, std::size_t n);
+void axpby(double a, const double* x, double b, double* y, std::size_t n);
+void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);
+}  // namespace ref
+
+namespace omp {
+double dot(const double* x, const double* y, std::size_t n);
+void axpby(double a, const double* x, double b, double* y, std::size_t n);
+void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);
+void scale(double a, double* x, std::size_t n);
+bool all_finite(const double* x, std::size_t n);
+}  // namespace omp
+
+namespace cuda {
+double dot(const double* x, const double* y, std::size_t n);
+void axpby(double a, const double* x, double b, double* y, std::size_t n);
+void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);
+void scale(double a, double* x, std::size_t n);
+void fill(double* x, double value, std::size_t n);
+bool all_finite(const double* x, std::size_t n);
+}  // namespace cuda
+
+}  // namespace tb::kernels

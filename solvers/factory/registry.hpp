@@ -1,0 +1,80 @@
+#pragma once
+// The one place that maps solver names to classes. Each room's names are added
+// by a register_<room>() function in this folder; nothing registers itself.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solvers/krylov/linear_solver.hpp"
+#include "spec.hpp"
+
+namespace tb {
+
+enum class ParamType { integer, real, boolean, choice };
+
+struct ParamInfo {
+  std::string name;
+  ParamType type;
+  std::string default_value;
+  std::string help;
+  std::vector<std::string> choices;  // for ParamType::choice
+};
+
+// The validated parameters of one component: every key the entry declares, with
+// the written value or the default.
+class ParamValues {
+ public:
+  int integer(const std::string& key) const;
+  double real(const std::string& key) const;
+  bool boolean(const std::string& key) const;
+  const std::string& text(const std::string& key) const;
+  std::map<std::string, std::string> values;
+};
+
+struct KrylovEntry {
+  std::string name;
+  std::string help;
+  std::vector<ParamInfo> params;  // the stopping rules and backend are added for every method
+  std::function<std::unique_ptr<KrylovMethod>(const ParamValues&, const StopCriteria&)> make;
+};
+
+struct PreconditionerEntry {
+  std::string name;
+  std::string help;
+  std::vector<ParamInfo> params;
+  std::function<std::unique_ptr<Preconditioner>(const ParamValues&)> make;
+};
+
+class Registry {
+ public:
+  // The registry with every solver the library was built with.
+  static const Registry& builtin();
+
+  void add(KrylovEntry e);
+  void add(PreconditionerEntry e);
+  // Builds the solver a specification names; tb::Error lists what is allowed on
+  // an unknown name, parameter or value.
+  std::unique_ptr<LinearSolver> make(std::string_view spec) const;
+  // Every name with its parameters and defaults, for --help.
+  std::string help() const;
+  std::vector<std::string> krylov_names() const;
+  std::vector<std::string> preconditioner_names() const;
+
+ private:
+  std::vector<KrylovEntry> krylov_;
+  std::vector<PreconditionerEntry> precond_;
+};
+
+// Registry::builtin().make(spec)
+std::unique_ptr<LinearSolver> make_solver(std::string_view spec);
+
+// The closest of the candidates by edit distance, or empty when none is close.
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates);
+
+void register_krylov(Registry& r);
+void register_basic_preconditioners(Registry& r);
+
+}  // namespace tb

@@ -1,0 +1,29 @@
+#pragma once
+// Solver specifications as text:
+//   fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0
+//   spec      := component ('+' component)?
+//   component := name ('(' (key '=' value (',' key '=' value)*)? ')')?
+// The first component names a Krylov method, the optional second a preconditioner.
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "solvers/core/error.hpp"
+
+namespace tb {
+
+struct SpecComponent {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> params;  // in the order written
+};
+
+struct SolverSpec {
+  std::string text;
+  std::vector<SpecComponent> components;
+};
+
+// Throws tb::Error quoting the text and the column of the first syntax error.
+SolverSpec parse_spec(std::string_view text);
+
+}  // namespace tb

@@ -1,0 +1,64 @@
+#pragma once
+// The common frame of the Krylov methods: stopping rules, work vectors, and the
+// one entry point solve(A, M, b, x). Each method is one .cpp beside this file.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "preconditioner.hpp"
+#include "solve_stats.hpp"
+#include "solvers/core/linear_operator.hpp"
+
+namespace tb {
+
+struct StopCriteria {
+  double rtol = 1e-8;             // relative to the initial residual ||b - A x0||
+  double atol = 0.0;              // absolute residual
+  int maxit = 1000;
+  double dtol = 1e8;              // divergence: ||r|| > dtol * ||r0||
+  int stagnation_window = 200;    // no 0.1% improvement of the best residual in this many iterations; 0 = off
+};
+
+// Global reductions of the vector space: the identity on one process, MPI
+// allreduce in solvers/dist. Krylov methods call nothing else for dots.
+class VectorSpace {
+ public:
+  virtual ~VectorSpace() = default;
+  virtual double dot(const Vector& x, const Vector& y) const;
+  virtual double norm2(const Vector& x) const;
+};
+
+class KrylovMethod {
+ public:
+  explicit KrylovMethod(StopCriteria stop) : stop_(stop) {}
+  virtual ~KrylovMethod() = default;
+  // x holds the initial guess on entry and the solution on return.
+  virtual SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) = 0;
+  // False for methods that need a fixed preconditioner (CG, BiCGStab, GMRES).
+  virtual bool accepts_variable_preconditioner() const { return false; }
+  const StopCriteria& stop() const { return stop_; }
+  void set_vector_space(const VectorSpace* s) { space_ = s; }
+
+ protected:
+  const VectorSpace& space() const { return *space_; }
+  // Work vectors sized like b, allocated on first use and kept between solves.
+  Vector& work(std::size_t i, const Vector& like);
+  // Checks a new residual norm; returns the stop reason or not_run to continue.
+  StopReason check(double rnorm, double r0norm, int it, std::vector<double>& history);
+
+  StopCriteria stop_;
+
+ private:
+  static const VectorSpace local_space_;
+  const VectorSpace* space_ = &local_space_;
+  std::vector<Vector> work_;
+  double best_ = 0.0;
+  int best_it_ = 0;
+};
+
+std::unique_ptr<KrylovMethod> make_cg(StopCriteria stop);
+std::unique_ptr<KrylovMethod> make_bicgstab(StopCriteria stop);
+std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible);
+std::unique_ptr<KrylovMethod> make_richardson(StopCriteria stop, double omega);
+
+}  // namespace tb

@@ -1,0 +1,24 @@
+#pragma once
+// z = M^{-1} r. setup does the symbolic and numeric work once per pattern;
+// update redoes only the numeric part for new values on the same pattern.
+#include <string>
+
+#include "solvers/core/array.hpp"
+#include "solvers/matrix/bsr.hpp"
+
+namespace tb {
+
+class Preconditioner {
+ public:
+  virtual ~Preconditioner() = default;
+  virtual void setup(const BsrMatrix& a, Backend backend) = 0;
+  virtual void update(const BsrMatrix& a) = 0;
+  virtual void apply(const Vector& r, Vector& z) const = 0;
+  // The backends whose vectors apply() accepts.
+  virtual bool supports(Backend b) const = 0;
+  // True when M^{-1} changes between applications (asynchronous sweeps, inner
+  // iterations): only flexible methods (FGMRES, Richardson) stay correct then.
+  virtual bool is_variable() const { return false; }
+};
+
+}  // namespace tb

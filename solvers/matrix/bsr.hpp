@@ -1,0 +1,70 @@
+#pragma once
+// Block compressed sparse row matrix with a runtime block size 1..64.
+//
+// Each dense block is stored contiguously, row-major: one block is one cache
+// line or a few for the common CFD sizes 4-8, and a block row's blocks are
+// adjacent, so the host SpMV streams values exactly once.
+#include <span>
+#include <vector>
+
+#include "csr.hpp"
+#include "solvers/core/types.hpp"
+
+namespace tb {
+
+inline constexpr index_t max_block_size = 64;
+
+struct BsrMatrix {
+  index_t block_size = 1;
+  index_t block_rows = 0;
+  index_t block_cols = 0;
+  std::vector<index_t> row_ptr{0};  // block_rows + 1
+  std::vector<index_t> col_idx;     // block column of each stored block, sorted per row
+  std::vector<double> values;       // nnz_blocks * block_size^2
+
+  index_t rows() const { return block_rows * block_size; }
+  index_t cols() const { return block_cols * block_size; }
+  index_t nnz_blocks() const { return index_t(col_idx.size()); }
+  index_t block_entries() const { return block_size * block_size; }
+  double* block(index_t k) { return values.data() + std::size_t(k) * block_entries(); }
+  const double* block(index_t k) const { return values.data() + std::size_t(k) * block_entries(); }
+  // Position of block (i, j) in col_idx, or -1 when it is not stored.
+  index_t find_block(index_t i, index_t j) const;
+  // Position of the diagonal block of each block row; throws naming the first row without one.
+  std::vector<index_t> diagonal_positions() const;
+  // Checks block size, sizes, index ranges, sorted unique columns; throws tb::Error naming the row.
+  void validate() const;
+  // Same pattern (sizes, row_ptr, col_idx) as another matrix: the test for numeric-only updates.
+  bool same_pattern(const BsrMatrix& other) const;
+};
+
+// Raw pointers of a BSR matrix, on whichever backend holds them: what kernels read.
+struct BsrView {
+  index_t block_size = 1;
+  index_t block_rows = 0;
+  index_t block_cols = 0;
+  const index_t* row_ptr = nullptr;
+  const index_t* col_idx = nullptr;
+  const double* values = nullptr;
+};
+
+inline BsrView view(const BsrMatrix& a) {
+  return {a.block_size, a.block_rows, a.block_cols, a.row_ptr.data(), a.col_idx.data(), a.values.data()};
+}
+
+// y = A x. The dispatching version picks the OpenMP kernel with a compile-time
+// block size for 1..8 and a runtime-size loop above that.
+void spmv(const BsrView& a, const double* x, double* y);
+void spmv_ref(const BsrView& a, const double* x, double* y);
+inline void spmv(const BsrMatrix& a, const double* x, double* y) { spmv(view(a), x, y); }
+inline void spmv_ref(const BsrMatrix& a, const double* x, double* y) { spmv_ref(view(a), x, y); }
+
+// Conversions. csr_to_bsr needs rows and columns divisible by the block size and
+// stores every block that holds at least one CSR entry (missing entries are zero).
+BsrMatrix csr_to_bsr(const CsrMatrix& a, index_t block_size);
+CsrMatrix bsr_to_csr(const BsrMatrix& a, bool drop_zeros = false);
+
+// ||b - A x||_2 computed on the host, independent of any solver.
+double residual_norm(const BsrMatrix& a, std::span<const double> x, std::span<const double> b);
+
+}  // namespace tb
