@@ -1,1 +1,207 @@
-// in progress
+#include "registry.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace tb {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Parameters every Krylov method takes: the stopping rules and the backend.
+std::vector<ParamInfo> common_krylov_params() {
+  return {
+      {"rtol", ParamType::real, "1e-8", "stop when ||r|| <= rtol ||r0||", {}},
+      {"atol", ParamType::real, "0", "stop when ||r|| <= atol", {}},
+      {"maxit", ParamType::integer, "1000", "iteration limit", {}},
+      {"dtol", ParamType::real, "1e8", "divergence when ||r|| > dtol ||r0||", {}},
+      {"stagnation", ParamType::integer, "200", "stop when 200 iterations bring no 0.1% gain; 0 = never", {}},
+      {"backend", ParamType::choice, "host", "where vectors and kernels live", {"host", "cuda"}},
+  };
+}
+
+bool valid_value(const ParamInfo& p, const std::string& v) {
+  const char* b = v.data();
+  const char* e = v.data() + v.size();
+  switch (p.type) {
+    case ParamType::integer: {
+      long x;
+      auto [ptr, ec] = std::from_chars(b, e, x);
+      return ec == std::errc() && ptr == e;
+    }
+    case ParamType::real: {
+      double x;
+      auto [ptr, ec] = std::from_chars(b, e, x);
+      return ec == std::errc() && ptr == e && std::isfinite(x);
+    }
+    case ParamType::boolean: return v == "true" || v == "false" || v == "1" || v == "0";
+    case ParamType::choice: return std::find(p.choices.begin(), p.choices.end(), v) != p.choices.end();
+  }
+  return false;
+}
+
+std::string expected(const ParamInfo& p) {
+  switch (p.type) {
+    case ParamType::integer: return "an integer";
+    case ParamType::real: return "a finite real number";
+    case ParamType::boolean: return "true or false";
+    case ParamType::choice: return "one of " + join(p.choices);
+  }
+  return {};
+}
+
+ParamValues validate(const std::string& who, const std::vector<ParamInfo>& info, const SpecComponent& c) {
+  ParamValues out;
+  for (const auto& p : info) out.values[p.name] = p.default_value;
+  std::vector<std::string> names;
+  for (const auto& p : info) names.push_back(p.name);
+  for (const auto& [key, value] : c.params) {
+    auto it = std::find_if(info.begin(), info.end(), [&](const ParamInfo& p) { return p.name == key; });
+    if (it == info.end()) {
+      const std::string near = nearest_name(key, names);
+      throw Error(who + " has no parameter '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                  "; allowed: " + (names.empty() ? "none" : join(names)));
+    }
+    if (!valid_value(*it, value))
+      throw Error(who + ": parameter " + key + "=" + value + " is not valid; expected " + expected(*it));
+    out.values[key] = value;
+  }
+  return out;
+}
+
+template <class Entry>
+const Entry* find_entry(const std::vector<Entry>& entries, const std::string& name) {
+  for (const auto& e : entries)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+template <class Entry>
+std::vector<std::string> names_of(const std::vector<Entry>& entries) {
+  std::vector<std::string> v;
+  for (const auto& e : entries) v.push_back(e.name);
+  return v;
+}
+
+std::string unknown(const std::string& kind, const std::string& name, const std::vector<std::string>& allowed) {
+  const std::string near = nearest_name(name, allowed);
+  return "unknown " + kind + " '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+         "; allowed: " + join(allowed);
+}
+
+void describe_params(std::ostringstream& o, const std::vector<ParamInfo>& params) {
+  for (const auto& p : params) {
+    o << "      " << p.name << "=" << p.default_value << "  " << p.help;
+    if (p.type == ParamType::choice) o << " (" << join(p.choices) << ")";
+    o << "\n";
+  }
+}
+
+}  // namespace
+
+int ParamValues::integer(const std::string& key) const { return std::stoi(values.at(key)); }
+double ParamValues::real(const std::string& key) const { return std::stod(values.at(key)); }
+bool ParamValues::boolean(const std::string& key) const {
+  const auto& v = values.at(key);
+  return v == "true" || v == "1";
+}
+const std::string& ParamValues::text(const std::string& key) const { return values.at(key); }
+
+void Registry::add(KrylovEntry e) {
+  auto common = common_krylov_params();
+  e.params.insert(e.params.end(), common.begin(), common.end());
+  krylov_.push_back(std::move(e));
+}
+
+void Registry::add(PreconditionerEntry e) { precond_.push_back(std::move(e)); }
+
+std::vector<std::string> Registry::krylov_names() const { return names_of(krylov_); }
+std::vector<std::string> Registry::preconditioner_names() const { return names_of(precond_); }
+
+std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
+  const SolverSpec spec = parse_spec(text);
+  if (spec.components.size() > 2)
+    throw Error("solver specification '" + spec.text + "': at most one '+' (a Krylov method + a preconditioner)");
+  const SpecComponent& kc = spec.components[0];
+  const KrylovEntry* ke = find_entry(krylov_, kc.name);
+  if (!ke) {
+    std::string msg = unknown("Krylov method", kc.name, krylov_names());
+    if (find_entry(precond_, kc.name)) msg += "; '" + kc.name + "' is a preconditioner: write e.g. richardson+" + kc.name;
+    throw Error("solver specification '" + spec.text + "': " + msg);
+  }
+  const ParamValues kp = validate(ke->name, ke->params, kc);
+  StopCriteria stop;
+  stop.rtol = kp.real("rtol");
+  stop.atol = kp.real("atol");
+  stop.maxit = kp.integer("maxit");
+  stop.dtol = kp.real("dtol");
+  stop.stagnation_window = kp.integer("stagnation");
+  if (stop.rtol < 0 || stop.atol < 0 || stop.maxit < 0)
+    throw Error("solver specification '" + spec.text + "': rtol, atol and maxit must not be negative");
+
+  std::unique_ptr<Preconditioner> precond;
+  if (spec.components.size() == 2) {
+    const SpecComponent& pc = spec.components[1];
+    const PreconditionerEntry* pe = find_entry(precond_, pc.name);
+    if (!pe) throw Error("solver specification '" + spec.text + "': " + unknown("preconditioner", pc.name, preconditioner_names()));
+    precond = pe->make(validate(pe->name, pe->params, pc));
+  } else {
+    precond = find_entry(precond_, std::string("identity"))->make(ParamValues{});
+  }
+  return std::make_unique<LinearSolver>(spec.text, ke->make(kp, stop), std::move(precond), parse_backend(kp.text("backend")));
+}
+
+std::string Registry::help() const {
+  std::ostringstream o;
+  o << "Solver specification: KRYLOV[(key=value,...)][+PRECONDITIONER[(key=value,...)]]\n"
+       "  e.g. fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0\n"
+       "  Krylov methods:\n";
+  for (const auto& e : krylov_) {
+    o << "    " << e.name << "  " << e.help << "\n";
+    describe_params(o, e.params);
+  }
+  o << "  Preconditioners:\n";
+  for (const auto& e : precond_) {
+    o << "    " << e.name << "  " << e.help << "\n";
+    describe_params(o, e.params);
+  }
+  return o.str();
+}
+
+const Registry& Registry::builtin() {
+  static const Registry r = [] {
+    Registry reg;
+    register_krylov(reg);
+    register_basic_preconditioners(reg);
+    return reg;
+  }();
+  return r;
+}
+
+std::unique_ptr<LinearSolver> make_solver(std::string_view spec) { return Registry::builtin().make(spec); }
+
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    std::vector<std::size_t> prev(c.size() + 1), cur(c.size() + 1);
+    for (std::size_t j = 0; j <= c.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= word.size(); ++i) {
+      cur[0] = i;
+      for (std::size_t j = 1; j <= c.size(); ++j)
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (word[i - 1] != c[j - 1])});
+      std::swap(prev, cur);
+    }
+    if (prev[c.size()] < best_d) best_d = prev[c.size()], best = c;
+  }
+  return best;
+}
+
+}  // namespace tb

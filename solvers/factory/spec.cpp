@@ -1,1 +1,96 @@
-// in progress
+#include "spec.hpp"
+
+#include <cctype>
+
+namespace tb {
+
+namespace {
+
+class SpecParser {
+ public:
+  explicit SpecParser(std::string_view text) : text_(text) {}
+
+  SolverSpec parse() {
+    SolverSpec spec;
+    spec.text = std::string(text_);
+    spec.components.push_back(component());
+    skip_space();
+    while (peek() == '+') {
+      ++pos_;
+      spec.components.push_back(component());
+      skip_space();
+    }
+    if (pos_ != text_.size()) fail("expected '+' or the end of the specification");
+    return spec;
+  }
+
+ private:
+  SpecComponent component() {
+    SpecComponent c;
+    c.name = word("a solver name");
+    skip_space();
+    if (peek() != '(') return c;
+    ++pos_;
+    skip_space();
+    if (peek() == ')') {
+      ++pos_;
+      return c;
+    }
+    for (;;) {
+      std::string key = word("a parameter name");
+      skip_space();
+      if (peek() != '=') fail("expected '=' after parameter '" + key + "'");
+      ++pos_;
+      std::string value = token();
+      for (const auto& kv : c.params)
+        if (kv.first == key) fail("parameter '" + key + "' given twice");
+      c.params.emplace_back(std::move(key), std::move(value));
+      skip_space();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == ')') {
+        ++pos_;
+        return c;
+      }
+      fail("expected ',' or ')'");
+    }
+  }
+
+  // Names: letters, digits and '_', starting with a letter.
+  std::string word(const std::string& what) {
+    skip_space();
+    const std::size_t start = pos_;
+    if (!std::isalpha(static_cast<unsigned char>(peek()))) fail("expected " + what);
+    while (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_') ++pos_;
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
+  // Values: everything up to ',' or ')' (numbers like 1e-1, words like mixed).
+  std::string token() {
+    skip_space();
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && peek() != ',' && peek() != ')' && !std::isspace(static_cast<unsigned char>(peek())))
+      ++pos_;
+    if (pos_ == start) fail("expected a value");
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error("solver specification '" + std::string(text_) + "', column " + std::to_string(pos_ + 1) + ": " + what);
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+SolverSpec parse_spec(std::string_view text) { return SpecParser(text).parse(); }
+
+}  // namespace tb

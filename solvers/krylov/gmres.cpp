@@ -1,1 +1,140 @@
-// in progress
+// Restarted GMRES(m) with right preconditioning (Saad & Schultz 1986) and its
+// flexible variant FGMRES(m) (Saad 1993), which stores the preconditioned
+// directions z_j = M_j^{-1} v_j so that M may change from one application to
+// the next (asynchronous sweeps, inner iterations). Modified Gram-Schmidt and
+// Givens rotations; the residual estimate |g_{j+1}| is that of b - A x itself.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "krylov_method.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/core/vector_kernels.hpp"
+
+namespace tb {
+
+namespace {
+
+class Gmres final : public KrylovMethod {
+ public:
+  Gmres(StopCriteria stop, int restart, bool flexible)
+      : KrylovMethod(stop), m_(restart), flexible_(flexible), h_((restart + 1) * restart), cs_(restart), sn_(restart),
+        g_(restart + 1), y_(restart) {
+    if (restart < 1) throw Error("gmres: restart must be at least 1, got " + std::to_string(restart));
+  }
+  bool accepts_variable_preconditioner() const override { return flexible_; }
+
+  SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) override {
+    namespace k = kernels;
+    SolveStats st;
+    Vector& r = work(0, b);
+    Vector& w = work(1, b);
+    a.apply(x, r);
+    k::axpby(1.0, b, -1.0, r);
+    double beta = space().norm2(r);
+    const double r0 = beta;
+    st.initial_residual = r0;
+    st.reason = check(r0, r0, 0, st.residual_history);
+    int it = 0;
+    while (st.reason == StopReason::not_run) {
+      Vector& v0 = basis(0, b);
+      k::copy(r, v0);
+      k::scale(1.0 / beta, v0);
+      std::fill(g_.begin(), g_.end(), 0.0);
+      g_[0] = beta;
+      int j = 0;
+      bool happy = false;
+      for (; j < m_ && st.reason == StopReason::not_run; ++j) {
+        ++it;
+        Vector& z = flexible_ ? direction(j, b) : w;
+        m.apply(basis(j, b), z);
+        Vector& av = flexible_ ? w : work(2, b);
+        a.apply(z, av);
+        for (int i = 0; i <= j; ++i) {
+          H(i, j) = space().dot(av, basis(i, b));
+          k::axpy(-H(i, j), basis(i, b), av);
+        }
+        H(j + 1, j) = space().norm2(av);
+        happy = H(j + 1, j) == 0.0;
+        if (!happy) {
+          Vector& vn = basis(j + 1, b);
+          k::copy(av, vn);
+          k::scale(1.0 / H(j + 1, j), vn);
+        }
+        rotate(j);
+        st.reason = check(std::abs(g_[j + 1]), r0, it, st.residual_history);
+        // A happy breakdown means x is exact in this Krylov space: the estimate
+        // is zero up to round-off and the check above stops the solve.
+        if (happy && st.reason == StopReason::not_run) {
+          st.reason = StopReason::breakdown;
+          st.detail = "Krylov space invariant but residual not reduced";
+        }
+      }
+      update_solution(j, m, b, x);
+      if (st.reason != StopReason::not_run) break;
+      a.apply(x, r);
+      k::axpby(1.0, b, -1.0, r);
+      beta = space().norm2(r);
+      if (!std::isfinite(beta)) {
+        st.reason = StopReason::non_finite;
+        break;
+      }
+    }
+    st.iterations = it;
+    return st;
+  }
+
+ private:
+  double& H(int i, int j) { return h_[i * m_ + j]; }
+  Vector& basis(int i, const Vector& like) { return work(3 + i, like); }
+  Vector& direction(int i, const Vector& like) { return work(4 + m_ + i, like); }
+
+  // Applies the earlier rotations to column j, then the one that zeroes H(j+1, j).
+  void rotate(int j) {
+    for (int i = 0; i < j; ++i) {
+      const double t = cs_[i] * H(i, j) + sn_[i] * H(i + 1, j);
+      H(i + 1, j) = -sn_[i] * H(i, j) + cs_[i] * H(i + 1, j);
+      H(i, j) = t;
+    }
+    const double d = std::hypot(H(j, j), H(j + 1, j));
+    cs_[j] = d == 0.0 ? 1.0 : H(j, j) / d;
+    sn_[j] = d == 0.0 ? 0.0 : H(j + 1, j) / d;
+    H(j, j) = d;
+    H(j + 1, j) = 0.0;
+    g_[j + 1] = -sn_[j] * g_[j];
+    g_[j] = cs_[j] * g_[j];
+  }
+
+  // x += Z y (flexible) or x += M^{-1} V y, with y from the triangular system R y = g.
+  void update_solution(int j, const Preconditioner& m, const Vector& b, Vector& x) {
+    namespace k = kernels;
+    if (j == 0) return;
+    for (int i = j - 1; i >= 0; --i) {
+      double s = g_[i];
+      for (int c = i + 1; c < j; ++c) s -= H(i, c) * y_[c];
+      y_[i] = H(i, i) == 0.0 ? 0.0 : s / H(i, i);
+    }
+    if (flexible_) {
+      for (int i = 0; i < j; ++i) k::axpy(y_[i], direction(i, b), x);
+      return;
+    }
+    Vector& u = work(1, b);
+    k::fill(u, 0.0);
+    for (int i = 0; i < j; ++i) k::axpy(y_[i], basis(i, b), u);
+    Vector& z = work(2, b);
+    m.apply(u, z);
+    k::axpy(1.0, z, x);
+  }
+
+  int m_;
+  bool flexible_;
+  std::vector<double> h_, cs_, sn_, g_, y_;
+};
+
+}  // namespace
+
+std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible) {
+  return std::make_unique<Gmres>(stop, restart, flexible);
+}
+
+}  // namespace tb

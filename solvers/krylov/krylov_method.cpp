@@ -1,1 +1,37 @@
-// in progress
+#include "krylov_method.hpp"
+
+#include <cmath>
+
+#include "solvers/core/vector_kernels.hpp"
+
+namespace tb {
+
+const VectorSpace KrylovMethod::local_space_{};
+
+double VectorSpace::dot(const Vector& x, const Vector& y) const { return kernels::dot(x, y); }
+double VectorSpace::norm2(const Vector& x) const { return std::sqrt(dot(x, x)); }
+
+Vector& KrylovMethod::work(std::size_t i, const Vector& like) {
+  if (work_.size() <= i) work_.resize(i + 1);
+  Vector& v = work_[i];
+  if (v.size() != like.size() || v.backend() != like.backend()) v = Vector(like.backend(), like.size());
+  return v;
+}
+
+StopReason KrylovMethod::check(double rnorm, double r0norm, int it, std::vector<double>& history) {
+  history.push_back(rnorm);
+  if (!std::isfinite(rnorm)) return StopReason::non_finite;
+  if (rnorm <= stop_.atol) return StopReason::converged_atol;
+  if (rnorm <= stop_.rtol * r0norm) return StopReason::converged_rtol;
+  if (rnorm > stop_.dtol * r0norm) return StopReason::diverged;
+  if (it == 0 || rnorm < 0.999 * best_) {
+    best_ = rnorm;
+    best_it_ = it;
+  } else if (stop_.stagnation_window > 0 && it - best_it_ >= stop_.stagnation_window) {
+    return StopReason::stagnation;
+  }
+  if (it >= stop_.maxit) return StopReason::max_iterations;
+  return StopReason::not_run;
+}
+
+}  // namespace tb

@@ -3,6 +3,7 @@
 // one entry point solve(A, M, b, x). Each method is one .cpp beside this file.
 #include <memory>
 #include <string>
+#include <deque>
 #include <vector>
 
 #include "preconditioner.hpp"
@@ -51,7 +52,7 @@ class KrylovMethod {
  private:
   static const VectorSpace local_space_;
   const VectorSpace* space_ = &local_space_;
-  std::vector<Vector> work_;
+  std::deque<Vector> work_;  // a deque: growing it keeps references to earlier vectors valid
   double best_ = 0.0;
   int best_it_ = 0;
 };

@@ -1,1 +1,86 @@
-// in progress
+#include "linear_solver.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "solvers/core/error.hpp"
+#include "solvers/core/timer.hpp"
+#include "solvers/core/vector_kernels.hpp"
+
+namespace tb {
+
+LinearSolver::LinearSolver(std::string spec, std::unique_ptr<KrylovMethod> method, std::unique_ptr<Preconditioner> precond,
+                           Backend backend)
+    : spec_(std::move(spec)), method_(std::move(method)), precond_(std::move(precond)), backend_(backend) {
+  if (!precond_->supports(backend_))
+    throw Error("solver '" + spec_ + "': its preconditioner has no " + std::string(to_string(backend_)) + " backend");
+  if (precond_->is_variable() && !method_->accepts_variable_preconditioner())
+    throw Error("solver '" + spec_ + "': the preconditioner changes between applications; use fgmres or richardson");
+}
+
+LinearSolver::~LinearSolver() = default;
+
+namespace {
+void check_matrix(const BsrMatrix& a, const std::string& spec) {
+  a.validate();
+  if (a.block_rows != a.block_cols) throw Error("solver '" + spec + "': the matrix is not square");
+}
+}  // namespace
+
+void LinearSolver::setup(const BsrMatrix& a) {
+  check_matrix(a, spec_);
+  WallTimer t;
+  op_ = std::make_unique<BsrOperator>(a, backend_);
+  precond_->setup(a, backend_);
+  setup_seconds_ = t.seconds();
+}
+
+void LinearSolver::update(const BsrMatrix& a) {
+  if (!op_) return setup(a);
+  WallTimer t;
+  op_->update_values(a);
+  precond_->update(a);
+  setup_seconds_ = t.seconds();
+}
+
+SolveStats LinearSolver::solve(std::span<const double> b, std::span<double> x) {
+  if (!op_) throw Error("solver '" + spec_ + "': solve() before setup()");
+  const std::size_t n = std::size_t(op_->rows());
+  if (b.size() != n || x.size() != n)
+    throw Error("solver '" + spec_ + "': vectors of length " + std::to_string(b.size()) + " and " +
+                std::to_string(x.size()) + " for a matrix of " + std::to_string(n) + " rows");
+  if (b_dev_.size() != n || b_dev_.backend() != backend_) {
+    b_dev_ = Vector(backend_, n);
+    x_dev_ = Vector(backend_, n);
+  }
+  b_dev_.copy_from_host(b);
+  x_dev_.copy_from_host(x);
+  SolveStats st = solve(b_dev_, x_dev_);
+  x_dev_.copy_to_host(x);
+  return st;
+}
+
+SolveStats LinearSolver::solve(const Vector& b, Vector& x) {
+  if (!op_) throw Error("solver '" + spec_ + "': solve() before setup()");
+  WallTimer t;
+  SolveStats st;
+  if (!kernels::all_finite(b) || !kernels::all_finite(x)) {
+    st.reason = StopReason::non_finite;
+    st.detail = "right-hand side or initial guess holds NaN or Inf";
+  } else {
+    st = method_->solve(*op_, *precond_, b, x);
+  }
+  st.solve_seconds = t.seconds();
+  st.setup_seconds = setup_seconds_;
+  st.solver = spec_;
+  // The true residual, independent of the method's own recurrences.
+  Vector& r = r_dev_;
+  if (r.size() != b.size() || r.backend() != b.backend()) r = Vector(b.backend(), b.size());
+  op_->apply(x, r);
+  kernels::axpby(1.0, b, -1.0, r);
+  st.final_residual = kernels::norm2(r);
+  if (st.converged() && !std::isfinite(st.final_residual)) st.reason = StopReason::non_finite;
+  return st;
+}
+
+}  // namespace tb

@@ -35,7 +35,7 @@ class LinearSolver {
   Backend backend_;
   std::unique_ptr<BsrOperator> op_;
   double setup_seconds_ = 0.0;
-  Vector b_dev_, x_dev_;
+  Vector b_dev_, x_dev_, r_dev_;
 };
 
 }  // namespace tb

@@ -1,1 +1,73 @@
-// in progress
+#include "solve_stats.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace tb {
+
+std::string_view to_string(StopReason r) {
+  switch (r) {
+    case StopReason::converged_rtol: return "converged_rtol";
+    case StopReason::converged_atol: return "converged_atol";
+    case StopReason::max_iterations: return "max_iterations";
+    case StopReason::breakdown: return "breakdown";
+    case StopReason::stagnation: return "stagnation";
+    case StopReason::diverged: return "diverged";
+    case StopReason::non_finite: return "non_finite";
+    case StopReason::not_run: return "not_run";
+  }
+  return "unknown";
+}
+
+bool is_converged(StopReason r) { return r == StopReason::converged_rtol || r == StopReason::converged_atol; }
+
+namespace {
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "null";  // JSON has no NaN or Inf
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string SolveStats::line() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s: %s after %d iterations, ||r||/||r0|| = %.3e, setup %.3e s, solve %.3e s",
+                solver.c_str(), std::string(to_string(reason)).c_str(), iterations,
+                initial_residual > 0 ? final_residual / initial_residual : final_residual, setup_seconds, solve_seconds);
+  std::string s = buf;
+  if (!detail.empty()) s += " (" + detail + ")";
+  return s;
+}
+
+std::string SolveStats::json() const {
+  std::ostringstream o;
+  o << "{\"solver\": " << quoted(solver) << ", \"reason\": " << quoted(std::string(to_string(reason)))
+    << ", \"converged\": " << (converged() ? "true" : "false") << ", \"iterations\": " << iterations
+    << ", \"initial_residual\": " << number(initial_residual) << ", \"final_residual\": " << number(final_residual)
+    << ", \"setup_seconds\": " << number(setup_seconds) << ", \"solve_seconds\": " << number(solve_seconds)
+    << ", \"detail\": " << quoted(detail) << ", \"residual_history\": [";
+  for (std::size_t i = 0; i < residual_history.size(); ++i) o << (i ? ", " : "") << number(residual_history[i]);
+  o << "]}";
+  return o.str();
+}
+
+}  // namespace tb

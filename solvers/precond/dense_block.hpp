@@ -7,7 +7,7 @@ namespace tb::dense {
 
 // In-place inverse by Gauss-Jordan elimination with partial pivoting. Returns
 // false, leaving the block undefined, when a pivot is zero or not finite.
-bool invert(double* a, index_t n, double* work_row);
+bool invert(double* a, index_t n);
 // c = a * b
 void multiply(const double* a, const double* b, double* c, index_t n);
 // c -= a * b
