@@ -1,0 +1,180 @@
+// Every Krylov method against a direct solution (Eigen's SparseLU) on generated
+// SPD and non-symmetric block systems, and the stopping reasons.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "../../common/systems.hpp"
+#include "solvers/factory/registry.hpp"
+
+namespace tb {
+namespace {
+
+struct Case {
+  const char* spec;
+  bool symmetric;
+  index_t block_size;
+};
+
+class KrylovAgainstDirect : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KrylovAgainstDirect, ReachesSparseLUSolution) {
+  const Case c = GetParam();
+  Stencil7Params p;
+  p.nx = 6, p.ny = 5, p.nz = 4, p.block_size = c.block_size, p.symmetric = c.symmetric, p.seed = 7;
+  const BsrMatrix a = generate_stencil7(p);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  const auto exact = test::direct_solve(a, b);
+
+  auto solver = make_solver(c.spec);
+  solver->setup(a);
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  ASSERT_TRUE(st.converged()) << st.line();
+  EXPECT_GT(st.iterations, 0);
+  EXPECT_LT(test::max_abs_diff(x, exact), 1e-7 * test::max_abs(exact)) << st.line();
+  // The reported residual is the true one.
+  EXPECT_NEAR(st.final_residual, residual_norm(a, x, b), 1e-12 * st.initial_residual);
+  EXPECT_LE(st.final_residual, 1e-9 * st.initial_residual * 10);
+  ASSERT_EQ(st.residual_history.size(), std::size_t(st.iterations) + 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Methods, KrylovAgainstDirect,
+    ::testing::Values(Case{"cg(rtol=1e-10)", true, 3}, Case{"cg(rtol=1e-10)+jacobi", true, 4},
+                      Case{"cg(rtol=1e-10)+block_jacobi", true, 5}, Case{"cg(rtol=1e-10)+bilu0", true, 1},
+                      Case{"bicgstab(rtol=1e-10)", false, 3}, Case{"bicgstab(rtol=1e-10)+jacobi", false, 4},
+                      Case{"bicgstab(rtol=1e-10)+bilu0", false, 5}, Case{"gmres(rtol=1e-10,restart=10)", false, 2},
+                      Case{"gmres(rtol=1e-10,restart=30)+bilu0", false, 4},
+                      Case{"gmres(rtol=1e-10,restart=5)+block_jacobi", false, 6}, Case{"fgmres(rtol=1e-10)+bilu0", false, 4},
+                      Case{"fgmres(rtol=1e-10,restart=4)+jacobi", false, 3},
+                      Case{"richardson(rtol=1e-10,maxit=500)+bilu0", false, 4},
+                      Case{"richardson(rtol=1e-10,maxit=2000)+block_jacobi", false, 2}));
+
+BsrMatrix small_system(bool symmetric = false) {
+  Stencil7Params p;
+  p.nx = 5, p.ny = 4, p.nz = 3, p.block_size = 3, p.symmetric = symmetric;
+  return generate_stencil7(p);
+}
+
+TEST(KrylovStop, IterationLimitIsNotConvergence) {
+  const BsrMatrix a = small_system();
+  auto solver = make_solver("gmres(maxit=3,rtol=1e-12)");
+  solver->setup(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_EQ(st.reason, StopReason::max_iterations);
+  EXPECT_FALSE(st.converged());
+  EXPECT_EQ(st.iterations, 3);
+}
+
+TEST(KrylovStop, NonFiniteRightHandSide) {
+  const BsrMatrix a = small_system();
+  auto solver = make_solver("bicgstab+jacobi");
+  solver->setup(a);
+  auto b = test::sine_rhs(std::size_t(a.rows()));
+  b[5] = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x(b.size(), 0.0);
+  EXPECT_EQ(solver->solve(b, x).reason, StopReason::non_finite);
+}
+
+TEST(KrylovStop, NonFiniteMatrixValueIsReported) {
+  BsrMatrix a = small_system();
+  a.values[a.values.size() / 2 + 1] = std::numeric_limits<double>::infinity();
+  auto solver = make_solver("gmres");
+  solver->setup(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_EQ(st.reason, StopReason::non_finite) << st.line();
+}
+
+TEST(KrylovStop, CgOnIndefiniteMatrixBreaksDown) {
+  BsrMatrix a = small_system(true);
+  for (double& v : a.values) v = -v;  // negative definite: p'Ap < 0 at once
+  auto solver = make_solver("cg");
+  solver->setup(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_EQ(st.reason, StopReason::breakdown);
+  EXPECT_NE(st.detail.find("positive definite"), std::string::npos);
+}
+
+TEST(KrylovStop, ZeroRightHandSideConvergesAtOnce) {
+  const BsrMatrix a = small_system();
+  auto solver = make_solver("bicgstab");
+  solver->setup(a);
+  std::vector<double> b(std::size_t(a.rows()), 0.0), x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_TRUE(st.converged());
+  EXPECT_EQ(st.iterations, 0);
+}
+
+TEST(KrylovStop, RichardsonDivergesWithTooLargeDamping) {
+  const BsrMatrix a = small_system();
+  auto solver = make_solver("richardson(omega=3,maxit=500)+block_jacobi");
+  solver->setup(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_EQ(st.reason, StopReason::diverged) << st.line();
+}
+
+TEST(KrylovStop, StagnationEndsGmresOnSkewSymmetricMatrix) {
+  // For skew-symmetric A, (r, A r) = 0: GMRES(1) makes no progress at all.
+  BsrMatrix a;
+  a.block_size = 2, a.block_rows = a.block_cols = 10;
+  for (index_t i = 0; i < 10; ++i) {
+    a.col_idx.push_back(i);
+    a.row_ptr.push_back(i + 1);
+    a.values.insert(a.values.end(), {0.0, 1.0 + i, -1.0 - i, 0.0});
+  }
+  auto solver = make_solver("gmres(restart=1,maxit=5000,stagnation=20)");
+  solver->setup(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_EQ(st.reason, StopReason::stagnation) << st.line();
+  EXPECT_EQ(st.iterations, 20);
+}
+
+TEST(LinearSolver, UpdateReusesPatternAndTracksValues) {
+  BsrMatrix a = small_system();
+  auto solver = make_solver("gmres(rtol=1e-12)+bilu0");
+  solver->setup(a);
+  for (double& v : a.values) v *= 2.0;  // A -> 2A, so x -> x / 2
+  solver->update(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  ASSERT_TRUE(solver->solve(b, x).converged());
+  EXPECT_LT(test::max_abs_diff(x, test::direct_solve(a, b)), 1e-9);
+}
+
+TEST(LinearSolver, UpdateWithNewPatternIsRefused) {
+  const BsrMatrix a = small_system();
+  auto solver = make_solver("gmres+bilu0");
+  solver->setup(a);
+  Stencil7Params p;
+  p.nx = 4;
+  EXPECT_THROW(solver->update(generate_stencil7(p)), Error);
+}
+
+TEST(LinearSolver, StatsAsLineAndJson) {
+  const BsrMatrix a = small_system();
+  auto solver = make_solver("fgmres(restart=10)+bilu0");
+  solver->setup(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_NE(st.line().find("fgmres(restart=10)+bilu0: converged_rtol"), std::string::npos) << st.line();
+  const std::string js = st.json();
+  EXPECT_NE(js.find("\"reason\": \"converged_rtol\""), std::string::npos);
+  EXPECT_NE(js.find("\"residual_history\": ["), std::string::npos);
+  EXPECT_NE(js.find("\"iterations\": " + std::to_string(st.iterations)), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tb
