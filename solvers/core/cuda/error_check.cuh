@@ -1,0 +1,25 @@
+#pragma once
+// CUDA status to tb::Error. Included only by .cu files: C++ translation units
+// never see <cuda_runtime.h>.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "solvers/core/error.hpp"
+
+namespace tb::cuda_error {
+
+// Throws tb::Error naming the failed operation and CUDA's own explanation.
+// cudaGetLastError clears a non-sticky error so that later calls do not
+// report it a second time.
+inline void throw_if(cudaError_t status, const std::string& operation) {
+  if (status == cudaSuccess) return;
+  (void)cudaGetLastError();
+  throw Error("CUDA " + operation + " failed: " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+}
+
+// Launch errors (bad configuration, no device) surface at once; faults inside
+// the kernel surface at the next synchronising call (a copy or a reduction).
+inline void check_launch(const char* kernel) { throw_if(cudaGetLastError(), std::string("launch of ") + kernel); }
+
+}  // namespace tb::cuda_error

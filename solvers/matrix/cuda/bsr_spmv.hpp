@@ -1,0 +1,12 @@
+#pragma once
+// The CUDA BSR SpMV kernels beyond the one bsr_operator.hpp declares for
+// dispatch. Plain C++ declarations: no CUDA header reaches the includer.
+#include "solvers/matrix/bsr.hpp"
+
+namespace tb::cuda {
+
+// y = A x with one thread per scalar row: the simple twin that the tuned
+// bsr_spmv is tested against on a GPU. Device pointers, any block size 1..64.
+void bsr_spmv_ref(const BsrView& a, const double* x, double* y);
+
+}  // namespace tb::cuda
