@@ -1,0 +1,91 @@
+#include "machine.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "git_commit.hpp"
+#include "solvers/core/backend.hpp"
+
+#ifndef TB_BUILD_TYPE
+#define TB_BUILD_TYPE "unknown"
+#endif
+
+namespace tb::bench {
+
+namespace {
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const auto start = line.find_first_not_of(' ', colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return "unknown";
+}
+
+std::string hostname() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+std::string now_utc() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+Machine describe_machine() {
+  Machine m;
+  m.hostname = hostname();
+  m.cpu_model = cpu_model();
+  m.logical_cpus = int(std::thread::hardware_concurrency());
+  m.host_threads = host_threads();
+  m.gpu = cuda_unavailable_reason().empty() ? cuda_device_name() : std::string();
+  m.date_utc = now_utc();
+  m.git_commit = TB_GIT_COMMIT;
+  m.compiler = __VERSION__;
+  m.build_type = TB_BUILD_TYPE;
+  m.cuda_compiled = cuda_compiled();
+  return m;
+}
+
+void write(JsonWriter& json, const Machine& m) {
+  json.begin_object("machine")
+      .value("hostname", m.hostname)
+      .value("cpu_model", m.cpu_model)
+      .value("logical_cpus", m.logical_cpus)
+      .value("host_threads", m.host_threads);
+  if (m.gpu.empty())
+    json.null("gpu");
+  else
+    json.value("gpu", m.gpu);
+  json.value("cuda_compiled", m.cuda_compiled)
+      .value("date_utc", m.date_utc)
+      .value("git_commit", m.git_commit)
+      .value("compiler", m.compiler)
+      .value("build_type", m.build_type)
+      .end_object();
+}
+
+std::string summary(const Machine& m) {
+  std::string s = "host   " + m.hostname + ", " + m.cpu_model + ", " + std::to_string(m.host_threads) + " OpenMP threads of " +
+                  std::to_string(m.logical_cpus) + " logical CPUs\n";
+  s += "gpu    " + (m.gpu.empty() ? "none (" + cuda_unavailable_reason() + ")" : m.gpu) + "\n";
+  s += "build  " + m.git_commit + ", " + m.build_type + ", " + m.compiler + ", " + m.date_utc + "\n";
+  return s;
+}
+
+}  // namespace tb::bench
