@@ -112,22 +112,34 @@ void parse_banner(LineReader& in, Header& h) {
   const std::string object = lower(tok[1]), format = lower(tok[2]), field = lower(tok[3]), symmetry = lower(tok[4]);
   if (object != "matrix") in.fail("unsupported object '" + std::string(tok[1]) + "' (only 'matrix')");
 
-  if (format == "coordinate") h.format = Format::coordinate;
-  else if (format == "array") h.format = Format::array;
-  else in.fail("unknown format '" + std::string(tok[2]) + "' (allowed: coordinate, array)");
+  if (format == "coordinate")
+    h.format = Format::coordinate;
+  else if (format == "array")
+    h.format = Format::array;
+  else
+    in.fail("unknown format '" + std::string(tok[2]) + "' (allowed: coordinate, array)");
 
-  if (field == "real" || field == "double") h.field = Field::real;
-  else if (field == "integer") h.field = Field::integer;
-  else if (field == "pattern") h.field = Field::pattern;
-  else if (field == "complex") in.fail("complex matrices are unsupported (allowed fields: real, integer, pattern)");
-  else in.fail("unknown field '" + std::string(tok[3]) + "' (allowed: real, integer, pattern)");
+  if (field == "real" || field == "double")
+    h.field = Field::real;
+  else if (field == "integer")
+    h.field = Field::integer;
+  else if (field == "pattern")
+    h.field = Field::pattern;
+  else if (field == "complex")
+    in.fail("complex matrices are unsupported (allowed fields: real, integer, pattern)");
+  else
+    in.fail("unknown field '" + std::string(tok[3]) + "' (allowed: real, integer, pattern)");
 
-  if (symmetry == "general") h.symmetry = Symmetry::general;
-  else if (symmetry == "symmetric") h.symmetry = Symmetry::symmetric;
-  else if (symmetry == "skew-symmetric") h.symmetry = Symmetry::skew;
+  if (symmetry == "general")
+    h.symmetry = Symmetry::general;
+  else if (symmetry == "symmetric")
+    h.symmetry = Symmetry::symmetric;
+  else if (symmetry == "skew-symmetric")
+    h.symmetry = Symmetry::skew;
   else if (symmetry == "hermitian")
     in.fail("hermitian storage is unsupported (allowed: general, symmetric, skew-symmetric)");
-  else in.fail("unknown symmetry '" + std::string(tok[4]) + "' (allowed: general, symmetric, skew-symmetric)");
+  else
+    in.fail("unknown symmetry '" + std::string(tok[4]) + "' (allowed: general, symmetric, skew-symmetric)");
 
   // NIST 5935 section 3: pattern has no array form and no skew-symmetric form.
   if (h.field == Field::pattern && h.format == Format::array) in.fail("'pattern' is not allowed with 'array' format");
@@ -188,7 +200,7 @@ void parse_size_line(LineReader& in, std::string_view line, Header& h) {
     h.entries = v[2];
   } else {
     const std::int64_t n64 = h.rows;
-    h.entries = h.symmetry == Symmetry::general   ? n64 * h.cols
+    h.entries = h.symmetry == Symmetry::general     ? n64 * h.cols
                 : h.symmetry == Symmetry::symmetric ? n64 * (n64 + 1) / 2
                                                     : n64 * (n64 - 1) / 2;
   }
@@ -307,8 +319,8 @@ class TriangleCheck {
     if (side_ == 0) side_ = side;
     if (side != side_)
       in.fail("entry (" + std::to_string(i + 1) + "," + std::to_string(j + 1) + ") is " +
-              (side > 0 ? "above" : "below") + " the diagonal but earlier entries were " + (side > 0 ? "below" : "above") +
-              " it: symmetric storage holds one triangle only");
+              (side > 0 ? "above" : "below") + " the diagonal but earlier entries were " +
+              (side > 0 ? "below" : "above") + " it: symmetric storage holds one triangle only");
   }
 
  private:
@@ -332,7 +344,8 @@ CsrMatrix assemble(index_t rows, index_t cols, const std::vector<Entry>& entries
   a.values.reserve(entries.size());
   const auto by_col = [](const auto& x, const auto& y) { return x.first < y.first; };
   for (index_t i = 0; i < rows; ++i) {
-    const auto first = bucket.begin() + std::ptrdiff_t(offset[i]), last = bucket.begin() + std::ptrdiff_t(offset[i + 1]);
+    const auto first = bucket.begin() + std::ptrdiff_t(offset[i]),
+               last = bucket.begin() + std::ptrdiff_t(offset[i + 1]);
     std::stable_sort(first, last, by_col);
     for (auto it = first; it != last; ++it) {
       if (it != first && it->first == a.col_idx.back()) {
@@ -354,7 +367,9 @@ CsrMatrix assemble(index_t rows, index_t cols, const std::vector<Entry>& entries
 // file at 'path' untouched.
 class AtomicFile {
  public:
-  explicit AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
+  AtomicFile(std::string path, int digits) : path_(std::move(path)), tmp_(path_ + ".tmp"), digits_(digits) {
+    if (digits < 0 || digits > 17)
+      throw Error("MatrixMarket writer: digits " + std::to_string(digits) + " outside 0..17");
     file_ = std::fopen(tmp_.c_str(), "wb");
     if (!file_) throw Error("cannot write '" + tmp_ + "': " + std::strerror(errno));
     buffer_.reserve(chunk + 128);
@@ -376,11 +391,13 @@ class AtomicFile {
     char buf[24];
     put(std::string_view(buf, std::size_t(std::to_chars(buf, buf + sizeof buf, i).ptr - buf)));
   }
-  // The shortest text that reads back to the same double (std::to_chars
-  // without a precision): full precision, never longer than %.17g.
+  // Without a digit count: the shortest text that reads back to the same
+  // double, full precision and never longer than %.17g.
   void put_value(double v) {
     char buf[40];
-    put(std::string_view(buf, std::size_t(std::to_chars(buf, buf + sizeof buf, v).ptr - buf)));
+    const auto res = digits_ > 0 ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits_)
+                                 : std::to_chars(buf, buf + sizeof buf, v);
+    put(std::string_view(buf, std::size_t(res.ptr - buf)));
   }
 
   void commit() {
@@ -408,6 +425,7 @@ class AtomicFile {
   }
 
   std::string path_, tmp_;
+  int digits_;
   std::FILE* file_ = nullptr;
   std::string buffer_;
 };
@@ -470,17 +488,16 @@ MatrixMarketMatrix read_matrix_market(const std::string& path) {
 std::vector<double> read_matrix_market_vector(const std::string& path) {
   LineReader in(path, load_file(path));
   const Header h = read_header(in);
-  if (h.cols != 1)
-    in.fail("a vector file must have one column, the size line declares " + join_ints({h.rows, h.cols}));
+  if (h.cols != 1) in.fail("a vector file must have one column, the size line declares " + join_ints({h.rows, h.cols}));
   if (h.symmetry != Symmetry::general) in.fail("a vector file must use 'general' storage");
   std::vector<double> v(std::size_t(h.rows), 0.0);
   read_entries(in, h, [&](index_t i, index_t, double x) { v[std::size_t(i)] += x; });
   return v;
 }
 
-void write_matrix_market(const std::string& path, const CsrMatrix& a, const std::string& comment) {
+void write_matrix_market(const std::string& path, const CsrMatrix& a, const std::string& comment, int digits) {
   a.validate();
-  AtomicFile out(path);
+  AtomicFile out(path, digits);
   out.put("%%MatrixMarket matrix coordinate real general\n");
   put_comment(out, comment);
   put_size(out, {a.rows, a.cols, a.nnz()});
@@ -489,10 +506,10 @@ void write_matrix_market(const std::string& path, const CsrMatrix& a, const std:
   out.commit();
 }
 
-void write_matrix_market(const std::string& path, const BsrMatrix& a, const std::string& comment) {
+void write_matrix_market(const std::string& path, const BsrMatrix& a, const std::string& comment, int digits) {
   a.validate();
   const index_t bs = a.block_size;
-  AtomicFile out(path);
+  AtomicFile out(path, digits);
   out.put("%%MatrixMarket matrix coordinate real general\n% block_size ");
   out.put_index(bs);
   out.put('\n');
@@ -510,8 +527,9 @@ void write_matrix_market(const std::string& path, const BsrMatrix& a, const std:
   out.commit();
 }
 
-void write_matrix_market_vector(const std::string& path, std::span<const double> v, const std::string& comment) {
-  AtomicFile out(path);
+void write_matrix_market_vector(const std::string& path, std::span<const double> v, const std::string& comment,
+                                int digits) {
+  AtomicFile out(path, digits);
   out.put("%%MatrixMarket matrix array real general\n");
   put_comment(out, comment);
   put_size(out, {std::int64_t(v.size()), 1});

@@ -1,5 +1,3 @@
-#include "solvers/matrix/bsr.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "solvers/core/error.hpp"
+#include "solvers/matrix/bsr.hpp"
 
 namespace tb {
 namespace {
@@ -163,7 +162,7 @@ TEST(BsrResidual, MatchesHandComputation) {
   a.block_rows = a.block_cols = 1;
   a.row_ptr = {0, 1};
   a.col_idx = {0};
-  a.values = {2, 1, 0, 3};  // [[2 1] [0 3]]
+  a.values = {2, 1, 0, 3};                           // [[2 1] [0 3]]
   const std::vector<double> x = {1, 1}, b = {6, 7};  // Ax = (3, 3), b - Ax = (3, 4)
   EXPECT_DOUBLE_EQ(residual_norm(a, x, b), 5.0);
 }

@@ -1,5 +1,3 @@
-#include "solvers/matrix/matrix_market.hpp"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "solvers/core/error.hpp"
+#include "solvers/matrix/matrix_market.hpp"
 
 namespace fs = std::filesystem;
 
@@ -162,6 +161,14 @@ TEST_F(MatrixMarketTest, VectorRoundTripIsExact) {
   EXPECT_EQ(read_matrix_market_vector(path("v.mtx")), v);
 }
 
+TEST_F(MatrixMarketTest, DigitsRoundValues) {
+  const std::vector<double> v = {1.0 / 3.0, -2.0e-7 / 3.0, 12345.678};
+  write_matrix_market_vector(path("v.mtx"), v, {}, 4);
+  EXPECT_EQ(read_matrix_market_vector(path("v.mtx")), (std::vector<double>{0.3333, -6.667e-08, 12350}));
+  EXPECT_THROW(write_matrix_market_vector(path("w.mtx"), v, {}, 18), Error);
+  EXPECT_FALSE(fs::exists(path("w.mtx.tmp")));
+}
+
 TEST_F(MatrixMarketTest, CoordinateVectorIsAccepted) {
   const auto file = write("v.mtx",
                           "%%MatrixMarket matrix coordinate real general\n"
@@ -293,8 +300,10 @@ TEST_F(MatrixMarketTest, BadBanner) {
 }
 
 TEST_F(MatrixMarketTest, ComplexAndHermitianAreUnsupported) {
-  expect_error("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 1, "complex matrices are unsupported");
-  expect_error("%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", 1, "hermitian storage is unsupported");
+  expect_error("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 1,
+               "complex matrices are unsupported");
+  expect_error("%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", 1,
+               "hermitian storage is unsupported");
 }
 
 TEST_F(MatrixMarketTest, BadSizeLine) {
