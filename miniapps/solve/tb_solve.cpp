@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/json.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/bsr.hpp"
 #include "solvers/matrix/generate.hpp"
@@ -285,39 +286,15 @@ void print_table(const std::vector<Run>& runs) {
   }
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
 std::string json_document(const System& s, const std::vector<Run>& runs) {
   std::ostringstream o;
-  o << "{\n  \"tool\": \"tb-solve\",\n  \"system\": {\"source\": " << json_string(s.source)
-    << ", \"rhs\": " << json_string(s.rhs_source) << ", \"rows\": " << s.a.rows()
+  o << "{\n  \"tool\": \"tb-solve\",\n  \"system\": {\"source\": " << tb::json::quote(s.source)
+    << ", \"rhs\": " << tb::json::quote(s.rhs_source) << ", \"rows\": " << s.a.rows()
     << ", \"block_size\": " << s.a.block_size << ", \"block_rows\": " << s.a.block_rows
     << ", \"nnz_blocks\": " << s.a.nnz_blocks()
     << ", \"nnz\": " << std::size_t(s.a.nnz_blocks()) * std::size_t(s.a.block_entries()) << "},\n  \"solves\": [";
   for (std::size_t i = 0; i < runs.size(); ++i)
-    o << (i ? ",\n" : "\n") << "    {\"true_relative_residual\": " << json_number(runs[i].true_relative_residual)
+    o << (i ? ",\n" : "\n") << "    {\"true_relative_residual\": " << tb::json::number(runs[i].true_relative_residual)
       << ", \"stats\": " << runs[i].stats.json() << "}";
   o << "\n  ]\n}\n";
   return o.str();
