@@ -8,9 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string_view>
 
 #include "solvers/core/error.hpp"
@@ -25,12 +23,16 @@ namespace {
 // ---------------------------------------------------------------- reading
 
 std::string load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open MatrixMarket file '" + path + "': " + std::strerror(errno));
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) throw Error("cannot read MatrixMarket file '" + path + "'");
-  return std::move(content).str();
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw Error("cannot open MatrixMarket file '" + path + "': " + std::strerror(errno));
+  std::string text;
+  char buf[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  const int err = std::ferror(f) ? errno : 0;  // a directory opens but reads as EISDIR
+  std::fclose(f);
+  if (err) throw Error("cannot read MatrixMarket file '" + path + "': " + std::strerror(err));
+  return text;
 }
 
 // Lines of a file held in memory, numbered from 1 for error messages.
@@ -62,8 +64,8 @@ class LineReader {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-// Splits on blanks into at most 'max' tokens and returns how many there are,
-// counting one past 'max' so a caller can tell "too many" from "just right".
+// Splits on blanks, keeps the first 'max' tokens and returns how many there
+// are in all, so a caller can report "found 5" for a line that has too many.
 int split(std::string_view line, std::string_view* out, int max) {
   int n = 0;
   std::size_t i = 0;
@@ -72,8 +74,8 @@ int split(std::string_view line, std::string_view* out, int max) {
     if (i == line.size()) return n;
     const std::size_t start = i;
     while (i < line.size() && !is_blank(line[i])) ++i;
-    if (n == max) return n + 1;
-    out[n++] = line.substr(start, i - start);
+    if (n < max) out[n] = line.substr(start, i - start);
+    ++n;
   }
 }
 

@@ -281,6 +281,13 @@ TEST_F(MatrixMarketTest, UnreadableFileNamesThePath) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
   }
+  try {
+    read_matrix_market(dir_.string());
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot read MatrixMarket file '" + dir_.string() + "'"), std::string::npos)
+        << e.what();
+  }
 }
 
 // ---------------------------------------------------------------- malformed files
@@ -350,6 +357,7 @@ TEST_F(MatrixMarketTest, NonFiniteValues) {
 TEST_F(MatrixMarketTest, WrongNumberOfTokens) {
   expect_error(coo + "2 2 2\n1 1 1\n2 2\n", 4, "expected 3 fields 'row col value', found 2");
   expect_error(coo + "2 2 1\n1 1 1 0\n", 3, "expected 3 fields 'row col value', found 4");
+  expect_error(coo + "2 2 1\n1 1 1 0 0 0\n", 3, "expected 3 fields 'row col value', found 6");
   expect_error("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n", 3, "expected 2 fields 'row col'");
   expect_error("%%MatrixMarket matrix array real general\n2 1\n1 2\n", 3, "expected 1 field 'value', found 2", true);
 }
