@@ -29,9 +29,10 @@ std::string load_file(const std::string& path) {
   char buf[1 << 16];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const int err = std::ferror(f) ? errno : 0;  // a directory opens but reads as EISDIR
+  const bool failed = std::ferror(f);  // a directory opens but reads as EISDIR
+  const int err = errno;
   std::fclose(f);
-  if (err) throw Error("cannot read MatrixMarket file '" + path + "': " + std::strerror(err));
+  if (failed) throw Error("cannot read MatrixMarket file '" + path + "': " + (err ? std::strerror(err) : "read error"));
   return text;
 }
 
