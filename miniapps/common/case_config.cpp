@@ -29,16 +29,19 @@ std::string unknown_key(const CaseSchema& schema, const std::string& key) {
          "; run with --help for every key";
 }
 
+// The shortest text that reads back to the same double.
+std::string shortest(double v) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
 // A TOML value node as the text --set would have given.
 std::string node_text(const toml::node& n) {
   if (auto v = n.as_string()) return v->get();
   if (auto v = n.as_integer()) return std::to_string(v->get());
   if (auto v = n.as_boolean()) return v->get() ? "true" : "false";
-  if (auto v = n.as_floating_point()) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v->get());
-    return buf;
-  }
+  if (auto v = n.as_floating_point()) return shortest(v->get());
   return {};
 }
 
@@ -100,7 +103,7 @@ std::string canonical_value(const CaseKey& key, std::string_view text) {
       double v;
       auto [p, ec] = std::from_chars(b, e, v);
       if (ec != std::errc() || p != e || !std::isfinite(v)) throw bad();
-      return std::string(text);
+      return shortest(v);
     }
     case KeyType::boolean:
       if (text == "true" || text == "1") return "true";
@@ -111,7 +114,7 @@ std::string canonical_value(const CaseKey& key, std::string_view text) {
   throw bad();
 }
 
-CaseConfig::CaseConfig(const CaseSchema& schema) : schema_(&schema) {
+CaseConfig::CaseConfig(const CaseSchema& schema) : schema_(schema) {
   for (const auto& k : schema.keys()) values_[k.name] = k.default_value;
 }
 
@@ -133,8 +136,8 @@ void CaseConfig::load_toml(const std::string& path) {
         self(self, *sub, key);
         continue;
       }
-      const CaseKey* spec = schema_->find(key);
-      if (!spec) throw ParseError(path, line, unknown_key(*schema_, key));
+      const CaseKey* spec = schema_.find(key);
+      if (!spec) throw ParseError(path, line, unknown_key(schema_, key));
       if (!type_matches(spec->type, node))
         throw ParseError(path, line, "key '" + key + "' must be " + type_name(spec->type));
       try {
@@ -148,8 +151,8 @@ void CaseConfig::load_toml(const std::string& path) {
 }
 
 void CaseConfig::set(const std::string& key, const std::string& value, const std::string& origin) {
-  const CaseKey* spec = schema_->find(key);
-  if (!spec) throw Error(origin + ": " + unknown_key(*schema_, key));
+  const CaseKey* spec = schema_.find(key);
+  if (!spec) throw Error(origin + ": " + unknown_key(schema_, key));
   try {
     values_[key] = canonical_value(*spec, value);
   } catch (const Error& e) {
@@ -158,7 +161,7 @@ void CaseConfig::set(const std::string& key, const std::string& value, const std
 }
 
 const CaseKey& CaseConfig::require(const std::string& key) const {
-  const CaseKey* spec = schema_->find(key);
+  const CaseKey* spec = schema_.find(key);
   if (!spec) throw Error("internal: the case schema has no key '" + key + "'");
   return *spec;
 }
@@ -183,7 +186,7 @@ const std::string& CaseConfig::text(const std::string& key) const {
 std::string CaseConfig::to_toml() const {
   // Group by table; keys are written in schema order within a table.
   std::map<std::string, std::vector<const CaseKey*>> tables;
-  for (const auto& k : schema_->keys()) {
+  for (const auto& k : schema_.keys()) {
     const auto dot = k.name.rfind('.');
     tables[dot == std::string::npos ? "" : k.name.substr(0, dot)].push_back(&k);
   }

@@ -48,11 +48,11 @@ class CaseConfig {
 
   // The effective configuration as TOML, written beside the results.
   std::string to_toml() const;
-  const CaseSchema& schema() const { return *schema_; }
+  const CaseSchema& schema() const { return schema_; }
 
  private:
   const CaseKey& require(const std::string& key) const;
-  const CaseSchema* schema_;
+  CaseSchema schema_;  // a copy: a config must not outlive the schema it checks against
   std::map<std::string, std::string> values_;  // canonical text of each value
 };
 
