@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <span>
@@ -26,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/json.hpp"
 #include "solvers/factory/registry.hpp"
@@ -300,25 +300,6 @@ std::string json_document(const System& s, const std::vector<Run>& runs) {
   return o.str();
 }
 
-// Written to a temporary file and renamed, so a reader never sees half a document.
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw tb::Error("cannot write '" + tmp + "'");
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw tb::Error("writing '" + tmp + "' failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw tb::Error("cannot rename '" + tmp + "' to '" + path + "'");
-  }
-}
-
 void write_system_matrix(const Options& o, const System& s) {
   std::string comment = "written by: " + o.command_line + "\nsystem: " + s.source;
   if (o.digits) comment += "\nvalues rounded to " + std::to_string(o.digits) + " significant digits";
@@ -350,7 +331,7 @@ int run(int argc, char** argv) {
   }
   print_table(runs);
 
-  if (!o.json_file.empty()) write_file_atomically(o.json_file, json_document(s, runs));
+  if (!o.json_file.empty()) tb::write_file_atomically(o.json_file, json_document(s, runs));
   if (!o.out_file.empty())
     tb::write_matrix_market_vector(o.out_file, runs.front().x,
                                    "solution by " + runs.front().stats.solver + "\nwritten by: " + o.command_line,

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string_view>
 
+#include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 
 // Format reference: R. F. Boisvert, R. Pozo, K. Remington, "The Matrix Market
@@ -29,9 +30,10 @@ std::string load_file(const std::string& path) {
   char buf[1 << 16];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const int err = std::ferror(f) ? errno : 0;  // a directory opens but reads as EISDIR
+  const bool failed = std::ferror(f);  // a directory opens but reads as EISDIR
+  const int err = errno;
   std::fclose(f);
-  if (err) throw Error("cannot read MatrixMarket file '" + path + "': " + std::strerror(err));
+  if (failed) throw Error("cannot read MatrixMarket file '" + path + "': " + (err ? std::strerror(err) : "read error"));
   return text;
 }
 
@@ -364,31 +366,17 @@ CsrMatrix assemble(index_t rows, index_t cols, const std::vector<Entry>& entries
 
 // ---------------------------------------------------------------- writing
 
-// Written to path + ".tmp" and renamed into place on commit(); a writer that
-// fails or throws before that removes the temporary file and leaves any older
-// file at 'path' untouched.
-class AtomicFile {
+// The text of a file, built in memory and handed whole to
+// write_file_atomically, so a failed write never leaves half a matrix behind.
+class MatrixMarketText {
  public:
-  AtomicFile(std::string path, int digits) : path_(std::move(path)), tmp_(path_ + ".tmp"), digits_(digits) {
+  explicit MatrixMarketText(int digits) : digits_(digits) {
     if (digits < 0 || digits > 17)
       throw Error("MatrixMarket writer: digits " + std::to_string(digits) + " outside 0..17");
-    file_ = std::fopen(tmp_.c_str(), "wb");
-    if (!file_) throw Error("cannot write '" + tmp_ + "': " + std::strerror(errno));
-    buffer_.reserve(chunk + 128);
-  }
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-  ~AtomicFile() {
-    if (!file_) return;
-    std::fclose(file_);
-    std::remove(tmp_.c_str());
   }
 
-  void put(std::string_view s) {
-    buffer_.append(s);
-    if (buffer_.size() >= chunk) flush();
-  }
-  void put(char c) { buffer_.push_back(c); }
+  void put(std::string_view s) { text_.append(s); }
+  void put(char c) { text_.push_back(c); }
   void put_index(std::int64_t i) {
     char buf[24];
     put(std::string_view(buf, std::size_t(std::to_chars(buf, buf + sizeof buf, i).ptr - buf)));
@@ -401,39 +389,16 @@ class AtomicFile {
                                  : std::to_chars(buf, buf + sizeof buf, v);
     put(std::string_view(buf, std::size_t(res.ptr - buf)));
   }
-
-  void commit() {
-    flush();
-    const bool ok = std::fflush(file_) == 0 && !std::ferror(file_);
-    const int close_rc = std::fclose(file_);
-    file_ = nullptr;
-    if (!ok || close_rc != 0) {
-      std::remove(tmp_.c_str());
-      throw Error("writing '" + tmp_ + "' failed: " + std::strerror(errno));
-    }
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-      const std::string why = std::strerror(errno);
-      std::remove(tmp_.c_str());
-      throw Error("cannot rename '" + tmp_ + "' to '" + path_ + "': " + why);
-    }
-  }
+  void reserve(std::size_t lines) { text_.reserve(lines * 32); }
+  void write(const std::string& path) const { write_file_atomically(path, text_); }
 
  private:
-  static constexpr std::size_t chunk = std::size_t(1) << 20;
-  void flush() {
-    if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-      throw Error("writing '" + tmp_ + "' failed: " + std::strerror(errno));
-    buffer_.clear();
-  }
-
-  std::string path_, tmp_;
   int digits_;
-  std::FILE* file_ = nullptr;
-  std::string buffer_;
+  std::string text_;
 };
 
 // Each line of a free-text comment as its own '%' line.
-void put_comment(AtomicFile& out, const std::string& comment) {
+void put_comment(MatrixMarketText& out, const std::string& comment) {
   if (comment.empty()) return;
   std::size_t pos = 0;
   while (pos <= comment.size()) {
@@ -445,7 +410,7 @@ void put_comment(AtomicFile& out, const std::string& comment) {
   }
 }
 
-void put_entry(AtomicFile& out, std::int64_t i, std::int64_t j, double v) {
+void put_entry(MatrixMarketText& out, std::int64_t i, std::int64_t j, double v) {
   out.put_index(i);
   out.put(' ');
   out.put_index(j);
@@ -454,7 +419,7 @@ void put_entry(AtomicFile& out, std::int64_t i, std::int64_t j, double v) {
   out.put('\n');
 }
 
-void put_size(AtomicFile& out, std::initializer_list<std::int64_t> sizes) {
+void put_size(MatrixMarketText& out, std::initializer_list<std::int64_t> sizes) {
   bool first = true;
   for (auto s : sizes) {
     if (!first) out.put(' ');
@@ -499,23 +464,25 @@ std::vector<double> read_matrix_market_vector(const std::string& path) {
 
 void write_matrix_market(const std::string& path, const CsrMatrix& a, const std::string& comment, int digits) {
   a.validate();
-  AtomicFile out(path, digits);
+  MatrixMarketText out(digits);
   out.put("%%MatrixMarket matrix coordinate real general\n");
   put_comment(out, comment);
+  out.reserve(std::size_t(a.nnz()));
   put_size(out, {a.rows, a.cols, a.nnz()});
   for (index_t i = 0; i < a.rows; ++i)
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) put_entry(out, i + 1, a.col_idx[k] + 1, a.values[k]);
-  out.commit();
+  out.write(path);
 }
 
 void write_matrix_market(const std::string& path, const BsrMatrix& a, const std::string& comment, int digits) {
   a.validate();
   const index_t bs = a.block_size;
-  AtomicFile out(path, digits);
+  MatrixMarketText out(digits);
   out.put("%%MatrixMarket matrix coordinate real general\n% block_size ");
   out.put_index(bs);
   out.put('\n');
   put_comment(out, comment);
+  out.reserve(std::size_t(a.nnz_blocks()) * std::size_t(a.block_entries()));
   put_size(out, {a.rows(), a.cols(), std::int64_t(a.nnz_blocks()) * a.block_entries()});
   // Every stored block entry, zeros included, so reading back with the block
   // size gives the same block pattern.
@@ -526,20 +493,21 @@ void write_matrix_market(const std::string& path, const BsrMatrix& a, const std:
         for (index_t c = 0; c < bs; ++c)
           put_entry(out, std::int64_t(bi) * bs + r + 1, std::int64_t(a.col_idx[k]) * bs + c + 1, row[c]);
       }
-  out.commit();
+  out.write(path);
 }
 
 void write_matrix_market_vector(const std::string& path, std::span<const double> v, const std::string& comment,
                                 int digits) {
-  AtomicFile out(path, digits);
+  MatrixMarketText out(digits);
   out.put("%%MatrixMarket matrix array real general\n");
   put_comment(out, comment);
+  out.reserve(v.size());
   put_size(out, {std::int64_t(v.size()), 1});
   for (double x : v) {
     out.put_value(x);
     out.put('\n');
   }
-  out.commit();
+  out.write(path);
 }
 
 }  // namespace tb
