@@ -1,31 +1,10 @@
 #include "json_writer.hpp"
 
-#include <charconv>
-#include <cmath>
-#include <cstdio>
-#include <fstream>
-
+#include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/json.hpp"
 
 namespace tb::bench {
-
-std::string json_escape(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
 
 void JsonWriter::start_item(std::string_view key) {
   if (!has_items_.empty()) {
@@ -34,7 +13,7 @@ void JsonWriter::start_item(std::string_view key) {
     out_ += '\n';
     out_.append(2 * has_items_.size(), ' ');
   }
-  if (!key.empty()) out_ += '"' + json_escape(key) + "\": ";
+  if (!key.empty()) out_ += json::quote(key) + ": ";
 }
 
 void JsonWriter::open(std::string_view key, char bracket) {
@@ -61,12 +40,8 @@ JsonWriter& JsonWriter::begin_array(std::string_view key) { return open(key, '['
 JsonWriter& JsonWriter::end_array() { return close(']'), *this; }
 
 JsonWriter& JsonWriter::value(std::string_view key, double v) {
-  if (!std::isfinite(v)) return null(key);
   start_item(key);
-  char buf[32];
-  // Shortest text that reads back as the same double.
-  const auto res = std::to_chars(buf, buf + sizeof buf, v);
-  out_.append(buf, res.ptr);
+  out_ += json::number(v);
   return *this;
 }
 
@@ -84,7 +59,7 @@ JsonWriter& JsonWriter::value(std::string_view key, bool v) {
 
 JsonWriter& JsonWriter::value(std::string_view key, std::string_view v) {
   start_item(key);
-  out_ += '"' + json_escape(v) + '"';
+  out_ += json::quote(v);
   return *this;
 }
 
@@ -96,9 +71,7 @@ JsonWriter& JsonWriter::null(std::string_view key) {
 
 void JsonWriter::save(const std::string& path) const {
   if (!has_items_.empty()) throw Error("JsonWriter: " + path + " would be written with unclosed containers");
-  std::ofstream f(path);
-  f << out_;
-  if (!f) throw Error("cannot write " + path);
+  write_file_atomically(path, out_);
 }
 
 }  // namespace tb::bench

@@ -1,6 +1,8 @@
 #pragma once
 // A streaming JSON writer for benchmark results: commas and indentation are
 // handled here so that result files stay valid whatever a benchmark records.
+// Scalars are spelled by tb::json (solvers/core/json.hpp) like every other
+// report of the project.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +17,7 @@ class JsonWriter {
   JsonWriter& begin_array(std::string_view key = {});
   JsonWriter& end_array();
 
-  JsonWriter& value(std::string_view key, double v);  // NaN and infinities become null
+  JsonWriter& value(std::string_view key, double v);  // 9 significant digits; NaN and infinities become null
   JsonWriter& value(std::string_view key, long long v);
   JsonWriter& value(std::string_view key, int v) { return value(key, (long long)v); }
   JsonWriter& value(std::string_view key, bool v);
@@ -24,7 +26,7 @@ class JsonWriter {
   JsonWriter& null(std::string_view key);
 
   const std::string& text() const { return out_; }
-  // Writes text() to a file; tb::Error when the file cannot be written.
+  // Writes text() to a file whole or not at all; tb::Error when it cannot.
   void save(const std::string& path) const;
 
  private:
@@ -35,7 +37,5 @@ class JsonWriter {
   std::string out_;
   std::vector<bool> has_items_;  // per open container
 };
-
-std::string json_escape(std::string_view s);
 
 }  // namespace tb::bench

@@ -274,7 +274,7 @@ void write_json(const Options& o, const Machine& m, double host_triad_s, double 
       .value("matrix", "stencil7 (generate_stencil7 defaults), grid^3 cells")
       .end_object();
   const double bytes = triad_bytes(std::size_t(o.triad_doubles));
-  json.begin_object("triad").value("bytes", bytes);
+  json.begin_object("triad").value("bytes", (long long)bytes);
   json.begin_object("host").value("best_seconds", host_triad_s).value("gbytes_per_s", gbytes_per_s(bytes, host_triad_s)).end_object();
   if (gpu_triad_s > 0.0)
     json.begin_object("cuda").value("best_seconds", gpu_triad_s).value("gbytes_per_s", gbytes_per_s(bytes, gpu_triad_s)).end_object();
@@ -288,7 +288,7 @@ void write_json(const Options& o, const Machine& m, double host_triad_s, double 
         .value("grid", c.grid)
         .value("rows", c.rows)
         .value("nnz_blocks", c.nnz_blocks)
-        .value("bytes", c.bytes);
+        .value("bytes", (long long)c.bytes);
     write(json, "host", c.host);
     write(json, "host_ref", c.host_ref);
     write(json, "cuda", c.cuda);
