@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <thread>
@@ -36,6 +37,13 @@ std::string hostname() {
   return buf;
 }
 
+double load_average() {
+  std::ifstream f("/proc/loadavg");
+  double load = -1.0;
+  f >> load;
+  return f ? load : -1.0;
+}
+
 std::string now_utc() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -55,6 +63,7 @@ Machine describe_machine() {
   m.host_threads = host_threads();
   m.gpu = cuda_unavailable_reason().empty() ? cuda_device_name() : std::string();
   m.date_utc = now_utc();
+  m.load_average = load_average();
   m.git_commit = TB_GIT_COMMIT;
   m.compiler = __VERSION__;
   m.build_type = TB_BUILD_TYPE;
@@ -74,6 +83,7 @@ void write(JsonWriter& json, const Machine& m) {
     json.value("gpu", m.gpu);
   json.value("cuda_compiled", m.cuda_compiled)
       .value("date_utc", m.date_utc)
+      .value("load_average_1min", m.load_average)
       .value("git_commit", m.git_commit)
       .value("compiler", m.compiler)
       .value("build_type", m.build_type)
@@ -84,6 +94,9 @@ std::string summary(const Machine& m) {
   std::string s = "host   " + m.hostname + ", " + m.cpu_model + ", " + std::to_string(m.host_threads) + " OpenMP threads of " +
                   std::to_string(m.logical_cpus) + " logical CPUs\n";
   s += "gpu    " + (m.gpu.empty() ? "none (" + cuda_unavailable_reason() + ")" : m.gpu) + "\n";
+  char load[32];
+  std::snprintf(load, sizeof load, "%.2f", m.load_average);
+  s += "load   " + std::string(load) + " (1-minute average at start)\n";
   s += "build  " + m.git_commit + ", " + m.build_type + ", " + m.compiler + ", " + m.date_utc + "\n";
   return s;
 }

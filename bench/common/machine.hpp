@@ -14,6 +14,7 @@ struct Machine {
   int host_threads = 0;      // OpenMP threads the kernels use
   std::string gpu;           // empty without a usable CUDA device
   std::string date_utc;      // ISO 8601
+  double load_average = -1;  // 1-minute load at start (/proc/loadavg): above the core count, figures are disturbed
   std::string git_commit;    // at build time, "-dirty" when the tree had changes
   std::string compiler;
   std::string build_type;
