@@ -16,10 +16,10 @@
 // reduces them with shuffles at the end. The cost is extra FP64 adds, cheap
 // next to the memory traffic on H100/H200.
 //
-// G (4..32 lanes) is fixed per block size for about four values per lane on
-// the block rows of CFD matrices (4-7 blocks: 2D triangles to 3D 7-point
-// stencils), so short rows (bs = 1: 7 values) do not leave most of a warp
-// idle and long ones (bs = 8: 448 values) get a whole warp. It cannot follow
+// G is fixed per block size so that the block rows of CFD matrices (4-7
+// blocks: 2D triangles to 3D 7-point stencils) give each lane a few values
+// (bs = 1: 4 lanes for 7 values, bs = 3: 16 lanes for 63) and no row takes
+// more than a warp (bs = 8: 32 lanes for 448 values). It cannot follow
 // the actual mean row length: that would need row_ptr[block_rows] read back
 // from the device, a synchronising copy on every product.
 //
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(threads) spmv_thread_per_row(BsrView a, const 
 
 unsigned blocks_for_threads(std::int64_t n_threads) { return unsigned((n_threads + threads - 1) / threads); }
 
-// About four values per lane on a 7-block row; see the comment at the top.
+// Lanes per block row for bs <= 8; see the comment at the top.
 constexpr int group_lanes(int bs) { return bs == 1 ? 4 : bs == 2 ? 8 : bs == 3 ? 16 : warp_size; }
 
 template <int BS>
