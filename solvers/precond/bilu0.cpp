@@ -14,8 +14,41 @@ Bilu0Factors bilu0_symbolic(const BsrMatrix& a) {
   Bilu0Factors f;
   f.lu = a;
   f.diag = a.diagonal_positions();
+  const BsrMatrix& lu = f.lu;
+  f.l_ptr.push_back(0);
+  for (index_t i = 0; i < lu.block_rows; ++i) {
+    f.l_col.insert(f.l_col.end(), lu.col_idx.begin() + lu.row_ptr[i], lu.col_idx.begin() + f.diag[i]);
+    f.l_ptr.push_back(index_t(f.l_col.size()));
+  }
+  f.u_ptr.push_back(0);
+  for (index_t i = lu.block_rows - 1; i >= 0; --i) {
+    f.u_col.push_back(i);
+    for (index_t up = lu.row_ptr[i + 1] - 1; up > f.diag[i]; --up) f.u_col.push_back(lu.col_idx[up]);
+    f.u_ptr.push_back(index_t(f.u_col.size()));
+  }
+  f.l_val.resize(f.l_col.size() * std::size_t(lu.block_entries()));
+  f.u_val.resize(f.u_col.size() * std::size_t(lu.block_entries()));
   return f;
 }
+
+namespace {
+
+// Copies the factors from A's pattern into the sweep layout.
+void fill_sweep_layout(Bilu0Factors& f) {
+  const BsrMatrix& lu = f.lu;
+  const std::size_t nb = std::size_t(lu.block_entries());
+  double* l = f.l_val.data();
+  for (index_t i = 0; i < lu.block_rows; ++i)
+    for (index_t kp = lu.row_ptr[i]; kp < f.diag[i]; ++kp, l += nb) std::copy(lu.block(kp), lu.block(kp) + nb, l);
+  double* u = f.u_val.data();
+  for (index_t i = lu.block_rows - 1; i >= 0; --i) {
+    std::copy(lu.block(f.diag[i]), lu.block(f.diag[i]) + nb, u);
+    u += nb;
+    for (index_t up = lu.row_ptr[i + 1] - 1; up > f.diag[i]; --up, u += nb) std::copy(lu.block(up), lu.block(up) + nb, u);
+  }
+}
+
+}  // namespace
 
 namespace {
 
@@ -45,25 +78,34 @@ void factor(Bilu0Factors& f) {
   }
 }
 
+// Each block row accumulates in a local array: it cannot alias z, so for a
+// compile-time N it lives in registers instead of round-tripping through memory.
+// The backward sweep visits the far blocks first, leaving the one that depends
+// on the row just computed (i+1) for last, which shortens the dependency chain.
+// Each block row accumulates in a local array: it cannot alias z, so for a
+// compile-time N it stays in registers. In the backward sweep the block of the
+// row just computed (i+1) comes last, which shortens the dependency chain.
 template <int N>
 void apply(const Bilu0Factors& f, const double* r, double* z) {
-  const BsrMatrix& lu = f.lu;
-  const index_t n = dense::dim<N>(lu.block_size);
-  double t[max_block_size];  // no allocation: apply runs once per Krylov iteration
+  const index_t rows = f.lu.block_rows;
+  const index_t n = dense::dim<N>(f.lu.block_size);
+  const std::size_t nb = std::size_t(n) * n;
+  double acc[N > 0 ? N : max_block_size];
   // Forward: L y = r with unit diagonal blocks, y stored in z.
-  for (index_t i = 0; i < lu.block_rows; ++i) {
-    double* zi = z + std::size_t(i) * n;
-    for (index_t c = 0; c < n; ++c) zi[c] = r[std::size_t(i) * n + c];
-    for (index_t kp = lu.row_ptr[i]; kp < f.diag[i]; ++kp)
-      dense::matvec_subtract<N>(lu.block(kp), z + std::size_t(lu.col_idx[kp]) * n, zi, n);
+  for (index_t i = 0; i < rows; ++i) {
+    for (index_t c = 0; c < n; ++c) acc[c] = r[std::size_t(i) * n + c];
+    for (index_t k = f.l_ptr[i]; k < f.l_ptr[i + 1]; ++k)
+      dense::matvec_subtract<N>(f.l_val.data() + k * nb, z + std::size_t(f.l_col[k]) * n, acc, n);
+    for (index_t c = 0; c < n; ++c) z[std::size_t(i) * n + c] = acc[c];
   }
   // Backward: U x = y, multiplying by the stored inverse of each diagonal block.
-  for (index_t i = lu.block_rows - 1; i >= 0; --i) {
+  for (index_t row = 0; row < rows; ++row) {
+    const index_t i = rows - 1 - row;
     double* zi = z + std::size_t(i) * n;
-    for (index_t c = 0; c < n; ++c) t[c] = zi[c];
-    for (index_t up = f.diag[i] + 1; up < lu.row_ptr[i + 1]; ++up)
-      dense::matvec_subtract<N>(lu.block(up), z + std::size_t(lu.col_idx[up]) * n, t, n);
-    dense::matvec<N>(lu.block(f.diag[i]), t, zi, n);
+    for (index_t c = 0; c < n; ++c) acc[c] = zi[c];
+    for (index_t k = f.u_ptr[row] + 1; k < f.u_ptr[row + 1]; ++k)
+      dense::matvec_subtract<N>(f.u_val.data() + k * nb, z + std::size_t(f.u_col[k]) * n, acc, n);
+    dense::matvec<N>(f.u_val.data() + f.u_ptr[row] * nb, acc, zi, n);
   }
 }
 
@@ -73,6 +115,7 @@ void bilu0_factor_ref(const BsrMatrix& a, Bilu0Factors& f) {
   if (!f.lu.same_pattern(a)) throw Error("BILU(0): the matrix pattern differs from the one at set-up");
   f.lu.values = a.values;
   dense::with_block_size(a.block_size, [&]<int N>() { factor<N>(f); });
+  fill_sweep_layout(f);
 }
 
 void bilu0_apply_ref(const Bilu0Factors& f, const double* r, double* z) {
