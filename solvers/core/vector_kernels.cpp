@@ -1,5 +1,6 @@
 #include "vector_kernels.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "cuda_call.hpp"
@@ -58,7 +59,48 @@ bool all_finite(const Vector& x) {
   return omp::all_finite(x.data(), x.size());
 }
 
+// Both fused kernels take at most four vectors per call (see omp::multi_dot),
+// so the dispatch gathers pointers group by group, without allocating.
+void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) {
+  for (int g = 0; g < k; g += 4) {
+    const int m = std::min(4, k - g);
+    const double* p[4];
+    for (int i = 0; i < m; ++i) {
+      check_same(*v[g + i], w, "multi_dot");
+      p[i] = v[g + i]->data();
+    }
+    if (on_cuda(w)) {
+      // No fused CUDA kernel yet: one dot per vector, same results to round-off.
+      for (int i = 0; i < m; ++i) out[g + i] = TB_CUDA_CALL(cuda::dot(p[i], w.data(), w.size()));
+    } else {
+      omp::multi_dot(p, m, w.data(), out + g, w.size());
+    }
+  }
+}
+
+void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w) {
+  for (int g = 0; g < k; g += 4) {
+    const int m = std::min(4, k - g);
+    const double* p[4];
+    for (int i = 0; i < m; ++i) {
+      check_same(*v[g + i], w, "multi_axpy");
+      p[i] = v[g + i]->data();
+    }
+    if (on_cuda(w)) {
+      for (int i = 0; i < m; ++i) TB_CUDA_CALL(cuda::axpby(alpha[g + i], p[i], 1.0, w.data(), w.size()));
+    } else {
+      omp::multi_axpy(alpha + g, p, m, w.data(), w.size());
+    }
+  }
+}
+
 namespace ref {
+void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n) {
+  for (int i = 0; i < k; ++i) out[i] = dot(v[i], w, n);
+}
+void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n) {
+  for (int i = 0; i < k; ++i) axpby(alpha[i], v[i], 1.0, w, n);
+}
 double dot(const double* x, const double* y, std::size_t n) {
   double s = 0.0;
   for (std::size_t i = 0; i < n; ++i) s += x[i] * y[i];
@@ -94,6 +136,44 @@ void scale(double a, double* x, std::size_t n) {
 #pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
   for (sidx i = 0; i < sidx(n); ++i) x[i] *= a;
 }
+// Up to four vectors per pass over w, as PETSc's VecMDot/VecMAXPY group them:
+// few enough streams for the hardware prefetchers, one read of w per group.
+void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n) {
+  for (int g = 0; g < k; g += 4) {
+    const int m = std::min(4, k - g);
+    const double* v0 = v[g];
+    const double* v1 = v[g + std::min(1, m - 1)];
+    const double* v2 = v[g + std::min(2, m - 1)];
+    const double* v3 = v[g + std::min(3, m - 1)];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : s0, s1, s2, s3) if (sidx(n) >= openmp_min_length)
+    for (sidx i = 0; i < sidx(n); ++i) {
+      const double wi = w[i];
+      s0 += v0[i] * wi;
+      s1 += v1[i] * wi;
+      s2 += v2[i] * wi;
+      s3 += v3[i] * wi;
+    }
+    const double s[4] = {s0, s1, s2, s3};
+    for (int j = 0; j < m; ++j) out[g + j] = s[j];
+  }
+}
+
+void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n) {
+  for (int g = 0; g < k; g += 4) {
+    const int m = std::min(4, k - g);
+    // Missing members of a short group get a zero coefficient on a valid vector.
+    const double a0 = alpha[g], a1 = m > 1 ? alpha[g + 1] : 0.0, a2 = m > 2 ? alpha[g + 2] : 0.0,
+                 a3 = m > 3 ? alpha[g + 3] : 0.0;
+    const double* v0 = v[g];
+    const double* v1 = v[g + std::min(1, m - 1)];
+    const double* v2 = v[g + std::min(2, m - 1)];
+    const double* v3 = v[g + std::min(3, m - 1)];
+#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
+    for (sidx i = 0; i < sidx(n); ++i) w[i] += a0 * v0[i] + a1 * v1[i] + a2 * v2[i] + a3 * v3[i];
+  }
+}
+
 bool all_finite(const double* x, std::size_t n) {
   int bad = 0;
 #pragma omp parallel for schedule(static) reduction(| : bad) if (sidx(n) >= openmp_min_length)

@@ -16,14 +16,24 @@ void fill(Vector& x, double value);
 void copy(const Vector& src, Vector& dst);
 // True when every entry is finite; Krylov methods stop with reason non_finite otherwise.
 bool all_finite(const Vector& x);
+// out[i] = (v[i], w) for i < k, reading w once per group of four vectors: the
+// orthogonalisation of classical Gram-Schmidt in k/4 passes instead of k.
+// The ref and omp twins take at most four vectors per call.
+void multi_dot(const Vector* const* v, int k, const Vector& w, double* out);
+// w += sum_i alpha[i] v[i], likewise fused.
+void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w);
 
 namespace ref {
+void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n);
+void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n);
 double dot(const double* x, const double* y, std::size_t n);
 void axpby(double a, const double* x, double b, double* y, std::size_t n);
 void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);
 }  // namespace ref
 
 namespace omp {
+void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n);
+void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n);
 double dot(const double* x, const double* y, std::size_t n);
 void axpby(double a, const double* x, double b, double* y, std::size_t n);
 void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);

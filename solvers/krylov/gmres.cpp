@@ -1,8 +1,9 @@
 // Restarted GMRES(m) with right preconditioning (Saad & Schultz 1986) and its
 // flexible variant FGMRES(m) (Saad 1993), which stores the preconditioned
 // directions z_j = M_j^{-1} v_j so that M may change from one application to
-// the next (asynchronous sweeps, inner iterations). Modified Gram-Schmidt and
-// Givens rotations; the residual estimate |g_{j+1}| is that of b - A x itself.
+// the next (asynchronous sweeps, inner iterations). Classical (default, fused
+// kernels), twice-classical or modified Gram-Schmidt, Givens rotations; the
+// residual estimate |g_{j+1}| is that of b - A x itself.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -17,9 +18,18 @@ namespace {
 
 class Gmres final : public KrylovMethod {
  public:
-  Gmres(StopCriteria stop, int restart, bool flexible)
-      : KrylovMethod(stop), m_(restart), flexible_(flexible), h_((restart + 1) * restart), cs_(restart), sn_(restart),
-        g_(restart + 1), y_(restart) {
+  Gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog)
+      : KrylovMethod(stop),
+        m_(restart),
+        flexible_(flexible),
+        orthog_(orthog),
+        h_((restart + 1) * restart),
+        cs_(restart),
+        sn_(restart),
+        g_(restart + 1),
+        y_(restart),
+        coef_(restart + 1),
+        basis_ptr_(restart + 1) {
     if (restart < 1) throw Error("gmres: restart must be at least 1, got " + std::to_string(restart));
   }
   bool accepts_variable_preconditioner() const override { return flexible_; }
@@ -50,10 +60,7 @@ class Gmres final : public KrylovMethod {
         m.apply(basis(j, b), z);
         Vector& av = flexible_ ? w : work(2, b);
         a.apply(z, av);
-        for (int i = 0; i <= j; ++i) {
-          H(i, j) = space().dot(av, basis(i, b));
-          k::axpy(-H(i, j), basis(i, b), av);
-        }
+        orthogonalize(j, av, b);
         H(j + 1, j) = space().norm2(av);
         happy = H(j + 1, j) == 0.0;
         if (!happy) {
@@ -88,6 +95,30 @@ class Gmres final : public KrylovMethod {
   double& H(int i, int j) { return h_[i * m_ + j]; }
   Vector& basis(int i, const Vector& like) { return work(3 + i, like); }
   Vector& direction(int i, const Vector& like) { return work(4 + m_ + i, like); }
+
+  // Column j of H: av made orthogonal to v_0..v_j.
+  void orthogonalize(int j, Vector& av, const Vector& like) {
+    if (orthog_ == Orthogonalization::mgs) {
+      for (int i = 0; i <= j; ++i) {
+        H(i, j) = space().dot(av, basis(i, like));
+        kernels::axpy(-H(i, j), basis(i, like), av);
+      }
+      return;
+    }
+    for (int i = 0; i <= j; ++i) {
+      basis_ptr_[i] = &basis(i, like);
+      H(i, j) = 0.0;
+    }
+    const int passes = orthog_ == Orthogonalization::cgs2 ? 2 : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+      space().multi_dot(basis_ptr_.data(), j + 1, av, coef_.data());
+      for (int i = 0; i <= j; ++i) {
+        H(i, j) += coef_[i];
+        coef_[i] = -coef_[i];
+      }
+      kernels::multi_axpy(coef_.data(), basis_ptr_.data(), j + 1, av);
+    }
+  }
 
   // Applies the earlier rotations to column j, then the one that zeroes H(j+1, j).
   void rotate(int j) {
@@ -128,13 +159,15 @@ class Gmres final : public KrylovMethod {
 
   int m_;
   bool flexible_;
-  std::vector<double> h_, cs_, sn_, g_, y_;
+  Orthogonalization orthog_;
+  std::vector<double> h_, cs_, sn_, g_, y_, coef_;
+  std::vector<const Vector*> basis_ptr_;
 };
 
 }  // namespace
 
-std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible) {
-  return std::make_unique<Gmres>(stop, restart, flexible);
+std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog) {
+  return std::make_unique<Gmres>(stop, restart, flexible, orthog);
 }
 
 }  // namespace tb

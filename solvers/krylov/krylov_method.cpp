@@ -10,6 +10,9 @@ const VectorSpace KrylovMethod::local_space_{};
 
 double VectorSpace::dot(const Vector& x, const Vector& y) const { return kernels::dot(x, y); }
 double VectorSpace::norm2(const Vector& x) const { return std::sqrt(dot(x, x)); }
+void VectorSpace::multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const {
+  kernels::multi_dot(v, k, w, out);
+}
 
 Vector& KrylovMethod::work(std::size_t i, const Vector& like) {
   if (work_.size() <= i) work_.resize(i + 1);

@@ -27,6 +27,15 @@ class VectorSpace {
   virtual ~VectorSpace() = default;
   virtual double dot(const Vector& x, const Vector& y) const;
   virtual double norm2(const Vector& x) const;
+  // out[i] = (v[i], w): one global reduction for all k, where MPI needs one.
+  virtual void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const;
+};
+
+// How GMRES orthogonalises a new Krylov vector against the basis.
+enum class Orthogonalization {
+  cgs,   // classical Gram-Schmidt: one fused pass (PETSc's default)
+  cgs2,  // classical Gram-Schmidt applied twice: orthogonal to working precision
+  mgs,   // modified Gram-Schmidt: one dot and one axpy per basis vector
 };
 
 class KrylovMethod {
@@ -59,7 +68,8 @@ class KrylovMethod {
 
 std::unique_ptr<KrylovMethod> make_cg(StopCriteria stop);
 std::unique_ptr<KrylovMethod> make_bicgstab(StopCriteria stop);
-std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible);
+std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible,
+                                         Orthogonalization orthog = Orthogonalization::cgs);
 std::unique_ptr<KrylovMethod> make_richardson(StopCriteria stop, double omega);
 
 }  // namespace tb

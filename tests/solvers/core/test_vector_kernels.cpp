@@ -83,6 +83,46 @@ TEST_P(OmpKernel, AllFiniteFindsNanAndInf) {
   EXPECT_FALSE(kernels::omp::all_finite(x.data(), n));
 }
 
+TEST_P(OmpKernel, MultiDotAndMultiAxpyMatchRef) {
+  const std::size_t n = GetParam();
+  for (int k = 1; k <= 4; ++k) {
+    std::vector<std::vector<double>> v;
+    std::vector<const double*> p;
+    for (int i = 0; i < k; ++i) v.push_back(random_vector(n, 20 + i));
+    for (const auto& e : v) p.push_back(e.data());
+    const auto w = random_vector(n, 30);
+    double got[4], want[4];
+    kernels::omp::multi_dot(p.data(), k, w.data(), got, n);
+    kernels::ref::multi_dot(p.data(), k, w.data(), want, n);
+    for (int i = 0; i < k; ++i) EXPECT_NEAR(got[i], want[i], dot_tolerance(v[i], w)) << "k=" << k << " i=" << i;
+    const double alpha[4] = {0.5, -1.25, 2.0, 0.125};
+    auto y = random_vector(n, 40), y_ref = y;
+    kernels::omp::multi_axpy(alpha, p.data(), k, y.data(), n);
+    kernels::ref::multi_axpy(alpha, p.data(), k, y_ref.data(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(y[i], y_ref[i], 16 * eps * 5.0) << "k=" << k << " entry " << i;
+  }
+}
+
+TEST(VectorDispatch, MultiDotOverManyVectorsEqualsSingleDots) {
+  const std::size_t n = 5003;
+  std::vector<Vector> v;
+  std::vector<const Vector*> p;
+  for (int i = 0; i < 11; ++i) v.emplace_back(Backend::host, std::span<const double>(random_vector(n, 50 + i)));
+  for (const auto& e : v) p.push_back(&e);
+  const Vector w(Backend::host, std::span<const double>(random_vector(n, 70)));
+  std::vector<double> got(11);
+  kernels::multi_dot(p.data(), 11, w, got.data());
+  for (int i = 0; i < 11; ++i) EXPECT_NEAR(got[i], kernels::dot(v[i], w), 1e-12) << i;
+  std::vector<double> alpha(11);
+  for (int i = 0; i < 11; ++i) alpha[i] = 0.1 * (i + 1);
+  Vector y(Backend::host, std::span<const double>(random_vector(n, 80)));
+  std::vector<double> expect = y.to_host();
+  for (int i = 0; i < 11; ++i)
+    for (std::size_t r = 0; r < n; ++r) expect[r] += alpha[i] * v[i][r];
+  kernels::multi_axpy(alpha.data(), p.data(), 11, y);
+  for (std::size_t r = 0; r < n; ++r) ASSERT_NEAR(y[r], expect[r], 1e-13) << r;
+}
+
 INSTANTIATE_TEST_SUITE_P(Sizes, OmpKernel, ::testing::Values(0, 1, 7, 1000, 1000003));
 
 TEST(VectorDispatch, HostVectorsReachTheOmpKernels) {
