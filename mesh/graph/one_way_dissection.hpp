@@ -1,0 +1,13 @@
+#pragma once
+#include "mesh/graph/permutation.hpp"
+
+namespace tb {
+
+// One-way dissection (George, SIAM J. Numer. Anal. 17, 1980; George & Liu 1981
+// §7.3, GEN1WD/FN1WD): per component a long rooted level structure, separators
+// taken from every delta-th level (delta = sqrt((3w+13)/2), w the average level
+// width) cut it into independent blocks; blocks are numbered first, each by its
+// own level structure, separators last, and the result reversed as in GEN1WD.
+Permutation one_way_dissection_ordering(const Graph& g);
+
+}  // namespace tb
