@@ -45,23 +45,37 @@ LevelStructure find_separators(const Graph& g, index_t root, std::vector<char>& 
 
 }  // namespace
 
-Permutation one_way_dissection_ordering(const Graph& g) {
+OneWayDissection one_way_dissection(const Graph& g) {
   const index_t n = g.size();
   std::vector<char> active(n, 1), in_next(n, 0);
   std::vector<index_t> order;  // separators of each component, then its blocks; reversed at the end
   order.reserve(n);
+  std::vector<index_t> block_end;  // end of each block in `order`
+  std::vector<char> is_separator;
   LevelStructure block;
   for (index_t start = 0; start < n; ++start) {
     if (!active[start]) continue;
+    const std::size_t first = order.size();
     const LevelStructure component = find_separators(g, start, active, in_next, order);
+    if (order.size() > first) block_end.push_back(static_cast<index_t>(order.size())), is_separator.push_back(1);
     for (index_t v : component.nodes) {
       if (!active[v]) continue;
       pseudo_peripheral_node(g, v, active, block);
       for (index_t u : block.nodes) active[u] = 0, order.push_back(u);
+      block_end.push_back(static_cast<index_t>(order.size())), is_separator.push_back(0);
     }
   }
   std::reverse(order.begin(), order.end());
-  return Permutation::from_new_to_old(std::move(order));
+  OneWayDissection out;
+  out.permutation = Permutation::from_new_to_old(std::move(order));
+  // Block b of `order` spans [end[b-1], end[b]); reversed, it spans [n - end[b], n - end[b-1]).
+  for (std::size_t b = block_end.size(); b-- > 0;) {
+    out.block_ptr.push_back(n - (b == 0 ? 0 : block_end[b - 1]));
+    out.separator_block.push_back(is_separator[b]);
+  }
+  return out;
 }
+
+Permutation one_way_dissection_ordering(const Graph& g) { return one_way_dissection(g).permutation; }
 
 }  // namespace tb

@@ -10,4 +10,14 @@ namespace tb {
 // own level structure, separators last, and the result reversed as in GEN1WD.
 Permutation one_way_dissection_ordering(const Graph& g);
 
+// The ordering with its block partition (GEN1WD's XBLK): block b holds new
+// indices block_ptr[b] .. block_ptr[b+1]; separator blocks (one per component)
+// come after their component's independent blocks, which share no edge.
+struct OneWayDissection {
+  Permutation permutation;
+  std::vector<index_t> block_ptr{0};
+  std::vector<char> separator_block;  // per block
+};
+OneWayDissection one_way_dissection(const Graph& g);
+
 }  // namespace tb
