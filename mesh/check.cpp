@@ -54,8 +54,8 @@ void check_closed_cells(const Mesh2D& mesh, const MeshGeometry& g, MeshCheck& ou
       if (open++ == 0) first = c;
     }
   if (open > 0)
-    out.problems.push_back(count_of(open, "cells are not closed by their faces (first: cell ") +
-                           std::to_string(first) + ")");
+    out.problems.push_back(count_of(open, "cells are not closed by their faces (first: cell ") + std::to_string(first) +
+                           ")");
 }
 
 bool cell_runs(const Mesh2D& mesh, index_t cell, index_t from, index_t to) {
@@ -75,8 +75,9 @@ void check_neighbour_orientation(const Mesh2D& mesh, MeshCheck& out) {
     }
   }
   if (folded > 0)
-    out.problems.push_back(count_of(folded, "interior faces run the same way in both cells, so the cells overlap "
-                                            "(first: face ") +
+    out.problems.push_back(count_of(folded,
+                                    "interior faces run the same way in both cells, so the cells overlap "
+                                    "(first: face ") +
                            std::to_string(first) + ")");
 }
 
@@ -148,4 +149,3 @@ void require_valid_mesh(const Mesh2D& mesh, const std::string& what) {
 }
 
 }  // namespace tb
-

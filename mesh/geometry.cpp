@@ -95,8 +95,8 @@ double aspect_ratio(const Mesh2D& mesh, index_t cell) {
 }
 
 std::vector<index_t> guess_wall_markers(const Mesh2D& mesh) {
-  static const char* const wall_words[] = {"wall", "airfoil", "aerofoil", "cylinder", "body",
-                                           "noslip", "no_slip", "no-slip", "euler", "solid"};
+  static const char* const wall_words[] = {"wall",   "airfoil", "aerofoil", "cylinder", "body",
+                                           "noslip", "no_slip", "no-slip",  "euler",    "solid"};
   std::vector<index_t> walls;
   for (index_t m = 0; m < mesh.num_markers(); ++m) {
     std::string name = mesh.marker_names[m];

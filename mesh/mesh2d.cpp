@@ -41,8 +41,7 @@ void validate_cells(const Mesh2D& mesh) {
         throw Error("cell " + std::to_string(c) + " refers to node " + std::to_string(n[k]) + " of " +
                     std::to_string(mesh.num_nodes()));
       for (index_t l = 0; l < k; ++l)
-        if (n[l] == n[k])
-          throw Error("cell " + std::to_string(c) + " lists node " + std::to_string(n[k]) + " twice");
+        if (n[l] == n[k]) throw Error("cell " + std::to_string(c) + " lists node " + std::to_string(n[k]) + " twice");
     }
   }
   for (const BoundaryEdge& e : mesh.boundary_edges)
@@ -63,7 +62,7 @@ index_t orient_counter_clockwise(Mesh2D& mesh) {
 }
 
 struct HalfEdge {
-  index_t lo, hi;  // sorted node pair: the key
+  index_t lo, hi;    // sorted node pair: the key
   index_t from, to;  // as the cell runs counter-clockwise
   index_t cell;
 };
@@ -79,8 +78,9 @@ std::vector<HalfEdge> cell_half_edges(const Mesh2D& mesh) {
       edges.push_back({std::min(a, b), std::max(a, b), a, b, c});
     }
   }
-  std::sort(edges.begin(), edges.end(),
-            [](const HalfEdge& p, const HalfEdge& q) { return std::tie(p.lo, p.hi, p.cell) < std::tie(q.lo, q.hi, q.cell); });
+  std::sort(edges.begin(), edges.end(), [](const HalfEdge& p, const HalfEdge& q) {
+    return std::tie(p.lo, p.hi, p.cell) < std::tie(q.lo, q.hi, q.cell);
+  });
   return edges;
 }
 

@@ -46,8 +46,8 @@ class Mesh2D {
   std::vector<Face> faces;
   index_t num_interior_faces = 0;
   // Counts found while building; check_mesh() turns them into messages.
-  index_t flipped_cells = 0;       // clockwise cells made counter-clockwise
-  index_t unmatched_edges = 0;     // marker edges that are no boundary face
+  index_t flipped_cells = 0;    // clockwise cells made counter-clockwise
+  index_t unmatched_edges = 0;  // marker edges that are no boundary face
 
   index_t num_nodes() const { return static_cast<index_t>(nodes.size()); }
   index_t num_cells() const { return static_cast<index_t>(cell_ptr.size()) - 1; }

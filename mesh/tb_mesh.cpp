@@ -74,16 +74,26 @@ Options parse_options(int argc, char** argv) {
     if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       std::exit(0);
-    } else if (a == "--ordering") o.ordering = value();
-    else if (a == "--partitions") o.partitions = std::stoi(value());
-    else if (a == "--line-threshold") o.lines.threshold = std::stod(value());
-    else if (a == "--line-markers") o.lines.seed_markers = split_commas(value());
-    else if (a == "--walls") o.walls = split_commas(value());
-    else if (a == "--vtk") o.vtk = value();
-    else if (a == "--output") o.output = value();
-    else if (a == "--msh22") o.msh22 = true;
-    else if (a.rfind("--", 0) == 0) throw tb::Error("unknown option " + a + " (see tb-mesh --help)");
-    else positional.push_back(a);
+    } else if (a == "--ordering")
+      o.ordering = value();
+    else if (a == "--partitions")
+      o.partitions = std::stoi(value());
+    else if (a == "--line-threshold")
+      o.lines.threshold = std::stod(value());
+    else if (a == "--line-markers")
+      o.lines.seed_markers = split_commas(value());
+    else if (a == "--walls")
+      o.walls = split_commas(value());
+    else if (a == "--vtk")
+      o.vtk = value();
+    else if (a == "--output")
+      o.output = value();
+    else if (a == "--msh22")
+      o.msh22 = true;
+    else if (a.rfind("--", 0) == 0)
+      throw tb::Error("unknown option " + a + " (see tb-mesh --help)");
+    else
+      positional.push_back(a);
   }
   if (positional.size() < 2) throw tb::Error("expected a command and a mesh (see tb-mesh --help)");
   o.command = positional[0];
@@ -117,7 +127,8 @@ void print_counts(const tb::Mesh2D& mesh) {
   for (tb::index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f)
     mesh.faces[f].marker >= 0 ? ++faces[mesh.faces[f].marker] : ++unmarked;
   std::printf("markers:");
-  for (tb::index_t m = 0; m < mesh.num_markers(); ++m) std::printf(" %s (%d faces)", mesh.marker_names[m].c_str(), faces[m]);
+  for (tb::index_t m = 0; m < mesh.num_markers(); ++m)
+    std::printf(" %s (%d faces)", mesh.marker_names[m].c_str(), faces[m]);
   if (unmarked > 0) std::printf(" [unmarked: %d faces]", unmarked);
   std::printf("\n");
 }
@@ -169,11 +180,12 @@ std::vector<double> print_lines(const tb::Mesh2D& mesh, const tb::MeshGeometry& 
     shortest = std::min(shortest, lines.line_ptr[l + 1] - lines.line_ptr[l]);
     longest = std::max(longest, lines.line_ptr[l + 1] - lines.line_ptr[l]);
   }
-  std::printf("lines (threshold %g): %d lines, %d cells, length %d..%d (mean %.1f); in lines: %.1f%% of %d anisotropic "
-              "cells, %.1f%% of %d quadrilaterals (%.3f s)\n",
-              opt.threshold, lines.num_lines(), lines.num_line_cells(), shortest, longest,
-              lines.num_lines() ? double(lines.num_line_cells()) / lines.num_lines() : 0.0,
-              aniso ? 100.0 * aniso_in / aniso : 0.0, aniso, quads ? 100.0 * quads_in / quads : 0.0, quads, dt);
+  std::printf(
+      "lines (threshold %g): %d lines, %d cells, length %d..%d (mean %.1f); in lines: %.1f%% of %d anisotropic "
+      "cells, %.1f%% of %d quadrilaterals (%.3f s)\n",
+      opt.threshold, lines.num_lines(), lines.num_line_cells(), shortest, longest,
+      lines.num_lines() ? double(lines.num_line_cells()) / lines.num_lines() : 0.0,
+      aniso ? 100.0 * aniso_in / aniso : 0.0, aniso, quads ? 100.0 * quads_in / quads : 0.0, quads, dt);
   std::vector<double> field(lines.line_of.begin(), lines.line_of.end());
   return field;
 }

@@ -13,7 +13,8 @@ Graph graph_from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>
   g.row_ptr.assign(n + 1, 0);
   for (const auto& [a, b] : edges) {
     if (a < 0 || a >= n || b < 0 || b >= n)
-      throw Error("graph edge (" + std::to_string(a) + ", " + std::to_string(b) + ") leaves 0.." + std::to_string(n - 1));
+      throw Error("graph edge (" + std::to_string(a) + ", " + std::to_string(b) + ") leaves 0.." +
+                  std::to_string(n - 1));
     if (a == b) continue;
     ++g.row_ptr[a + 1];
     ++g.row_ptr[b + 1];

@@ -9,9 +9,9 @@
 namespace tb {
 
 struct LevelSchedule {
-  std::vector<index_t> level;              // per row
-  std::vector<index_t> level_ptr{0};       // rows of level l: rows[level_ptr[l] .. level_ptr[l+1])
-  std::vector<index_t> rows;               // by level, increasing row number within a level
+  std::vector<index_t> level;         // per row
+  std::vector<index_t> level_ptr{0};  // rows of level l: rows[level_ptr[l] .. level_ptr[l+1])
+  std::vector<index_t> rows;          // by level, increasing row number within a level
   index_t num_levels() const { return static_cast<index_t>(level_ptr.size()) - 1; }
 };
 

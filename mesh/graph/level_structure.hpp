@@ -9,7 +9,7 @@
 namespace tb {
 
 struct LevelStructure {
-  std::vector<index_t> nodes;          // breadth-first from the root, level by level
+  std::vector<index_t> nodes;         // breadth-first from the root, level by level
   std::vector<index_t> level_ptr{0};  // level l holds nodes[level_ptr[l] .. level_ptr[l+1])
   index_t depth() const { return static_cast<index_t>(level_ptr.size()) - 1; }
   index_t width() const;

@@ -21,13 +21,20 @@ CellOrdering parse_cell_ordering(const std::string& name) {
 
 std::string cell_ordering_name(CellOrdering ordering) {
   switch (ordering) {
-    case CellOrdering::Natural: return "natural";
-    case CellOrdering::Rcm: return "rcm";
-    case CellOrdering::OneWayDissection: return "1wd";
-    case CellOrdering::Line: return "line";
-    case CellOrdering::LineRcm: return "line-rcm";
-    case CellOrdering::Line1wd: return "line-1wd";
-    case CellOrdering::Colour: return "colour";
+    case CellOrdering::Natural:
+      return "natural";
+    case CellOrdering::Rcm:
+      return "rcm";
+    case CellOrdering::OneWayDissection:
+      return "1wd";
+    case CellOrdering::Line:
+      return "line";
+    case CellOrdering::LineRcm:
+      return "line-rcm";
+    case CellOrdering::Line1wd:
+      return "line-1wd";
+    case CellOrdering::Colour:
+      return "colour";
   }
   return "?";
 }
@@ -35,16 +42,20 @@ std::string cell_ordering_name(CellOrdering ordering) {
 Permutation order_cells(const Mesh2D& mesh, CellOrdering ordering, const LineOptions& line_options) {
   const Graph g = cell_graph(mesh);
   switch (ordering) {
-    case CellOrdering::Natural: return Permutation::identity(g.size());
-    case CellOrdering::Rcm: return rcm_ordering(g);
-    case CellOrdering::OneWayDissection: return one_way_dissection_ordering(g);
+    case CellOrdering::Natural:
+      return Permutation::identity(g.size());
+    case CellOrdering::Rcm:
+      return rcm_ordering(g);
+    case CellOrdering::OneWayDissection:
+      return one_way_dissection_ordering(g);
     case CellOrdering::Colour: {
       const Permutation rcm = rcm_ordering(g);
       Colouring c = greedy_colouring(permute(g, rcm));
       balance_colours(permute(g, rcm), c);
       return compose(rcm, colour_ordering(c));
     }
-    default: break;
+    default:
+      break;
   }
   const Lines lines = detect_mesh_lines(mesh, compute_geometry(mesh), g, line_options);
   const LineCoarseOrder coarse = ordering == CellOrdering::LineRcm   ? LineCoarseOrder::Rcm

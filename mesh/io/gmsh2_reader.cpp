@@ -15,7 +15,8 @@ void read_nodes(TextReader& in, MeshBuilder& builder) {
   builder.reserve_nodes(n);
   for (long long i = 0; i < n; ++i) {
     in.require_line("$Nodes");
-    if (in.tokens()[0][0] == '$') in.fail("$Nodes ended after " + std::to_string(i) + " of " + std::to_string(n) + " nodes");
+    if (in.tokens()[0][0] == '$')
+      in.fail("$Nodes ended after " + std::to_string(i) + " of " + std::to_string(n) + " nodes");
     in.expect_tokens(4, 4, "node (tag x y z)");
     builder.add_node(in.integer(0, "node tag"), in.real(1, "x"), in.real(2, "y"), in.real(3, "z"));
   }

@@ -14,17 +14,43 @@ namespace gmsh {
 
 int element_nodes(const TextReader& in, int type) {
   switch (type) {
-    case kLine: return 2;
-    case kTriangle: return 3;
-    case kQuadrangle: return 4;
-    case kPoint: return 1;
-    case 4: case 5: case 6: case 7: case 11: case 12: case 13: case 14: case 17: case 18: case 19:
+    case kLine:
+      return 2;
+    case kTriangle:
+      return 3;
+    case kQuadrangle:
+      return 4;
+    case kPoint:
+      return 1;
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 11:
+    case 12:
+    case 13:
+    case 14:
+    case 17:
+    case 18:
+    case 19:
       in.fail("element type " + std::to_string(type) + " is a 3D element; tb::Mesh2D holds 2D meshes only");
-    case 8: case 9: case 10: case 16: case 20: case 21: case 22: case 23: case 24: case 25: case 26: case 27:
+    case 8:
+    case 9:
+    case 10:
+    case 16:
+    case 20:
+    case 21:
+    case 22:
+    case 23:
+    case 24:
+    case 25:
+    case 26:
+    case 27:
     case 28:
       in.fail("element type " + std::to_string(type) +
               " is a high-order element; tb::Mesh2D holds linear triangles and quadrilaterals (mesh with -order 1)");
-    default: in.fail("unknown Gmsh element type " + std::to_string(type));
+    default:
+      in.fail("unknown Gmsh element type " + std::to_string(type));
   }
 }
 
@@ -39,16 +65,18 @@ void MeshBuilder::add_node(long long tag, double x, double y, double z) {
   if (!have_z_) have_z_ = true, z0_ = z;
   // Tolerance relative to the coordinates: a plane mesh written with round-off in z is still planar.
   if (std::abs(z - z0_) > 1e-9 * (1.0 + std::abs(x) + std::abs(y)))
-    in_.fail("node " + std::to_string(tag) + " has z = " + std::to_string(z) + " but node 1 has z = " +
-             std::to_string(z0_) + ": the mesh is not planar");
+    in_.fail("node " + std::to_string(tag) + " has z = " + std::to_string(z) +
+             " but node 1 has z = " + std::to_string(z0_) + ": the mesh is not planar");
   if (mesh_.num_nodes() == std::numeric_limits<index_t>::max()) in_.fail("too many nodes for 32-bit indices");
-  if (!node_index_.emplace(tag, mesh_.num_nodes()).second) in_.fail("node tag " + std::to_string(tag) + " appears twice");
+  if (!node_index_.emplace(tag, mesh_.num_nodes()).second)
+    in_.fail("node tag " + std::to_string(tag) + " appears twice");
   mesh_.nodes.push_back({x, y});
 }
 
 index_t MeshBuilder::node(long long tag) {
   auto it = node_index_.find(tag);
-  if (it == node_index_.end()) in_.fail("element refers to node " + std::to_string(tag) + ", which $Nodes does not list");
+  if (it == node_index_.end())
+    in_.fail("element refers to node " + std::to_string(tag) + ", which $Nodes does not list");
   return it->second;
 }
 
@@ -74,9 +102,9 @@ Mesh2D MeshBuilder::finish(const PhysicalNames& names) {
   for (const auto& [key, marker] : marker_of_) {
     const auto [physical, entity] = key;
     auto it = names.find({1, physical});
-    mesh_.marker_names[marker] = physical == 0         ? "curve" + std::to_string(entity)
-                                 : it != names.end()   ? it->second
-                                                       : std::to_string(physical);
+    mesh_.marker_names[marker] = physical == 0       ? "curve" + std::to_string(entity)
+                                 : it != names.end() ? it->second
+                                                     : std::to_string(physical);
   }
   if (mesh_.num_cells() == 0)
     in_.fail("the file holds no triangles or quadrilaterals (are the 2D elements outside every physical group?)");
@@ -114,8 +142,8 @@ void skip_section(TextReader& in, const std::string& name) {
 
 void expect_section_end(TextReader& in, const std::string& name) {
   if (in.tokens()[0] != "$End" + name)
-    in.fail("expected $End" + name + ", found '" + std::string(in.tokens()[0]) +
-            "' (does the count at the start of $" + name + " match the entries?)");
+    in.fail("expected $End" + name + ", found '" + std::string(in.tokens()[0]) + "' (does the count at the start of $" +
+            name + " match the entries?)");
 }
 
 }  // namespace gmsh

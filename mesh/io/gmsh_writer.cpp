@@ -30,7 +30,8 @@ void write_v22(std::ostream& out, const Mesh2D& mesh) {
   out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n";
   write_physical_names(out, mesh);
   out << "$Nodes\n" << mesh.num_nodes() << "\n";
-  for (index_t i = 0; i < mesh.num_nodes(); ++i) out << i + 1 << " " << mesh.nodes[i].x << " " << mesh.nodes[i].y << " 0\n";
+  for (index_t i = 0; i < mesh.num_nodes(); ++i)
+    out << i + 1 << " " << mesh.nodes[i].x << " " << mesh.nodes[i].y << " 0\n";
   out << "$EndNodes\n";
   const auto by_marker = boundary_faces_by_marker(mesh);
   std::size_t count = mesh.num_cells();
@@ -59,7 +60,9 @@ void write_v41(std::ostream& out, const Mesh2D& mesh) {
   const index_t fluid = mesh.num_markers() + 1;
   double lo[2] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
   double hi[2] = {std::numeric_limits<double>::lowest(), std::numeric_limits<double>::lowest()};
-  for (const Vec2& p : mesh.nodes) lo[0] = std::min(lo[0], p.x), lo[1] = std::min(lo[1], p.y), hi[0] = std::max(hi[0], p.x), hi[1] = std::max(hi[1], p.y);
+  for (const Vec2& p : mesh.nodes)
+    lo[0] = std::min(lo[0], p.x), lo[1] = std::min(lo[1], p.y), hi[0] = std::max(hi[0], p.x),
+    hi[1] = std::max(hi[1], p.y);
   out << "$Entities\n0 " << mesh.num_markers() << " 1 0\n";
   for (index_t m = 0; m < mesh.num_markers(); ++m)
     out << m + 1 << " " << lo[0] << " " << lo[1] << " 0 " << hi[0] << " " << hi[1] << " 0 1 " << m + 1 << " 0\n";

@@ -59,12 +59,19 @@ long long Su2Reader::count_value(const std::string& key, const std::string& valu
 
 int Su2Reader::element_nodes(int type) const {
   switch (type) {
-    case kSu2Line: return 2;
-    case kSu2Triangle: return 3;
-    case kSu2Quadrilateral: return 4;
-    case 10: case 12: case 13: case 14:
+    case kSu2Line:
+      return 2;
+    case kSu2Triangle:
+      return 3;
+    case kSu2Quadrilateral:
+      return 4;
+    case 10:
+    case 12:
+    case 13:
+    case 14:
       in_.fail("element type " + std::to_string(type) + " is a 3D element; tb::Mesh2D holds 2D meshes only");
-    default: in_.fail("unknown SU2 element type " + std::to_string(type) + " (2D meshes use 3, 5 and 9)");
+    default:
+      in_.fail("unknown SU2 element type " + std::to_string(type) + " (2D meshes use 3, 5 and 9)");
   }
 }
 
@@ -98,7 +105,8 @@ void Su2Reader::read_markers(long long n) {
   std::string key, value;
   for (long long m = 0; m < n; ++m) {
     in_.require_line("MARKER_TAG");
-    if (!split_key(key, value) || key != "MARKER_TAG") in_.fail("expected MARKER_TAG= for marker " + std::to_string(m + 1) + " of " + std::to_string(n));
+    if (!split_key(key, value) || key != "MARKER_TAG")
+      in_.fail("expected MARKER_TAG= for marker " + std::to_string(m + 1) + " of " + std::to_string(n));
     if (value.empty()) in_.fail("MARKER_TAG has no name");
     const index_t marker = mesh_.marker_index(value);
     in_.require_line("MARKER_ELEMS");
@@ -107,7 +115,8 @@ void Su2Reader::read_markers(long long n) {
     for (long long e = 0; e < edges; ++e) {
       in_.require_line("marker elements");
       const int type = static_cast<int>(in_.integer(0, "marker element type"));
-      if (type != kSu2Line) in_.fail("marker element of type " + std::to_string(type) + ": a 2D mesh's markers hold lines (type 3)");
+      if (type != kSu2Line)
+        in_.fail("marker element of type " + std::to_string(type) + ": a 2D mesh's markers hold lines (type 3)");
       in_.expect_tokens(3, 3, "marker line (3 node node)");
       mesh_.boundary_edges.push_back(
           {{in_.to_index(in_.tokens()[1], "node index"), in_.to_index(in_.tokens()[2], "node index")}, marker});
@@ -119,8 +128,9 @@ void Su2Reader::read_markers(long long n) {
 void Su2Reader::check_node_indices() const {
   auto check = [&](index_t node, std::size_t item) {
     if (node >= mesh_.num_nodes())
-      throw ParseError(in_.path(), element_line_[item],
-                       "node index " + std::to_string(node) + " is not below NPOIN= " + std::to_string(mesh_.num_nodes()));
+      throw ParseError(
+          in_.path(), element_line_[item],
+          "node index " + std::to_string(node) + " is not below NPOIN= " + std::to_string(mesh_.num_nodes()));
   };
   for (index_t c = 0; c < mesh_.num_cells(); ++c)
     for (index_t k = 0; k < mesh_.cell_size(c); ++k) check(mesh_.cell_begin(c)[k], c);
@@ -131,7 +141,8 @@ void Su2Reader::check_node_indices() const {
 Mesh2D Su2Reader::read() {
   std::string key, value;
   while (in_.next_line()) {
-    if (!split_key(key, value)) in_.fail("expected a keyword such as NELEM=, found '" + std::string(in_.raw_line()) + "'");
+    if (!split_key(key, value))
+      in_.fail("expected a keyword such as NELEM=, found '" + std::string(in_.raw_line()) + "'");
     if (key == "NDIME") {
       if (count_value(key, value) != 2) in_.fail("NDIME= " + value + ": tb::Mesh2D holds 2D meshes only");
       have_dim_ = true;

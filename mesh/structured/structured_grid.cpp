@@ -16,7 +16,9 @@ std::vector<double> axis_nodes(const AxisSpec& a) {
   for (index_t i = 0; i <= a.cells; ++i) {
     const double s = i / n;
     switch (a.stretching) {
-      case Stretching::Uniform: x[i] = a.length * s; break;
+      case Stretching::Uniform:
+        x[i] = a.length * s;
+        break;
       case Stretching::Geometric:
         // Widths w, w r, ..., w r^(n-1) summing to the length.
         x[i] = a.parameter == 1.0 ? a.length * s

@@ -1,12 +1,12 @@
 #pragma once
 // Small meshes and files the mesh tests build by hand.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "mesh/mesh2d.hpp"
 
@@ -61,10 +61,10 @@ inline Mesh2D stretched_quad_mesh(index_t nx, index_t ny, double first_height, d
   return m;
 }
 
-inline Mesh2D uniform_quad_mesh(index_t nx, index_t ny) {
-  return stretched_quad_mesh(nx, ny, 1.0 / ny, 1.0);
-}
+inline Mesh2D uniform_quad_mesh(index_t nx, index_t ny) { return stretched_quad_mesh(nx, ny, 1.0 / ny, 1.0); }
 
-inline std::string shipped_mesh(const std::string& name) { return std::string(TB_SOURCE_DIR) + "/inputs/meshes/" + name; }
+inline std::string shipped_mesh(const std::string& name) {
+  return std::string(TB_SOURCE_DIR) + "/inputs/meshes/" + name;
+}
 
 }  // namespace tb::testing

@@ -50,7 +50,7 @@ TEST(MeshCheck, DuplicateAndUnusedNodes) {
 
 TEST(MeshCheck, DanglingBoundaryFacesAndEdges) {
   Mesh2D m = two_triangles();
-  m.boundary_edges.pop_back();                                  // face 3-0 loses its marker
+  m.boundary_edges.pop_back();                                   // face 3-0 loses its marker
   m.boundary_edges.push_back({{0, 2}, m.marker_index("wall")});  // the diagonal is no boundary face
   build_faces(m);
   const MeshCheck c = check_mesh(m);

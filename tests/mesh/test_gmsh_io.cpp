@@ -141,7 +141,8 @@ std::string replace(std::string s, const std::string& from, const std::string& t
 TEST(GmshReader, MalformedFilesNameTheLine) {
   expect_parse_error(replace(kGmsh22, "3 2 0 0\n", "3 2 0\n"), 13, "node (tag x y z): expected 4 values, found 3");
   expect_parse_error(replace(kGmsh22, "5 1 1 0", "5 1 1x 0"), 15, "'1x' is not a number");
-  expect_parse_error(replace(kGmsh22, "10 2 2 9 1 2 6 5", "10 2 2 9 1 2 6 8"), 29, "node 8, which $Nodes does not list");
+  expect_parse_error(replace(kGmsh22, "10 2 2 9 1 2 6 5", "10 2 2 9 1 2 6 8"), 29,
+                     "node 8, which $Nodes does not list");
   expect_parse_error(replace(kGmsh22, "9 2 2 9 1 2 3 6", "9 9 2 9 1 2 3 6 1 2 3"), 28, "high-order element");
   expect_parse_error(replace(kGmsh22, "9 2 2 9 1 2 3 6", "9 4 2 9 1 2 3 6 1"), 28, "3D element");
   expect_parse_error(replace(kGmsh22, "$Nodes\n6", "$Nodes\n7"), 17, "$Nodes ended after 6 of 7 nodes");

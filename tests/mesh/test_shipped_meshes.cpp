@@ -60,7 +60,8 @@ TEST_F(ShippedMeshes, CylinderIsAValidQuadAnnulus) {
   EXPECT_EQ(marker_faces(m, "farfield"), 64);
   const MeshCheck check = check_mesh(m);
   EXPECT_TRUE(check.ok()) << (check.problems.empty() ? "" : check.problems[0]);
-  // Area between two inscribed 64-gons with vertices on radii 0.5 and 50 (equal spacing up to round-off of gmsh's sizes).
+  // Area between two inscribed 64-gons with vertices on radii 0.5 and 50 (equal spacing up to round-off of gmsh's
+  // sizes).
   const MeshGeometry g = compute_geometry(m);
   double total = 0.0;
   for (double a : g.cell_area) total += a;

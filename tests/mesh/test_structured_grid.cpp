@@ -61,7 +61,8 @@ TEST(Hyperplanes, LowerNeighboursAreInThePreviousPlane) {
     }
   for (index_t k = 0; k < nk; ++k)
     for (index_t j = 0; j < nj; ++j)
-      for (index_t i = 1; i < ni; ++i) EXPECT_EQ(plane_of[(i - 1) + ni * (j + nj * k)] + 1, plane_of[i + ni * (j + nj * k)]);
+      for (index_t i = 1; i < ni; ++i)
+        EXPECT_EQ(plane_of[(i - 1) + ni * (j + nj * k)] + 1, plane_of[i + ni * (j + nj * k)]);
   // Algorithm 1's order inside a plane: i, then j, then k.
   const Hyperplanes two = wavefront_hyperplanes(2, 2, 2);
   EXPECT_EQ(two.ijk[1], (std::array<index_t, 3>{0, 0, 1}));
