@@ -17,19 +17,20 @@ geo=inputs/meshes
 command -v gmsh >/dev/null || { echo "make-meshes: gmsh not found (apt-get install gmsh)" >&2; exit 1; }
 
 # mesh GEO NAME DIR gmsh-setnumber-args...
+# Meshes once and converts that mesh (two meshing runs need not number alike).
 mesh() {
   local recipe=$1 name=$2 dir=$3
   shift 3
   mkdir -p "$dir"
   gmsh -2 -v 2 "$geo/$recipe.geo" "$@" -format msh22 -o "$dir/$name.msh"
-  gmsh -2 -v 2 "$geo/$recipe.geo" "$@" -format su2 -o "$dir/$name.su2"
+  gmsh -v 2 "$dir/$name.msh" -save -format su2 -o "$dir/$name.su2"
   echo "make-meshes: $dir/$name.msh, $dir/$name.su2"
 }
 
 if [[ $level == coarse || $level == all ]]; then
   mesh cylinder cylinder_coarse "$geo" -setnumber n_theta 64
   mesh naca0012 naca0012_coarse "$geo"
-  gmsh -2 -v 2 "$geo/naca0012.geo" -format msh41 -o "$geo/naca0012_coarse_v41.msh"
+  gmsh -v 2 "$geo/naca0012_coarse.msh" -save -format msh41 -o "$geo/naca0012_coarse_v41.msh"
 fi
 if [[ $level == medium || $level == all ]]; then
   mesh cylinder cylinder_medium "$out" -setnumber n_theta 192

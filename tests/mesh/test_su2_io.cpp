@@ -6,40 +6,15 @@
 #include "mesh/io/mesh_io.hpp"
 #include "mesh/io/su2_format.hpp"
 #include "mesh_fixtures.hpp"
+#include "sample_files.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb {
 namespace {
 
+using testing::kSu2;
 using testing::TempFile;
 
-// The quad-and-two-triangles mesh of [0,2]x[0,1]; points before elements, some
-// indices left out, a marker named by a number.
-const char* const kSu2 = R"(% a comment
-NDIME= 2
-NPOIN= 6
-0 0 0
-1 0 1
-2 0
-0 1 3
-1 1 4
-2 1 5
-NELEM= 3
-9 0 1 4 3 0
-5 1 2 5
-5 1 5 4 2
-NMARK= 2
-MARKER_TAG= airfoil
-MARKER_ELEMS= 2
-3 0 1
-3 1 2
-MARKER_TAG= 12
-MARKER_ELEMS=4
-3 2 5
-3 5 4
-3 4 3
-3 3 0
-)";
 
 TEST(Su2Reader, CountsAndMarkers) {
   TempFile f("three.su2", kSu2);
