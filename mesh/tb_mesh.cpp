@@ -62,6 +62,24 @@ std::vector<std::string> split_commas(const std::string& s) {
   return out;
 }
 
+double number(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw tb::Error(option + ": '" + text + "' is not a number");
+  return value;
+}
+
+tb::index_t count(const std::string& option, const std::string& text) {
+  const double value = number(option, text);
+  if (value < 1 || value != static_cast<tb::index_t>(value)) throw tb::Error(option + " needs a positive integer");
+  return static_cast<tb::index_t>(value);
+}
+
 Options parse_options(int argc, char** argv) {
   Options o;
   std::vector<std::string> positional;
@@ -77,9 +95,9 @@ Options parse_options(int argc, char** argv) {
     } else if (a == "--ordering")
       o.ordering = value();
     else if (a == "--partitions")
-      o.partitions = std::stoi(value());
+      o.partitions = count(a, value());
     else if (a == "--line-threshold")
-      o.lines.threshold = std::stod(value());
+      o.lines.threshold = number(a, value());
     else if (a == "--line-markers")
       o.lines.seed_markers = split_commas(value());
     else if (a == "--walls")
@@ -108,7 +126,6 @@ Options parse_options(int argc, char** argv) {
     throw tb::Error("unknown command '" + o.command + "' (info, reorder, convert)");
   if (o.command == "reorder" && (o.ordering.empty() || o.output.empty()))
     throw tb::Error("reorder needs --ordering and --output");
-  if (o.partitions < 0) throw tb::Error("--partitions must be positive");
   return o;
 }
 
@@ -133,13 +150,12 @@ void print_counts(const tb::Mesh2D& mesh) {
   std::printf("\n");
 }
 
-void print_geometry(const tb::Mesh2D& mesh, const tb::MeshGeometry& g, const std::vector<double>& aspect) {
+void print_geometry(const tb::MeshGeometry& g, const std::vector<double>& aspect) {
   const auto [amin, amax] = std::minmax_element(g.cell_area.begin(), g.cell_area.end());
   const double total = std::accumulate(g.cell_area.begin(), g.cell_area.end(), 0.0);
   const auto [rmin, rmax] = std::minmax_element(aspect.begin(), aspect.end());
   std::printf("area: min %.4g, max %.4g, total %.6g; aspect ratio: min %.3g, max %.3g\n", *amin, *amax, total, *rmin,
               *rmax);
-  (void)mesh;
 }
 
 bool print_check(const tb::Mesh2D& mesh) {
@@ -225,7 +241,7 @@ int run(const Options& o) {
   const tb::MeshGeometry geom = tb::compute_geometry(mesh);
   std::vector<double> aspect(mesh.num_cells());
   for (tb::index_t c = 0; c < mesh.num_cells(); ++c) aspect[c] = tb::aspect_ratio(mesh, c);
-  print_geometry(mesh, geom, aspect);
+  print_geometry(geom, aspect);
   const bool ok = print_check(mesh);
   const tb::Graph g = tb::cell_graph(mesh);
   std::vector<tb::CellField> fields{{"area", geom.cell_area}, {"aspect_ratio", aspect}};

@@ -66,7 +66,7 @@ void MeshBuilder::add_node(long long tag, double x, double y, double z) {
   // Tolerance relative to the coordinates: a plane mesh written with round-off in z is still planar.
   if (std::abs(z - z0_) > 1e-9 * (1.0 + std::abs(x) + std::abs(y)))
     in_.fail("node " + std::to_string(tag) + " has z = " + std::to_string(z) +
-             " but node 1 has z = " + std::to_string(z0_) + ": the mesh is not planar");
+             " but the first node has z = " + std::to_string(z0_) + ": the mesh is not planar");
   if (mesh_.num_nodes() == std::numeric_limits<index_t>::max()) in_.fail("too many nodes for 32-bit indices");
   if (!node_index_.emplace(tag, mesh_.num_nodes()).second)
     in_.fail("node tag " + std::to_string(tag) + " appears twice");

@@ -1,6 +1,7 @@
 #include "mesh/io/text_reader.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -81,6 +82,7 @@ double TextReader::to_double(std::string_view token, const std::string& what) co
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
     fail(what + ": '" + std::string(token) + "' is not a number");
+  if (!std::isfinite(value)) fail(what + ": '" + std::string(token) + "' is not a finite number");
   return value;
 }
 

@@ -56,6 +56,7 @@ TEST(Su2Reader, MalformedFilesNameTheLine) {
   expect_parse_error(replace(kSu2, "3 5 4", "5 5 4 3"), 22, "marker element of type 5");
   expect_parse_error(replace(kSu2, "NMARK= 2", "NMARKS= 2"), 14, "unknown keyword 'NMARKS'");
   expect_parse_error(replace(kSu2, "NPOIN= 6", "NPOIN= -6"), 3, "NPOIN must not be negative");
+  expect_parse_error(replace(kSu2, "2 1 5", "2 nan 5"), 9, "'nan' is not a finite number");
 }
 
 TEST(Su2Writer, RoundTrip) {
