@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "mesh/geometry.hpp"
 #include "solvers/core/error.hpp"
@@ -21,16 +22,30 @@ double mesh_extent(const Mesh2D& mesh) {
 
 std::string count_of(index_t n, const std::string& what) { return std::to_string(n) + " " + what; }
 
-void check_areas(const Mesh2D& mesh, const MeshGeometry& g, double extent, MeshCheck& out) {
-  const double tiny = 1e-14 * extent * extent;
+// "cell 12 at (0.5, 0.25)": a place to look at in ParaView.
+std::string where_cell(const MeshGeometry& g, index_t c) {
+  char at[96];
+  std::snprintf(at, sizeof at, " at (%.6g, %.6g)", g.cell_centroid[c].x, g.cell_centroid[c].y);
+  return "cell " + std::to_string(c) + at;
+}
+
+// Relative to the cell's own size: boundary-layer cells of 1e-10 chords^2 are fine.
+void check_areas(const Mesh2D& mesh, const MeshGeometry& g, MeshCheck& out) {
   index_t bad = 0, first = -1;
-  for (index_t c = 0; c < mesh.num_cells(); ++c)
-    if (!(g.cell_area[c] > tiny)) {
+  for (index_t c = 0; c < mesh.num_cells(); ++c) {
+    double longest2 = 0.0;
+    const index_t* n = mesh.cell_begin(c);
+    for (index_t k = 0; k < mesh.cell_size(c); ++k) {
+      const Vec2& a = mesh.nodes[n[k]];
+      const Vec2& b = mesh.nodes[n[(k + 1) % mesh.cell_size(c)]];
+      longest2 = std::max(longest2, (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
+    }
+    if (!(g.cell_area[c] > 1e-12 * longest2)) {
       if (bad++ == 0) first = c;
     }
+  }
   if (bad > 0)
-    out.problems.push_back(count_of(bad, "cells with zero or negative area (first: cell ") + std::to_string(first) +
-                           ")");
+    out.problems.push_back(count_of(bad, "cells with zero or negative area (first: ") + where_cell(g, first) + ")");
 }
 
 // Sum over a closed polygon's faces of n*|f| vanishes (divergence theorem for a
@@ -54,8 +69,7 @@ void check_closed_cells(const Mesh2D& mesh, const MeshGeometry& g, MeshCheck& ou
       if (open++ == 0) first = c;
     }
   if (open > 0)
-    out.problems.push_back(count_of(open, "cells are not closed by their faces (first: cell ") + std::to_string(first) +
-                           ")");
+    out.problems.push_back(count_of(open, "cells are not closed by their faces (first: ") + where_cell(g, first) + ")");
 }
 
 bool cell_runs(const Mesh2D& mesh, index_t cell, index_t from, index_t to) {
@@ -66,7 +80,7 @@ bool cell_runs(const Mesh2D& mesh, index_t cell, index_t from, index_t to) {
   return false;
 }
 
-void check_neighbour_orientation(const Mesh2D& mesh, MeshCheck& out) {
+void check_neighbour_orientation(const Mesh2D& mesh, const MeshGeometry& g, MeshCheck& out) {
   index_t folded = 0, first = -1;
   for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
     const Face& face = mesh.faces[f];
@@ -78,7 +92,7 @@ void check_neighbour_orientation(const Mesh2D& mesh, MeshCheck& out) {
     out.problems.push_back(count_of(folded,
                                     "interior faces run the same way in both cells, so the cells overlap "
                                     "(first: face ") +
-                           std::to_string(first) + ")");
+                           std::to_string(first) + " of " + where_cell(g, mesh.faces[first].left) + ")");
 }
 
 void check_duplicate_nodes(const Mesh2D& mesh, double extent, MeshCheck& out) {
@@ -131,9 +145,9 @@ MeshCheck check_mesh(const Mesh2D& mesh) {
   }
   const MeshGeometry g = compute_geometry(mesh);
   const double extent = mesh_extent(mesh);
-  check_areas(mesh, g, extent, out);
+  check_areas(mesh, g, out);
   check_closed_cells(mesh, g, out);
-  check_neighbour_orientation(mesh, out);
+  check_neighbour_orientation(mesh, g, out);
   check_duplicate_nodes(mesh, extent, out);
   check_boundary(mesh, out);
   add_notes(mesh, out);
