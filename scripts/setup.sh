@@ -12,6 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libmetis-dev libvtk9-dev
   libtomlplusplus-dev
+  python3-matplotlib
 )
 for arg in "$@"; do
   case "$arg" in

@@ -4,6 +4,7 @@
 
 #include "cuda_call.hpp"
 #include "error.hpp"
+#include "types.hpp"
 
 namespace tb::kernels {
 
@@ -77,25 +78,25 @@ namespace omp {
 using sidx = std::ptrdiff_t;
 double dot(const double* x, const double* y, std::size_t n) {
   double s = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : s)
+#pragma omp parallel for schedule(static) reduction(+ : s) if (sidx(n) >= openmp_min_length)
   for (sidx i = 0; i < sidx(n); ++i) s += x[i] * y[i];
   return s;
 }
 void axpby(double a, const double* x, double b, double* y, std::size_t n) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
   for (sidx i = 0; i < sidx(n); ++i) y[i] = a * x[i] + b * y[i];
 }
 void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
   for (sidx i = 0; i < sidx(n); ++i) z[i] = a * x[i] + b * y[i] + c * z[i];
 }
 void scale(double a, double* x, std::size_t n) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
   for (sidx i = 0; i < sidx(n); ++i) x[i] *= a;
 }
 bool all_finite(const double* x, std::size_t n) {
   int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
+#pragma omp parallel for schedule(static) reduction(| : bad) if (sidx(n) >= openmp_min_length)
   for (sidx i = 0; i < sidx(n); ++i) bad |= !std::isfinite(x[i]);
   return !bad;
 }

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "solvers/core/json.hpp"
+
 namespace tb {
 
 std::string_view to_string(StopReason r) {
@@ -22,31 +24,8 @@ std::string_view to_string(StopReason r) {
 
 bool is_converged(StopReason r) { return r == StopReason::converged_rtol || r == StopReason::converged_atol; }
 
-namespace {
-
-std::string number(double v) {
-  if (!std::isfinite(v)) return "null";  // JSON has no NaN or Inf
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
+using json::number;
+using json::quote;
 
 std::string SolveStats::line() const {
   char buf[256];
@@ -60,11 +39,11 @@ std::string SolveStats::line() const {
 
 std::string SolveStats::json() const {
   std::ostringstream o;
-  o << "{\"solver\": " << quoted(solver) << ", \"reason\": " << quoted(std::string(to_string(reason)))
+  o << "{\"solver\": " << quote(solver) << ", \"reason\": " << quote(std::string(to_string(reason)))
     << ", \"converged\": " << (converged() ? "true" : "false") << ", \"iterations\": " << iterations
     << ", \"initial_residual\": " << number(initial_residual) << ", \"final_residual\": " << number(final_residual)
     << ", \"setup_seconds\": " << number(setup_seconds) << ", \"solve_seconds\": " << number(solve_seconds)
-    << ", \"detail\": " << quoted(detail) << ", \"residual_history\": [";
+    << ", \"detail\": " << quote(detail) << ", \"residual_history\": [";
   for (std::size_t i = 0; i < residual_history.size(); ++i) o << (i ? ", " : "") << number(residual_history[i]);
   o << "]}";
   return o.str();

@@ -70,7 +70,7 @@ void spmv_fixed(const BsrView& a, const double* x, double* y) {
   const index_t* rp = a.row_ptr;
   const index_t* ci = a.col_idx;
   const double* v = a.values;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (long(a.block_rows) * BS >= openmp_min_length)
   for (index_t i = 0; i < a.block_rows; ++i) {
     double acc[BS] = {};
     for (index_t k = rp[i]; k < rp[i + 1]; ++k) {
@@ -88,7 +88,7 @@ void spmv_fixed(const BsrView& a, const double* x, double* y) {
 
 void spmv_dynamic(const BsrView& a, const double* x, double* y) {
   const index_t bs = a.block_size;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (long(a.block_rows) * bs >= openmp_min_length)
   for (index_t i = 0; i < a.block_rows; ++i) {
     double* yi = y + std::size_t(i) * bs;
     for (index_t r = 0; r < bs; ++r) yi[r] = 0.0;

@@ -38,37 +38,4 @@ bool invert(double* a, index_t n) {
   return true;
 }
 
-void multiply(const double* a, const double* b, double* c, index_t n) {
-  for (index_t i = 0; i < n; ++i)
-    for (index_t j = 0; j < n; ++j) {
-      double s = 0.0;
-      for (index_t k = 0; k < n; ++k) s += a[i * n + k] * b[k * n + j];
-      c[i * n + j] = s;
-    }
-}
-
-void multiply_subtract(const double* a, const double* b, double* c, index_t n) {
-  for (index_t i = 0; i < n; ++i)
-    for (index_t k = 0; k < n; ++k) {
-      const double aik = a[i * n + k];
-      for (index_t j = 0; j < n; ++j) c[i * n + j] -= aik * b[k * n + j];
-    }
-}
-
-void matvec(const double* a, const double* x, double* y, index_t n) {
-  for (index_t i = 0; i < n; ++i) {
-    double s = 0.0;
-    for (index_t k = 0; k < n; ++k) s += a[i * n + k] * x[k];
-    y[i] = s;
-  }
-}
-
-void matvec_subtract(const double* a, const double* x, double* y, index_t n) {
-  for (index_t i = 0; i < n; ++i) {
-    double s = 0.0;
-    for (index_t k = 0; k < n; ++k) s += a[i * n + k] * x[k];
-    y[i] -= s;
-  }
-}
-
 }  // namespace tb::dense

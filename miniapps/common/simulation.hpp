@@ -1,0 +1,52 @@
+#pragma once
+// What a miniapp's physics provides to the time-loop harness. The physics owns
+// the order of its linear systems within a step (momentum, then pressure...) and
+// solves each through LinearSystems, which the harness implements: it keeps one
+// solver per system (symbolic set-up once per pattern), runs shadow solvers on
+// the identical systems, records statistics and dumps chosen steps.
+#include <filesystem>
+#include <iosfwd>
+#include <limits>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solvers/krylov/solve_stats.hpp"
+#include "solvers/matrix/bsr.hpp"
+
+namespace tb::harness {
+
+class LinearSystems {
+ public:
+  virtual ~LinearSystems() = default;
+  // Solves A x = b for the named system; x holds the initial guess on entry.
+  virtual SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
+                           std::span<double> x) = 0;
+};
+
+struct StepResult {
+  double time = 0.0;  // simulated time after the step
+  double dt = 0.0;
+  double cfl = std::numeric_limits<double>::quiet_NaN();  // NaN where the scheme has none
+  std::vector<std::pair<std::string, double>> residuals;  // nonlinear residuals, fixed names and order
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  // Names of the linear systems, in the order a step solves them.
+  virtual std::vector<std::string> linear_systems() const = 0;
+  virtual StepResult advance(LinearSystems& solvers) = 0;
+  // Steady cases stop early once converged.
+  virtual bool steady_state_reached() const { return false; }
+  // Everything needed to continue bit for bit after a restart.
+  virtual void save_state(std::ostream& out) const = 0;
+  virtual void load_state(std::istream& in) = 0;
+  // Field output (VTK) for step 'step' into 'dir'.
+  virtual void write_fields(const std::filesystem::path& dir, long step) { (void)dir, (void)step; }
+  // Final figures of the case (drag, centreline error...), for summary.json.
+  virtual std::vector<std::pair<std::string, double>> figures_of_merit() const { return {}; }
+};
+
+}  // namespace tb::harness

@@ -1,0 +1,74 @@
+#pragma once
+// The harness side of LinearSystems: one driver solver per linear system and the
+// shadow solvers beside it. Symbolic set-up runs when a system's pattern is new,
+// numeric update otherwise. Each solve is recorded with a checksum of the
+// matrix values, right-hand side and initial guess, so tables can prove that the
+// shadows saw exactly the driver's systems.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command_line.hpp"
+#include "simulation.hpp"
+#include "solvers/krylov/linear_solver.hpp"
+
+namespace tb::harness {
+
+struct SolverTotals {
+  long solves = 0;
+  long iterations = 0;
+  long failures = 0;
+  double setup_seconds = 0.0;
+  double solve_seconds = 0.0;
+  void add(const SolveStats& s);
+};
+
+struct SolveRecord {
+  std::string system;
+  SolveStats stats;
+  std::string checksum;
+};
+
+class SystemSolvers final : public LinearSystems {
+ public:
+  // driver_specs: system -> specification; shadows apply to one system or all.
+  SystemSolvers(const std::vector<std::string>& systems, const std::map<std::string, std::string>& driver_specs,
+                const std::vector<StudySpec>& shadows);
+
+  // Systems of the listed steps are written as MatrixMarket into dir.
+  void dump_steps(std::filesystem::path dir, std::vector<long> steps);
+  void begin_step(long step);
+  SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
+                   std::span<double> x) override;
+
+  const std::vector<SolveRecord>& driver_records() const { return driver_records_; }
+  // [shadow index] -> this step's records.
+  const std::vector<std::vector<SolveRecord>>& shadow_records() const { return shadow_records_; }
+  const std::vector<StudySpec>& shadows() const { return shadows_; }
+
+ private:
+  struct Slot {
+    std::unique_ptr<LinearSolver> solver;
+    std::vector<index_t> row_ptr, col_idx;  // the pattern set up last
+    SolveStats run(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
+  };
+  Slot& driver(const std::string& system);
+
+  std::vector<std::string> systems_;
+  std::map<std::string, Slot> drivers_;
+  std::vector<StudySpec> shadows_;
+  std::vector<std::map<std::string, Slot>> shadow_slots_;
+  std::vector<double> shadow_x_;
+  std::vector<SolveRecord> driver_records_;
+  std::vector<std::vector<SolveRecord>> shadow_records_;
+  std::filesystem::path dump_dir_;
+  std::vector<long> dump_steps_;
+  long step_ = 0;
+};
+
+// FNV-1a over the bytes of the matrix values, b and x0, as 16 hex digits.
+std::string system_checksum(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
+
+}  // namespace tb::harness

@@ -1,0 +1,264 @@
+#include "time_loop.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <sstream>
+
+#include "checkpoint.hpp"
+#include "progress_line.hpp"
+#include "run_report.hpp"
+#include "solvers/core/atomic_file.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/core/timer.hpp"
+#include "solvers/factory/registry.hpp"
+#include "step_table.hpp"
+
+namespace tb::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> record_columns(const std::string& prefix) {
+  return {prefix + ":solver", prefix + ":iterations", prefix + ":setup_s", prefix + ":solve_s", prefix + ":reason",
+          prefix + ":checksum"};
+}
+
+void append_record(std::vector<std::string>& row, const SolveRecord& r) {
+  row.insert(row.end(), {r.stats.solver, std::to_string(r.stats.iterations), format_number(r.stats.setup_seconds),
+                         format_number(r.stats.solve_seconds), std::string(to_string(r.stats.reason)), r.checksum});
+}
+
+// One row of steps.csv: the step, the physics' figures, then each solve.
+void write_step_row(StepTable& table, long step, const StepResult& res, const std::vector<SolveRecord>& records) {
+  std::vector<std::string> header = {"step", "time", "dt", "cfl"};
+  std::vector<std::string> row = {std::to_string(step), format_number(res.time), format_number(res.dt),
+                                  format_number(res.cfl)};
+  for (const auto& [name, value] : res.residuals) {
+    header.push_back("res:" + name);
+    row.push_back(format_number(value));
+  }
+  // A system solved twice in one step (nonlinear iterations) gets columns per solve.
+  std::map<std::string, int> seen;
+  for (const auto& r : records) {
+    const int k = seen[r.system]++;
+    const auto cols = record_columns(k == 0 ? r.system : r.system + "#" + std::to_string(k + 1));
+    header.insert(header.end(), cols.begin(), cols.end());
+    append_record(row, r);
+  }
+  table.write(header, row);
+}
+
+std::string shadow_key(std::size_t i, const std::string& system) {
+  return "shadow" + std::to_string(i + 1) + "/" + system;
+}
+
+}  // namespace
+
+RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& s) {
+  fs::create_directories(s.out_dir);
+  SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);
+  solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
+
+  RunResult result;
+  long first = 1;
+  double wall_before = 0.0;
+  if (s.restart) {
+    CheckpointHeader h;
+    std::istringstream state(read_checkpoint(s.out_dir, s.app, h));
+    sim.load_state(state);
+    first = h.step + 1;
+    wall_before = h.wall_seconds;
+    result.totals = h.totals;
+  }
+  write_file_atomically((s.out_dir / "case.toml").string(), config.to_toml());
+  StepTable steps((s.out_dir / "steps.csv").string(), s.restart, first - 1);
+  std::vector<std::unique_ptr<StepTable>> shadow_tables;
+  for (std::size_t i = 0; i < s.shadows.size(); ++i)
+    shadow_tables.push_back(std::make_unique<StepTable>(
+        (s.out_dir / ("shadow-" + std::to_string(i + 1) + ".csv")).string(), s.restart, first - 1));
+
+  ProgressLine progress(s.app, first, s.steps, s.progress);
+  WallTimer wall;
+  result.last_step = first - 1;
+  for (long step = first; step <= s.steps; ++step) {
+    solvers.begin_step(step);
+    const StepResult res = sim.advance(solvers);
+    result.last_step = step;
+    write_step_row(steps, step, res, solvers.driver_records());
+    for (const auto& r : solvers.driver_records()) result.totals["driver/" + r.system].add(r.stats);
+    for (std::size_t i = 0; i < s.shadows.size(); ++i) {
+      write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i]);
+      for (const auto& r : solvers.shadow_records()[i]) result.totals[shadow_key(i, r.system)].add(r.stats);
+    }
+    result.steady = sim.steady_state_reached();
+    if (s.output_every > 0 && (step % s.output_every == 0 || result.steady || step == s.steps))
+      sim.write_fields(s.out_dir, step);
+    if (s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
+      std::ostringstream state;
+      sim.save_state(state);
+      write_checkpoint(s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals}, state.str());
+    }
+    progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);
+    if (result.steady) break;
+  }
+  progress.finish();
+  result.wall_seconds = wall_before + wall.seconds();
+  result.figures_of_merit = sim.figures_of_merit();
+  write_summary(s.out_dir, s, config, result);
+  return result;
+}
+
+CaseSchema make_schema(const MiniappDescription& app) {
+  CaseSchema schema;
+  schema.add({"run.steps", KeyType::integer, "100", "time steps to run (steady cases stop earlier when converged)"});
+  schema.add({"run.output_every", KeyType::integer, "0", "write fields every N steps and at the end; 0 = never"});
+  schema.add({"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never"});
+  schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
+  if (app.declare_keys) app.declare_keys(schema);
+  for (const auto& system : app.systems)
+    if (!schema.find("solver." + system))
+      throw Error("internal: " + app.name + " declares no key solver." + system);
+  return schema;
+}
+
+namespace {
+
+LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o,
+                           const fs::path& out_dir) {
+  LoopSettings s;
+  s.app = app.name;
+  s.out_dir = out_dir;
+  s.steps = config.integer("run.steps");
+  s.output_every = config.integer("run.output_every");
+  s.checkpoint_every = config.integer("run.checkpoint_every");
+  s.progress = config.boolean("run.progress");
+  for (const auto& system : app.systems) s.driver_specs[system] = config.text("solver." + system);
+  for (const auto& text : o.shadow) s.shadows.push_back(parse_study_spec(text, app.systems));
+  s.dump_steps = o.dump_steps;
+  return s;
+}
+
+std::string join_specs(const std::map<std::string, std::string>& specs) {
+  std::string s;
+  for (const auto& [system, spec] : specs) s += (s.empty() ? "" : "; ") + system + "=" + spec;
+  return s;
+}
+
+void print_options(const MiniappDescription& app, const RunOptions& o, const LoopSettings& s) {
+  std::printf("%s: %s\n", app.name.c_str(), app.summary.c_str());
+  std::printf("  case: %s\n  output: %s\n  steps: %ld\n", o.case_file.empty() ? "(built-in default)" : o.case_file.c_str(),
+              s.out_dir.c_str(), s.steps);
+  for (const auto& [system, spec] : s.driver_specs) std::printf("  solver.%s = %s\n", system.c_str(), spec.c_str());
+  for (const auto& [k, v] : o.sets) std::printf("  --set %s=%s\n", k.c_str(), v.c_str());
+  for (const auto& sh : o.shadow) std::printf("  --shadow %s\n", sh.c_str());
+  for (const auto& ab : o.ab) std::printf("  --ab %s\n", ab.c_str());
+  std::fflush(stdout);
+}
+
+// One simulation per specification, each from the same initial state.
+int run_independent_study(const MiniappDescription& app, const CaseConfig& base, const RunOptions& o,
+                          const fs::path& out_dir) {
+  std::vector<StudyRow> rows;
+  bool failed = false;
+  for (std::size_t k = 0; k <= o.ab.size(); ++k) {
+    CaseConfig config = base;
+    std::string label = "baseline";
+    if (k > 0) {
+      label = "ab-" + std::to_string(k);
+      const StudySpec study = parse_study_spec(o.ab[k - 1], app.systems);
+      for (const auto& system : app.systems)
+        if (study.system.empty() || study.system == system) config.set("solver." + system, study.spec, "--ab");
+    }
+    LoopSettings s = settings_from(app, config, o, out_dir / label);
+    std::printf("  [%s] %s\n", label.c_str(), join_specs(s.driver_specs).c_str());
+    std::fflush(stdout);
+    auto sim = app.make(config);
+    const RunResult r = run_time_loop(*sim, config, s);
+    StudyRow row{label, join_specs(s.driver_specs), {}, r.last_step, r.steady, r.wall_seconds};
+    for (const auto& [name, t] : r.totals) {
+      row.totals.solves += t.solves, row.totals.iterations += t.iterations, row.totals.failures += t.failures;
+      row.totals.setup_seconds += t.setup_seconds, row.totals.solve_seconds += t.solve_seconds;
+    }
+    failed = failed || row.totals.failures > 0;
+    rows.push_back(row);
+  }
+  write_ab_report(out_dir, "independent", rows);
+  std::printf("A/B report: %s\n", (out_dir / "ab_report.md").c_str());
+  return failed ? 1 : 0;
+}
+
+int run_single(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o, const LoopSettings& s) {
+  auto sim = app.make(config);
+  const RunResult r = run_time_loop(*sim, config, s);
+  long failures = 0;
+  for (const auto& [name, t] : r.totals)
+    if (name.rfind("driver/", 0) == 0) failures += t.failures;
+  if (!s.shadows.empty()) {
+    std::vector<StudyRow> rows;
+    StudyRow driver{"driver", join_specs(s.driver_specs), {}, r.last_step, r.steady, r.wall_seconds};
+    std::vector<StudyRow> shadows(s.shadows.size());
+    for (const auto& [name, t] : r.totals) {
+      SolverTotals* into = &driver.totals;
+      if (name.rfind("shadow", 0) == 0) into = &shadows[std::stoul(name.substr(6)) - 1].totals;
+      into->solves += t.solves, into->iterations += t.iterations, into->failures += t.failures;
+      into->setup_seconds += t.setup_seconds, into->solve_seconds += t.solve_seconds;
+    }
+    rows.push_back(driver);
+    for (std::size_t i = 0; i < shadows.size(); ++i) {
+      shadows[i].label = "shadow-" + std::to_string(i + 1);
+      shadows[i].spec = o.shadow[i];
+      shadows[i].steps = r.last_step;
+      shadows[i].steady = r.steady;
+      shadows[i].wall_seconds = std::nan("");
+      rows.push_back(shadows[i]);
+    }
+    write_ab_report(s.out_dir, "shadow", rows);
+  }
+  std::printf("%s: %ld steps%s, %ld failed solves, %.3f s; results in %s\n", app.name.c_str(), r.last_step,
+              r.steady ? " (steady state reached)" : "", failures, r.wall_seconds, s.out_dir.c_str());
+  return failures > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv) {
+  try {
+    const CaseSchema schema = make_schema(app);
+    const RunOptions o = parse_command_line(argc, argv);
+    if (o.help) {
+      std::printf("%s: %s\n\n%s\nSample runs:\n", app.name.c_str(), app.summary.c_str(),
+                  command_line_usage(app.name).c_str());
+      for (const auto& line : app.samples) std::printf("  %s\n", line.c_str());
+      std::printf("\nCase keys (TOML tables.keys) with their defaults:\n%s\n%s", schema.help().c_str(),
+                  Registry::builtin().help().c_str());
+      return 0;
+    }
+    CaseConfig config(schema);
+    fs::path out_dir = o.out_dir.empty() ? fs::path("out") / app.name : fs::path(o.out_dir);
+    if (!o.restart_dir.empty()) {
+      out_dir = o.restart_dir;
+      config.load_toml((out_dir / "case.toml").string());
+    } else if (!o.case_file.empty()) {
+      if (!fs::exists(o.case_file)) throw Error(o.case_file + ": case file not found");
+      config.load_toml(o.case_file);
+    }
+    for (const auto& [k, v] : o.sets) config.set(k, v);
+    if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
+    if (!o.ab.empty()) return run_independent_study(app, config, o, out_dir);
+    LoopSettings s = settings_from(app, config, o, out_dir);
+    s.restart = !o.restart_dir.empty();
+    print_options(app, o, s);
+    return run_single(app, config, o, s);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    return 2;
+  }
+}
+
+}  // namespace tb::harness

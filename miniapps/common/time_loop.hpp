@@ -1,0 +1,59 @@
+#pragma once
+// The time loop every miniapp runs, and the entry point that turns a command
+// line into one run, a run with shadow solvers, or independent A/B runs.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "case_config.hpp"
+#include "command_line.hpp"
+#include "simulation.hpp"
+#include "system_solvers.hpp"
+
+namespace tb::harness {
+
+struct MiniappDescription {
+  std::string name;                  // "tb-incomp"
+  std::string summary;               // one line for --help
+  std::vector<std::string> samples;  // sample command lines for --help
+  std::vector<std::string> systems;  // linear systems; each gets a key solver.<system>
+  std::function<void(CaseSchema&)> declare_keys;  // the physics' own keys
+  std::function<std::unique_ptr<Simulation>(const CaseConfig&)> make;
+};
+
+struct LoopSettings {
+  std::string app;
+  std::filesystem::path out_dir;
+  long steps = 0;
+  long output_every = 0;
+  long checkpoint_every = 0;
+  bool progress = true;
+  bool restart = false;
+  std::map<std::string, std::string> driver_specs;  // system -> spec
+  std::vector<StudySpec> shadows;
+  std::vector<long> dump_steps;
+};
+
+struct RunResult {
+  long last_step = 0;
+  bool steady = false;
+  double wall_seconds = 0.0;
+  std::map<std::string, SolverTotals> totals;  // "driver/<system>", "shadow<i>/<system>"
+  std::vector<std::pair<std::string, double>> figures_of_merit;
+};
+
+// Runs (or, with settings.restart, resumes) one simulation: steps.csv, one
+// shadow-<i>.csv per shadow, checkpoints, field output and summary.json in out_dir.
+RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& settings);
+
+// The case keys every miniapp has: run.* and solver.<system>.
+CaseSchema make_schema(const MiniappDescription& app);
+
+// main() of a miniapp. Returns the exit status: 0 done, 1 a solve or step
+// failed, 2 bad input or usage (the message names the key, file or option).
+int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv);
+
+}  // namespace tb::harness

@@ -1,0 +1,75 @@
+#pragma once
+// A small implicit time loop for harness tests: backward-Euler steps of a
+// coupled convection-diffusion-reaction system (the stencil7 generator),
+// (s I + K_n) u^{n+1} = s u^n + f, whose operator values change a little each
+// step so that the numeric-update path is exercised. It decays to the steady
+// solution of K u = f.
+#include <cmath>
+#include <istream>
+#include <ostream>
+
+#include "miniapps/common/simulation.hpp"
+#include "solvers/matrix/generate.hpp"
+
+namespace tb::test {
+
+class DecaySimulation final : public harness::Simulation {
+ public:
+  explicit DecaySimulation(index_t nx = 5) {
+    Stencil7Params p;
+    p.nx = nx, p.ny = 4, p.nz = 3, p.block_size = 2, p.dt = 1e6;  // the generator's own mass term is negligible
+    base_ = generate_stencil7(p);
+    a_ = base_;
+    u_.assign(std::size_t(base_.rows()), 0.0);
+    f_.assign(u_.size(), 1.0);
+    b_.resize(u_.size());
+  }
+  std::vector<std::string> linear_systems() const override { return {"heat"}; }
+
+  harness::StepResult advance(harness::LinearSystems& solvers) override {
+    ++step_;
+    const double scale = 1.0 + 0.01 / double(step_ * step_);  // changes every step, settles for a steady state
+    const std::vector<index_t> diag = base_.diagonal_positions();
+    const index_t n = base_.block_size;
+    for (std::size_t k = 0; k < a_.values.size(); ++k) a_.values[k] = scale * base_.values[k];
+    for (index_t i = 0; i < base_.block_rows; ++i)
+      for (index_t c = 0; c < n; ++c) a_.block(diag[i])[c * n + c] += mass_;
+    for (std::size_t i = 0; i < u_.size(); ++i) b_[i] = mass_ * u_[i] + f_[i];
+    std::vector<double> x = u_;
+    solvers.solve("heat", a_, b_, x);
+    double change = 0.0;
+    for (std::size_t i = 0; i < u_.size(); ++i) change = std::max(change, std::abs(x[i] - u_[i]));
+    u_ = x;
+    time_ += dt_;
+    last_change_ = change;
+    return {time_, dt_, std::nan(""), {{"du", change}}};
+  }
+  bool steady_state_reached() const override { return last_change_ < steady_tol; }
+  void save_state(std::ostream& out) const override {
+    out.write(reinterpret_cast<const char*>(&step_), sizeof step_);
+    out.write(reinterpret_cast<const char*>(&time_), sizeof time_);
+    out.write(reinterpret_cast<const char*>(u_.data()), std::streamsize(u_.size() * sizeof(double)));
+  }
+  void load_state(std::istream& in) override {
+    in.read(reinterpret_cast<char*>(&step_), sizeof step_);
+    in.read(reinterpret_cast<char*>(&time_), sizeof time_);
+    in.read(reinterpret_cast<char*>(u_.data()), std::streamsize(u_.size() * sizeof(double)));
+  }
+  std::vector<std::pair<std::string, double>> figures_of_merit() const override { return {{"u_mean", mean()}}; }
+
+  const std::vector<double>& state() const { return u_; }
+  double mean() const {
+    double s = 0.0;
+    for (double v : u_) s += v;
+    return s / double(u_.size());
+  }
+  double steady_tol = 0.0;
+
+ private:
+  BsrMatrix base_, a_;
+  std::vector<double> u_, f_, b_;
+  double mass_ = 0.05, dt_ = 0.5, time_ = 0.0, last_change_ = 1.0;
+  long step_ = 0;
+};
+
+}  // namespace tb::test

@@ -1,0 +1,265 @@
+// The time-loop harness: case files, the command line, shadow solves on
+// identical systems, checkpoint/restart equality, independent A/B runs, dumps.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "decay_simulation.hpp"
+#include "miniapps/common/case_config.hpp"
+#include "miniapps/common/time_loop.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/matrix/matrix_market.hpp"
+
+namespace tb {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace harness;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("tb-harness-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+MiniappDescription decay_app(test::DecaySimulation** last = nullptr) {
+  MiniappDescription app;
+  app.name = "tb-decay";
+  app.summary = "test simulation";
+  app.systems = {"heat"};
+  app.declare_keys = [](CaseSchema& s) {
+    s.add({"solver.heat", KeyType::text, "gmres(rtol=1e-10)+bilu0", "solver of the implicit step"});
+    s.add({"physics.nx", KeyType::integer, "5", "cells in x"});
+    s.add({"physics.steady_tol", KeyType::real, "0", "stop when max |du| is below"});
+  };
+  app.make = [last](const CaseConfig& c) {
+    auto sim = std::make_unique<test::DecaySimulation>(index_t(c.integer("physics.nx")));
+    sim->steady_tol = c.real("physics.steady_tol");
+    if (last) *last = sim.get();
+    return sim;
+  };
+  return app;
+}
+
+LoopSettings settings(const fs::path& out, long steps) {
+  LoopSettings s;
+  s.app = "tb-decay";
+  s.out_dir = out;
+  s.steps = steps;
+  s.progress = false;
+  s.driver_specs = {{"heat", "gmres(rtol=1e-10)+bilu0"}};
+  return s;
+}
+
+TEST(CaseConfig, DefaultsFileAndOverrides) {
+  const CaseSchema schema = make_schema(decay_app());
+  CaseConfig c(schema);
+  EXPECT_EQ(c.integer("run.steps"), 100);
+  const fs::path dir = fresh_dir("cfg");
+  fs::create_directories(dir);
+  std::ofstream(dir / "case.toml") << "# comment\n[run]\nsteps = 7\n\n[solver]\nheat = \"cg+jacobi\"\n";
+  c.load_toml((dir / "case.toml").string());
+  EXPECT_EQ(c.integer("run.steps"), 7);
+  EXPECT_EQ(c.text("solver.heat"), "cg+jacobi");
+  c.set("physics.steady_tol", "1e-3");
+  EXPECT_DOUBLE_EQ(c.real("physics.steady_tol"), 1e-3);
+  // The effective configuration reads back to the same values.
+  std::ofstream(dir / "effective.toml") << c.to_toml();
+  CaseConfig back(schema);
+  back.load_toml((dir / "effective.toml").string());
+  EXPECT_EQ(back.to_toml(), c.to_toml());
+  fs::remove_all(dir);
+}
+
+TEST(CaseConfig, ErrorsNameFileLineAndNearestKey) {
+  const CaseSchema schema = make_schema(decay_app());
+  CaseConfig c(schema);
+  const fs::path dir = fresh_dir("cfgerr");
+  fs::create_directories(dir);
+  const std::string path = (dir / "bad.toml").string();
+  auto error_of = [&](const std::string& text) -> std::string {
+    std::ofstream(path) << text;
+    try {
+      CaseConfig fresh(schema);
+      fresh.load_toml(path);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  std::string e = error_of("[run]\nsteps = 3\nstpes = 4\n");
+  EXPECT_NE(e.find("bad.toml:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'run.steps'"), std::string::npos) << e;
+  e = error_of("[run]\nsteps = \"many\"\n");
+  EXPECT_NE(e.find("bad.toml:2"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be an integer"), std::string::npos) << e;
+  e = error_of("[run\nsteps = 3\n");
+  EXPECT_NE(e.find("bad.toml:1"), std::string::npos) << e;
+  EXPECT_THROW(c.set("run.steps", "x"), Error);
+  EXPECT_THROW(c.set("physics.nz", "3"), Error);
+  fs::remove_all(dir);
+}
+
+TEST(CommandLine, OptionsAndErrors) {
+  const char* argv[] = {"tb-decay", "case.toml", "--out", "d", "--set", "a.b=1", "--steps", "5", "--shadow", "cg",
+                        "--ab", "heat=bicgstab(rtol=1e-3)", "--dump-systems", "2,4"};
+  const RunOptions o = parse_command_line(14, argv);
+  EXPECT_EQ(o.case_file, "case.toml");
+  EXPECT_EQ(o.out_dir, "d");
+  ASSERT_EQ(o.sets.size(), 1u);
+  EXPECT_EQ(*o.steps, 5);
+  EXPECT_EQ(o.dump_steps, (std::vector<long>{2, 4}));
+  const StudySpec s = parse_study_spec(o.ab[0], {"heat"});
+  EXPECT_EQ(s.system, "heat");
+  EXPECT_EQ(s.spec, "bicgstab(rtol=1e-3)");
+  EXPECT_EQ(parse_study_spec("gmres(restart=5)", {"heat"}).system, "");
+  EXPECT_THROW(parse_study_spec("pressure=cg", {"heat"}), Error);
+  const char* bad1[] = {"x", "--stesp", "3"};
+  EXPECT_THROW(parse_command_line(3, bad1), Error);
+  const char* bad2[] = {"x", "--steps"};
+  EXPECT_THROW(parse_command_line(2, bad2), Error);
+  const char* bad3[] = {"x", "--steps", "-1"};
+  EXPECT_THROW(parse_command_line(3, bad3), Error);
+}
+
+TEST(TimeLoop, ShadowsSolveTheDriversSystems) {
+  const fs::path out = fresh_dir("shadow");
+  test::DecaySimulation sim;
+  CaseConfig config(make_schema(decay_app()));
+  LoopSettings s = settings(out, 6);
+  s.shadows = {{"", "bicgstab(rtol=1e-10)+jacobi"}, {"heat", "cg(rtol=1e-6)"}};
+  const RunResult r = run_time_loop(sim, config, s);
+  EXPECT_EQ(r.last_step, 6);
+  const auto driver = read_csv(out / "steps.csv");
+  ASSERT_EQ(driver.size(), 7u);
+  for (int k = 1; k <= 2; ++k) {
+    const auto shadow = read_csv(out / ("shadow-" + std::to_string(k) + ".csv"));
+    ASSERT_EQ(shadow.size(), 7u);
+    const std::size_t cd = column(driver[0], "heat:checksum"), cs = column(shadow[0], "heat:checksum");
+    for (std::size_t i = 1; i < driver.size(); ++i) EXPECT_EQ(driver[i][cd], shadow[i][cs]) << "step " << i;
+    // Different checksums from step to step: the systems really change.
+    EXPECT_NE(driver[1][cd], driver[2][cd]);
+  }
+  EXPECT_EQ(r.totals.at("driver/heat").solves, 6);
+  EXPECT_EQ(r.totals.at("shadow1/heat").solves, 6);
+  EXPECT_EQ(r.totals.at("driver/heat").failures, 0);
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  EXPECT_TRUE(fs::exists(out / "case.toml"));
+  fs::remove_all(out);
+}
+
+TEST(TimeLoop, RestartGivesTheUninterruptedResultBitwise) {
+  const fs::path whole = fresh_dir("whole"), split = fresh_dir("split");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation a;
+  run_time_loop(a, config, settings(whole, 10));
+
+  // A run that stops after step 7 (as if killed), with checkpoints every 3 steps...
+  LoopSettings s = settings(split, 7);
+  s.checkpoint_every = 3;
+  test::DecaySimulation b1;
+  run_time_loop(b1, config, s);
+  // ...resumes from step 6 and finishes.
+  s.steps = 10;
+  s.restart = true;
+  test::DecaySimulation b2;
+  const RunResult r = run_time_loop(b2, config, s);
+  EXPECT_EQ(r.last_step, 10);
+  ASSERT_EQ(a.state().size(), b2.state().size());
+  for (std::size_t i = 0; i < a.state().size(); ++i) ASSERT_EQ(a.state()[i], b2.state()[i]) << "entry " << i;
+  const auto rows = read_csv(split / "steps.csv");
+  ASSERT_EQ(rows.size(), 11u);
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][0], std::to_string(i));
+  // Same figures in the last row, timings aside.
+  const auto whole_rows = read_csv(whole / "steps.csv");
+  for (const char* col : {"step", "time", "dt", "res:du", "heat:iterations", "heat:reason", "heat:checksum"}) {
+    const std::size_t c = column(rows[0], col);
+    EXPECT_EQ(whole_rows.back()[c], rows.back()[c]) << col;
+  }
+  EXPECT_EQ(r.totals.at("driver/heat").solves, 10);
+  fs::remove_all(whole);
+  fs::remove_all(split);
+}
+
+TEST(TimeLoop, RestartWithoutCheckpointIsAClearError) {
+  const fs::path out = fresh_dir("nockpt");
+  CaseConfig config(make_schema(decay_app()));
+  LoopSettings s = settings(out, 3);
+  s.restart = true;
+  test::DecaySimulation sim;
+  try {
+    run_time_loop(sim, config, s);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no checkpoint"), std::string::npos) << e.what();
+  }
+  fs::remove_all(out);
+}
+
+TEST(RunMiniapp, IndependentStudyWritesReport) {
+  const fs::path out = fresh_dir("ab");
+  const std::string dir = out.string();
+  const char* argv[] = {"tb-decay", "--out", dir.c_str(), "--steps", "4", "--set", "run.progress=false",
+                        "--ab", "gmres(rtol=1e-10)+jacobi", "--ab", "heat=bicgstab(rtol=1e-10)"};
+  EXPECT_EQ(run_miniapp(decay_app(), 11, argv), 0);
+  const auto rows = read_csv(out / "ab_report.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1][0], "baseline");
+  EXPECT_EQ(rows[2][0], "ab-1");
+  EXPECT_EQ(rows[2][1], "heat=gmres(rtol=1e-10)+jacobi");
+  for (const char* label : {"baseline", "ab-1", "ab-2"}) EXPECT_TRUE(fs::exists(out / label / "steps.csv")) << label;
+  EXPECT_TRUE(fs::exists(out / "ab_report.md"));
+  EXPECT_TRUE(fs::exists(out / "ab_report.json"));
+  fs::remove_all(out);
+}
+
+TEST(RunMiniapp, SteadyStateStopsEarlyAndDumpsAreReadable) {
+  const fs::path out = fresh_dir("steady");
+  const std::string dir = out.string();
+  test::DecaySimulation* sim = nullptr;
+  const char* argv[] = {"tb-decay", "--out", dir.c_str(), "--set", "physics.steady_tol=1e-6", "--set",
+                        "run.progress=false", "--dump-systems", "2"};
+  EXPECT_EQ(run_miniapp(decay_app(&sim), 9, argv), 0);
+  ASSERT_NE(sim, nullptr);
+  const auto rows = read_csv(out / "steps.csv");
+  EXPECT_LT(rows.size(), 101u);  // stopped before run.steps = 100
+  const MatrixMarketMatrix m = read_matrix_market((out / "systems" / "step2-heat-A.mtx").string());
+  EXPECT_EQ(m.block_size, 2);
+  EXPECT_EQ(read_matrix_market_vector((out / "systems" / "step2-heat-b.mtx").string()).size(), std::size_t(m.matrix.rows));
+  fs::remove_all(out);
+}
+
+TEST(RunMiniapp, BadInputExitsWithStatusTwo) {
+  const char* unknown_key[] = {"tb-decay", "--set", "solver.heta=cg"};
+  EXPECT_EQ(run_miniapp(decay_app(), 3, unknown_key), 2);
+  const char* bad_solver[] = {"tb-decay", "--set", "solver.heat=gmress", "--out", "/tmp/tb-harness-never"};
+  EXPECT_EQ(run_miniapp(decay_app(), 5, bad_solver), 2);
+  const char* missing_case[] = {"tb-decay", "/nonexistent/case.toml"};
+  EXPECT_EQ(run_miniapp(decay_app(), 2, missing_case), 2);
+}
+
+}  // namespace
+}  // namespace tb
