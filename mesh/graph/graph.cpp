@@ -1,0 +1,60 @@
+#include "mesh/graph/graph.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "mesh/mesh2d.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb {
+
+Graph graph_from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>& edges) {
+  Graph g;
+  g.row_ptr.assign(n + 1, 0);
+  for (const auto& [a, b] : edges) {
+    if (a < 0 || a >= n || b < 0 || b >= n)
+      throw Error("graph edge (" + std::to_string(a) + ", " + std::to_string(b) + ") leaves 0.." +
+                  std::to_string(n - 1));
+    if (a == b) continue;
+    ++g.row_ptr[a + 1];
+    ++g.row_ptr[b + 1];
+  }
+  for (index_t v = 0; v < n; ++v) g.row_ptr[v + 1] += g.row_ptr[v];
+  g.col_idx.resize(g.row_ptr[n]);
+  std::vector<index_t> next(g.row_ptr.begin(), g.row_ptr.end() - 1);
+  for (const auto& [a, b] : edges) {
+    if (a == b) continue;
+    g.col_idx[next[a]++] = b;
+    g.col_idx[next[b]++] = a;
+  }
+  // Sort rows and squeeze out duplicates in place.
+  index_t write = 0;
+  for (index_t v = 0; v < n; ++v) {
+    const index_t first = g.row_ptr[v], last = g.row_ptr[v + 1];
+    std::sort(g.col_idx.begin() + first, g.col_idx.begin() + last);
+    const index_t start = write;
+    for (index_t k = first; k < last; ++k)
+      if (k == first || g.col_idx[k] != g.col_idx[k - 1]) g.col_idx[write++] = g.col_idx[k];
+    g.row_ptr[v] = start;
+  }
+  g.row_ptr[n] = write;
+  g.col_idx.resize(write);
+  return g;
+}
+
+Graph graph_from_pattern(index_t n, const index_t* row_ptr, const index_t* col_idx) {
+  std::vector<std::pair<index_t, index_t>> edges;
+  edges.reserve(row_ptr[n]);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) edges.push_back({i, col_idx[k]});
+  return graph_from_edges(n, edges);
+}
+
+Graph cell_graph(const Mesh2D& mesh) {
+  std::vector<std::pair<index_t, index_t>> edges;
+  edges.reserve(mesh.num_interior_faces);
+  for (index_t f = 0; f < mesh.num_interior_faces; ++f) edges.push_back({mesh.faces[f].left, mesh.faces[f].right});
+  return graph_from_edges(mesh.num_cells(), edges);
+}
+
+}  // namespace tb

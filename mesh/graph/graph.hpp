@@ -1,0 +1,35 @@
+#pragma once
+// Undirected graphs in compressed adjacency form: the cell adjacency of a mesh
+// or the block pattern of a matrix. Symmetric, no self loops, sorted rows.
+#include <utility>
+#include <vector>
+
+#include "solvers/core/types.hpp"
+
+namespace tb {
+
+class Mesh2D;
+
+struct Graph {
+  std::vector<index_t> row_ptr{0};
+  std::vector<index_t> col_idx;
+
+  index_t size() const { return static_cast<index_t>(row_ptr.size()) - 1; }
+  index_t degree(index_t v) const { return row_ptr[v + 1] - row_ptr[v]; }
+  const index_t* begin(index_t v) const { return col_idx.data() + row_ptr[v]; }
+  const index_t* end(index_t v) const { return col_idx.data() + row_ptr[v + 1]; }
+  index_t num_edges() const { return static_cast<index_t>(col_idx.size()) / 2; }
+};
+
+// From a list of undirected edges; duplicates and self loops are dropped.
+Graph graph_from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>& edges);
+
+// From the pattern of an n-by-n sparse matrix (CSR row_ptr/col_idx, e.g. a BSR
+// matrix's block pattern): symmetrised, diagonal dropped. Throws tb::Error on a
+// column index out of range.
+Graph graph_from_pattern(index_t n, const index_t* row_ptr, const index_t* col_idx);
+
+// Cells are vertices, interior faces are edges.
+Graph cell_graph(const Mesh2D& mesh);
+
+}  // namespace tb

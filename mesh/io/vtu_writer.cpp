@@ -1,0 +1,72 @@
+#include "mesh/io/vtu_writer.hpp"
+
+#include <cstdio>
+
+#include "mesh/io/atomic_file.hpp"
+#include "solvers/core/error.hpp"
+
+#ifdef TB_WITH_VTK
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDoubleArray.h>
+#include <vtkNew.h>
+#include <vtkPoints.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+#endif
+
+namespace tb {
+
+bool vtu_writer_available() {
+#ifdef TB_WITH_VTK
+  return true;
+#else
+  return false;
+#endif
+}
+
+void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<CellField>& fields) {
+  for (const CellField& f : fields)
+    if (f.values.size() != static_cast<std::size_t>(mesh.num_cells()))
+      throw Error("cell field '" + f.name + "' has " + std::to_string(f.values.size()) + " values for " +
+                  std::to_string(mesh.num_cells()) + " cells");
+#ifdef TB_WITH_VTK
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(mesh.num_nodes());
+  for (index_t i = 0; i < mesh.num_nodes(); ++i) points->SetPoint(i, mesh.nodes[i].x, mesh.nodes[i].y, 0.0);
+  vtkNew<vtkUnstructuredGrid> grid;
+  grid->SetPoints(points);
+  grid->Allocate(mesh.num_cells());
+  vtkIdType ids[4];
+  for (index_t c = 0; c < mesh.num_cells(); ++c) {
+    for (index_t k = 0; k < mesh.cell_size(c); ++k) ids[k] = mesh.cell_begin(c)[k];
+    grid->InsertNextCell(mesh.cell_size(c) == 3 ? VTK_TRIANGLE : VTK_QUAD, mesh.cell_size(c), ids);
+  }
+  for (const CellField& f : fields) {
+    vtkNew<vtkDoubleArray> array;
+    array->SetName(f.name.c_str());
+    array->SetNumberOfValues(mesh.num_cells());
+    for (index_t c = 0; c < mesh.num_cells(); ++c) array->SetValue(c, f.values[c]);
+    grid->GetCellData()->AddArray(array);
+  }
+  const std::string temporary = temporary_path_for(path);
+  vtkNew<vtkXMLUnstructuredGridWriter> writer;
+  writer->SetFileName(temporary.c_str());
+  writer->SetInputData(grid);
+  writer->SetDataModeToAppended();
+  writer->EncodeAppendedDataOff();
+  if (writer->Write() != 1) {
+    std::remove(temporary.c_str());
+    throw Error("VTK could not write '" + path + "'");
+  }
+  commit_temporary(temporary, path);
+#else
+  (void)path;
+  (void)mesh;
+  throw Error("cannot write '" + path + "': this build has no VTK (configure with WITH_VTK=ON)");
+#endif
+}
+
+}  // namespace tb
