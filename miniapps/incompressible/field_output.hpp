@@ -1,0 +1,28 @@
+#pragma once
+// ParaView output of the incompressible fields: one .vts per output step
+// (cell data: velocity, pressure, vorticity, divergence) through the VTK library,
+// grouped by a .pvd time series; and centreline profiles as CSV. Every file is
+// written whole or not at all (temporary file, fsync, rename). VTK headers stay
+// in the .cpp.
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "physics/incompressible/fractional_step.hpp"
+#include "physics/incompressible/ghia1982.hpp"
+
+namespace tb::incompressible {
+
+bool vts_output_available();
+
+// Writes dir/name; tb::Error when VTK is missing or the write fails.
+void write_vts(const std::filesystem::path& path, const FractionalStep& flow);
+
+// The .pvd collection of (time, file name relative to the .pvd).
+std::string pvd_text(const std::vector<std::pair<double, std::string>>& entries);
+
+// "coord,value" rows with 17 significant digits.
+std::string profile_csv(const Profile& p, const char* coord_name, const char* value_name);
+
+}  // namespace tb::incompressible

@@ -1,0 +1,102 @@
+#include "miniapps/incompressible/incomp_case.hpp"
+
+#include "solvers/core/error.hpp"
+
+namespace tb::incompressible {
+
+using harness::KeyType;
+
+namespace {
+
+constexpr const char* axis_names[3] = {"x", "y", "z"};
+
+std::string key(const char* group, const char* name, const char* axis) {
+  std::string k = group;
+  k += '.';
+  k += name;
+  k += axis;
+  return k;
+}
+
+std::string side_key(int side, const char* what) {
+  std::string k = "bc.";
+  k += side_name(side);
+  k += '.';
+  k += what;
+  return k;
+}
+
+}  // namespace
+
+void declare_case_keys(harness::CaseSchema& schema) {
+  schema.add({"solver.momentum", KeyType::text, default_momentum_solver,
+              "momentum predictor: block system, n = 2 (2D) or 3 (3D), 7-point pattern"});
+  schema.add({"solver.pressure", KeyType::text, default_pressure_solver, "pressure correction: SPD Poisson system, n = 1"});
+  for (int d = 0; d < 3; ++d) {
+    const char* a = axis_names[d];
+    schema.add({key("grid", "n", a), KeyType::integer, d == 2 ? "1" : "32",
+                d == 2 ? "cells in z; 1 makes the case two-dimensional" : "cells in this direction"});
+    schema.add({key("grid", "l", a), KeyType::real, "1", "domain length"});
+    schema.add({key("grid", "stretch_", a), KeyType::real, "0",
+                "tanh clustering towards both ends (beta of mesh/structured); 0 = uniform"});
+  }
+  schema.add({"flow.reynolds", KeyType::real, "100", "Reynolds number U L / nu with unit reference velocity and length"});
+  schema.add({"time.dt", KeyType::real, "0.05", "time step"});
+  schema.add({"time.steady_tol", KeyType::real, "1e-5", "steady once max |du/dt| falls below this; 0 = never"});
+  for (int side = 0; side < 6; ++side) {
+    const bool lid = side == side_of(1, 1);
+    schema.add({side_key(side, "type"), KeyType::text, "wall", "wall, inflow or outflow"});
+    schema.add({side_key(side, "u"), KeyType::real, lid ? "1" : "0", "x velocity of the wall, or mean inflow"});
+    schema.add({side_key(side, "v"), KeyType::real, "0", "y velocity of the wall, or mean inflow"});
+    schema.add({side_key(side, "w"), KeyType::real, "0", "z velocity of the wall, or mean inflow"});
+    schema.add({side_key(side, "profile"), KeyType::text, "uniform", "inflow profile: uniform or parabolic (mean = u,v,w)"});
+  }
+  schema.add({"validation.ghia_reynolds", KeyType::integer, "100",
+              "compare the centrelines with Ghia et al. (1982) at Re 100, 400 or 1000; 0 = no comparison"});
+  schema.add({"validation.poiseuille", KeyType::boolean, "false",
+              "compare the outlet profile with the exact Poiseuille parabola of the xmin inflow"});
+}
+
+FvGrid make_grid(const harness::CaseConfig& config) {
+  std::array<AxisSpec, 3> axes;
+  for (int d = 0; d < 3; ++d) {
+    const char* a = axis_names[d];
+    const long cells = config.integer(key("grid", "n", a));
+    if (cells < 1 || cells > 100000) throw Error(key("grid", "n", a) + " = " + std::to_string(cells) + " is out of range");
+    axes[d].cells = index_t(cells);
+    axes[d].length = config.real(key("grid", "l", a));
+    const double beta = config.real(key("grid", "stretch_", a));
+    if (beta < 0.0) throw Error(key("grid", "stretch_", a) + " must not be negative");
+    axes[d].stretching = beta > 0.0 ? Stretching::Tanh : Stretching::Uniform;
+    axes[d].parameter = beta > 0.0 ? beta : 1.0;
+  }
+  return FvGrid(axes[0], axes[1], axes[2]);
+}
+
+std::array<BoundarySpec, 6> make_boundaries(const harness::CaseConfig& config) {
+  std::array<BoundarySpec, 6> specs;
+  for (int side = 0; side < 6; ++side) {
+    try {
+      specs[side].kind = parse_boundary_kind(config.text(side_key(side, "type")));
+      specs[side].profile = parse_inflow_profile(config.text(side_key(side, "profile")));
+    } catch (const Error& e) {
+      std::string what = "bc.";
+      what += side_name(side);
+      what += ": ";
+      what += e.what();
+      throw Error(what);
+    }
+    specs[side].velocity = {config.real(side_key(side, "u")), config.real(side_key(side, "v")),
+                            config.real(side_key(side, "w"))};
+  }
+  return specs;
+}
+
+FlowSettings make_flow_settings(const harness::CaseConfig& config) {
+  const double re = config.real("flow.reynolds"), dt = config.real("time.dt");
+  if (!(re > 0.0)) throw Error("flow.reynolds must be positive");
+  if (!(dt > 0.0)) throw Error("time.dt must be positive");
+  return {1.0 / re, dt};
+}
+
+}  // namespace tb::incompressible

@@ -1,0 +1,45 @@
+#pragma once
+// tb-incomp's physics as the harness sees it: two linear systems per step
+// (momentum, then pressure), steady state by time marching, fields as .vts/.pvd
+// and centreline CSVs, Ghia or Poiseuille errors as figures of merit.
+#include <limits>
+#include <memory>
+
+#include "miniapps/common/case_config.hpp"
+#include "miniapps/common/simulation.hpp"
+#include "physics/incompressible/centreline.hpp"
+#include "physics/incompressible/fractional_step.hpp"
+
+namespace tb::incompressible {
+
+class IncompressibleSimulation final : public harness::Simulation {
+ public:
+  explicit IncompressibleSimulation(const harness::CaseConfig& config);
+
+  std::vector<std::string> linear_systems() const override { return {"momentum", "pressure"}; }
+  harness::StepResult advance(harness::LinearSystems& solvers) override;
+  bool steady_state_reached() const override;
+  void save_state(std::ostream& out) const override;
+  void load_state(std::istream& in) override;
+  void write_fields(const std::filesystem::path& dir, long step) override;
+  std::vector<std::pair<std::string, double>> figures_of_merit() const override;
+
+  const FractionalStep& flow() const { return *flow_; }
+  // u(y) through the vertical centreline and v(x) through the horizontal one (mid-plane in 3D).
+  Profile u_vertical_centreline() const;
+  Profile v_horizontal_centreline() const;
+  // max |u - 6 U s (1 - s)| over the outlet column (last cells in x), U the mean inflow.
+  double poiseuille_error() const;
+
+ private:
+  std::unique_ptr<FractionalStep> flow_;
+  double steady_tol_ = 0.0;
+  int ghia_reynolds_ = 0;
+  bool poiseuille_ = false;
+  double last_change_ = std::numeric_limits<double>::infinity();
+  double last_divergence_ = 0.0;
+  std::vector<std::pair<double, std::string>> outputs_;  // the .pvd entries so far
+  bool warned_no_vtk_ = false;
+};
+
+}  // namespace tb::incompressible

@@ -1,0 +1,144 @@
+#include "physics/incompressible/boundaries.hpp"
+
+#include <istream>
+#include <ostream>
+
+#include "solvers/core/error.hpp"
+
+namespace tb::incompressible {
+
+namespace {
+
+// The two directions tangential to d, lower first.
+std::array<int, 2> tangential(int d) { return d == 0 ? std::array{1, 2} : d == 1 ? std::array{0, 2} : std::array{0, 1}; }
+
+// Visits every face of a side with its cell.
+template <class F>
+void for_each_face(const FvGrid& g, int side, F&& f) {
+  const int d = side / 2;
+  const auto [t1, t2] = tangential(d);
+  std::array<index_t, 3> c{};
+  c[d] = side % 2 == 0 ? 0 : g.cells(d) - 1;
+  for (c[t2] = 0; c[t2] < g.cells(t2); ++c[t2])
+    for (c[t1] = 0; c[t1] < g.cells(t1); ++c[t1]) f(c);
+}
+
+bool side_exists(const FvGrid& g, int side) { return side / 2 < g.dim(); }
+
+// Poiseuille shape with mean 1 across one tangential direction.
+double parabola(const AxisGeometry& a, index_t i) {
+  const double s = a.centres[i] / a.nodes.back();
+  return 6.0 * s * (1.0 - s);
+}
+
+}  // namespace
+
+const char* side_name(int side) {
+  static const char* names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+  return names[side];
+}
+
+BoundaryKind parse_boundary_kind(const std::string& text) {
+  if (text == "wall") return BoundaryKind::wall;
+  if (text == "inflow") return BoundaryKind::inflow;
+  if (text == "outflow") return BoundaryKind::outflow;
+  throw Error("boundary type '" + text + "' is not one of wall, inflow, outflow");
+}
+
+InflowProfile parse_inflow_profile(const std::string& text) {
+  if (text == "uniform") return InflowProfile::uniform;
+  if (text == "parabolic") return InflowProfile::parabolic;
+  throw Error("inflow profile '" + text + "' is not one of uniform, parabolic");
+}
+
+Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& specs) : grid_(grid), specs_(specs) {
+  bool has_inflow = false, has_outflow = false;
+  for (int side = 0; side < 6; ++side) {
+    if (!side_exists(grid, side)) continue;
+    const int d = side / 2;
+    const auto [t1, t2] = tangential(d);
+    values_[side].assign(3 * std::size_t(grid.cells(t1) * grid.cells(t2)), 0.0);
+    const BoundarySpec& b = specs_[side];
+    has_inflow = has_inflow || b.kind == BoundaryKind::inflow;
+    has_outflow = has_outflow || b.kind == BoundaryKind::outflow;
+    if (b.kind == BoundaryKind::wall && b.velocity[d] != 0.0)
+      throw Error(std::string("wall ") + side_name(side) + ": a wall velocity must be tangential to the wall");
+    if (b.kind == BoundaryKind::outflow) continue;  // set by advance_outflow
+    for_each_face(grid, side, [&](const std::array<index_t, 3>& c) {
+      double shape = 1.0;
+      if (b.kind == BoundaryKind::inflow && b.profile == InflowProfile::parabolic)
+        for (int t : {t1, t2})
+          if (t < grid.dim()) shape *= parabola(grid.axis(t), c[t]);
+      double* v = values_[side].data() + 3 * face_index(side, c);
+      for (int e = 0; e < 3; ++e) v[e] = shape * b.velocity[e];
+    });
+  }
+  if (has_outflow && !has_inflow) throw Error("an outflow boundary needs an inflow boundary to set its speed");
+}
+
+index_t Boundaries::face_index(int side, const std::array<index_t, 3>& c) const {
+  const auto [t1, t2] = tangential(side / 2);
+  return c[t1] + grid_.cells(t1) * c[t2];
+}
+
+double Boundaries::side_flux(int side) const {
+  const int d = side / 2, s = side % 2 == 0 ? -1 : 1;
+  double q = 0.0;
+  for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) { q += s * grid_.area(d, c) * value(side, c)[d]; });
+  return q;
+}
+
+double Boundaries::side_area(int side) const {
+  double a = 0.0;
+  for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) { a += grid_.area(side / 2, c); });
+  return a;
+}
+
+double Boundaries::inflow_rate() const {
+  double q = 0.0;
+  for (int side = 0; side < 2 * grid_.dim(); ++side)
+    if (specs_[side].kind == BoundaryKind::inflow) q -= side_flux(side);
+  return q;
+}
+
+void Boundaries::advance_outflow(std::span<const double> u, double dt) {
+  const int n = grid_.dim();
+  double outflow_area = 0.0;
+  for (int side = 0; side < 2 * n; ++side)
+    if (specs_[side].kind == BoundaryKind::outflow) outflow_area += side_area(side);
+  if (outflow_area == 0.0) return;
+  const double q_in = inflow_rate();
+  const double speed = q_in / outflow_area;
+  double q_out = 0.0;
+  for (int side = 0; side < 2 * n; ++side) {
+    if (specs_[side].kind != BoundaryKind::outflow) continue;
+    const int d = side / 2;
+    // Backward Euler in time, one-sided difference over the half cell: stable for any dt.
+    for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) {
+      const double r = dt * speed / (0.5 * grid_.axis(d).widths[c[d]]);
+      double* v = values_[side].data() + 3 * face_index(side, c);
+      const double* up = u.data() + std::size_t(n) * grid_.index(c[0], c[1], c[2]);
+      for (int e = 0; e < n; ++e) v[e] = (v[e] + r * up[e]) / (1.0 + r);
+    });
+    q_out += side_flux(side);
+  }
+  const double shift = (q_in - q_out) / outflow_area;
+  for (int side = 0; side < 2 * n; ++side) {
+    if (specs_[side].kind != BoundaryKind::outflow) continue;
+    const int d = side / 2, s = side % 2 == 0 ? -1 : 1;
+    for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) {
+      values_[side][3 * std::size_t(face_index(side, c)) + d] += s * shift;
+    });
+  }
+}
+
+void Boundaries::save(std::ostream& out) const {
+  for (const auto& v : values_) out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(double)));
+}
+
+void Boundaries::load(std::istream& in) {
+  for (auto& v : values_) in.read(reinterpret_cast<char*>(v.data()), std::streamsize(v.size() * sizeof(double)));
+  if (!in) throw Error("checkpoint: boundary values truncated");
+}
+
+}  // namespace tb::incompressible

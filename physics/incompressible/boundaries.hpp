@@ -1,0 +1,65 @@
+#pragma once
+// Boundary conditions on the six sides of the box. Each boundary face holds a
+// velocity that the momentum equation sees as a Dirichlet value and the
+// projection as a fixed normal flux (so the pressure correction has a Neumann
+// condition on every side):
+//   wall     no slip; a tangential velocity makes a moving lid
+//   inflow   a prescribed velocity, uniform or parabolic across the side
+//   outflow  convective: du/dt + U_c du/dn = 0 (Orlanski with a fixed speed U_c,
+//            the bulk inflow speed), advanced implicitly each step, then its
+//            normal component shifted uniformly so that the outflow flux equals
+//            the inflow flux and the Poisson problem stays solvable.
+#include <array>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "physics/incompressible/fv_grid.hpp"
+
+namespace tb::incompressible {
+
+enum class BoundaryKind { wall, inflow, outflow };
+enum class InflowProfile { uniform, parabolic };
+
+struct BoundarySpec {
+  BoundaryKind kind = BoundaryKind::wall;
+  std::array<double, 3> velocity{};  // wall velocity, or the mean inflow velocity
+  InflowProfile profile = InflowProfile::uniform;
+};
+
+// Sides are numbered 2 d + (s > 0): xmin, xmax, ymin, ymax, zmin, zmax.
+inline constexpr int side_of(int d, int s) { return 2 * d + (s > 0 ? 1 : 0); }
+const char* side_name(int side);
+BoundaryKind parse_boundary_kind(const std::string& text);
+InflowProfile parse_inflow_profile(const std::string& text);
+
+class Boundaries {
+ public:
+  Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& specs);
+
+  BoundaryKind kind(int side) const { return specs_[side].kind; }
+  // Velocity (3 components) on the face of cell c that lies on the side.
+  const double* value(int side, const std::array<index_t, 3>& c) const {
+    return values_[side].data() + 3 * face_index(side, c);
+  }
+  // Convective outflow for one step of dt from the cell velocities u (n per cell),
+  // followed by the global mass correction. Does nothing without outflow sides.
+  void advance_outflow(std::span<const double> u, double dt);
+  // Net volume flux into the domain through inflow sides.
+  double inflow_rate() const;
+
+  void save(std::ostream& out) const;
+  void load(std::istream& in);
+
+ private:
+  index_t face_index(int side, const std::array<index_t, 3>& c) const;
+  double side_flux(int side) const;  // outward volume flux
+  double side_area(int side) const;
+
+  const FvGrid& grid_;
+  std::array<BoundarySpec, 6> specs_;
+  std::array<std::vector<double>, 6> values_;  // 3 per boundary face
+};
+
+}  // namespace tb::incompressible

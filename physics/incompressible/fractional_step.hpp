@@ -1,0 +1,81 @@
+#pragma once
+// One time step of the incremental pressure-correction method on the
+// collocated grid (docs/incompressible.md):
+//   1. convective outflow values for the new level;
+//   2. momentum predictor: the block system of momentum.hpp for du = u* - u^n;
+//   3. Rhie-Chow face velocities U* of u*;
+//   4. pressure correction phi from the Poisson system of pressure.hpp;
+//   5. projection: faces and cells corrected by -dt grad phi, p += phi.
+// The matrices' patterns are built once in the constructor; a step refills
+// values and reuses every buffer, so the loop allocates nothing.
+#include <functional>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "physics/incompressible/boundaries.hpp"
+#include "physics/incompressible/operators.hpp"
+#include "physics/incompressible/stencil_pattern.hpp"
+#include "solvers/krylov/solve_stats.hpp"
+
+namespace tb::incompressible {
+
+// Solves A x = b for the named system ("momentum", "pressure"); x holds the
+// initial guess. The miniapp passes the harness's solvers here.
+using SolveFunction =
+    std::function<SolveStats(const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x)>;
+
+struct FlowSettings {
+  double nu = 0.01;  // kinematic viscosity = U L / Re in the case's units
+  double dt = 0.01;
+};
+
+struct StepReport {
+  double time = 0.0;
+  double cfl = 0.0;                  // max over cells of sum_d |u_d| dt / h_d
+  double momentum_residual = 0.0;    // RMS of the steady momentum residual at u^n
+  double velocity_change = 0.0;      // max |u^{n+1} - u^n| / dt
+  double divergence = 0.0;           // max |div U| after the projection
+  std::vector<std::string> failed;   // systems whose solve did not converge
+};
+
+class FractionalStep {
+ public:
+  FractionalStep(const FvGrid& grid, const std::array<BoundarySpec, 6>& bcs, const FlowSettings& settings);
+  FractionalStep(const FractionalStep&) = delete;
+  FractionalStep& operator=(const FractionalStep&) = delete;
+
+  StepReport step(const SolveFunction& solve);
+
+  const FvGrid& grid() const { return grid_; }
+  const Boundaries& boundaries() const { return boundaries_; }
+  const FlowSettings& settings() const { return settings_; }
+  std::span<const double> velocity() const { return u_; }
+  std::span<double> velocity() { return u_; }
+  std::span<const double> pressure() const { return p_; }
+  const FaceVelocities& faces() const { return faces_; }
+  // Divergence of the face velocities per cell (after the last projection).
+  std::span<const double> divergence() const { return div_; }
+  const BsrMatrix& momentum_matrix() const { return momentum_.matrix; }
+  const BsrMatrix& poisson_matrix() const { return poisson_.matrix; }
+  double time() const { return time_; }
+  long steps() const { return steps_; }
+
+  void save(std::ostream& out) const;
+  void load(std::istream& in);
+
+ private:
+  double cfl() const;
+
+  FvGrid grid_;
+  Boundaries boundaries_;
+  FlowSettings settings_;
+  StencilPattern momentum_, poisson_;
+  std::vector<double> u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
+  FaceVelocities faces_;
+  double time_ = 0.0;
+  long steps_ = 0;
+};
+
+}  // namespace tb::incompressible

@@ -1,0 +1,43 @@
+#include "physics/incompressible/fv_grid.hpp"
+
+#include "solvers/core/error.hpp"
+
+namespace tb::incompressible {
+
+namespace {
+
+AxisGeometry make_axis(const AxisSpec& spec) {
+  AxisGeometry a;
+  a.cells = spec.cells;
+  a.nodes = axis_nodes(spec);
+  a.widths = axis_widths(a.nodes);
+  for (index_t i = 0; i < a.cells; ++i) a.centres.push_back(0.5 * (a.nodes[i] + a.nodes[i + 1]));
+  for (index_t i = 0; i + 1 < a.cells; ++i) {
+    a.spacing.push_back(a.centres[i + 1] - a.centres[i]);
+    a.weight.push_back((a.centres[i + 1] - a.nodes[i + 1]) / a.spacing.back());
+  }
+  return a;
+}
+
+}  // namespace
+
+FvGrid::FvGrid(const AxisSpec& x, const AxisSpec& y, const AxisSpec& z)
+    : axes_{make_axis(x), make_axis(y), make_axis(z)} {
+  // The boundary pressure is extrapolated from two cells (operators.cpp).
+  TB_REQUIRE(x.cells >= 2 && y.cells >= 2, "the grid needs at least 2 cells in x and y");
+  TB_REQUIRE(z.cells == 1 || z.cells >= 2, "the grid needs 1 (2D) or at least 2 cells in z");
+  TB_REQUIRE(double(x.cells) * y.cells * z.cells * 3 < 2e9, "grid too large for 32-bit indices");
+}
+
+std::array<index_t, 3> FvGrid::ijk(index_t cell) const {
+  const index_t nx = axes_[0].cells, ny = axes_[1].cells;
+  return {cell % nx, (cell / nx) % ny, cell / (nx * ny)};
+}
+
+double FvGrid::volume(const std::array<index_t, 3>& c) const {
+  return axes_[0].widths[c[0]] * axes_[1].widths[c[1]] * axes_[2].widths[c[2]];
+}
+
+double FvGrid::area(int d, const std::array<index_t, 3>& c) const { return volume(c) / axes_[d].widths[c[d]]; }
+
+}  // namespace tb::incompressible

@@ -1,0 +1,35 @@
+#include "physics/incompressible/pressure.hpp"
+
+namespace tb::incompressible {
+
+void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a) {
+  const int n = g.dim();
+  for (index_t cell = 0; cell < g.num_cells(); ++cell) {
+    const auto c = g.ijk(cell);
+    const auto& pos = pattern.position[cell];
+    double diag = 0.0;
+    for (int d = 0; d < n; ++d)
+      for (int s : {-1, 1}) {
+        if (!has_neighbour(g, c, d, s)) continue;
+        const double coef = g.area(d, c) / g.axis(d).spacing[s > 0 ? c[d] : c[d] - 1];
+        diag += coef;
+        const index_t nb = cell + s * g.stride(d);
+        a.values[pos[slot_of(d, s)]] = (cell == 0 || nb == 0) ? 0.0 : -coef;
+      }
+    a.values[pos[self_slot]] = cell == 0 ? 1.0 : diag;
+  }
+}
+
+void poisson_rhs(const FvGrid& g, const FaceVelocities& faces, double dt, std::span<double> rhs) {
+  const int n = g.dim();
+#pragma omp parallel for schedule(static)
+  for (index_t cell = 0; cell < g.num_cells(); ++cell) {
+    const auto c = g.ijk(cell);
+    double flux = 0.0;
+    for (int d = 0; d < n; ++d)
+      flux += g.area(d, c) * (faces.normal[d][faces.face(d, c, 1)] - faces.normal[d][faces.face(d, c, -1)]);
+    rhs[cell] = cell == 0 ? 0.0 : -flux / dt;
+  }
+}
+
+}  // namespace tb::incompressible

@@ -1,0 +1,24 @@
+#pragma once
+// The pressure-correction Poisson problem (docs/incompressible.md, eq. P):
+//   sum_f A_f (phi_P - phi_N) / d_PN = -(1/dt) sum_f A_f U*_f,
+// the compact (5/7-point) negative Laplacian, symmetric positive semi-definite
+// with Neumann conditions on every side because every boundary face carries a
+// fixed normal velocity. Its null space (constants) is removed by fixing
+// phi = 0 in cell 0 symmetrically: row 0 becomes the identity and the couplings
+// of its neighbours to cell 0 are zeroed, keeping the pattern and the symmetry
+// (CG applies). The right-hand side sums to zero (mass-corrected outflow), so
+// the other equations are unchanged and row 0's own equation holds implicitly.
+#include <span>
+
+#include "physics/incompressible/operators.hpp"
+#include "physics/incompressible/stencil_pattern.hpp"
+
+namespace tb::incompressible {
+
+// Values of the Poisson matrix into a (pattern with block size 1); constant in time.
+void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a);
+
+// rhs_P = -(1/dt) sum_f A_f U*_f, and 0 in the fixed cell.
+void poisson_rhs(const FvGrid& g, const FaceVelocities& faces, double dt, std::span<double> rhs);
+
+}  // namespace tb::incompressible
