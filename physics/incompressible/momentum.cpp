@@ -61,7 +61,7 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
   const int n = g.dim();
   const RowAssembler row{g, b, in, n};
   double sum = 0.0, volume = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sum, volume)
+#pragma omp parallel for schedule(static) reduction(+ : sum, volume) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const Cell c = g.ijk(cell);
     const auto& pos = pattern.position[cell];

@@ -40,7 +40,7 @@ FaceVelocities::FaceVelocities(const FvGrid& grid) {
 
 void pressure_gradient(const FvGrid& g, std::span<const double> p, std::span<double> grad) {
   const int n = g.dim();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const Cell c = g.ijk(cell);
     for (int d = 0; d < n; ++d)
@@ -52,7 +52,7 @@ void pressure_gradient(const FvGrid& g, std::span<const double> p, std::span<dou
 void rhie_chow_velocities(const FvGrid& g, const Boundaries& b, std::span<const double> u, std::span<const double> p,
                           std::span<const double> grad_p, double dt, FaceVelocities& out) {
   const int n = g.dim();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const Cell c = g.ijk(cell);
     for (int d = 0; d < n; ++d) {
@@ -69,7 +69,7 @@ void rhie_chow_velocities(const FvGrid& g, const Boundaries& b, std::span<const 
 
 void divergence(const FvGrid& g, const FaceVelocities& f, std::span<double> div) {
   const int n = g.dim();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const Cell c = g.ijk(cell);
     double sum = 0.0;
@@ -83,7 +83,7 @@ void project(const FvGrid& g, std::span<const double> phi, double dt, std::span<
              FaceVelocities& faces, std::span<double> u, std::span<double> p) {
   const int n = g.dim();
   pressure_gradient(g, phi, grad_work);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const Cell c = g.ijk(cell);
     for (int d = 0; d < n; ++d)
@@ -97,7 +97,7 @@ void project(const FvGrid& g, std::span<const double> phi, double dt, std::span<
 
 void vorticity(const FvGrid& g, const Boundaries& b, std::span<const double> u, std::span<double> omega) {
   const int n = g.dim();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const Cell c = g.ijk(cell);
     double grad[3][3] = {};  // grad[e][d] = d u_e / d x_d

@@ -22,7 +22,7 @@ void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix&
 
 void poisson_rhs(const FvGrid& g, const FaceVelocities& faces, double dt, std::span<double> rhs) {
   const int n = g.dim();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const auto c = g.ijk(cell);
     double flux = 0.0;
