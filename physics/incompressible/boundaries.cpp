@@ -25,10 +25,12 @@ void for_each_face(const FvGrid& g, int side, F&& f) {
 
 bool side_exists(const FvGrid& g, int side) { return side / 2 < g.dim(); }
 
-// Poiseuille shape with mean 1 across one tangential direction.
+// Poiseuille shape 6 s (1 - s) averaged over face i, so that the discrete
+// inflow rate is exactly the mean velocity times the area on any grid.
 double parabola(const AxisGeometry& a, index_t i) {
-  const double s = a.centres[i] / a.nodes.back();
-  return 6.0 * s * (1.0 - s);
+  const double s0 = a.nodes[i] / a.nodes.back(), s1 = a.nodes[i + 1] / a.nodes.back();
+  const double integral = 3.0 * (s1 * s1 - s0 * s0) - 2.0 * (s1 * s1 * s1 - s0 * s0 * s0);
+  return integral / (s1 - s0);
 }
 
 }  // namespace

@@ -38,6 +38,11 @@ double FvGrid::volume(const std::array<index_t, 3>& c) const {
   return axes_[0].widths[c[0]] * axes_[1].widths[c[1]] * axes_[2].widths[c[2]];
 }
 
-double FvGrid::area(int d, const std::array<index_t, 3>& c) const { return volume(c) / axes_[d].widths[c[d]]; }
+// The product of the two tangential widths, not volume / width: both cells of a
+// face must see the same area to the last bit, or the Poisson matrix is not symmetric.
+double FvGrid::area(int d, const std::array<index_t, 3>& c) const {
+  const int a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;
+  return axes_[a].widths[c[a]] * axes_[b].widths[c[b]];
+}
 
 }  // namespace tb::incompressible

@@ -1,0 +1,73 @@
+#pragma once
+// Small flows for the incompressible tests: the lid-driven cavity and the
+// plane channel, and a time loop that solves each system with a registry solver.
+#include <array>
+#include <map>
+#include <memory>
+
+#include "physics/incompressible/fractional_step.hpp"
+#include "solvers/factory/registry.hpp"
+
+namespace tb::test {
+
+using namespace tb::incompressible;
+
+inline AxisSpec axis(index_t cells, double length = 1.0, double beta = 0.0) {
+  AxisSpec a;
+  a.cells = cells;
+  a.length = length;
+  a.stretching = beta > 0.0 ? Stretching::Tanh : Stretching::Uniform;
+  a.parameter = beta > 0.0 ? beta : 1.0;
+  return a;
+}
+
+inline std::array<BoundarySpec, 6> cavity_walls() {
+  std::array<BoundarySpec, 6> b{};
+  b[side_of(1, 1)].velocity = {1.0, 0.0, 0.0};
+  return b;
+}
+
+// Parabolic inflow of mean 1 at xmin, convective outflow at xmax, walls elsewhere.
+inline std::array<BoundarySpec, 6> channel_sides() {
+  std::array<BoundarySpec, 6> b{};
+  b[side_of(0, -1)] = {BoundaryKind::inflow, {1.0, 0.0, 0.0}, InflowProfile::parabolic};
+  b[side_of(0, 1)].kind = BoundaryKind::outflow;
+  return b;
+}
+
+// One solver per system, set up on the first solve and updated after.
+class RegistrySolvers {
+ public:
+  explicit RegistrySolvers(std::string momentum = "bicgstab(rtol=1e-10,maxit=500)+bilu0",
+                           std::string pressure = "cg(rtol=1e-11,maxit=2000)+bilu0")
+      : specs_{{"momentum", std::move(momentum)}, {"pressure", std::move(pressure)}} {}
+  SolveFunction function() {
+    return [this](const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+      auto& s = solvers_[system];
+      if (!s) {
+        s = make_solver(specs_.at(system));
+        s->setup(a);
+      } else {
+        s->update(a);
+      }
+      return s->solve(b, x);
+    };
+  }
+
+ private:
+  std::map<std::string, std::string> specs_;
+  std::map<std::string, std::unique_ptr<LinearSolver>> solvers_;
+};
+
+// Steps until max |du/dt| < tol or max_steps; returns the steps taken.
+inline long march_to_steady(FractionalStep& flow, RegistrySolvers& solvers, double tol, long max_steps) {
+  const SolveFunction solve = solvers.function();
+  for (long n = 1; n <= max_steps; ++n) {
+    const StepReport r = flow.step(solve);
+    if (!r.failed.empty()) throw Error("a " + r.failed.front() + " solve failed");
+    if (r.velocity_change < tol) return n;
+  }
+  return max_steps;
+}
+
+}  // namespace tb::test
