@@ -12,6 +12,7 @@
 #include <vtkNew.h>
 #include <vtkPoints.h>
 #include <vtkStructuredGrid.h>
+#include <vtkXMLStructuredGridReader.h>
 #include <vtkXMLStructuredGridWriter.h>
 #endif
 
@@ -76,6 +77,29 @@ void write_vts(const std::filesystem::path& path, const FractionalStep& flow) {
 #else
   (void)flow;
   throw Error("cannot write '" + path.string() + "': this build has no VTK (configure with WITH_VTK=ON)");
+#endif
+}
+
+VtsCellArray read_vts_cell_array(const std::filesystem::path& path, const std::string& name) {
+#ifdef TB_WITH_VTK
+  if (!std::filesystem::exists(path)) throw Error(path.string() + ": no such file");
+  vtkNew<vtkXMLStructuredGridReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  vtkStructuredGrid* grid = reader->GetOutput();
+  vtkDataArray* array = grid ? grid->GetCellData()->GetArray(name.c_str()) : nullptr;
+  if (!array) throw Error(path.string() + ": no cell array '" + name + "'");
+  VtsCellArray out;
+  int dims[3];
+  grid->GetDimensions(dims);
+  for (int d = 0; d < 3; ++d) out.cells[d] = dims[d] - 1;
+  out.components = array->GetNumberOfComponents();
+  out.values.resize(std::size_t(array->GetNumberOfTuples()) * out.components);
+  for (vtkIdType t = 0; t < array->GetNumberOfTuples(); ++t)
+    for (int c = 0; c < out.components; ++c) out.values[std::size_t(t) * out.components + c] = array->GetComponent(t, c);
+  return out;
+#else
+  throw Error("cannot read '" + path.string() + "' for '" + name + "': this build has no VTK");
 #endif
 }
 

@@ -4,6 +4,7 @@
 // grouped by a .pvd time series; and centreline profiles as CSV. Every file is
 // written whole or not at all (temporary file, fsync, rename). VTK headers stay
 // in the .cpp.
+#include <array>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -18,6 +19,15 @@ bool vts_output_available();
 
 // Writes dir/name; tb::Error when VTK is missing or the write fails.
 void write_vts(const std::filesystem::path& path, const FractionalStep& flow);
+
+// A cell array of a .vts file (components interleaved) and its cell counts per
+// direction; tb::Error when VTK is missing, the file unreadable or the array absent.
+struct VtsCellArray {
+  std::array<int, 3> cells{};
+  int components = 0;
+  std::vector<double> values;
+};
+VtsCellArray read_vts_cell_array(const std::filesystem::path& path, const std::string& name);
 
 // The .pvd collection of (time, file name relative to the .pvd).
 std::string pvd_text(const std::vector<std::pair<double, std::string>>& entries);
