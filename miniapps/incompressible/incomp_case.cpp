@@ -41,7 +41,7 @@ void declare_case_keys(harness::CaseSchema& schema) {
                 "tanh clustering towards both ends (beta of mesh/structured); 0 = uniform"});
   }
   schema.add({"flow.reynolds", KeyType::real, "100", "Reynolds number U L / nu with unit reference velocity and length"});
-  schema.add({"time.dt", KeyType::real, "0.05", "time step"});
+  schema.add({"time.dt", KeyType::real, "0.2", "time step"});
   schema.add({"time.steady_tol", KeyType::real, "1e-5", "steady once max |du/dt| falls below this; 0 = never"});
   for (int side = 0; side < 6; ++side) {
     const bool lid = side == side_of(1, 1);
