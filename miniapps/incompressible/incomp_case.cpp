@@ -41,11 +41,13 @@ void declare_case_keys(harness::CaseSchema& schema) {
                 "tanh clustering towards both ends (beta of mesh/structured); 0 = uniform"});
   }
   schema.add({"flow.reynolds", KeyType::real, "100", "Reynolds number U L / nu with unit reference velocity and length"});
+  for (const char* a : axis_names)
+    schema.add({key("flow", "force_", a), KeyType::real, "0", "body force per unit mass (drives a periodic channel)"});
   schema.add({"time.dt", KeyType::real, "0.2", "time step"});
   schema.add({"time.steady_tol", KeyType::real, "1e-5", "steady once max |du/dt| falls below this; 0 = never"});
   for (int side = 0; side < 6; ++side) {
     const bool lid = side == side_of(1, 1);
-    schema.add({side_key(side, "type"), KeyType::text, "wall", "wall, inflow or outflow"});
+    schema.add({side_key(side, "type"), KeyType::text, "wall", "wall, inflow, outflow or periodic (both sides)"});
     schema.add({side_key(side, "u"), KeyType::real, lid ? "1" : "0", "x velocity of the wall, or mean inflow"});
     schema.add({side_key(side, "v"), KeyType::real, "0", "y velocity of the wall, or mean inflow"});
     schema.add({side_key(side, "w"), KeyType::real, "0", "z velocity of the wall, or mean inflow"});
@@ -70,7 +72,10 @@ FvGrid make_grid(const harness::CaseConfig& config) {
     axes[d].stretching = beta > 0.0 ? Stretching::Tanh : Stretching::Uniform;
     axes[d].parameter = beta > 0.0 ? beta : 1.0;
   }
-  return FvGrid(axes[0], axes[1], axes[2]);
+  std::array<bool, 3> periodic{};
+  for (int d = 0; d < 3; ++d)
+    periodic[d] = config.text(side_key(2 * d, "type")) == "periodic" && config.text(side_key(2 * d + 1, "type")) == "periodic";
+  return FvGrid(axes[0], axes[1], axes[2], periodic);
 }
 
 std::array<BoundarySpec, 6> make_boundaries(const harness::CaseConfig& config) {
@@ -96,7 +101,9 @@ FlowSettings make_flow_settings(const harness::CaseConfig& config) {
   const double re = config.real("flow.reynolds"), dt = config.real("time.dt");
   if (!(re > 0.0)) throw Error("flow.reynolds must be positive");
   if (!(dt > 0.0)) throw Error("time.dt must be positive");
-  return {1.0 / re, dt};
+  FlowSettings s{1.0 / re, dt, {}};
+  for (int d = 0; d < 3; ++d) s.body_force[d] = config.real(key("flow", "force_", axis_names[d]));
+  return s;
 }
 
 }  // namespace tb::incompressible

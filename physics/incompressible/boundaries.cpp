@@ -23,7 +23,7 @@ void for_each_face(const FvGrid& g, int side, F&& f) {
     for (c[t1] = 0; c[t1] < g.cells(t1); ++c[t1]) f(c);
 }
 
-bool side_exists(const FvGrid& g, int side) { return side / 2 < g.dim(); }
+bool side_exists(const FvGrid& g, int side) { return side / 2 < g.dim() && !g.axis(side / 2).periodic; }
 
 // Poiseuille shape 6 s (1 - s) averaged over face i, so that the discrete
 // inflow rate is exactly the mean velocity times the area on any grid.
@@ -44,7 +44,8 @@ BoundaryKind parse_boundary_kind(const std::string& text) {
   if (text == "wall") return BoundaryKind::wall;
   if (text == "inflow") return BoundaryKind::inflow;
   if (text == "outflow") return BoundaryKind::outflow;
-  throw Error("boundary type '" + text + "' is not one of wall, inflow, outflow");
+  if (text == "periodic") return BoundaryKind::periodic;
+  throw Error("boundary type '" + text + "' is not one of wall, inflow, outflow, periodic");
 }
 
 InflowProfile parse_inflow_profile(const std::string& text) {
@@ -55,6 +56,16 @@ InflowProfile parse_inflow_profile(const std::string& text) {
 
 Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& specs) : grid_(grid), specs_(specs) {
   bool has_inflow = false, has_outflow = false;
+  for (int d = 0; d < grid.dim(); ++d) {
+    const bool lo = specs_[2 * d].kind == BoundaryKind::periodic, hi = specs_[2 * d + 1].kind == BoundaryKind::periodic;
+    if (lo != hi || lo != grid.axis(d).periodic) {
+      std::string what = side_name(2 * d);
+      what += " and ";
+      what += side_name(2 * d + 1);
+      what += ": periodic on both sides of a periodic grid direction, or on neither";
+      throw Error(what);
+    }
+  }
   for (int side = 0; side < 6; ++side) {
     if (!side_exists(grid, side)) continue;
     const int d = side / 2;

@@ -9,6 +9,7 @@
 //            the bulk inflow speed), advanced implicitly each step, then its
 //            normal component shifted uniformly so that the outflow flux equals
 //            the inflow flux and the Poisson problem stays solvable.
+//   periodic on both sides of a direction (the grid joins them; no boundary faces).
 #include <array>
 #include <iosfwd>
 #include <span>
@@ -19,7 +20,7 @@
 
 namespace tb::incompressible {
 
-enum class BoundaryKind { wall, inflow, outflow };
+enum class BoundaryKind { wall, inflow, outflow, periodic };
 enum class InflowProfile { uniform, parabolic };
 
 struct BoundarySpec {

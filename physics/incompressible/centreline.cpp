@@ -54,8 +54,10 @@ Profile sample_line(const FractionalStep& flow, int component, int along, const 
       return component < n ? flow.boundaries().value(side_of(along, s), c)[component] : 0.0;
     });
   };
-  p.coord.push_back(ax.nodes.front());
-  p.value.push_back(boundary(-1));
+  if (!ax.periodic) {
+    p.coord.push_back(ax.nodes.front());
+    p.value.push_back(boundary(-1));
+  }
   for (index_t i = 0; i < ax.cells; ++i) {
     p.coord.push_back(ax.centres[i]);
     p.value.push_back(across([&](std::array<index_t, 3> c) {
@@ -63,8 +65,10 @@ Profile sample_line(const FractionalStep& flow, int component, int along, const 
       return component < n ? flow.velocity()[std::size_t(n) * g.index(c[0], c[1], c[2]) + component] : 0.0;
     }));
   }
-  p.coord.push_back(ax.nodes.back());
-  p.value.push_back(boundary(1));
+  if (!ax.periodic) {
+    p.coord.push_back(ax.nodes.back());
+    p.value.push_back(boundary(1));
+  }
   return p;
 }
 

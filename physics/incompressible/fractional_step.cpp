@@ -46,7 +46,7 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
   boundaries_.advance_outflow(u_, dt);
   pressure_gradient(grid_, p_, grad_p_);
   r.momentum_residual =
-      assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt}, momentum_.matrix, rhs_m_);
+      assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force}, momentum_.matrix, rhs_m_);
   std::fill(du_.begin(), du_.end(), 0.0);
   if (!solve("momentum", momentum_.matrix, rhs_m_, du_).converged()) r.failed.push_back("momentum");
   for (std::size_t i = 0; i < u_.size(); ++i) u_[i] += du_[i];

@@ -29,6 +29,7 @@ using SolveFunction =
 struct FlowSettings {
   double nu = 0.01;  // kinematic viscosity = U L / Re in the case's units
   double dt = 0.01;
+  std::array<double, 3> body_force{};  // per unit mass; drives periodic channels
 };
 
 struct StepReport {

@@ -6,9 +6,10 @@ namespace tb::incompressible {
 
 namespace {
 
-AxisGeometry make_axis(const AxisSpec& spec) {
+AxisGeometry make_axis(const AxisSpec& spec, bool periodic) {
   AxisGeometry a;
   a.cells = spec.cells;
+  a.periodic = periodic;
   a.nodes = axis_nodes(spec);
   a.widths = axis_widths(a.nodes);
   for (index_t i = 0; i < a.cells; ++i) a.centres.push_back(0.5 * (a.nodes[i] + a.nodes[i + 1]));
@@ -16,13 +17,20 @@ AxisGeometry make_axis(const AxisSpec& spec) {
     a.spacing.push_back(a.centres[i + 1] - a.centres[i]);
     a.weight.push_back((a.centres[i + 1] - a.nodes[i + 1]) / a.spacing.back());
   }
+  if (periodic) {
+    a.spacing.push_back(0.5 * (a.widths.back() + a.widths.front()));
+    a.weight.push_back(0.5 * a.widths.front() / a.spacing.back());
+  }
   return a;
 }
 
 }  // namespace
 
-FvGrid::FvGrid(const AxisSpec& x, const AxisSpec& y, const AxisSpec& z)
-    : axes_{make_axis(x), make_axis(y), make_axis(z)} {
+FvGrid::FvGrid(const AxisSpec& x, const AxisSpec& y, const AxisSpec& z, std::array<bool, 3> periodic)
+    : axes_{make_axis(x, periodic[0]), make_axis(y, periodic[1]), make_axis(z, periodic[2] && z.cells > 1)} {
+  // Three cells at least, or the two neighbours across a periodic direction coincide.
+  for (int d = 0; d < 3; ++d)
+    TB_REQUIRE(!axes_[d].periodic || axes_[d].cells >= 3, "a periodic direction needs at least 3 cells");
   // The boundary pressure is extrapolated from two cells (operators.cpp).
   TB_REQUIRE(x.cells >= 2 && y.cells >= 2, "the grid needs at least 2 cells in x and y");
   TB_REQUIRE(z.cells == 1 || z.cells >= 2, "the grid needs 1 (2D) or at least 2 cells in z");

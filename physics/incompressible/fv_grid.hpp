@@ -3,6 +3,8 @@
 // centres, widths, distances between neighbouring centres and the linear
 // interpolation weights of each interior face. A grid with one cell in k is
 // two-dimensional: it has no k faces at all and carries two velocity components.
+// A periodic direction joins its last and first cells through one more interior
+// face (face n-1 of the axis, between cell n-1 and cell 0).
 #include <array>
 #include <vector>
 
@@ -15,13 +17,14 @@ struct AxisGeometry {
   std::vector<double> nodes;    // cells + 1
   std::vector<double> widths;   // cells
   std::vector<double> centres;  // cells
-  std::vector<double> spacing;  // cells - 1: centre(i+1) - centre(i)
-  std::vector<double> weight;   // cells - 1: weight of cell i in the value at face i+1/2
+  bool periodic = false;
+  std::vector<double> spacing;  // cells - 1 (cells when periodic): centre(i+1) - centre(i)
+  std::vector<double> weight;   // cells - 1 (cells when periodic): weight of cell i in the value at face i+1/2
 };
 
 class FvGrid {
  public:
-  FvGrid(const AxisSpec& x, const AxisSpec& y, const AxisSpec& z);
+  FvGrid(const AxisSpec& x, const AxisSpec& y, const AxisSpec& z, std::array<bool, 3> periodic = {});
 
   int dim() const { return axes_[2].cells == 1 ? 2 : 3; }
   index_t cells(int d) const { return axes_[d].cells; }
@@ -31,6 +34,20 @@ class FvGrid {
   index_t index(index_t i, index_t j, index_t k) const { return i + axes_[0].cells * (j + axes_[1].cells * k); }
   index_t stride(int d) const { return d == 0 ? 1 : d == 1 ? axes_[0].cells : axes_[0].cells * axes_[1].cells; }
   std::array<index_t, 3> ijk(index_t cell) const;
+  bool has_neighbour(const std::array<index_t, 3>& c, int d, int s) const {
+    return d < dim() && (axes_[d].periodic || (c[d] + s >= 0 && c[d] + s < axes_[d].cells));
+  }
+  // The cell across side s (-1, +1) in direction d of cell 'cell' at c; wraps in periodic directions.
+  index_t neighbour(index_t cell, const std::array<index_t, 3>& c, int d, int s) const {
+    const index_t n = axes_[d].cells;
+    if (c[d] + s < 0) return cell + (n - 1) * stride(d);
+    if (c[d] + s >= n) return cell - (n - 1) * stride(d);
+    return cell + s * stride(d);
+  }
+  // Index into spacing/weight of the interior face on side s of c (the face's lower cell).
+  index_t face_below(const std::array<index_t, 3>& c, int d, int s) const {
+    return s > 0 ? c[d] : (c[d] == 0 ? axes_[d].cells - 1 : c[d] - 1);
+  }
   double volume(const std::array<index_t, 3>& c) const;
   // Area of the faces of cell c normal to direction d.
   double area(int d, const std::array<index_t, 3>& c) const;

@@ -31,9 +31,9 @@ struct RowAssembler {
       }
       return;
     }
-    const index_t nb = cell + s * g.stride(d);
+    const index_t nb = g.neighbour(cell, c, d, s);
     const double* un = in.u.data() + std::size_t(n) * nb;
-    const index_t lo = s > 0 ? c[d] : c[d] - 1;
+    const index_t lo = g.face_below(c, d, s);
     const double w_self = s > 0 ? ax.weight[lo] : 1.0 - ax.weight[lo];
     const double w_nb = 1.0 - w_self;
     for (int e = 0; e < n; ++e) uf[e] = w_self * up[e] + w_nb * un[e];
@@ -73,7 +73,7 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
     const double vol = g.volume(c);
     for (int e = 0; e < n; ++e) {
       diag[e * n + e] = vol / in.dt;
-      res[e] = -vol * in.grad_p[std::size_t(n) * cell + e];
+      res[e] = vol * (in.body_force[e] - in.grad_p[std::size_t(n) * cell + e]);
     }
     for (int d = 0; d < n; ++d)
       for (int s : {-1, 1}) {

@@ -1,7 +1,7 @@
 #pragma once
 // The implicit momentum predictor in delta form (docs/incompressible.md, eq. M):
 //   [V/dt I + 1/2 (J_c - nu L)] du = R(u^n),
-//   R(u) = -sum_f F_f(u) u_f + nu sum_f A_f grad_f u - V grad p^n,
+//   R(u) = -sum_f F_f(u) u_f + nu sum_f A_f grad_f u - V grad p^n + V f,
 // with F_f = A_f u_f . n_f and u_f the linear interpolation of the cell values
 // (the boundary velocity on boundary faces). J_c is the Newton linearisation of
 // the convection term: d(F_f u_f)/du = A_f w (u_f . n I + u_f n^T), whose second
@@ -19,6 +19,7 @@ struct MomentumInput {
   std::span<const double> grad_p;  // dim per cell
   double nu = 0.01;
   double dt = 0.01;
+  std::array<double, 3> body_force{};
 };
 
 // Fills the values of a (pattern from make_stencil_pattern with block size dim)

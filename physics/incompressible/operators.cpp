@@ -8,14 +8,13 @@ namespace {
 
 using Cell = std::array<index_t, 3>;
 
-index_t neighbour(const FvGrid& g, const Cell& c, int d, int s) { return g.index(c[0], c[1], c[2]) + s * g.stride(d); }
+index_t neighbour(const FvGrid& g, const Cell& c, int d, int s) { return g.neighbour(g.index(c[0], c[1], c[2]), c, d, s); }
 
 // Component e of an interleaved field (n per cell) on the face of c across side
 // s, for an interior face: linear interpolation between the two centres.
 double interpolate(const FvGrid& g, std::span<const double> f, int n, int e, const Cell& c, int d, int s) {
   const index_t p = g.index(c[0], c[1], c[2]), q = neighbour(g, c, d, s);
-  const index_t lo_cell = s > 0 ? c[d] : c[d] - 1;  // the face lies between lo_cell and lo_cell + 1
-  const double w = g.axis(d).weight[lo_cell];
+  const double w = g.axis(d).weight[g.face_below(c, d, s)];
   const double lo = f[std::size_t(n) * (s > 0 ? p : q) + e], hi = f[std::size_t(n) * (s > 0 ? q : p) + e];
   return w * lo + (1.0 - w) * hi;
 }
@@ -33,6 +32,7 @@ double face_value_extrapolated(const FvGrid& g, std::span<const double> f, const
 
 FaceVelocities::FaceVelocities(const FvGrid& grid) {
   for (int d = 0; d < 3; ++d) {
+    wrap_[d] = grid.axis(d).periodic ? grid.cells(d) : -1;
     for (int e = 0; e < 3; ++e) ext_[d][e] = grid.cells(e) + (e == d ? 1 : 0);
     if (d < grid.dim()) normal[d].assign(std::size_t(ext_[d][0] * ext_[d][1] * ext_[d][2]), 0.0);
   }
@@ -60,7 +60,7 @@ void rhie_chow_velocities(const FvGrid& g, const Boundaries& b, std::span<const 
       if (!has_neighbour(g, c, d, -1)) faces[out.face(d, c, -1)] = b.value(side_of(d, -1), c)[d];
       if (!has_neighbour(g, c, d, 1)) faces[out.face(d, c, 1)] = b.value(side_of(d, 1), c)[d];
       if (!has_neighbour(g, c, d, -1)) continue;
-      const double compact = (p[cell] - p[neighbour(g, c, d, -1)]) / g.axis(d).spacing[c[d] - 1];
+      const double compact = (p[cell] - p[neighbour(g, c, d, -1)]) / g.axis(d).spacing[g.face_below(c, d, -1)];
       faces[out.face(d, c, -1)] =
           interpolate(g, u, n, d, c, d, -1) + dt * (interpolate(g, grad_p, n, d, c, d, -1) - compact);
     }
@@ -89,7 +89,7 @@ void project(const FvGrid& g, std::span<const double> phi, double dt, std::span<
     for (int d = 0; d < n; ++d)
       if (has_neighbour(g, c, d, -1))
         faces.normal[d][faces.face(d, c, -1)] -=
-            dt * (phi[cell] - phi[neighbour(g, c, d, -1)]) / g.axis(d).spacing[c[d] - 1];
+            dt * (phi[cell] - phi[neighbour(g, c, d, -1)]) / g.axis(d).spacing[g.face_below(c, d, -1)];
     for (int d = 0; d < n; ++d) u[std::size_t(n) * cell + d] -= dt * grad_work[std::size_t(n) * cell + d];
     p[cell] += phi[cell];
   }

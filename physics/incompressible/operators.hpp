@@ -12,7 +12,7 @@
 namespace tb::incompressible {
 
 // Normal velocity on every face, one array per direction; faces of direction d
-// form a (n_d + 1) grid along d.
+// form a (n_d + 1) grid along d. In a periodic direction face n_d is face 0.
 class FaceVelocities {
  public:
   explicit FaceVelocities(const FvGrid& grid);
@@ -20,12 +20,14 @@ class FaceVelocities {
   index_t face(int d, const std::array<index_t, 3>& c, int s) const {
     std::array<index_t, 3> f = c;
     f[d] += s > 0 ? 1 : 0;
+    if (f[d] == wrap_[d]) f[d] = 0;
     return f[0] + ext_[d][0] * (f[1] + ext_[d][1] * f[2]);
   }
   std::array<std::vector<double>, 3> normal;
 
  private:
   std::array<std::array<index_t, 3>, 3> ext_;
+  std::array<index_t, 3> wrap_;  // n_d in a periodic direction, else -1
 };
 
 // grad p by the Gauss rule; boundary values extrapolated linearly from the two

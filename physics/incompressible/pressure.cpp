@@ -11,9 +11,9 @@ void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix&
     for (int d = 0; d < n; ++d)
       for (int s : {-1, 1}) {
         if (!has_neighbour(g, c, d, s)) continue;
-        const double coef = g.area(d, c) / g.axis(d).spacing[s > 0 ? c[d] : c[d] - 1];
+        const double coef = g.area(d, c) / g.axis(d).spacing[g.face_below(c, d, s)];
         diag += coef;
-        const index_t nb = cell + s * g.stride(d);
+        const index_t nb = g.neighbour(cell, c, d, s);
         a.values[pos[slot_of(d, s)]] = (cell == 0 || nb == 0) ? 0.0 : -coef;
       }
     a.values[pos[self_slot]] = cell == 0 ? 1.0 : diag;

@@ -2,7 +2,9 @@
 // The 7-point block pattern of a structured grid in natural order (i fastest,
 // then j, then k), the same rows and columns as tb::generate_stencil7, so the
 // FGBILU room (seed 000) reads the momentum and pressure matrices as they are.
-// Built once per grid; each step only refills the values.
+// Built once per grid; each step only refills the values. A periodic direction
+// adds wrap-around columns (still 7 blocks a row, sorted), which leaves the
+// natural 7-point structure: registry solvers accept it, FGBILU's wavefronts do not.
 #include <array>
 #include <vector>
 
@@ -25,7 +27,7 @@ StencilPattern make_stencil_pattern(const FvGrid& grid, index_t block_size);
 
 // True when cell c has a neighbour across side s in direction d.
 inline bool has_neighbour(const FvGrid& g, const std::array<index_t, 3>& c, int d, int s) {
-  return d < g.dim() && c[d] + s >= 0 && c[d] + s < g.cells(d);
+  return g.has_neighbour(c, d, s);
 }
 
 }  // namespace tb::incompressible

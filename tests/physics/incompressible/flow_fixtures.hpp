@@ -71,3 +71,14 @@ inline long march_to_steady(FractionalStep& flow, RegistrySolvers& solvers, doub
 }
 
 }  // namespace tb::test
+
+namespace tb::test {
+
+// Walls at y = 0 and y = 1, periodic in x (and z when 3D).
+inline std::array<BoundarySpec, 6> periodic_channel_sides() {
+  std::array<BoundarySpec, 6> b{};
+  for (int side : {0, 1, 4, 5}) b[side].kind = BoundaryKind::periodic;
+  return b;
+}
+
+}  // namespace tb::test
