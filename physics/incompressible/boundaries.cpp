@@ -81,7 +81,7 @@ Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& sp
       double shape = 1.0;
       if (b.kind == BoundaryKind::inflow && b.profile == InflowProfile::parabolic)
         for (int t : {t1, t2})
-          if (t < grid.dim()) shape *= parabola(grid.axis(t), c[t]);
+          if (t < grid.dim() && !grid.axis(t).periodic) shape *= parabola(grid.axis(t), c[t]);
       double* v = values_[side].data() + 3 * face_index(side, c);
       for (int e = 0; e < 3; ++e) v[e] = shape * b.velocity[e];
     });

@@ -4,7 +4,8 @@
 // projection as a fixed normal flux (so the pressure correction has a Neumann
 // condition on every side):
 //   wall     no slip; a tangential velocity makes a moving lid
-//   inflow   a prescribed velocity, uniform or parabolic across the side
+//   inflow   a prescribed velocity, uniform or parabolic across the side (in
+//            each tangential direction that is neither empty nor periodic)
 //   outflow  convective: du/dt + U_c du/dn = 0 (Orlanski with a fixed speed U_c,
 //            the bulk inflow speed), advanced implicitly each step, then its
 //            normal component shifted uniformly so that the outflow flux equals
