@@ -55,6 +55,7 @@ class FractionalStep {
   std::span<const double> velocity() const { return u_; }
   std::span<double> velocity() { return u_; }
   std::span<const double> pressure() const { return p_; }
+  std::span<double> pressure() { return p_; }  // for initial conditions
   const FaceVelocities& faces() const { return faces_; }
   // Divergence of the face velocities per cell (after the last projection).
   std::span<const double> divergence() const { return div_; }
