@@ -19,7 +19,6 @@ struct RowAssembler {
     const double area = g.area(d, c);
     const AxisGeometry& ax = g.axis(d);
     const double* up = in.u.data() + std::size_t(n) * cell;
-    double uf[3] = {0.0, 0.0, 0.0};
     if (!has_neighbour(g, c, d, s)) {
       // Boundary: Dirichlet velocity at half a cell; no dependence on the unknowns in the flux.
       const double* ub = b.value(side_of(d, s), c);
@@ -36,6 +35,7 @@ struct RowAssembler {
     const index_t lo = g.face_below(c, d, s);
     const double w_self = s > 0 ? ax.weight[lo] : 1.0 - ax.weight[lo];
     const double w_nb = 1.0 - w_self;
+    double uf[3] = {0.0, 0.0, 0.0};
     for (int e = 0; e < n; ++e) uf[e] = w_self * up[e] + w_nb * un[e];
     const double flux = s * area * uf[d];
     const double diff = in.nu * area / ax.spacing[lo];
