@@ -286,7 +286,8 @@ int main(int argc, char** argv) {
   try {
     return run(parse_options(argc, argv));
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tb-mesh: %s\n", e.what());
-    return 1;
+    // Bad input or usage, as for every tool of the project.
+    std::fprintf(stderr, "tb-mesh: error: %s\n", e.what());
+    return 2;
   }
 }

@@ -17,8 +17,8 @@
 #include <omp.h>
 #endif
 
-#include "../common/json_writer.hpp"
-#include "../common/machine.hpp"
+#include "solvers/core/json_writer.hpp"
+#include "solvers/core/machine.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "../common/json_writer.hpp"
-#include "../common/machine.hpp"
+#include "solvers/core/json_writer.hpp"
+#include "solvers/core/machine.hpp"
 #include "../common/timing.hpp"
 #include "cuda/gpu_baseline.hpp"
 #include "stream_triad.hpp"

@@ -3,7 +3,7 @@
 #include <ostream>
 #include <vector>
 
-#include "mesh/io/atomic_file.hpp"
+#include "solvers/core/atomic_file.hpp"
 #include "mesh/io/gmsh_reader.hpp"
 
 namespace tb {

@@ -1,7 +1,7 @@
 #include <ostream>
 #include <vector>
 
-#include "mesh/io/atomic_file.hpp"
+#include "solvers/core/atomic_file.hpp"
 #include "mesh/io/su2_format.hpp"
 
 namespace tb {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "mesh/io/atomic_file.hpp"
+#include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 
 #ifdef TB_WITH_VTK

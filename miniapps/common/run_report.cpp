@@ -1,87 +1,57 @@
 #include "run_report.hpp"
 
 #include <cmath>
-#include <fstream>
+#include <cstdio>
 #include <sstream>
-#include <unistd.h>
 
 #include "solvers/core/atomic_file.hpp"
-#include "solvers/core/backend.hpp"
-#include "solvers/core/json.hpp"
+#include "solvers/core/json_writer.hpp"
+#include "solvers/core/machine.hpp"
 #include "step_table.hpp"
-
-#ifndef TB_GIT_COMMIT
-#define TB_GIT_COMMIT "unknown"
-#endif
 
 namespace tb::harness {
 
 namespace {
 
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
-}
-
-std::string totals_json(const SolverTotals& t) {
-  std::ostringstream o;
-  o << "{\"solves\": " << t.solves << ", \"iterations\": " << t.iterations << ", \"failures\": " << t.failures
-    << ", \"setup_seconds\": " << json::number(t.setup_seconds) << ", \"solve_seconds\": " << json::number(t.solve_seconds)
-    << "}";
-  return o.str();
+void write_totals(JsonWriter& w, std::string_view key, const SolverTotals& t) {
+  w.begin_object(key)
+      .value("solves", (long long)t.solves)
+      .value("iterations", (long long)t.iterations)
+      .value("failures", (long long)t.failures)
+      .value("setup_seconds", t.setup_seconds)
+      .value("solve_seconds", t.solve_seconds)
+      .end_object();
 }
 
 }  // namespace
 
-std::string machine_json() {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  std::ostringstream o;
-  o << "{\"hostname\": " << json::quote(host) << ", \"cpu\": " << json::quote(cpu_model())
-    << ", \"threads\": " << host_threads() << ", \"gpu\": " << json::quote(cuda_device_name()) << "}";
-  return o.str();
-}
-
 void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, const CaseConfig& config,
                    const RunResult& r) {
-  std::ostringstream o;
-  o << "{\n  \"app\": " << json::quote(s.app) << ",\n  \"git_commit\": " << json::quote(TB_GIT_COMMIT)
-    << ",\n  \"machine\": " << machine_json() << ",\n  \"steps\": " << r.last_step
-    << ",\n  \"steady_state_reached\": " << (r.steady ? "true" : "false")
-    << ",\n  \"wall_seconds\": " << json::number(r.wall_seconds) << ",\n  \"solvers\": {";
-  bool first = true;
-  for (const auto& [system, spec] : s.driver_specs) {
-    o << (first ? "" : ", ") << json::quote(system) << ": " << json::quote(spec);
-    first = false;
-  }
-  o << "},\n  \"shadows\": [";
-  for (std::size_t i = 0; i < s.shadows.size(); ++i)
-    o << (i ? ", " : "") << json::quote((s.shadows[i].system.empty() ? "" : s.shadows[i].system + "=") + s.shadows[i].spec);
-  o << "],\n  \"totals\": {";
-  first = true;
-  for (const auto& [name, t] : r.totals) {
-    o << (first ? "\n    " : ",\n    ") << json::quote(name) << ": " << totals_json(t);
-    first = false;
-  }
-  o << "\n  },\n  \"figures_of_merit\": {";
-  for (std::size_t i = 0; i < r.figures_of_merit.size(); ++i)
-    o << (i ? ", " : "") << json::quote(r.figures_of_merit[i].first) << ": " << json::number(r.figures_of_merit[i].second);
-  o << "},\n  \"case\": " << json::quote(config.to_toml()) << "\n}\n";
-  write_file_atomically((out_dir / "summary.json").string(), o.str());
+  JsonWriter w;
+  w.begin_object().value("app", s.app);
+  write(w, describe_machine());
+  w.value("steps", (long long)r.last_step).value("steady_state_reached", r.steady).value("wall_seconds", r.wall_seconds);
+  w.begin_object("solvers");
+  for (const auto& [system, spec] : s.driver_specs) w.value(system, spec);
+  w.end_object().begin_array("shadows");
+  for (const auto& sh : s.shadows) w.value("", sh.system.empty() ? sh.spec : sh.system + "=" + sh.spec);
+  w.end_array().begin_object("totals");
+  for (const auto& [name, t] : r.totals) write_totals(w, name, t);
+  w.end_object().begin_object("figures_of_merit");
+  for (const auto& [name, value] : r.figures_of_merit) w.value(name, value);
+  w.end_object().value("case", config.to_toml()).end_object();
+  w.save((out_dir / "summary.json").string());
 }
 
 void write_ab_report(const std::filesystem::path& dir, const std::string& mode, const std::vector<StudyRow>& rows) {
-  std::ostringstream md, csv, js;
+  std::ostringstream md, csv;
+  JsonWriter js;
   md << "# Solver study (" << mode << ")\n\n"
      << "| label | solver | solves | iterations | failures | setup s | solve s | steps | steady | wall s |\n"
      << "|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n";
   csv << "label,solver,solves,iterations,failures,setup_s,solve_s,steps,steady,wall_s\n";
-  js << "{\"mode\": " << json::quote(mode) << ", \"rows\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const StudyRow& r = rows[i];
+  js.begin_object().value("mode", mode).begin_array("rows");
+  for (const StudyRow& r : rows) {
     const SolverTotals& t = r.totals;
     char line[512];
     std::snprintf(line, sizeof line, "| %s | `%s` | %ld | %ld | %ld | %.4g | %.4g | %ld | %s | %s |\n", r.label.c_str(),
@@ -91,15 +61,14 @@ void write_ab_report(const std::filesystem::path& dir, const std::string& mode, 
     csv << csv_field(r.label) << "," << csv_field(r.spec) << "," << t.solves << "," << t.iterations << "," << t.failures
         << "," << format_number(t.setup_seconds) << "," << format_number(t.solve_seconds) << "," << r.steps << ","
         << (r.steady ? "true" : "false") << "," << format_number(r.wall_seconds) << "\n";
-    js << (i ? ", " : "") << "{\"label\": " << json::quote(r.label) << ", \"solver\": " << json::quote(r.spec)
-       << ", \"totals\": " << totals_json(t) << ", \"steps\": " << r.steps
-       << ", \"steady\": " << (r.steady ? "true" : "false") << ", \"wall_seconds\": " << json::number(r.wall_seconds)
-       << "}";
+    js.begin_object().value("label", r.label).value("solver", r.spec);
+    write_totals(js, "totals", t);
+    js.value("steps", (long long)r.steps).value("steady", r.steady).value("wall_seconds", r.wall_seconds).end_object();
   }
-  js << "]}\n";
+  js.end_array().end_object();
   write_file_atomically((dir / "ab_report.md").string(), md.str());
   write_file_atomically((dir / "ab_report.csv").string(), csv.str());
-  write_file_atomically((dir / "ab_report.json").string(), js.str());
+  js.save((dir / "ab_report.json").string());
 }
 
 }  // namespace tb::harness

@@ -23,7 +23,5 @@ struct StudyRow {
 // DIR/ab_report.md, .csv and .json.
 void write_ab_report(const std::filesystem::path& dir, const std::string& mode, const std::vector<StudyRow>& rows);
 
-// Host name, CPU model, threads, GPU: what a figure was measured on.
-std::string machine_json();
 
 }  // namespace tb::harness

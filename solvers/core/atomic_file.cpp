@@ -1,44 +1,55 @@
 #include "atomic_file.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <unistd.h>
 
 #include "error.hpp"
 
 namespace tb {
 
-namespace {
-[[noreturn]] void fail(const std::string& path, const char* what) {
-  throw Error(path + ": cannot " + what + ": " + std::strerror(errno));
+std::string temporary_path_for(const std::string& path) {
+  static std::atomic<int> counter{0};
+  return path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
 }
-}  // namespace
+
+void commit_temporary(const std::string& temporary, const std::string& path) {
+  auto fail = [&](const char* what) {
+    const std::string why = std::strerror(errno);
+    std::remove(temporary.c_str());
+    throw Error(path + ": cannot " + what + ": " + why);
+  };
+  const int fd = ::open(temporary.c_str(), O_RDONLY);
+  if (fd < 0) fail("reopen the temporary file");
+  const bool synced = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!synced) fail("flush to disk");
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) fail("replace");
+}
+
+void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& body) {
+  const std::string temporary = temporary_path_for(path);
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    if (!out) throw Error(path + ": cannot create the temporary file " + temporary);
+    out.precision(17);
+    body(out);
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(temporary.c_str());
+      throw Error(path + ": write failed (disk full?)");
+    }
+  }
+  commit_temporary(temporary, path);
+}
 
 void write_file_atomically(const std::string& path, std::string_view content) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) fail(tmp, "create");
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      fail(tmp, "write");
-    }
-    done += std::size_t(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(tmp.c_str());
-    fail(tmp, "flush");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    fail(path, "replace");
-  }
+  write_atomically(path, [&](std::ostream& out) { out.write(content.data(), std::streamsize(content.size())); });
 }
 
 }  // namespace tb

@@ -24,11 +24,7 @@ class BiCGStab final : public KrylovMethod {
     Vector& s = work(5, b);
     Vector& shat = work(6, b);
     Vector& t = work(7, b);
-    a.apply(x, r);
-    k::axpby(1.0, b, -1.0, r);
-    const double r0 = space().norm2(r);
-    st.initial_residual = r0;
-    st.reason = check(r0, r0, 0, st.residual_history);
+    const double r0 = start(a, b, x, r, st);
     k::copy(r, r0hat);
     k::fill(p, 0.0);
     k::fill(v, 0.0);

@@ -19,11 +19,7 @@ class ConjugateGradient final : public KrylovMethod {
     Vector& z = work(1, b);
     Vector& p = work(2, b);
     Vector& q = work(3, b);
-    a.apply(x, r);
-    k::axpby(1.0, b, -1.0, r);
-    const double r0 = space().norm2(r);
-    st.initial_residual = r0;
-    st.reason = check(r0, r0, 0, st.residual_history);
+    const double r0 = start(a, b, x, r, st);
     m.apply(r, z);
     k::copy(z, p);
     double rz = space().dot(r, z);

@@ -39,12 +39,8 @@ class Gmres final : public KrylovMethod {
     SolveStats st;
     Vector& r = work(0, b);
     Vector& w = work(1, b);
-    a.apply(x, r);
-    k::axpby(1.0, b, -1.0, r);
-    double beta = space().norm2(r);
-    const double r0 = beta;
-    st.initial_residual = r0;
-    st.reason = check(r0, r0, 0, st.residual_history);
+    const double r0 = start(a, b, x, r, st);
+    double beta = r0;
     int it = 0;
     while (st.reason == StopReason::not_run) {
       Vector& v0 = basis(0, b);

@@ -21,6 +21,15 @@ Vector& KrylovMethod::work(std::size_t i, const Vector& like) {
   return v;
 }
 
+double KrylovMethod::start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st) {
+  a.apply(x, r);
+  kernels::axpby(1.0, b, -1.0, r);
+  const double r0 = space().norm2(r);
+  st.initial_residual = r0;
+  st.reason = check(r0, r0, 0, st.residual_history);
+  return r0;
+}
+
 StopReason KrylovMethod::check(double rnorm, double r0norm, int it, std::vector<double>& history) {
   history.push_back(rnorm);
   if (!std::isfinite(rnorm)) return StopReason::non_finite;

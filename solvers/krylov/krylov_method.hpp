@@ -55,6 +55,8 @@ class KrylovMethod {
   Vector& work(std::size_t i, const Vector& like);
   // Checks a new residual norm; returns the stop reason or not_run to continue.
   StopReason check(double rnorm, double r0norm, int it, std::vector<double>& history);
+  // r = b - A x, and the first entry of the history; returns ||r0||.
+  double start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st);
 
   StopCriteria stop_;
 

@@ -17,11 +17,7 @@ class Richardson final : public KrylovMethod {
     SolveStats st;
     Vector& r = work(0, b);
     Vector& z = work(1, b);
-    a.apply(x, r);
-    k::axpby(1.0, b, -1.0, r);
-    const double r0 = space().norm2(r);
-    st.initial_residual = r0;
-    st.reason = check(r0, r0, 0, st.residual_history);
+    const double r0 = start(a, b, x, r, st);
     int it = 0;
     while (st.reason == StopReason::not_run) {
       ++it;

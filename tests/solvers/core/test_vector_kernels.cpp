@@ -3,6 +3,8 @@
 // on a machine that may have no device.
 #include <gtest/gtest.h>
 
+#include "../../common/random.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -18,13 +20,7 @@
 namespace tb {
 namespace {
 
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  std::vector<double> v(n);
-  for (double& e : v) e = d(gen);
-  return v;
-}
+using test::random_vector;
 
 // Rounding bound for a sum of n products: n * eps * sum |x_i y_i|, the
 // classical worst case (Higham, Accuracy and Stability, Eq. 3.4), so any

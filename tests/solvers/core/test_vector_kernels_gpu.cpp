@@ -4,6 +4,8 @@
 // grid-stride loops wrap. Skips with the reason when no device is visible.
 #include <gtest/gtest.h>
 
+#include "../../common/random.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -20,13 +22,7 @@ namespace {
 
 constexpr double eps = std::numeric_limits<double>::epsilon();
 
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  std::vector<double> v(n);
-  for (double& e : v) e = d(gen);
-  return v;
-}
+using test::random_vector;
 
 Vector on_device(const std::vector<double>& h) { return Vector(Backend::cuda, std::span<const double>(h)); }
 

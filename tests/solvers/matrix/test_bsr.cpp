@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "../../common/random.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -31,13 +33,7 @@ BsrMatrix random_bsr(index_t block_rows, index_t bs, double density, unsigned se
   return a;
 }
 
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  std::vector<double> x(n);
-  for (auto& v : x) v = value(rng);
-  return x;
-}
+using test::random_vector;
 
 class SpmvBlockSize : public ::testing::TestWithParam<index_t> {};
 

@@ -4,6 +4,8 @@
 // Skips with the reason when no device is visible.
 #include <gtest/gtest.h>
 
+#include "../../common/random.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -22,13 +24,7 @@
 namespace tb {
 namespace {
 
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  std::vector<double> v(n);
-  for (double& e : v) e = d(gen);
-  return v;
-}
+using test::random_vector;
 
 // A square BSR matrix with an irregular pattern: empty block rows, rows of a
 // single block, and rows longer than a warp's worth of blocks, so the flat

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tb::bench {
+namespace tb {
 
 class JsonWriter {
  public:
@@ -38,4 +38,4 @@ class JsonWriter {
   std::vector<bool> has_items_;  // per open container
 };
 
-}  // namespace tb::bench
+}  // namespace tb

@@ -15,7 +15,7 @@
 #define TB_BUILD_TYPE "unknown"
 #endif
 
-namespace tb::bench {
+namespace tb {
 
 namespace {
 
@@ -101,4 +101,4 @@ std::string summary(const Machine& m) {
   return s;
 }
 
-}  // namespace tb::bench
+}  // namespace tb

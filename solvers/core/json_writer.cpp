@@ -4,7 +4,7 @@
 #include "solvers/core/error.hpp"
 #include "solvers/core/json.hpp"
 
-namespace tb::bench {
+namespace tb {
 
 void JsonWriter::start_item(std::string_view key) {
   if (!has_items_.empty()) {
@@ -74,4 +74,4 @@ void JsonWriter::save(const std::string& path) const {
   write_file_atomically(path, out_);
 }
 
-}  // namespace tb::bench
+}  // namespace tb

@@ -5,7 +5,7 @@
 
 #include "json_writer.hpp"
 
-namespace tb::bench {
+namespace tb {
 
 struct Machine {
   std::string hostname;
@@ -26,4 +26,4 @@ void write(JsonWriter& json, const Machine& m);
 // A few lines for the top of the stdout report.
 std::string summary(const Machine& m);
 
-}  // namespace tb::bench
+}  // namespace tb
