@@ -94,8 +94,9 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       for (const auto& r : solvers.shadow_records()[i]) result.totals[shadow_key(i, r.system)].add(r.stats);
     }
     result.steady = sim.steady_state_reached();
-    if (s.output_every > 0 && (step % s.output_every == 0 || result.steady || step == s.steps))
-      sim.write_fields(s.out_dir, step);
+    // The final state is always written: a run must leave something to look at.
+    const bool last = result.steady || step == s.steps;
+    if (last || (s.output_every > 0 && step % s.output_every == 0)) sim.write_fields(s.out_dir, step);
     if (s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
       std::ostringstream state;
       sim.save_state(state);
@@ -114,7 +115,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
 CaseSchema make_schema(const MiniappDescription& app) {
   CaseSchema schema;
   schema.add({"run.steps", KeyType::integer, "100", "time steps to run (steady cases stop earlier when converged)"});
-  schema.add({"run.output_every", KeyType::integer, "0", "write fields every N steps and at the end; 0 = never"});
+  schema.add({"run.output_every", KeyType::integer, "0", "write fields every N steps; the final state is always written (0: only it)"});
   schema.add({"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never"});
   schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
   if (app.declare_keys) app.declare_keys(schema);
