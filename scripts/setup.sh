@@ -12,7 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libmetis-dev libvtk9-dev
   libtomlplusplus-dev
-  python3-matplotlib
+  python3-matplotlib python3-vtk9 xvfb xauth
 )
 for arg in "$@"; do
   case "$arg" in
