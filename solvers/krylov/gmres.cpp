@@ -54,16 +54,13 @@ class Gmres final : public KrylovMethod {
         ++it;
         Vector& z = flexible_ ? direction(j, b) : w;
         m.apply(basis(j, b), z);
-        Vector& av = flexible_ ? w : work(2, b);
-        a.apply(z, av);
-        orthogonalize(j, av, b);
-        H(j + 1, j) = space().norm2(av);
+        // The new vector is built in its basis slot: no copy per iteration.
+        Vector& vn = basis(j + 1, b);
+        a.apply(z, vn);
+        orthogonalize(j, vn, b);
+        H(j + 1, j) = space().norm2(vn);
         happy = H(j + 1, j) == 0.0;
-        if (!happy) {
-          Vector& vn = basis(j + 1, b);
-          k::copy(av, vn);
-          k::scale(1.0 / H(j + 1, j), vn);
-        }
+        if (!happy) k::scale(1.0 / H(j + 1, j), vn);
         rotate(j);
         st.reason = check(std::abs(g_[j + 1]), r0, it, st.residual_history);
         // A happy breakdown means x is exact in this Krylov space: the estimate
