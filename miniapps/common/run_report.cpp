@@ -30,7 +30,9 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
   JsonWriter w;
   w.begin_object().value("app", s.app);
   write(w, describe_machine());
-  w.value("steps", (long long)r.last_step).value("steady_state_reached", r.steady).value("wall_seconds", r.wall_seconds);
+  w.value("steps", (long long)r.last_step)
+      .value("steady_state_reached", r.steady)
+      .value("wall_seconds", r.wall_seconds);
   w.begin_object("solvers");
   for (const auto& [system, spec] : s.driver_specs) w.value(system, spec);
   w.end_object().begin_array("shadows");
@@ -53,11 +55,12 @@ void write_ab_report(const std::filesystem::path& dir, const std::string& mode, 
   js.begin_object().value("mode", mode).begin_array("rows");
   for (const StudyRow& r : rows) {
     const SolverTotals& t = r.totals;
-    char line[512];
-    std::snprintf(line, sizeof line, "| %s | `%s` | %ld | %ld | %ld | %.4g | %.4g | %ld | %s | %s |\n", r.label.c_str(),
-                  r.spec.c_str(), t.solves, t.iterations, t.failures, t.setup_seconds, t.solve_seconds, r.steps,
-                  r.steady ? "yes" : "no", std::isnan(r.wall_seconds) ? "-" : format_number(r.wall_seconds).c_str());
-    md << line;
+    char wall[32] = "-";
+    if (!std::isnan(r.wall_seconds)) std::snprintf(wall, sizeof wall, "%.4g", r.wall_seconds);
+    char numbers[256];
+    std::snprintf(numbers, sizeof numbers, "%ld | %ld | %ld | %.4g | %.4g | %ld | %s | %s", t.solves, t.iterations,
+                  t.failures, t.setup_seconds, t.solve_seconds, r.steps, r.steady ? "yes" : "no", wall);
+    md << "| " << r.label << " | `" << r.spec << "` | " << numbers << " |\n";
     csv << csv_field(r.label) << "," << csv_field(r.spec) << "," << t.solves << "," << t.iterations << "," << t.failures
         << "," << format_number(t.setup_seconds) << "," << format_number(t.solve_seconds) << "," << r.steps << ","
         << (r.steady ? "true" : "false") << "," << format_number(r.wall_seconds) << "\n";

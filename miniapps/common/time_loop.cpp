@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::vector<std::string> record_columns(const std::string& prefix) {
-  return {prefix + ":solver", prefix + ":iterations", prefix + ":setup_s", prefix + ":solve_s", prefix + ":reason",
-          prefix + ":checksum"};
+  return {prefix + ":solver",  prefix + ":iterations", prefix + ":setup_s",
+          prefix + ":solve_s", prefix + ":reason",     prefix + ":checksum"};
 }
 
 void append_record(std::vector<std::string>& row, const SolveRecord& r) {
@@ -115,13 +115,13 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
 CaseSchema make_schema(const MiniappDescription& app) {
   CaseSchema schema;
   schema.add({"run.steps", KeyType::integer, "100", "time steps to run (steady cases stop earlier when converged)"});
-  schema.add({"run.output_every", KeyType::integer, "0", "write fields every N steps; the final state is always written (0: only it)"});
+  schema.add({"run.output_every", KeyType::integer, "0",
+              "write fields every N steps; the final state is always written (0: only it)"});
   schema.add({"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never"});
   schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
   if (app.declare_keys) app.declare_keys(schema);
   for (const auto& system : app.systems)
-    if (!schema.find("solver." + system))
-      throw Error("internal: " + app.name + " declares no key solver." + system);
+    if (!schema.find("solver." + system)) throw Error("internal: " + app.name + " declares no key solver." + system);
   return schema;
 }
 
@@ -150,13 +150,32 @@ std::string join_specs(const std::map<std::string, std::string>& specs) {
 
 void print_options(const MiniappDescription& app, const RunOptions& o, const LoopSettings& s) {
   std::printf("%s: %s\n", app.name.c_str(), app.summary.c_str());
-  std::printf("  case: %s\n  output: %s\n  steps: %ld\n", o.case_file.empty() ? "(built-in default)" : o.case_file.c_str(),
-              s.out_dir.c_str(), s.steps);
+  std::printf("  case: %s\n  output: %s\n  steps: %ld\n",
+              o.case_file.empty() ? "(built-in default)" : o.case_file.c_str(), s.out_dir.c_str(), s.steps);
   for (const auto& [system, spec] : s.driver_specs) std::printf("  solver.%s = %s\n", system.c_str(), spec.c_str());
   for (const auto& [k, v] : o.sets) std::printf("  --set %s=%s\n", k.c_str(), v.c_str());
   for (const auto& sh : o.shadow) std::printf("  --shadow %s\n", sh.c_str());
   for (const auto& ab : o.ab) std::printf("  --ab %s\n", ab.c_str());
   std::fflush(stdout);
+}
+
+// The rows one run adds to a study: its driving solvers, then each shadow
+// (labelled "<label>/shadow-<i>"), each with its own totals over every system.
+std::vector<StudyRow> study_rows(const std::string& label, const LoopSettings& s,
+                                 const std::vector<std::string>& shadow_texts, const RunResult& r) {
+  std::vector<StudyRow> rows(1 + shadow_texts.size());
+  rows[0] = {label, join_specs(s.driver_specs), {}, r.last_step, r.steady, r.wall_seconds};
+  for (std::size_t i = 0; i < shadow_texts.size(); ++i)
+    rows[i + 1] = {
+        label + "/shadow-" + std::to_string(i + 1), shadow_texts[i], {}, r.last_step, r.steady, std::nan("")};
+  for (const auto& [name, t] : r.totals) {
+    std::size_t row = 0;
+    if (name.rfind("shadow", 0) == 0) row = std::stoul(name.substr(6));
+    SolverTotals& into = rows.at(row).totals;
+    into.solves += t.solves, into.iterations += t.iterations, into.failures += t.failures;
+    into.setup_seconds += t.setup_seconds, into.solve_seconds += t.solve_seconds;
+  }
+  return rows;
 }
 
 // One simulation per specification, each from the same initial state.
@@ -178,15 +197,11 @@ int run_independent_study(const MiniappDescription& app, const CaseConfig& base,
     std::fflush(stdout);
     auto sim = app.make(config);
     const RunResult r = run_time_loop(*sim, config, s);
-    StudyRow row{label, join_specs(s.driver_specs), {}, r.last_step, r.steady, r.wall_seconds};
-    for (const auto& [name, t] : r.totals) {
-      row.totals.solves += t.solves, row.totals.iterations += t.iterations, row.totals.failures += t.failures;
-      row.totals.setup_seconds += t.setup_seconds, row.totals.solve_seconds += t.solve_seconds;
-    }
-    failed = failed || row.totals.failures > 0;
-    rows.push_back(row);
+    const std::vector<StudyRow> run_rows = study_rows(label, s, o.shadow, r);
+    failed = failed || run_rows.front().totals.failures > 0;
+    rows.insert(rows.end(), run_rows.begin(), run_rows.end());
   }
-  write_ab_report(out_dir, "independent", rows);
+  write_ab_report(out_dir, o.shadow.empty() ? "independent" : "independent, with shadows", rows);
   std::printf("A/B report: %s\n", (out_dir / "ab_report.md").c_str());
   return failed ? 1 : 0;
 }
@@ -194,30 +209,9 @@ int run_independent_study(const MiniappDescription& app, const CaseConfig& base,
 int run_single(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o, const LoopSettings& s) {
   auto sim = app.make(config);
   const RunResult r = run_time_loop(*sim, config, s);
-  long failures = 0;
-  for (const auto& [name, t] : r.totals)
-    if (name.rfind("driver/", 0) == 0) failures += t.failures;
-  if (!s.shadows.empty()) {
-    std::vector<StudyRow> rows;
-    StudyRow driver{"driver", join_specs(s.driver_specs), {}, r.last_step, r.steady, r.wall_seconds};
-    std::vector<StudyRow> shadows(s.shadows.size());
-    for (const auto& [name, t] : r.totals) {
-      SolverTotals* into = &driver.totals;
-      if (name.rfind("shadow", 0) == 0) into = &shadows[std::stoul(name.substr(6)) - 1].totals;
-      into->solves += t.solves, into->iterations += t.iterations, into->failures += t.failures;
-      into->setup_seconds += t.setup_seconds, into->solve_seconds += t.solve_seconds;
-    }
-    rows.push_back(driver);
-    for (std::size_t i = 0; i < shadows.size(); ++i) {
-      shadows[i].label = "shadow-" + std::to_string(i + 1);
-      shadows[i].spec = o.shadow[i];
-      shadows[i].steps = r.last_step;
-      shadows[i].steady = r.steady;
-      shadows[i].wall_seconds = std::nan("");
-      rows.push_back(shadows[i]);
-    }
-    write_ab_report(s.out_dir, "shadow", rows);
-  }
+  const std::vector<StudyRow> rows = study_rows("driver", s, o.shadow, r);
+  const long failures = rows.front().totals.failures;
+  if (!s.shadows.empty()) write_ab_report(s.out_dir, "shadow", rows);
   std::printf("%s: %ld steps%s, %ld failed solves, %.3f s; results in %s\n", app.name.c_str(), r.last_step,
               r.steady ? " (steady state reached)" : "", failures, r.wall_seconds, s.out_dir.c_str());
   return failures > 0 ? 1 : 0;

@@ -124,8 +124,9 @@ TEST(CaseConfig, ErrorsNameFileLineAndNearestKey) {
 }
 
 TEST(CommandLine, OptionsAndErrors) {
-  const char* argv[] = {"tb-decay", "case.toml", "--out", "d", "--set", "a.b=1", "--steps", "5", "--shadow", "cg",
-                        "--ab", "heat=bicgstab(rtol=1e-3)", "--dump-systems", "2,4"};
+  const char* argv[] = {"tb-decay",       "case.toml", "--out",    "d",  "--set", "a.b=1",
+                        "--steps",        "5",         "--shadow", "cg", "--ab",  "heat=bicgstab(rtol=1e-3)",
+                        "--dump-systems", "2,4"};
   const RunOptions o = parse_command_line(14, argv);
   EXPECT_EQ(o.case_file, "case.toml");
   EXPECT_EQ(o.out_dir, "d");
@@ -222,8 +223,17 @@ TEST(TimeLoop, RestartWithoutCheckpointIsAClearError) {
 TEST(RunMiniapp, IndependentStudyWritesReport) {
   const fs::path out = fresh_dir("ab");
   const std::string dir = out.string();
-  const char* argv[] = {"tb-decay", "--out", dir.c_str(), "--steps", "4", "--set", "run.progress=false",
-                        "--ab", "gmres(rtol=1e-10)+jacobi", "--ab", "heat=bicgstab(rtol=1e-10)"};
+  const char* argv[] = {"tb-decay",
+                        "--out",
+                        dir.c_str(),
+                        "--steps",
+                        "4",
+                        "--set",
+                        "run.progress=false",
+                        "--ab",
+                        "gmres(rtol=1e-10)+jacobi",
+                        "--ab",
+                        "heat=bicgstab(rtol=1e-10)"};
   EXPECT_EQ(run_miniapp(decay_app(), 11, argv), 0);
   const auto rows = read_csv(out / "ab_report.csv");
   ASSERT_EQ(rows.size(), 4u);
@@ -236,19 +246,51 @@ TEST(RunMiniapp, IndependentStudyWritesReport) {
   fs::remove_all(out);
 }
 
+// With --ab and --shadow together, every run's shadows get rows of their own:
+// a shadow that fails (maxit=1) is counted there, not against the run it shadows.
+TEST(RunMiniapp, IndependentStudyWithShadowsKeepsShadowRowsApart) {
+  const fs::path out = fresh_dir("abshadow");
+  const std::string dir = out.string();
+  const char* argv[] = {"tb-decay",
+                        "--out",
+                        dir.c_str(),
+                        "--steps",
+                        "3",
+                        "--set",
+                        "run.progress=false",
+                        "--ab",
+                        "bicgstab(rtol=1e-10)+jacobi",
+                        "--shadow",
+                        "cg(maxit=1)"};
+  EXPECT_EQ(run_miniapp(decay_app(), 11, argv), 0);
+  const auto rows = read_csv(out / "ab_report.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  const std::size_t label = column(rows[0], "label"), solves = column(rows[0], "solves"),
+                    failures = column(rows[0], "failures");
+  const char* expected[] = {"baseline", "baseline/shadow-1", "ab-1", "ab-1/shadow-1"};
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][label], expected[i - 1]);
+    EXPECT_EQ(rows[i][solves], "3") << rows[i][label];
+    EXPECT_EQ(rows[i][failures], i % 2 ? "0" : "3") << rows[i][label];
+  }
+  fs::remove_all(out);
+}
+
 TEST(RunMiniapp, SteadyStateStopsEarlyAndDumpsAreReadable) {
   const fs::path out = fresh_dir("steady");
   const std::string dir = out.string();
   test::DecaySimulation* sim = nullptr;
-  const char* argv[] = {"tb-decay", "--out", dir.c_str(), "--set", "physics.steady_tol=1e-6", "--set",
-                        "run.progress=false", "--dump-systems", "2"};
+  const char* argv[] = {
+      "tb-decay",           "--out",          dir.c_str(), "--set", "physics.steady_tol=1e-6", "--set",
+      "run.progress=false", "--dump-systems", "2"};
   EXPECT_EQ(run_miniapp(decay_app(&sim), 9, argv), 0);
   ASSERT_NE(sim, nullptr);
   const auto rows = read_csv(out / "steps.csv");
   EXPECT_LT(rows.size(), 101u);  // stopped before run.steps = 100
   const MatrixMarketMatrix m = read_matrix_market((out / "systems" / "step2-heat-A.mtx").string());
   EXPECT_EQ(m.block_size, 2);
-  EXPECT_EQ(read_matrix_market_vector((out / "systems" / "step2-heat-b.mtx").string()).size(), std::size_t(m.matrix.rows));
+  EXPECT_EQ(read_matrix_market_vector((out / "systems" / "step2-heat-b.mtx").string()).size(),
+            std::size_t(m.matrix.rows));
   fs::remove_all(out);
 }
 
