@@ -1,0 +1,24 @@
+#include "registry.hpp"
+#include "solvers/multicolor/point_implicit.hpp"
+
+namespace tb {
+
+void register_multicolor(Registry& r) {
+  r.add(PreconditionerEntry{
+      "multicolor",
+      "multicolour point-implicit relaxation, colour-grouped D (fp64, LU) + O (fp32 or fp64) (seed 002)",
+      {{"sweeps", ParamType::integer, "1", "outer sweeps over all colours from x = 0", {}},
+       {"precision", ParamType::choice, "mixed", "off-diagonal blocks in fp32 (mixed) or fp64", {"mixed", "double"}},
+       {"balance", ParamType::boolean, "true", "even out the colour sizes after greedy colouring", {}},
+       {"variant", ParamType::choice, "omp", "OpenMP within each colour, or the sequential reference", {"omp", "ref"}}},
+      [](const ParamValues& p) {
+        multicolor::Options o;
+        o.sweeps = p.integer("sweeps");
+        o.precision = p.text("precision") == "double" ? multicolor::Precision::fp64 : multicolor::Precision::mixed;
+        o.balance = p.boolean("balance");
+        o.variant = p.text("variant") == "ref" ? multicolor::Variant::ref : multicolor::Variant::omp;
+        return multicolor::make_preconditioner(o);
+      }});
+}
+
+}  // namespace tb

@@ -1,0 +1,87 @@
+#include "point_implicit.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "relax_colour.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::multicolor {
+
+namespace {
+
+template <class Real>
+void sweep_colours(const ColourPattern& p, const RelaxView<Real>& m, Variant variant, int sweeps, const double* b,
+                   double* x) {
+  for (int s = 0; s < sweeps; ++s)
+    for (index_t k = 0; k < p.num_colours(); ++k) {
+      if (variant == Variant::ref)
+        relax_colour_ref(m, p.colour_begin[k], p.colour_begin[k + 1], b, x);
+      else
+        relax_colour_omp(m, p.colour_begin[k], p.colour_begin[k + 1], b, x);
+    }
+}
+
+template <class Real>
+RelaxView<Real> relax_view(const ColourPattern& p, const SplitValues& v, const std::vector<Real>& o) {
+  return {p.block_size, p.ia.data(), p.ja.data(), v.d.data(), o.data()};
+}
+
+// Block rows move as wholes between the caller's order and the colour-major one.
+void gather_blocks(const std::vector<index_t>& new_to_old, index_t n, const double* from, double* to) {
+  for (std::size_t i = 0; i < new_to_old.size(); ++i) std::copy_n(from + std::size_t(new_to_old[i]) * n, n, to + i * n);
+}
+void scatter_blocks(const std::vector<index_t>& new_to_old, index_t n, const double* from, double* to) {
+  for (std::size_t i = 0; i < new_to_old.size(); ++i) std::copy_n(from + i * n, n, to + std::size_t(new_to_old[i]) * n);
+}
+
+class PointImplicit final : public Preconditioner {
+ public:
+  explicit PointImplicit(const Options& o) : opt_(o) {
+    if (o.sweeps < 1) throw Error("multicolor: sweeps must be at least 1, got " + std::to_string(o.sweeps));
+  }
+
+  void setup(const BsrMatrix& a, Backend backend) override {
+    if (backend != Backend::host) throw Error("multicolor: only the host backend is implemented so far");
+    pattern_ = build_colour_pattern(a, opt_.balance);
+    values_ = allocate_split_values(pattern_, opt_.precision);
+    fill_split_values(pattern_, a, values_);
+    b_.assign(std::size_t(a.rows()), 0.0);
+    x_.assign(std::size_t(a.rows()), 0.0);
+  }
+  void update(const BsrMatrix& a) override {
+    if (b_.empty() && a.rows() > 0) throw Error("multicolor: update() before setup()");
+    fill_split_values(pattern_, a, values_);
+  }
+  void apply(const Vector& r, Vector& z) const override {
+    if (r.size() != b_.size() || z.size() != b_.size())
+      throw Error("multicolor: vector length does not match the matrix set up");
+    const index_t n = pattern_.block_size;
+    gather_blocks(pattern_.new_to_old, n, r.data(), b_.data());
+    std::fill(x_.begin(), x_.end(), 0.0);
+    point_implicit_sweeps(pattern_, values_, opt_.variant, opt_.sweeps, b_.data(), x_.data());
+    scatter_blocks(pattern_.new_to_old, n, x_.data(), z.data());
+  }
+  bool supports(Backend b) const override { return b == Backend::host; }
+
+ private:
+  Options opt_;
+  ColourPattern pattern_;
+  SplitValues values_;
+  mutable std::vector<double> b_, x_;  // colour-major work vectors, sized once in setup
+};
+
+}  // namespace
+
+void point_implicit_sweeps(const ColourPattern& p, const SplitValues& v, Variant variant, int sweeps, const double* b,
+                           double* x) {
+  if (v.precision == Precision::mixed)
+    sweep_colours(p, relax_view(p, v, v.o32), variant, sweeps, b, x);
+  else
+    sweep_colours(p, relax_view(p, v, v.o64), variant, sweeps, b, x);
+}
+
+std::unique_ptr<Preconditioner> make_preconditioner(const Options& o) { return std::make_unique<PointImplicit>(o); }
+
+}  // namespace tb::multicolor
