@@ -10,13 +10,21 @@ void register_multicolor(Registry& r) {
       {{"sweeps", ParamType::integer, "1", "outer sweeps over all colours from x = 0", {}},
        {"precision", ParamType::choice, "mixed", "off-diagonal blocks in fp32 (mixed) or fp64", {"mixed", "double"}},
        {"balance", ParamType::boolean, "true", "even out the colour sizes after greedy colouring", {}},
-       {"variant", ParamType::choice, "omp", "OpenMP within each colour, or the sequential reference", {"omp", "ref"}}},
+       {"kernel",
+        ParamType::choice,
+        "tuned",
+        "tuned (host: OpenMP per colour; cuda: Table I SpMV + warp substitution), ref (the plain twin), "
+        "library (cuda: cuSPARSE bsrmv + cuBLAS trsmBatched, precision=double)",
+        {"tuned", "ref", "library"}}},
       [](const ParamValues& p) {
         multicolor::Options o;
         o.sweeps = p.integer("sweeps");
         o.precision = p.text("precision") == "double" ? multicolor::Precision::fp64 : multicolor::Precision::mixed;
         o.balance = p.boolean("balance");
-        o.variant = p.text("variant") == "ref" ? multicolor::Variant::ref : multicolor::Variant::omp;
+        const std::string& k = p.text("kernel");
+        o.kernel = k == "ref"       ? multicolor::Kernel::ref
+                   : k == "library" ? multicolor::Kernel::library
+                                    : multicolor::Kernel::tuned;
         return multicolor::make_preconditioner(o);
       }});
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "device_split.hpp"
 #include "relax_colour.hpp"
 #include "solvers/core/error.hpp"
 
@@ -12,11 +13,11 @@ namespace tb::multicolor {
 namespace {
 
 template <class Real>
-void sweep_colours(const ColourPattern& p, const RelaxView<Real>& m, Variant variant, int sweeps, const double* b,
+void sweep_colours(const ColourPattern& p, const RelaxView<Real>& m, Kernel kernel, int sweeps, const double* b,
                    double* x) {
   for (int s = 0; s < sweeps; ++s)
     for (index_t k = 0; k < p.num_colours(); ++k) {
-      if (variant == Variant::ref)
+      if (kernel == Kernel::ref)
         relax_colour_ref(m, p.colour_begin[k], p.colour_begin[k + 1], b, x);
       else
         relax_colour_omp(m, p.colour_begin[k], p.colour_begin[k + 1], b, x);
@@ -43,43 +44,55 @@ class PointImplicit final : public Preconditioner {
   }
 
   void setup(const BsrMatrix& a, Backend backend) override {
-    if (backend != Backend::host) throw Error("multicolor: only the host backend is implemented so far");
+    if (backend == Backend::host && opt_.kernel == Kernel::library)
+      throw Error("multicolor: kernel=library (cuSPARSE + cuBLAS) runs on the cuda backend only");
     pattern_ = build_colour_pattern(a, opt_.balance);
     values_ = allocate_split_values(pattern_, opt_.precision);
     fill_split_values(pattern_, a, values_);
-    b_.assign(std::size_t(a.rows()), 0.0);
-    x_.assign(std::size_t(a.rows()), 0.0);
+    device_.reset();
+    if (backend == Backend::cuda) {
+      device_ = std::make_unique<DeviceSplit>(pattern_, opt_);
+      device_->upload_values(values_);
+    } else {
+      b_.assign(std::size_t(a.rows()), 0.0);
+      x_.assign(std::size_t(a.rows()), 0.0);
+    }
+    rows_ = a.rows();
   }
   void update(const BsrMatrix& a) override {
-    if (b_.empty() && a.rows() > 0) throw Error("multicolor: update() before setup()");
+    if (pattern_.new_to_old.empty() && a.rows() > 0) throw Error("multicolor: update() before setup()");
     fill_split_values(pattern_, a, values_);
+    if (device_) device_->upload_values(values_);
   }
   void apply(const Vector& r, Vector& z) const override {
-    if (r.size() != b_.size() || z.size() != b_.size())
+    if (r.size() != std::size_t(rows_) || z.size() != std::size_t(rows_))
       throw Error("multicolor: vector length does not match the matrix set up");
+    if (device_) return device_->apply(pattern_, r, z);
     const index_t n = pattern_.block_size;
     gather_blocks(pattern_.new_to_old, n, r.data(), b_.data());
     std::fill(x_.begin(), x_.end(), 0.0);
-    point_implicit_sweeps(pattern_, values_, opt_.variant, opt_.sweeps, b_.data(), x_.data());
+    point_implicit_sweeps(pattern_, values_, opt_.kernel, opt_.sweeps, b_.data(), x_.data());
     scatter_blocks(pattern_.new_to_old, n, x_.data(), z.data());
   }
-  bool supports(Backend b) const override { return b == Backend::host; }
+  bool supports(Backend) const override { return true; }
 
  private:
   Options opt_;
   ColourPattern pattern_;
   SplitValues values_;
-  mutable std::vector<double> b_, x_;  // colour-major work vectors, sized once in setup
+  index_t rows_ = 0;
+  mutable std::vector<double> b_, x_;  // host colour-major work vectors, sized once in setup
+  std::unique_ptr<DeviceSplit> device_;
 };
 
 }  // namespace
 
-void point_implicit_sweeps(const ColourPattern& p, const SplitValues& v, Variant variant, int sweeps, const double* b,
+void point_implicit_sweeps(const ColourPattern& p, const SplitValues& v, Kernel kernel, int sweeps, const double* b,
                            double* x) {
   if (v.precision == Precision::mixed)
-    sweep_colours(p, relax_view(p, v, v.o32), variant, sweeps, b, x);
+    sweep_colours(p, relax_view(p, v, v.o32), kernel, sweeps, b, x);
   else
-    sweep_colours(p, relax_view(p, v, v.o64), variant, sweeps, b, x);
+    sweep_colours(p, relax_view(p, v, v.o64), kernel, sweeps, b, x);
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(const Options& o) { return std::make_unique<PointImplicit>(o); }

@@ -8,23 +8,14 @@
 #include <memory>
 
 #include "colour_pattern.hpp"
+#include "options.hpp"
 #include "solvers/krylov/preconditioner.hpp"
-#include "split_values.hpp"
 
 namespace tb::multicolor {
 
-enum class Variant { ref, omp };
-
-struct Options {
-  int sweeps = 1;
-  Precision precision = Precision::mixed;
-  bool balance = true;
-  Variant variant = Variant::omp;
-};
-
-// The sweeps on the renumbered system (b and x in colour-major block order);
-// x is used as the initial guess.
-void point_implicit_sweeps(const ColourPattern& p, const SplitValues& v, Variant variant, int sweeps, const double* b,
+// The host sweeps on the renumbered system (b and x in colour-major block
+// order); x is the initial guess. kernel: ref or tuned.
+void point_implicit_sweeps(const ColourPattern& p, const SplitValues& v, Kernel kernel, int sweeps, const double* b,
                            double* x);
 
 std::unique_ptr<Preconditioner> make_preconditioner(const Options& o);

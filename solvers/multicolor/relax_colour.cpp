@@ -9,7 +9,7 @@ namespace {
 template <class Real>
 void relax_ref(const RelaxView<Real>& m, index_t begin, index_t end, const double* b, double* x) {
   dense::with_block_size(m.block_size, [&]<int N>() {
-    for (index_t i = begin; i < end; ++i) relax_row<N>(m, i, b, x);
+    for (index_t i = begin; i < end; ++i) relax_row<N, false>(m, i, b, x);
   });
 }
 
@@ -18,7 +18,7 @@ void relax_omp(const RelaxView<Real>& m, index_t begin, index_t end, const doubl
   const long entries = long(end - begin) * m.block_size;
   dense::with_block_size(m.block_size, [&]<int N>() {
 #pragma omp parallel for schedule(static) if (entries >= openmp_min_length)
-    for (index_t i = begin; i < end; ++i) relax_row<N>(m, i, b, x);
+    for (index_t i = begin; i < end; ++i) relax_row<N, false>(m, i, b, x);
   });
 }
 

@@ -19,9 +19,16 @@ struct RelaxView {
   const Real* o = nullptr;    // off-diagonal blocks
 };
 
+// Entry (r, c) of an n x n block: the host keeps the BSR's row-major blocks, the
+// GPU copy is column-major, the paper's layout (see cuda/point_implicit_kernels.cu).
+template <bool ColMajor>
+TB_HOST_DEVICE inline index_t entry(index_t r, index_t c, index_t n) {
+  return ColMajor ? c * n + r : r * n + c;
+}
+
 // The loop body shared by every backend. N > 0 fixes the block size at compile
 // time (1..8); N = 0 reads it at run time (up to max_block_size).
-template <int N, class Real>
+template <int N, bool ColMajor, class Real>
 TB_HOST_DEVICE inline void relax_row(const RelaxView<Real>& m, index_t i, const double* b, double* x) {
   const index_t n = N > 0 ? N : m.block_size;
   const std::size_t bb = std::size_t(n) * n;
@@ -32,18 +39,18 @@ TB_HOST_DEVICE inline void relax_row(const RelaxView<Real>& m, index_t i, const 
     const double* xj = x + std::size_t(m.ja[k]) * n;
     for (index_t r = 0; r < n; ++r) {
       double s = 0.0;
-      for (index_t c = 0; c < n; ++c) s += double(blk[r * n + c]) * xj[c];
+      for (index_t c = 0; c < n; ++c) s += double(blk[entry<ColMajor>(r, c, n)]) * xj[c];
       q[r] -= s;
     }
   }
   const double* lu = m.d + std::size_t(i) * bb;
   for (index_t r = 1; r < n; ++r)
-    for (index_t c = 0; c < r; ++c) q[r] -= lu[r * n + c] * q[c];
+    for (index_t c = 0; c < r; ++c) q[r] -= lu[entry<ColMajor>(r, c, n)] * q[c];
   double* xi = x + std::size_t(i) * n;
   for (index_t r = n - 1; r >= 0; --r) {
     double s = q[r];
-    for (index_t c = r + 1; c < n; ++c) s -= lu[r * n + c] * xi[c];
-    xi[r] = s / lu[r * n + r];
+    for (index_t c = r + 1; c < n; ++c) s -= lu[entry<ColMajor>(r, c, n)] * xi[c];
+    xi[r] = s / lu[entry<ColMajor>(r, r, n)];
   }
 }
 

@@ -19,8 +19,8 @@ namespace tb {
 namespace {
 
 using multicolor::ColourPattern;
+using multicolor::Kernel;
 using multicolor::Precision;
-using multicolor::Variant;
 
 BsrMatrix small_system(index_t n, index_t nx = 5, index_t ny = 4, index_t nz = 3) {
   Stencil7Params p;
@@ -63,9 +63,9 @@ std::vector<double> apply(Preconditioner& m, const std::vector<double>& r) {
   return z.to_host();
 }
 
-std::unique_ptr<Preconditioner> set_up(const BsrMatrix& a, int sweeps, Precision precision, Variant variant) {
+std::unique_ptr<Preconditioner> set_up(const BsrMatrix& a, int sweeps, Precision precision, Kernel kernel) {
   multicolor::Options o;
-  o.sweeps = sweeps, o.precision = precision, o.variant = variant;
+  o.sweeps = sweeps, o.precision = precision, o.kernel = kernel;
   auto m = multicolor::make_preconditioner(o);
   m->setup(a, Backend::host);
   return m;
@@ -115,8 +115,8 @@ TEST_P(OneSweep, EqualsHandWrittenMulticolourGaussSeidel) {
   const ColourPattern p = multicolor::build_colour_pattern(a, true);
   for (int sweeps : {1, 3}) {
     const std::vector<double> expected = hand_written_sweeps(a, p, b, sweeps);
-    for (Variant variant : {Variant::ref, Variant::omp}) {
-      auto m = set_up(a, sweeps, Precision::fp64, variant);
+    for (Kernel kernel : {Kernel::ref, Kernel::tuned}) {
+      auto m = set_up(a, sweeps, Precision::fp64, kernel);
       EXPECT_LT(test::max_abs_diff(apply(*m, b), expected), 1e-12 * test::max_abs(expected))
           << "n = " << n << ", sweeps = " << sweeps;
     }
@@ -135,8 +135,8 @@ TEST(Relaxation, OpenMPEqualsReferenceBitwise) {
   const BsrMatrix a = small_system(4, 20, 20, 20);
   const std::vector<double> b = test::sine_rhs(std::size_t(a.rows()));
   for (Precision precision : {Precision::mixed, Precision::fp64}) {
-    auto ref = set_up(a, 2, precision, Variant::ref);
-    auto omp = set_up(a, 2, precision, Variant::omp);
+    auto ref = set_up(a, 2, precision, Kernel::ref);
+    auto omp = set_up(a, 2, precision, Kernel::tuned);
     EXPECT_EQ(apply(*ref, b), apply(*omp, b));
   }
 #ifdef _OPENMP
@@ -147,8 +147,8 @@ TEST(Relaxation, OpenMPEqualsReferenceBitwise) {
 TEST(Relaxation, MixedPrecisionStoresOffDiagonalBlocksInFp32) {
   const BsrMatrix a = small_system(5);
   const std::vector<double> b = test::sine_rhs(std::size_t(a.rows()));
-  const std::vector<double> x64 = apply(*set_up(a, 2, Precision::fp64, Variant::ref), b);
-  const std::vector<double> x32 = apply(*set_up(a, 2, Precision::mixed, Variant::ref), b);
+  const std::vector<double> x64 = apply(*set_up(a, 2, Precision::fp64, Kernel::ref), b);
+  const std::vector<double> x32 = apply(*set_up(a, 2, Precision::mixed, Kernel::ref), b);
   const double diff = test::max_abs_diff(x64, x32) / test::max_abs(x64);
   EXPECT_GT(diff, 1e-12);  // the fp32 rounding of O is visible ...
   EXPECT_LT(diff, 1e-6);   // ... at fp32's level, no more
@@ -189,7 +189,7 @@ TEST(Relaxation, MoreSweepsMakeABetterPreconditioner) {
 TEST(Relaxation, UpdateRefillsTheValues) {
   BsrMatrix a = small_system(3);
   const std::vector<double> b = test::sine_rhs(std::size_t(a.rows()));
-  auto m = set_up(a, 1, Precision::fp64, Variant::ref);
+  auto m = set_up(a, 1, Precision::fp64, Kernel::ref);
   for (double& v : a.values) v *= 2.0;
   m->update(a);
   const std::vector<double> x = apply(*m, b);
@@ -199,7 +199,7 @@ TEST(Relaxation, UpdateRefillsTheValues) {
 
 std::string setup_error(const BsrMatrix& a, Precision precision = Precision::fp64) {
   try {
-    set_up(a, 1, precision, Variant::ref);
+    set_up(a, 1, precision, Kernel::ref);
   } catch (const Error& e) {
     return e.what();
   }
@@ -237,9 +237,11 @@ TEST(Relaxation, MissingDiagonalBlockIsRefused) {
   EXPECT_NE(setup_error(a).find("block row 0 has no diagonal block"), std::string::npos) << setup_error(a);
 }
 
-TEST(Relaxation, RegistryRefusesZeroSweeps) {
+TEST(Relaxation, RegistryRefusesBadParameters) {
   EXPECT_THROW(make_solver("gmres+multicolor(sweeps=0)"), Error);
   EXPECT_THROW(make_solver("gmres+multicolor(precision=half)"), Error);
+  auto s = make_solver("gmres+multicolor(kernel=library)");
+  EXPECT_THROW(s->setup(small_system(2)), Error);  // the library baseline is CUDA-only
 }
 
 }  // namespace

@@ -1,0 +1,95 @@
+#include "device_split.hpp"
+
+#include "cuda/point_implicit_kernels.hpp"
+#include "solvers/core/cuda_call.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::multicolor {
+
+namespace {
+
+template <class T>
+void transpose_blocks(const std::vector<T>& row_major, index_t n, std::vector<T>& col_major) {
+  const std::size_t bb = std::size_t(n) * n;
+  for (std::size_t k = 0; k < row_major.size(); k += bb)
+    for (index_t r = 0; r < n; ++r)
+      for (index_t c = 0; c < n; ++c) col_major[k + c * n + r] = row_major[k + r * n + c];
+}
+
+}  // namespace
+
+DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
+    : opt_(o),
+      block_size_(p.block_size),
+      new_to_old_(Backend::cuda, std::span<const index_t>(p.new_to_old)),
+      ia_(Backend::cuda, std::span<const index_t>(p.ia)),
+      ja_(Backend::cuda, std::span<const index_t>(p.ja)),
+      d_(Backend::cuda, std::size_t(p.block_rows) * p.block_size * p.block_size),
+      b_(Backend::cuda, std::size_t(p.block_rows) * p.block_size),
+      x_(Backend::cuda, std::size_t(p.block_rows) * p.block_size),
+      q_(Backend::cuda, std::size_t(p.block_rows) * p.block_size) {
+  const std::size_t o_entries = p.ja.size() * p.block_size * p.block_size;
+  if (o.precision == Precision::mixed) {
+    o32_ = Array<float>(Backend::cuda, o_entries);
+    staging32_.resize(o_entries);
+  } else {
+    o64_ = Array<double>(Backend::cuda, o_entries);
+  }
+  if (o.kernel == Kernel::library) {
+    if (o.precision != Precision::fp64)
+      throw Error(
+          "multicolor: kernel=library needs precision=double (cuSPARSE bsrmv has no fp32-matrix, fp64-vector form)");
+    const RelaxView<double> m{p.block_size, ia_.data(), ja_.data(), d_.data(), o64_.data()};
+    library_ = TB_CUDA_CALL(cuda::make_library_colour_solver(m, p.colour_begin.data(), p.num_colours(), p.ia.data(),
+                                                             p.block_rows, q_.data()));
+  }
+}
+
+void DeviceSplit::upload_values(const SplitValues& v) {
+  std::vector<double>& d_cm = staging64_;
+  d_cm.resize(v.d.size());
+  transpose_blocks(v.d, block_size_, d_cm);
+  d_.copy_from_host(d_cm);
+  if (v.precision == Precision::mixed) {
+    transpose_blocks(v.o32, block_size_, staging32_);
+    o32_.copy_from_host(staging32_);
+  } else {
+    staging64_.resize(v.o64.size());
+    transpose_blocks(v.o64, block_size_, staging64_);
+    o64_.copy_from_host(staging64_);
+  }
+}
+
+template <class Real>
+void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
+  const RelaxView<Real> m{block_size_, ia_.data(), ja_.data(), d_.data(), o.data()};
+  for (index_t k = 0; k < p.num_colours(); ++k) {
+    const index_t begin = p.colour_begin[k], end = p.colour_begin[k + 1];
+    switch (opt_.kernel) {
+      case Kernel::ref:
+        TB_CUDA_CALL(cuda::relax_colour_ref(m, begin, end, b_.data(), x_.data()));
+        break;
+      case Kernel::tuned:
+        TB_CUDA_CALL(cuda::matvec_colour(m, begin, end, b_.data(), x_.data(), q_.data()));
+        TB_CUDA_CALL(cuda::forward_backward_colour(block_size_, d_.data(), begin, end, q_.data(), x_.data()));
+        break;
+      case Kernel::library:
+        TB_CUDA_CALL(cuda::relax_colour_library(*library_, k, b_.data(), x_.data()));
+        break;
+    }
+  }
+}
+
+void DeviceSplit::apply(const ColourPattern& p, const Vector& r, Vector& z) {
+  TB_CUDA_CALL(cuda::gather_blocks(new_to_old_.data(), p.block_rows, block_size_, r.data(), b_.data()));
+  x_.set_zero();
+  for (int s = 0; s < opt_.sweeps; ++s) {
+    if (opt_.precision == Precision::mixed)
+      sweep(p, o32_);
+    else
+      sweep(p, o64_);
+  }
+  TB_CUDA_CALL(cuda::scatter_blocks(new_to_old_.data(), p.block_rows, block_size_, x_.data(), z.data()));
+}
+
+}  // namespace tb::multicolor
