@@ -1,0 +1,256 @@
+// tb-bench-multicolor: seed 002's study (Tables II-IV, Fig. 14) on our kernels:
+// the time of one sweep of the multicolour point-implicit solver over
+// tetrahedral-mesh block matrices of the paper's sizes, for a range of block
+// sizes, with the sequential reference, the OpenMP kernel (1 and all threads),
+// and on a GPU the tuned kernels, their one-thread-per-row twin and the
+// cuSPARSE bsrmv + cuBLAS trsmBatched baseline.
+//
+//   build/bin/tb-bench-multicolor --quick
+//   build/bin/tb-bench-multicolor --json bench/results/host-$(date -u +%Y%m%d)-multicolor.json
+//   build/bin/tb-bench-multicolor --sizes 983633 --block-sizes 5 --reps 5
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "../common/command_line.hpp"
+#include "../common/timing.hpp"
+#include "../spmv/cuda/gpu_baseline.hpp"
+#include "../spmv/stream_triad.hpp"
+#include "solvers/core/array.hpp"
+#include "solvers/core/backend.hpp"
+#include "solvers/core/cuda_call.hpp"
+#include "solvers/core/json_writer.hpp"
+#include "solvers/core/machine.hpp"
+#include "solvers/matrix/tetrahedral_box.hpp"
+#include "solvers/multicolor/point_implicit.hpp"
+
+namespace tb::bench {
+namespace {
+
+using multicolor::Kernel;
+using multicolor::Precision;
+
+struct Options {
+  bool quick = false;
+  int reps = 5;
+  std::vector<long long> sizes = {6309, 103178, 394745, 983633};  // Table II's n
+  std::vector<long long> block_sizes;                             // empty: Table II's range per size
+  long long triad_doubles = 1LL << 25;
+  std::string json_path;
+};
+
+const char* usage =
+    "usage: tb-bench-multicolor [--quick] [--json FILE] [--reps N] [--sizes N,N,...] [--block-sizes L]\n"
+    "  --quick          smoke run: n = 6309, nb = 1,4,5, 2 repetitions\n"
+    "  --json FILE      also write the results with machine information as JSON\n"
+    "  --reps N         timed sweeps per case, the best is reported (default 5)\n"
+    "  --sizes L        target block rows (default Table II: 6309,103178,394745,983633)\n"
+    "  --block-sizes L  block sizes 1..64 for every size (default Table II's range: 1-10,16,17,32,64\n"
+    "                   for the smallest size, 1-10 up to 400k rows, 1-6 above)\n";
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  bool reps_set = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw Error(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::cout << usage;
+      std::exit(0);
+    } else if (arg == "--quick") {
+      o.quick = true;
+    } else if (arg == "--json") {
+      o.json_path = next();
+    } else if (arg == "--reps") {
+      o.reps = int(parse_count(arg, next(), 1));
+      reps_set = true;
+    } else if (arg == "--sizes") {
+      o.sizes = parse_count_list(arg, next(), 8, 20'000'000);
+    } else if (arg == "--block-sizes") {
+      o.block_sizes = parse_count_list(arg, next(), 1, max_block_size);
+    } else {
+      throw Error("unknown option '" + arg + "'\n" + usage);
+    }
+  }
+  if (o.quick) {
+    o.sizes = {6309};
+    if (o.block_sizes.empty()) o.block_sizes = {1, 4, 5};
+    if (!reps_set) o.reps = 2;
+    o.triad_doubles = 1 << 22;
+  }
+  return o;
+}
+
+std::vector<long long> default_block_sizes(long long n) {
+  if (n < 50'000) return {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 32, 64};
+  if (n < 500'000) return {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  return {1, 2, 3, 4, 5, 6};
+}
+
+// A box of about n nodes, as close to a cube as whole numbers allow.
+TetrahedralBoxParams box_for(long long n, long long nb) {
+  TetrahedralBoxParams p;
+  p.nx = p.ny = index_t(std::llround(std::cbrt(double(n))));
+  p.nz = index_t(std::max(1LL, std::llround(double(n) / (double(p.nx) * p.ny))));
+  p.block_size = index_t(nb);
+  return p;
+}
+
+// Bytes one sweep must move at least: O's values and indices, D, b, x read and
+// written once (re-reads of x assumed to hit cache).
+double sweep_bytes(const multicolor::ColourPattern& p, Precision precision) {
+  const double bb = double(p.block_size) * p.block_size, nnz = double(p.ja.size()), rows = p.block_rows;
+  const double o_bytes = nnz * bb * (precision == Precision::mixed ? 4.0 : 8.0);
+  return o_bytes + nnz * 4.0 + (rows + 1) * 4.0 + rows * bb * 8.0 + 3.0 * rows * p.block_size * 8.0;
+}
+
+struct Row {
+  std::string kernel;  // "ref", "tuned 1t", "tuned 2t", "cuda tuned", ...
+  std::string precision;
+  double seconds = NAN;
+  double gbytes_per_s = NAN;
+  double fraction_of_triad = NAN;
+};
+
+struct Case {
+  long long n = 0, nb = 0, nnz_o = 0, colours = 0, max_colour = 0, min_colour = 0;
+  std::vector<Row> rows;
+};
+
+const char* name(Precision p) { return p == Precision::mixed ? "mixed" : "double"; }
+
+double host_sweep_seconds(const multicolor::ColourPattern& p, const multicolor::SplitValues& v, Kernel k, int reps) {
+  std::vector<double> b(std::size_t(p.block_rows) * p.block_size, 1.0), x(b.size(), 0.0);
+  return best_seconds(reps, [&] { multicolor::point_implicit_sweeps(p, v, k, 1, b.data(), x.data()); });
+}
+
+// One sweep through the preconditioner on the device (its gather and scatter
+// of r and z, 2 x rows x nb doubles, are included).
+double device_sweep_seconds(const BsrMatrix& a, Kernel k, Precision precision, int reps) {
+  multicolor::Options o;
+  o.kernel = k, o.precision = precision;
+  auto m = multicolor::make_preconditioner(o);
+  m->setup(a, Backend::cuda);
+  Vector r(Backend::cuda, std::size_t(a.rows())), z(Backend::cuda, std::size_t(a.rows()));
+  r.set_zero();
+  return best_seconds(reps, [&] {
+    m->apply(r, z);
+    TB_CUDA_CALL(gpu::synchronize());
+  });
+}
+
+Case run_case(long long target_n, long long nb, const Options& o, double host_triad, double gpu_triad) {
+  const BsrMatrix a = generate_tetrahedral_box(box_for(target_n, nb));
+  const multicolor::ColourPattern p = multicolor::build_colour_pattern(a, true);
+  Case c;
+  c.n = a.block_rows, c.nb = nb, c.nnz_o = (long long)p.ja.size(), c.colours = p.num_colours();
+  c.max_colour = 0, c.min_colour = a.block_rows;
+  for (index_t k = 0; k < p.num_colours(); ++k) {
+    c.max_colour = std::max<long long>(c.max_colour, p.colour_size(k));
+    c.min_colour = std::min<long long>(c.min_colour, p.colour_size(k));
+  }
+  const int all_threads = host_threads();
+  for (Precision precision : {Precision::mixed, Precision::fp64}) {
+    multicolor::SplitValues v = multicolor::allocate_split_values(p, precision);
+    multicolor::fill_split_values(p, a, v);
+    const double bytes = sweep_bytes(p, precision);
+    auto add = [&](std::string kernel, double s, double triad) {
+      c.rows.push_back({std::move(kernel), name(precision), s, bytes / s * 1e-9, bytes / s / triad});
+    };
+    add("ref", host_sweep_seconds(p, v, Kernel::ref, o.reps), host_triad);
+    set_host_threads(1);
+    add("tuned 1t", host_sweep_seconds(p, v, Kernel::tuned, o.reps), host_triad);
+    set_host_threads(all_threads);
+    if (all_threads > 1)
+      add("tuned " + std::to_string(all_threads) + "t", host_sweep_seconds(p, v, Kernel::tuned, o.reps), host_triad);
+    if (cuda_device_count() == 0) continue;
+    add("cuda ref", device_sweep_seconds(a, Kernel::ref, precision, o.reps), gpu_triad);
+    add("cuda tuned", device_sweep_seconds(a, Kernel::tuned, precision, o.reps), gpu_triad);
+    if (precision == Precision::fp64)
+      add("cuda library", device_sweep_seconds(a, Kernel::library, precision, o.reps), gpu_triad);
+  }
+  return c;
+}
+
+void print_case(const Case& c) {
+  std::printf("n = %lld, nb = %lld: nnz(O) = %lld blocks, %lld colours of %lld .. %lld block rows\n", c.n, c.nb,
+              c.nnz_o, c.colours, c.min_colour, c.max_colour);
+  for (const Row& r : c.rows)
+    std::printf("  %-14s %-7s %10.3f ms  %7.2f GB/s  %5.1f %% of triad\n", r.kernel.c_str(), r.precision.c_str(),
+                r.seconds * 1e3, r.gbytes_per_s, 100.0 * r.fraction_of_triad);
+}
+
+void write_json(const Options& o, const Machine& m, double host_triad, double gpu_triad,
+                const std::vector<Case>& cases) {
+  JsonWriter json;
+  json.begin_object();
+  json.value("benchmark", "tb-bench-multicolor");
+  write(json, m);
+  json.begin_object("config");
+  json.value("quick", o.quick).value("reps", o.reps).value("timing", "best of reps, one sweep over all colours");
+  json.value("matrix", "tetrahedral box (Kuhn triangulation), natural order, balanced greedy colouring");
+  json.end_object();
+  json.begin_object("triad_gbytes_per_s").value("host", host_triad * 1e-9);
+  if (gpu_triad > 0) json.value("cuda", gpu_triad * 1e-9);
+  json.end_object();
+  json.begin_array("cases");
+  for (const Case& c : cases) {
+    json.begin_object().value("n", c.n).value("nb", c.nb).value("nnz_o", c.nnz_o).value("colours", c.colours);
+    json.value("max_colour_rows", c.max_colour).value("min_colour_rows", c.min_colour);
+    json.begin_array("runs");
+    for (const Row& r : c.rows)
+      json.begin_object()
+          .value("kernel", r.kernel)
+          .value("precision", r.precision)
+          .value("seconds", r.seconds)
+          .value("gbytes_per_s", r.gbytes_per_s)
+          .value("fraction_of_triad", r.fraction_of_triad)
+          .end_object();
+    json.end_array().end_object();
+  }
+  json.end_array().end_object();
+  json.save(o.json_path);
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse_options(argc, argv);
+  const Machine m = describe_machine();
+  std::cout << summary(m);
+  const std::size_t triad_n = std::size_t(o.triad_doubles);
+  const double host_triad = triad_bytes(triad_n) / host_triad_seconds(triad_n, o.reps);
+  double gpu_triad = 0.0;
+  if (cuda_device_count() > 0) gpu_triad = triad_bytes(triad_n) / TB_CUDA_CALL(gpu::triad_seconds(triad_n, o.reps));
+  std::printf("STREAM triad: host %.1f GB/s", host_triad * 1e-9);
+  if (gpu_triad > 0) std::printf(", cuda %.1f GB/s", gpu_triad * 1e-9);
+  std::printf("\n\n");
+  std::vector<Case> cases;
+  for (long long n : o.sizes)
+    for (long long nb : o.block_sizes.empty() ? default_block_sizes(n) : o.block_sizes) {
+      cases.push_back(run_case(n, nb, o, host_triad, gpu_triad));
+      print_case(cases.back());
+      std::fflush(stdout);
+    }
+  if (!o.json_path.empty()) {
+    write_json(o, m, host_triad, gpu_triad, cases);
+    std::cout << "\nwrote " << o.json_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace tb::bench
+
+int main(int argc, char** argv) {
+  try {
+    return tb::bench::run(argc, argv);
+  } catch (const tb::Error& e) {
+    std::cerr << "tb-bench-multicolor: " << e.what() << "\n";
+    return 2;
+  }
+}
