@@ -1,0 +1,46 @@
+#pragma once
+// ParILUT (seed 003 Fig. 2): from L = tril(A)/diag, U = triu(A), each step
+//   1. finds the candidate locations F = (A + LU) \ (L u U),
+//   2. computes the ILU residual there and adds F with it as initial value,
+//   3. sweeps the fixed-point iteration over the grown pattern,
+//   4. selects a threshold per factor that keeps nnz within fill x nnz(A),
+//   5. drops the entries below it and sweeps again.
+// ParILU (fixed pattern, A's) is the same sweeps without steps 1-2 and 4-5.
+#include <memory>
+#include <vector>
+
+#include "ilu_factors.hpp"
+#include "solvers/krylov/preconditioner.hpp"
+
+namespace tb::parilut {
+
+enum class Kernel { ref, omp };
+
+struct ParilutOptions {
+  double fill = 2.0;          // off-diagonal nnz of L and U each at most fill x that of A's triangle
+  int steps = 5;              // add/remove cycles
+  int sweeps = 1;             // fixed-point sweeps after each add and each remove
+  bool exact_select = false;  // exact Sampleselect, or one approximate level (the paper's default)
+  Kernel kernel = Kernel::omp;
+};
+
+struct StepReport {
+  long long candidates = 0;       // |F|
+  double candidate_residual = 0;  // ||R restricted to F||_F, the paper's residual-norm estimate
+  long long nnz_after_add = 0;    // off-diagonal nnz of L and U
+  long long nnz_after_remove = 0;
+};
+
+IluFactors parilut_factor(const CsrMatrix& a, const ParilutOptions& o, std::vector<StepReport>* report = nullptr);
+IluFactors parilu_factor(const CsrMatrix& a, int sweeps, Kernel kernel);
+
+// z = U^{-1} L^{-1} r by sequential substitution.
+void ilu_apply_ref(const IluFactors& f, const double* r, double* z);
+
+std::unique_ptr<Preconditioner> make_parilut(const ParilutOptions& o);
+std::unique_ptr<Preconditioner> make_parilu(int sweeps, Kernel kernel);
+// Eigen's IncompleteLUT (Saad's dual-threshold ILUT, sequential): the quality
+// reference threshold ILU is compared against.
+std::unique_ptr<Preconditioner> make_eigen_ilut(double drop_tolerance, int fill_factor);
+
+}  // namespace tb::parilut
