@@ -9,6 +9,7 @@
 
 #include "solvers/core/error.hpp"
 #include "solvers/parilut/sample_select.hpp"
+#include "solvers/parilut/splitter_tree.hpp"
 
 namespace tb::parilut {
 namespace {
@@ -58,6 +59,28 @@ TEST(SampleSelect, ApproximateIsWithinOneBucketAbove) {
     // ... and not many more: one bucket of a 256-way split of a 1024 sample,
     // generously bounded at 4 / 256 of the data.
     EXPECT_LE(r.below - k, 4 * n / 256) << "k = " << k;
+  }
+}
+
+TEST(SplitterTree, EightWideClassificationEqualsTheReference) {
+  for (std::size_t n : {std::size_t(7), std::size_t(100003)}) {
+    const std::vector<double> v = data(n, 1 << 30, 11);
+    std::vector<double> sample;
+    const SplitterTree tree = pick_splitters(v, sample);
+    const std::vector<double> s = sorted_splitters(tree);
+    EXPECT_TRUE(std::is_sorted(s.begin(), s.end()));
+    std::vector<std::uint8_t> ref, omp;
+    EXPECT_EQ(classify_ref(v, tree, ref), classify_omp(v, tree, omp));
+    EXPECT_EQ(ref, omp);
+    for (std::size_t i = 0; i < n; i += 997) {  // bucket b holds [s_b, s_{b+1})
+      const int b = ref[i];
+      if (b > 0) {
+        EXPECT_GE(v[i], s[b - 1]);
+      }
+      if (b < select_buckets - 1) {
+        EXPECT_LT(v[i], s[b]);
+      }
+    }
   }
 }
 
