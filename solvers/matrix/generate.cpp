@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "solvers/core/error.hpp"
+#include "generator_spec.hpp"
 #include "split_mix.hpp"
 
 namespace tb {
@@ -165,48 +166,21 @@ BsrMatrix generate_stencil7(const Stencil7Params& p) {
 }
 
 Stencil7Params parse_stencil7(std::string_view text) {
-  constexpr std::string_view prefix = "stencil7";
-  const std::string allowed = "nx, ny, nz, n, seed, stretch, peclet, dt, coupling, symmetric";
-  if (text.substr(0, prefix.size()) != prefix)
-    throw Error("generator '" + std::string(text) + "': expected stencil7:key=value,... (keys: " + allowed + ")");
+  GeneratorSpec s(text);
+  if (s.name() != "stencil7")
+    throw Error("generator '" + std::string(text) + "': expected stencil7:key=value,...");
   Stencil7Params p;
-  std::string_view rest = text.substr(prefix.size());
-  if (rest.empty()) return p;
-  if (rest.front() != ':') throw Error("generator '" + std::string(text) + "': expected ':' after stencil7");
-  rest.remove_prefix(1);
-  while (!rest.empty()) {
-    const auto comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    const auto eq = item.find('=');
-    if (eq == std::string_view::npos) throw Error("stencil7: '" + std::string(item) + "' is not key=value");
-    const std::string key(item.substr(0, eq));
-    const std::string_view val = item.substr(eq + 1);
-    auto bad = [&] { return Error("stencil7: bad value '" + std::string(val) + "' for " + key); };
-    auto as_int = [&] {
-      long v = 0;
-      auto [ptr, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
-      if (ec != std::errc() || ptr != val.data() + val.size() || v < 0) throw bad();
-      return v;
-    };
-    auto as_real = [&] {
-      double v = 0;
-      auto [ptr, ec] = std::from_chars(val.data(), val.data() + val.size(), v);
-      if (ec != std::errc() || ptr != val.data() + val.size() || !std::isfinite(v)) throw bad();
-      return v;
-    };
-    if (key == "nx") p.nx = index_t(as_int());
-    else if (key == "ny") p.ny = index_t(as_int());
-    else if (key == "nz") p.nz = index_t(as_int());
-    else if (key == "n") p.block_size = index_t(as_int());
-    else if (key == "seed") p.seed = unsigned(as_int());
-    else if (key == "stretch") p.stretch = as_real();
-    else if (key == "peclet") p.peclet = as_real();
-    else if (key == "dt") p.dt = as_real();
-    else if (key == "coupling") p.coupling = as_real();
-    else if (key == "symmetric") p.symmetric = as_int() != 0;
-    else throw Error("stencil7: unknown key '" + key + "' (allowed: " + allowed + ")");
-  }
+  p.nx = index_t(s.integer("nx", p.nx));
+  p.ny = index_t(s.integer("ny", p.ny));
+  p.nz = index_t(s.integer("nz", p.nz));
+  p.block_size = index_t(s.integer("n", p.block_size));
+  p.seed = unsigned(s.integer("seed", p.seed));
+  p.stretch = s.real("stretch", p.stretch);
+  p.peclet = s.real("peclet", p.peclet);
+  p.dt = s.real("dt", p.dt);
+  p.coupling = s.real("coupling", p.coupling);
+  p.symmetric = s.integer("symmetric", p.symmetric) != 0;
+  s.check_all_used("nx, ny, nz, n, seed, stretch, peclet, dt, coupling, symmetric");
   return p;
 }
 
