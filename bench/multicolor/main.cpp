@@ -54,28 +54,21 @@ const char* usage =
 Options parse_options(int argc, char** argv) {
   Options o;
   bool reps_set = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << usage;
-      std::exit(0);
-    } else if (arg == "--quick") {
+  for (ArgumentList args(argc, argv, usage); args.next();) {
+    const std::string& arg = args.flag();
+    if (arg == "--quick") {
       o.quick = true;
     } else if (arg == "--json") {
-      o.json_path = next();
+      o.json_path = args.value();
     } else if (arg == "--reps") {
-      o.reps = int(parse_count(arg, next(), 1));
+      o.reps = int(parse_count(arg, args.value(), 1));
       reps_set = true;
     } else if (arg == "--sizes") {
-      o.sizes = parse_count_list(arg, next(), 8, 20'000'000);
+      o.sizes = parse_count_list(arg, args.value(), 8, 20'000'000);
     } else if (arg == "--block-sizes") {
-      o.block_sizes = parse_count_list(arg, next(), 1, max_block_size);
+      o.block_sizes = parse_count_list(arg, args.value(), 1, max_block_size);
     } else {
-      throw Error("unknown option '" + arg + "'\n" + usage);
+      args.reject();
     }
   }
   if (o.quick) {
@@ -246,11 +239,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tb::bench
 
-int main(int argc, char** argv) {
-  try {
-    return tb::bench::run(argc, argv);
-  } catch (const tb::Error& e) {
-    std::cerr << "tb-bench-multicolor: " << e.what() << "\n";
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return tb::bench::guarded_main("tb-bench-multicolor", argc, argv, tb::bench::run); }

@@ -70,33 +70,26 @@ std::vector<std::string> split(const std::string& text) {
 
 Options parse_options(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << usage;
-      std::exit(0);
-    } else if (arg == "--quick") {
+  for (ArgumentList args(argc, argv, usage); args.next();) {
+    const std::string& arg = args.flag();
+    if (arg == "--quick") {
       o.quick = true;
     } else if (arg == "--json") {
-      o.json_path = next();
+      o.json_path = args.value();
     } else if (arg == "--reps") {
-      o.reps = int(parse_count(arg, next(), 1));
+      o.reps = int(parse_count(arg, args.value(), 1));
     } else if (arg == "--problems") {
-      o.problems = split(next());
+      o.problems = split(args.value());
       for (const std::string& p : o.problems)
         if (std::none_of(ani.begin(), ani.end(), [&](const Problem& q) { return q.name == p; }))
           throw Error("--problems: unknown problem '" + p + "' (allowed: ani5, ani6, ani7)");
     } else if (arg == "--steps") {
-      o.steps = int(parse_count(arg, next(), 0));
+      o.steps = int(parse_count(arg, args.value(), 0));
     } else if (arg == "--fill") {
-      o.fill = std::stod(next());
+      o.fill = std::stod(args.value());
       if (!(o.fill >= 1.0)) throw Error("--fill must be at least 1");
     } else {
-      throw Error("unknown option '" + arg + "'\n" + usage);
+      args.reject();
     }
   }
   if (o.quick) {
@@ -270,11 +263,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tb::bench
 
-int main(int argc, char** argv) {
-  try {
-    return tb::bench::run(argc, argv);
-  } catch (const tb::Error& e) {
-    std::cerr << "tb-bench-parilut: " << e.what() << "\n";
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return tb::bench::guarded_main("tb-bench-parilut", argc, argv, tb::bench::run); }

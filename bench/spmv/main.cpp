@@ -4,7 +4,6 @@
 // block sizes, then BILU(0) factor and apply on the same matrices.
 // Run with --help; bench/README.md explains the figures.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +13,7 @@
 
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
+#include "../common/command_line.hpp"
 #include "../common/timing.hpp"
 #include "cuda/gpu_baseline.hpp"
 #include "stream_triad.hpp"
@@ -49,58 +49,36 @@ const char* usage =
     "  --block-sizes L    comma-separated block sizes 1..64 (default 1,4,5,6,8)\n"
     "  --no-bilu0         skip the BILU(0) factor and apply timings\n";
 
-long long parse_count(const std::string& flag, const std::string& text, long long lo) {
-  long long v = 0;
-  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (res.ec != std::errc() || res.ptr != text.data() + text.size() || v < lo)
-    throw Error(flag + " needs an integer >= " + std::to_string(lo) + ", got '" + text + "'");
-  return v;
-}
-
 std::vector<int> parse_block_sizes(const std::string& text) {
   std::vector<int> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const long long bs = parse_count("--block-sizes", text.substr(start, comma - start), 1);
-    if (bs > max_block_size) throw Error("--block-sizes: " + std::to_string(bs) + " is above the largest block size 64");
-    out.push_back(int(bs));
-    start = comma + 1;
-  }
+  for (long long bs : parse_count_list("--block-sizes", text, 1, max_block_size)) out.push_back(int(bs));
   return out;
 }
 
 Options parse_options(int argc, char** argv) {
   Options o;
   bool rows_set = false, reps_set = false, triad_set = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << usage;
-      std::exit(0);
-    } else if (arg == "--quick") {
+  for (ArgumentList args(argc, argv, usage); args.next();) {
+    const std::string& arg = args.flag();
+    if (arg == "--quick") {
       o.quick = true;
     } else if (arg == "--no-bilu0") {
       o.bilu0 = false;
     } else if (arg == "--json") {
-      o.json_path = next();
+      o.json_path = args.value();
     } else if (arg == "--reps") {
-      o.reps = int(parse_count(arg, next(), 1));
+      o.reps = int(parse_count(arg, args.value(), 1));
       reps_set = true;
     } else if (arg == "--rows") {
-      o.rows = parse_count(arg, next(), 1);
+      o.rows = parse_count(arg, args.value(), 1);
       rows_set = true;
     } else if (arg == "--triad-doubles") {
-      o.triad_doubles = parse_count(arg, next(), 1);
+      o.triad_doubles = parse_count(arg, args.value(), 1);
       triad_set = true;
     } else if (arg == "--block-sizes") {
-      o.block_sizes = parse_block_sizes(next());
+      o.block_sizes = parse_block_sizes(args.value());
     } else {
-      throw Error("unknown option '" + arg + "'\n" + usage);
+      args.reject();
     }
   }
   if (o.quick) {
@@ -342,11 +320,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tb::bench
 
-int main(int argc, char** argv) {
-  try {
-    return tb::bench::run(argc, argv);
-  } catch (const tb::Error& e) {
-    std::cerr << "tb-bench-spmv: " << e.what() << "\n";
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return tb::bench::guarded_main("tb-bench-spmv", argc, argv, tb::bench::run); }
