@@ -1,5 +1,6 @@
 #include "fgbilu.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "kernels.hpp"
@@ -41,7 +42,7 @@ Factorization::Factorization(Variant variant, Backend backend) : variant_(varian
 
 void Factorization::setup(const BsrMatrix& a, const GridShape* given) {
   const GridShape shape = infer_grid_shape(a, given);
-  host_ = stencil7_from_bsr(a, shape, &map_);
+  host_ = stencil7_from_bsr(a, shape, &map_, variant_ == Variant::seq ? CellOrder::natural : CellOrder::wavefront);
   row_ptr_ = a.row_ptr;
   col_idx_ = a.col_idx;
   const WavefrontSchedule& s = host_.schedule;
@@ -65,6 +66,16 @@ void Factorization::update(const BsrMatrix& a) {
   update_values(a, map_, host_);
   copy_values_to_backend();
   factor();
+}
+
+std::vector<double> Factorization::inverted_diagonal() const {
+  const std::vector<double> stored = d_.to_host();
+  std::vector<double> out(stored.size());
+  const std::size_t nb = host_.block_entries();
+  for (index_t r = 0; r < host_.cells(); ++r)
+    std::copy_n(stored.begin() + std::ptrdiff_t(host_.schedule.position[r] * nb), nb,
+                out.begin() + std::ptrdiff_t(r * nb));
+  return out;
 }
 
 void Factorization::copy_values_to_backend() { coef_.copy_from_host(host_.values); }

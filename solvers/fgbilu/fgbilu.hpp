@@ -44,8 +44,8 @@ class Factorization {
   Variant variant() const { return variant_; }
   Backend backend() const { return backend_; }
   const Stencil7Matrix& matrix() const { return host_; }
-  // The factorised, inverted diagonal blocks d, in wavefront order (copied to the host).
-  std::vector<double> inverted_diagonal() const { return d_.to_host(); }
+  // The factorised, inverted diagonal blocks d, copied to the host in natural cell order.
+  std::vector<double> inverted_diagonal() const;
   index_t rows() const { return host_.cells() * host_.block_size; }
 
  private:

@@ -108,11 +108,11 @@ void update_values(const BsrMatrix& a, const Stencil7Map& map, Stencil7Matrix& m
     }
 }
 
-Stencil7Matrix stencil7_from_bsr(const BsrMatrix& a, const GridShape& shape, Stencil7Map* map) {
+Stencil7Matrix stencil7_from_bsr(const BsrMatrix& a, const GridShape& shape, Stencil7Map* map, CellOrder order) {
   check_pattern(a, shape);
   Stencil7Matrix m;
   m.block_size = a.block_size;
-  m.schedule = make_wavefront_schedule(shape);
+  m.schedule = make_wavefront_schedule(shape, order);
   m.values.resize(std::size_t(num_coefficients) * m.cells() * m.block_entries());
   Stencil7Map local = map_bsr_blocks(a, m.schedule);
   update_values(a, local, m);

@@ -5,7 +5,8 @@
 // that would couple to a cell off the grid are zero.
 //
 // Layout, chosen for coalesced GPU access: coefficient-major, then cells in
-// wavefront order (wavefront_schedule.hpp), then the n*n entries of the block
+// wavefront order (wavefront_schedule.hpp; natural order for the sequential
+// baseline only), then the n*n entries of the block
 // row-major: values[(c * cells + q) * n*n + u*n + v]. The fine-grained kernels
 // map consecutive threads to consecutive (q, u, v) of one hyperplane
 // (Algorithm 8), so with this order a warp reading one coefficient reads one
@@ -59,7 +60,8 @@ struct Stencil7Map {
 
 Stencil7Map map_bsr_blocks(const BsrMatrix& a, const WavefrontSchedule& s);
 // Symbolic + numeric conversion; the map is returned for later updates.
-Stencil7Matrix stencil7_from_bsr(const BsrMatrix& a, const GridShape& shape, Stencil7Map* map = nullptr);
+Stencil7Matrix stencil7_from_bsr(const BsrMatrix& a, const GridShape& shape, Stencil7Map* map = nullptr,
+                                 CellOrder order = CellOrder::wavefront);
 // Numeric only: copies a's values (same pattern as when map was made).
 void update_values(const BsrMatrix& a, const Stencil7Map& map, Stencil7Matrix& m);
 // The natural-order BSR matrix; blocks off the grid are not stored.

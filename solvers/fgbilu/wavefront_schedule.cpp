@@ -12,13 +12,19 @@ index_t WavefrontSchedule::max_plane_size() const {
   return m;
 }
 
-WavefrontSchedule make_wavefront_schedule(const GridShape& shape) {
+WavefrontSchedule make_wavefront_schedule(const GridShape& shape, CellOrder order) {
   const Hyperplanes h = wavefront_hyperplanes(shape.ni, shape.nj, shape.nk);
   WavefrontSchedule s;
   s.shape = shape;
-  s.plane_ptr = h.plane_ptr;
-  s.ijk = h.ijk;
+  s.order = order;
   const index_t n = shape.cells();
+  if (order == CellOrder::wavefront) {
+    s.plane_ptr = h.plane_ptr;
+    s.ijk = h.ijk;
+  } else {
+    s.ijk.resize(n);
+    for (const auto& c : h.ijk) s.ijk[shape.natural(c[0], c[1], c[2])] = c;
+  }
   s.natural.resize(n);
   s.position.resize(n);
   for (index_t q = 0; q < n; ++q) {

@@ -23,13 +23,20 @@ struct GridShape {
   index_t natural(index_t i, index_t j, index_t k) const { return i + ni * (j + nj * k); }
 };
 
+// How the cells of a Stencil7Matrix are stored. The wavefront variants need
+// wavefront order (a hyperplane is a contiguous range); the sequential
+// baseline walks cells in natural order and streams memory only when they are
+// stored that way, so it gets natural order (and no hyperplanes).
+enum class CellOrder { wavefront, natural };
+
 struct WavefrontSchedule {
   GridShape shape;
+  CellOrder order = CellOrder::wavefront;
   std::vector<index_t> plane_ptr;           // N_p = plane_ptr[p+1] - plane_ptr[p], p = i + j + k (0-based)
   std::vector<std::array<index_t, 3>> ijk;  // W: wavefront position -> (i, j, k)
-  std::vector<index_t> natural;             // wavefront position -> natural cell index (vectors are in natural order)
-  std::vector<index_t> position;            // natural cell index -> wavefront position
-  // neighbour[d * cells + q]: wavefront position of q's neighbour in direction d, or -1 off the grid.
+  std::vector<index_t> natural;             // storage position -> natural cell index (vectors are in natural order)
+  std::vector<index_t> position;            // natural cell index -> storage position
+  // neighbour[d * cells + q]: storage position of q's neighbour in direction d, or -1 off the grid.
   // Direction-major so that the threads of one plane read consecutive entries.
   std::vector<index_t> neighbour;
 
@@ -39,6 +46,6 @@ struct WavefrontSchedule {
 };
 
 // Throws tb::Error when a dimension is not positive.
-WavefrontSchedule make_wavefront_schedule(const GridShape& shape);
+WavefrontSchedule make_wavefront_schedule(const GridShape& shape, CellOrder order = CellOrder::wavefront);
 
 }  // namespace tb::fgbilu
