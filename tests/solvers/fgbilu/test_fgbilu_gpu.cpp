@@ -68,7 +68,12 @@ TEST_P(GpuVariants, FactorsSolveAndResidualMatchTheHost) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GpuVariants,
                          ::testing::Values(Case{1, 1, 9, 2}, Case{8, 1, 1, 3}, Case{5, 3, 4, 1}, Case{4, 6, 3, 4},
-                                           Case{6, 5, 4, 6}, Case{3, 3, 3, 8}, Case{3, 2, 2, 13}, Case{2, 2, 3, 32}));
+                                           Case{6, 5, 4, 6}, Case{3, 3, 3, 8}, Case{3, 2, 2, 13}, Case{2, 2, 3, 32}),
+                         [](const auto& info) {
+                           const Case& c = info.param;
+                           return std::to_string(c.nx) + "x" + std::to_string(c.ny) + "x" + std::to_string(c.nz) +
+                                  "_n" + std::to_string(c.n);
+                         });
 
 TEST(GpuTable1, ResidualHistoriesAgreeTo10Digits) {
   if (const std::string why = cuda_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
