@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -211,12 +212,20 @@ std::string fmt(double v, const char* f = "%.3g") {
   return buf;
 }
 
+// Spinning barriers (libgomp's default) collapse when another process holds a
+// core, so the policy is part of the result.
+std::string wait_policy() {
+  const char* p = std::getenv("OMP_WAIT_POLICY");
+  return p ? p : "unset";
+}
+
 std::string markdown(const Options& o, const Machine& m, const std::vector<Case>& cubes, const std::vector<Case>& sweep,
                      double gpu_triad) {
   std::string s = "# tb-bench-fgbilu (seed 000: Fig. 9, Fig. 10, Tables 3-4)\n\n";
   s += "Machine: " + m.cpu_model + ", " + std::to_string(m.host_threads) +
        " OpenMP threads, GPU: " + (m.gpu.empty() ? std::string("none") : m.gpu) + ", commit " + m.git_commit + ", " +
        m.date_utc + ".\n";
+  s += "OMP_WAIT_POLICY=" + wait_policy() + ", 1-minute load average at start " + fmt(m.load_average, "%.2f") + ".\n";
   s += "t_p in microseconds per grid point (best of " + std::to_string(o.reps) +
        "); ratio = seq t_p / variant t_p, measured in the same run.\n\n";
   s += "## Fig. 9 / Table 3: cubes, n = 6\n\n";
@@ -269,7 +278,11 @@ int run(int argc, char** argv) {
     JsonWriter json;
     json.begin_object().value("benchmark", "tb-bench-fgbilu");
     write(json, m);
-    json.begin_object("config").value("reps", o.reps).value("sweep_entries", o.sweep_entries).end_object();
+    json.begin_object("config")
+        .value("reps", o.reps)
+        .value("sweep_entries", o.sweep_entries)
+        .value("omp_wait_policy", wait_policy())
+        .end_object();
     json.value("gpu_triad_gbytes_per_s", gpu_triad);
     write_cases(json, "cubes_n6", cubes);
     write_cases(json, "block_size_sweep", sweep);
