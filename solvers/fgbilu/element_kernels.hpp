@@ -39,9 +39,10 @@ TB_HOST_DEVICE inline index_t neighbour_of(const Stencil7View& a, int direction,
 TB_HOST_DEVICE inline int upper_coefficient_back(int t) { return 6 - t; }
 
 // Algorithm 4, kernel #1: s_t^{u,v} = <lower_t^{u,:}, d_nbr^{:,v}> (d already inverted).
+template <int N = 0>
 TB_HOST_DEVICE inline void factor_product_element(const Stencil7View& a, const double* d, PlaneScratch sc, index_t ql,
                                                   index_t q, index_t u, index_t v) {
-  const index_t n = a.n;
+  const index_t n = N > 0 ? N : a.n;
   for (int t = 0; t < 3; ++t) {
     const index_t nq = neighbour_of(a, t, q);
     double sum = 0.0;
@@ -56,9 +57,10 @@ TB_HOST_DEVICE inline void factor_product_element(const Stencil7View& a, const d
 
 // Algorithm 4, kernel #2 (Eq. 1): d^{u,v} = delta^{u,v} - <s_1^{u,:}, eta_{k-1}^{:,v}>
 // - <s_2^{u,:}, zeta_{j-1}^{:,v}> - <s_3^{u,:}, epsilon_{i-1}^{:,v}>.
+template <int N = 0>
 TB_HOST_DEVICE inline void factor_update_element(const Stencil7View& a, double* d, PlaneScratch sc, index_t ql,
                                                  index_t q, index_t u, index_t v) {
-  const index_t n = a.n;
+  const index_t n = N > 0 ? N : a.n;
   double acc = coef_block(a, 3, q)[u * n + v];
   for (int t = 0; t < 3; ++t) {
     const index_t nq = neighbour_of(a, t, q);
@@ -75,7 +77,9 @@ TB_HOST_DEVICE inline void factor_update_element(const Stencil7View& a, double* 
 // Algorithm 4, kernel #3 = Algorithm 5 line 2 for pivot r: w = 0 .. 2(n-1)-1 covers
 // row r (scaled) then column r (scaled and negated), skipping (r, r) by index
 // arithmetic rather than a branch.
-TB_HOST_DEVICE inline void gj_scale_element(double* blk, index_t n, index_t r, index_t w) {
+template <int N = 0>
+TB_HOST_DEVICE inline void gj_scale_element(double* blk, index_t n_rt, index_t r, index_t w) {
+  const index_t n = N > 0 ? N : n_rt;
   const index_t a = w >= n - 1 ? 1 : 0;
   index_t x = w - a * (n - 1);
   x += x >= r ? 1 : 0;
@@ -85,31 +89,38 @@ TB_HOST_DEVICE inline void gj_scale_element(double* blk, index_t n, index_t r, i
 }
 
 // Algorithm 4, kernel #4 = Algorithm 5 line 3: (uh, vh) in 0..n-2 skip row and column r.
-TB_HOST_DEVICE inline void gj_update_element(double* blk, index_t n, index_t r, index_t uh, index_t vh) {
+template <int N = 0>
+TB_HOST_DEVICE inline void gj_update_element(double* blk, index_t n_rt, index_t r, index_t uh, index_t vh) {
+  const index_t n = N > 0 ? N : n_rt;
   const index_t u = uh + (uh >= r ? 1 : 0), v = vh + (vh >= r ? 1 : 0);
   blk[u * n + v] += blk[u * n + r] * blk[r * n + v] * blk[r * n + r];
 }
 
 // Algorithm 4, kernel #5 = Algorithm 5 line 4.
-TB_HOST_DEVICE inline void gj_pivot_element(double* blk, index_t n, index_t r) {
+template <int N = 0>
+TB_HOST_DEVICE inline void gj_pivot_element(double* blk, index_t n_rt, index_t r) {
+  const index_t n = N > 0 ? N : n_rt;
   blk[r * n + r] = 1.0 / blk[r * n + r];
 }
 
 // Algorithm 5: in-place inverse by Gauss-Jordan elimination without pivoting.
 // A zero or non-finite pivot leaves non-finite entries, which the callers detect.
-TB_HOST_DEVICE inline void gauss_jordan_invert(double* blk, index_t n) {
+template <int N = 0>
+TB_HOST_DEVICE inline void gauss_jordan_invert(double* blk, index_t n_rt) {
+  const index_t n = N > 0 ? N : n_rt;
   for (index_t r = 0; r < n; ++r) {
-    for (index_t w = 0; w < 2 * (n - 1); ++w) gj_scale_element(blk, n, r, w);
+    for (index_t w = 0; w < 2 * (n - 1); ++w) gj_scale_element<N>(blk, n, r, w);
     for (index_t uh = 0; uh < n - 1; ++uh)
-      for (index_t vh = 0; vh < n - 1; ++vh) gj_update_element(blk, n, r, uh, vh);
-    gj_pivot_element(blk, n, r);
+      for (index_t vh = 0; vh < n - 1; ++vh) gj_update_element<N>(blk, n, r, uh, vh);
+    gj_pivot_element<N>(blk, n, r);
   }
 }
 
 // Algorithm 6(a), first kernel: z^u = b^u - <alpha^{u,:}, x_{k-1}> - <beta^{u,:}, x_{j-1}> - <gamma^{u,:}, x_{i-1}>.
+template <int N = 0>
 TB_HOST_DEVICE inline double forward_gather_element(const Stencil7View& a, const double* b, const double* x, index_t q,
                                                     index_t u) {
-  const index_t n = a.n;
+  const index_t n = N > 0 ? N : a.n;
   double acc = b[static_cast<std::size_t>(a.natural[q]) * n + u];
   for (int t = 0; t < 3; ++t) {
     const index_t nq = neighbour_of(a, t, q);
@@ -124,8 +135,9 @@ TB_HOST_DEVICE inline double forward_gather_element(const Stencil7View& a, const
 }
 
 // Algorithm 6(b), first kernel: z^u = <epsilon^{u,:}, x_{i+1}> + <zeta^{u,:}, x_{j+1}> + <eta^{u,:}, x_{k+1}>.
+template <int N = 0>
 TB_HOST_DEVICE inline double backward_gather_element(const Stencil7View& a, const double* x, index_t q, index_t u) {
-  const index_t n = a.n;
+  const index_t n = N > 0 ? N : a.n;
   double acc = 0.0;
   for (int dir = 3; dir < 6; ++dir) {
     const index_t nq = neighbour_of(a, dir, q);
@@ -140,7 +152,9 @@ TB_HOST_DEVICE inline double backward_gather_element(const Stencil7View& a, cons
 }
 
 // Algorithm 6, second kernels: <d^{u,:}, z>.
-TB_HOST_DEVICE inline double block_row_dot(const double* d, index_t n, index_t q, index_t u, const double* z) {
+template <int N = 0>
+TB_HOST_DEVICE inline double block_row_dot(const double* d, index_t n_rt, index_t q, index_t u, const double* z) {
+  const index_t n = N > 0 ? N : n_rt;
   const double* row = d + static_cast<std::size_t>(q) * n * n + u * n;
   double dot = 0.0;
   for (index_t w = 0; w < n; ++w) dot += row[w] * z[w];
@@ -148,9 +162,10 @@ TB_HOST_DEVICE inline double block_row_dot(const double* d, index_t n, index_t q
 }
 
 // Algorithm 7: R^u = b^u - sum over the seven blocks of <block^{u,:}, x_neighbour>.
+template <int N = 0>
 TB_HOST_DEVICE inline double residual_element(const Stencil7View& a, const double* b, const double* x, index_t q,
                                               index_t u) {
-  const index_t n = a.n;
+  const index_t n = N > 0 ? N : a.n;
   const index_t cell = a.natural[q];
   double acc = b[static_cast<std::size_t>(cell) * n + u];
   for (int c = 0; c < 7; ++c) {
