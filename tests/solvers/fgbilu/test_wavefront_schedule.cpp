@@ -50,6 +50,23 @@ TEST(Schedule, PlaneSizesOfFigure5) {
   EXPECT_EQ(s.max_plane_size(), 25);
 }
 
+// The sequential baseline's storage: natural order, the same neighbours.
+TEST(Schedule, NaturalOrderStoresCellsByNaturalIndex) {
+  const GridShape g{4, 3, 2};
+  const WavefrontSchedule w = make_wavefront_schedule(g);
+  const WavefrontSchedule s = make_wavefront_schedule(g, CellOrder::natural);
+  for (index_t c = 0; c < g.cells(); ++c) {
+    EXPECT_EQ(s.natural[c], c);
+    EXPECT_EQ(s.position[c], c);
+    EXPECT_EQ(s.ijk[c], w.ijk[w.position[c]]);
+    for (int d = 0; d < num_neighbours; ++d) {
+      const index_t nw = w.neighbour[std::size_t(d) * g.cells() + w.position[c]];
+      const index_t ns = s.neighbour[std::size_t(d) * g.cells() + c];
+      EXPECT_EQ(ns, nw < 0 ? -1 : w.natural[nw]);
+    }
+  }
+}
+
 TEST(Schedule, RefusesEmptyGrid) { EXPECT_THROW(make_wavefront_schedule({0, 3, 3}), Error); }
 
 }  // namespace
