@@ -29,4 +29,11 @@ std::string number(double v) {
   return buf;
 }
 
+std::string number_exact(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 }  // namespace tb::json

@@ -8,5 +8,8 @@ namespace tb::json {
 
 std::string quote(std::string_view s);
 std::string number(double v);
+// All 17 significant digits (reads back to the same double): for residual
+// histories that runs compare digit by digit (seed 000, Table 1).
+std::string number_exact(double v);
 
 }  // namespace tb::json

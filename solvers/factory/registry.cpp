@@ -180,6 +180,7 @@ const Registry& Registry::builtin() {
     Registry reg;
     register_krylov(reg);
     register_basic_preconditioners(reg);
+    register_fgbilu(reg);
     register_multicolor(reg);
     register_parilut(reg);
     return reg;

@@ -10,14 +10,22 @@ namespace tb {
 
 std::string_view to_string(StopReason r) {
   switch (r) {
-    case StopReason::converged_rtol: return "converged_rtol";
-    case StopReason::converged_atol: return "converged_atol";
-    case StopReason::max_iterations: return "max_iterations";
-    case StopReason::breakdown: return "breakdown";
-    case StopReason::stagnation: return "stagnation";
-    case StopReason::diverged: return "diverged";
-    case StopReason::non_finite: return "non_finite";
-    case StopReason::not_run: return "not_run";
+    case StopReason::converged_rtol:
+      return "converged_rtol";
+    case StopReason::converged_atol:
+      return "converged_atol";
+    case StopReason::max_iterations:
+      return "max_iterations";
+    case StopReason::breakdown:
+      return "breakdown";
+    case StopReason::stagnation:
+      return "stagnation";
+    case StopReason::diverged:
+      return "diverged";
+    case StopReason::non_finite:
+      return "non_finite";
+    case StopReason::not_run:
+      return "not_run";
   }
   return "unknown";
 }
@@ -31,7 +39,8 @@ std::string SolveStats::line() const {
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s: %s after %d iterations, ||r||/||r0|| = %.3e, setup %.3e s, solve %.3e s",
                 solver.c_str(), std::string(to_string(reason)).c_str(), iterations,
-                initial_residual > 0 ? final_residual / initial_residual : final_residual, setup_seconds, solve_seconds);
+                initial_residual > 0 ? final_residual / initial_residual : final_residual, setup_seconds,
+                solve_seconds);
   std::string s = buf;
   if (!detail.empty()) s += " (" + detail + ")";
   return s;
@@ -44,7 +53,8 @@ std::string SolveStats::json() const {
     << ", \"initial_residual\": " << number(initial_residual) << ", \"final_residual\": " << number(final_residual)
     << ", \"setup_seconds\": " << number(setup_seconds) << ", \"solve_seconds\": " << number(solve_seconds)
     << ", \"detail\": " << quote(detail) << ", \"residual_history\": [";
-  for (std::size_t i = 0; i < residual_history.size(); ++i) o << (i ? ", " : "") << number(residual_history[i]);
+  for (std::size_t i = 0; i < residual_history.size(); ++i)
+    o << (i ? ", " : "") << json::number_exact(residual_history[i]);
   o << "]}";
   return o.str();
 }

@@ -1,0 +1,25 @@
+#include "registry.hpp"
+#include "solvers/fgbilu/fgbilu.hpp"
+
+namespace tb {
+
+void register_fgbilu(Registry& r) {
+  r.add(PreconditionerEntry{
+      "fgbilu",
+      "wavefront block ILU(0) on a structured 7-point block stencil (seed 000); same factors as bilu0",
+      {{"variant",
+        ParamType::choice,
+        "auto",
+        "seq: natural order; omp: coarse wavefront; acc: fine-grained (host or cuda); cl: fused CUDA kernels; "
+        "auto: omp on host, cl on cuda",
+        {"auto", "seq", "omp", "acc", "cl"}},
+       {"nx", ParamType::integer, "0", "grid cells in i (0: inferred from the pattern)", {}},
+       {"ny", ParamType::integer, "0", "grid cells in j (0: inferred)", {}},
+       {"nz", ParamType::integer, "0", "grid cells in k (0: inferred)", {}}},
+      [](const ParamValues& p) {
+        return fgbilu::make_preconditioner(p.text("variant"),
+                                           fgbilu::GridShape{p.integer("nx"), p.integer("ny"), p.integer("nz")});
+      }});
+}
+
+}  // namespace tb

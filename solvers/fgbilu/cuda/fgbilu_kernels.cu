@@ -1,0 +1,261 @@
+// FGBILU on the GPU (seed 000). ACC style (Algorithms 4-6): one launch per
+// paper "kernel", bodies shared with the host (element_kernels.hpp). CL style
+// (Algorithms 8-10): one fused launch per hyperplane; each workgroup holds L
+// grid points of n*n threads, exchanges partial results in shared memory and
+// synchronises with __syncthreads instead of kernel boundaries.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "solvers/core/cuda/error_check.cuh"
+#include "solvers/fgbilu/kernels.hpp"
+
+namespace tb::fgbilu::cuda {
+
+namespace {
+
+constexpr int threads = 256;
+
+unsigned blocks_for(long long work) { return unsigned((work + threads - 1) / threads); }
+
+__global__ void factor_product_kernel(Stencil7View a, const double* d, PlaneScratch s, index_t begin, index_t np) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const index_t nn = a.n * a.n;
+  if (t >= (long long)np * nn) return;
+  const index_t ql = index_t(t / nn), e = index_t(t % nn);
+  factor_product_element(a, d, s, ql, begin + ql, e / a.n, e % a.n);
+}
+
+__global__ void factor_update_kernel(Stencil7View a, double* d, PlaneScratch s, index_t begin, index_t np) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const index_t nn = a.n * a.n;
+  if (t >= (long long)np * nn) return;
+  const index_t ql = index_t(t / nn), e = index_t(t % nn);
+  factor_update_element(a, d, s, ql, begin + ql, e / a.n, e % a.n);
+}
+
+__global__ void gj_scale_kernel(double* d, index_t n, index_t r, index_t begin, index_t np) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const index_t per = 2 * (n - 1);
+  if (t >= (long long)np * per) return;
+  gj_scale_element(d + (std::size_t(begin) + t / per) * n * n, n, r, index_t(t % per));
+}
+
+__global__ void gj_update_kernel(double* d, index_t n, index_t r, index_t begin, index_t np) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const index_t per = (n - 1) * (n - 1);
+  if (t >= (long long)np * per) return;
+  const index_t e = index_t(t % per);
+  gj_update_element(d + (std::size_t(begin) + t / per) * n * n, n, r, e / (n - 1), e % (n - 1));
+}
+
+__global__ void gj_pivot_kernel(double* d, index_t n, index_t r, index_t begin, index_t np) {
+  const index_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= np) return;
+  gj_pivot_element(d + (std::size_t(begin) + t) * n * n, n, r);
+}
+
+__global__ void forward_gather_kernel(Stencil7View a, const double* b, const double* x, double* z, index_t begin,
+                                      index_t np) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= (long long)np * a.n) return;
+  z[t] = forward_gather_element(a, b, x, begin + index_t(t / a.n), index_t(t % a.n));
+}
+
+__global__ void backward_gather_kernel(Stencil7View a, const double* x, double* z, index_t begin, index_t np) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= (long long)np * a.n) return;
+  z[t] = backward_gather_element(a, x, begin + index_t(t / a.n), index_t(t % a.n));
+}
+
+// sign = 0: x = d z (forward); sign = 1: x -= d z (backward).
+__global__ void apply_diagonal_kernel(Stencil7View a, const double* d, const double* z, double* x, index_t begin,
+                                      index_t np, int subtract) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= (long long)np * a.n) return;
+  const index_t ql = index_t(t / a.n), u = index_t(t % a.n);
+  const double v = block_row_dot(d, a.n, begin + ql, u, z + std::size_t(ql) * a.n);
+  double* xi = x + std::size_t(a.natural[begin + ql]) * a.n + u;
+  *xi = subtract ? *xi - v : v;
+}
+
+__global__ void residual_kernel(Stencil7View a, const double* b, const double* x, double* r) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= (long long)a.cells * a.n) return;
+  const index_t q = index_t(t / a.n), u = index_t(t % a.n);
+  r[std::size_t(a.natural[q]) * a.n + u] = residual_element(a, b, x, q, u);
+}
+
+__global__ void first_bad_kernel(const double* d, index_t cells, index_t n, int* bad) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t >= (long long)cells * n * n) return;
+  if (!isfinite(d[t])) atomicMin(bad, int(t / (n * n)));
+}
+
+// Algorithm 8: (I_G, I_T) -> (q, u, v, q_w), 0-based; L points per workgroup.
+struct ClIndex {
+  index_t qw, q, u, v;
+  bool active;
+};
+__device__ inline ClIndex cl_index(index_t n, index_t points, index_t begin, index_t end) {
+  ClIndex c;
+  const index_t t = threadIdx.x;
+  c.qw = t / (n * n);
+  c.q = begin + blockIdx.x * points + c.qw;
+  c.u = (t / n) % n;
+  c.v = t % n;
+  c.active = c.q < end;
+  return c;
+}
+
+// Algorithm 9. Shared memory: s[3][L][n*n]. Each thread keeps its own d^{u,v}
+// in a register through the Gauss-Jordan r-loop; s_1 and s_2 become the two
+// alternating read buffers, so one barrier per pivot suffices.
+__global__ void cl_factor_kernel(Stencil7View a, double* d, index_t begin, index_t end, index_t points) {
+  extern __shared__ double shm[];
+  const index_t n = a.n, nn = n * n;
+  const ClIndex c = cl_index(n, points, begin, end);
+  const index_t slot = points * nn;
+  const PlaneScratch sc{shm, slot};
+  if (c.active) factor_product_element(a, d, sc, c.qw, c.q, c.u, c.v);
+  __syncthreads();
+  double mine = 0.0;
+  if (c.active) {
+    factor_update_element(a, d, sc, c.qw, c.q, c.u, c.v);
+    mine = d[std::size_t(c.q) * nn + c.u * n + c.v];
+  }
+  __syncthreads();
+  for (index_t r = 0; r < n; ++r) {
+    double* st = shm + (r % 2) * slot + c.qw * nn;
+    const double ea = c.u == r ? 1.0 : 0.0, eb = c.v == r ? 1.0 : 0.0, ec = (1.0 - ea) * (1.0 - eb);
+    if (c.active && ec == 0.0) st[c.u * n + c.v] = mine;
+    __syncthreads();
+    if (c.active)
+      mine = (ea * eb + (ea - eb) * mine - ec * st[c.u * n + r] * st[r * n + c.v]) / st[r * n + r] + ec * mine;
+  }
+  if (c.active) d[std::size_t(c.q) * nn + c.u * n + c.v] = mine;
+}
+
+// Algorithm 10. Shared memory: s[L][n*n], z[L][n].
+__global__ void cl_sweep_kernel(Stencil7View a, const double* d, index_t begin, index_t end, index_t points,
+                                const double* b, double* x, int backward) {
+  extern __shared__ double shm[];
+  const index_t n = a.n, nn = n * n;
+  const ClIndex c = cl_index(n, points, begin, end);
+  double* s = shm + c.qw * nn;
+  double* z = shm + points * nn + c.qw * n;
+  double* xq = c.active ? x + std::size_t(a.natural[c.q]) * n : nullptr;
+  double part = 0.0;
+  if (c.active) {
+    for (int dir = backward ? 3 : 0; dir < (backward ? 6 : 3); ++dir) {
+      const index_t nq = neighbour_of(a, dir, c.q);
+      if (nq < 0) continue;
+      part += coef_block(a, dir < 3 ? dir : dir + 1, c.q)[c.u * n + c.v] * x[std::size_t(a.natural[nq]) * n + c.v];
+    }
+    s[c.u * n + c.v] = part;
+  }
+  __syncthreads();
+  if (c.active && c.v == 0) {
+    double sum = 0.0;
+    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
+    z[c.u] = backward ? sum : b[std::size_t(a.natural[c.q]) * n + c.u] - sum;
+  }
+  __syncthreads();
+  if (c.active) s[c.u * n + c.v] = d[std::size_t(c.q) * nn + c.u * n + c.v] * z[c.v];
+  __syncthreads();
+  if (c.active && c.v == 0) {
+    double sum = 0.0;
+    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
+    xq[c.u] = backward ? xq[c.u] - sum : sum;
+  }
+}
+
+// Points per workgroup: about 256 threads, at least one point (n*n <= 1024).
+index_t cl_points(index_t n) { return std::max<index_t>(1, threads / (n * n)); }
+
+void check_cl_size(index_t n) {
+  if (n > 32) throw Error("fgbilu(variant=cl): block size " + std::to_string(n) + " > 32 (one thread per block entry)");
+}
+
+}  // namespace
+
+void acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
+  const index_t np = end - begin, n = a.n;
+  factor_product_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
+  factor_update_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
+  for (index_t r = 0; r < n; ++r) {
+    if (n > 1) {
+      gj_scale_kernel<<<blocks_for((long long)np * 2 * (n - 1)), threads>>>(d, n, r, begin, np);
+      gj_update_kernel<<<blocks_for((long long)np * (n - 1) * (n - 1)), threads>>>(d, n, r, begin, np);
+    }
+    gj_pivot_kernel<<<blocks_for(np), threads>>>(d, n, r, begin, np);
+  }
+  cuda_error::check_launch("fgbilu acc factorisation");
+}
+
+void acc_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
+                       double* z) {
+  const index_t np = end - begin;
+  forward_gather_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, b, x, z, begin, np);
+  apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, d, z, x, begin, np, 0);
+  cuda_error::check_launch("fgbilu acc forward sweep");
+}
+
+void acc_backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x, double* z) {
+  const index_t np = end - begin;
+  backward_gather_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, x, z, begin, np);
+  apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, d, z, x, begin, np, 1);
+  cuda_error::check_launch("fgbilu acc backward sweep");
+}
+
+void cl_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end) {
+  check_cl_size(a.n);
+  const index_t points = cl_points(a.n), np = end - begin;
+  const unsigned groups = unsigned((np + points - 1) / points);
+  const std::size_t shared = 3 * std::size_t(points) * a.n * a.n * sizeof(double);
+  cl_factor_kernel<<<groups, unsigned(points * a.n * a.n), shared>>>(a, d, begin, end, points);
+  cuda_error::check_launch("fgbilu cl factorisation");
+}
+
+namespace {
+void cl_sweep(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
+              int backward) {
+  check_cl_size(a.n);
+  const index_t points = cl_points(a.n), np = end - begin;
+  const unsigned groups = unsigned((np + points - 1) / points);
+  const std::size_t shared = std::size_t(points) * (a.n * a.n + a.n) * sizeof(double);
+  cl_sweep_kernel<<<groups, unsigned(points * a.n * a.n), shared>>>(a, d, begin, end, points, b, x, backward);
+  cuda_error::check_launch("fgbilu cl sweep");
+}
+}  // namespace
+
+void cl_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x) {
+  cl_sweep(a, d, begin, end, b, x, 0);
+}
+
+void cl_backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x) {
+  cl_sweep(a, d, begin, end, nullptr, x, 1);
+}
+
+void residual(const Stencil7View& a, const double* b, const double* x, double* r) {
+  residual_kernel<<<blocks_for((long long)a.cells * a.n), threads>>>(a, b, x, r);
+  cuda_error::check_launch("fgbilu residual");
+}
+
+index_t first_non_finite_block(const double* d, index_t cells, index_t n) {
+  int* flag = nullptr;
+  cuda_error::throw_if(cudaMalloc(&flag, sizeof(int)), "cudaMalloc");
+  const int none = INT_MAX;
+  cuda_error::throw_if(cudaMemcpy(flag, &none, sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy");
+  first_bad_kernel<<<blocks_for((long long)cells * n * n), threads>>>(d, cells, n, flag);
+  int bad = none;
+  const cudaError_t launch = cudaGetLastError();
+  const cudaError_t copy = cudaMemcpy(&bad, flag, sizeof(int), cudaMemcpyDeviceToHost);
+  cudaFree(flag);
+  cuda_error::throw_if(launch, "launch of fgbilu non-finite check");
+  cuda_error::throw_if(copy, "cudaMemcpy");
+  return bad == none ? -1 : bad;
+}
+
+}  // namespace tb::fgbilu::cuda

@@ -1,0 +1,211 @@
+#include "fgbilu.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "kernels.hpp"
+#include "solvers/core/cuda_call.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::fgbilu {
+
+std::string_view to_string(Variant v) {
+  switch (v) {
+    case Variant::seq:
+      return "seq";
+    case Variant::omp:
+      return "omp";
+    case Variant::acc:
+      return "acc";
+    case Variant::cl:
+      return "cl";
+  }
+  return "?";
+}
+
+Variant parse_variant(std::string_view name) {
+  for (Variant v : {Variant::seq, Variant::omp, Variant::acc, Variant::cl})
+    if (name == to_string(v)) return v;
+  throw Error("fgbilu: unknown variant '" + std::string(name) + "' (allowed: seq, omp, acc, cl)");
+}
+
+Factorization::Factorization(Variant variant, Backend backend) : variant_(variant), backend_(backend) {
+  const bool host_only = variant == Variant::seq || variant == Variant::omp;
+  if (host_only && backend == Backend::cuda)
+    throw Error("fgbilu(variant=" + std::string(to_string(variant)) +
+                ") runs on the host only; use variant=acc or cl on cuda");
+  if (variant == Variant::cl && backend != Backend::cuda)
+    throw Error("fgbilu(variant=cl) is CUDA-only (Algorithms 9, 10); use backend=cuda, or variant=acc on the host");
+  if (backend == Backend::cuda && cuda_device_count() == 0)
+    throw Error("fgbilu(variant=" + std::string(to_string(variant)) + ") on cuda: " + cuda_unavailable_reason());
+}
+
+void Factorization::setup(const BsrMatrix& a, const GridShape* given) {
+  const GridShape shape = infer_grid_shape(a, given);
+  host_ = stencil7_from_bsr(a, shape, &map_, variant_ == Variant::seq ? CellOrder::natural : CellOrder::wavefront);
+  row_ptr_ = a.row_ptr;
+  col_idx_ = a.col_idx;
+  const WavefrontSchedule& s = host_.schedule;
+  coef_ = Array<double>(backend_, host_.values.size());
+  d_ = Array<double>(backend_, std::size_t(host_.cells()) * host_.block_entries());
+  natural_ = Array<index_t>(backend_, std::span<const index_t>(s.natural));
+  position_ = Array<index_t>(backend_, std::span<const index_t>(s.position));
+  neighbour_ = Array<index_t>(backend_, std::span<const index_t>(s.neighbour));
+  if (variant_ == Variant::acc) {
+    s_ = Array<double>(backend_, 3 * std::size_t(s.max_plane_size()) * host_.block_entries());
+    z_ = Array<double>(backend_, std::size_t(s.max_plane_size()) * host_.block_size);
+  }
+  copy_values_to_backend();
+  factor();
+}
+
+void Factorization::update(const BsrMatrix& a) {
+  if (coef_.empty()) return setup(a);
+  if (a.row_ptr != row_ptr_ || a.col_idx != col_idx_)
+    throw Error("fgbilu: the matrix pattern differs from the one at set-up; call setup() again");
+  update_values(a, map_, host_);
+  copy_values_to_backend();
+  factor();
+}
+
+std::vector<double> Factorization::inverted_diagonal() const {
+  const std::vector<double> stored = d_.to_host();
+  std::vector<double> out(stored.size());
+  const std::size_t nb = host_.block_entries();
+  for (index_t r = 0; r < host_.cells(); ++r)
+    std::copy_n(stored.begin() + std::ptrdiff_t(host_.schedule.position[r] * nb), nb,
+                out.begin() + std::ptrdiff_t(r * nb));
+  return out;
+}
+
+void Factorization::copy_values_to_backend() { coef_.copy_from_host(host_.values); }
+
+Stencil7View Factorization::view() const {
+  return {host_.block_size, host_.cells(), coef_.data(), natural_.data(), position_.data(), neighbour_.data()};
+}
+
+PlaneScratch Factorization::scratch() const {
+  return {s_.data(), host_.schedule.max_plane_size() * index_t(host_.block_entries())};
+}
+
+void Factorization::throw_singular(index_t q) const {
+  const auto [i, j, k] = host_.schedule.ijk[q];
+  throw Error("fgbilu: singular or non-finite diagonal block at cell (i,j,k) = (" + std::to_string(i) + "," +
+              std::to_string(j) + "," + std::to_string(k) + ") (0-based; block row " +
+              std::to_string(host_.schedule.natural[q]) + ")");
+}
+
+void Factorization::factor() {
+  const Stencil7View a = view();
+  double* d = d_.data();
+  const WavefrontSchedule& s = host_.schedule;
+  if (variant_ == Variant::seq) {
+    const index_t bad = ref::factor_natural(a, d);
+    if (bad >= 0) throw_singular(bad);
+    return;
+  }
+  for (index_t p = 0; p < s.num_planes(); ++p) {
+    const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
+    index_t bad = -1;
+    if (backend_ == Backend::cuda) {
+      if (variant_ == Variant::acc)
+        TB_CUDA_CALL(cuda::acc_factor_plane(a, d, b, e, scratch()));
+      else
+        TB_CUDA_CALL(cuda::cl_factor_plane(a, d, b, e));
+    } else if (variant_ == Variant::omp) {
+      bad = omp::factor_plane(a, d, b, e);
+    } else {
+      bad = acc_host::factor_plane(a, d, b, e, scratch());
+    }
+    if (bad >= 0) throw_singular(bad);
+  }
+  if (backend_ == Backend::cuda) {
+    const index_t bad = TB_CUDA_CALL(cuda::first_non_finite_block(d, host_.cells(), host_.block_size));
+    if (bad >= 0) throw_singular(bad);
+  }
+}
+
+void Factorization::solve(const double* r, double* z) const {
+  const Stencil7View a = view();
+  const double* d = d_.data();
+  const WavefrontSchedule& s = host_.schedule;
+  if (variant_ == Variant::seq) {
+    ref::forward_natural(a, d, r, z);
+    ref::backward_natural(a, d, z);
+    return;
+  }
+  double* zs = z_.data();
+  const bool cuda = backend_ == Backend::cuda;
+  for (index_t p = 0; p < s.num_planes(); ++p) {
+    const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
+    if (variant_ == Variant::omp)
+      omp::forward_plane(a, d, b, e, r, z);
+    else if (variant_ == Variant::cl)
+      TB_CUDA_CALL(cuda::cl_forward_plane(a, d, b, e, r, z));
+    else if (cuda)
+      TB_CUDA_CALL(cuda::acc_forward_plane(a, d, b, e, r, z, zs));
+    else
+      acc_host::forward_plane(a, d, b, e, r, z, zs);
+  }
+  for (index_t p = s.num_planes() - 1; p >= 0; --p) {
+    const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
+    if (variant_ == Variant::omp)
+      omp::backward_plane(a, d, b, e, z);
+    else if (variant_ == Variant::cl)
+      TB_CUDA_CALL(cuda::cl_backward_plane(a, d, b, e, z));
+    else if (cuda)
+      TB_CUDA_CALL(cuda::acc_backward_plane(a, d, b, e, z, zs));
+    else
+      acc_host::backward_plane(a, d, b, e, z, zs);
+  }
+}
+
+void Factorization::residual(const double* b, const double* x, double* r) const {
+  if (backend_ == Backend::cuda) return TB_CUDA_CALL(cuda::residual(view(), b, x, r));
+  if (variant_ == Variant::seq) return ref::residual(view(), b, x, r);
+  omp::residual(view(), b, x, r);
+}
+
+namespace {
+
+class FgbiluPreconditioner final : public Preconditioner {
+ public:
+  FgbiluPreconditioner(std::string variant, GridShape given) : variant_(std::move(variant)), given_(given) {
+    if (variant_ != "auto") parse_variant(variant_);
+  }
+  void setup(const BsrMatrix& a, Backend backend) override {
+    const Variant v =
+        variant_ == "auto" ? (backend == Backend::cuda ? Variant::cl : Variant::omp) : parse_variant(variant_);
+    f_ = std::make_unique<Factorization>(v, backend);
+    const bool explicit_grid = given_.ni > 0 || given_.nj > 0 || given_.nk > 0;
+    f_->setup(a, explicit_grid ? &given_ : nullptr);
+  }
+  void update(const BsrMatrix& a) override {
+    if (!f_) throw Error("fgbilu: update() before setup()");
+    f_->update(a);
+  }
+  void apply(const Vector& r, Vector& z) const override {
+    if (!f_) throw Error("fgbilu: apply() before setup()");
+    const std::size_t n = std::size_t(f_->rows());
+    if (r.size() != n || z.size() != n || r.backend() != f_->backend() || z.backend() != f_->backend())
+      throw Error("fgbilu: vector size or backend does not match the factorisation (" + std::to_string(n) + " rows)");
+    f_->solve(r.data(), z.data());
+  }
+  bool supports(Backend b) const override {
+    if (variant_ == "auto" || variant_ == "acc") return true;
+    return variant_ == "cl" ? b == Backend::cuda : b == Backend::host;
+  }
+
+ private:
+  std::string variant_;
+  GridShape given_;
+  std::unique_ptr<Factorization> f_;
+};
+
+}  // namespace
+
+std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given) {
+  return std::make_unique<FgbiluPreconditioner>(std::string(variant), given);
+}
+
+}  // namespace tb::fgbilu

@@ -1,0 +1,73 @@
+// The wavefront schedule (seed 000, Algorithm 1): every cell exactly once,
+// every lower neighbour in an earlier hyperplane, N_p as counted by hand.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "solvers/core/error.hpp"
+#include "solvers/fgbilu/wavefront_schedule.hpp"
+
+namespace tb::fgbilu {
+namespace {
+
+class Schedule : public ::testing::TestWithParam<GridShape> {};
+
+TEST_P(Schedule, EveryCellOnceAndDependenciesEarlier) {
+  const GridShape g = GetParam();
+  const WavefrontSchedule s = make_wavefront_schedule(g);
+  ASSERT_EQ(s.num_planes(), g.ni + g.nj + g.nk - 2);
+  std::vector<int> seen(g.cells(), 0);
+  for (index_t p = 0; p < s.num_planes(); ++p)
+    for (index_t q = s.plane_ptr[p]; q < s.plane_ptr[p + 1]; ++q) {
+      const auto [i, j, k] = s.ijk[q];
+      EXPECT_EQ(i + j + k, p);
+      EXPECT_EQ(s.natural[q], g.natural(i, j, k));
+      EXPECT_EQ(s.position[s.natural[q]], q);
+      ++seen[s.natural[q]];
+      for (int d = 0; d < num_neighbours; ++d) {
+        const index_t nq = s.neighbour[std::size_t(d) * g.cells() + q];
+        if (nq < 0) continue;
+        const auto [ni, nj, nk] = s.ijk[nq];
+        EXPECT_EQ(std::abs(ni - i) + std::abs(nj - j) + std::abs(nk - k), 1);
+        // Lower neighbours (d < 3) lie in plane p - 1, upper ones in p + 1.
+        EXPECT_EQ(ni + nj + nk, d < 3 ? p - 1 : p + 1);
+      }
+    }
+  for (index_t c = 0; c < g.cells(); ++c) EXPECT_EQ(seen[c], 1) << "cell " << c;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Schedule,
+                         ::testing::Values(GridShape{1, 1, 1}, GridShape{1, 1, 7}, GridShape{6, 1, 1},
+                                           GridShape{10, 5, 5}, GridShape{3, 4, 2}));
+
+// Seed 000, Fig. 5: in a 10 x 5 x 5 block, N_5 = 6 and N_12 = 25 (1-based p = i + j + k).
+TEST(Schedule, PlaneSizesOfFigure5) {
+  const WavefrontSchedule s = make_wavefront_schedule({10, 5, 5});
+  EXPECT_EQ(s.plane_size(5 - 3), 6);
+  EXPECT_EQ(s.plane_size(12 - 3), 25);
+  EXPECT_EQ(s.plane_size(0), 1);
+  EXPECT_EQ(s.plane_size(s.num_planes() - 1), 1);
+  EXPECT_EQ(s.max_plane_size(), 25);
+}
+
+// The sequential baseline's storage: natural order, the same neighbours.
+TEST(Schedule, NaturalOrderStoresCellsByNaturalIndex) {
+  const GridShape g{4, 3, 2};
+  const WavefrontSchedule w = make_wavefront_schedule(g);
+  const WavefrontSchedule s = make_wavefront_schedule(g, CellOrder::natural);
+  for (index_t c = 0; c < g.cells(); ++c) {
+    EXPECT_EQ(s.natural[c], c);
+    EXPECT_EQ(s.position[c], c);
+    EXPECT_EQ(s.ijk[c], w.ijk[w.position[c]]);
+    for (int d = 0; d < num_neighbours; ++d) {
+      const index_t nw = w.neighbour[std::size_t(d) * g.cells() + w.position[c]];
+      const index_t ns = s.neighbour[std::size_t(d) * g.cells() + c];
+      EXPECT_EQ(ns, nw < 0 ? -1 : w.natural[nw]);
+    }
+  }
+}
+
+TEST(Schedule, RefusesEmptyGrid) { EXPECT_THROW(make_wavefront_schedule({0, 3, 3}), Error); }
+
+}  // namespace
+}  // namespace tb::fgbilu
