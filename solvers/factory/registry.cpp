@@ -180,6 +180,7 @@ const Registry& Registry::builtin() {
     Registry reg;
     register_krylov(reg);
     register_basic_preconditioners(reg);
+    register_async_ilu(reg);
     return reg;
   }();
   return r;

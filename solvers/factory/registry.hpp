@@ -76,5 +76,6 @@ std::string nearest_name(std::string_view word, const std::vector<std::string>& 
 
 void register_krylov(Registry& r);
 void register_basic_preconditioners(Registry& r);
+void register_async_ilu(Registry& r);
 
 }  // namespace tb
