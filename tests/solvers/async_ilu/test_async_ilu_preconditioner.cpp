@@ -34,14 +34,16 @@ SolveStats solve_with(const std::string& spec, const BsrMatrix& a, std::vector<d
 TEST(Registry, IssueSpecificationsSolveAStencilSystem) {
   const BsrMatrix a = system(4);
   std::vector<double> x;
-  for (const std::string pre : {"async_bilu(build_sweeps=1,apply_sweeps=3)", "async_ilu(build_sweeps=2,apply_sweeps=3)",
-                                "async_bilu(schedule=sync,build_sweeps=3)", "async_bilu(build_sweeps=0,apply_sweeps=0)"}) {
+  for (const std::string pre :
+       {"async_bilu(build_sweeps=1,apply_sweeps=3)", "async_ilu(build_sweeps=2,apply_sweeps=3)",
+        "async_bilu(schedule=sync,build_sweeps=3)", "async_bilu(build_sweeps=0,apply_sweeps=0)"}) {
     const SolveStats st = solve_with("fgmres(restart=30,rtol=1e-8,maxit=200)+" + pre, a, x);
     EXPECT_TRUE(st.converged()) << pre << ": " << st.line();
     EXPECT_LT(st.final_residual, 1e-7 * st.initial_residual) << pre;
   }
   // The issue's default: one order of magnitude in at most 60 iterations.
-  const SolveStats st = solve_with("fgmres(restart=30,rtol=1e-1,maxit=60)+async_bilu(build_sweeps=1,apply_sweeps=3)", a, x);
+  const SolveStats st =
+      solve_with("fgmres(restart=30,rtol=1e-1,maxit=60)+async_bilu(build_sweeps=1,apply_sweeps=3)", a, x);
   EXPECT_TRUE(st.converged()) << st.line();
 }
 
@@ -63,8 +65,8 @@ TEST(Registry, VariablePreconditionerNeedsAFlexibleMethod) {
 }
 
 TEST(Registry, BadParametersAreRefusedByName) {
-  for (const std::string spec : {"fgmres+async_bilu(build_sweeps=-1)", "fgmres+async_bilu(chunk=0)",
-                                 "fgmres+async_ilu(schedule=fast)"}) {
+  for (const std::string spec :
+       {"fgmres+async_bilu(build_sweeps=-1)", "fgmres+async_bilu(chunk=0)", "fgmres+async_ilu(schedule=fast)"}) {
     try {
       make_solver(spec);
       ADD_FAILURE() << spec;
