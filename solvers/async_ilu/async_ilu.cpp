@@ -130,14 +130,13 @@ void AsyncIlu::factor(const BsrMatrix& a) {
   load_values(a);
   if (!(opts_.reuse && factored_)) set_initial_guess();
   factored_ = false;
-  const FactorView host_view = view_of(false);
+  // The diagnostics read host copies: A's values from pattern_, the factors
+  // copied back from the backend.
+  const FactorView hv = host_view(pattern_, symbolic_, pattern_.values.data());
   std::vector<double> scratch_lu, scratch_dinv;
   if (opts_.diagnostics) {
     scratch_lu.resize(lu_.size());
     scratch_dinv.resize(dinv_.size());
-    FactorView hv = host_view;
-    const std::vector<double> a_host = pattern_.values;
-    hv.a = a_host.data();
     diag_.initial_residual = fixed_point_residual(hv, lu_.to_host(), dinv_.to_host(), scratch_lu, scratch_dinv);
   }
   if (opts_.build_sweeps == 0) {
@@ -154,9 +153,6 @@ void AsyncIlu::factor(const BsrMatrix& a) {
   }
   factored_ = true;
   if (opts_.diagnostics) {
-    FactorView hv = host_view;
-    const std::vector<double> a_host = pattern_.values;
-    hv.a = a_host.data();
     const std::vector<double> lu = lu_.to_host();
     const std::vector<double> dinv = dinv_.to_host();
     diag_.final_residual = fixed_point_residual(hv, lu, dinv, scratch_lu, scratch_dinv);
