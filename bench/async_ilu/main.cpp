@@ -16,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "factor_quality.hpp"
 #include "ordering.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
@@ -31,6 +32,7 @@ namespace {
 struct Options {
   bool quick = false;
   std::string json_path, md_path;
+  bool factor_quality = false;                        // only the Fig. 7/9 measures (factor_quality.hpp)
   std::vector<std::string> systems;                   // MatrixMarket files (block size in the file)
   int stencil_n = 12;                                 // stencil7 grid edge, n = 4 blocks
   int reps = 2;                                       // repetitions of the multi-thread runs
@@ -84,12 +86,14 @@ Options parse(int argc, char** argv) {
       o.reps = std::stoi(next());
     else if (arg == "--maxit")
       o.maxit = std::stoi(next());
+    else if (arg == "--factor-quality")
+      o.factor_quality = true;
     else if (arg == "--chunk")
       o.chunk = std::stoi(next());
     else
       throw Error("unknown option '" + arg +
                   "'; usage: tb-bench-async-ilu [--quick] [--json FILE] [--md FILE] [--system A.mtx]... "
-                  "[--stencil N] [--reps N] [--maxit N] [--chunk N]");
+                  "[--stencil N] [--reps N] [--maxit N] [--chunk N] [--factor-quality]");
   }
   if (o.quick) o.stencil_n = 6, o.reps = 1, o.sweeps = {1, 3, 0};
   return o;
@@ -181,6 +185,12 @@ int main(int argc, char** argv) {
     std::cout << summary(machine) << "\n";
     const std::vector<System> systems = load_systems(o);
     const std::vector<int>& sweep_counts = o.sweeps;
+    if (o.factor_quality) {
+      std::vector<NamedMatrix> named;
+      for (const System& s : systems) named.push_back({s.name, &s.a});
+      factor_quality_study(named, o.chunk, machine, o.json_path, o.md_path);
+      return 0;
+    }
     std::vector<Study> studies;
     struct Baseline {
       std::string system, ordering;
