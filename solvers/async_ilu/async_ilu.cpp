@@ -73,6 +73,7 @@ void AsyncIlu::setup(const BsrMatrix& a, Backend backend) {
   lu_next_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? entries : 0);
   dinv_ = Vector(backend_, std::size_t(pattern_.block_rows) * nb);
   dinv_next_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? dinv_.size() : 0);
+  bad_row_ = Array<index_t>(backend_, backend_ == Backend::cuda ? 1 : 0);
   y_ = Vector(backend_, std::size_t(pattern_.rows()));
   work_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? y_.size() : 0);
   factored_ = false;
@@ -121,7 +122,7 @@ void AsyncIlu::run_exact_on_host() {
 }
 
 index_t AsyncIlu::run_sweeps(int sweeps) {
-  FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data()};
+  FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data(), bad_row_.data()};
   if (backend_ == Backend::cuda) return TB_CUDA_CALL(cuda::factor_sweeps(view_of(true), s, sweeps, opts_.schedule));
   return omp::factor_sweeps(view_of(false), s, sweeps, opts_.schedule, chunk_rows());
 }

@@ -30,6 +30,7 @@ FactorView host_view(const BsrMatrix& a, const FactorPattern& p, const double* a
   FactorView f;
   f.block_size = a.block_size;
   f.block_rows = a.block_rows;
+  f.blocks = a.nnz_blocks();
   f.row_ptr = a.row_ptr.data();
   f.col_idx = a.col_idx.data();
   f.diag = p.diag.data();

@@ -27,6 +27,7 @@ struct FactorState {
   double* dinv = nullptr;
   double* lu_next = nullptr;    // synchronous only
   double* dinv_next = nullptr;  // synchronous only
+  index_t* bad_row = nullptr;   // CUDA only: one index of device scratch
 };
 
 // The vectors of one preconditioner application: z = U^{-1} L^{-1} r.

@@ -21,6 +21,7 @@ namespace tb::async_ilu {
 struct FactorView {
   index_t block_size = 1;
   index_t block_rows = 0;
+  index_t blocks = 0;  // stored blocks, row_ptr[block_rows]
   const index_t* row_ptr = nullptr;
   const index_t* col_idx = nullptr;
   const index_t* diag = nullptr;

@@ -83,8 +83,7 @@ decltype(auto) with_cuda_block_size(index_t n, F&& fn) {
 template <int N>
 index_t factor(const FactorView& f, FactorState s, int sweeps, Schedule schedule) {
   const std::size_t nb = std::size_t(f.block_size) * std::size_t(f.block_size);
-  index_t* bad = nullptr;
-  check(cudaMalloc(&bad, sizeof(index_t)), "cudaMalloc (async_ilu bad row)");
+  index_t* bad = s.bad_row;
   const index_t none = f.block_rows;
   check(cudaMemcpy(bad, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy (async_ilu bad row)");
   const bool sync = schedule == Schedule::synchronous;
@@ -99,16 +98,13 @@ index_t factor(const FactorView& f, FactorState s, int sweeps, Schedule schedule
     cuda_error::check_launch("async_ilu factor_kernel");
   }
   if (sync && sweeps % 2 == 1) {
-    index_t nnz = 0;
-    check(cudaMemcpy(&nnz, f.row_ptr + f.block_rows, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy (nnz)");
-    check(cudaMemcpy(s.lu_next, s.lu, std::size_t(nnz) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
+    check(cudaMemcpy(s.lu_next, s.lu, std::size_t(f.blocks) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
           "cudaMemcpy (async_ilu factors)");
     check(cudaMemcpy(s.dinv_next, s.dinv, std::size_t(f.block_rows) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
           "cudaMemcpy (async_ilu inverses)");
   }
   index_t first = none;
   check(cudaMemcpy(&first, bad, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy (async_ilu bad row)");
-  check(cudaFree(bad), "cudaFree (async_ilu bad row)");
   return first == none ? index_t(-1) : first;
 }
 
