@@ -181,6 +181,7 @@ const Registry& Registry::builtin() {
     register_krylov(reg);
     register_basic_preconditioners(reg);
     register_fgbilu(reg);
+    register_async_ilu(reg);
     register_multicolor(reg);
     register_parilut(reg);
     return reg;

@@ -77,6 +77,7 @@ std::string nearest_name(std::string_view word, const std::vector<std::string>& 
 void register_krylov(Registry& r);
 void register_basic_preconditioners(Registry& r);
 void register_fgbilu(Registry& r);
+void register_async_ilu(Registry& r);
 void register_multicolor(Registry& r);
 void register_parilut(Registry& r);
 

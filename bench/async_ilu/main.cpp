@@ -1,0 +1,384 @@
+// tb-bench-async-ilu: seed 001's Tables 1-3 study on this project's
+// Jacobians: FGMRES(30) iterations to rtol 1e-2 against build x apply sweeps
+// of the asynchronous (block) ILU(0), per ordering, variant and thread count,
+// with the sequential BILU(0) in the same ordering as the baseline.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "factor_quality.hpp"
+#include "ordering.hpp"
+#include "solvers/core/backend.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/core/json_writer.hpp"
+#include "solvers/core/machine.hpp"
+#include "solvers/factory/registry.hpp"
+#include "solvers/matrix/generate.hpp"
+#include "solvers/matrix/matrix_market.hpp"
+
+namespace tb::bench {
+namespace {
+
+struct Options {
+  bool quick = false;
+  std::string json_path, md_path;
+  bool factor_quality = false;                        // only the Fig. 7/9 measures (factor_quality.hpp)
+  std::vector<std::string> systems;                   // MatrixMarket files (block size in the file)
+  int stencil_n = 12;                                 // stencil7 grid edge, n = 4 blocks
+  int reps = 2;                                       // repetitions of the multi-thread runs
+  std::vector<int> sweeps = {1, 2, 3, 5, 10, 20, 0};  // 0 = exact (seed 001 Tables 1-3)
+  int chunk = 32;  // OpenMP chunk in block rows: small enough that 2 threads share the rows
+  int maxit = 1000;
+};
+
+struct System {
+  std::string name;
+  BsrMatrix a;
+};
+
+struct Cell {
+  int build = 0, apply = 0;  // 0 = exact
+  double mean_iterations = 0;
+  double rel_deviation = 0;  // std / mean over the repetitions
+  int failures = 0;          // repetitions that did not converge within maxit
+  double solve_s = 0;        // mean solve + update seconds
+};
+
+void set_threads(int n) {
+#ifdef _OPENMP
+  omp_set_num_threads(n);
+#else
+  (void)n;
+#endif
+}
+
+std::string sweeps_name(int s) { return s == 0 ? "exact" : std::to_string(s); }
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw Error(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--quick")
+      o.quick = true;
+    else if (arg == "--json")
+      o.json_path = next();
+    else if (arg == "--md")
+      o.md_path = next();
+    else if (arg == "--system")
+      o.systems.push_back(next());
+    else if (arg == "--stencil")
+      o.stencil_n = std::stoi(next());
+    else if (arg == "--reps")
+      o.reps = std::stoi(next());
+    else if (arg == "--maxit")
+      o.maxit = std::stoi(next());
+    else if (arg == "--factor-quality")
+      o.factor_quality = true;
+    else if (arg == "--chunk")
+      o.chunk = std::stoi(next());
+    else
+      throw Error("unknown option '" + arg +
+                  "'; usage: tb-bench-async-ilu [--quick] [--json FILE] [--md FILE] [--system A.mtx]... "
+                  "[--stencil N] [--reps N] [--maxit N] [--chunk N] [--factor-quality]");
+  }
+  if (o.quick) o.stencil_n = 6, o.reps = 1, o.sweeps = {1, 3, 0};
+  return o;
+}
+
+std::vector<System> load_systems(const Options& o) {
+  std::vector<System> out;
+  Stencil7Params p;
+  p.nx = p.ny = p.nz = o.stencil_n;
+  p.block_size = 4;
+  p.stretch = 1.3;  // anisotropic cells near the z walls, so that lines exist
+  // Large time step and strong convection and coupling: the default system
+  // is solved in 3 iterations, too easy to tell sweep counts apart.
+  p.dt = 1000.0, p.peclet = 1000.0, p.coupling = 0.95;
+  out.push_back({"stencil7-n4-" + std::to_string(o.stencil_n) + "^3", generate_stencil7(p)});
+  for (const std::string& path : o.systems) {
+    const MatrixMarketMatrix m = read_matrix_market(path);
+    if (m.block_size < 1) throw Error(path + ": no '% block_size' comment; dump it with tb-incomp --dump-systems");
+    const std::string base = path.substr(path.find_last_of('/') + 1);
+    out.push_back({base.substr(0, base.rfind('.')), csr_to_bsr(m.matrix, m.block_size)});
+  }
+  return out;
+}
+
+// One FGMRES(30) solve to rtol 1e-2 from zero with b = A * ones.
+SolveStats solve_once(const std::string& spec, const BsrMatrix& a) {
+  auto solver = make_solver(spec);
+  solver->setup(a);
+  std::vector<double> ones(std::size_t(a.rows()), 1.0), b(ones.size()), x(ones.size(), 0.0);
+  spmv_ref(a, ones.data(), b.data());
+  SolveStats st = solver->solve(b, x);
+  st.solve_seconds += st.setup_seconds;
+  return st;
+}
+
+std::string krylov(int maxit, const std::string& backend = "host") {
+  return "fgmres(restart=30,rtol=1e-2,maxit=" + std::to_string(maxit) + ",stagnation=0,backend=" + backend + ")";
+}
+
+Cell measure(const std::string& pre, const BsrMatrix& a, int reps, int maxit, const std::string& backend) {
+  Cell c;
+  std::vector<double> its;
+  double seconds = 0;
+  for (int r = 0; r < reps; ++r) {
+    SolveStats st;
+    try {
+      st = solve_once(krylov(maxit, backend) + "+" + pre, a);
+    } catch (const Error&) {  // a singular pivot block from too few sweeps counts as a failure
+      ++c.failures;
+      continue;
+    }
+    if (!st.converged()) ++c.failures;
+    its.push_back(st.iterations);
+    seconds += st.solve_seconds;
+  }
+  if (!its.empty()) {
+    double m = 0, v = 0;
+    for (double x : its) m += x;
+    m /= double(its.size());
+    for (double x : its) v += (x - m) * (x - m);
+    c.mean_iterations = m;
+    c.rel_deviation = m > 0 ? std::sqrt(v / double(its.size())) / m : 0;
+    c.solve_s = seconds / double(its.size());
+  }
+  return c;
+}
+
+struct Study {
+  std::string system, ordering, variant, backend;
+  int threads = 1;  // 0: the synchronous (Jacobi) schedule on 2 threads
+  index_t line_cells = 0;
+  std::vector<Cell> cells;
+};
+
+std::string precond_spec(const std::string& variant, int build, int apply, int chunk, bool sync = false) {
+  return variant + "(build_sweeps=" + std::to_string(build) + ",apply_sweeps=" + std::to_string(apply) +
+         ",chunk=" + std::to_string(chunk) + (sync ? ",schedule=sync" : "") + ")";
+}
+
+}  // namespace
+}  // namespace tb::bench
+
+int main(int argc, char** argv) {
+  using namespace tb;
+  using namespace tb::bench;
+  try {
+    const Options o = parse(argc, argv);
+    const Machine machine = describe_machine();
+    std::cout << summary(machine) << "\n";
+    const std::vector<System> systems = load_systems(o);
+    const std::vector<int>& sweep_counts = o.sweeps;
+    if (o.factor_quality) {
+      std::vector<NamedMatrix> named;
+      for (const System& s : systems) named.push_back({s.name, &s.a});
+      factor_quality_study(named, o.chunk, machine, o.json_path, o.md_path);
+      return 0;
+    }
+    std::vector<Study> studies;
+    struct Baseline {
+      std::string system, ordering;
+      int iterations;
+      bool converged;
+      double seconds;
+    };
+    std::vector<Baseline> baselines;
+    const bool gpu = cuda_device_count() > 0;
+    for (const System& s : systems) {
+      for (const Ordering& ord : study_orderings(s.a)) {
+        const BsrMatrix a = permute_symmetric(s.a, ord.permutation);
+        set_threads(1);
+        const SolveStats base = solve_once(krylov(o.maxit) + "+bilu0", a);
+        baselines.push_back({s.name, ord.name, base.iterations, base.converged(), base.solve_seconds});
+        std::printf("%s %s: sequential BILU(0) %d iterations, %.4f s\n", s.name.c_str(), ord.name.c_str(),
+                    base.iterations, base.solve_seconds);
+        for (const std::string variant : {"async_bilu", "async_ilu"})
+          for (int threads : {1, 2, 0}) {
+            if (variant == "async_ilu" && s.a.block_size == 1) continue;  // b = 1: scalar is block
+            set_threads(threads == 0 ? 2 : threads);
+            Study st{s.name, ord.name, variant, "host", threads, ord.line_cells, {}};
+            for (int build : sweep_counts)
+              for (int apply : sweep_counts) {
+                Cell c = measure(precond_spec(variant, build, apply, o.chunk, threads == 0), a,
+                                 threads == 2 ? o.reps : 1, o.maxit, "host");
+                c.build = build, c.apply = apply;
+                st.cells.push_back(c);
+              }
+            studies.push_back(std::move(st));
+            std::printf("  %s, %d thread(s): done\n", variant.c_str(), threads);
+            std::fflush(stdout);
+          }
+        if (gpu) {
+          Study st{s.name, ord.name, "async_bilu", "cuda", 0, ord.line_cells, {}};
+          for (int build : sweep_counts)
+            for (int apply : sweep_counts) {
+              if (build == 0 || apply == 0) continue;  // exact sweeps are host-only
+              Cell c = measure(precond_spec("async_bilu", build, apply, o.chunk), a, o.reps, o.maxit, "cuda");
+              c.build = build, c.apply = apply;
+              st.cells.push_back(c);
+            }
+          studies.push_back(std::move(st));
+        }
+      }
+    }
+    set_threads(2);
+    if (!o.json_path.empty()) {
+      JsonWriter j;
+      j.begin_object();
+      j.value("benchmark", "async_ilu sweeps study (seed 001 Tables 1-3 stand-in)");
+      write(j, machine);
+      j.value("krylov", krylov(o.maxit));
+      j.value("repetitions_multithread", o.reps);
+      j.value("chunk_block_rows", o.chunk);
+      j.value("gpu_run", gpu);
+      j.begin_array("systems");
+      for (const System& s : systems) {
+        j.begin_object();
+        j.value("name", s.name);
+        j.value("block_rows", (long long)s.a.block_rows);
+        j.value("block_size", (long long)s.a.block_size);
+        j.value("nnz_blocks", (long long)s.a.nnz_blocks());
+        j.end_object();
+      }
+      j.end_array();
+      j.begin_array("baselines");
+      for (const auto& b : baselines) {
+        j.begin_object();
+        j.value("system", b.system);
+        j.value("ordering", b.ordering);
+        j.value("preconditioner", "bilu0 (sequential)");
+        j.value("iterations", b.iterations);
+        j.value("converged", b.converged);
+        j.value("seconds", b.seconds);
+        j.end_object();
+      }
+      j.end_array();
+      j.begin_array("studies");
+      for (const Study& st : studies) {
+        j.begin_object();
+        j.value("system", st.system);
+        j.value("ordering", st.ordering);
+        j.value("variant", st.variant);
+        j.value("backend", st.backend);
+        j.value("threads", st.threads == 0 ? 2 : st.threads);
+        j.value("schedule", st.threads == 0 ? "sync" : "async");
+        j.value("line_cells", (long long)st.line_cells);
+        j.begin_array("cells");
+        for (const Cell& c : st.cells) {
+          j.begin_object();
+          j.value("build_sweeps", sweeps_name(c.build));
+          j.value("apply_sweeps", sweeps_name(c.apply));
+          j.value("mean_iterations", c.mean_iterations);
+          j.value("relative_deviation", c.rel_deviation);
+          j.value("failures", c.failures);
+          j.value("seconds", c.solve_s);
+          j.end_object();
+        }
+        j.end_array();
+        j.end_object();
+      }
+      j.end_array();
+      j.end_object();
+      j.save(o.json_path);
+    }
+    if (!o.md_path.empty()) {
+      std::ostringstream md;
+      md << "# Asynchronous (block) ILU(0): FGMRES(30) iterations against sweeps\n\n"
+         << "Stand-in for seed 001 Tables 1-3. The paper's tables are on Jacobians of its compressible "
+            "solver (inviscid cylinder, viscous NACA0012), which this project does not yet produce; "
+            "these rows are on the systems listed below instead, so only the trends can be compared.\n\n"
+         << "Machine: " << machine.cpu_model << ", " << machine.logical_cpus << " logical CPUs, commit "
+         << machine.git_commit << ", " << machine.date_utc
+         << ". GPU: " << (gpu ? machine.gpu : std::string("none on this machine; the CUDA variant was not run"))
+         << ".\n\n"
+         << "Each cell: mean FGMRES(30) iterations to rtol 1e-2 (b = A 1, x0 = 0), 1 thread / 2 threads / "
+            "sync (Jacobi sweeps, deterministic: the limit of many threads, like the paper's 62) "
+            "(2 threads: mean of "
+         << o.reps << " runs); `-` = not converged in " << o.maxit << " iterations (or a singular pivot); OpenMP chunk "
+         << o.chunk << " block rows (scalar: " << o.chunk
+         << " x b rows); rows: build sweeps, columns: apply sweeps; "
+            "`exact` = sequential BILU(0) factors / exact substitution. Baseline: sequential BILU(0) "
+            "in the same ordering.\n\n";
+      for (const System& s : systems) {
+        md << "## " << s.name << " (" << s.a.block_rows << " block rows, b = " << s.a.block_size << ")\n\n";
+        for (const auto& b : baselines)
+          if (b.system == s.name) {
+            for (const std::string variant : {"async_bilu", "async_ilu"}) {
+              const Study* st1 = nullptr;
+              const Study* st2 = nullptr;
+              const Study* st0 = nullptr;
+              for (const Study& st : studies)
+                if (st.system == s.name && st.ordering == b.ordering && st.variant == variant && st.backend == "host")
+                  (st.threads == 1 ? st1 : st.threads == 2 ? st2 : st0) = &st;
+              if (!st1 || !st2 || !st0) continue;
+              md << "### " << b.ordering << ", " << (variant == "async_bilu" ? "block" : "scalar")
+                 << " (BILU(0) baseline: " << b.iterations << " iterations, " << std::setprecision(3) << b.seconds
+                 << " s";
+              if (st1->line_cells) md << "; " << st1->line_cells << " block rows in lines";
+              md << ")\n\n| build \\ apply |";
+              for (int ap : sweep_counts) md << " " << sweeps_name(ap) << " |";
+              md << "\n|---|";
+              for (std::size_t k = 0; k < sweep_counts.size(); ++k) md << "---|";
+              md << "\n";
+              double worst_dev = 0;
+              for (std::size_t bi = 0; bi < sweep_counts.size(); ++bi) {
+                md << "| " << sweeps_name(sweep_counts[bi]) << " |";
+                for (std::size_t ai = 0; ai < sweep_counts.size(); ++ai) {
+                  const Cell& c1 = st1->cells[bi * sweep_counts.size() + ai];
+                  const Cell& c2 = st2->cells[bi * sweep_counts.size() + ai];
+                  const Cell& c0 = st0->cells[bi * sweep_counts.size() + ai];
+                  worst_dev = std::max(worst_dev, c2.rel_deviation);
+                  auto show = [](const Cell& c) {
+                    if (c.failures > 0) return std::string("-");
+                    char buf[32];
+                    std::snprintf(buf, sizeof buf, "%.4g", c.mean_iterations);
+                    return std::string(buf);
+                  };
+                  md << " " << show(c1) << " / " << show(c2) << " / " << show(c0) << " |";
+                }
+                md << "\n";
+              }
+              char buf[64];
+              std::snprintf(buf, sizeof buf, "%.1f%%", 100 * worst_dev);
+              md << "\nLargest relative deviation over the 2-thread repetitions: " << buf << ".";
+              // The default setting (build 1, apply 3) timed against the
+              // sequential BILU(0) solve of the same run (set-up + solve).
+              const std::size_t k =
+                  std::size_t(std::find(sweep_counts.begin(), sweep_counts.end(), 3) - sweep_counts.begin());
+              if (k < sweep_counts.size() && b.seconds > 0 && st1->cells[k].failures == 0 &&
+                  st2->cells[k].failures == 0) {
+                std::snprintf(buf, sizeof buf, "%.2f / %.2f", st1->cells[k].solve_s / b.seconds,
+                              st2->cells[k].solve_s / b.seconds);
+                md << " Time of build 1 x apply 3 (set-up + solve) over sequential BILU(0), 1 / 2 threads: " << buf
+                   << ".";
+              }
+              md << "\n\n";
+            }
+          }
+      }
+      md << "CUDA variant: " << (gpu ? "see the JSON (backend cuda)" : "compiled, not run (no GPU on this machine)")
+         << ".\n";
+      std::ofstream(o.md_path) << md.str();
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "tb-bench-async-ilu: " << e.what() << "\n";
+    return 1;
+  }
+}

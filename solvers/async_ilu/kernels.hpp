@@ -1,0 +1,62 @@
+#pragma once
+// The device steps of the asynchronous (block) ILU(0), each declared once per
+// backend: ref (sequential natural order, the twin every backend is tested
+// against), omp (host threads) and cuda (solvers/async_ilu/cuda/kernels.cu).
+// All pointers live on the kernel's backend. The algorithm that chains them
+// (AsyncIlu) never touches threads or devices.
+//
+// Schedules. asynchronous: the state is updated in place and a row reads
+// whatever values its neighbours hold at that moment (Alg. 2, 4, 5: no
+// synchronisation within or between sweeps); with one thread this is
+// Gauss-Seidel in natural order. synchronous: Jacobi sweeps that read src and
+// write dst, the same result for any thread count and on any backend.
+//
+// Every kernel returns the first block row whose U_ii could not be inverted
+// (in any sweep), or -1.
+#include "row_kernels.hpp"
+
+namespace tb::async_ilu {
+
+enum class Schedule { asynchronous, synchronous };
+
+// The factor state: lu (on A's pattern) and dinv (U_ii^{-1}); for the
+// synchronous schedule also the second buffer pair that sweeps alternate with.
+// After the call the result is in lu/dinv whatever the number of sweeps.
+struct FactorState {
+  double* lu = nullptr;
+  double* dinv = nullptr;
+  double* lu_next = nullptr;    // synchronous only
+  double* dinv_next = nullptr;  // synchronous only
+  index_t* bad_row = nullptr;   // CUDA only: one index of device scratch
+};
+
+// The vectors of one preconditioner application: z = U^{-1} L^{-1} r.
+struct ApplyState {
+  const double* lu = nullptr;
+  const double* dinv = nullptr;
+  double* y = nullptr;     // L^{-1} r
+  double* work = nullptr;  // synchronous only: the second buffer of both sweeps
+};
+
+namespace ref {
+index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule);
+void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
+                       Schedule schedule);
+}  // namespace ref
+
+namespace omp {
+// Asynchronous: one parallel region for all sweeps, rows handed out
+// dynamically in chunks of `chunk` block rows, no barrier between sweeps.
+index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk);
+void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
+                       Schedule schedule, int chunk);
+}  // namespace omp
+
+namespace cuda {
+// One thread per block row, one launch per sweep; block sizes 1..8.
+index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule);
+void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
+                       Schedule schedule);
+}  // namespace cuda
+
+}  // namespace tb::async_ilu

@@ -1,0 +1,203 @@
+#pragma once
+// The loop bodies of the asynchronous (block) ILU(0) that the sequential,
+// OpenMP and CUDA kernels share: one call updates one block row. The dense
+// block loops keep the exact operation order of solvers/precond/dense_block.hpp
+// so that one sweep in natural order reproduces BILU(0) bit for bit (seed 001,
+// section 6: "asynchronous ILU(0) factorization when run with one thread is
+// exactly traditional ILU(0) factorization").
+#include <cmath>
+
+#include "solvers/core/host_device.hpp"
+#include "solvers/core/types.hpp"
+
+namespace tb::async_ilu {
+
+// Raw pointers of the factorisation state on one backend. The factors live on
+// A's block pattern (row_ptr, col_idx): blocks left of the diagonal hold L
+// (unit diagonal blocks, not stored), the others U with U_ii kept as it is;
+// dinv holds U_ii^{-1} per block row. For each stored block p, the products
+// of Eq. 18 that update it are the pairs (prod_l[t], prod_u[t]) of block
+// positions, t in [prod_ptr[p], prod_ptr[p+1]), in ascending k.
+struct FactorView {
+  index_t block_size = 1;
+  index_t block_rows = 0;
+  index_t blocks = 0;  // stored blocks, row_ptr[block_rows]
+  const index_t* row_ptr = nullptr;
+  const index_t* col_idx = nullptr;
+  const index_t* diag = nullptr;
+  const index_t* prod_ptr = nullptr;
+  const index_t* prod_l = nullptr;
+  const index_t* prod_u = nullptr;
+  const double* a = nullptr;  // A's values on the same pattern
+};
+
+namespace block {
+
+template <int N>
+TB_HOST_DEVICE constexpr index_t dim(index_t n) {
+  return N > 0 ? N : n;
+}
+
+// c -= a * b, the loop order of dense::multiply_subtract.
+template <int N>
+TB_HOST_DEVICE inline void multiply_subtract(const double* a, const double* b, double* c, index_t n_rt) {
+  const index_t n = dim<N>(n_rt);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = 0; k < n; ++k) {
+      const double aik = a[i * n + k];
+      for (index_t j = 0; j < n; ++j) c[i * n + j] -= aik * b[k * n + j];
+    }
+}
+
+// c = a * b, the loop order of dense::multiply.
+template <int N>
+TB_HOST_DEVICE inline void multiply(const double* a, const double* b, double* c, index_t n_rt) {
+  const index_t n = dim<N>(n_rt);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      double s = 0.0;
+      for (index_t k = 0; k < n; ++k) s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+template <int N>
+TB_HOST_DEVICE inline void matvec(const double* a, const double* x, double* y, index_t n_rt) {
+  const index_t n = dim<N>(n_rt);
+  for (index_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (index_t k = 0; k < n; ++k) s += a[i * n + k] * x[k];
+    y[i] = s;
+  }
+}
+
+template <int N>
+TB_HOST_DEVICE inline void matvec_subtract(const double* a, const double* x, double* y, index_t n_rt) {
+  const index_t n = dim<N>(n_rt);
+  for (index_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (index_t k = 0; k < n; ++k) s += a[i * n + k] * x[k];
+    y[i] -= s;
+  }
+}
+
+// out = a^{-1} by Gauss-Jordan with row pivoting, the algorithm of
+// dense::invert (same pivots, same operation order); a is overwritten.
+// Returns false on a zero or non-finite pivot or a non-finite result.
+template <int N>
+TB_HOST_DEVICE inline bool invert(double* a, index_t n_rt) {
+  const index_t n = dim<N>(n_rt);
+  index_t perm[N > 0 ? N : 64];
+  for (index_t c = 0; c < n; ++c) {
+    index_t piv = c;
+    double best = std::fabs(a[c * n + c]);
+    for (index_t r = c + 1; r < n; ++r)
+      if (std::fabs(a[r * n + c]) > best) best = std::fabs(a[r * n + c]), piv = r;
+    if (!(best > 0.0) || !std::isfinite(best)) return false;
+    perm[c] = piv;
+    if (piv != c)
+      for (index_t k = 0; k < n; ++k) {
+        const double t = a[c * n + k];
+        a[c * n + k] = a[piv * n + k];
+        a[piv * n + k] = t;
+      }
+    const double inv = 1.0 / a[c * n + c];
+    a[c * n + c] = 1.0;
+    for (index_t k = 0; k < n; ++k) a[c * n + k] *= inv;
+    for (index_t r = 0; r < n; ++r) {
+      if (r == c) continue;
+      const double f = a[r * n + c];
+      if (f == 0.0) continue;
+      a[r * n + c] = 0.0;
+      for (index_t k = 0; k < n; ++k) a[r * n + k] -= f * a[c * n + k];
+    }
+  }
+  for (index_t c = n - 1; c >= 0; --c)
+    if (perm[c] != c)
+      for (index_t r = 0; r < n; ++r) {
+        const double t = a[r * n + c];
+        a[r * n + c] = a[r * n + perm[c]];
+        a[r * n + perm[c]] = t;
+      }
+  for (index_t k = 0; k < n * n; ++k)
+    if (!std::isfinite(a[k])) return false;
+  return true;
+}
+
+}  // namespace block
+
+// Local block storage: a compile-time N lives in registers; the runtime size
+// (N = 0, host only) takes the largest block the BSR format allows.
+template <int N>
+inline constexpr int local_entries = N > 0 ? N* N : 64 * 64;
+
+// One block row of the fixed-point map of Eq. 18 (block) / Eq. 10 (b = 1),
+// Alg. 4's work item: every block (i, j) of row i in ascending j is set to
+//   L_ij = (A_ij - sum_k L_ik U_kj) U_jj^{-1}   (i > j)
+//   U_ij =  A_ij - sum_k L_ik U_kj              (i <= j),  k < min(i, j),
+// accumulating in a local block (the paper found accumulating in place slower
+// to converge), reading src/src_dinv and writing dst/dst_dinv. With src == dst
+// the row is Gauss-Seidel within itself (asynchronous schedule); with separate
+// buffers it is one Jacobi update (synchronous schedule). The new U_ii is
+// inverted exactly; on a singular or non-finite U_ii the old inverse is kept
+// (Chow-Patel's "modified" iteration) and false is returned so the caller can
+// report the block row.
+template <int N>
+TB_HOST_DEVICE inline bool factor_row(const FactorView& f, index_t i, const double* src, const double* src_dinv,
+                                      double* dst, double* dst_dinv) {
+  const index_t n = block::dim<N>(f.block_size);
+  const index_t nb = n * n;
+  double acc[local_entries<N>];
+  bool ok = true;
+  for (index_t p = f.row_ptr[i]; p < f.row_ptr[i + 1]; ++p) {
+    const index_t j = f.col_idx[p];
+    for (index_t e = 0; e < nb; ++e) acc[e] = f.a[p * nb + e];
+    for (index_t t = f.prod_ptr[p]; t < f.prod_ptr[p + 1]; ++t)
+      block::multiply_subtract<N>(src + f.prod_l[t] * nb, src + f.prod_u[t] * nb, acc, n);
+    if (j < i) {
+      block::multiply<N>(acc, src_dinv + j * nb, dst + p * nb, n);
+    } else {
+      for (index_t e = 0; e < nb; ++e) dst[p * nb + e] = acc[e];
+      if (j == i) {
+        if (block::invert<N>(acc, n)) {
+          for (index_t e = 0; e < nb; ++e) dst_dinv[i * nb + e] = acc[e];
+        } else {
+          ok = false;
+          if (dst_dinv != src_dinv)
+            for (index_t e = 0; e < nb; ++e) dst_dinv[i * nb + e] = src_dinv[i * nb + e];
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+// One block row of the asynchronous forward block sweep (Alg. 5; Alg. 2 for
+// b = 1): x_i = b_i - sum_{j<i} L_ij x_j, L's diagonal blocks being identities.
+template <int N>
+TB_HOST_DEVICE inline void lower_row(const FactorView& f, const double* lu, index_t i, const double* rhs,
+                                     const double* src, double* dst) {
+  const index_t n = block::dim<N>(f.block_size);
+  const index_t nb = n * n;
+  double acc[N > 0 ? N : 64];
+  for (index_t c = 0; c < n; ++c) acc[c] = rhs[i * n + c];
+  for (index_t p = f.row_ptr[i]; p < f.diag[i]; ++p)
+    block::matvec_subtract<N>(lu + p * nb, src + f.col_idx[p] * n, acc, n);
+  for (index_t c = 0; c < n; ++c) dst[i * n + c] = acc[c];
+}
+
+// One block row of the backward block sweep: x_i = U_ii^{-1} (y_i - sum_{j>i}
+// U_ij x_j), the far blocks first as in the sequential BILU(0) apply.
+template <int N>
+TB_HOST_DEVICE inline void upper_row(const FactorView& f, const double* lu, const double* dinv, index_t i,
+                                     const double* rhs, const double* src, double* dst) {
+  const index_t n = block::dim<N>(f.block_size);
+  const index_t nb = n * n;
+  double acc[N > 0 ? N : 64];
+  for (index_t c = 0; c < n; ++c) acc[c] = rhs[i * n + c];
+  for (index_t p = f.row_ptr[i + 1] - 1; p > f.diag[i]; --p)
+    block::matvec_subtract<N>(lu + p * nb, src + f.col_idx[p] * n, acc, n);
+  block::matvec<N>(dinv + i * nb, acc, dst + i * n, n);
+}
+
+}  // namespace tb::async_ilu
