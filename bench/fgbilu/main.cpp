@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "../common/timing.hpp"
-#include "../spmv/cuda/gpu_baseline.hpp"
+#include "../common/cuda/gpu_baseline.hpp"
 #include "cuda/cusparse_bilu0.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/cuda_call.hpp"

@@ -17,8 +17,8 @@
 
 #include "../common/command_line.hpp"
 #include "../common/timing.hpp"
-#include "../spmv/cuda/gpu_baseline.hpp"
-#include "../spmv/stream_triad.hpp"
+#include "../common/cuda/gpu_baseline.hpp"
+#include "../common/stream_triad.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/cuda_call.hpp"

@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "../common/timing.hpp"
+#include "timing.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/error.hpp"
 
