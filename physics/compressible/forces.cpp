@@ -1,0 +1,49 @@
+#include "physics/compressible/forces.hpp"
+
+#include <cmath>
+
+namespace tb::compressible {
+
+namespace {
+
+double dynamic_pressure(const EulerSettings& s) {
+  const State& f = s.free_stream;
+  return 0.5 * (f[1] * f[1] + f[2] * f[2]) / f[0];
+}
+
+}  // namespace
+
+std::vector<WallPoint> wall_pressure(const EulerDiscretisation& disc, const std::vector<State>& w, int order) {
+  const EulerSettings& s = disc.settings();
+  const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
+  std::vector<WallPoint> points;
+  const Mesh2D& mesh = disc.mesh();
+  for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
+    if (disc.boundary_kind(f) != BoundaryKind::SlipWall) continue;
+    const Vec2 mid = disc.geometry().face_midpoint[std::size_t(f)];
+    const double p = s.gas.pressure(disc.face_state(w, order, f));
+    points.push_back({mid.x, mid.y, (p - p_inf) / q_inf});
+  }
+  return points;
+}
+
+Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
+                       double reference_length) {
+  const EulerSettings& s = disc.settings();
+  const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
+  const Mesh2D& mesh = disc.mesh();
+  double fx = 0.0, fy = 0.0;
+  for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
+    if (disc.boundary_kind(f) != BoundaryKind::SlipWall) continue;
+    // The face normal points out of the fluid, into the body: the pressure pushes along it.
+    const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
+    const double dp =
+        (s.gas.pressure(disc.face_state(w, order, f)) - p_inf) * disc.geometry().face_length[std::size_t(f)];
+    fx += dp * n.x, fy += dp * n.y;
+  }
+  const double scale = 1.0 / (q_inf * reference_length);
+  return {scale * (-fx * std::sin(alpha) + fy * std::cos(alpha)),
+          scale * (fx * std::cos(alpha) + fy * std::sin(alpha))};
+}
+
+}  // namespace tb::compressible

@@ -1,0 +1,27 @@
+#pragma once
+// Surface pressure and forces on the slip walls of a solution: Cp per wall face,
+// and lift and drag coefficients from the integrated pressure, normalised by the
+// free-stream dynamic pressure and a reference length (diameter or chord).
+#include <vector>
+
+#include "physics/compressible/euler_discretisation.hpp"
+
+namespace tb::compressible {
+
+struct WallPoint {
+  double x = 0.0, y = 0.0, cp = 0.0;  // face midpoint
+};
+
+struct Forces {
+  double cl = 0.0, cd = 0.0;
+};
+
+// Cp = (p - p_inf) / (rho_inf |u_inf|^2 / 2) on every slip-wall face, in face order,
+// from the face states the residual of `order` uses.
+std::vector<WallPoint> wall_pressure(const EulerDiscretisation& disc, const std::vector<State>& w, int order);
+
+// alpha: angle of attack (radians); drag along the free stream, lift normal to it.
+Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
+                       double reference_length);
+
+}  // namespace tb::compressible
