@@ -22,8 +22,8 @@
 namespace tb::compressible {
 
 struct PseudoTimeSettings {
-  int order = 2;         // spatial order of the residual in the end
-  double cfl_min = 5.0;  // starting and smallest CFL number
+  int order = 2;          // spatial order of the residual in the end
+  double cfl_min = 20.0;  // starting and smallest CFL number
   double cfl_max = 1e4;
   double ramp_up = 0.25;          // Eq. 3 exponent when the residual fell
   double ramp_down = 0.3;         // ... when it grew
