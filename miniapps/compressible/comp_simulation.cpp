@@ -103,6 +103,7 @@ std::vector<std::pair<std::string, double>> CompressibleSimulation::figures_of_m
           {"order", double(solver_->order())},
           {"final_cfl", solver_->cfl()},
           {"energy_residual", residual_norms(r)[3]},
+          {"entropy_error", entropy_error(*disc_, solver_->state())},
           {"cells", double(disc_->num_cells())}};
 }
 

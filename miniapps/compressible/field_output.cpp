@@ -34,8 +34,9 @@ void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, co
   const double q_inf =
       0.5 * (s.free_stream[1] * s.free_stream[1] + s.free_stream[2] * s.free_stream[2]) / s.free_stream[0];
   const std::size_t n = w.size();
-  std::vector<CellField> fields = {{"density", {}}, {"velocity_x", {}}, {"velocity_y", {}},     {"pressure", {}},
-                                   {"mach", {}},    {"cp", {}},         {"ordering_index", {}}, {"file_cell", {}}};
+  std::vector<CellField> fields = {{"density", {}},  {"velocity_x", {}},     {"velocity_y", {}},
+                                   {"pressure", {}}, {"temperature", {}},    {"mach", {}},
+                                   {"cp", {}},       {"ordering_index", {}}, {"file_cell", {}}};
   for (auto& f : fields) f.values.resize(n);
   for (std::size_t c = 0; c < n; ++c) {
     const Primitive p = s.gas.primitive(w[c]);
@@ -43,11 +44,13 @@ void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, co
     fields[1].values[c] = p.u;
     fields[2].values[c] = p.v;
     fields[3].values[c] = p.p;
-    fields[4].values[c] = std::hypot(p.u, p.v) / s.gas.sound_speed(p.rho, p.p);
+    // T = gamma p / rho: 1 in the free stream (c_inf = 1).
+    fields[4].values[c] = s.gas.gamma * p.p / p.rho;
+    fields[5].values[c] = std::hypot(p.u, p.v) / s.gas.sound_speed(p.rho, p.p);
     // Cp is undefined without a free-stream velocity; 0 keeps the file finite.
-    fields[5].values[c] = q_inf > 0.0 ? (p.p - p_inf) / q_inf : 0.0;
-    fields[6].values[c] = double(c);
-    fields[7].values[c] = double(file_cell[c]);
+    fields[6].values[c] = q_inf > 0.0 ? (p.p - p_inf) / q_inf : 0.0;
+    fields[7].values[c] = double(c);
+    fields[8].values[c] = double(file_cell[c]);
   }
   write_vtu(path, disc.mesh(), fields);
 }

@@ -1,6 +1,6 @@
 #pragma once
-// tb-comp2d's files: the cell fields as .vtu (density, velocity, pressure, Mach,
-// Cp, ordering index, the file's cell number) grouped by a .pvd series, and the
+// tb-comp2d's files: the cell fields as .vtu (density, velocity, pressure,
+// temperature, Mach, Cp, ordering index, the file's cell number) grouped by a .pvd series, and the
 // wall pressure as CSV. Every file is written whole or not at all.
 #include <string>
 #include <utility>

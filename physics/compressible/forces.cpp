@@ -46,4 +46,16 @@ Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>
           scale * (fx * std::cos(alpha) + fy * std::sin(alpha))};
 }
 
+double entropy_error(const EulerDiscretisation& disc, const std::vector<State>& w) {
+  const Gas& gas = disc.settings().gas;
+  const auto entropy = [&](const State& s) { return gas.pressure(s) / std::pow(s[0], gas.gamma); };
+  const double s_inf = entropy(disc.settings().free_stream);
+  double sum = 0.0, area = 0.0;
+  for (std::size_t c = 0; c < w.size(); ++c) {
+    const double v = disc.geometry().cell_area[c], e = entropy(w[c]) / s_inf - 1.0;
+    sum += v * e * e, area += v;
+  }
+  return std::sqrt(sum / area);
+}
+
 }  // namespace tb::compressible

@@ -1,7 +1,7 @@
 #pragma once
-// Surface pressure and forces on the slip walls of a solution: Cp per wall face,
-// and lift and drag coefficients from the integrated pressure, normalised by the
-// free-stream dynamic pressure and a reference length (diameter or chord).
+// Figures of a solution: Cp per slip-wall face, lift and drag coefficients from
+// the integrated pressure (normalised by the free-stream dynamic pressure and a
+// reference length, diameter or chord), and the entropy error of an isentropic flow.
 #include <vector>
 
 #include "physics/compressible/euler_discretisation.hpp"
@@ -23,5 +23,9 @@ std::vector<WallPoint> wall_pressure(const EulerDiscretisation& disc, const std:
 // alpha: angle of attack (radians); drag along the free stream, lift normal to it.
 Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
                        double reference_length);
+
+// sqrt(sum_i V_i (s_i / s_inf - 1)^2 / sum_i V_i), s = p / rho^gamma: zero for the
+// exact solution of a subsonic inviscid flow, so it measures the discretisation error.
+double entropy_error(const EulerDiscretisation& disc, const std::vector<State>& w);
 
 }  // namespace tb::compressible

@@ -2,6 +2,7 @@
 // The shipped coarse cylinder mesh, a distorted copy of it, random admissible
 // states near the free stream, and a registry solver for the Jacobian systems.
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,50 @@ inline Mesh2D distorted(Mesh2D mesh, unsigned seed) {
     x.x += amplitude * shift[2 * i], x.y += amplitude * shift[2 * i + 1];
   }
   return mesh;
+}
+
+// Each quadrilateral split into four (edge midpoints and centre); new boundary
+// nodes are moved radially onto the circle of their edge (cylinder and far field
+// are circles about the origin), so the meshes are nested up to the boundary.
+inline Mesh2D refined_cylinder_mesh(const Mesh2D& coarse) {
+  Mesh2D m;
+  m.nodes = coarse.nodes;
+  m.marker_names = coarse.marker_names;
+  std::map<std::pair<index_t, index_t>, index_t> midpoint;
+  const auto mid = [&](index_t a, index_t b) {
+    const auto key = std::minmax(a, b);
+    auto [it, fresh] = midpoint.try_emplace({key.first, key.second}, m.num_nodes());
+    if (fresh) {
+      const Vec2 p = m.nodes[std::size_t(a)], q = m.nodes[std::size_t(b)];
+      m.nodes.push_back({0.5 * (p.x + q.x), 0.5 * (p.y + q.y)});
+    }
+    return it->second;
+  };
+  for (index_t c = 0; c < coarse.num_cells(); ++c) {
+    if (coarse.cell_size(c) != 4) throw Error("refined_cylinder_mesh: quadrilaterals only");
+    const index_t* v = coarse.cell_begin(c);
+    const index_t ab = mid(v[0], v[1]), bc = mid(v[1], v[2]), cd = mid(v[2], v[3]), da = mid(v[3], v[0]);
+    Vec2 centre{};
+    for (int k = 0; k < 4; ++k)
+      centre.x += 0.25 * coarse.nodes[std::size_t(v[k])].x, centre.y += 0.25 * coarse.nodes[std::size_t(v[k])].y;
+    const index_t ctr = m.num_nodes();
+    m.nodes.push_back(centre);
+    m.add_cell({v[0], ab, ctr, da});
+    m.add_cell({ab, v[1], bc, ctr});
+    m.add_cell({ctr, bc, v[2], cd});
+    m.add_cell({da, ctr, cd, v[3]});
+  }
+  for (const BoundaryEdge& e : coarse.boundary_edges) {
+    const index_t k = mid(e.nodes[0], e.nodes[1]);
+    const Vec2 a = coarse.nodes[std::size_t(e.nodes[0])];
+    Vec2& p = m.nodes[std::size_t(k)];
+    const double scale = std::hypot(a.x, a.y) / std::hypot(p.x, p.y);
+    p.x *= scale, p.y *= scale;
+    m.boundary_edges.push_back({{e.nodes[0], k}, e.marker});
+    m.boundary_edges.push_back({{k, e.nodes[1]}, e.marker});
+  }
+  build_faces(m);
+  return m;
 }
 
 inline std::vector<BoundaryKind> cylinder_boundaries(const Mesh2D& mesh, bool wall_too_is_far_field = false) {

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "compressible_fixtures.hpp"
 #include "physics/compressible/forces.hpp"
@@ -76,6 +77,41 @@ TEST(Cylinder, SecondOrderRoeConvergesSixOrdersWithSmallDragAndSymmetricCp) {
   // Front stagnation: isentropic Cp = 1 + M^2/4 + M^4/40 = 1.0366 at M 0.38.
   const auto front = std::min_element(run.wall.begin(), run.wall.end(), [](auto& a, auto& b) { return a.x < b.x; });
   EXPECT_NEAR(front->cp, 1.0366, 0.02);
+}
+
+}  // namespace
+}  // namespace tb::test
+
+namespace tb::test {
+namespace {
+
+// The refinement study of docs/compressible.md, about 7 minutes on the 2-core
+// VM (the refined mesh needs 917 steps), hence disabled in CI; run it with
+//   build/bin/test_physics_compressible --gtest_also_run_disabled_tests --gtest_filter='*Nested*'
+// Measured: entropy error 5.52e-5 -> 9.36e-6 (ratio 5.9, order 2.6), Cd 0.0211 -> 0.00236.
+TEST(Cylinder, DISABLED_EntropyErrorAndDragFallOnANestedMesh) {
+  static const Mesh2D coarse = cylinder_mesh();
+  const Mesh2D fine = refined_cylinder_mesh(coarse);
+  double err[2], cd[2];
+  int k = 0;
+  for (const Mesh2D* mesh : {&coarse, &fine}) {
+    EulerDiscretisation disc(*mesh, cylinder_boundaries(*mesh), settings_at(0.38, 0.0));
+    PseudoTimeSolver solver(disc, std::vector<State>(std::size_t(mesh->num_cells()), disc.settings().free_stream), {});
+    JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+    const LinearSolve solve = linear.function();
+    while (!solver.converged() && solver.steps() < 1500) solver.step(solve);
+    EXPECT_TRUE(solver.converged()) << mesh->num_cells() << " cells";
+    err[k] = entropy_error(disc, solver.state());
+    const Forces f = pressure_forces(disc, solver.state(), 2, 0.0, 1.0);
+    cd[k] = f.cd;
+    std::printf("cells %d steps %ld entropy error %.4e cd %.4e cl %.4e\n", mesh->num_cells(), solver.steps(), err[k],
+                f.cd, f.cl);
+    ++k;
+  }
+  // Second order: the error falls by about 4 when h halves (3 allows for the
+  // pre-asymptotic coarse mesh); the drag, all numerical, falls at least as fast.
+  EXPECT_GT(err[0] / err[1], 3.0);
+  EXPECT_GT(cd[0] / cd[1], 3.0);
 }
 
 }  // namespace
