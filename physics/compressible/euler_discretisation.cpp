@@ -13,6 +13,7 @@ EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<Boundar
       settings_(settings),
       geometry_(compute_geometry(mesh)),
       gradients_(mesh, geometry_),
+      limiter_(mesh, geometry_, settings_.limiter_k),
       pattern_(build_jacobian_pattern(mesh)) {
   if (index_t(kinds_.size()) != mesh.num_markers())
     throw Error("EulerDiscretisation: " + std::to_string(kinds_.size()) + " boundary kinds for " +
@@ -28,7 +29,7 @@ void EulerDiscretisation::reconstruct(const std::vector<State>& w) {
   }
   gradients_.compute(primitive_, grad_);
   if (settings_.limiter)
-    venkatakrishnan_limiter(mesh_, geometry_, primitive_, grad_, settings_.limiter_k, phi_);
+    limiter_.compute(primitive_, grad_, phi_);
   else
     phi_.assign(w.size(), State{1.0, 1.0, 1.0, 1.0});
 }

@@ -59,6 +59,7 @@ class EulerDiscretisation {
   EulerSettings settings_;
   MeshGeometry geometry_;
   LeastSquaresGradients gradients_;
+  VenkatakrishnanLimiter limiter_;
   JacobianPattern pattern_;
   // Work arrays of the second-order residual, sized once.
   std::vector<State> primitive_, phi_;

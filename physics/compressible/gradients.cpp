@@ -62,35 +62,39 @@ double venkat(double d1, double d2, double eps2) {
 
 }  // namespace
 
-void venkatakrishnan_limiter(const Mesh2D& mesh, const MeshGeometry& geometry, const std::vector<State>& q,
-                             const std::vector<Gradient>& grad, double k, std::vector<State>& phi) {
-  const std::size_t n = q.size();
-  std::vector<State> qmin(q), qmax(q);
-  for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
-    const Face& face = mesh.faces[std::size_t(f)];
+VenkatakrishnanLimiter::VenkatakrishnanLimiter(const Mesh2D& mesh, const MeshGeometry& geometry, double k)
+    : mesh_(mesh), geometry_(geometry), eps2_(geometry.cell_area.size()) {
+  for (std::size_t c = 0; c < eps2_.size(); ++c) eps2_[c] = std::pow(k * std::sqrt(geometry.cell_area[c]), 3);
+}
+
+void VenkatakrishnanLimiter::compute(const std::vector<State>& q, const std::vector<Gradient>& grad,
+                                     std::vector<State>& phi) {
+  qmin_.assign(q.begin(), q.end());
+  qmax_.assign(q.begin(), q.end());
+  for (index_t f = 0; f < mesh_.num_interior_faces; ++f) {
+    const Face& face = mesh_.faces[std::size_t(f)];
     const std::size_t l = std::size_t(face.left), r = std::size_t(face.right);
     for (std::size_t v = 0; v < num_vars; ++v) {
-      qmin[l][v] = std::min(qmin[l][v], q[r][v]), qmax[l][v] = std::max(qmax[l][v], q[r][v]);
-      qmin[r][v] = std::min(qmin[r][v], q[l][v]), qmax[r][v] = std::max(qmax[r][v], q[l][v]);
+      qmin_[l][v] = std::min(qmin_[l][v], q[r][v]), qmax_[l][v] = std::max(qmax_[l][v], q[r][v]);
+      qmin_[r][v] = std::min(qmin_[r][v], q[l][v]), qmax_[r][v] = std::max(qmax_[r][v], q[l][v]);
     }
   }
-  phi.assign(n, State{1.0, 1.0, 1.0, 1.0});
+  phi.assign(q.size(), State{1.0, 1.0, 1.0, 1.0});
   auto limit_side = [&](std::size_t c, const Vec2& mid) {
-    const Vec2 x = geometry.cell_centroid[c];
-    const double h = std::sqrt(geometry.cell_area[c]), eps2 = std::pow(k * h, 3);
+    const Vec2 x = geometry_.cell_centroid[c];
     for (std::size_t v = 0; v < num_vars; ++v) {
       const double d2 = grad[c][2 * v] * (mid.x - x.x) + grad[c][2 * v + 1] * (mid.y - x.y);
       double psi = 1.0;
       if (d2 > 0.0)
-        psi = venkat(qmax[c][v] - q[c][v], d2, eps2);
+        psi = venkat(qmax_[c][v] - q[c][v], d2, eps2_[c]);
       else if (d2 < 0.0)
-        psi = venkat(qmin[c][v] - q[c][v], d2, eps2);
+        psi = venkat(qmin_[c][v] - q[c][v], d2, eps2_[c]);
       phi[c][v] = std::min(phi[c][v], std::clamp(psi, 0.0, 1.0));
     }
   };
-  for (index_t f = 0; f < mesh.num_faces(); ++f) {
-    const Face& face = mesh.faces[std::size_t(f)];
-    const Vec2 mid = geometry.face_midpoint[std::size_t(f)];
+  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
+    const Face& face = mesh_.faces[std::size_t(f)];
+    const Vec2 mid = geometry_.face_midpoint[std::size_t(f)];
     limit_side(std::size_t(face.left), mid);
     if (!face.is_boundary()) limit_side(std::size_t(face.right), mid);
   }

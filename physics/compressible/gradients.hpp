@@ -32,7 +32,16 @@ class LeastSquaresGradients {
 // Venkatakrishnan's limiter per cell and variable, in [0, 1]: smooth, and 1 where
 // the reconstructed face values stay within the neighbours' range by a margin
 // eps^2 = (K h)^3, h = sqrt(cell area).
-void venkatakrishnan_limiter(const Mesh2D& mesh, const MeshGeometry& geometry, const std::vector<State>& q,
-                             const std::vector<Gradient>& grad, double k, std::vector<State>& phi);
+class VenkatakrishnanLimiter {
+ public:
+  VenkatakrishnanLimiter(const Mesh2D& mesh, const MeshGeometry& geometry, double k);
+  void compute(const std::vector<State>& q, const std::vector<Gradient>& grad, std::vector<State>& phi);
+
+ private:
+  const Mesh2D& mesh_;
+  const MeshGeometry& geometry_;
+  std::vector<double> eps2_;        // per cell, from the mesh only
+  std::vector<State> qmin_, qmax_;  // the neighbours' range, work arrays sized once
+};
 
 }  // namespace tb::compressible

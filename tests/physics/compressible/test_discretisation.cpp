@@ -112,7 +112,8 @@ TEST(VenkatakrishnanLimiter, KeepsFaceValuesWithinTheNeighbourRangeWithoutMargin
   std::vector<Gradient> grad;
   std::vector<State> phi;
   ls.compute(q, grad);
-  venkatakrishnan_limiter(mesh, g, q, grad, 0.0, phi);  // K = 0: no smoothing margin
+  VenkatakrishnanLimiter limiter(mesh, g, 0.0);  // K = 0: no smoothing margin
+  limiter.compute(q, grad, phi);
   std::vector<State> lo(q), hi(q);
   for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
     const Face& face = mesh.faces[std::size_t(f)];
