@@ -24,7 +24,7 @@ void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number"});
   schema.add({"flow.alpha_deg", KeyType::real, "0", "angle of attack in degrees"});
   schema.add({"flow.gamma", KeyType::real, "1.4", "ratio of specific heats"});
-  schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix) or rusanov"});
+  schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov"});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)"});
   schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan"});
   schema.add({"scheme.limiter_k", KeyType::real, "5", "Venkatakrishnan's K (eps^2 = (K h)^3)"});

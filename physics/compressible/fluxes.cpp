@@ -9,11 +9,14 @@ namespace tb::compressible {
 
 FluxScheme parse_flux_scheme(const std::string& name) {
   if (name == "roe") return FluxScheme::Roe;
+  if (name == "hllc") return FluxScheme::Hllc;
   if (name == "rusanov") return FluxScheme::Rusanov;
-  throw Error("unknown flux '" + name + "': expected roe or rusanov");
+  throw Error("unknown flux '" + name + "': expected roe, hllc or rusanov");
 }
 
-std::string flux_scheme_name(FluxScheme scheme) { return scheme == FluxScheme::Roe ? "roe" : "rusanov"; }
+std::string flux_scheme_name(FluxScheme scheme) {
+  return scheme == FluxScheme::Roe ? "roe" : (scheme == FluxScheme::Hllc ? "hllc" : "rusanov");
+}
 
 namespace {
 
@@ -71,6 +74,33 @@ State roe_flux(const Gas& gas, const State& left, const State& right, double nx,
   return f;
 }
 
+State hllc_flux(const Gas& gas, const State& left, const State& right, double nx, double ny) {
+  const Primitive l = gas.primitive(left), r = gas.primitive(right);
+  const double unl = l.u * nx + l.v * ny, unr = r.u * nx + r.v * ny;
+  const double cl = gas.sound_speed(l.rho, l.p), cr = gas.sound_speed(r.rho, r.p);
+  // Roe averages for Einfeldt's wave-speed estimates.
+  const double sl_ = std::sqrt(l.rho), sr_ = std::sqrt(r.rho), w = 1.0 / (sl_ + sr_);
+  const double u = (sl_ * l.u + sr_ * r.u) * w, v = (sl_ * l.v + sr_ * r.v) * w;
+  const double h = (sl_ * (left[3] + l.p) / l.rho + sr_ * (right[3] + r.p) / r.rho) * w;
+  const double c = std::sqrt(std::max((gas.gamma - 1.0) * (h - 0.5 * (u * u + v * v)), 1e-300));
+  const double un = u * nx + v * ny;
+  const double s_left = std::min(unl - cl, un - c), s_right = std::max(unr + cr, un + c);
+  if (s_left >= 0.0) return physical_flux(gas, left, nx, ny);
+  if (s_right <= 0.0) return physical_flux(gas, right, nx, ny);
+  const double ml = l.rho * (s_left - unl), mr = r.rho * (s_right - unr);
+  const double s_star = (r.p - l.p + ml * unl - mr * unr) / (ml - mr);
+  // The star state on side K: the normal velocity becomes S*, the tangential one is kept.
+  const auto star_flux = [&](const State& s, const Primitive& p, double unk, double sk) {
+    const double k = p.rho * (sk - unk) / (sk - s_star), dun = s_star - unk;
+    const State star = {k, k * (p.u + dun * nx), k * (p.v + dun * ny),
+                        k * (s[3] / p.rho + dun * (s_star + p.p / (p.rho * (sk - unk))))};
+    State f = physical_flux(gas, s, nx, ny);
+    for (std::size_t i = 0; i < num_vars; ++i) f[i] += sk * (star[i] - s[i]);
+    return f;
+  };
+  return s_star >= 0.0 ? star_flux(left, l, unl, s_left) : star_flux(right, r, unr, s_right);
+}
+
 State rusanov_flux(const Gas& gas, const State& left, const State& right, double nx, double ny) {
   const double lambda = std::max(spectral_radius(gas, left, nx, ny), spectral_radius(gas, right, nx, ny));
   const State fl = physical_flux(gas, left, nx, ny), fr = physical_flux(gas, right, nx, ny);
@@ -80,7 +110,15 @@ State rusanov_flux(const Gas& gas, const State& left, const State& right, double
 }
 
 State numerical_flux(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx, double ny) {
-  return scheme == FluxScheme::Roe ? roe_flux(gas, left, right, nx, ny) : rusanov_flux(gas, left, right, nx, ny);
+  switch (scheme) {
+    case FluxScheme::Roe:
+      return roe_flux(gas, left, right, nx, ny);
+    case FluxScheme::Hllc:
+      return hllc_flux(gas, left, right, nx, ny);
+    case FluxScheme::Rusanov:
+      break;
+  }
+  return rusanov_flux(gas, left, right, nx, ny);
 }
 
 FluxJacobians rusanov_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny) {

@@ -8,9 +8,9 @@
 
 namespace tb::compressible {
 
-enum class FluxScheme { Roe, Rusanov };
+enum class FluxScheme { Roe, Hllc, Rusanov };
 
-// "roe" or "rusanov"; anything else is a tb::Error naming both.
+// "roe", "hllc" or "rusanov"; anything else is a tb::Error naming them.
 FluxScheme parse_flux_scheme(const std::string& name);
 std::string flux_scheme_name(FluxScheme scheme);
 
@@ -18,6 +18,11 @@ std::string flux_scheme_name(FluxScheme scheme);
 // with |lambda| < delta becomes (lambda^2 + delta^2) / (2 delta), delta = entropy_fix
 // * (|u~ . n| + c~), so expansion shocks at sonic points are not admitted.
 State roe_flux(const Gas& gas, const State& left, const State& right, double nx, double ny, double entropy_fix = 0.1);
+
+// HLLC (Toro, Spruce & Speares 1994): two acoustic waves with Einfeldt's speed
+// estimates S_L = min(u_L.n - c_L, u~.n - c~), S_R = max(u_R.n + c_R, u~.n + c~)
+// and the contact wave S* between them; exact for isolated contacts and shear.
+State hllc_flux(const Gas& gas, const State& left, const State& right, double nx, double ny);
 
 // Rusanov (local Lax-Friedrichs): central flux plus lambda_max / 2 (U_L - U_R),
 // lambda_max = max over both sides of |u . n| + c.

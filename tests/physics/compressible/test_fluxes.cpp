@@ -32,6 +32,7 @@ TEST(CompressibleFlux, BothFluxesAreConsistent) {
     for (const Normal& n : normals) {
       const State exact = physical_flux(gas, s, n.x, n.y);
       expect_near_state(roe_flux(gas, s, s, n.x, n.y), exact, 1e-14);
+      expect_near_state(hllc_flux(gas, s, s, n.x, n.y), exact, 1e-14);
       expect_near_state(rusanov_flux(gas, s, s, n.x, n.y), exact, 1e-14);
     }
 }
@@ -41,12 +42,16 @@ TEST(CompressibleFlux, RoeUpwindsSupersonicFlowExactly) {
   const State l = state(1.0, 2.5, 0.1, 0.7), r = state(0.8, 2.2, -0.2, 0.6);
   expect_near_state(roe_flux(gas, l, r, 1.0, 0.0), physical_flux(gas, l, 1.0, 0.0), 1e-13);
   expect_near_state(roe_flux(gas, r, l, -1.0, 0.0), physical_flux(gas, l, -1.0, 0.0), 1e-13);
+  expect_near_state(hllc_flux(gas, l, r, 1.0, 0.0), physical_flux(gas, l, 1.0, 0.0), 1e-13);
+  expect_near_state(hllc_flux(gas, r, l, -1.0, 0.0), physical_flux(gas, l, -1.0, 0.0), 1e-13);
 }
 
-TEST(CompressibleFlux, RoeResolvesAStationaryContactRusanovSmearsIt) {
-  const State l = state(1.0, 0.0, 0.0, 0.7), r = state(0.25, 0.0, 0.0, 0.7);
-  const State f = roe_flux(gas, l, r, 0.6, 0.8);
-  expect_near_state(f, {0.0, 0.7 * 0.6, 0.7 * 0.8, 0.0}, 1e-14);
+TEST(CompressibleFlux, RoeAndHllcResolveAStationaryContactRusanovSmearsIt) {
+  // Density jump and tangential shear at rest normal to the face, equal pressure.
+  const State l = state(1.0, -0.48, 0.36, 0.7), r = state(0.25, 0.4, -0.3, 0.7);
+  const State exact = {0.0, 0.7 * 0.6, 0.7 * 0.8, 0.0};
+  expect_near_state(roe_flux(gas, l, r, 0.6, 0.8), exact, 1e-14);
+  expect_near_state(hllc_flux(gas, l, r, 0.6, 0.8), exact, 1e-14);
   EXPECT_GT(std::abs(rusanov_flux(gas, l, r, 0.6, 0.8)[0]), 0.1);
 }
 
@@ -113,11 +118,12 @@ TEST(CompressibleFlux, SlipWallLetsNoMassOrEnergyThrough) {
 
 TEST(CompressibleFlux, UnknownSchemeNamesTheChoices) {
   EXPECT_EQ(parse_flux_scheme("rusanov"), FluxScheme::Rusanov);
+  EXPECT_EQ(parse_flux_scheme("hllc"), FluxScheme::Hllc);
   try {
-    parse_flux_scheme("hllc");
+    parse_flux_scheme("ausm");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("roe or rusanov"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("roe, hllc or rusanov"), std::string::npos);
   }
 }
 
