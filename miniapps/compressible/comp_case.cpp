@@ -21,9 +21,18 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "cell ordering applied once before assembly: none, rcm, 1wd, line, line-rcm, line-1wd"});
   schema.add({"boundary.wall", KeyType::text, "cylinder", "comma-separated markers that are slip walls"});
   schema.add({"boundary.farfield", KeyType::text, "farfield", "comma-separated markers that are far field"});
+  schema.add(
+      {"boundary.noslip", KeyType::text, "", "comma-separated markers that are adiabatic no-slip walls (viscous)"});
+  schema.add({"boundary.isothermal", KeyType::text, "", "comma-separated markers that are isothermal no-slip walls"});
+  schema.add({"boundary.wall_temperature", KeyType::real, "1", "temperature of isothermal walls over T_inf"});
   schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number"});
   schema.add({"flow.alpha_deg", KeyType::real, "0", "angle of attack in degrees"});
   schema.add({"flow.gamma", KeyType::real, "1.4", "ratio of specific heats"});
+  schema.add({"flow.reynolds", KeyType::real, "0",
+              "Reynolds number on forces.reference_length; 0 = inviscid (Euler), else laminar Navier-Stokes"});
+  schema.add({"flow.prandtl", KeyType::real, "0.72", "Prandtl number (constant)"});
+  schema.add(
+      {"flow.t_inf_kelvin", KeyType::real, "288.15", "free-stream temperature for Sutherland's law (S = 110.4 K)"});
   schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov"});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)"});
   schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan"});
@@ -62,7 +71,12 @@ OrderedMesh load_ordered_mesh(const harness::CaseConfig& config) {
 }
 
 BoundaryMap make_boundary_map(const harness::CaseConfig& config) {
-  return {split_marker_list(config.text("boundary.farfield")), split_marker_list(config.text("boundary.wall"))};
+  BoundaryMap map;
+  map.far_field = split_marker_list(config.text("boundary.farfield"));
+  map.slip_wall = split_marker_list(config.text("boundary.wall"));
+  map.no_slip_adiabatic = split_marker_list(config.text("boundary.noslip"));
+  map.no_slip_isothermal = split_marker_list(config.text("boundary.isothermal"));
+  return map;
 }
 
 double angle_of_attack(const harness::CaseConfig& config) {
@@ -87,6 +101,20 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   s.limiter_k = config.real("scheme.limiter_k");
   if (!(s.limiter_k >= 0.0)) throw Error("scheme.limiter_k must not be negative");
   s.free_stream = s.gas.free_stream(mach, angle_of_attack(config));
+  const double re = config.real("flow.reynolds");
+  if (!(re >= 0.0)) throw Error("flow.reynolds must not be negative");
+  if (re > 0.0) {
+    if (!(mach > 0.0)) throw Error("flow.reynolds > 0 needs flow.mach > 0 (mu_inf = Mach L / Re)");
+    s.viscous.mu_inf = mach * config.real("forces.reference_length") / re;
+    s.viscous.gamma = s.gas.gamma;
+    s.viscous.prandtl = config.real("flow.prandtl");
+    if (!(s.viscous.prandtl > 0.0)) throw Error("flow.prandtl must be positive");
+    const double t_inf = config.real("flow.t_inf_kelvin");
+    if (!(t_inf > 0.0)) throw Error("flow.t_inf_kelvin must be positive");
+    s.viscous.sutherland = 110.4 / t_inf;
+  }
+  s.wall_temperature = config.real("boundary.wall_temperature");
+  if (!(s.wall_temperature > 0.0)) throw Error("boundary.wall_temperature must be positive");
   return s;
 }
 

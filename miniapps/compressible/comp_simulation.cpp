@@ -17,6 +17,9 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
       reference_length_(config.real("forces.reference_length")) {
   if (!(reference_length_ > 0.0)) throw Error("forces.reference_length must be positive");
   std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(mesh_.mesh, make_boundary_map(config));
+  if (config.real("flow.reynolds") == 0.0)
+    for (BoundaryKind k : kinds)
+      if (is_no_slip(k)) throw Error("boundary.noslip / boundary.isothermal need flow.reynolds > 0");
   disc_ = std::make_unique<EulerDiscretisation>(mesh_.mesh, std::move(kinds), make_euler_settings(config));
   std::vector<State> initial(std::size_t(mesh_.mesh.num_cells()), disc_->settings().free_stream);
   solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config));
@@ -98,6 +101,8 @@ std::vector<std::pair<std::string, double>> CompressibleSimulation::figures_of_m
   const std::vector<State>& r = solver_->residual();
   return {{"cl", f.cl},
           {"cd", f.cd},
+          {"cd_pressure", f.cd_pressure},
+          {"cd_viscous", f.cd_viscous},
           {"converged", solver_->converged() ? 1.0 : 0.0},
           {"pseudo_steps", double(solver_->steps())},
           {"order", double(solver_->order())},

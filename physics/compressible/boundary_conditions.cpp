@@ -49,6 +49,8 @@ std::vector<BoundaryKind> boundary_kinds_by_marker(const Mesh2D& mesh, const Bou
   };
   assign(map.far_field, BoundaryKind::FarField, "boundary.farfield");
   assign(map.slip_wall, BoundaryKind::SlipWall, "boundary.wall");
+  assign(map.no_slip_adiabatic, BoundaryKind::NoSlipAdiabatic, "boundary.noslip");
+  assign(map.no_slip_isothermal, BoundaryKind::NoSlipIsothermal, "boundary.isothermal");
   for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
     const index_t m = mesh.faces[std::size_t(f)].marker;
     if (m < 0)
@@ -56,7 +58,8 @@ std::vector<BoundaryKind> boundary_kinds_by_marker(const Mesh2D& mesh, const Bou
                   ") has no marker; every boundary edge needs one");
     if (kind[std::size_t(m)] < 0)
       throw Error("marker '" + mesh.marker_names[std::size_t(m)] +
-                  "' carries boundary faces but is in neither boundary.wall nor boundary.farfield");
+                  "' carries boundary faces but is in none of boundary.farfield, boundary.wall, boundary.noslip, "
+                  "boundary.isothermal");
   }
   std::vector<BoundaryKind> result(kind.size(), BoundaryKind::FarField);
   for (std::size_t m = 0; m < kind.size(); ++m)
@@ -66,14 +69,14 @@ std::vector<BoundaryKind> boundary_kinds_by_marker(const Mesh2D& mesh, const Bou
 
 State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner, const State& free_stream,
                     double nx, double ny) {
-  if (kind == BoundaryKind::FarField) return numerical_flux(scheme, gas, inner, free_stream, nx, ny);
+  if (!is_wall(kind)) return numerical_flux(scheme, gas, inner, free_stream, nx, ny);
   const double p = gas.pressure(inner);
   return {0.0, p * nx, p * ny, 0.0};
 }
 
 Block boundary_flux_jacobian(BoundaryKind kind, const Gas& gas, const State& inner, const State& free_stream, double nx,
                              double ny) {
-  if (kind == BoundaryKind::FarField) return rusanov_flux_jacobians(gas, inner, free_stream, nx, ny).left;
+  if (!is_wall(kind)) return rusanov_flux_jacobians(gas, inner, free_stream, nx, ny).left;
   const State dp = pressure_gradient(gas, inner);
   Block j{};
   for (int m = 0; m < num_vars; ++m) {

@@ -4,7 +4,10 @@
 //   far field: the free stream as the outside state of the numerical flux, a
 //              characteristic condition (the Riemann flux lets each wave in or
 //              out by the sign of its speed);
-//   slip wall: no flux through the face, F = (0, p n_x, p n_y, 0).
+//   slip wall: no flux through the face, F = (0, p n_x, p n_y, 0);
+//   no-slip walls (adiabatic, isothermal): the same inviscid flux; their viscous
+//   flux (zero velocity, zero heat flux or a wall temperature) is added by the
+//   discretisation, which knows the wall distance.
 #include <string>
 #include <vector>
 
@@ -13,12 +16,19 @@
 
 namespace tb::compressible {
 
-enum class BoundaryKind { FarField, SlipWall };
+enum class BoundaryKind { FarField, SlipWall, NoSlipAdiabatic, NoSlipIsothermal };
+
+inline bool is_wall(BoundaryKind k) { return k != BoundaryKind::FarField; }
+inline bool is_no_slip(BoundaryKind k) {
+  return k == BoundaryKind::NoSlipAdiabatic || k == BoundaryKind::NoSlipIsothermal;
+}
 
 // Marker names per kind, as a case file lists them.
 struct BoundaryMap {
   std::vector<std::string> far_field;
   std::vector<std::string> slip_wall;
+  std::vector<std::string> no_slip_adiabatic;
+  std::vector<std::string> no_slip_isothermal;
 };
 
 // "a, b,c" -> {"a", "b", "c"}.

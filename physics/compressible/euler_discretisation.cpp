@@ -14,20 +14,35 @@ EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<Boundar
       geometry_(compute_geometry(mesh)),
       gradients_(mesh, geometry_),
       limiter_(mesh, geometry_, settings_.limiter_k),
-      pattern_(build_jacobian_pattern(mesh)) {
+      pattern_(build_jacobian_pattern(mesh)),
+      face_distance_(std::size_t(mesh.num_faces())) {
+  for (index_t f = 0; f < mesh.num_faces(); ++f) {
+    const Face& face = mesh.faces[std::size_t(f)];
+    const Vec2 n = geometry_.face_normal[std::size_t(f)], a = geometry_.cell_centroid[std::size_t(face.left)];
+    const Vec2 b =
+        face.is_boundary() ? geometry_.face_midpoint[std::size_t(f)] : geometry_.cell_centroid[std::size_t(face.right)];
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    // On a skewed face the normal projection can be tiny: a tenth of the distance bounds it.
+    const double d = std::max(dx * n.x + dy * n.y, 0.1 * std::hypot(dx, dy));
+    face_distance_[std::size_t(f)] = face.is_boundary() ? 2.0 * d : d;
+  }
   if (index_t(kinds_.size()) != mesh.num_markers())
     throw Error("EulerDiscretisation: " + std::to_string(kinds_.size()) + " boundary kinds for " +
                 std::to_string(mesh.num_markers()) + " markers");
   if (!settings_.gas.admissible(settings_.free_stream)) throw Error("the free-stream state is not admissible");
 }
 
-void EulerDiscretisation::reconstruct(const std::vector<State>& w) {
+void EulerDiscretisation::compute_gradients(const std::vector<State>& w) {
   primitive_.resize(w.size());
   for (std::size_t c = 0; c < w.size(); ++c) {
     const Primitive p = settings_.gas.primitive(w[c]);
     primitive_[c] = {p.rho, p.u, p.v, p.p};
   }
   gradients_.compute(primitive_, grad_);
+}
+
+void EulerDiscretisation::reconstruct(const std::vector<State>& w) {
+  compute_gradients(w);
   if (settings_.limiter)
     limiter_.compute(primitive_, grad_, phi_);
   else
@@ -52,7 +67,10 @@ State EulerDiscretisation::face_state(const std::vector<State>& w, int order, in
 
 void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::vector<State>& r) {
   if (order != 1 && order != 2) throw Error("residual: order " + std::to_string(order) + " (expected 1 or 2)");
-  if (order == 2) reconstruct(w);
+  if (order == 2)
+    reconstruct(w);
+  else if (settings_.viscous.enabled())
+    compute_gradients(w);
   r.assign(w.size(), State{});
   const Gas& gas = settings_.gas;
   for (index_t f = 0; f < mesh_.num_faces(); ++f) {
@@ -73,6 +91,7 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
       if (!face.is_boundary()) r[std::size_t(face.right)][k] -= flux[k] * len;
     }
   }
+  if (settings_.viscous.enabled()) add_viscous_residual(w, r);
 }
 
 void EulerDiscretisation::spectral_radius_sums(const std::vector<State>& w, std::vector<double>& sums) const {
@@ -83,20 +102,16 @@ void EulerDiscretisation::spectral_radius_sums(const std::vector<State>& w, std:
     const Vec2 n = geometry_.face_normal[std::size_t(f)];
     double s = spectral_radius(gas, w[std::size_t(face.left)], n.x, n.y);
     if (!face.is_boundary()) s = std::max(s, spectral_radius(gas, w[std::size_t(face.right)], n.x, n.y));
+    if (settings_.viscous.enabled()) {
+      double v = viscous_spectral_radius(w[std::size_t(face.left)], f);
+      if (!face.is_boundary()) v = std::max(v, viscous_spectral_radius(w[std::size_t(face.right)], f));
+      s += v;
+    }
     s *= geometry_.face_length[std::size_t(f)];
     sums[std::size_t(face.left)] += s;
     if (!face.is_boundary()) sums[std::size_t(face.right)] += s;
   }
 }
-
-namespace {
-
-void add_block(BsrMatrix& a, index_t position, const Block& b, double scale) {
-  double* dst = a.block(position);
-  for (std::size_t k = 0; k < b.size(); ++k) dst[k] += scale * b[k];
-}
-
-}  // namespace
 
 void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift,
                                             BsrMatrix& a) const {
@@ -110,15 +125,17 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
     const State& left = w[std::size_t(face.left)];
     if (face.is_boundary()) {
-      add_block(a, pos.ll, boundary_flux_jacobian(boundary_kind(f), gas, left, settings_.free_stream, n.x, n.y), len);
+      add_scaled_block(a, pos.ll, boundary_flux_jacobian(boundary_kind(f), gas, left, settings_.free_stream, n.x, n.y),
+                       len);
       continue;
     }
     const FluxJacobians j = rusanov_flux_jacobians(gas, left, w[std::size_t(face.right)], n.x, n.y);
-    add_block(a, pos.ll, j.left, len);
-    add_block(a, pos.lr, j.right, len);
-    add_block(a, pos.rl, j.left, -len);
-    add_block(a, pos.rr, j.right, -len);
+    add_scaled_block(a, pos.ll, j.left, len);
+    add_scaled_block(a, pos.lr, j.right, len);
+    add_scaled_block(a, pos.rl, j.left, -len);
+    add_scaled_block(a, pos.rr, j.right, -len);
   }
+  if (settings_.viscous.enabled()) add_viscous_jacobian(w, a);
   for (std::size_t c = 0; c < w.size(); ++c) {
     double* d = a.block(pattern_.diagonal[c]);
     for (int k = 0; k < num_vars; ++k) d[k * num_vars + k] += shift[c];

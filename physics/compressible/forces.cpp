@@ -19,7 +19,7 @@ std::vector<WallPoint> wall_pressure(const EulerDiscretisation& disc, const std:
   std::vector<WallPoint> points;
   const Mesh2D& mesh = disc.mesh();
   for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
-    if (disc.boundary_kind(f) != BoundaryKind::SlipWall) continue;
+    if (!is_wall(disc.boundary_kind(f))) continue;
     const Vec2 mid = disc.geometry().face_midpoint[std::size_t(f)];
     const double p = s.gas.pressure(disc.face_state(w, order, f));
     points.push_back({mid.x, mid.y, (p - p_inf) / q_inf});
@@ -32,18 +32,27 @@ Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>
   const EulerSettings& s = disc.settings();
   const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
   const Mesh2D& mesh = disc.mesh();
-  double fx = 0.0, fy = 0.0;
+  double px = 0.0, py = 0.0, vx = 0.0, vy = 0.0;
   for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
-    if (disc.boundary_kind(f) != BoundaryKind::SlipWall) continue;
+    const BoundaryKind kind = disc.boundary_kind(f);
+    if (!is_wall(kind)) continue;
     // The face normal points out of the fluid, into the body: the pressure pushes along it.
     const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
-    const double dp =
-        (s.gas.pressure(disc.face_state(w, order, f)) - p_inf) * disc.geometry().face_length[std::size_t(f)];
-    fx += dp * n.x, fy += dp * n.y;
+    const double len = disc.geometry().face_length[std::size_t(f)];
+    const double dp = (s.gas.pressure(disc.face_state(w, order, f)) - p_inf) * len;
+    px += dp * n.x, py += dp * n.y;
+    if (is_no_slip(kind) && s.viscous.enabled()) {
+      const State fv = disc.wall_viscous_flux(w, f);
+      vx -= fv[1] * len, vy -= fv[2] * len;
+    }
   }
-  const double scale = 1.0 / (q_inf * reference_length);
-  return {scale * (-fx * std::sin(alpha) + fy * std::cos(alpha)),
-          scale * (fx * std::cos(alpha) + fy * std::sin(alpha))};
+  const double scale = 1.0 / (q_inf * reference_length), c = std::cos(alpha), sn = std::sin(alpha);
+  Forces out;
+  out.cd_pressure = scale * (px * c + py * sn);
+  out.cd_viscous = scale * (vx * c + vy * sn);
+  out.cd = out.cd_pressure + out.cd_viscous;
+  out.cl = scale * (-(px + vx) * sn + (py + vy) * c);
+  return out;
 }
 
 double entropy_error(const EulerDiscretisation& disc, const std::vector<State>& w) {

@@ -13,7 +13,8 @@ struct WallPoint {
 };
 
 struct Forces {
-  double cl = 0.0, cd = 0.0;
+  double cl = 0.0, cd = 0.0;                   // totals
+  double cd_pressure = 0.0, cd_viscous = 0.0;  // cd's parts
 };
 
 // Cp = (p - p_inf) / (rho_inf |u_inf|^2 / 2) on every slip-wall face, in face order,
@@ -21,6 +22,8 @@ struct Forces {
 std::vector<WallPoint> wall_pressure(const EulerDiscretisation& disc, const std::vector<State>& w, int order);
 
 // alpha: angle of attack (radians); drag along the free stream, lift normal to it.
+// The force on the body is sum over wall faces of (p - p_inf) n |f| (pressure)
+// minus the viscous flux tau n |f| on no-slip walls (viscous).
 Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
                        double reference_length);
 

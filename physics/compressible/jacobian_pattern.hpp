@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mesh/mesh2d.hpp"
+#include "physics/compressible/gas.hpp"
 #include "solvers/matrix/bsr.hpp"
 
 namespace tb::compressible {
@@ -23,5 +24,11 @@ struct JacobianPattern {
 };
 
 JacobianPattern build_jacobian_pattern(const Mesh2D& mesh);
+
+// Block at `position` += scale * b.
+inline void add_scaled_block(BsrMatrix& a, index_t position, const Block& b, double scale) {
+  double* dst = a.block(position);
+  for (std::size_t k = 0; k < b.size(); ++k) dst[k] += scale * b[k];
+}
 
 }  // namespace tb::compressible
