@@ -80,7 +80,7 @@ void CompressibleSimulation::load_state(std::istream& in) {
 
 void CompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {
   write_file_atomically((dir / "wall.csv").string(),
-                        wall_csv(wall_pressure(*disc_, solver_->state(), solver_->order())));
+                        wall_csv(wall_distribution(*disc_, solver_->state(), solver_->order())));
   if (!vtu_writer_available()) {
     if (!warned_no_vtk_) std::fprintf(stderr, "tb-comp2d: built without VTK: no .vtu/.pvd output\n");
     warned_no_vtk_ = true;
@@ -103,6 +103,7 @@ std::vector<std::pair<std::string, double>> CompressibleSimulation::figures_of_m
           {"cd", f.cd},
           {"cd_pressure", f.cd_pressure},
           {"cd_viscous", f.cd_viscous},
+          {"separation_x", separation_x(wall_distribution(*disc_, solver_->state(), solver_->order()))},
           {"converged", solver_->converged() ? 1.0 : 0.0},
           {"pseudo_steps", double(solver_->steps())},
           {"order", double(solver_->order())},

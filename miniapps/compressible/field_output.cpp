@@ -18,10 +18,10 @@ std::string pvd_collection(const std::vector<std::pair<double, std::string>>& en
 }
 
 std::string wall_csv(const std::vector<WallPoint>& wall) {
-  std::string s = "x,y,cp\n";
-  char buf[96];
+  std::string s = "x,y,cp,cf\n";
+  char buf[128];
   for (const WallPoint& p : wall) {
-    std::snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g\n", p.x, p.y, p.cp);
+    std::snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g,%.17g\n", p.x, p.y, p.cp, p.cf);
     s += buf;
   }
   return s;

@@ -14,7 +14,7 @@ namespace tb::compressible {
 // The .pvd collection of (time, file name relative to the .pvd).
 std::string pvd_collection(const std::vector<std::pair<double, std::string>>& entries);
 
-// "x,y,cp" rows, 17 significant digits.
+// "x,y,cp,cf" rows, 17 significant digits.
 std::string wall_csv(const std::vector<WallPoint>& wall);
 
 // Writes `path` (.vtu); tb::Error when VTK is missing or the write fails.

@@ -1,6 +1,8 @@
 #include "physics/compressible/forces.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tb::compressible {
 
@@ -13,16 +15,25 @@ double dynamic_pressure(const EulerSettings& s) {
 
 }  // namespace
 
-std::vector<WallPoint> wall_pressure(const EulerDiscretisation& disc, const std::vector<State>& w, int order) {
+std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const std::vector<State>& w, int order) {
   const EulerSettings& s = disc.settings();
   const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
+  const double speed = std::hypot(s.free_stream[1], s.free_stream[2]);
+  const double ex = speed > 0.0 ? s.free_stream[1] / speed : 1.0, ey = speed > 0.0 ? s.free_stream[2] / speed : 0.0;
   std::vector<WallPoint> points;
   const Mesh2D& mesh = disc.mesh();
   for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
-    if (!is_wall(disc.boundary_kind(f))) continue;
+    const BoundaryKind kind = disc.boundary_kind(f);
+    if (!is_wall(kind)) continue;
     const Vec2 mid = disc.geometry().face_midpoint[std::size_t(f)];
     const double p = s.gas.pressure(disc.face_state(w, order, f));
-    points.push_back({mid.x, mid.y, (p - p_inf) / q_inf});
+    double cf = 0.0;
+    if (is_no_slip(kind) && s.viscous.enabled()) {
+      // The viscous flux out of the fluid is tau n; the body feels -tau n.
+      const State fv = disc.wall_viscous_flux(w, f);
+      cf = -(fv[1] * ex + fv[2] * ey) / q_inf;
+    }
+    points.push_back({mid.x, mid.y, (p - p_inf) / q_inf, cf});
   }
   return points;
 }
@@ -65,6 +76,21 @@ double entropy_error(const EulerDiscretisation& disc, const std::vector<State>& 
     sum += v * e * e, area += v;
   }
   return std::sqrt(sum / area);
+}
+
+double separation_x(const std::vector<WallPoint>& wall) {
+  std::vector<WallPoint> upper;
+  for (const WallPoint& p : wall)
+    if (p.y > 0.0) upper.push_back(p);
+  std::sort(upper.begin(), upper.end(), [](const WallPoint& a, const WallPoint& b) { return a.x < b.x; });
+  for (std::size_t i = 1; i < upper.size(); ++i)
+    if (upper[i - 1].cf > 0.0 && upper[i].cf <= 0.0) {
+      // Linear interpolation of the zero crossing.
+      const WallPoint& a = upper[i - 1];
+      const WallPoint& b = upper[i];
+      return a.x + (b.x - a.x) * a.cf / (a.cf - b.cf);
+    }
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace tb::compressible

@@ -36,7 +36,7 @@ CylinderRun run_cylinder(FluxScheme flux, bool limiter, long max_steps) {
   JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
   const LinearSolve solve = linear.function();
   while (!solver.converged() && solver.steps() < max_steps) solver.step(solve);
-  return {solver.steps(), solver.converged(), wall_pressure(disc, solver.state(), 2),
+  return {solver.steps(), solver.converged(), wall_distribution(disc, solver.state(), 2),
           pressure_forces(disc, solver.state(), 2, 0.0, 1.0)};
 }
 
