@@ -114,7 +114,8 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
 
 CaseSchema make_schema(const MiniappDescription& app) {
   CaseSchema schema;
-  schema.add({"run.steps", KeyType::integer, "100", "time steps to run (steady cases stop earlier when converged)"});
+  schema.add({"run.steps", KeyType::integer, std::to_string(app.default_steps),
+              "time steps to run (steady cases stop earlier when converged)"});
   schema.add({"run.output_every", KeyType::integer, "0",
               "write fields every N steps; the final state is always written (0: only it)"});
   schema.add({"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never"});

@@ -16,12 +16,13 @@
 namespace tb::harness {
 
 struct MiniappDescription {
-  std::string name;                  // "tb-incomp"
-  std::string summary;               // one line for --help
-  std::vector<std::string> samples;  // sample command lines for --help
-  std::vector<std::string> systems;  // linear systems; each gets a key solver.<system>
+  std::string name;                               // "tb-incomp"
+  std::string summary;                            // one line for --help
+  std::vector<std::string> samples;               // sample command lines for --help
+  std::vector<std::string> systems;               // linear systems; each gets a key solver.<system>
   std::function<void(CaseSchema&)> declare_keys;  // the physics' own keys
   std::function<std::unique_ptr<Simulation>(const CaseConfig&)> make;
+  long default_steps = 100;  // default of run.steps (a steady solver may need more)
 };
 
 struct LoopSettings {

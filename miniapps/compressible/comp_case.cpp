@@ -1,0 +1,137 @@
+#include "miniapps/compressible/comp_case.hpp"
+
+#include <filesystem>
+#include <numbers>
+
+#include "mesh/graph/ordering.hpp"
+#include "mesh/io/mesh_io.hpp"
+#include "mesh/reorder.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::compressible {
+
+using harness::KeyType;
+
+void declare_case_keys(harness::CaseSchema& schema) {
+  schema.add({"solver.flow", KeyType::text, default_flow_solver,
+              "the backward-Euler system (V/dtau + J) dw = -r: 4 x 4 blocks, one block row per cell"});
+  schema.add({"mesh.file", KeyType::text, TB_INPUTS_DIR "/meshes/cylinder_coarse.msh",
+              "Gmsh 2.2 / 4.1 (.msh) or SU2 (.su2) mesh"});
+  schema.add({"mesh.ordering", KeyType::text, "none",
+              "cell ordering applied once before assembly: none, rcm, 1wd, line, line-rcm, line-1wd"});
+  schema.add({"boundary.wall", KeyType::text, "cylinder", "comma-separated markers that are slip walls"});
+  schema.add({"boundary.farfield", KeyType::text, "farfield", "comma-separated markers that are far field"});
+  schema.add(
+      {"boundary.noslip", KeyType::text, "", "comma-separated markers that are adiabatic no-slip walls (viscous)"});
+  schema.add({"boundary.isothermal", KeyType::text, "", "comma-separated markers that are isothermal no-slip walls"});
+  schema.add({"boundary.wall_temperature", KeyType::real, "1", "temperature of isothermal walls over T_inf"});
+  schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number"});
+  schema.add({"flow.alpha_deg", KeyType::real, "0", "angle of attack in degrees"});
+  schema.add({"flow.gamma", KeyType::real, "1.4", "ratio of specific heats"});
+  schema.add({"flow.reynolds", KeyType::real, "0",
+              "Reynolds number on forces.reference_length; 0 = inviscid (Euler), else laminar Navier-Stokes"});
+  schema.add({"flow.prandtl", KeyType::real, "0.72", "Prandtl number (constant)"});
+  schema.add(
+      {"flow.t_inf_kelvin", KeyType::real, "288.15", "free-stream temperature for Sutherland's law (S = 110.4 K)"});
+  schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov"});
+  schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)"});
+  schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan"});
+  schema.add({"scheme.limiter_k", KeyType::real, "5", "Venkatakrishnan's K (eps^2 = (K h)^3)"});
+  schema.add({"cfl.min", KeyType::real, "20", "starting and smallest CFL number"});
+  schema.add({"cfl.max", KeyType::real, "1e4", "largest CFL number"});
+  schema.add({"cfl.ramp_up", KeyType::real, "0.25", "Eq. 3 exponent when the residual fell"});
+  schema.add({"cfl.ramp_down", KeyType::real, "0.3", "Eq. 3 exponent when the residual grew"});
+  schema.add({"cfl.cut", KeyType::real, "0.1", "CFL factor when a step gives a non-physical state (step redone)"});
+  schema.add({"relax.max_change", KeyType::real, "0.2", "largest relative change of density and pressure per step"});
+  schema.add({"converge.rel_tol", KeyType::real, "1e-6", "converged when the energy residual fell by this factor"});
+  schema.add({"converge.first_order_drop", KeyType::real, "0.1",
+              "energy-residual drop of the first-order start before second order"});
+  schema.add({"forces.reference_length", KeyType::real, "1", "length that normalises Cl and Cd (diameter, chord)"});
+}
+
+OrderedMesh load_ordered_mesh(const harness::CaseConfig& config) {
+  const std::string& file = config.text("mesh.file");
+  if (!std::filesystem::exists(file)) throw Error("mesh.file: '" + file + "' does not exist");
+  Mesh2D mesh = read_mesh(file);
+  const std::string& name = config.text("mesh.ordering");
+  if (name == "none") {
+    const index_t cells = mesh.num_cells();
+    return {std::move(mesh), Permutation::identity(cells)};
+  }
+  CellOrdering ordering;
+  try {
+    ordering = parse_cell_ordering(name);
+  } catch (const Error& e) {
+    throw Error(std::string("mesh.ordering: ") + e.what() + " (or none)");
+  }
+  if (ordering == CellOrdering::Natural || ordering == CellOrdering::Colour)
+    throw Error("mesh.ordering: '" + name + "': expected none, rcm, 1wd, line, line-rcm or line-1wd");
+  Permutation p = order_cells(mesh, ordering);
+  return {reorder_cells(mesh, p), std::move(p)};
+}
+
+BoundaryMap make_boundary_map(const harness::CaseConfig& config) {
+  BoundaryMap map;
+  map.far_field = split_marker_list(config.text("boundary.farfield"));
+  map.slip_wall = split_marker_list(config.text("boundary.wall"));
+  map.no_slip_adiabatic = split_marker_list(config.text("boundary.noslip"));
+  map.no_slip_isothermal = split_marker_list(config.text("boundary.isothermal"));
+  return map;
+}
+
+double angle_of_attack(const harness::CaseConfig& config) {
+  return config.real("flow.alpha_deg") * std::numbers::pi / 180.0;
+}
+
+EulerSettings make_euler_settings(const harness::CaseConfig& config) {
+  EulerSettings s;
+  s.gas.gamma = config.real("flow.gamma");
+  if (!(s.gas.gamma > 1.0)) throw Error("flow.gamma must exceed 1");
+  const double mach = config.real("flow.mach");
+  if (!(mach >= 0.0)) throw Error("flow.mach must not be negative");
+  try {
+    s.flux = parse_flux_scheme(config.text("scheme.flux"));
+  } catch (const Error& e) {
+    throw Error(std::string("scheme.flux: ") + e.what());
+  }
+  const std::string& limiter = config.text("scheme.limiter");
+  if (limiter != "none" && limiter != "venkatakrishnan")
+    throw Error("scheme.limiter: '" + limiter + "': expected none or venkatakrishnan");
+  s.limiter = limiter == "venkatakrishnan";
+  s.limiter_k = config.real("scheme.limiter_k");
+  if (!(s.limiter_k >= 0.0)) throw Error("scheme.limiter_k must not be negative");
+  s.free_stream = s.gas.free_stream(mach, angle_of_attack(config));
+  const double re = config.real("flow.reynolds");
+  if (!(re >= 0.0)) throw Error("flow.reynolds must not be negative");
+  if (re > 0.0) {
+    if (!(mach > 0.0)) throw Error("flow.reynolds > 0 needs flow.mach > 0 (mu_inf = Mach L / Re)");
+    s.viscous.mu_inf = mach * config.real("forces.reference_length") / re;
+    s.viscous.gamma = s.gas.gamma;
+    s.viscous.prandtl = config.real("flow.prandtl");
+    if (!(s.viscous.prandtl > 0.0)) throw Error("flow.prandtl must be positive");
+    const double t_inf = config.real("flow.t_inf_kelvin");
+    if (!(t_inf > 0.0)) throw Error("flow.t_inf_kelvin must be positive");
+    s.viscous.sutherland = 110.4 / t_inf;
+  }
+  s.wall_temperature = config.real("boundary.wall_temperature");
+  if (!(s.wall_temperature > 0.0)) throw Error("boundary.wall_temperature must be positive");
+  return s;
+}
+
+PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) {
+  PseudoTimeSettings s;
+  const long order = config.integer("scheme.order");
+  if (order != 1 && order != 2) throw Error("scheme.order: " + std::to_string(order) + " (expected 1 or 2)");
+  s.order = int(order);
+  s.cfl_min = config.real("cfl.min");
+  s.cfl_max = config.real("cfl.max");
+  s.ramp_up = config.real("cfl.ramp_up");
+  s.ramp_down = config.real("cfl.ramp_down");
+  s.cfl_cut = config.real("cfl.cut");
+  s.max_change = config.real("relax.max_change");
+  s.rel_tol = config.real("converge.rel_tol");
+  s.first_order_drop = config.real("converge.first_order_drop");
+  return s;
+}
+
+}  // namespace tb::compressible

@@ -1,0 +1,31 @@
+#pragma once
+// tb-comp2d's case keys (its --help) and what they build: the mesh in the chosen
+// cell ordering, the boundary map, the discretisation and pseudo-time settings.
+#include <string>
+
+#include "mesh/graph/permutation.hpp"
+#include "miniapps/common/case_config.hpp"
+#include "physics/compressible/boundary_conditions.hpp"
+#include "physics/compressible/euler_discretisation.hpp"
+#include "physics/compressible/pseudo_time.hpp"
+
+namespace tb::compressible {
+
+// The one place the default linear solver of the "flow" system is written.
+inline constexpr const char* default_flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0";
+
+void declare_case_keys(harness::CaseSchema& schema);
+
+// The mesh file read and reordered once (mesh.ordering), before any assembly.
+struct OrderedMesh {
+  Mesh2D mesh;
+  Permutation ordering;  // new_to_old: the file's cell number of each cell
+};
+OrderedMesh load_ordered_mesh(const harness::CaseConfig& config);
+
+BoundaryMap make_boundary_map(const harness::CaseConfig& config);
+EulerSettings make_euler_settings(const harness::CaseConfig& config);
+PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config);
+double angle_of_attack(const harness::CaseConfig& config);  // radians
+
+}  // namespace tb::compressible

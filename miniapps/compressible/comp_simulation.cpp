@@ -1,0 +1,120 @@
+#include "miniapps/compressible/comp_simulation.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <istream>
+#include <ostream>
+
+#include "mesh/io/vtu_writer.hpp"
+#include "miniapps/compressible/field_output.hpp"
+#include "solvers/core/atomic_file.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::compressible {
+
+CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config)
+    : mesh_(load_ordered_mesh(config)),
+      alpha_(angle_of_attack(config)),
+      reference_length_(config.real("forces.reference_length")) {
+  if (!(reference_length_ > 0.0)) throw Error("forces.reference_length must be positive");
+  std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(mesh_.mesh, make_boundary_map(config));
+  if (config.real("flow.reynolds") == 0.0)
+    for (BoundaryKind k : kinds)
+      if (is_no_slip(k)) throw Error("boundary.noslip / boundary.isothermal need flow.reynolds > 0");
+  disc_ = std::make_unique<EulerDiscretisation>(mesh_.mesh, std::move(kinds), make_euler_settings(config));
+  std::vector<State> initial(std::size_t(mesh_.mesh.num_cells()), disc_->settings().free_stream);
+  solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config));
+}
+
+harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solvers) {
+  const long step = solver_->steps() + 1;
+  const PseudoStepReport r = solver_->step([&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+    SolveStats s = solvers.solve("flow", a, b, x);
+    if (!s.converged())
+      std::fprintf(stderr, "tb-comp2d: step %ld: the flow solve did not converge: %s\n", step, s.line().c_str());
+    return s;
+  });
+  if (r.retries > 0)
+    std::fprintf(stderr, "tb-comp2d: step %ld: non-physical state, redone with CFL %.3g (%d cut%s)\n", step, r.cfl,
+                 r.retries, r.retries > 1 ? "s" : "");
+  // Pseudo time has no common clock across cells: "time" counts steps.
+  return {double(step),
+          1.0,
+          r.cfl,
+          {{"energy_drop", r.energy_drop},
+           {"rho", r.residual_norms[0]},
+           {"rho_u", r.residual_norms[1]},
+           {"rho_v", r.residual_norms[2]},
+           {"rho_E", r.residual_norms[3]},
+           {"order", double(r.order)},
+           {"omega", r.omega}}};
+}
+
+void CompressibleSimulation::save_state(std::ostream& out) const {
+  solver_->save(out);
+  const std::size_t count = outputs_.size();
+  out.write(reinterpret_cast<const char*>(&count), sizeof count);
+  for (const auto& [time, file] : outputs_) {
+    const std::size_t len = file.size();
+    out.write(reinterpret_cast<const char*>(&time), sizeof time);
+    out.write(reinterpret_cast<const char*>(&len), sizeof len);
+    out.write(file.data(), std::streamsize(len));
+  }
+}
+
+void CompressibleSimulation::load_state(std::istream& in) {
+  solver_->load(in);
+  std::size_t count = 0;
+  in.read(reinterpret_cast<char*>(&count), sizeof count);
+  if (!in || count > 1000000) throw Error("checkpoint: output list truncated");
+  outputs_.resize(count);
+  for (auto& [time, file] : outputs_) {
+    std::size_t len = 0;
+    in.read(reinterpret_cast<char*>(&time), sizeof time);
+    in.read(reinterpret_cast<char*>(&len), sizeof len);
+    if (!in || len > 4096) throw Error("checkpoint: output list truncated");
+    file.resize(len);
+    in.read(file.data(), std::streamsize(len));
+  }
+  if (!in) throw Error("checkpoint: output list truncated");
+}
+
+void CompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {
+  write_file_atomically((dir / "wall.csv").string(),
+                        wall_csv(wall_distribution(*disc_, solver_->state(), solver_->order())));
+  if (!vtu_writer_available()) {
+    if (!warned_no_vtk_) std::fprintf(stderr, "tb-comp2d: built without VTK: no .vtu/.pvd output\n");
+    warned_no_vtk_ = true;
+    return;
+  }
+  const std::filesystem::path fields = dir / "fields";
+  std::filesystem::create_directories(fields);
+  char name[32];
+  std::snprintf(name, sizeof name, "flow_%06ld.vtu", step);
+  write_flow_vtu((fields / name).string(), *disc_, solver_->state(), mesh_.ordering.new_to_old);
+  const std::string entry = std::string("fields/") + name;
+  if (outputs_.empty() || outputs_.back().second != entry) outputs_.emplace_back(double(step), entry);
+  write_file_atomically((dir / "flow.pvd").string(), pvd_collection(outputs_));
+}
+
+std::vector<std::pair<std::string, double>> CompressibleSimulation::figures_of_merit() const {
+  const Forces f = pressure_forces(*disc_, solver_->state(), solver_->order(), alpha_, reference_length_);
+  const std::vector<State>& r = solver_->residual();
+  std::vector<std::pair<std::string, double>> figures = {{"cl", f.cl},
+                                                         {"cd", f.cd},
+                                                         {"cd_pressure", f.cd_pressure},
+                                                         {"cd_viscous", f.cd_viscous},
+                                                         {"converged", solver_->converged() ? 1.0 : 0.0},
+                                                         {"pseudo_steps", double(solver_->steps())},
+                                                         {"order", double(solver_->order())},
+                                                         {"final_cfl", solver_->cfl()},
+                                                         {"energy_residual", residual_norms(r)[3]},
+                                                         {"entropy_error", entropy_error(*disc_, solver_->state())},
+                                                         {"cells", double(disc_->num_cells())}};
+  // Only where the wall shear turns negative on the upper surface (never NaN in summary.json).
+  const double separation = separation_x(wall_distribution(*disc_, solver_->state(), solver_->order()));
+  if (std::isfinite(separation)) figures.emplace_back("separation_x", separation);
+  return figures;
+}
+
+}  // namespace tb::compressible

@@ -1,0 +1,51 @@
+#pragma once
+// Boundary conditions of the Euler equations on the faces of a Mesh2D, chosen
+// per mesh marker.
+//   far field: the free stream as the outside state of the numerical flux, a
+//              characteristic condition (the Riemann flux lets each wave in or
+//              out by the sign of its speed);
+//   slip wall: no flux through the face, F = (0, p n_x, p n_y, 0);
+//   no-slip walls (adiabatic, isothermal): the same inviscid flux; their viscous
+//   flux (zero velocity, zero heat flux or a wall temperature) is added by the
+//   discretisation, which knows the wall distance.
+#include <string>
+#include <vector>
+
+#include "mesh/mesh2d.hpp"
+#include "physics/compressible/fluxes.hpp"
+
+namespace tb::compressible {
+
+enum class BoundaryKind { FarField, SlipWall, NoSlipAdiabatic, NoSlipIsothermal };
+
+inline bool is_wall(BoundaryKind k) { return k != BoundaryKind::FarField; }
+inline bool is_no_slip(BoundaryKind k) {
+  return k == BoundaryKind::NoSlipAdiabatic || k == BoundaryKind::NoSlipIsothermal;
+}
+
+// Marker names per kind, as a case file lists them.
+struct BoundaryMap {
+  std::vector<std::string> far_field;
+  std::vector<std::string> slip_wall;
+  std::vector<std::string> no_slip_adiabatic;
+  std::vector<std::string> no_slip_isothermal;
+};
+
+// "a, b,c" -> {"a", "b", "c"}.
+std::vector<std::string> split_marker_list(const std::string& text);
+
+// The kind of each marker of the mesh. tb::Error when a name is not a marker of
+// the mesh (the message lists the mesh's markers), a marker is given two kinds,
+// or a boundary face carries a marker (or none) that the map leaves out.
+std::vector<BoundaryKind> boundary_kinds_by_marker(const Mesh2D& mesh, const BoundaryMap& map);
+
+// The flux out of the domain through a boundary face, `inner` the interior state
+// at the face, `free_stream` the far-field state.
+State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner, const State& free_stream,
+                    double nx, double ny);
+
+// d boundary_flux / d inner of the first-order (Rusanov) boundary flux.
+Block boundary_flux_jacobian(BoundaryKind kind, const Gas& gas, const State& inner, const State& free_stream, double nx,
+                             double ny);
+
+}  // namespace tb::compressible

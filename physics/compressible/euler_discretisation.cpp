@@ -1,0 +1,145 @@
+#include "physics/compressible/euler_discretisation.hpp"
+
+#include <algorithm>
+
+#include "solvers/core/error.hpp"
+
+namespace tb::compressible {
+
+EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<BoundaryKind> kinds_by_marker,
+                                         EulerSettings settings)
+    : mesh_(mesh),
+      kinds_(std::move(kinds_by_marker)),
+      settings_(settings),
+      geometry_(compute_geometry(mesh)),
+      gradients_(mesh, geometry_),
+      limiter_(mesh, geometry_, settings_.limiter_k),
+      pattern_(build_jacobian_pattern(mesh)),
+      face_distance_(std::size_t(mesh.num_faces())) {
+  for (index_t f = 0; f < mesh.num_faces(); ++f) {
+    const Face& face = mesh.faces[std::size_t(f)];
+    const Vec2 n = geometry_.face_normal[std::size_t(f)], a = geometry_.cell_centroid[std::size_t(face.left)];
+    const Vec2 b =
+        face.is_boundary() ? geometry_.face_midpoint[std::size_t(f)] : geometry_.cell_centroid[std::size_t(face.right)];
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    // On a skewed face the normal projection can be tiny: a tenth of the distance bounds it.
+    const double d = std::max(dx * n.x + dy * n.y, 0.1 * std::hypot(dx, dy));
+    face_distance_[std::size_t(f)] = face.is_boundary() ? 2.0 * d : d;
+  }
+  if (index_t(kinds_.size()) != mesh.num_markers())
+    throw Error("EulerDiscretisation: " + std::to_string(kinds_.size()) + " boundary kinds for " +
+                std::to_string(mesh.num_markers()) + " markers");
+  if (!settings_.gas.admissible(settings_.free_stream)) throw Error("the free-stream state is not admissible");
+}
+
+void EulerDiscretisation::compute_gradients(const std::vector<State>& w) {
+  primitive_.resize(w.size());
+  for (std::size_t c = 0; c < w.size(); ++c) {
+    const Primitive p = settings_.gas.primitive(w[c]);
+    primitive_[c] = {p.rho, p.u, p.v, p.p};
+  }
+  gradients_.compute(primitive_, grad_);
+}
+
+void EulerDiscretisation::reconstruct(const std::vector<State>& w) {
+  compute_gradients(w);
+  if (settings_.limiter)
+    limiter_.compute(primitive_, grad_, phi_);
+  else
+    phi_.assign(w.size(), State{1.0, 1.0, 1.0, 1.0});
+}
+
+State EulerDiscretisation::reconstructed(const std::vector<State>& w, index_t cell, const Vec2& at) const {
+  const std::size_t c = std::size_t(cell);
+  const Vec2 x = geometry_.cell_centroid[c];
+  State q;
+  for (std::size_t v = 0; v < num_vars; ++v)
+    q[v] = primitive_[c][v] + phi_[c][v] * (grad_[c][2 * v] * (at.x - x.x) + grad_[c][2 * v + 1] * (at.y - x.y));
+  const State s = settings_.gas.conserved({q[0], q[1], q[2], q[3]});
+  // An overshoot to a non-physical face state falls back to first order there.
+  return settings_.gas.admissible(s) ? s : w[c];
+}
+
+State EulerDiscretisation::face_state(const std::vector<State>& w, int order, index_t face) const {
+  const index_t left = mesh_.faces[std::size_t(face)].left;
+  return order == 2 ? reconstructed(w, left, geometry_.face_midpoint[std::size_t(face)]) : w[std::size_t(left)];
+}
+
+void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::vector<State>& r) {
+  if (order != 1 && order != 2) throw Error("residual: order " + std::to_string(order) + " (expected 1 or 2)");
+  if (order == 2)
+    reconstruct(w);
+  else if (settings_.viscous.enabled())
+    compute_gradients(w);
+  r.assign(w.size(), State{});
+  const Gas& gas = settings_.gas;
+  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
+    const Face& face = mesh_.faces[std::size_t(f)];
+    const Vec2 n = geometry_.face_normal[std::size_t(f)];
+    const double len = geometry_.face_length[std::size_t(f)];
+    const State left = face_state(w, order, f);
+    State flux;
+    if (face.is_boundary()) {
+      flux = boundary_flux(boundary_kind(f), settings_.flux, gas, left, settings_.free_stream, n.x, n.y);
+    } else {
+      const State right = order == 2 ? reconstructed(w, face.right, geometry_.face_midpoint[std::size_t(f)])
+                                     : w[std::size_t(face.right)];
+      flux = numerical_flux(settings_.flux, gas, left, right, n.x, n.y);
+    }
+    for (std::size_t k = 0; k < num_vars; ++k) {
+      r[std::size_t(face.left)][k] += flux[k] * len;
+      if (!face.is_boundary()) r[std::size_t(face.right)][k] -= flux[k] * len;
+    }
+  }
+  if (settings_.viscous.enabled()) add_viscous_residual(w, r);
+}
+
+void EulerDiscretisation::spectral_radius_sums(const std::vector<State>& w, std::vector<double>& sums) const {
+  sums.assign(w.size(), 0.0);
+  const Gas& gas = settings_.gas;
+  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
+    const Face& face = mesh_.faces[std::size_t(f)];
+    const Vec2 n = geometry_.face_normal[std::size_t(f)];
+    double s = spectral_radius(gas, w[std::size_t(face.left)], n.x, n.y);
+    if (!face.is_boundary()) s = std::max(s, spectral_radius(gas, w[std::size_t(face.right)], n.x, n.y));
+    if (settings_.viscous.enabled()) {
+      double v = viscous_spectral_radius(w[std::size_t(face.left)], f);
+      if (!face.is_boundary()) v = std::max(v, viscous_spectral_radius(w[std::size_t(face.right)], f));
+      s += v;
+    }
+    s *= geometry_.face_length[std::size_t(f)];
+    sums[std::size_t(face.left)] += s;
+    if (!face.is_boundary()) sums[std::size_t(face.right)] += s;
+  }
+}
+
+void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift,
+                                            BsrMatrix& a) const {
+  if (!a.same_pattern(pattern_.matrix)) throw Error("assemble_jacobian: the matrix does not have the mesh's pattern");
+  std::fill(a.values.begin(), a.values.end(), 0.0);
+  const Gas& gas = settings_.gas;
+  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
+    const Face& face = mesh_.faces[std::size_t(f)];
+    const Vec2 n = geometry_.face_normal[std::size_t(f)];
+    const double len = geometry_.face_length[std::size_t(f)];
+    const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
+    const State& left = w[std::size_t(face.left)];
+    if (face.is_boundary()) {
+      add_scaled_block(a, pos.ll, boundary_flux_jacobian(boundary_kind(f), gas, left, settings_.free_stream, n.x, n.y),
+                       len);
+      continue;
+    }
+    const FluxJacobians j = rusanov_flux_jacobians(gas, left, w[std::size_t(face.right)], n.x, n.y);
+    add_scaled_block(a, pos.ll, j.left, len);
+    add_scaled_block(a, pos.lr, j.right, len);
+    add_scaled_block(a, pos.rl, j.left, -len);
+    add_scaled_block(a, pos.rr, j.right, -len);
+  }
+  if (settings_.viscous.enabled()) add_viscous_jacobian(w, a);
+  for (std::size_t c = 0; c < w.size(); ++c) {
+    double* d = a.block(pattern_.diagonal[c]);
+    for (int k = 0; k < num_vars; ++k) d[k * num_vars + k] += shift[c];
+  }
+}
+
+}  // namespace tb::compressible

@@ -1,0 +1,96 @@
+#pragma once
+// Cell-centred finite volumes for the 2D Euler equations on a Mesh2D (seed 001
+// §2): the residual r(w) = sum over faces of F . n |f| out of each cell, first
+// order (cell states at the faces) or second order (least-squares gradients and
+// linear reconstruction of (rho, u, v, p) to the face midpoints), and the
+// first-order Rusanov Jacobian dr/dw assembled into a BSR matrix of 4 x 4 blocks.
+#include <vector>
+
+#include "mesh/geometry.hpp"
+#include "physics/compressible/boundary_conditions.hpp"
+#include "physics/compressible/gradients.hpp"
+#include "physics/compressible/jacobian_pattern.hpp"
+#include "physics/compressible/viscous.hpp"
+
+namespace tb::compressible {
+
+struct EulerSettings {
+  Gas gas;
+  FluxScheme flux = FluxScheme::Roe;
+  bool limiter = false;    // Venkatakrishnan on the second-order reconstruction
+  double limiter_k = 5.0;  // its K
+  State free_stream{1.0, 0.0, 0.0, 1.0 / 0.56};
+  Viscosity viscous;              // mu_inf = 0: Euler equations
+  double wall_temperature = 1.0;  // of isothermal walls, over T_inf
+};
+
+class EulerDiscretisation {
+ public:
+  // The mesh must outlive the discretisation; boundary kinds are per marker
+  // (boundary_kinds_by_marker). Geometry, gradient matrices and the Jacobian
+  // pattern are built here, once.
+  EulerDiscretisation(const Mesh2D& mesh, std::vector<BoundaryKind> kinds_by_marker, EulerSettings settings);
+
+  const Mesh2D& mesh() const { return mesh_; }
+  const MeshGeometry& geometry() const { return geometry_; }
+  const EulerSettings& settings() const { return settings_; }
+  index_t num_cells() const { return mesh_.num_cells(); }
+  BoundaryKind boundary_kind(index_t face) const { return kinds_[std::size_t(mesh_.faces[std::size_t(face)].marker)]; }
+
+  // r(w) for order 1 or 2; r has one State per cell.
+  void residual(const std::vector<State>& w, int order, std::vector<State>& r);
+
+  // The state on the left side of face f as the residual of `order` saw it in
+  // its last evaluation (cell value, or reconstructed at the midpoint).
+  State face_state(const std::vector<State>& w, int order, index_t face) const;
+
+  // The viscous flux through a no-slip wall face (thin layer, the wall as a
+  // mirrored ghost cell), as the residual adds it: r_i -= flux |f|.
+  State wall_viscous_flux(const std::vector<State>& w, index_t face) const;
+  // Its derivative with respect to the wall cell's state (mu frozen).
+  Block wall_viscous_jacobian(const std::vector<State>& w, index_t face) const;
+  // The mirrored ghost state of a no-slip wall (velocity reversed; temperature
+  // equal, or 2 T_wall - T when isothermal), and its derivative.
+  State wall_ghost(BoundaryKind kind, const State& inner) const;
+  Block wall_ghost_jacobian(BoundaryKind kind, const State& inner) const;
+  // Normal distance across face f (to the mirrored ghost on a boundary face).
+  double face_distance(index_t f) const { return face_distance_[std::size_t(f)]; }
+
+  // sum over the faces of cell i of (|u . n| + c) |f| (seed Eq. 4's denominator),
+  // the largest of the two sides on interior faces, the interior state on boundary
+  // faces; plus max(4/3, gamma/Pr) mu / (rho dist) |f| when viscous.
+  void spectral_radius_sums(const std::vector<State>& w, std::vector<double>& sums) const;
+
+  // The matrix diag(shift_i I) + dr/dw of the first-order Rusanov flux (plus the
+  // thin-layer viscous flux when viscous) at w, in the fixed pattern (values
+  // refilled, pattern untouched).
+  void assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a) const;
+  const JacobianPattern& pattern() const { return pattern_; }
+
+ private:
+  void compute_gradients(const std::vector<State>& w);
+  void reconstruct(const std::vector<State>& w);
+  // The viscous terms (euler_viscous.cpp): modified-average face gradients inside,
+  // the thin-layer wall stress on no-slip walls; and their thin-layer Jacobian.
+  void add_viscous_residual(const std::vector<State>& w, std::vector<State>& r) const;
+  void add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a) const;
+  double viscous_spectral_radius(const State& s, index_t face) const;
+
+  State reconstructed(const std::vector<State>& w, index_t cell, const Vec2& at) const;
+
+  const Mesh2D& mesh_;
+  std::vector<BoundaryKind> kinds_;
+  EulerSettings settings_;
+  MeshGeometry geometry_;
+  LeastSquaresGradients gradients_;
+  VenkatakrishnanLimiter limiter_;
+  JacobianPattern pattern_;
+  // Normal distance between the two cells of an interior face, twice the
+  // centroid-to-face distance on a boundary face (to the mirrored ghost).
+  std::vector<double> face_distance_;
+  // Work arrays of the second-order residual, sized once.
+  std::vector<State> primitive_, phi_;
+  std::vector<Gradient> grad_;
+};
+
+}  // namespace tb::compressible

@@ -1,0 +1,96 @@
+#include "physics/compressible/forces.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tb::compressible {
+
+namespace {
+
+double dynamic_pressure(const EulerSettings& s) {
+  const State& f = s.free_stream;
+  return 0.5 * (f[1] * f[1] + f[2] * f[2]) / f[0];
+}
+
+}  // namespace
+
+std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const std::vector<State>& w, int order) {
+  const EulerSettings& s = disc.settings();
+  const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
+  const double speed = std::hypot(s.free_stream[1], s.free_stream[2]);
+  const double ex = speed > 0.0 ? s.free_stream[1] / speed : 1.0, ey = speed > 0.0 ? s.free_stream[2] / speed : 0.0;
+  std::vector<WallPoint> points;
+  const Mesh2D& mesh = disc.mesh();
+  for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
+    const BoundaryKind kind = disc.boundary_kind(f);
+    if (!is_wall(kind)) continue;
+    const Vec2 mid = disc.geometry().face_midpoint[std::size_t(f)];
+    const double p = s.gas.pressure(disc.face_state(w, order, f));
+    double cf = 0.0;
+    if (is_no_slip(kind) && s.viscous.enabled()) {
+      // The viscous flux out of the fluid is tau n; the body feels -tau n.
+      const State fv = disc.wall_viscous_flux(w, f);
+      cf = -(fv[1] * ex + fv[2] * ey) / q_inf;
+    }
+    points.push_back({mid.x, mid.y, (p - p_inf) / q_inf, cf});
+  }
+  return points;
+}
+
+Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
+                       double reference_length) {
+  const EulerSettings& s = disc.settings();
+  const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
+  const Mesh2D& mesh = disc.mesh();
+  double px = 0.0, py = 0.0, vx = 0.0, vy = 0.0;
+  for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
+    const BoundaryKind kind = disc.boundary_kind(f);
+    if (!is_wall(kind)) continue;
+    // The face normal points out of the fluid, into the body: the pressure pushes along it.
+    const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
+    const double len = disc.geometry().face_length[std::size_t(f)];
+    const double dp = (s.gas.pressure(disc.face_state(w, order, f)) - p_inf) * len;
+    px += dp * n.x, py += dp * n.y;
+    if (is_no_slip(kind) && s.viscous.enabled()) {
+      const State fv = disc.wall_viscous_flux(w, f);
+      vx -= fv[1] * len, vy -= fv[2] * len;
+    }
+  }
+  const double scale = 1.0 / (q_inf * reference_length), c = std::cos(alpha), sn = std::sin(alpha);
+  Forces out;
+  out.cd_pressure = scale * (px * c + py * sn);
+  out.cd_viscous = scale * (vx * c + vy * sn);
+  out.cd = out.cd_pressure + out.cd_viscous;
+  out.cl = scale * (-(px + vx) * sn + (py + vy) * c);
+  return out;
+}
+
+double entropy_error(const EulerDiscretisation& disc, const std::vector<State>& w) {
+  const Gas& gas = disc.settings().gas;
+  const auto entropy = [&](const State& s) { return gas.pressure(s) / std::pow(s[0], gas.gamma); };
+  const double s_inf = entropy(disc.settings().free_stream);
+  double sum = 0.0, area = 0.0;
+  for (std::size_t c = 0; c < w.size(); ++c) {
+    const double v = disc.geometry().cell_area[c], e = entropy(w[c]) / s_inf - 1.0;
+    sum += v * e * e, area += v;
+  }
+  return std::sqrt(sum / area);
+}
+
+double separation_x(const std::vector<WallPoint>& wall) {
+  std::vector<WallPoint> upper;
+  for (const WallPoint& p : wall)
+    if (p.y > 0.0) upper.push_back(p);
+  std::sort(upper.begin(), upper.end(), [](const WallPoint& a, const WallPoint& b) { return a.x < b.x; });
+  for (std::size_t i = 1; i < upper.size(); ++i)
+    if (upper[i - 1].cf > 0.0 && upper[i].cf <= 0.0) {
+      // Linear interpolation of the zero crossing.
+      const WallPoint& a = upper[i - 1];
+      const WallPoint& b = upper[i];
+      return a.x + (b.x - a.x) * a.cf / (a.cf - b.cf);
+    }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace tb::compressible

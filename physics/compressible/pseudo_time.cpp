@@ -1,0 +1,144 @@
+#include "physics/compressible/pseudo_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <istream>
+#include <ostream>
+
+#include "solvers/core/error.hpp"
+
+namespace tb::compressible {
+
+State residual_norms(const std::vector<State>& r) {
+  State n{};
+  for (const State& s : r)
+    for (std::size_t k = 0; k < num_vars; ++k) n[k] += s[k] * s[k];
+  for (double& x : n) x = std::sqrt(x);
+  return n;
+}
+
+namespace {
+
+double total_norm(const State& n) { return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] + n[3] * n[3]); }
+
+}  // namespace
+
+PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings)
+    : disc_(disc), settings_(settings), w_(std::move(initial)), a_(disc.pattern().matrix) {
+  const PseudoTimeSettings& s = settings_;
+  if (s.order != 1 && s.order != 2) throw Error("order must be 1 or 2, not " + std::to_string(s.order));
+  if (!(s.cfl_min > 0.0) || !(s.cfl_max >= s.cfl_min))
+    throw Error("cfl.min must be positive and cfl.max at least cfl.min");
+  if (!(s.max_change > 0.0)) throw Error("relax.max_change must be positive");
+  if (!(s.rel_tol > 0.0 && s.rel_tol < 1.0)) throw Error("converge.rel_tol must lie in (0, 1)");
+  if (!(s.cfl_cut > 0.0 && s.cfl_cut < 1.0)) throw Error("cfl.cut must lie in (0, 1)");
+  if (index_t(w_.size()) != disc.num_cells())
+    throw Error("initial state: " + std::to_string(w_.size()) + " cells, the mesh has " +
+                std::to_string(disc.num_cells()));
+  for (std::size_t c = 0; c < w_.size(); ++c)
+    if (!disc.settings().gas.admissible(w_[c]))
+      throw Error("initial state: cell " + std::to_string(c) + " is not admissible");
+  order_ = 1;
+  cfl_ = s.cfl_min;
+  evaluate_residual();
+  energy_reference_ = residual_norms(r_)[3];
+}
+
+void PseudoTimeSolver::evaluate_residual() {
+  disc_.residual(w_, order_, r_);
+  norm_ = total_norm(residual_norms(r_));
+}
+
+double PseudoTimeSolver::relaxation(const std::vector<double>& dw) const {
+  const Gas& gas = disc_.settings().gas;
+  double worst = 0.0;
+  for (std::size_t c = 0; c < w_.size(); ++c) {
+    State next;
+    for (std::size_t k = 0; k < num_vars; ++k) next[k] = w_[c][k] + dw[c * num_vars + k];
+    const double p = gas.pressure(w_[c]);
+    worst = std::max({worst, std::abs(dw[c * num_vars]) / w_[c][0], std::abs(gas.pressure(next) - p) / p});
+  }
+  // Non-finite entries of dw need no care here: the admissibility check after the update refuses them.
+  return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
+}
+
+PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
+  const Gas& gas = disc_.settings().gas;
+  const std::size_t n = w_.size();
+  PseudoStepReport rep;
+  rep.order = order_;
+  disc_.spectral_radius_sums(w_, sums_);
+  rhs_.resize(n * num_vars);
+  for (std::size_t c = 0; c < n; ++c)
+    for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
+  for (;; ++rep.retries) {
+    if (rep.retries > settings_.max_retries)
+      throw Error("pseudo-time step " + std::to_string(steps_ + 1) + ": still non-physical after " +
+                  std::to_string(settings_.max_retries) + " CFL reductions (cfl " + std::to_string(cfl_) + ")");
+    // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
+    shift_.resize(n);
+    for (std::size_t c = 0; c < n; ++c) shift_[c] = sums_[c] / cfl_;
+    disc_.assemble_jacobian(w_, shift_, a_);
+    dw_.assign(n * num_vars, 0.0);
+    rep.solves.push_back(solve(a_, rhs_, dw_));
+    const double omega = relaxation(dw_);
+    trial_.resize(n);
+    bool admissible = true;
+    for (std::size_t c = 0; c < n && admissible; ++c) {
+      for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] = w_[c][k] + omega * dw_[c * num_vars + k];
+      admissible = gas.admissible(trial_[c]);
+    }
+    if (admissible) {
+      rep.omega = omega;
+      break;
+    }
+    cfl_ *= settings_.cfl_cut;
+  }
+  rep.cfl = cfl_;
+  w_.swap(trial_);
+  ++steps_;
+  const double previous = norm_;
+  evaluate_residual();
+  // Eq. 3.
+  const double ratio = previous / norm_;
+  if (std::isfinite(ratio) && ratio > 0.0)
+    cfl_ *= std::pow(ratio, ratio > 1.0 ? settings_.ramp_up : settings_.ramp_down);
+  // Below cfl_min only after cuts for a non-physical state; Eq. 3 ramps it back.
+  cfl_ = std::min(cfl_, settings_.cfl_max);
+  if (rep.cfl >= settings_.cfl_min) cfl_ = std::max(cfl_, settings_.cfl_min);
+  rep.residual_norms = residual_norms(r_);
+  rep.energy_drop = rep.residual_norms[3] / energy_reference_;
+  if (order_ < settings_.order && rep.energy_drop <= settings_.first_order_drop) {
+    order_ = settings_.order;
+    cfl_ = settings_.cfl_min;
+    evaluate_residual();
+    energy_reference_ = residual_norms(r_)[3];
+  }
+  return rep;
+}
+
+bool PseudoTimeSolver::converged() const {
+  return order_ == settings_.order && residual_norms(r_)[3] <= settings_.rel_tol * energy_reference_;
+}
+
+void PseudoTimeSolver::save(std::ostream& out) const {
+  auto put = [&](const auto& x) { out.write(reinterpret_cast<const char*>(&x), sizeof x); };
+  put(order_), put(cfl_), put(energy_reference_), put(steps_);
+  const std::size_t n = w_.size();
+  put(n);
+  out.write(reinterpret_cast<const char*>(w_.data()), std::streamsize(n * sizeof(State)));
+}
+
+void PseudoTimeSolver::load(std::istream& in) {
+  auto get = [&](auto& x) { in.read(reinterpret_cast<char*>(&x), sizeof x); };
+  get(order_), get(cfl_), get(energy_reference_), get(steps_);
+  std::size_t n = 0;
+  get(n);
+  if (!in || n != w_.size())
+    throw Error("checkpoint: " + std::to_string(n) + " cells, the mesh has " + std::to_string(w_.size()));
+  in.read(reinterpret_cast<char*>(w_.data()), std::streamsize(n * sizeof(State)));
+  if (!in) throw Error("checkpoint: state truncated");
+  evaluate_residual();
+}
+
+}  // namespace tb::compressible

@@ -1,0 +1,88 @@
+#pragma once
+// Pseudo-time marching to steady state (seed 001 §2):
+//   (V_i / dtau_i I + dr/dw) dw = -r(w)            Eq. 1 (backward Euler)
+//   w <- w + omega dw                               Eq. 2
+//   dtau_i = cfl V_i / sum_f (|u.n| + c)_f |f|      Eq. 4
+//   cfl <- cfl (|r^n| / |r^n+1|)^e, e = ramp_up when the residual fell, else
+//          ramp_down, kept within [cfl_min, cfl_max]  Eq. 3
+// omega limits the relative change of density and pressure in any cell to
+// max_change. A second-order run starts first order until the energy residual
+// has dropped by first_order_drop, then restarts the ramp at cfl_min in second
+// order (the paper's initial first-order solve). A step that would leave a
+// non-physical state (rho or p <= 0, non-finite) is undone and redone with the
+// CFL number cut by cfl_cut.
+#include <functional>
+#include <iosfwd>
+#include <span>
+#include <vector>
+
+#include "physics/compressible/euler_discretisation.hpp"
+#include "solvers/krylov/solve_stats.hpp"
+
+namespace tb::compressible {
+
+struct PseudoTimeSettings {
+  int order = 2;          // spatial order of the residual in the end
+  double cfl_min = 20.0;  // starting and smallest CFL number
+  double cfl_max = 1e4;
+  double ramp_up = 0.25;          // Eq. 3 exponent when the residual fell
+  double ramp_down = 0.3;         // ... when it grew
+  double max_change = 0.2;        // largest relative change of rho and p per step
+  double rel_tol = 1e-6;          // converged: energy residual / its first value
+  double first_order_drop = 0.1;  // energy-residual drop of the first-order start
+  double cfl_cut = 0.1;           // CFL factor after a non-physical step
+  int max_retries = 12;           // CFL cuts in one step before giving up (tb::Error)
+};
+
+// Solves A x = b, x holding the initial guess.
+using LinearSolve = std::function<SolveStats(const BsrMatrix& a, std::span<const double> b, std::span<double> x)>;
+
+struct PseudoStepReport {
+  int order = 1;             // the residual's order during this step
+  double cfl = 0.0;          // the CFL number the accepted update used
+  double omega = 1.0;        // the relaxation it used
+  int retries = 0;           // non-physical attempts redone with a smaller CFL
+  State residual_norms{};    // ||r_k||_2 per equation after the step
+  double energy_drop = 1.0;  // energy residual over its first value in this order
+  std::vector<SolveStats> solves;
+};
+
+class PseudoTimeSolver {
+ public:
+  PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings);
+
+  PseudoStepReport step(const LinearSolve& solve);
+  bool converged() const;
+
+  const std::vector<State>& state() const { return w_; }
+  const std::vector<State>& residual() const { return r_; }
+  int order() const { return order_; }
+  double cfl() const { return cfl_; }
+  long steps() const { return steps_; }
+  const PseudoTimeSettings& settings() const { return settings_; }
+
+  // Everything the next step depends on, so that a restart continues bit for bit.
+  void save(std::ostream& out) const;
+  void load(std::istream& in);
+
+ private:
+  void evaluate_residual();
+  double relaxation(const std::vector<double>& dw) const;
+
+  EulerDiscretisation& disc_;
+  PseudoTimeSettings settings_;
+  std::vector<State> w_, r_, trial_;
+  int order_ = 1;
+  double cfl_ = 0.0;
+  double norm_ = 0.0;  // ||r|| of the current state, all equations
+  double energy_reference_ = 0.0;
+  long steps_ = 0;
+  // Per step, allocated once.
+  BsrMatrix a_;
+  std::vector<double> sums_, shift_, rhs_, dw_;
+};
+
+// ||r_k||_2 per equation k.
+State residual_norms(const std::vector<State>& r);
+
+}  // namespace tb::compressible

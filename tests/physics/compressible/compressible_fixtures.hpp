@@ -1,0 +1,129 @@
+#pragma once
+// The shipped coarse cylinder mesh, a distorted copy of it, random admissible
+// states near the free stream, and a registry solver for the Jacobian systems.
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "../../common/random.hpp"
+#include "mesh/io/mesh_io.hpp"
+#include "physics/compressible/euler_discretisation.hpp"
+#include "physics/compressible/pseudo_time.hpp"
+#include "solvers/factory/registry.hpp"
+
+namespace tb::test {
+
+using namespace tb::compressible;
+
+inline Mesh2D cylinder_mesh() { return read_mesh(std::string(TB_SOURCE_DIR) + "/inputs/meshes/cylinder_coarse.msh"); }
+
+// Every node off the boundary moved by up to 15% of its distance to the origin
+// over the 64 cells of a ring (cells are about 0.1 r wide), so no cell folds.
+inline Mesh2D distorted(Mesh2D mesh, unsigned seed) {
+  std::vector<bool> on_boundary(std::size_t(mesh.num_nodes()), false);
+  for (const BoundaryEdge& e : mesh.boundary_edges)
+    on_boundary[std::size_t(e.nodes[0])] = on_boundary[std::size_t(e.nodes[1])] = true;
+  const std::vector<double> shift = random_vector(2 * mesh.nodes.size(), seed);
+  for (std::size_t i = 0; i < mesh.nodes.size(); ++i) {
+    if (on_boundary[i]) continue;
+    Vec2& x = mesh.nodes[i];
+    const double r = std::hypot(x.x, x.y), amplitude = 0.15 * 6.283185307179586 * r / 64.0;
+    x.x += amplitude * shift[2 * i], x.y += amplitude * shift[2 * i + 1];
+  }
+  return mesh;
+}
+
+// Each quadrilateral split into four (edge midpoints and centre); new boundary
+// nodes are moved radially onto the circle of their edge (cylinder and far field
+// are circles about the origin), so the meshes are nested up to the boundary.
+inline Mesh2D refined_cylinder_mesh(const Mesh2D& coarse) {
+  Mesh2D m;
+  m.nodes = coarse.nodes;
+  m.marker_names = coarse.marker_names;
+  std::map<std::pair<index_t, index_t>, index_t> midpoint;
+  const auto mid = [&](index_t a, index_t b) {
+    const auto key = std::minmax(a, b);
+    auto [it, fresh] = midpoint.try_emplace({key.first, key.second}, m.num_nodes());
+    if (fresh) {
+      const Vec2 p = m.nodes[std::size_t(a)], q = m.nodes[std::size_t(b)];
+      m.nodes.push_back({0.5 * (p.x + q.x), 0.5 * (p.y + q.y)});
+    }
+    return it->second;
+  };
+  for (index_t c = 0; c < coarse.num_cells(); ++c) {
+    if (coarse.cell_size(c) != 4) throw Error("refined_cylinder_mesh: quadrilaterals only");
+    const index_t* v = coarse.cell_begin(c);
+    const index_t ab = mid(v[0], v[1]), bc = mid(v[1], v[2]), cd = mid(v[2], v[3]), da = mid(v[3], v[0]);
+    Vec2 centre{};
+    for (int k = 0; k < 4; ++k)
+      centre.x += 0.25 * coarse.nodes[std::size_t(v[k])].x, centre.y += 0.25 * coarse.nodes[std::size_t(v[k])].y;
+    const index_t ctr = m.num_nodes();
+    m.nodes.push_back(centre);
+    m.add_cell({v[0], ab, ctr, da});
+    m.add_cell({ab, v[1], bc, ctr});
+    m.add_cell({ctr, bc, v[2], cd});
+    m.add_cell({da, ctr, cd, v[3]});
+  }
+  for (const BoundaryEdge& e : coarse.boundary_edges) {
+    const index_t k = mid(e.nodes[0], e.nodes[1]);
+    const Vec2 a = coarse.nodes[std::size_t(e.nodes[0])];
+    Vec2& p = m.nodes[std::size_t(k)];
+    const double scale = std::hypot(a.x, a.y) / std::hypot(p.x, p.y);
+    p.x *= scale, p.y *= scale;
+    m.boundary_edges.push_back({{e.nodes[0], k}, e.marker});
+    m.boundary_edges.push_back({{k, e.nodes[1]}, e.marker});
+  }
+  build_faces(m);
+  return m;
+}
+
+inline std::vector<BoundaryKind> cylinder_boundaries(const Mesh2D& mesh, bool wall_too_is_far_field = false) {
+  BoundaryMap map;
+  map.far_field = {"farfield"};
+  (wall_too_is_far_field ? map.far_field : map.slip_wall).push_back("cylinder");
+  return boundary_kinds_by_marker(mesh, map);
+}
+
+inline EulerSettings settings_at(double mach, double alpha, FluxScheme flux = FluxScheme::Roe, bool limiter = false) {
+  EulerSettings s;
+  s.flux = flux;
+  s.limiter = limiter;
+  s.free_stream = s.gas.free_stream(mach, alpha);
+  return s;
+}
+
+// The free stream with every primitive variable perturbed by up to `amplitude` (relative).
+inline std::vector<State> perturbed_free_stream(const EulerSettings& s, index_t cells, double amplitude,
+                                                unsigned seed) {
+  const std::vector<double> r = random_vector(4 * std::size_t(cells), seed);
+  const Primitive f = s.gas.primitive(s.free_stream);
+  std::vector<State> w(static_cast<std::size_t>(cells));
+  for (std::size_t c = 0; c < w.size(); ++c)
+    w[c] = s.gas.conserved({f.rho * (1.0 + amplitude * r[4 * c]), f.u + amplitude * r[4 * c + 1],
+                            f.v + amplitude * r[4 * c + 2], f.p * (1.0 + amplitude * r[4 * c + 3])});
+  return w;
+}
+
+// One registry solver, set up on the first solve and updated after.
+class JacobianSolver {
+ public:
+  explicit JacobianSolver(std::string spec) : spec_(std::move(spec)) {}
+  LinearSolve function() {
+    return [this](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+      if (!solver_) {
+        solver_ = make_solver(spec_);
+        solver_->setup(a);
+      } else {
+        solver_->update(a);
+      }
+      return solver_->solve(b, x);
+    };
+  }
+
+ private:
+  std::string spec_;
+  std::unique_ptr<LinearSolver> solver_;
+};
+
+}  // namespace tb::test

@@ -1,0 +1,118 @@
+// Inviscid subsonic flow past the cylinder (seed 001 §6.1, M 0.38) on the
+// shipped coarse mesh (3578 quadrilaterals, 64 faces on the cylinder), marched
+// by the pseudo-time solver with FGMRES(30) + BILU(0) to rtol 1e-1 as in the paper.
+//
+// Measured (docs/compressible.md): 359 steps, Cd = 0.0211, Cl = 0.252, stagnation
+// Cp 1.038. The drag is numerical (d'Alembert: zero in the limit): the second-order
+// scheme loses total pressure over the rear on 64 faces around the body. The
+// lift is a numerical circulation: inviscid flow past a smooth cylinder admits
+// any circulation, and the unstructured mesh is not symmetric, so the dissipation
+// fixes a small one; it makes the top/bottom Cp differ by up to 0.4 near the
+// shoulders (|Cp| ~ 3.5 there); the mean difference is 0.196 top/bottom and
+// 0.074 fore/aft. The bounds below leave ~30% over the measured values.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "compressible_fixtures.hpp"
+#include "physics/compressible/forces.hpp"
+
+namespace tb::test {
+namespace {
+
+struct CylinderRun {
+  long steps = 0;
+  bool converged = false;
+  std::vector<WallPoint> wall;
+  Forces forces;
+};
+
+CylinderRun run_cylinder(FluxScheme flux, bool limiter, long max_steps) {
+  static const Mesh2D mesh = cylinder_mesh();
+  EulerDiscretisation disc(mesh, cylinder_boundaries(mesh), settings_at(0.38, 0.0, flux, limiter));
+  PseudoTimeSolver solver(disc, std::vector<State>(std::size_t(mesh.num_cells()), disc.settings().free_stream), {});
+  JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  const LinearSolve solve = linear.function();
+  while (!solver.converged() && solver.steps() < max_steps) solver.step(solve);
+  return {solver.steps(), solver.converged(), wall_distribution(disc, solver.state(), 2),
+          pressure_forces(disc, solver.state(), 2, 0.0, 1.0)};
+}
+
+// Mean |Cp(p) - Cp(mirror of p)| over the wall, the mirror point found by
+// interpolating Cp in angle (the wall faces are not placed symmetrically).
+double asymmetry(const std::vector<WallPoint>& wall, bool fore_aft) {
+  std::vector<std::pair<double, double>> by_angle;
+  for (const WallPoint& p : wall) by_angle.emplace_back(std::atan2(p.y, p.x), p.cp);
+  std::sort(by_angle.begin(), by_angle.end());
+  const auto cp_at = [&](double theta) {
+    const double pi = 3.141592653589793;
+    theta = std::remainder(theta, 2.0 * pi);
+    auto hi = std::lower_bound(by_angle.begin(), by_angle.end(), std::pair{theta, -1e300});
+    const auto& b = hi == by_angle.end() ? by_angle.front() : *hi;
+    const auto& a = hi == by_angle.begin() ? by_angle.back() : *(hi - 1);
+    double ta = a.first, tb = b.first;
+    if (tb < ta) (theta < tb ? ta -= 2.0 * pi : tb += 2.0 * pi);
+    return a.second + (b.second - a.second) * (theta - ta) / (tb - ta);
+  };
+  double sum = 0.0;
+  for (const auto& [theta, cp] : by_angle) sum += std::abs(cp - cp_at(fore_aft ? 3.141592653589793 - theta : -theta));
+  return sum / double(by_angle.size());
+}
+
+TEST(Cylinder, SecondOrderRoeConvergesSixOrdersWithSmallDragAndSymmetricCp) {
+  const CylinderRun run = run_cylinder(FluxScheme::Roe, false, 500);
+  EXPECT_TRUE(run.converged) << run.steps << " steps";
+  EXPECT_LT(run.steps, 470);
+  EXPECT_GT(run.forces.cd, 0.0);
+  EXPECT_LT(run.forces.cd, 0.03);
+  EXPECT_LT(std::abs(run.forces.cl), 0.33);
+  const double top_bottom = asymmetry(run.wall, false), fore_aft = asymmetry(run.wall, true);
+  RecordProperty("cd", std::to_string(run.forces.cd));
+  RecordProperty("cp_asymmetry_top_bottom", std::to_string(top_bottom));
+  RecordProperty("cp_asymmetry_fore_aft", std::to_string(fore_aft));
+  EXPECT_LT(top_bottom, 0.26);
+  EXPECT_LT(fore_aft, 0.1);
+  // Front stagnation: isentropic Cp = 1 + M^2/4 + M^4/40 = 1.0366 at M 0.38.
+  const auto front = std::min_element(run.wall.begin(), run.wall.end(), [](auto& a, auto& b) { return a.x < b.x; });
+  EXPECT_NEAR(front->cp, 1.0366, 0.02);
+}
+
+}  // namespace
+}  // namespace tb::test
+
+namespace tb::test {
+namespace {
+
+// The refinement study of docs/compressible.md, about 7 minutes on the 2-core
+// VM (the refined mesh needs 917 steps), hence disabled in CI; run it with
+//   build/bin/test_physics_compressible --gtest_also_run_disabled_tests --gtest_filter='*Nested*'
+// Measured: entropy error 5.52e-5 -> 9.36e-6 (ratio 5.9, order 2.6), Cd 0.0211 -> 0.00236.
+TEST(Cylinder, DISABLED_EntropyErrorAndDragFallOnANestedMesh) {
+  static const Mesh2D coarse = cylinder_mesh();
+  const Mesh2D fine = refined_cylinder_mesh(coarse);
+  double err[2], cd[2];
+  int k = 0;
+  for (const Mesh2D* mesh : {&coarse, &fine}) {
+    EulerDiscretisation disc(*mesh, cylinder_boundaries(*mesh), settings_at(0.38, 0.0));
+    PseudoTimeSolver solver(disc, std::vector<State>(std::size_t(mesh->num_cells()), disc.settings().free_stream), {});
+    JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+    const LinearSolve solve = linear.function();
+    while (!solver.converged() && solver.steps() < 1500) solver.step(solve);
+    EXPECT_TRUE(solver.converged()) << mesh->num_cells() << " cells";
+    err[k] = entropy_error(disc, solver.state());
+    const Forces f = pressure_forces(disc, solver.state(), 2, 0.0, 1.0);
+    cd[k] = f.cd;
+    std::printf("cells %d steps %ld entropy error %.4e cd %.4e cl %.4e\n", mesh->num_cells(), solver.steps(), err[k],
+                f.cd, f.cl);
+    ++k;
+  }
+  // Second order: the error falls by about 4 when h halves (3 allows for the
+  // pre-asymptotic coarse mesh); the drag, all numerical, falls at least as fast.
+  EXPECT_GT(err[0] / err[1], 3.0);
+  EXPECT_GT(cd[0] / cd[1], 3.0);
+}
+
+}  // namespace
+}  // namespace tb::test

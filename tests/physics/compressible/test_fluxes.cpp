@@ -1,0 +1,131 @@
+// Numerical fluxes and their Jacobians: consistency F(U, U, n) = F(U) . n for
+// both fluxes, Roe's exact upwinding of supersonic states and exact resolution
+// of a stationary contact, and the analytic Jacobians against central finite
+// differences (physical flux, Rusanov on both sides, far-field and wall faces).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "physics/compressible/boundary_conditions.hpp"
+#include "physics/compressible/fluxes.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::compressible {
+namespace {
+
+const Gas gas;
+
+State state(double rho, double u, double v, double p) { return gas.conserved({rho, u, v, p}); }
+
+struct Normal {
+  double x, y;
+};
+const Normal normals[] = {{1.0, 0.0}, {0.6, 0.8}, {-0.28, 0.96}, {-0.8, -0.6}};
+
+void expect_near_state(const State& a, const State& b, double tol) {
+  for (int k = 0; k < num_vars; ++k) EXPECT_NEAR(a[k], b[k], tol * (1.0 + std::abs(b[k]))) << "component " << k;
+}
+
+TEST(CompressibleFlux, BothFluxesAreConsistent) {
+  const State states[] = {state(1.0, 0.3, -0.1, 0.7), state(0.4, -1.5, 2.0, 0.2), state(2.5, 0.0, 0.0, 3.0)};
+  for (const State& s : states)
+    for (const Normal& n : normals) {
+      const State exact = physical_flux(gas, s, n.x, n.y);
+      expect_near_state(roe_flux(gas, s, s, n.x, n.y), exact, 1e-14);
+      expect_near_state(hllc_flux(gas, s, s, n.x, n.y), exact, 1e-14);
+      expect_near_state(rusanov_flux(gas, s, s, n.x, n.y), exact, 1e-14);
+    }
+}
+
+TEST(CompressibleFlux, RoeUpwindsSupersonicFlowExactly) {
+  // u . n > c on both sides: every wave leaves the left state, so F = F(U_L).
+  const State l = state(1.0, 2.5, 0.1, 0.7), r = state(0.8, 2.2, -0.2, 0.6);
+  expect_near_state(roe_flux(gas, l, r, 1.0, 0.0), physical_flux(gas, l, 1.0, 0.0), 1e-13);
+  expect_near_state(roe_flux(gas, r, l, -1.0, 0.0), physical_flux(gas, l, -1.0, 0.0), 1e-13);
+  expect_near_state(hllc_flux(gas, l, r, 1.0, 0.0), physical_flux(gas, l, 1.0, 0.0), 1e-13);
+  expect_near_state(hllc_flux(gas, r, l, -1.0, 0.0), physical_flux(gas, l, -1.0, 0.0), 1e-13);
+}
+
+TEST(CompressibleFlux, RoeAndHllcResolveAStationaryContactRusanovSmearsIt) {
+  // Density jump and tangential shear at rest normal to the face, equal pressure.
+  const State l = state(1.0, -0.48, 0.36, 0.7), r = state(0.25, 0.4, -0.3, 0.7);
+  const State exact = {0.0, 0.7 * 0.6, 0.7 * 0.8, 0.0};
+  expect_near_state(roe_flux(gas, l, r, 0.6, 0.8), exact, 1e-14);
+  expect_near_state(hllc_flux(gas, l, r, 0.6, 0.8), exact, 1e-14);
+  EXPECT_GT(std::abs(rusanov_flux(gas, l, r, 0.6, 0.8)[0]), 0.1);
+}
+
+// Central differences of f with respect to the m-th component of s.
+template <class F>
+Block finite_difference(const State& s, F f) {
+  Block j{};
+  for (int m = 0; m < num_vars; ++m) {
+    const double h = 1e-6 * (1.0 + std::abs(s[m]));
+    State plus = s, minus = s;
+    plus[m] += h, minus[m] -= h;
+    const State fp = f(plus), fm = f(minus);
+    for (int k = 0; k < num_vars; ++k) j[k * num_vars + m] = (fp[k] - fm[k]) / (2.0 * h);
+  }
+  return j;
+}
+
+void expect_near_block(const Block& analytic, const Block& fd, const char* what) {
+  for (int k = 0; k < num_vars * num_vars; ++k)
+    EXPECT_NEAR(analytic[k], fd[k], 1e-6 * (1.0 + std::abs(fd[k]))) << what << ", entry " << k;
+}
+
+TEST(CompressibleFlux, PhysicalFluxJacobianMatchesFiniteDifferences) {
+  const State s = state(1.2, 0.4, -0.3, 0.9);
+  for (const Normal& n : normals)
+    expect_near_block(physical_flux_jacobian(gas, s, n.x, n.y),
+                      finite_difference(s, [&](const State& x) { return physical_flux(gas, x, n.x, n.y); }), "dF/dU");
+}
+
+TEST(CompressibleFlux, RusanovJacobiansMatchFiniteDifferencesOnBothSides) {
+  // Pairs where the left, then the right state has the larger spectral radius,
+  // with flow along and against the normal (the derivative of |u . n|).
+  const std::pair<State, State> pairs[] = {{state(1.0, 0.5, 0.2, 1.0), state(0.9, 0.1, 0.0, 0.5)},
+                                           {state(0.9, -0.1, 0.0, 0.5), state(1.0, -0.6, 0.3, 1.1)},
+                                           {state(1.1, -0.7, 0.4, 0.8), state(1.0, 0.2, -0.1, 0.6)}};
+  for (const auto& [l, r] : pairs)
+    for (const Normal& n : normals) {
+      const FluxJacobians j = rusanov_flux_jacobians(gas, l, r, n.x, n.y);
+      expect_near_block(j.left, finite_difference(l, [&](const State& x) { return rusanov_flux(gas, x, r, n.x, n.y); }),
+                        "dF/dU_L");
+      expect_near_block(
+          j.right, finite_difference(r, [&](const State& x) { return rusanov_flux(gas, l, x, n.x, n.y); }), "dF/dU_R");
+    }
+}
+
+TEST(CompressibleFlux, BoundaryJacobiansMatchFiniteDifferences) {
+  const State inner = state(1.05, 0.35, 0.1, 0.75), far = gas.free_stream(0.38, 0.0);
+  for (BoundaryKind kind : {BoundaryKind::FarField, BoundaryKind::SlipWall})
+    for (const Normal& n : normals)
+      expect_near_block(
+          boundary_flux_jacobian(kind, gas, inner, far, n.x, n.y),
+          finite_difference(
+              inner, [&](const State& x) { return boundary_flux(kind, FluxScheme::Rusanov, gas, x, far, n.x, n.y); }),
+          kind == BoundaryKind::FarField ? "far field" : "slip wall");
+}
+
+TEST(CompressibleFlux, SlipWallLetsNoMassOrEnergyThrough) {
+  const State inner = state(1.05, 0.35, 0.1, 0.75);
+  const State f = boundary_flux(BoundaryKind::SlipWall, FluxScheme::Roe, gas, inner, inner, 0.6, 0.8);
+  EXPECT_EQ(f[0], 0.0);
+  EXPECT_EQ(f[3], 0.0);
+  EXPECT_DOUBLE_EQ(f[1], 0.75 * 0.6);
+}
+
+TEST(CompressibleFlux, UnknownSchemeNamesTheChoices) {
+  EXPECT_EQ(parse_flux_scheme("rusanov"), FluxScheme::Rusanov);
+  EXPECT_EQ(parse_flux_scheme("hllc"), FluxScheme::Hllc);
+  try {
+    parse_flux_scheme("ausm");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("roe, hllc or rusanov"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace tb::compressible

@@ -1,0 +1,42 @@
+// Laminar NACA0012 (seed 001 §6.2: M 0.5, Re 5000, alpha 0) on the shipped
+// coarse SU2 mesh (8948 cells, quadrilateral layers on the airfoil): the energy
+// residual falls 6 orders, the symmetric airfoil carries no lift, and the drag
+// splits into pressure and viscous parts with separation near the trailing edge.
+//
+// Measured (docs/compressible.md): 379 steps; Cd = 0.0579 (pressure 0.0243,
+// viscous 0.0335), upper-surface separation at x = 0.874. No published values are
+// shipped in ../shared/validation, so the bounds are regression bounds (+-10% on
+// the drag parts, +-0.05 chord on separation), not a validation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "compressible_fixtures.hpp"
+#include "physics/compressible/forces.hpp"
+
+namespace tb::test {
+namespace {
+
+TEST(Naca0012Laminar, ConvergesSixOrdersWithoutLiftAndWithBothDragParts) {
+  const Mesh2D mesh = read_mesh(std::string(TB_SOURCE_DIR) + "/inputs/meshes/naca0012_coarse.su2");
+  BoundaryMap map;
+  map.far_field = {"farfield"};
+  map.no_slip_adiabatic = {"airfoil"};
+  EulerSettings s = settings_at(0.5, 0.0);
+  s.viscous.mu_inf = 0.5 / 5000.0;
+  EulerDiscretisation disc(mesh, boundary_kinds_by_marker(mesh, map), s);
+  PseudoTimeSolver solver(disc, std::vector<State>(std::size_t(mesh.num_cells()), s.free_stream), {});
+  JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  const LinearSolve solve = linear.function();
+  while (!solver.converged() && solver.steps() < 600) solver.step(solve);
+  EXPECT_TRUE(solver.converged()) << solver.steps() << " steps";
+  EXPECT_LT(solver.steps(), 480);
+  const Forces f = pressure_forces(disc, solver.state(), 2, 0.0, 1.0);
+  EXPECT_LT(std::abs(f.cl), 1e-3);
+  EXPECT_NEAR(f.cd_pressure, 0.0243, 0.1 * 0.0243);
+  EXPECT_NEAR(f.cd_viscous, 0.0335, 0.1 * 0.0335);
+  EXPECT_NEAR(separation_x(wall_distribution(disc, solver.state(), 2)), 0.874, 0.05);
+}
+
+}  // namespace
+}  // namespace tb::test

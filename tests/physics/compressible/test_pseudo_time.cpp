@@ -1,0 +1,134 @@
+// The pseudo-time solver's control: a non-physical update is undone and redone
+// with the CFL number cut, the relaxation bounds relative changes, the CFL ramp
+// follows Eq. 3, a first-order start hands over to second order after one order
+// of residual drop, and save/load continues bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "compressible_fixtures.hpp"
+
+namespace tb::test {
+namespace {
+
+struct Case {
+  Mesh2D mesh = cylinder_mesh();
+  EulerDiscretisation disc{mesh, cylinder_boundaries(mesh), settings_at(0.38, 0.0)};
+  std::vector<State> free_stream() const {
+    return std::vector<State>(std::size_t(mesh.num_cells()), disc.settings().free_stream);
+  }
+};
+
+TEST(PseudoTime, ANonPhysicalUpdateIsRedoneWithASmallerCfl) {
+  Case c;
+  PseudoTimeSettings s;
+  s.max_change = 1e9;  // no relaxation: the bad update reaches the state
+  PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+  JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  const LinearSolve real = linear.function();
+  std::vector<double> shifts;  // the diagonal of the first block row, per attempt
+  int calls = 0;
+  const LinearSolve solve = [&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+    shifts.push_back(a.block(a.find_block(0, 0))[0]);
+    if (calls++ == 0) {  // a first "solution" that empties cell 5 and a NaN elsewhere
+      std::fill(x.begin(), x.end(), 0.0);
+      x[5 * 4] = -2.0;
+      x[9 * 4 + 3] = std::nan("");
+      return SolveStats{};
+    }
+    return real(a, b, x);
+  };
+  const PseudoStepReport r = solver.step(solve);
+  EXPECT_EQ(r.retries, 1);
+  EXPECT_EQ(calls, 2);
+  EXPECT_DOUBLE_EQ(r.cfl, 0.1 * s.cfl_min);
+  ASSERT_EQ(shifts.size(), 2u);
+  EXPECT_GT(shifts[1], shifts[0]);  // V/dtau grew tenfold
+  for (const State& w : solver.state()) ASSERT_TRUE(c.disc.settings().gas.admissible(w));
+}
+
+TEST(PseudoTime, GivesUpWithAClearErrorWhenNoCflHelps) {
+  Case c;
+  PseudoTimeSettings s;
+  s.max_retries = 3;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+  const LinearSolve nan_solve = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+    std::fill(x.begin(), x.end(), std::nan(""));
+    return SolveStats{};
+  };
+  try {
+    solver.step(nan_solve);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("still non-physical after 3 CFL reductions"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PseudoTime, RelaxationBoundsTheRelativeDensityChange) {
+  Case c;
+  PseudoTimeSettings s;
+  s.max_change = 0.05;
+  s.cfl_min = 1e4;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+  JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  const std::vector<State> before = solver.state();
+  const PseudoStepReport r = solver.step(linear.function());
+  EXPECT_LT(r.omega, 1.0);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    worst = std::max(worst, std::abs(solver.state()[i][0] - before[i][0]) / before[i][0]);
+  EXPECT_LE(worst, 0.05 * (1.0 + 1e-12));
+}
+
+TEST(PseudoTime, CflFollowsEquation3AndOrderSwitchesAfterOneOrder) {
+  Case c;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), {});
+  JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  const LinearSolve solve = linear.function();
+  double norm = std::sqrt([&] {
+    double s = 0.0;
+    for (double x : residual_norms(solver.residual())) s += x * x;
+    return s;
+  }());
+  bool switched = false;
+  for (int n = 0; n < 60 && !switched; ++n) {
+    const double cfl = solver.cfl();
+    const PseudoStepReport r = solver.step(solve);
+    if (solver.order() == 2) {
+      switched = true;
+      EXPECT_LE(r.energy_drop, 0.1);
+      EXPECT_EQ(solver.cfl(), solver.settings().cfl_min);
+      break;
+    }
+    double next = 0.0;
+    for (double x : r.residual_norms) next += x * x;
+    next = std::sqrt(next);
+    const double ratio = norm / next;
+    const double expected = std::clamp(cfl * std::pow(ratio, ratio > 1.0 ? 0.25 : 0.3), 20.0, 1e4);
+    EXPECT_NEAR(solver.cfl(), expected, 1e-12 * expected) << "step " << n + 1;
+    norm = next;
+  }
+  EXPECT_TRUE(switched);
+}
+
+TEST(PseudoTime, SaveAndLoadContinueBitForBit) {
+  Case c;
+  JacobianSolver la("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0"), lb("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  PseudoTimeSolver a(c.disc, c.free_stream(), {});
+  for (int n = 0; n < 5; ++n) a.step(la.function());
+  std::stringstream saved;
+  a.save(saved);
+  for (int n = 0; n < 5; ++n) a.step(la.function());
+
+  PseudoTimeSolver b(c.disc, c.free_stream(), {});
+  b.load(saved);
+  EXPECT_EQ(b.steps(), 5);
+  for (int n = 0; n < 5; ++n) b.step(lb.function());
+  EXPECT_EQ(a.cfl(), b.cfl());
+  EXPECT_EQ(a.order(), b.order());
+  for (std::size_t i = 0; i < a.state().size(); ++i) ASSERT_EQ(a.state()[i], b.state()[i]) << "cell " << i;
+}
+
+}  // namespace
+}  // namespace tb::test
