@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command (a) of the README: set up, build, and run the main job: the offline
 # solver on the shipped demo system with two solver specifications side by side,
-# then the miniapps' default cases (tb-incomp: a 2D lid-driven cavity at Re 100).
+# then the miniapps' default cases (tb-incomp: a 2D lid-driven cavity at Re 100;
+# tb-comp2d: inviscid flow past a cylinder at M 0.38, seed 001's first case).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -16,3 +17,7 @@ build/bin/tb-solve inputs/systems/cdr3d_n4.mtx \
 build/bin/tb-incomp --out out/demo-incomp --set run.output_every=50 --set run.progress=false
 echo "tb-incomp: step table out/demo-incomp/steps.csv, summary (Ghia deviations) out/demo-incomp/summary.json,"
 echo "           ParaView series out/demo-incomp/flow.pvd, centrelines out/demo-incomp/fields/centreline_{u,v}.csv"
+
+build/bin/tb-comp2d --out out/demo-comp2d --set run.progress=false
+echo "tb-comp2d: step table out/demo-comp2d/steps.csv, summary (Cl, Cd) out/demo-comp2d/summary.json,"
+echo "           ParaView series out/demo-comp2d/flow.pvd, wall Cp out/demo-comp2d/wall.csv"

@@ -12,7 +12,8 @@
 namespace tb::compressible {
 
 // The one place the default linear solver of the "flow" system is written.
-inline constexpr const char* default_flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0";
+inline constexpr const char* default_flow_solver =
+    "fgmres(restart=30,rtol=1e-1,maxit=60)+async_bilu(build_sweeps=1,apply_sweeps=3)";
 
 void declare_case_keys(harness::CaseSchema& schema);
 

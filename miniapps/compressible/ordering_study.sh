@@ -3,7 +3,7 @@
 # before assembly) crossed with each preconditioner (independent runs, --ab),
 # gathered into OUT/ordering_study.md from the harness's A/B reports.
 # Usage: ordering_study.sh TB_COMP2D OUT [CASE.toml|-] [STEPS|-] [PRECOND...]
-#   PRECOND: two or more, default bilu0 block_jacobi (add async_bilu(...) where it exists).
+#   PRECOND: two or more, default bilu0 async_bilu(build_sweeps=1,apply_sweeps=3) block_jacobi.
 # A run whose solves stop at maxit exits 1; the study records it and goes on.
 set -uo pipefail
 bin=$1 out=$2
@@ -11,7 +11,7 @@ case_file=${3:--}
 steps=${4:--}
 shift $(( $# < 4 ? $# : 4 ))
 preconds=("$@")
-(( ${#preconds[@]} )) || preconds=(bilu0 block_jacobi)
+(( ${#preconds[@]} )) || preconds=(bilu0 'async_bilu(build_sweeps=1,apply_sweeps=3)' block_jacobi)
 # The harness writes an A/B report only for two or more solvers.
 (( ${#preconds[@]} >= 2 )) || { echo "ordering_study.sh: give two or more preconditioners" >&2; exit 2; }
 krylov='fgmres(restart=30,rtol=1e-1,maxit=60)'
