@@ -52,31 +52,12 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
 
 void CompressibleSimulation::save_state(std::ostream& out) const {
   solver_->save(out);
-  const std::size_t count = outputs_.size();
-  out.write(reinterpret_cast<const char*>(&count), sizeof count);
-  for (const auto& [time, file] : outputs_) {
-    const std::size_t len = file.size();
-    out.write(reinterpret_cast<const char*>(&time), sizeof time);
-    out.write(reinterpret_cast<const char*>(&len), sizeof len);
-    out.write(file.data(), std::streamsize(len));
-  }
+  outputs_.save(out);
 }
 
 void CompressibleSimulation::load_state(std::istream& in) {
   solver_->load(in);
-  std::size_t count = 0;
-  in.read(reinterpret_cast<char*>(&count), sizeof count);
-  if (!in || count > 1000000) throw Error("checkpoint: output list truncated");
-  outputs_.resize(count);
-  for (auto& [time, file] : outputs_) {
-    std::size_t len = 0;
-    in.read(reinterpret_cast<char*>(&time), sizeof time);
-    in.read(reinterpret_cast<char*>(&len), sizeof len);
-    if (!in || len > 4096) throw Error("checkpoint: output list truncated");
-    file.resize(len);
-    in.read(file.data(), std::streamsize(len));
-  }
-  if (!in) throw Error("checkpoint: output list truncated");
+  outputs_.load(in);
 }
 
 void CompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {
@@ -93,8 +74,7 @@ void CompressibleSimulation::write_fields(const std::filesystem::path& dir, long
   std::snprintf(name, sizeof name, "flow_%06ld.vtu", step);
   write_flow_vtu((fields / name).string(), *disc_, solver_->state(), mesh_.ordering.new_to_old);
   const std::string entry = std::string("fields/") + name;
-  if (outputs_.empty() || outputs_.back().second != entry) outputs_.emplace_back(double(step), entry);
-  write_file_atomically((dir / "flow.pvd").string(), pvd_collection(outputs_));
+  outputs_.add_and_write(dir / "flow.pvd", double(step), entry);
 }
 
 std::vector<std::pair<std::string, double>> CompressibleSimulation::figures_of_merit() const {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "miniapps/common/case_config.hpp"
+#include "miniapps/common/pvd_series.hpp"
 #include "miniapps/common/simulation.hpp"
 #include "miniapps/compressible/comp_case.hpp"
 
@@ -31,7 +32,7 @@ class CompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;
   double reference_length_ = 1.0;
-  std::vector<std::pair<double, std::string>> outputs_;  // the .pvd entries so far
+  harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };
 

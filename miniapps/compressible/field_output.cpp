@@ -7,16 +7,6 @@
 
 namespace tb::compressible {
 
-std::string pvd_collection(const std::vector<std::pair<double, std::string>>& entries) {
-  std::string s = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
-  char buf[64];
-  for (const auto& [time, file] : entries) {
-    std::snprintf(buf, sizeof buf, "%.17g", time);
-    s += "    <DataSet timestep=\"" + std::string(buf) + "\" part=\"0\" file=\"" + file + "\"/>\n";
-  }
-  return s + "  </Collection>\n</VTKFile>\n";
-}
-
 std::string wall_csv(const std::vector<WallPoint>& wall) {
   std::string s = "x,y,cp,cf\n";
   char buf[128];

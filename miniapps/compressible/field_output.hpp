@@ -11,9 +11,6 @@
 
 namespace tb::compressible {
 
-// The .pvd collection of (time, file name relative to the .pvd).
-std::string pvd_collection(const std::vector<std::pair<double, std::string>>& entries);
-
 // "x,y,cp,cf" rows, 17 significant digits.
 std::string wall_csv(const std::vector<WallPoint>& wall);
 

@@ -103,21 +103,6 @@ VtsCellArray read_vts_cell_array(const std::filesystem::path& path, const std::s
 #endif
 }
 
-std::string pvd_text(const std::vector<std::pair<double, std::string>>& entries) {
-  std::string s = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
-  char buf[64];
-  for (const auto& [time, file] : entries) {
-    std::snprintf(buf, sizeof buf, "%.17g", time);
-    s += "    <DataSet timestep=\"";
-    s += buf;
-    s += "\" part=\"0\" file=\"";
-    s += file;
-    s += "\"/>\n";
-  }
-  s += "  </Collection>\n</VTKFile>\n";
-  return s;
-}
-
 std::string profile_csv(const Profile& p, const char* coord_name, const char* value_name) {
   std::string s = coord_name;
   s += ',';

@@ -29,9 +29,6 @@ struct VtsCellArray {
 };
 VtsCellArray read_vts_cell_array(const std::filesystem::path& path, const std::string& name);
 
-// The .pvd collection of (time, file name relative to the .pvd).
-std::string pvd_text(const std::vector<std::pair<double, std::string>>& entries);
-
 // "coord,value" rows with 17 significant digits.
 std::string profile_csv(const Profile& p, const char* coord_name, const char* value_name);
 

@@ -45,32 +45,13 @@ bool IncompressibleSimulation::steady_state_reached() const { return steady_tol_
 void IncompressibleSimulation::save_state(std::ostream& out) const {
   flow_->save(out);
   out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
-  const std::size_t count = outputs_.size();
-  out.write(reinterpret_cast<const char*>(&count), sizeof count);
-  for (const auto& [time, file] : outputs_) {
-    const std::size_t len = file.size();
-    out.write(reinterpret_cast<const char*>(&time), sizeof time);
-    out.write(reinterpret_cast<const char*>(&len), sizeof len);
-    out.write(file.data(), std::streamsize(len));
-  }
+  outputs_.save(out);
 }
 
 void IncompressibleSimulation::load_state(std::istream& in) {
   flow_->load(in);
-  std::size_t count = 0;
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
-  in.read(reinterpret_cast<char*>(&count), sizeof count);
-  if (!in || count > 1000000) throw Error("checkpoint: output list truncated");
-  outputs_.resize(count);
-  for (auto& [time, file] : outputs_) {
-    std::size_t len = 0;
-    in.read(reinterpret_cast<char*>(&time), sizeof time);
-    in.read(reinterpret_cast<char*>(&len), sizeof len);
-    if (!in || len > 4096) throw Error("checkpoint: output list truncated");
-    file.resize(len);
-    in.read(file.data(), std::streamsize(len));
-  }
-  if (!in) throw Error("checkpoint: output list truncated");
+  outputs_.load(in);
   last_divergence_ = 0.0;
   for (double d : flow_->divergence()) last_divergence_ = std::max(last_divergence_, std::abs(d));
 }
@@ -90,8 +71,7 @@ void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, lo
   write_vts(fields / name, *flow_);
   std::string entry = "fields/";
   entry += name;
-  if (outputs_.empty() || outputs_.back().second != entry) outputs_.emplace_back(flow_->time(), entry);
-  write_file_atomically((dir / "flow.pvd").string(), pvd_text(outputs_));
+  outputs_.add_and_write(dir / "flow.pvd", flow_->time(), entry);
 }
 
 Profile IncompressibleSimulation::u_vertical_centreline() const {

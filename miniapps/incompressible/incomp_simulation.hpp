@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "miniapps/common/case_config.hpp"
+#include "miniapps/common/pvd_series.hpp"
 #include "miniapps/common/simulation.hpp"
 #include "physics/incompressible/centreline.hpp"
 #include "physics/incompressible/fractional_step.hpp"
@@ -38,7 +39,7 @@ class IncompressibleSimulation final : public harness::Simulation {
   bool poiseuille_ = false;
   double last_change_ = std::numeric_limits<double>::infinity();
   double last_divergence_ = 0.0;
-  std::vector<std::pair<double, std::string>> outputs_;  // the .pvd entries so far
+  harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };
 
