@@ -1,14 +1,15 @@
 #pragma once
 // The loop bodies of the asynchronous (block) ILU(0) that the sequential,
 // OpenMP and CUDA kernels share: one call updates one block row. The dense
-// block loops keep the exact operation order of solvers/precond/dense_block.hpp
-// so that one sweep in natural order reproduces BILU(0) bit for bit (seed 001,
+// block loops are those of solvers/precond/dense_block.hpp, the ones BILU(0)
+// runs, so that one sweep in natural order reproduces BILU(0) bit for bit (seed 001,
 // section 6: "asynchronous ILU(0) factorization when run with one thread is
 // exactly traditional ILU(0) factorization").
 #include <cmath>
 
 #include "solvers/core/host_device.hpp"
 #include "solvers/core/types.hpp"
+#include "solvers/precond/dense_block.hpp"
 
 namespace tb::async_ilu {
 
@@ -31,101 +32,6 @@ struct FactorView {
   const double* a = nullptr;  // A's values on the same pattern
 };
 
-namespace block {
-
-template <int N>
-TB_HOST_DEVICE constexpr index_t dim(index_t n) {
-  return N > 0 ? N : n;
-}
-
-// c -= a * b, the loop order of dense::multiply_subtract.
-template <int N>
-TB_HOST_DEVICE inline void multiply_subtract(const double* a, const double* b, double* c, index_t n_rt) {
-  const index_t n = dim<N>(n_rt);
-  for (index_t i = 0; i < n; ++i)
-    for (index_t k = 0; k < n; ++k) {
-      const double aik = a[i * n + k];
-      for (index_t j = 0; j < n; ++j) c[i * n + j] -= aik * b[k * n + j];
-    }
-}
-
-// c = a * b, the loop order of dense::multiply.
-template <int N>
-TB_HOST_DEVICE inline void multiply(const double* a, const double* b, double* c, index_t n_rt) {
-  const index_t n = dim<N>(n_rt);
-  for (index_t i = 0; i < n; ++i)
-    for (index_t j = 0; j < n; ++j) {
-      double s = 0.0;
-      for (index_t k = 0; k < n; ++k) s += a[i * n + k] * b[k * n + j];
-      c[i * n + j] = s;
-    }
-}
-
-template <int N>
-TB_HOST_DEVICE inline void matvec(const double* a, const double* x, double* y, index_t n_rt) {
-  const index_t n = dim<N>(n_rt);
-  for (index_t i = 0; i < n; ++i) {
-    double s = 0.0;
-    for (index_t k = 0; k < n; ++k) s += a[i * n + k] * x[k];
-    y[i] = s;
-  }
-}
-
-template <int N>
-TB_HOST_DEVICE inline void matvec_subtract(const double* a, const double* x, double* y, index_t n_rt) {
-  const index_t n = dim<N>(n_rt);
-  for (index_t i = 0; i < n; ++i) {
-    double s = 0.0;
-    for (index_t k = 0; k < n; ++k) s += a[i * n + k] * x[k];
-    y[i] -= s;
-  }
-}
-
-// out = a^{-1} by Gauss-Jordan with row pivoting, the algorithm of
-// dense::invert (same pivots, same operation order); a is overwritten.
-// Returns false on a zero or non-finite pivot or a non-finite result.
-template <int N>
-TB_HOST_DEVICE inline bool invert(double* a, index_t n_rt) {
-  const index_t n = dim<N>(n_rt);
-  index_t perm[N > 0 ? N : 64];
-  for (index_t c = 0; c < n; ++c) {
-    index_t piv = c;
-    double best = std::fabs(a[c * n + c]);
-    for (index_t r = c + 1; r < n; ++r)
-      if (std::fabs(a[r * n + c]) > best) best = std::fabs(a[r * n + c]), piv = r;
-    if (!(best > 0.0) || !std::isfinite(best)) return false;
-    perm[c] = piv;
-    if (piv != c)
-      for (index_t k = 0; k < n; ++k) {
-        const double t = a[c * n + k];
-        a[c * n + k] = a[piv * n + k];
-        a[piv * n + k] = t;
-      }
-    const double inv = 1.0 / a[c * n + c];
-    a[c * n + c] = 1.0;
-    for (index_t k = 0; k < n; ++k) a[c * n + k] *= inv;
-    for (index_t r = 0; r < n; ++r) {
-      if (r == c) continue;
-      const double f = a[r * n + c];
-      if (f == 0.0) continue;
-      a[r * n + c] = 0.0;
-      for (index_t k = 0; k < n; ++k) a[r * n + k] -= f * a[c * n + k];
-    }
-  }
-  for (index_t c = n - 1; c >= 0; --c)
-    if (perm[c] != c)
-      for (index_t r = 0; r < n; ++r) {
-        const double t = a[r * n + c];
-        a[r * n + c] = a[r * n + perm[c]];
-        a[r * n + perm[c]] = t;
-      }
-  for (index_t k = 0; k < n * n; ++k)
-    if (!std::isfinite(a[k])) return false;
-  return true;
-}
-
-}  // namespace block
-
 // Local block storage: a compile-time N lives in registers; the runtime size
 // (N = 0, host only) takes the largest block the BSR format allows.
 template <int N>
@@ -145,7 +51,7 @@ inline constexpr int local_entries = N > 0 ? N* N : 64 * 64;
 template <int N>
 TB_HOST_DEVICE inline bool factor_row(const FactorView& f, index_t i, const double* src, const double* src_dinv,
                                       double* dst, double* dst_dinv) {
-  const index_t n = block::dim<N>(f.block_size);
+  const index_t n = dense::dim<N>(f.block_size);
   const index_t nb = n * n;
   double acc[local_entries<N>];
   bool ok = true;
@@ -153,13 +59,13 @@ TB_HOST_DEVICE inline bool factor_row(const FactorView& f, index_t i, const doub
     const index_t j = f.col_idx[p];
     for (index_t e = 0; e < nb; ++e) acc[e] = f.a[p * nb + e];
     for (index_t t = f.prod_ptr[p]; t < f.prod_ptr[p + 1]; ++t)
-      block::multiply_subtract<N>(src + f.prod_l[t] * nb, src + f.prod_u[t] * nb, acc, n);
+      dense::multiply_subtract<N>(src + f.prod_l[t] * nb, src + f.prod_u[t] * nb, acc, n);
     if (j < i) {
-      block::multiply<N>(acc, src_dinv + j * nb, dst + p * nb, n);
+      dense::multiply<N>(acc, src_dinv + j * nb, dst + p * nb, n);
     } else {
       for (index_t e = 0; e < nb; ++e) dst[p * nb + e] = acc[e];
       if (j == i) {
-        if (block::invert<N>(acc, n)) {
+        if (dense::invert<N>(acc, n)) {
           for (index_t e = 0; e < nb; ++e) dst_dinv[i * nb + e] = acc[e];
         } else {
           ok = false;
@@ -177,12 +83,12 @@ TB_HOST_DEVICE inline bool factor_row(const FactorView& f, index_t i, const doub
 template <int N>
 TB_HOST_DEVICE inline void lower_row(const FactorView& f, const double* lu, index_t i, const double* rhs,
                                      const double* src, double* dst) {
-  const index_t n = block::dim<N>(f.block_size);
+  const index_t n = dense::dim<N>(f.block_size);
   const index_t nb = n * n;
   double acc[N > 0 ? N : 64];
   for (index_t c = 0; c < n; ++c) acc[c] = rhs[i * n + c];
   for (index_t p = f.row_ptr[i]; p < f.diag[i]; ++p)
-    block::matvec_subtract<N>(lu + p * nb, src + f.col_idx[p] * n, acc, n);
+    dense::matvec_subtract<N>(lu + p * nb, src + f.col_idx[p] * n, acc, n);
   for (index_t c = 0; c < n; ++c) dst[i * n + c] = acc[c];
 }
 
@@ -191,13 +97,13 @@ TB_HOST_DEVICE inline void lower_row(const FactorView& f, const double* lu, inde
 template <int N>
 TB_HOST_DEVICE inline void upper_row(const FactorView& f, const double* lu, const double* dinv, index_t i,
                                      const double* rhs, const double* src, double* dst) {
-  const index_t n = block::dim<N>(f.block_size);
+  const index_t n = dense::dim<N>(f.block_size);
   const index_t nb = n * n;
   double acc[N > 0 ? N : 64];
   for (index_t c = 0; c < n; ++c) acc[c] = rhs[i * n + c];
   for (index_t p = f.row_ptr[i + 1] - 1; p > f.diag[i]; --p)
-    block::matvec_subtract<N>(lu + p * nb, src + f.col_idx[p] * n, acc, n);
-  block::matvec<N>(dinv + i * nb, acc, dst + i * n, n);
+    dense::matvec_subtract<N>(lu + p * nb, src + f.col_idx[p] * n, acc, n);
+  dense::matvec<N>(dinv + i * nb, acc, dst + i * n, n);
 }
 
 }  // namespace tb::async_ilu
