@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/command_line.hpp"
 #include "../common/timing.hpp"
 #include "../common/cuda/gpu_baseline.hpp"
 #include "cuda/cusparse_bilu0.hpp"
@@ -302,11 +303,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tb::bench
 
-int main(int argc, char** argv) {
-  try {
-    return tb::bench::run(argc, argv);
-  } catch (const tb::Error& e) {
-    std::cerr << "tb-bench-fgbilu: " << e.what() << "\n";
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return tb::bench::guarded_main("tb-bench-fgbilu", argc, argv, tb::bench::run); }
