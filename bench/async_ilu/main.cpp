@@ -16,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "../common/command_line.hpp"
 #include "factor_quality.hpp"
 #include "ordering.hpp"
 #include "solvers/core/backend.hpp"
@@ -64,36 +65,43 @@ void set_threads(int n) {
 
 std::string sweeps_name(int s) { return s == 0 ? "exact" : std::to_string(s); }
 
+const char* usage =
+    "usage: tb-bench-async-ilu [--quick] [--json FILE] [--md FILE] [--system A.mtx]... [--stencil N] [--reps N]\n"
+    "                          [--maxit N] [--chunk N] [--factor-quality]\n"
+    "  --quick           smoke run: a 6^3 stencil7 system, sweeps 1, 3 and exact, 1 repetition\n"
+    "  --json FILE       write the results with the machine description as JSON\n"
+    "  --md FILE         write the Markdown tables\n"
+    "  --system A.mtx    a MatrixMarket system to study (repeat; block size from the file's comment)\n"
+    "  --stencil N       edge of the generated stencil7 system, n = 4 (default 12)\n"
+    "  --reps N          runs per cell of the asynchronous schedule (default 2)\n"
+    "  --maxit N         FGMRES iteration limit (default 1000)\n"
+    "  --chunk N         OpenMP chunk in block rows (default 32)\n"
+    "  --factor-quality  only the Fig. 7/9 measures of the factors\n";
+
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(arg + " needs a value");
-      return argv[++i];
-    };
+  for (ArgumentList args(argc, argv, usage); args.next();) {
+    const std::string& arg = args.flag();
     if (arg == "--quick")
       o.quick = true;
     else if (arg == "--json")
-      o.json_path = next();
+      o.json_path = args.value();
     else if (arg == "--md")
-      o.md_path = next();
+      o.md_path = args.value();
     else if (arg == "--system")
-      o.systems.push_back(next());
+      o.systems.push_back(args.value());
     else if (arg == "--stencil")
-      o.stencil_n = std::stoi(next());
+      o.stencil_n = int(parse_count(arg, args.value(), 2));
     else if (arg == "--reps")
-      o.reps = std::stoi(next());
+      o.reps = int(parse_count(arg, args.value(), 1));
     else if (arg == "--maxit")
-      o.maxit = std::stoi(next());
+      o.maxit = int(parse_count(arg, args.value(), 1));
     else if (arg == "--factor-quality")
       o.factor_quality = true;
     else if (arg == "--chunk")
-      o.chunk = std::stoi(next());
+      o.chunk = int(parse_count(arg, args.value(), 1));
     else
-      throw Error("unknown option '" + arg +
-                  "'; usage: tb-bench-async-ilu [--quick] [--json FILE] [--md FILE] [--system A.mtx]... "
-                  "[--stencil N] [--reps N] [--maxit N] [--chunk N] [--factor-quality]");
+      args.reject();
   }
   if (o.quick) o.stencil_n = 6, o.reps = 1, o.sweeps = {1, 3, 0};
   return o;
