@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "finite_difference.hpp"
 #include "physics/compressible/boundary_conditions.hpp"
 #include "physics/compressible/fluxes.hpp"
 #include "solvers/core/error.hpp"
@@ -55,19 +56,7 @@ TEST(CompressibleFlux, RoeAndHllcResolveAStationaryContactRusanovSmearsIt) {
   EXPECT_GT(std::abs(rusanov_flux(gas, l, r, 0.6, 0.8)[0]), 0.1);
 }
 
-// Central differences of f with respect to the m-th component of s.
-template <class F>
-Block finite_difference(const State& s, F f) {
-  Block j{};
-  for (int m = 0; m < num_vars; ++m) {
-    const double h = 1e-6 * (1.0 + std::abs(s[m]));
-    State plus = s, minus = s;
-    plus[m] += h, minus[m] -= h;
-    const State fp = f(plus), fm = f(minus);
-    for (int k = 0; k < num_vars; ++k) j[k * num_vars + m] = (fp[k] - fm[k]) / (2.0 * h);
-  }
-  return j;
-}
+using test::finite_difference;
 
 void expect_near_block(const Block& analytic, const Block& fd, const char* what) {
   for (int k = 0; k < num_vars * num_vars; ++k)

@@ -7,22 +7,10 @@
 #include <cmath>
 
 #include "compressible_fixtures.hpp"
+#include "finite_difference.hpp"
 
 namespace tb::test {
 namespace {
-
-template <class F>
-Block finite_difference(const State& s, F f) {
-  Block j{};
-  for (int m = 0; m < num_vars; ++m) {
-    const double h = 1e-6 * (1.0 + std::abs(s[m]));
-    State plus = s, minus = s;
-    plus[m] += h, minus[m] -= h;
-    const State fp = f(plus), fm = f(minus);
-    for (int k = 0; k < num_vars; ++k) j[k * num_vars + m] = (fp[k] - fm[k]) / (2.0 * h);
-  }
-  return j;
-}
 
 void expect_near_block(const Block& analytic, const Block& fd, const char* what) {
   double scale = 0.0;
