@@ -4,10 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
+#include "../common/command_line.hpp"
 #include "ordering.hpp"
 #include "solvers/async_ilu/async_ilu.hpp"
 #include "solvers/core/error.hpp"
@@ -27,9 +24,7 @@ struct Row {
 // ones are measured on the 2 threads this machine has.
 Row measure(const std::string& system, const std::string& ordering, const BsrMatrix& a, bool block,
             async_ilu::Schedule schedule, int sweeps, int chunk) {
-#ifdef _OPENMP
-  omp_set_num_threads(2);
-#endif
+  set_host_threads(2);
   async_ilu::Options o;
   o.block = block;
   o.build_sweeps = sweeps;

@@ -12,10 +12,6 @@
 #include <string>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "../common/command_line.hpp"
 #include "factor_quality.hpp"
 #include "ordering.hpp"
@@ -54,14 +50,6 @@ struct Cell {
   int failures = 0;          // repetitions that did not converge within maxit
   double solve_s = 0;        // mean solve + update seconds
 };
-
-void set_threads(int n) {
-#ifdef _OPENMP
-  omp_set_num_threads(n);
-#else
-  (void)n;
-#endif
-}
 
 std::string sweeps_name(int s) { return s == 0 ? "exact" : std::to_string(s); }
 
@@ -211,7 +199,7 @@ int main(int argc, char** argv) {
     for (const System& s : systems) {
       for (const Ordering& ord : study_orderings(s.a)) {
         const BsrMatrix a = permute_symmetric(s.a, ord.permutation);
-        set_threads(1);
+        set_host_threads(1);
         const SolveStats base = solve_once(krylov(o.maxit) + "+bilu0", a);
         baselines.push_back({s.name, ord.name, base.iterations, base.converged(), base.solve_seconds});
         std::printf("%s %s: sequential BILU(0) %d iterations, %.4f s\n", s.name.c_str(), ord.name.c_str(),
@@ -219,7 +207,7 @@ int main(int argc, char** argv) {
         for (const std::string variant : {"async_bilu", "async_ilu"})
           for (int threads : {1, 2, 0}) {
             if (variant == "async_ilu" && s.a.block_size == 1) continue;  // b = 1: scalar is block
-            set_threads(threads == 0 ? 2 : threads);
+            set_host_threads(threads == 0 ? 2 : threads);
             Study st{s.name, ord.name, variant, "host", threads, ord.line_cells, {}};
             for (int build : sweep_counts)
               for (int apply : sweep_counts) {
@@ -245,7 +233,7 @@ int main(int argc, char** argv) {
         }
       }
     }
-    set_threads(2);
+    set_host_threads(2);
     if (!o.json_path.empty()) {
       JsonWriter j;
       j.begin_object();

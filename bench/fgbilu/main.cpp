@@ -7,7 +7,6 @@
 // On a GPU also acc and cl on CUDA, the cuSPARSE bsrilu02 + bsrsv2 baseline,
 // and the residual kernel's bandwidth against the device's STREAM triad.
 // Run with --help; docs/fgbilu.md explains the figures.
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,8 +16,9 @@
 #include <vector>
 
 #include "../common/command_line.hpp"
-#include "../common/timing.hpp"
 #include "../common/cuda/gpu_baseline.hpp"
+#include "../common/stream_triad.hpp"
+#include "../common/timing.hpp"
 #include "cuda/cusparse_bilu0.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/cuda_call.hpp"
@@ -54,53 +54,36 @@ const char* usage =
     "  --sweep-entries N  n^2 I J K of each sweep grid (default 2e6)\n"
     "OpenMP threads come from OMP_NUM_THREADS.\n";
 
-std::vector<int> parse_list(const std::string& flag, const std::string& text, int lo, int hi) {
+std::vector<int> parse_ints(const std::string& flag, const std::string& text, long long lo, long long hi) {
   std::vector<int> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    int v = 0;
-    const char* b = text.data() + start;
-    const auto res = std::from_chars(b, text.data() + comma, v);
-    if (res.ec != std::errc() || res.ptr != text.data() + comma || v < lo || v > hi)
-      throw Error(flag + ": '" + text + "' needs integers in " + std::to_string(lo) + ".." + std::to_string(hi));
-    out.push_back(v);
-    start = comma + 1;
-  }
+  for (long long v : parse_count_list(flag, text, lo, hi)) out.push_back(int(v));
   return out;
 }
 
 Options parse_options(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << usage;
-      std::exit(0);
-    } else if (arg == "--quick") {
+  for (ArgumentList args(argc, argv, usage); args.next();) {
+    const std::string& arg = args.flag();
+    if (arg == "--quick") {
       o.quick = true;
       o.reps = 1;
       o.cubes = {8, 12};
       o.block_sizes = {1, 6, 32};
       o.sweep_entries = 2.0e4;
     } else if (arg == "--json") {
-      o.json_path = next();
+      o.json_path = args.value();
     } else if (arg == "--md") {
-      o.md_path = next();
+      o.md_path = args.value();
     } else if (arg == "--reps") {
-      o.reps = parse_list(arg, next(), 1, 1000).front();
+      o.reps = int(parse_count_list(arg, args.value(), 1, 1000).front());
     } else if (arg == "--cubes") {
-      o.cubes = parse_list(arg, next(), 2, 400);
+      o.cubes = parse_ints(arg, args.value(), 2, 400);
     } else if (arg == "--block-sizes") {
-      o.block_sizes = parse_list(arg, next(), 1, 32);
+      o.block_sizes = parse_ints(arg, args.value(), 1, 32);
     } else if (arg == "--sweep-entries") {
-      o.sweep_entries = parse_list(arg, next(), 1000, 2'000'000'000).front();
+      o.sweep_entries = double(parse_count_list(arg, args.value(), 1000, 2'000'000'000).front());
     } else {
-      throw Error("unknown option '" + arg + "'\n" + usage);
+      args.reject();
     }
   }
   return o;
@@ -268,7 +251,8 @@ int run(int argc, char** argv) {
   const bool gpu = cuda_device_count() > 0;
   double gpu_triad = NAN;
   if (gpu)
-    gpu_triad = 3.0 * 8.0 * double(1 << 26) / TB_CUDA_CALL(gpu::triad_seconds(std::size_t(1) << 26, o.reps)) * 1e-9;
+    gpu_triad =
+        triad_bytes(std::size_t(1) << 26) / TB_CUDA_CALL(gpu::triad_seconds(std::size_t(1) << 26, o.reps)) * 1e-9;
   std::vector<Case> cubes, sweep;
   for (int e : o.cubes) cubes.push_back(run_case(e, e, e, 6, o.reps, gpu));
   for (int n : o.block_sizes) {
