@@ -72,6 +72,7 @@ void AsyncIlu::setup(const BsrMatrix& a, Backend backend) {
   lu_ = Vector(backend_, entries);
   lu_next_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? entries : 0);
   dinv_ = Vector(backend_, std::size_t(pattern_.block_rows) * nb);
+  dinv_guess_.assign(dinv_.size(), 0.0);
   dinv_next_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? dinv_.size() : 0);
   bad_row_ = Array<index_t>(backend_, backend_ == Backend::cuda ? 1 : 0);
   y_ = Vector(backend_, std::size_t(pattern_.rows()));
@@ -98,19 +99,17 @@ void AsyncIlu::load_values(const BsrMatrix& a) {
 void AsyncIlu::set_initial_guess() {
   const index_t n = pattern_.block_size;
   const std::size_t nb = std::size_t(pattern_.block_entries());
-  std::vector<double> dinv(dinv_.size());
-  std::vector<double> block(nb);
   for (index_t i = 0; i < pattern_.block_rows; ++i) {
     const double* aii = pattern_.block(symbolic_.diag[std::size_t(i)]);
-    std::copy(aii, aii + nb, block.begin());
-    if (!dense::invert(block.data(), n)) {
-      std::fill(block.begin(), block.end(), 0.0);
-      for (index_t c = 0; c < n; ++c) block[std::size_t(c * n + c)] = 1.0;
+    double* block = dinv_guess_.data() + std::size_t(i) * nb;
+    std::copy(aii, aii + nb, block);
+    if (!dense::invert(block, n)) {
+      std::fill(block, block + nb, 0.0);
+      for (index_t c = 0; c < n; ++c) block[c * n + c] = 1.0;
     }
-    std::copy(block.begin(), block.end(), dinv.begin() + std::ptrdiff_t(std::size_t(i) * nb));
   }
   lu_.copy_from_host(pattern_.values);
-  dinv_.copy_from_host(dinv);
+  dinv_.copy_from_host(dinv_guess_);
 }
 
 void AsyncIlu::run_exact_on_host() {

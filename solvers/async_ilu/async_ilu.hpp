@@ -73,7 +73,8 @@ class AsyncIlu {
   // and the state.
   Array<index_t> row_ptr_, col_idx_, diag_pos_, prod_ptr_, prod_l_, prod_u_;
   Vector a_, lu_, dinv_, lu_next_, dinv_next_;
-  Array<index_t> bad_row_;  // CUDA: where the kernels report a singular U_ii
+  Array<index_t> bad_row_;          // CUDA: where the kernels report a singular U_ii
+  std::vector<double> dinv_guess_;  // host staging of the initial U_ii^{-1}, sized at set-up
   mutable Vector y_, work_;
   Diagnostics diag_;
 };
