@@ -53,10 +53,13 @@ OrderedMesh load_ordered_mesh(const harness::CaseConfig& config) {
   const std::string& file = config.text("mesh.file");
   if (!std::filesystem::exists(file)) throw Error("mesh.file: '" + file + "' does not exist");
   Mesh2D mesh = read_mesh(file);
+  // Lines of the file's mesh with the options the line orderings use, so the
+  // field shows the very lines they ordered by.
+  const Lines lines = detect_mesh_lines(mesh, compute_geometry(mesh), cell_graph(mesh), LineOptions{});
   const std::string& name = config.text("mesh.ordering");
   if (name == "none") {
     const index_t cells = mesh.num_cells();
-    return {std::move(mesh), Permutation::identity(cells)};
+    return {std::move(mesh), Permutation::identity(cells), lines.line_of};
   }
   CellOrdering ordering;
   try {
@@ -67,7 +70,9 @@ OrderedMesh load_ordered_mesh(const harness::CaseConfig& config) {
   if (ordering == CellOrdering::Natural || ordering == CellOrdering::Colour)
     throw Error("mesh.ordering: '" + name + "': expected none, rcm, 1wd, line, line-rcm or line-1wd");
   Permutation p = order_cells(mesh, ordering);
-  return {reorder_cells(mesh, p), std::move(p)};
+  std::vector<index_t> line_id(lines.line_of.size());
+  for (std::size_t c = 0; c < line_id.size(); ++c) line_id[c] = lines.line_of[std::size_t(p.new_to_old[c])];
+  return {reorder_cells(mesh, p), std::move(p), std::move(line_id)};
 }
 
 BoundaryMap make_boundary_map(const harness::CaseConfig& config) {

@@ -21,6 +21,9 @@ void declare_case_keys(harness::CaseSchema& schema);
 struct OrderedMesh {
   Mesh2D mesh;
   Permutation ordering;  // new_to_old: the file's cell number of each cell
+  // Per cell (new numbering), the line of seed 001 §5.1 it belongs to, or -1: the
+  // lines the line orderings keep together, written to the .vtu to inspect them.
+  std::vector<index_t> line_id;
 };
 OrderedMesh load_ordered_mesh(const harness::CaseConfig& config);
 

@@ -18,15 +18,15 @@ std::string wall_csv(const std::vector<WallPoint>& wall) {
 }
 
 void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, const std::vector<State>& w,
-                    const std::vector<index_t>& file_cell) {
+                    const std::vector<index_t>& file_cell, const std::vector<index_t>& line_id) {
   const EulerSettings& s = disc.settings();
   const double p_inf = s.gas.pressure(s.free_stream);
   const double q_inf =
       0.5 * (s.free_stream[1] * s.free_stream[1] + s.free_stream[2] * s.free_stream[2]) / s.free_stream[0];
   const std::size_t n = w.size();
-  std::vector<CellField> fields = {{"density", {}},  {"velocity_x", {}},     {"velocity_y", {}},
-                                   {"pressure", {}}, {"temperature", {}},    {"mach", {}},
-                                   {"cp", {}},       {"ordering_index", {}}, {"file_cell", {}}};
+  std::vector<CellField> fields = {{"density", {}},     {"velocity_x", {}}, {"velocity_y", {}}, {"pressure", {}},
+                                   {"temperature", {}}, {"mach", {}},       {"cp", {}},         {"ordering_index", {}},
+                                   {"file_cell", {}},   {"line_id", {}}};
   for (auto& f : fields) f.values.resize(n);
   for (std::size_t c = 0; c < n; ++c) {
     const Primitive p = s.gas.primitive(w[c]);
@@ -41,6 +41,7 @@ void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, co
     fields[6].values[c] = q_inf > 0.0 ? (p.p - p_inf) / q_inf : 0.0;
     fields[7].values[c] = double(c);
     fields[8].values[c] = double(file_cell[c]);
+    fields[9].values[c] = double(line_id[c]);
   }
   write_vtu(path, disc.mesh(), fields);
 }

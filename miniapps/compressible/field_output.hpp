@@ -1,6 +1,6 @@
 #pragma once
 // tb-comp2d's files: the cell fields as .vtu (density, velocity, pressure,
-// temperature, Mach, Cp, ordering index, the file's cell number) grouped by a .pvd series, and the
+// temperature, Mach, Cp, ordering index, the file's cell number, line id) grouped by a .pvd series, and the
 // wall pressure as CSV. Every file is written whole or not at all.
 #include <string>
 #include <utility>
@@ -16,6 +16,6 @@ std::string wall_csv(const std::vector<WallPoint>& wall);
 
 // Writes `path` (.vtu); tb::Error when VTK is missing or the write fails.
 void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, const std::vector<State>& w,
-                    const std::vector<index_t>& file_cell);
+                    const std::vector<index_t>& file_cell, const std::vector<index_t>& line_id);
 
 }  // namespace tb::compressible

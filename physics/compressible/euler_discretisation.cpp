@@ -80,7 +80,7 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
     const State left = face_state(w, order, f);
     State flux;
     if (face.is_boundary()) {
-      flux = boundary_flux(boundary_kind(f), settings_.flux, gas, left, settings_.free_stream, n.x, n.y);
+      flux = boundary_flux(boundary_kind(f), settings_.flux, gas, left, outside_state(f), n.x, n.y);
     } else {
       const State right = order == 2 ? reconstructed(w, face.right, geometry_.face_midpoint[std::size_t(f)])
                                      : w[std::size_t(face.right)];
@@ -92,6 +92,22 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
     }
   }
   if (settings_.viscous.enabled()) add_viscous_residual(w, r);
+  if (mms_)
+    for (std::size_t c = 0; c < r.size(); ++c)
+      for (std::size_t k = 0; k < num_vars; ++k) r[c][k] -= mms_source_[c][k];
+}
+
+void EulerDiscretisation::set_manufactured(const ManufacturedSolution* mms) {
+  mms_ = mms;
+  if (!mms) return;
+  mms_source_ = manufactured_sources(mesh_, *mms);
+  mms_outside_.assign(std::size_t(mesh_.num_faces()), settings_.free_stream);
+  mms_wall_flux_.assign(std::size_t(mesh_.num_faces()), State{});
+  for (index_t f = mesh_.num_interior_faces; f < mesh_.num_faces(); ++f) {
+    const Vec2 x = geometry_.face_midpoint[std::size_t(f)];
+    mms_outside_[std::size_t(f)] = mms->conserved(x);
+    mms_wall_flux_[std::size_t(f)] = mms->viscous_flux(x, geometry_.face_normal[std::size_t(f)]);
+  }
 }
 
 void EulerDiscretisation::spectral_radius_sums(const std::vector<State>& w, std::vector<double>& sums) const {
@@ -125,8 +141,7 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
     const State& left = w[std::size_t(face.left)];
     if (face.is_boundary()) {
-      add_scaled_block(a, pos.ll, boundary_flux_jacobian(boundary_kind(f), gas, left, settings_.free_stream, n.x, n.y),
-                       len);
+      add_scaled_block(a, pos.ll, boundary_flux_jacobian(boundary_kind(f), gas, left, outside_state(f), n.x, n.y), len);
       continue;
     }
     const FluxJacobians j = rusanov_flux_jacobians(gas, left, w[std::size_t(face.right)], n.x, n.y);

@@ -10,6 +10,7 @@
 #include "physics/compressible/boundary_conditions.hpp"
 #include "physics/compressible/gradients.hpp"
 #include "physics/compressible/jacobian_pattern.hpp"
+#include "physics/compressible/manufactured.hpp"
 #include "physics/compressible/viscous.hpp"
 
 namespace tb::compressible {
@@ -67,6 +68,13 @@ class EulerDiscretisation {
   void assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a) const;
   const JacobianPattern& pattern() const { return pattern_; }
 
+  // Manufactured-solution runs (manufactured.hpp): far-field faces take the exact
+  // state at their midpoint as the outside state and add its exact viscous flux,
+  // and every cell's residual has its source S_i subtracted, so the discrete
+  // solution approximates the manufactured one. `mms` must outlive this object;
+  // nullptr switches back to the free stream.
+  void set_manufactured(const ManufacturedSolution* mms);
+
  private:
   void compute_gradients(const std::vector<State>& w);
   void reconstruct(const std::vector<State>& w);
@@ -77,6 +85,9 @@ class EulerDiscretisation {
   double viscous_spectral_radius(const State& s, index_t face) const;
 
   State reconstructed(const std::vector<State>& w, index_t cell, const Vec2& at) const;
+  // The outside state of boundary face f: the free stream, or the manufactured
+  // solution at its midpoint.
+  const State& outside_state(index_t f) const { return mms_ ? mms_outside_[std::size_t(f)] : settings_.free_stream; }
 
   const Mesh2D& mesh_;
   std::vector<BoundaryKind> kinds_;
@@ -91,6 +102,9 @@ class EulerDiscretisation {
   // Work arrays of the second-order residual, sized once.
   std::vector<State> primitive_, phi_;
   std::vector<Gradient> grad_;
+  // set_manufactured: per cell source, per face outside state and viscous flux . n.
+  const ManufacturedSolution* mms_ = nullptr;
+  std::vector<State> mms_source_, mms_outside_, mms_wall_flux_;
 };
 
 }  // namespace tb::compressible

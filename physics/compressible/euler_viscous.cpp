@@ -89,6 +89,9 @@ void EulerDiscretisation::add_viscous_residual(const std::vector<State>& w, std:
     const double len = geometry_.face_length[std::size_t(f)];
     const std::size_t l = std::size_t(face.left);
     if (face.is_boundary()) {
+      // A manufactured far field knows its exact viscous flux (set_manufactured).
+      if (mms_ && boundary_kind(f) == BoundaryKind::FarField)
+        for (std::size_t k = 0; k < num_vars; ++k) r[l][k] -= mms_wall_flux_[std::size_t(f)][k] * len;
       if (!is_no_slip(boundary_kind(f))) continue;
       const State flux = wall_viscous_flux(w, f);
       for (std::size_t k = 0; k < num_vars; ++k) r[l][k] -= flux[k] * len;

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "mesh/io/vtu_writer.hpp"
@@ -114,6 +115,30 @@ TEST(Comp2dHarness, AnOrderingPermutesTheCellsNotTheFlow) {
   EXPECT_NEAR(fa[1].second, fb[1].second, 1e-4 * std::abs(fa[1].second));  // cd
   fs::remove_all(da);
   fs::remove_all(db);
+}
+
+// The .vtu's line_id shows the lines the line orderings keep together: under
+// line-1wd every line's cells are consecutive, and the lines are the file's.
+TEST(Comp2dHarness, LineIdsFollowTheLineOrdering) {
+  CaseConfig plain = comp_config(), lined = comp_config();
+  for (CaseConfig* c : {&plain, &lined})
+    c->set("mesh.file", std::string(TB_SOURCE_DIR) + "/inputs/meshes/naca0012_coarse.su2");
+  lined.set("mesh.ordering", "line-1wd");
+  const compressible::OrderedMesh a = compressible::load_ordered_mesh(plain);
+  const compressible::OrderedMesh b = compressible::load_ordered_mesh(lined);
+  ASSERT_EQ(b.line_id.size(), std::size_t(b.mesh.num_cells()));
+  std::map<index_t, std::pair<index_t, index_t>> range;  // line -> first, last new index
+  std::map<index_t, index_t> size;
+  for (index_t c = 0; c < b.mesh.num_cells(); ++c) {
+    const index_t l = b.line_id[std::size_t(c)];
+    EXPECT_EQ(l, a.line_id[std::size_t(b.ordering.new_to_old[std::size_t(c)])]) << "cell " << c;
+    if (l < 0) continue;
+    auto [it, fresh] = range.try_emplace(l, c, c);
+    it->second.second = c;
+    ++size[l];
+  }
+  EXPECT_EQ(range.size(), 160u);  // docs/compressible.md: 160 lines of 7 to 16 cells
+  for (const auto& [l, r] : range) EXPECT_EQ(r.second - r.first + 1, size[l]) << "line " << l << " is split";
 }
 
 }  // namespace
