@@ -35,6 +35,11 @@ mesh() {
 
 if [[ $level == coarse || $level == all ]]; then
   mesh cylinder cylinder_coarse "$geo" -setnumber n_theta 64
+  # The mirror-symmetric cylinder: the upper half meshed, then mirrored across y = 0.
+  gmsh -2 -v 2 "$geo/cylinder_half.geo" -format su2 -o "$geo/cylinder_half.su2"
+  scripts/mirror_su2.py "$geo/cylinder_half.su2" "$geo/cylinder_symmetric.su2"
+  rm "$geo/cylinder_half.su2"
+  echo "make-meshes: $geo/cylinder_symmetric.su2"
   mesh naca0012 naca0012_coarse "$geo"
   gmsh -v 2 "$geo/naca0012_coarse.msh" -save -format msh41 -o "$geo/naca0012_coarse_v41.msh"
 fi
