@@ -248,6 +248,9 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     s.restart = !o.restart_dir.empty();
     print_options(app, o, s);
     return run_single(app, config, o, s);
+  } catch (const StepFailure& e) {
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    return 1;
   } catch (const Error& e) {
     std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
     return 2;

@@ -73,7 +73,7 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
   for (;; ++rep.retries) {
     if (rep.retries > settings_.max_retries)
-      throw Error("pseudo-time step " + std::to_string(steps_ + 1) + ": still non-physical after " +
+      throw StepFailure("pseudo-time step " + std::to_string(steps_ + 1) + ": still non-physical after " +
                   std::to_string(settings_.max_retries) + " CFL reductions (cfl " + std::to_string(cfl_) + ")");
     // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
     shift_.resize(n);

@@ -11,6 +11,14 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A time or pseudo-time step that cannot be completed (a solution that stays
+// non-physical, a diverged iteration): the input was accepted, the run failed.
+// Drivers report it with exit status 1, bad input with 2.
+class StepFailure : public Error {
+ public:
+  using Error::Error;
+};
+
 // Input that is malformed at a known place: "file:line: message".
 class ParseError : public Error {
  public:
@@ -26,7 +34,7 @@ class ParseError : public Error {
 
 }  // namespace tb
 
-#define TB_REQUIRE(cond, msg)                   \
-  do {                                          \
-    if (!(cond)) throw ::tb::Error(msg);        \
+#define TB_REQUIRE(cond, msg)            \
+  do {                                   \
+    if (!(cond)) throw ::tb::Error(msg); \
   } while (0)

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "miniapps/common/simulation.hpp"
+#include "solvers/core/error.hpp"
 #include "solvers/matrix/generate.hpp"
 
 namespace tb::test {
@@ -28,6 +29,7 @@ class DecaySimulation final : public harness::Simulation {
 
   harness::StepResult advance(harness::LinearSystems& solvers) override {
     ++step_;
+    if (step_ == fail_at_step) throw StepFailure("step " + std::to_string(step_) + ": made to fail");
     const double scale = 1.0 + 0.01 / double(step_ * step_);  // changes every step, settles for a steady state
     const std::vector<index_t> diag = base_.diagonal_positions();
     const index_t n = base_.block_size;
@@ -45,6 +47,7 @@ class DecaySimulation final : public harness::Simulation {
     return {time_, dt_, std::nan(""), {{"du", change}}};
   }
   bool steady_state_reached() const override { return last_change_ < steady_tol; }
+  long fail_at_step = 0;  // throw StepFailure at this step (0: never)
   void save_state(std::ostream& out) const override {
     out.write(reinterpret_cast<const char*>(&step_), sizeof step_);
     out.write(reinterpret_cast<const char*>(&time_), sizeof time_);

@@ -54,10 +54,12 @@ MiniappDescription decay_app(test::DecaySimulation** last = nullptr) {
     s.add({"solver.heat", KeyType::text, "gmres(rtol=1e-10)+bilu0", "solver of the implicit step"});
     s.add({"physics.nx", KeyType::integer, "5", "cells in x"});
     s.add({"physics.steady_tol", KeyType::real, "0", "stop when max |du| is below"});
+    s.add({"physics.fail_at_step", KeyType::integer, "0", "step that throws StepFailure"});
   };
   app.make = [last](const CaseConfig& c) {
     auto sim = std::make_unique<test::DecaySimulation>(index_t(c.integer("physics.nx")));
     sim->steady_tol = c.real("physics.steady_tol");
+    sim->fail_at_step = c.integer("physics.fail_at_step");
     if (last) *last = sim.get();
     return sim;
   };
@@ -301,6 +303,18 @@ TEST(RunMiniapp, BadInputExitsWithStatusTwo) {
   EXPECT_EQ(run_miniapp(decay_app(), 5, bad_solver), 2);
   const char* missing_case[] = {"tb-decay", "/nonexistent/case.toml"};
   EXPECT_EQ(run_miniapp(decay_app(), 2, missing_case), 2);
+}
+
+// A step the physics cannot complete (StepFailure) is a failed run, status 1,
+// not bad input; the rows of the steps before it are on disk.
+TEST(RunMiniapp, StepFailureExitsWithStatusOne) {
+  const fs::path out = fresh_dir("step-failure");
+  const std::string dir = out.string();
+  const char* argv[] = {"tb-decay",          "--out", dir.c_str(), "--set", "physics.fail_at_step=3", "--set",
+                        "run.progress=false"};
+  EXPECT_EQ(run_miniapp(decay_app(), 7, argv), 1);
+  EXPECT_EQ(read_csv(out / "steps.csv").size(), 3u);  // header and steps 1, 2
+  fs::remove_all(out);
 }
 
 }  // namespace
