@@ -144,11 +144,9 @@ SolveStats Gbcg::solve(const Vector& b, Vector& x) {
       fail(StopReason::non_finite, "omega");
       break;
     }
-    if (po.sum[1] == 0.0) {
-      fail(StopReason::breakdown, "<K^-1 t, K^-1 t> = 0");
-      break;
-    }
-    omega = po.sum[0] / po.sum[1];
+    // t = A K^{-1} s = 0 means s = 0 for a non-singular A: the half step
+    // solved the system, and omega = 0 makes the update below x += alpha y, r = s.
+    omega = po.sum[1] == 0.0 ? 0.0 : po.sum[0] / po.sum[1];
 
     clock.restart();
     Partials pr = kernels::bicg_solution_update(backend_, rows_, alpha, omega, w);

@@ -82,6 +82,19 @@ TEST(Gbcg, UpdateTakesNewValuesOnTheSamePattern) {
   EXPECT_LT(test::max_abs_diff(x, test::direct_solve(a, b)), 1e-9);
 }
 
+TEST(Gbcg, ExactHalfStepIsConvergenceNotBreakdown) {
+  // With K = diag(A) = A, s = 0 after the first half step and t = A K^{-1} s = 0.
+  const BsrMatrix a = test::random_banded(9, {0}, 1);
+  const auto b = test::sine_rhs(9);
+  auto solver = make_solver("bicgstab_dia(rtol=1e-12)");
+  solver->setup(a);
+  std::vector<double> x(9, 0.0);
+  const SolveStats st = solver->solve(b, x);
+  EXPECT_TRUE(st.converged()) << st.line();
+  EXPECT_EQ(st.iterations, 1);
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_NEAR(x[i], b[i] / a.values[i], 1e-15 * std::abs(x[i]));
+}
+
 TEST(Gbcg, ZeroDiagonalIsAClearErrorNamingTheRow) {
   BsrMatrix a = test::random_banded(12, {-1, 0, 1}, 3);
   a.values[std::size_t(a.find_block(7, 7))] = 0.0;
