@@ -60,6 +60,10 @@ const SolveTimes& DiaBicgstabSolver::times() const {
   return gbcg_->times();
 }
 
+void DiaBicgstabSolver::reset_times() {
+  if (gbcg_) gbcg_->reset_times();
+}
+
 StencilCgSolver::StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
                                  std::shared_ptr<const Communicator> comm)
     : nx_(nx), ny_(ny), nz_(nz), stop_(stop), backend_(backend), comm_(std::move(comm)) {}
@@ -87,6 +91,10 @@ SolveStats StencilCgSolver::solve(std::span<const double> b, std::span<double> x
 const SolveTimes& StencilCgSolver::times() const {
   if (!gscg_) throw Error("cg_stencil: times() before setup()");
   return gscg_->times();
+}
+
+void StencilCgSolver::reset_times() {
+  if (gscg_) gscg_->reset_times();
 }
 
 }  // namespace tb::banded

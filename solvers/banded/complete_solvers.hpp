@@ -17,8 +17,9 @@ class DiaBicgstabSolver final : public CompleteSolver {
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
-  // Compute / halo / reduction time of the solves since setup.
+  // Compute / halo / reduction time of the solves since setup or reset_times().
   const SolveTimes& times() const;
+  void reset_times();
 
  private:
   BandedStop stop_;
@@ -42,6 +43,7 @@ class StencilCgSolver final : public CompleteSolver {
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
   const SolveTimes& times() const;
+  void reset_times();
   const StencilCoefficients& coefficients() const { return coefficients_; }
 
  private:

@@ -25,14 +25,30 @@ struct StencilCoefficients {
   index_t band() const { return nz > 1 ? nx * ny : ny > 1 ? nx : nx > 1 ? 1 : 0; }
 };
 
-// The diagonal of global row i (the one place the boundary rule is written).
-TB_HOST_DEVICE inline double stencil_diagonal(const StencilCoefficients& c, index_t i) {
-  const index_t x = i % c.nx, y = (i / c.nx) % c.ny, z = i / (c.nx * c.ny);
-  auto faces = [&](index_t p, index_t n, double a) {
-    const int inside = (p > 0) + (p + 1 < n);
+// Which of the six neighbours of global row i lie on the grid: two integer
+// remainders per row (x = i mod nx, the row within its z-plane), the costly
+// part of a matrix-free row, so they are taken once and shared with the diagonal.
+struct StencilFaces {
+  bool x_lo, x_hi, y_lo, y_hi, z_lo, z_hi;
+};
+
+TB_HOST_DEVICE inline StencilFaces stencil_faces(const StencilCoefficients& c, index_t i) {
+  const index_t plane = c.nx * c.ny;
+  const index_t x = i % c.nx, in_plane = i % plane;
+  return {x > 0, x + 1 < c.nx, in_plane >= c.nx, in_plane < plane - c.nx, i >= plane, i < c.cells() - plane};
+}
+
+// The diagonal of a row with these neighbours (the one place the boundary rule is written).
+TB_HOST_DEVICE inline double stencil_diagonal(const StencilCoefficients& c, const StencilFaces& f) {
+  auto faces = [&](bool lo, bool hi, double a) {
+    const int inside = int(lo) + int(hi);
     return a * (inside + c.wall * (2 - inside));
   };
-  return c.shift + faces(x, c.nx, c.ax) + faces(y, c.ny, c.ay) + faces(z, c.nz, c.az);
+  return c.shift + faces(f.x_lo, f.x_hi, c.ax) + faces(f.y_lo, f.y_hi, c.ay) + faces(f.z_lo, f.z_hi, c.az);
+}
+
+TB_HOST_DEVICE inline double stencil_diagonal(const StencilCoefficients& c, index_t i) {
+  return stencil_diagonal(c, stencil_faces(c, i));
 }
 
 // The coefficients of a scalar BSR matrix that is such an operator on the

@@ -11,4 +11,18 @@ namespace tb {
 
 std::shared_ptr<const banded::Communicator> solver_communicator();
 
+// For programs that want distributed solves (benchmarks, drivers run under
+// mpiexec): initialises MPI when the library has it and the program has not,
+// and finalises what it initialised. Without MPI it does nothing.
+class DistributedSession {
+ public:
+  DistributedSession(int& argc, char**& argv);
+  ~DistributedSession();
+  DistributedSession(const DistributedSession&) = delete;
+  DistributedSession& operator=(const DistributedSession&) = delete;
+
+ private:
+  bool owns_ = false;
+};
+
 }  // namespace tb

@@ -5,4 +5,7 @@ namespace tb {
 
 std::shared_ptr<const banded::Communicator> solver_communicator() { return banded::self_communicator(); }
 
+DistributedSession::DistributedSession(int&, char**&) {}
+DistributedSession::~DistributedSession() = default;
+
 }  // namespace tb
