@@ -1,5 +1,7 @@
 #include "mpi_communicator.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -45,9 +47,33 @@ void MpiCommunicator::allgather(const banded::RowPartition& p, const double* loc
   MPI_Allgatherv(local, p.rows(rank_), MPI_DOUBLE, global, counts.data(), displs.data(), MPI_DOUBLE, comm_);
 }
 
+namespace {
+
+// Processes the launcher started (mpiexec sets these), or 1 outside a launcher.
+int launched_processes() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    if (const char* v = std::getenv(name)) return std::max(1, std::atoi(v));
+  return 1;
+}
+
+void finalize_at_exit() {
+  if (!mpi_finalized()) MPI_Finalize();
+}
+
+}  // namespace
+
 std::shared_ptr<const banded::Communicator> world_or_self() {
   int initialised = 0;
   MPI_Initialized(&initialised);
+  // A program that knows nothing of MPI (a miniapp started by mpiexec -n 2)
+  // still gets distributed banded solves: MPI starts with the first solver,
+  // and ends at exit, after the world communicator below is destroyed
+  // (registered before it is constructed).
+  if (!initialised && !mpi_finalized() && launched_processes() > 1) {
+    MPI_Init(nullptr, nullptr);
+    std::atexit(finalize_at_exit);
+    initialised = 1;
+  }
   if (!initialised || mpi_finalized()) return banded::self_communicator();
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -1,7 +1,8 @@
 #pragma once
 // The registry's entry into MPI, without MPI headers: the world's ranks when
-// the program has initialised MPI and runs with more than one rank, else this
-// process alone (banded::self_communicator()).
+// the program runs on more than one rank, else this process alone
+// (banded::self_communicator()). A program started by mpiexec that has not
+// initialised MPI itself gets it initialised here (and finalised at exit).
 #include <memory>
 
 #include "solvers/banded/communicator.hpp"

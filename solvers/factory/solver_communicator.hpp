@@ -1,8 +1,9 @@
 #pragma once
 // The processes a banded solver built by the registry shares its solves with:
-// MPI_COMM_WORLD when the library was built with MPI and the program has
-// initialised it with more than one rank, else this process alone. Two
-// definitions, one linked (CMakeLists.txt picks), so no code here tests for MPI.
+// MPI_COMM_WORLD when the library was built with MPI and the program runs on
+// more than one rank (started by mpiexec; MPI is initialised on first use if
+// the program did not), else this process alone. Two definitions, one linked
+// (CMakeLists.txt picks), so no code here tests for MPI.
 #include <memory>
 
 #include "solvers/banded/communicator.hpp"
