@@ -38,7 +38,10 @@ Partials reduce_rows(index_t n, Body body) {
 template <bool Omp>
 struct Host {
   static void dia_spmv(const DiaView& a, index_t begin, index_t end, const double* x_ext, double* y) {
-    for_rows<Omp>(begin, end, [&](index_t i) { y[i] = dia_row(a, i, x_ext); });
+    if (Omp && a.ndiag == 7)
+      for_rows<Omp>(begin, end, [&](index_t i) { y[i] = dia_row<7>(a, i, x_ext); });
+    else
+      for_rows<Omp>(begin, end, [&](index_t i) { y[i] = dia_row(a, i, x_ext); });
   }
   // The reference takes one row at a time; the OpenMP kernel one x-line at a
   // time (stencil_line: the same arithmetic, a fifth of the integer divisions).

@@ -124,11 +124,12 @@ void run_rows(index_t begin, index_t end, Body body, const char* name) {
   cuda_error::check_launch(name);
 }
 
+template <int N>
 struct DiaRows {
   DiaView a;
   const double* x_ext;
   double* y;
-  __device__ void operator()(index_t i) const { y[i] = dia_row(a, i, x_ext); }
+  __device__ void operator()(index_t i) const { y[i] = dia_row<N>(a, i, x_ext); }
 };
 struct StencilRows {
   StencilSlab a;
@@ -219,7 +220,10 @@ struct DotsAndMax {
 }  // namespace
 
 void dia_spmv(const DiaView& a, index_t begin, index_t end, const double* x_ext, double* y) {
-  run_rows(begin, end, DiaRows{a, x_ext, y}, "dia_spmv");
+  if (a.ndiag == 7)
+    run_rows(begin, end, DiaRows<7>{a, x_ext, y}, "dia_spmv");
+  else
+    run_rows(begin, end, DiaRows<0>{a, x_ext, y}, "dia_spmv");
 }
 void stencil_spmv(const StencilSlab& a, index_t begin, index_t end, const double* x_ext, double* y) {
   run_rows(begin, end, StencilRows{a, x_ext, y}, "stencil_spmv");
