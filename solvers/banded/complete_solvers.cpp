@@ -36,6 +36,11 @@ void DiaBicgstabSolver::setup(const BsrMatrix& a) {
   part_ = balanced_partition(a.block_rows, comm_->size());
   const int me = comm_->rank();
   slab_ = dia_from_bsr(a, part_.first(me), part_.rows(me), &map_);
+  pattern_.block_size = a.block_size;
+  pattern_.block_rows = a.block_rows;
+  pattern_.block_cols = a.block_cols;
+  pattern_.row_ptr = a.row_ptr;
+  pattern_.col_idx = a.col_idx;
   gbcg_ = std::make_unique<Gbcg>(slab_, comm_, part_, stop_, backend_);
   b_ = Vector(backend_, std::size_t(slab_.rows));
   x_ = Vector(backend_, std::size_t(slab_.rows));
@@ -43,9 +48,11 @@ void DiaBicgstabSolver::setup(const BsrMatrix& a) {
 
 void DiaBicgstabSolver::update(const BsrMatrix& a) {
   if (!gbcg_) return setup(a);
-  if (a.block_rows != part_.n())
-    throw Error("bicgstab_dia: update with " + std::to_string(a.block_rows) + " rows, set up with " +
-                std::to_string(part_.n()) + "; call setup for a new pattern");
+  if (!a.same_pattern(pattern_))
+    throw Error("bicgstab_dia: update with a matrix whose pattern differs from setup's (" +
+                std::to_string(a.block_rows) + " rows, " + std::to_string(a.nnz_blocks()) + " entries; set up with " +
+                std::to_string(pattern_.block_rows) + " rows, " + std::to_string(pattern_.nnz_blocks()) +
+                "); call setup for a new pattern");
   update_values(a, map_, slab_);
   gbcg_->update_values(slab_);
 }

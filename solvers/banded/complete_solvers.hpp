@@ -26,6 +26,7 @@ class DiaBicgstabSolver final : public CompleteSolver {
   Backend backend_;
   std::shared_ptr<const Communicator> comm_;
   RowPartition part_;
+  BsrMatrix pattern_;  // sizes, row_ptr and col_idx of setup's matrix (no values): update's check
   DiaMap map_;
   DiaMatrix slab_;
   std::unique_ptr<Gbcg> gbcg_;

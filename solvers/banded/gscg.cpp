@@ -79,6 +79,10 @@ SolveStats Gscg::solve(const Vector& b, Vector& x) {
   const double r0 = std::sqrt(first.sum[1]);
   st.reason = check_stop(stop_, first.max_abs, r0, r0, 0, st.residual_history, st.detail);
   int it = 0;
+  auto fail = [&](StopReason why, const char* what) {
+    st.reason = why;
+    st.detail = what;
+  };
   while (st.reason == StopReason::not_run) {
     ++it;
     a_.multiply(*exchange_, p_, q_.data(), times_);
@@ -89,11 +93,11 @@ SolveStats Gscg::solve(const Vector& b, Vector& x) {
     times_.compute += clock.seconds();
     pq = reduce(pq, 1, false);
     if (!std::isfinite(pq.sum[0])) {
-      st.reason = StopReason::non_finite, st.detail = "<p, A p>";
+      fail(StopReason::non_finite, "<p, A p>");
       break;
     }
     if (pq.sum[0] <= 0.0) {
-      st.reason = StopReason::breakdown, st.detail = "<p, A p> <= 0: A is not SPD";
+      fail(StopReason::breakdown, "<p, A p> <= 0: A is not SPD");
       break;
     }
     const double alpha = rz / pq.sum[0];

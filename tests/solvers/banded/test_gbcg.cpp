@@ -95,6 +95,13 @@ TEST(Gbcg, ExactHalfStepIsConvergenceNotBreakdown) {
   for (std::size_t i = 0; i < 9; ++i) EXPECT_NEAR(x[i], b[i] / a.values[i], 1e-15 * std::abs(x[i]));
 }
 
+TEST(Gbcg, UpdateWithAnotherPatternIsRefused) {
+  auto solver = make_solver("bicgstab_dia");
+  solver->setup(test::random_banded(20, {-2, 0, 1}, 1));
+  EXPECT_THROW(solver->update(test::random_banded(20, {-3, 0, 1}, 1)), Error);
+  EXPECT_NO_THROW(solver->update(test::random_banded(20, {-2, 0, 1}, 2)));
+}
+
 TEST(Gbcg, ZeroDiagonalIsAClearErrorNamingTheRow) {
   BsrMatrix a = test::random_banded(12, {-1, 0, 1}, 3);
   a.values[std::size_t(a.find_block(7, 7))] = 0.0;

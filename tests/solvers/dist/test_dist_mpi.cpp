@@ -141,9 +141,11 @@ TEST(DistMpi, GscgGivesTheOneRankIterationsAndSolution) {
 }
 
 TEST(DistMpi, FoundationKrylovMethodsRunDistributed) {
-  const BsrMatrix a = test::poisson7(8, 6, 6, false);
-  const auto b = test::sine_rhs(std::size_t(a.rows()));
-  for (int method = 0; method < 3; ++method) {
+  const BsrMatrix nonsymmetric = test::poisson7(8, 6, 6, false), spd = test::poisson7(8, 6, 6, true);
+  const auto b = test::sine_rhs(std::size_t(spd.rows()));
+  for (const char* method : {"bicgstab", "gmres", "cg"}) {
+    SCOPED_TRACE(method);
+    const BsrMatrix& a = std::string(method) == "cg" ? spd : nonsymmetric;
     StopCriteria stop;
     stop.rtol = 1e-11;
     Result res[2];
@@ -155,7 +157,9 @@ TEST(DistMpi, FoundationKrylovMethodsRunDistributed) {
       const banded::DiaMatrix slab = banded::dia_from_bsr(a, part.first(me), part.rows(me));
       banded::DiaOperator op(slab, *comm, part, Backend::host);
       banded::SlabJacobi jac(slab, Backend::host);
-      auto k = method == 0 ? make_bicgstab(stop) : method == 1 ? make_gmres(stop, 20, false) : make_cg(stop);
+      auto k = std::string(method) == "bicgstab" ? make_bicgstab(stop)
+               : std::string(method) == "gmres"  ? make_gmres(stop, 20, false)
+                                                 : make_cg(stop);
       k->set_vector_space(&comm->space());
       Vector bv(Backend::host,
                 std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
@@ -165,12 +169,6 @@ TEST(DistMpi, FoundationKrylovMethodsRunDistributed) {
       res[d].x.resize(b.size());
       comm->allgather(part, xv.data(), res[d].x.data());
     }
-    if (method == 2) {
-      // CG on a non-symmetric matrix: only the agreement of the two runs matters.
-      EXPECT_EQ(res[1].stats.iterations, res[0].stats.iterations);
-      continue;
-    }
-    SCOPED_TRACE(method);
     expect_same(res[1], res[0]);
   }
 }
