@@ -3,8 +3,6 @@
 // reference, the OpenMP loops and the CUDA threads, so the host tests cover
 // the arithmetic the GPU runs. Extended vectors (§III-A): x_ext[band + i] is
 // local row i, the band entries on each side are the ghost zones.
-#include <algorithm>
-
 #include "dia_matrix.hpp"
 #include "solvers/core/host_device.hpp"
 #include "stencil_operator.hpp"
@@ -70,8 +68,10 @@ TB_HOST_DEVICE inline void stencil_line(const StencilSlab& s, index_t begin, ind
     const StencilFaces all{true, true, true, true, true, true};
     const double diag = stencil_diagonal(c, all);
     const index_t sy = c.nx, sz = c.nx * c.ny;
-    const index_t inner_begin = std::max(begin, begin + 1 - x0);
-    const index_t inner_end = std::min(end, begin + (c.nx - 1 - x0));
+    // Rows with 0 < x < nx - 1 (std::min / max are host-only).
+    const index_t first_inner = begin + (x0 == 0 ? 1 : 0), last_inner = begin + (c.nx - 1 - x0);
+    const index_t inner_begin = first_inner < end ? first_inner : end;
+    const index_t inner_end = last_inner < end ? last_inner : end;
     for (; i < inner_begin; ++i) {
       f.x_lo = x0 + (i - begin) > 0, f.x_hi = x0 + (i - begin) + 1 < c.nx;
       y[i] = stencil_row_at(s, f, i, x_ext);

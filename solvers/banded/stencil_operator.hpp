@@ -21,8 +21,8 @@ struct StencilCoefficients {
   double shift = 0.0;
   double wall = 1.0;
 
-  index_t cells() const { return nx * ny * nz; }
-  index_t band() const { return nz > 1 ? nx * ny : ny > 1 ? nx : nx > 1 ? 1 : 0; }
+  TB_HOST_DEVICE index_t cells() const { return nx * ny * nz; }
+  TB_HOST_DEVICE index_t band() const { return nz > 1 ? nx * ny : ny > 1 ? nx : nx > 1 ? 1 : 0; }
 };
 
 // Which of the six neighbours of global row i lie on the grid: two integer
