@@ -22,8 +22,16 @@ void DiaOperator::apply(const Vector& x, Vector& y) const {
   a_.multiply(*exchange_, x_ext_, y.data(), times_);
 }
 
+namespace {
+std::vector<double> inverse_diagonal_of(const DiaMatrix& slab) {
+  std::vector<double> inv;
+  inverse_diagonal(slab, inv);
+  return inv;
+}
+}  // namespace
+
 SlabJacobi::SlabJacobi(const DiaMatrix& slab, Backend backend)
-    : dinv_(backend, std::span<const double>(inverse_diagonal(slab))) {}
+    : dinv_(backend, std::span<const double>(inverse_diagonal_of(slab))) {}
 
 void SlabJacobi::setup(const BsrMatrix&, Backend) {
   throw Error("slab Jacobi is built from a DIA slab; it has no setup from a BSR matrix");

@@ -11,10 +11,10 @@
 
 namespace tb::banded {
 
-std::vector<double> inverse_diagonal(const DiaMatrix& slab) {
+void inverse_diagonal(const DiaMatrix& slab, std::vector<double>& inv) {
   const auto main = std::find(slab.offsets.begin(), slab.offsets.end(), 0);
   const index_t d = index_t(main - slab.offsets.begin());
-  std::vector<double> inv(std::size_t(slab.rows));
+  inv.resize(std::size_t(slab.rows));
   for (index_t i = 0; i < slab.rows; ++i) {
     const double a = main == slab.offsets.end() ? 0.0 : slab.values[std::size_t(i) * slab.ndiag() + d];
     if (a == 0.0 || !std::isfinite(a))
@@ -22,7 +22,6 @@ std::vector<double> inverse_diagonal(const DiaMatrix& slab) {
                   "; K = diag(A) needs a finite non-zero diagonal");
     inv[std::size_t(i)] = 1.0 / a;
   }
-  return inv;
 }
 
 Gbcg::Gbcg(const DiaMatrix& slab, std::shared_ptr<const Communicator> comm, const RowPartition& part, BandedStop stop,
@@ -55,7 +54,10 @@ void Gbcg::update_values(const DiaMatrix& slab) {
   set_inverse_diagonal(slab);
 }
 
-void Gbcg::set_inverse_diagonal(const DiaMatrix& slab) { dinv_.copy_from_host(inverse_diagonal(slab)); }
+void Gbcg::set_inverse_diagonal(const DiaMatrix& slab) {
+  inverse_diagonal(slab, dinv_host_);
+  dinv_.copy_from_host(dinv_host_);
+}
 
 Partials Gbcg::reduce(Partials p, int sums, bool with_max) {
   WallTimer clock;

@@ -14,6 +14,7 @@
 //   3. <K^-1 t, K^-1 s>, <K^-1 t, K^-1 t> (omega)
 // Vector communication: two ghost exchanges (before v = A y and t = A z).
 #include <memory>
+#include <vector>
 
 #include "banded_product.hpp"
 #include "banded_stop.hpp"
@@ -46,13 +47,15 @@ class Gbcg {
   index_t rows_;
   DiaProduct a_;
   std::unique_ptr<GhostExchange> exchange_;
+  std::vector<double> dinv_host_;  // staging for K^{-1} on numeric updates
   Vector dinv_, r_, r0hat_, p_, v_, s_, t_;
   GhostedVector y_, z_;
   SolveTimes times_;
 };
 
-// 1 / A(i,i) for every row of a slab; tb::Error names the first global row
-// with a zero or non-finite diagonal.
-std::vector<double> inverse_diagonal(const DiaMatrix& slab);
+// inv[i] = 1 / A(i,i) for every row of a slab (inv is resized, so a buffer
+// kept between updates is allocated once); tb::Error names the first global
+// row with a zero or non-finite diagonal.
+void inverse_diagonal(const DiaMatrix& slab, std::vector<double>& inv);
 
 }  // namespace tb::banded
