@@ -104,6 +104,18 @@ void describe_params(std::ostringstream& o, const std::vector<ParamInfo>& params
   }
 }
 
+StopCriteria stop_criteria(const ParamValues& p, const std::string& spec) {
+  StopCriteria stop;
+  stop.rtol = p.real("rtol");
+  stop.atol = p.real("atol");
+  stop.maxit = p.integer("maxit");
+  stop.dtol = p.real("dtol");
+  stop.stagnation_window = p.integer("stagnation");
+  if (stop.rtol < 0 || stop.atol < 0 || stop.maxit < 0)
+    throw Error("solver specification '" + spec + "': rtol, atol and maxit must not be negative");
+  return stop;
+}
+
 }  // namespace
 
 int ParamValues::integer(const std::string& key) const { return std::stoi(values.at(key)); }
@@ -122,29 +134,32 @@ void Registry::add(KrylovEntry e) {
 
 void Registry::add(PreconditionerEntry e) { precond_.push_back(std::move(e)); }
 
+void Registry::add(CompleteSolverEntry e) {
+  auto common = common_krylov_params();
+  e.params.insert(e.params.end(), common.begin(), common.end());
+  complete_.push_back(std::move(e));
+}
+
 std::vector<std::string> Registry::krylov_names() const { return names_of(krylov_); }
 std::vector<std::string> Registry::preconditioner_names() const { return names_of(precond_); }
+std::vector<std::string> Registry::complete_solver_names() const { return names_of(complete_); }
 
 std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
   const SolverSpec spec = parse_spec(text);
   if (spec.components.size() > 2)
     throw Error("solver specification '" + spec.text + "': at most one '+' (a Krylov method + a preconditioner)");
   const SpecComponent& kc = spec.components[0];
+  if (const CompleteSolverEntry* ce = find_entry(complete_, kc.name)) return make_complete(*ce, spec);
   const KrylovEntry* ke = find_entry(krylov_, kc.name);
   if (!ke) {
-    std::string msg = unknown("Krylov method", kc.name, krylov_names());
+    std::vector<std::string> solvers = krylov_names();
+    for (const auto& c : complete_) solvers.push_back(c.name);
+    std::string msg = unknown("Krylov method", kc.name, solvers);
     if (find_entry(precond_, kc.name)) msg += "; '" + kc.name + "' is a preconditioner: write e.g. richardson+" + kc.name;
     throw Error("solver specification '" + spec.text + "': " + msg);
   }
   const ParamValues kp = validate(ke->name, ke->params, kc);
-  StopCriteria stop;
-  stop.rtol = kp.real("rtol");
-  stop.atol = kp.real("atol");
-  stop.maxit = kp.integer("maxit");
-  stop.dtol = kp.real("dtol");
-  stop.stagnation_window = kp.integer("stagnation");
-  if (stop.rtol < 0 || stop.atol < 0 || stop.maxit < 0)
-    throw Error("solver specification '" + spec.text + "': rtol, atol and maxit must not be negative");
+  const StopCriteria stop = stop_criteria(kp, spec.text);
 
   std::unique_ptr<Preconditioner> precond;
   if (spec.components.size() == 2) {
@@ -158,12 +173,26 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
   return std::make_unique<LinearSolver>(spec.text, ke->make(kp, stop), std::move(precond), parse_backend(kp.text("backend")));
 }
 
+std::unique_ptr<LinearSolver> Registry::make_complete(const CompleteSolverEntry& e, const SolverSpec& spec) const {
+  if (spec.components.size() > 1)
+    throw Error("solver specification '" + spec.text + "': " + e.name +
+                " is a complete solver with its own preconditioner; write it without '+'");
+  const ParamValues p = validate(e.name, e.params, spec.components[0]);
+  const Backend backend = parse_backend(p.text("backend"));
+  return std::make_unique<LinearSolver>(spec.text, e.make(p, stop_criteria(p, spec.text), backend), backend);
+}
+
 std::string Registry::help() const {
   std::ostringstream o;
   o << "Solver specification: KRYLOV[(key=value,...)][+PRECONDITIONER[(key=value,...)]]\n"
        "  e.g. fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0\n"
        "  Krylov methods:\n";
   for (const auto& e : krylov_) {
+    o << "    " << e.name << "  " << e.help << "\n";
+    describe_params(o, e.params);
+  }
+  o << "  Complete solvers (no '+'):\n";
+  for (const auto& e : complete_) {
     o << "    " << e.name << "  " << e.help << "\n";
     describe_params(o, e.params);
   }
@@ -184,6 +213,7 @@ const Registry& Registry::builtin() {
     register_async_ilu(reg);
     register_multicolor(reg);
     register_parilut(reg);
+    register_banded(reg);
     return reg;
   }();
   return r;

@@ -48,6 +48,15 @@ struct PreconditionerEntry {
   std::function<std::unique_ptr<Preconditioner>(const ParamValues&)> make;
 };
 
+// A solver that owns its matrix format and iteration (seed 004's bicgstab_dia,
+// cg_stencil): written alone, never with '+'.
+struct CompleteSolverEntry {
+  std::string name;
+  std::string help;
+  std::vector<ParamInfo> params;  // the stopping rules and backend are added as for Krylov methods
+  std::function<std::unique_ptr<CompleteSolver>(const ParamValues&, const StopCriteria&, Backend)> make;
+};
+
 class Registry {
  public:
   // The registry with every solver the library was built with.
@@ -55,6 +64,7 @@ class Registry {
 
   void add(KrylovEntry e);
   void add(PreconditionerEntry e);
+  void add(CompleteSolverEntry e);
   // Builds the solver a specification names; tb::Error lists what is allowed on
   // an unknown name, parameter or value.
   std::unique_ptr<LinearSolver> make(std::string_view spec) const;
@@ -62,10 +72,14 @@ class Registry {
   std::string help() const;
   std::vector<std::string> krylov_names() const;
   std::vector<std::string> preconditioner_names() const;
+  std::vector<std::string> complete_solver_names() const;
 
  private:
+  std::unique_ptr<LinearSolver> make_complete(const CompleteSolverEntry& e, const SolverSpec& spec) const;
+
   std::vector<KrylovEntry> krylov_;
   std::vector<PreconditionerEntry> precond_;
+  std::vector<CompleteSolverEntry> complete_;
 };
 
 // Registry::builtin().make(spec)
@@ -80,5 +94,6 @@ void register_fgbilu(Registry& r);
 void register_async_ilu(Registry& r);
 void register_multicolor(Registry& r);
 void register_parilut(Registry& r);
+void register_banded(Registry& r);
 
 }  // namespace tb

@@ -14,6 +14,8 @@ void VectorSpace::multi_dot(const Vector* const* v, int k, const Vector& w, doub
   kernels::multi_dot(v, k, w, out);
 }
 
+void VectorSpace::reduce(double*, int, double*, int) const {}
+
 Vector& KrylovMethod::work(std::size_t i, const Vector& like) {
   if (work_.size() <= i) work_.resize(i + 1);
   Vector& v = work_[i];

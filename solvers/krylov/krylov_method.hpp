@@ -29,6 +29,11 @@ class VectorSpace {
   virtual double norm2(const Vector& x) const;
   // out[i] = (v[i], w): one global reduction for all k, where MPI needs one.
   virtual void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const;
+  // Combines rank-local partial results in place, in one global reduction:
+  // sum_values[0..k) are summed and max_values[0..m) maximised over the ranks.
+  // Methods that compute their own partial sums (seed 004's GBCG, one fused
+  // pass per synchronisation point) call this once per point. Identity here.
+  virtual void reduce(double* sum_values, int k, double* max_values, int m) const;
 };
 
 // How GMRES orthogonalises a new Krylov vector against the basis.

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "complete_solver.hpp"
 #include "krylov_method.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
 
@@ -14,6 +15,8 @@ class LinearSolver {
  public:
   LinearSolver(std::string spec, std::unique_ptr<KrylovMethod> method, std::unique_ptr<Preconditioner> precond,
                Backend backend);
+  // A solver with its own format and iteration; setup, update and solve are forwarded.
+  LinearSolver(std::string spec, std::unique_ptr<CompleteSolver> complete, Backend backend);
   ~LinearSolver();
 
   void setup(const BsrMatrix& a);   // symbolic + numeric; once per pattern
@@ -25,15 +28,22 @@ class LinearSolver {
 
   const std::string& spec() const { return spec_; }
   Backend backend() const { return backend_; }
-  KrylovMethod& method() { return *method_; }
-  Preconditioner& preconditioner() { return *precond_; }
+  // Throw tb::Error for a complete solver, which has neither.
+  KrylovMethod& method();
+  Preconditioner& preconditioner();
+  // Null unless the solver is a complete one (bicgstab_dia, cg_stencil).
+  CompleteSolver* complete() { return complete_.get(); }
 
  private:
   std::string spec_;
   std::unique_ptr<KrylovMethod> method_;
   std::unique_ptr<Preconditioner> precond_;
+  std::unique_ptr<CompleteSolver> complete_;
   Backend backend_;
+  SolveStats solve_complete(std::span<const double> b, std::span<double> x);
+
   std::unique_ptr<BsrOperator> op_;
+  bool set_up_ = false;  // complete solvers only
   double setup_seconds_ = 0.0;
   Vector b_dev_, x_dev_, r_dev_;
 };

@@ -1,0 +1,70 @@
+#include "banded_product.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "solvers/core/error.hpp"
+#include "solvers/core/timer.hpp"
+
+namespace tb::banded {
+
+namespace {
+
+// The overlap schedule of both products: compute(begin, end) does rows
+// [begin, end) of y.
+template <class Rows>
+void overlapped_rows(GhostExchange& ex, GhostedVector& x, index_t rows, index_t band, SolveTimes& t, Rows&& compute) {
+  const index_t low_end = std::min(band, rows);
+  const index_t high_begin = std::max(low_end, rows - band);
+  const int phases = ex.phases();
+  const index_t chunks = std::max(phases, 1);
+  const index_t interior = high_begin - low_end;
+  WallTimer clock;
+  for (index_t k = 0; k < chunks; ++k) {
+    if (k < phases) {
+      clock.restart();
+      ex.post(int(k), x);
+      t.halo += clock.seconds();
+    }
+    clock.restart();
+    compute(low_end + interior * k / chunks, low_end + interior * (k + 1) / chunks);
+    t.compute += clock.seconds();
+    if (k < phases) {
+      clock.restart();
+      ex.complete(int(k), x);
+      t.halo += clock.seconds();
+    }
+  }
+  clock.restart();
+  compute(0, low_end);
+  compute(high_begin, rows);
+  t.compute += clock.seconds();
+}
+
+}  // namespace
+
+DiaProduct::DiaProduct(const DiaMatrix& slab, Backend backend)
+    : backend_(backend),
+      offsets_(backend, std::span<const index_t>(slab.offsets)),
+      values_(backend, std::span<const double>(slab.values)) {
+  view_ = DiaView{slab.rows, slab.ndiag(), slab.band(), offsets_.data(), values_.data()};
+}
+
+void DiaProduct::update_values(const DiaMatrix& slab) {
+  if (slab.rows != view_.rows || slab.ndiag() != view_.ndiag)
+    throw Error("DIA update: " + std::to_string(slab.rows) + " rows x " + std::to_string(slab.ndiag()) +
+                " diagonals, set up with " + std::to_string(view_.rows) + " x " + std::to_string(view_.ndiag));
+  values_.copy_from_host(slab.values);
+}
+
+void DiaProduct::multiply(GhostExchange& ex, GhostedVector& x, double* y, SolveTimes& t) const {
+  overlapped_rows(ex, x, view_.rows, view_.band, t,
+                  [&](index_t b, index_t e) { kernels::dia_spmv(backend_, view_, b, e, x.ext(), y); });
+}
+
+void StencilProduct::multiply(GhostExchange& ex, GhostedVector& x, double* y, SolveTimes& t) const {
+  overlapped_rows(ex, x, rows_, slab_.band, t,
+                  [&](index_t b, index_t e) { kernels::stencil_spmv(backend_, slab_, b, e, x.ext(), y); });
+}
+
+}  // namespace tb::banded

@@ -1,0 +1,45 @@
+#pragma once
+// y = A x for one rank's slab, with the ghost exchange overlapped (§III-C):
+// the interior rows, which read no ghost entry, are split into one chunk per
+// exchange phase and computed while that phase is in flight; the band rows at
+// each end of the slab follow once the ghosts have arrived.
+#include "dia_matrix.hpp"
+#include "ghost_exchange.hpp"
+#include "kernels.hpp"
+#include "solve_times.hpp"
+
+namespace tb::banded {
+
+// The DIA slab copied onto a backend (§III-B's row-contiguous layout).
+class DiaProduct {
+ public:
+  DiaProduct(const DiaMatrix& slab, Backend backend);
+  void update_values(const DiaMatrix& slab);  // numeric only, same offsets and rows
+  // y (rows entries) = A x; x's owned part must be current, its ghosts are exchanged here.
+  void multiply(GhostExchange& ex, GhostedVector& x, double* y, SolveTimes& t) const;
+  const DiaView& view() const { return view_; }
+  Backend backend() const { return backend_; }
+
+ private:
+  Backend backend_;
+  Array<index_t> offsets_;
+  Vector values_;
+  DiaView view_;
+};
+
+// The matrix-free stencil operator of §III-D: only the coefficients travel.
+class StencilProduct {
+ public:
+  StencilProduct(const StencilSlab& slab, index_t rows, Backend backend)
+      : slab_(slab), rows_(rows), backend_(backend) {}
+  void multiply(GhostExchange& ex, GhostedVector& x, double* y, SolveTimes& t) const;
+  const StencilSlab& slab() const { return slab_; }
+  void set_coefficients(const StencilCoefficients& c) { slab_.c = c; }
+
+ private:
+  StencilSlab slab_;
+  index_t rows_;
+  Backend backend_;
+};
+
+}  // namespace tb::banded

@@ -1,0 +1,107 @@
+#include "complete_solvers.hpp"
+
+#include <string>
+
+#include "solvers/core/error.hpp"
+
+namespace tb::banded {
+
+namespace {
+
+// This rank's rows of b and x onto the backend, the solve, and the gather of
+// every rank's rows of x into the full x on every rank.
+template <class Method>
+SolveStats solve_slab(Method& m, const Communicator& comm, const RowPartition& part, Vector& b_dev, Vector& x_dev,
+                      std::vector<double>& x_local, std::span<const double> b, std::span<double> x, const char* who) {
+  const std::size_t n = std::size_t(part.n());
+  if (b.size() != n || x.size() != n)
+    throw Error(std::string(who) + ": vectors of length " + std::to_string(b.size()) + " and " +
+                std::to_string(x.size()) + " for a matrix of " + std::to_string(n) + " rows");
+  const std::size_t first = std::size_t(part.first(comm.rank())), rows = std::size_t(part.rows(comm.rank()));
+  b_dev.copy_from_host(b.subspan(first, rows));
+  x_dev.copy_from_host(x.subspan(first, rows));
+  SolveStats st = m.solve(b_dev, x_dev);
+  x_local.resize(rows);
+  x_dev.copy_to_host(x_local);
+  comm.allgather(part, x_local.data(), x.data());
+  return st;
+}
+
+}  // namespace
+
+DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm)
+    : stop_(stop), backend_(backend), comm_(std::move(comm)) {}
+
+void DiaBicgstabSolver::setup(const BsrMatrix& a) {
+  part_ = balanced_partition(a.block_rows, comm_->size());
+  const int me = comm_->rank();
+  slab_ = dia_from_bsr(a, part_.first(me), part_.rows(me), &map_);
+  pattern_.block_size = a.block_size;
+  pattern_.block_rows = a.block_rows;
+  pattern_.block_cols = a.block_cols;
+  pattern_.row_ptr = a.row_ptr;
+  pattern_.col_idx = a.col_idx;
+  gbcg_ = std::make_unique<Gbcg>(slab_, comm_, part_, stop_, backend_);
+  b_ = Vector(backend_, std::size_t(slab_.rows));
+  x_ = Vector(backend_, std::size_t(slab_.rows));
+}
+
+void DiaBicgstabSolver::update(const BsrMatrix& a) {
+  if (!gbcg_) return setup(a);
+  if (!a.same_pattern(pattern_))
+    throw Error("bicgstab_dia: update with a matrix whose pattern differs from setup's (" +
+                std::to_string(a.block_rows) + " rows, " + std::to_string(a.nnz_blocks()) + " entries; set up with " +
+                std::to_string(pattern_.block_rows) + " rows, " + std::to_string(pattern_.nnz_blocks()) +
+                "); call setup for a new pattern");
+  update_values(a, map_, slab_);
+  gbcg_->update_values(slab_);
+}
+
+SolveStats DiaBicgstabSolver::solve(std::span<const double> b, std::span<double> x) {
+  if (!gbcg_) throw Error("bicgstab_dia: solve() before setup()");
+  return solve_slab(*gbcg_, *comm_, part_, b_, x_, x_local_, b, x, "bicgstab_dia");
+}
+
+const SolveTimes& DiaBicgstabSolver::times() const {
+  if (!gbcg_) throw Error("bicgstab_dia: times() before setup()");
+  return gbcg_->times();
+}
+
+void DiaBicgstabSolver::reset_times() {
+  if (gbcg_) gbcg_->reset_times();
+}
+
+StencilCgSolver::StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
+                                 std::shared_ptr<const Communicator> comm)
+    : nx_(nx), ny_(ny), nz_(nz), stop_(stop), backend_(backend), comm_(std::move(comm)) {}
+
+void StencilCgSolver::setup(const BsrMatrix& a) {
+  coefficients_ = stencil_from_bsr(a, nx_, ny_, nz_);
+  part_ = balanced_partition(a.block_rows, comm_->size());
+  gscg_ = std::make_unique<Gscg>(coefficients_, comm_, part_, stop_, backend_);
+  b_ = Vector(backend_, std::size_t(gscg_->rows()));
+  x_ = Vector(backend_, std::size_t(gscg_->rows()));
+}
+
+// New values must still form a stencil operator; its coefficients may change.
+void StencilCgSolver::update(const BsrMatrix& a) {
+  if (!gscg_) return setup(a);
+  coefficients_ = stencil_from_bsr(a, nx_, ny_, nz_);
+  gscg_->update_coefficients(coefficients_);
+}
+
+SolveStats StencilCgSolver::solve(std::span<const double> b, std::span<double> x) {
+  if (!gscg_) throw Error("cg_stencil: solve() before setup()");
+  return solve_slab(*gscg_, *comm_, part_, b_, x_, x_local_, b, x, "cg_stencil");
+}
+
+const SolveTimes& StencilCgSolver::times() const {
+  if (!gscg_) throw Error("cg_stencil: times() before setup()");
+  return gscg_->times();
+}
+
+void StencilCgSolver::reset_times() {
+  if (gscg_) gscg_->reset_times();
+}
+
+}  // namespace tb::banded

@@ -1,0 +1,62 @@
+#pragma once
+// The registry's bicgstab_dia (GBCG) and cg_stencil (GSCG): complete solvers
+// that take the full BSR system on every rank (physics replicated), cut this
+// rank's slab at setup (§III-A), solve distributed when the Communicator has
+// more than one rank, and return the full solution on every rank.
+#include <memory>
+
+#include "gbcg.hpp"
+#include "gscg.hpp"
+#include "solvers/krylov/complete_solver.hpp"
+
+namespace tb::banded {
+
+class DiaBicgstabSolver final : public CompleteSolver {
+ public:
+  DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm);
+  void setup(const BsrMatrix& a) override;
+  void update(const BsrMatrix& a) override;
+  SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  // Compute / halo / reduction time of the solves since setup or reset_times().
+  const SolveTimes& times() const;
+  void reset_times();
+
+ private:
+  BandedStop stop_;
+  Backend backend_;
+  std::shared_ptr<const Communicator> comm_;
+  RowPartition part_;
+  BsrMatrix pattern_;  // sizes, row_ptr and col_idx of setup's matrix (no values): update's check
+  DiaMap map_;
+  DiaMatrix slab_;
+  std::unique_ptr<Gbcg> gbcg_;
+  Vector b_, x_;
+  std::vector<double> x_local_;
+};
+
+class StencilCgSolver final : public CompleteSolver {
+ public:
+  // The grid the matrix must be a constant-coefficient 7-point operator on.
+  StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
+                  std::shared_ptr<const Communicator> comm);
+  // Checks that a IS such an operator (tb::Error names the first row that is not).
+  void setup(const BsrMatrix& a) override;
+  void update(const BsrMatrix& a) override;
+  SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  const SolveTimes& times() const;
+  void reset_times();
+  const StencilCoefficients& coefficients() const { return coefficients_; }
+
+ private:
+  index_t nx_, ny_, nz_;
+  BandedStop stop_;
+  Backend backend_;
+  std::shared_ptr<const Communicator> comm_;
+  RowPartition part_;
+  StencilCoefficients coefficients_;
+  std::unique_ptr<Gscg> gscg_;
+  Vector b_, x_;
+  std::vector<double> x_local_;
+};
+
+}  // namespace tb::banded

@@ -1,0 +1,267 @@
+// CUDA twins of the banded kernels (kernels.hpp): one thread per row running
+// the host's row bodies (row_kernels.hpp) in grid-stride loops. Reductions
+// give each block three sums and a maximum in a fixed order, then one block
+// combines the block results: no atomics, so results are reproducible.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "solvers/banded/kernels.hpp"
+#include "solvers/core/cuda/error_check.cuh"
+#include "solvers/core/cuda/reduction.cuh"
+
+namespace tb::banded::kernels::cuda {
+
+namespace {
+
+constexpr int threads = 256;
+// Also the number of partial results: fixed, so the summation order depends on n only.
+constexpr int max_blocks = 1024;
+
+int blocks_for(index_t n) { return int(std::min<long>((long(n) + threads - 1) / threads, max_blocks)); }
+
+__device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
+__device__ __forceinline__ index_t grid_stride() { return index_t(gridDim.x * blockDim.x); }
+
+__device__ double block_max(double v) {
+  __shared__ double warp_max[threads / cuda_reduction::warp_size];
+  const int lane = threadIdx.x % cuda_reduction::warp_size;
+  const int warp = threadIdx.x / cuda_reduction::warp_size;
+  for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
+    v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
+  if (lane == 0) warp_max[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < threads / cuda_reduction::warp_size ? warp_max[lane] : 0.0;
+    for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
+      v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
+  }
+  return v;
+}
+
+// Four block results, each reduced with __syncthreads between (block_sum
+// reuses its shared array).
+__device__ void store_block(double s0, double s1, double s2, double m, double* partial) {
+  s0 = cuda_reduction::block_sum<threads>(s0);
+  __syncthreads();
+  s1 = cuda_reduction::block_sum<threads>(s1);
+  __syncthreads();
+  s2 = cuda_reduction::block_sum<threads>(s2);
+  __syncthreads();
+  m = block_max(m);
+  if (threadIdx.x == 0) {
+    partial[4 * blockIdx.x + 0] = s0;
+    partial[4 * blockIdx.x + 1] = s1;
+    partial[4 * blockIdx.x + 2] = s2;
+    partial[4 * blockIdx.x + 3] = m;
+  }
+}
+
+template <class Body>
+__global__ void __launch_bounds__(threads) reduce_rows(index_t n, Body body, double* partial) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, m = 0.0;
+  for (index_t i = first_index(); i < n; i += grid_stride()) body(i, s0, s1, s2, m);
+  store_block(s0, s1, s2, m, partial);
+}
+
+__global__ void __launch_bounds__(threads) combine_blocks(const double* partial, int blocks, double* result) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, m = 0.0;
+  for (int b = threadIdx.x; b < blocks; b += threads) {
+    s0 += partial[4 * b + 0];
+    s1 += partial[4 * b + 1];
+    s2 += partial[4 * b + 2];
+    m = fmax(m, partial[4 * b + 3]);
+  }
+  s0 = cuda_reduction::block_sum<threads>(s0);
+  __syncthreads();
+  s1 = cuda_reduction::block_sum<threads>(s1);
+  __syncthreads();
+  s2 = cuda_reduction::block_sum<threads>(s2);
+  __syncthreads();
+  m = block_max(m);
+  if (threadIdx.x == 0) result[0] = s0, result[1] = s1, result[2] = s2, result[3] = m;
+}
+
+template <class Body>
+__global__ void __launch_bounds__(threads) for_rows(index_t begin, index_t end, Body body) {
+  for (index_t i = begin + first_index(); i < end; i += grid_stride()) body(i);
+}
+
+// Device memory for block results, allocated once per process and never freed
+// (static destructors may run after the CUDA context is gone).
+std::mutex scratch_mutex;
+double* scratch() {
+  static double* p = nullptr;
+  if (!p) {
+    void* q = nullptr;
+    cuda_error::throw_if(cudaMalloc(&q, (4 * max_blocks + 4) * sizeof(double)), "cudaMalloc of the banded scratch");
+    p = static_cast<double*>(q);
+  }
+  return p;
+}
+
+template <class Body>
+Partials run_reduction(index_t n, Body body, const char* name) {
+  std::lock_guard lock(scratch_mutex);
+  double* partial = scratch();
+  const int blocks = blocks_for(n);
+  reduce_rows<<<blocks, threads>>>(n, body, partial);
+  cuda_error::check_launch(name);
+  combine_blocks<<<1, threads>>>(partial, blocks, partial + 4 * max_blocks);
+  cuda_error::check_launch("combine_blocks");
+  double r[4];
+  cuda_error::throw_if(cudaMemcpy(r, partial + 4 * max_blocks, sizeof r, cudaMemcpyDeviceToHost),
+                       std::string("cudaMemcpy of the ") + name + " result");
+  Partials p;
+  p.sum[0] = r[0], p.sum[1] = r[1], p.sum[2] = r[2], p.max_abs = r[3];
+  return p;
+}
+
+template <class Body>
+void run_rows(index_t begin, index_t end, Body body, const char* name) {
+  for_rows<<<blocks_for(end - begin), threads>>>(begin, end, body);
+  cuda_error::check_launch(name);
+}
+
+template <int N>
+struct DiaRows {
+  DiaView a;
+  const double* x_ext;
+  double* y;
+  __device__ void operator()(index_t i) const { y[i] = dia_row<N>(a, i, x_ext); }
+};
+struct StencilRows {
+  StencilSlab a;
+  const double* x_ext;
+  double* y;
+  __device__ void operator()(index_t i) const { y[i] = stencil_row(a, i, x_ext); }
+};
+struct JacobiRows {
+  const double* dinv;
+  const double* r;
+  double* z;
+  __device__ void operator()(index_t i) const { z[i] = dinv[i] * r[i]; }
+};
+struct StencilDiagonalRows {
+  StencilSlab a;
+  double* dinv;
+  __device__ void operator()(index_t i) const { dinv[i] = 1.0 / stencil_diagonal(a.c, a.first_row + i); }
+};
+struct DirectionRows {
+  double beta, omega;
+  BicgVectors w;
+  __device__ void operator()(index_t i) const {
+    const double p = w.r[i] + beta * (w.p[i] - omega * w.v[i]);
+    w.p[i] = p;
+    w.y[i] = w.dinv[i] * p;
+  }
+};
+struct HalfStepRows {
+  double alpha;
+  BicgVectors w;
+  __device__ void operator()(index_t i) const {
+    const double s = w.r[i] - alpha * w.v[i];
+    w.s[i] = s;
+    w.z[i] = w.dinv[i] * s;
+  }
+};
+struct CgDirectionRows {
+  double beta;
+  const double* z;
+  double* p;
+  __device__ void operator()(index_t i) const { p[i] = z[i] + beta * p[i]; }
+};
+struct StabiliserDots {
+  BicgVectors w;
+  __device__ void operator()(index_t i, double& s0, double& s1, double&, double&) const {
+    const double kt = w.dinv[i] * w.t[i];
+    s0 += kt * w.z[i];
+    s1 += kt * kt;
+  }
+};
+struct SolutionUpdate {
+  double alpha, omega;
+  BicgVectors w;
+  __device__ void operator()(index_t i, double& s0, double& s1, double&, double& m) const {
+    w.x[i] += alpha * w.y[i] + omega * w.z[i];
+    const double r = w.s[i] - omega * w.t[i];
+    w.r[i] = r;
+    s0 += w.r0hat[i] * r;
+    s1 += r * r;
+    m = fmax(m, fabs(r));
+  }
+};
+struct CgUpdate {
+  double alpha;
+  const double *dinv, *p, *q;
+  double *x, *r, *z;
+  __device__ void operator()(index_t i, double& s0, double& s1, double&, double& m) const {
+    x[i] += alpha * p[i];
+    const double ri = r[i] - alpha * q[i];
+    r[i] = ri;
+    const double zi = dinv[i] * ri;
+    z[i] = zi;
+    s0 += ri * zi;
+    s1 += ri * ri;
+    m = fmax(m, fabs(ri));
+  }
+};
+struct DotsAndMax {
+  const double *x0, *x1, *x2, *y0, *y1, *y2, *m;
+  __device__ void operator()(index_t i, double& s0, double& s1, double& s2, double& mx) const {
+    if (x0) s0 += x0[i] * y0[i];
+    if (x1) s1 += x1[i] * y1[i];
+    if (x2) s2 += x2[i] * y2[i];
+    if (m) mx = fmax(mx, fabs(m[i]));
+  }
+};
+
+}  // namespace
+
+void dia_spmv(const DiaView& a, index_t begin, index_t end, const double* x_ext, double* y) {
+  if (a.ndiag == 7)
+    run_rows(begin, end, DiaRows<7>{a, x_ext, y}, "dia_spmv");
+  else
+    run_rows(begin, end, DiaRows<0>{a, x_ext, y}, "dia_spmv");
+}
+void stencil_spmv(const StencilSlab& a, index_t begin, index_t end, const double* x_ext, double* y) {
+  run_rows(begin, end, StencilRows{a, x_ext, y}, "stencil_spmv");
+}
+void jacobi_apply(index_t n, const double* dinv, const double* r, double* z) {
+  run_rows(0, n, JacobiRows{dinv, r, z}, "jacobi_apply");
+}
+void stencil_inverse_diagonal(const StencilSlab& a, index_t n, double* dinv) {
+  run_rows(0, n, StencilDiagonalRows{a, dinv}, "stencil_inverse_diagonal");
+}
+void bicg_direction(index_t n, double beta, double omega, const BicgVectors& w) {
+  run_rows(0, n, DirectionRows{beta, omega, w}, "bicg_direction");
+}
+void bicg_half_step(index_t n, double alpha, const BicgVectors& w) {
+  run_rows(0, n, HalfStepRows{alpha, w}, "bicg_half_step");
+}
+Partials bicg_stabiliser_dots(index_t n, const BicgVectors& w) {
+  return run_reduction(n, StabiliserDots{w}, "bicg_stabiliser_dots");
+}
+Partials bicg_solution_update(index_t n, double alpha, double omega, const BicgVectors& w) {
+  return run_reduction(n, SolutionUpdate{alpha, omega, w}, "bicg_solution_update");
+}
+Partials cg_solution_update(index_t n, double alpha, const double* dinv, const double* p, const double* q, double* x,
+                            double* r, double* z) {
+  return run_reduction(n, CgUpdate{alpha, dinv, p, q, x, r, z}, "cg_solution_update");
+}
+void cg_direction(index_t n, double beta, const double* z, double* p) {
+  run_rows(0, n, CgDirectionRows{beta, z, p}, "cg_direction");
+}
+Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {
+  DotsAndMax body{k > 0 ? x[0] : nullptr,
+                  k > 1 ? x[1] : nullptr,
+                  k > 2 ? x[2] : nullptr,
+                  k > 0 ? y[0] : nullptr,
+                  k > 1 ? y[1] : nullptr,
+                  k > 2 ? y[2] : nullptr,
+                  m};
+  return run_reduction(n, body, "dots_and_max");
+}
+
+}  // namespace tb::banded::kernels::cuda

@@ -1,0 +1,134 @@
+#include "dia_matrix.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "solvers/core/error.hpp"
+#include "solvers/fgbilu/stencil7_matrix.hpp"
+
+namespace tb::banded {
+
+index_t DiaMatrix::band() const {
+  index_t b = 0;
+  for (index_t o : offsets) b = std::max(b, std::abs(o));
+  return b;
+}
+
+namespace {
+
+void check_scalar(const BsrMatrix& a) {
+  if (a.block_size != 1)
+    throw Error("DIA conversion: the BSR matrix has block size " + std::to_string(a.block_size) +
+                "; the banded solvers take scalar matrices (block size 1)");
+  if (a.block_rows != a.block_cols)
+    throw Error("DIA conversion: the matrix is " + std::to_string(a.block_rows) + " x " + std::to_string(a.block_cols) +
+                ", not square");
+}
+
+void check_range(index_t n, index_t first_row, index_t rows, const char* who) {
+  if (first_row < 0 || rows < 0 || first_row > n - rows)
+    throw Error(std::string(who) + ": rows [" + std::to_string(first_row) + ", " + std::to_string(first_row + rows) +
+                ") are not inside the " + std::to_string(n) + " rows of the matrix");
+}
+
+index_t diagonal_of(const std::vector<index_t>& offsets, index_t offset) {
+  return index_t(std::lower_bound(offsets.begin(), offsets.end(), offset) - offsets.begin());
+}
+
+}  // namespace
+
+DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map) {
+  a.validate();
+  check_scalar(a);
+  check_range(a.block_rows, first_row, rows, "DIA conversion");
+  DiaMatrix m;
+  m.n = a.block_rows;
+  m.first_row = first_row;
+  m.rows = rows;
+  // Offsets of the whole matrix, not of the slab: every rank then stores the
+  // same diagonals and the same band, which the ghost zones are sized by.
+  for (index_t i = 0; i < a.block_rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) m.offsets.push_back(a.col_idx[k] - i);
+  std::sort(m.offsets.begin(), m.offsets.end());
+  m.offsets.erase(std::unique(m.offsets.begin(), m.offsets.end()), m.offsets.end());
+  const std::size_t nd = m.offsets.size();
+  DiaMap local;
+  DiaMap& mp = map ? *map : local;
+  mp.bsr_entry.assign(std::size_t(rows) * nd, -1);
+  for (index_t i = 0; i < rows; ++i) {
+    const index_t g = first_row + i;
+    for (index_t k = a.row_ptr[g]; k < a.row_ptr[g + 1]; ++k)
+      mp.bsr_entry[std::size_t(i) * nd + diagonal_of(m.offsets, a.col_idx[k] - g)] = k;
+  }
+  m.values.assign(std::size_t(rows) * nd, 0.0);
+  update_values(a, mp, m);
+  return m;
+}
+
+void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m) {
+  if (map.bsr_entry.size() != m.values.size())
+    throw Error("DIA update: the map holds " + std::to_string(map.bsr_entry.size()) + " entries, the matrix " +
+                std::to_string(m.values.size()) + "; update needs the matrix setup was given");
+  for (std::size_t e = 0; e < m.values.size(); ++e) {
+    const index_t k = map.bsr_entry[e];
+    m.values[e] = k < 0 ? 0.0 : a.values[std::size_t(k)];
+  }
+}
+
+DiaMatrix dia_from_stencil7(const fgbilu::Stencil7Matrix& s) {
+  if (s.block_size != 1)
+    throw Error("DIA conversion: the 7-point matrix has block size " + std::to_string(s.block_size) +
+                "; the banded solvers take scalar matrices (block size 1)");
+  const fgbilu::WavefrontSchedule& w = s.schedule;
+  const index_t cells = s.cells();
+  const fgbilu::GridShape g = w.shape;
+  // Column offset of each coefficient alpha..eta (seed 000, Fig. 2).
+  const index_t step[fgbilu::num_coefficients] = {-g.ni * g.nj, -g.ni, -1, 0, 1, g.ni, g.ni * g.nj};
+  DiaMatrix m;
+  m.n = m.rows = cells;
+  m.offsets.assign(step, step + fgbilu::num_coefficients);
+  std::sort(m.offsets.begin(), m.offsets.end());
+  m.offsets.erase(std::unique(m.offsets.begin(), m.offsets.end()), m.offsets.end());
+  const std::size_t nd = m.offsets.size();
+  m.values.assign(std::size_t(cells) * nd, 0.0);
+  for (index_t q = 0; q < cells; ++q) {
+    const index_t row = w.natural[q];
+    for (int c = 0; c < fgbilu::num_coefficients; ++c) {
+      const bool on_grid =
+          c == fgbilu::delta || w.neighbour[std::size_t(c < fgbilu::delta ? c : c - 1) * cells + q] >= 0;
+      if (on_grid) m.values[std::size_t(row) * nd + diagonal_of(m.offsets, step[c])] += s.block(c, q)[0];
+    }
+  }
+  return m;
+}
+
+DiaMatrix slice_rows(const DiaMatrix& a, index_t first_row, index_t rows) {
+  check_range(a.rows, first_row - a.first_row, rows, "DIA slice");
+  DiaMatrix m;
+  m.n = a.n;
+  m.first_row = first_row;
+  m.rows = rows;
+  m.offsets = a.offsets;
+  const std::size_t nd = a.offsets.size();
+  const auto from = a.values.begin() + std::ptrdiff_t(std::size_t(first_row - a.first_row) * nd);
+  m.values.assign(from, from + std::ptrdiff_t(std::size_t(rows) * nd));
+  return m;
+}
+
+void multiply_whole(const DiaMatrix& a, const double* x, double* y) {
+  if (a.first_row != 0 || a.rows != a.n)
+    throw Error("multiply_whole: the DIA matrix holds rows [" + std::to_string(a.first_row) + ", " +
+                std::to_string(a.first_row + a.rows) + ") of " + std::to_string(a.n) + ", not all of them");
+  const index_t nd = a.ndiag();
+  for (index_t i = 0; i < a.n; ++i) {
+    double s = 0.0;
+    for (index_t d = 0; d < nd; ++d) {
+      const index_t j = i + a.offsets[d];
+      if (j >= 0 && j < a.n) s += a.values[std::size_t(i) * nd + d] * x[j];
+    }
+    y[i] = s;
+  }
+}
+
+}  // namespace tb::banded

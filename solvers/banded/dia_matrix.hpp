@@ -1,0 +1,70 @@
+#pragma once
+// Seed 004 §III-B: the banded matrix in DIA storage with each row's diagonals
+// contiguous, values[i * ndiag + d] = A(first_row + i, first_row + i + offsets[d]).
+// A DiaMatrix holds the rows [first_row, first_row + rows) of a global n x n
+// matrix: the whole matrix on one rank, one slab of the row decomposition of
+// §III-A on several. Entries whose column falls outside [0, n) are stored as 0.
+#include <vector>
+
+#include "solvers/matrix/bsr.hpp"
+
+namespace tb::fgbilu {
+struct Stencil7Matrix;
+}
+
+namespace tb::banded {
+
+struct DiaMatrix {
+  index_t n = 0;                 // global rows and columns
+  index_t first_row = 0;         // global index of local row 0
+  index_t rows = 0;              // local rows
+  std::vector<index_t> offsets;  // column - row of each stored diagonal, ascending
+  std::vector<double> values;    // rows * ndiag, row-contiguous
+
+  index_t ndiag() const { return index_t(offsets.size()); }
+  // max |offset|: the ghost zone on each side of an extended vector.
+  index_t band() const;
+};
+
+// Raw pointers of a DiaMatrix on whichever backend holds them: what kernels read.
+struct DiaView {
+  index_t rows = 0;
+  index_t ndiag = 0;
+  index_t band = 0;
+  const index_t* offsets = nullptr;
+  const double* values = nullptr;
+};
+
+inline DiaView view(const DiaMatrix& a) { return {a.rows, a.ndiag(), a.band(), a.offsets.data(), a.values.data()}; }
+
+// Where each DIA value comes from in the BSR matrix it was made from, found once
+// per pattern so that update_values copies numbers without searching.
+struct DiaMap {
+  std::vector<index_t> bsr_entry;  // [i * ndiag + d]: position in a.values, or -1 (stored 0)
+};
+
+// Rows [first_row, first_row + rows) of a scalar BSR matrix (block size 1;
+// tb::Error names the block size otherwise, or the row range when it is not
+// inside the matrix). The diagonals are the union of the offsets of every row
+// of the matrix, so every slab of one matrix has the same offsets.
+DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map = nullptr);
+inline DiaMatrix dia_from_bsr(const BsrMatrix& a, DiaMap* map = nullptr) {
+  return dia_from_bsr(a, 0, a.block_rows, map);
+}
+// Numeric only: the values of a matrix with the pattern map was made from.
+void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m);
+
+// The scalar (block size 1) 7-point matrix of seed 000's format: offsets
+// -I*J, -I, -1, 0, 1, I, I*J (those a degenerate grid direction makes
+// duplicate are merged away).
+DiaMatrix dia_from_stencil7(const fgbilu::Stencil7Matrix& m);
+
+// Rows [first_row, first_row + rows) of a (whole or sliced) DiaMatrix; the
+// range must lie inside the rows a holds.
+DiaMatrix slice_rows(const DiaMatrix& a, index_t first_row, index_t rows);
+
+// y = A x for a DiaMatrix holding all n rows, on the host, without extended
+// vectors: the independent check the tests compare the kernels against.
+void multiply_whole(const DiaMatrix& a, const double* x, double* y);
+
+}  // namespace tb::banded

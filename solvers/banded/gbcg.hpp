@@ -1,0 +1,61 @@
+#pragma once
+// GBCG, seed 004 Algorithm 1: BiCGStab with the Jacobi K = diag(A) on one
+// rank's DIA slab. The algorithm sees no hardware: kernels.hpp does the device
+// steps, the Communicator's VectorSpace::reduce the scalar communication and
+// its GhostExchange the vector communication, so one rank and many run the
+// same code.
+//
+// Scalar communication: Algorithm 1 has four solid boxes per iteration
+// (||r||_max, rho, alpha, omega's two dots). The stopping norms are taken in
+// the same pass and the same reduction as the next rho (both read the new r),
+// so an iteration makes THREE global reductions:
+//   1. <r0hat, r>, <r, r>, ||r||_max    (fused into the x, r update)
+//   2. <r0hat, v>                        (alpha)
+//   3. <K^-1 t, K^-1 s>, <K^-1 t, K^-1 t> (omega)
+// Vector communication: two ghost exchanges (before v = A y and t = A z).
+#include <memory>
+#include <vector>
+
+#include "banded_product.hpp"
+#include "banded_stop.hpp"
+#include "communicator.hpp"
+
+namespace tb::banded {
+
+class Gbcg {
+ public:
+  // slab: this rank's rows of A (its offsets must be those of the whole matrix).
+  Gbcg(const DiaMatrix& slab, std::shared_ptr<const Communicator> comm, const RowPartition& part, BandedStop stop,
+       Backend backend);
+  void update_values(const DiaMatrix& slab);  // numeric only
+  // Local rows of b and x on the backend; x holds the initial guess. Every rank
+  // returns the same SolveStats; final_residual is ||b - A x||_2 recomputed.
+  SolveStats solve(const Vector& b, Vector& x);
+  // Accumulated over the solves since the last reset.
+  const SolveTimes& times() const { return times_; }
+  void reset_times() { times_ = {}; }
+  index_t rows() const { return rows_; }
+
+ private:
+  void set_inverse_diagonal(const DiaMatrix& slab);
+  Partials reduce(Partials p, int sums, bool with_max);
+  double true_residual(const Vector& b, const Vector& x);
+
+  std::shared_ptr<const Communicator> comm_;
+  BandedStop stop_;
+  Backend backend_;
+  index_t rows_;
+  DiaProduct a_;
+  std::unique_ptr<GhostExchange> exchange_;
+  std::vector<double> dinv_host_;  // staging for K^{-1} on numeric updates
+  Vector dinv_, r_, r0hat_, p_, v_, s_, t_;
+  GhostedVector y_, z_;
+  SolveTimes times_;
+};
+
+// inv[i] = 1 / A(i,i) for every row of a slab (inv is resized, so a buffer
+// kept between updates is allocated once); tb::Error names the first global
+// row with a zero or non-finite diagonal.
+void inverse_diagonal(const DiaMatrix& slab, std::vector<double>& inv);
+
+}  // namespace tb::banded

@@ -1,0 +1,93 @@
+#pragma once
+// The per-row arithmetic of the banded kernels, shared by the sequential
+// reference, the OpenMP loops and the CUDA threads, so the host tests cover
+// the arithmetic the GPU runs. Extended vectors (§III-A): x_ext[band + i] is
+// local row i, the band entries on each side are the ghost zones.
+#include "dia_matrix.hpp"
+#include "solvers/core/host_device.hpp"
+#include "stencil_operator.hpp"
+
+namespace tb::banded {
+
+// Row i of y = A x in the row-contiguous DIA layout of §III-B. N > 0 fixes
+// the number of diagonals at compile time (7 for the 7-point systems of the
+// paper: the loop unrolls); N = 0 reads it at run time. Same sums in the same
+// order either way.
+template <int N = 0>
+TB_HOST_DEVICE inline double dia_row(const DiaView& a, index_t i, const double* x_ext) {
+  const index_t nd = N > 0 ? N : a.ndiag;
+  const double* v = a.values + std::size_t(i) * nd;
+  const double* x = x_ext + a.band + i;
+  double s = 0.0;
+  for (index_t d = 0; d < nd; ++d) s += v[d] * x[a.offsets[d]];
+  return s;
+}
+
+// A slab of a stencil operator: the coefficients and the global index of local row 0.
+struct StencilSlab {
+  StencilCoefficients c;
+  index_t first_row = 0;
+  index_t band = 0;  // of the extended vectors: c.band()
+};
+
+// Row i of y = A x for the matrix-free operator of §III-D, given which of its
+// neighbours are on the grid: the row's stencil comes from its position, not
+// from stored entries.
+TB_HOST_DEVICE inline double stencil_row_at(const StencilSlab& s, const StencilFaces& f, index_t i,
+                                            const double* x_ext) {
+  const StencilCoefficients& c = s.c;
+  const double* xi = x_ext + s.band + i;
+  const index_t sy = c.nx, sz = c.nx * c.ny;
+  double off = 0.0;
+  if (f.x_lo) off += c.ax * xi[-1];
+  if (f.x_hi) off += c.ax * xi[1];
+  if (f.y_lo) off += c.ay * xi[-sy];
+  if (f.y_hi) off += c.ay * xi[sy];
+  if (f.z_lo) off += c.az * xi[-sz];
+  if (f.z_hi) off += c.az * xi[sz];
+  return stencil_diagonal(c, f) * xi[0] - off;
+}
+
+TB_HOST_DEVICE inline double stencil_row(const StencilSlab& s, index_t i, const double* x_ext) {
+  return stencil_row_at(s, stencil_faces(s.c, s.first_row + i), i, x_ext);
+}
+
+// Local rows [begin, end) lying in one x-line of the grid: they share their
+// y and z neighbours, so the integer remainders are taken once per line and
+// each row gives the same arithmetic as stencil_row.
+TB_HOST_DEVICE inline void stencil_line(const StencilSlab& s, index_t begin, index_t end, const double* x_ext,
+                                        double* y) {
+  const StencilCoefficients& c = s.c;
+  const index_t g = s.first_row + begin;
+  StencilFaces f = stencil_faces(c, g);
+  const index_t x0 = g % c.nx;
+  index_t i = begin;
+  if (f.y_lo && f.y_hi && f.z_lo && f.z_hi) {
+    // An interior line: its inner rows have all six neighbours, a branch-free
+    // loop that vectorises (terms in stencil_row_at's order, so same bits).
+    const StencilFaces all{true, true, true, true, true, true};
+    const double diag = stencil_diagonal(c, all);
+    const index_t sy = c.nx, sz = c.nx * c.ny;
+    // Rows with 0 < x < nx - 1 (std::min / max are host-only).
+    const index_t first_inner = begin + (x0 == 0 ? 1 : 0), last_inner = begin + (c.nx - 1 - x0);
+    const index_t inner_begin = first_inner < end ? first_inner : end;
+    const index_t inner_end = last_inner < end ? last_inner : end;
+    for (; i < inner_begin; ++i) {
+      f.x_lo = x0 + (i - begin) > 0, f.x_hi = x0 + (i - begin) + 1 < c.nx;
+      y[i] = stencil_row_at(s, f, i, x_ext);
+    }
+    for (; i < inner_end; ++i) {
+      const double* xi = x_ext + s.band + i;
+      const double off = c.ax * xi[-1] + c.ax * xi[1] + c.ay * xi[-sy] + c.ay * xi[sy] + c.az * xi[-sz] + c.az * xi[sz];
+      y[i] = diag * xi[0] - off;
+    }
+  }
+  for (; i < end; ++i) {
+    const index_t x = x0 + (i - begin);
+    f.x_lo = x > 0;
+    f.x_hi = x + 1 < c.nx;
+    y[i] = stencil_row_at(s, f, i, x_ext);
+  }
+}
+
+}  // namespace tb::banded

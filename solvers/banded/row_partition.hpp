@@ -1,0 +1,26 @@
+#pragma once
+// Seed 004 §III-A: the row-oriented decomposition. Rank p owns the contiguous
+// rows [first(p), first(p) + rows(p)) of A, x and b. A rank may own no rows.
+// Pure arithmetic, so the solvers of this room need no MPI to be built.
+#include <vector>
+
+#include "solvers/core/types.hpp"
+
+namespace tb::banded {
+
+struct RowPartition {
+  std::vector<index_t> starts{0, 0};  // parts + 1, non-decreasing, starts[0] = 0
+
+  int parts() const { return int(starts.size()) - 1; }
+  index_t n() const { return starts.back(); }
+  index_t first(int p) const { return starts[std::size_t(p)]; }
+  index_t rows(int p) const { return starts[std::size_t(p) + 1] - starts[std::size_t(p)]; }
+};
+
+// Equal slabs as §III-A asks; the first n % parts ranks get one row more.
+RowPartition balanced_partition(index_t n, int parts);
+// Slabs of the given sizes (tests: uneven splits, ranks with zero rows);
+// tb::Error names the part with a negative size.
+RowPartition partition_from_sizes(const std::vector<index_t>& rows);
+
+}  // namespace tb::banded

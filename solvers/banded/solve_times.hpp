@@ -1,0 +1,12 @@
+#pragma once
+// Where a banded solve spent its time: what the benchmark reports per iteration.
+namespace tb::banded {
+
+struct SolveTimes {
+  double compute = 0.0;    // kernels (SpMV, fused updates, local reductions)
+  double halo = 0.0;       // ghost exchange: posting and waiting, not the overlapped rows
+  double reduction = 0.0;  // global reductions (VectorSpace::reduce, allgather excluded)
+  double total() const { return compute + halo + reduction; }
+};
+
+}  // namespace tb::banded

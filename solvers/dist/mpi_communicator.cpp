@@ -1,0 +1,85 @@
+#include "mpi_communicator.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "mpi_exchange.hpp"
+#include "solvers/core/error.hpp"
+#include "world.hpp"
+
+namespace tb::dist {
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm) {
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  space_ = std::make_unique<MpiVectorSpace>(comm_);
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  space_.reset();
+  if (!mpi_finalized()) MPI_Comm_free(&comm_);
+}
+
+namespace {
+void check_parts(const banded::RowPartition& p, int size, const char* who) {
+  if (p.parts() != size)
+    throw Error(std::string(who) + ": the row partition has " + std::to_string(p.parts()) + " parts for " +
+                std::to_string(size) + " ranks");
+}
+}  // namespace
+
+std::unique_ptr<banded::GhostExchange> MpiCommunicator::make_exchange(const banded::RowPartition& p, index_t band,
+                                                                      Backend backend) const {
+  check_parts(p, size_, "MPI ghost exchange");
+  return std::make_unique<MpiGhostExchange>(comm_, p, band, backend);
+}
+
+void MpiCommunicator::allgather(const banded::RowPartition& p, const double* local, double* global) const {
+  check_parts(p, size_, "MPI allgather");
+  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
+  for (int q = 0; q < size_; ++q) {
+    counts[std::size_t(q)] = p.rows(q);
+    displs[std::size_t(q)] = p.first(q);
+  }
+  MPI_Allgatherv(local, p.rows(rank_), MPI_DOUBLE, global, counts.data(), displs.data(), MPI_DOUBLE, comm_);
+}
+
+namespace {
+
+// Processes the launcher started (mpiexec sets these), or 1 outside a launcher.
+int launched_processes() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    if (const char* v = std::getenv(name)) return std::max(1, std::atoi(v));
+  return 1;
+}
+
+void finalize_at_exit() {
+  if (!mpi_finalized()) MPI_Finalize();
+}
+
+}  // namespace
+
+std::shared_ptr<const banded::Communicator> world_or_self() {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  // A program that knows nothing of MPI (a miniapp started by mpiexec -n 2)
+  // still gets distributed banded solves: MPI starts with the first solver,
+  // and ends at exit, after the world communicator below is destroyed
+  // (registered before it is constructed).
+  if (!initialised && !mpi_finalized() && launched_processes() > 1) {
+    MPI_Init(nullptr, nullptr);
+    std::atexit(finalize_at_exit);
+    initialised = 1;
+  }
+  if (!initialised || mpi_finalized()) return banded::self_communicator();
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) return banded::self_communicator();
+  static const auto world = std::make_shared<const MpiCommunicator>(MPI_COMM_WORLD);
+  return world;
+}
+
+}  // namespace tb::dist

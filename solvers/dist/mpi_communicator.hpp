@@ -1,0 +1,60 @@
+#pragma once
+// The MPI Communicator of the banded solvers: reductions in one
+// MPI_Allreduce, the two-phase ghost exchange of §III-C (Fig. 4) and the
+// allgather of the solution. Includes <mpi.h>: only the few files that name a
+// communicator include this header.
+#include <mpi.h>
+
+#include <map>
+#include <memory>
+
+#include "solvers/banded/communicator.hpp"
+
+namespace tb::dist {
+
+// dot / norm2 / multi_dot / reduce over the ranks of a communicator.
+class MpiVectorSpace final : public VectorSpace {
+ public:
+  explicit MpiVectorSpace(MPI_Comm comm);
+  ~MpiVectorSpace() override;
+  double dot(const Vector& x, const Vector& y) const override;
+  void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const override;
+  // Sums and maxima in ONE MPI_Allreduce: a user operation over one element
+  // of a contiguous type [k, m, sums..., maxima...].
+  void reduce(double* sum_values, int k, double* max_values, int m) const override;
+
+  static constexpr int max_per_kind = 16;  // per kind, per reduce call
+
+ private:
+  MPI_Datatype record_type(int length) const;
+
+  MPI_Comm comm_;
+  MPI_Op op_ = MPI_OP_NULL;
+  mutable std::map<int, MPI_Datatype> types_;  // one per record length, made once
+};
+
+class MpiCommunicator final : public banded::Communicator {
+ public:
+  // Works on a duplicate of comm, so its messages never meet the caller's.
+  explicit MpiCommunicator(MPI_Comm comm);
+  ~MpiCommunicator() override;
+  MpiCommunicator(const MpiCommunicator&) = delete;
+  MpiCommunicator& operator=(const MpiCommunicator&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  const VectorSpace& space() const override { return *space_; }
+  std::unique_ptr<banded::GhostExchange> make_exchange(const banded::RowPartition& p, index_t band,
+                                                       Backend backend) const override;
+  void allgather(const banded::RowPartition& p, const double* local, double* global) const override;
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  std::unique_ptr<MpiVectorSpace> space_;
+};
+
+// True once MPI_Finalize has run: MPI objects must then no longer be freed.
+bool mpi_finalized();
+
+}  // namespace tb::dist

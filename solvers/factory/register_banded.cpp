@@ -1,0 +1,47 @@
+#include "registry.hpp"
+#include "solver_communicator.hpp"
+#include "solvers/banded/complete_solvers.hpp"
+
+namespace tb {
+
+namespace {
+
+banded::BandedStop banded_stop(const ParamValues& p, const StopCriteria& s) {
+  banded::BandedStop stop;
+  stop.krylov = s;
+  stop.eps = p.real("eps");
+  if (stop.eps < 0) throw Error("banded solver: eps=" + p.text("eps") + " is negative; expected eps >= 0");
+  return stop;
+}
+
+ParamInfo eps_param() {
+  return {"eps", ParamType::real, "0", "also stop when ||r||_max <= eps (Algorithm 1 of seed 004); 0 = off", {}};
+}
+
+}  // namespace
+
+void register_banded(Registry& r) {
+  r.add(CompleteSolverEntry{
+      "bicgstab_dia",
+      "seed 004 GBCG: BiCGStab + Jacobi on DIA storage, scalar banded matrices; distributed in row slabs under MPI",
+      {eps_param()},
+      [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
+        return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator());
+      }});
+  r.add(CompleteSolverEntry{
+      "cg_stencil",
+      "seed 004 GSCG: Jacobi CG for a constant-coefficient 7-point operator on an nx*ny*nz grid; reads no matrix",
+      {{"nx", ParamType::integer, "0", "grid cells in x (fastest); required", {}},
+       {"ny", ParamType::integer, "0", "grid cells in y; required", {}},
+       {"nz", ParamType::integer, "0", "grid cells in z; required", {}},
+       eps_param()},
+      [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
+        const int nx = p.integer("nx"), ny = p.integer("ny"), nz = p.integer("nz");
+        if (nx < 1 || ny < 1 || nz < 1)
+          throw Error("cg_stencil: nx=" + std::to_string(nx) + ", ny=" + std::to_string(ny) + ", nz=" +
+                      std::to_string(nz) + "; give the grid, each at least 1, e.g. cg_stencil(nx=32,ny=32,nz=32)");
+        return std::make_unique<banded::StencilCgSolver>(nx, ny, nz, banded_stop(p, s), b, solver_communicator());
+      }});
+}
+
+}  // namespace tb

@@ -1,0 +1,24 @@
+#pragma once
+// A solver that owns its matrix format and its iteration: seed 004's banded
+// BiCGStab (DIA storage) and stencil CG (no stored matrix). LinearSolver
+// forwards setup / update / solve to it, so a miniapp uses one exactly like
+// a Krylov method + preconditioner pair.
+#include <span>
+
+#include "solve_stats.hpp"
+#include "solvers/matrix/bsr.hpp"
+
+namespace tb {
+
+class CompleteSolver {
+ public:
+  virtual ~CompleteSolver() = default;
+  virtual void setup(const BsrMatrix& a) = 0;   // symbolic + numeric; once per pattern
+  virtual void update(const BsrMatrix& a) = 0;  // numeric only; same pattern as setup
+  // Host vectors of the full system; x holds the initial guess on entry. Fills
+  // reason, iterations, residuals (final_residual recomputed from b - A x) and
+  // detail; LinearSolver adds the specification and the timings.
+  virtual SolveStats solve(std::span<const double> b, std::span<double> x) = 0;
+};
+
+}  // namespace tb

@@ -1,0 +1,49 @@
+#pragma once
+// Small banded test systems: random scalar matrices with a given set of
+// diagonals, and the Poisson-type stencil7 systems of the paper (§II-B).
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "solvers/matrix/bsr.hpp"
+#include "solvers/matrix/generate.hpp"
+
+namespace tb::test {
+
+// n x n, scalar, the given column offsets in every row where they fall inside
+// the matrix, random values in [-1, 1) off the diagonal and a diagonal that
+// dominates by 'dominance' (> 1: BiCGStab converges quickly).
+inline BsrMatrix random_banded(index_t n, std::vector<index_t> offsets, unsigned seed, double dominance = 1.5) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  BsrMatrix a;
+  a.block_rows = a.block_cols = n;
+  a.row_ptr.assign(1, 0);
+  for (index_t i = 0; i < n; ++i) {
+    double off_sum = 0.0;
+    std::size_t diag = 0;
+    for (index_t o : offsets) {
+      const index_t j = i + o;
+      if (j < 0 || j >= n) continue;
+      if (o == 0) diag = a.values.size();
+      const double v = o == 0 ? 0.0 : val(gen);
+      off_sum += std::abs(v);
+      a.col_idx.push_back(j);
+      a.values.push_back(v);
+    }
+    a.values[diag] = dominance * off_sum + 0.1;
+    a.row_ptr.push_back(index_t(a.col_idx.size()));
+  }
+  return a;
+}
+
+// The scalar 7-point system of the stencil7 generator on a uniform grid:
+// symmetric (no convection) for CG, or with upwind convection for BiCGStab.
+inline BsrMatrix poisson7(index_t nx, index_t ny, index_t nz, bool symmetric = true) {
+  Stencil7Params p;
+  p.nx = nx, p.ny = ny, p.nz = nz, p.block_size = 1, p.stretch = 1.0, p.symmetric = symmetric;
+  p.peclet = symmetric ? 0.0 : 10.0;
+  return generate_stencil7(p);
+}
+
+}  // namespace tb::test
