@@ -10,7 +10,7 @@
 //   build/bin/tb-ib inputs/immersed/sphere_re100_fine.toml --out out/sphere_fine   (the Cd check, D/h = 20)
 //   build/bin/tb-ib inputs/immersed/poisson_sphere.toml --set grid.nx=48 --set grid.ny=48 --set grid.nz=48
 //   build/bin/tb-ib inputs/immersed/pulsating_ellipsoid.toml --out out/pulse
-//   build/bin/tb-ib --set body.shape=stl --set body.file=heart.stl --steps 20
+//   build/bin/tb-ib inputs/immersed/stl_ellipsoid.toml --out out/stl     (a body read from STL)
 //   build/bin/tb-ib --steps 20 --shadow pressure=cg+jacobi --shadow 'gmres(restart=30)+bilu0'
 //   build/bin/tb-ib --set run.checkpoint_every=10 --out out/c   ... then: build/bin/tb-ib --restart out/c
 //   build/bin/tb-ib --help                                 (every case key and solver name)
