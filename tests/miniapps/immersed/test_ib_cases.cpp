@@ -8,9 +8,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "miniapps/common/time_loop.hpp"
+#include "miniapps/immersed/field_output.hpp"
 #include "miniapps/immersed/ib_case.hpp"
 #include "miniapps/immersed/ib_simulation.hpp"
 #include "solvers/core/error.hpp"
@@ -72,6 +74,16 @@ TEST(IbCases, SphereFewStepsHasDragAndNoDivergence) {
   EXPECT_GT(figure(r, "cd"), 0.5);
   EXPECT_LT(figure(r, "cd"), 10.0);
   EXPECT_TRUE(fs::exists(out / "summary.json"));
+  if (vtk_output_available()) {
+    // The last step's fields: velocity, pressure and the cell types, and the body surface.
+    std::ifstream vts(out / "fields" / "flow_000004.vts");
+    const std::string text((std::istreambuf_iterator<char>(vts)), std::istreambuf_iterator<char>());
+    for (const char* name : {"\"velocity\"", "\"pressure\"", "\"cell_type\""})
+      EXPECT_NE(text.find(name), std::string::npos) << name << " missing from the .vts";
+    EXPECT_TRUE(fs::exists(out / "fields" / "body_000004.vtp"));
+    EXPECT_TRUE(fs::exists(out / "flow.pvd"));
+    EXPECT_TRUE(fs::exists(out / "body.pvd"));
+  }
   fs::remove_all(out);
 }
 
