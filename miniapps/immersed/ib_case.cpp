@@ -75,8 +75,12 @@ CartesianGrid make_grid(const harness::CaseConfig& config) {
     const double lo = config.real(key("grid", "min_", a)), hi = config.real(key("grid", "max_", a));
     if (!(hi > lo)) throw Error(key("grid", "max_", a) + " must exceed " + key("grid", "min_", a));
     if (h > 0.0) {
-      nodes[d] = clustered_axis_nodes(lo, hi, config.real(key("grid", "core_min_", a)),
-                                      config.real(key("grid", "core_max_", a)), h, config.real("grid.ratio"));
+      try {
+        nodes[d] = clustered_axis_nodes(lo, hi, config.real(key("grid", "core_min_", a)),
+                                        config.real(key("grid", "core_max_", a)), h, config.real("grid.ratio"));
+      } catch (const Error& e) {
+        throw Error(key("grid", "core_min_", a) + " / " + key("grid", "core_max_", a) + ": " + e.what());
+      }
     } else {
       const long n = config.integer(key("grid", "n", a));
       if (n < 2 || n > 4096) throw Error(key("grid", "n", a) + " = " + std::to_string(n) + " is out of range 2..4096");
