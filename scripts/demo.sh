@@ -2,7 +2,8 @@
 # Command (a) of the README: set up, build, and run the main job: the offline
 # solver on the shipped demo system with two solver specifications side by side,
 # then the miniapps' default cases (tb-incomp: a 2D lid-driven cavity at Re 100;
-# tb-comp2d: inviscid flow past a cylinder at M 0.38, seed 001's first case).
+# tb-comp2d: inviscid flow past a cylinder at M 0.38, seed 001's first case;
+# tb-ib: steady flow past an immersed sphere at Re 100, seed 004's miniapp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -21,3 +22,7 @@ echo "           ParaView series out/demo-incomp/flow.pvd, centrelines out/demo-
 build/bin/tb-comp2d --out out/demo-comp2d --set run.progress=false
 echo "tb-comp2d: step table out/demo-comp2d/steps.csv, summary (Cl, Cd) out/demo-comp2d/summary.json,"
 echo "           ParaView series out/demo-comp2d/flow.pvd, wall Cp out/demo-comp2d/wall.csv"
+
+build/bin/tb-ib --out out/demo-ib --set run.progress=false
+echo "tb-ib: step table out/demo-ib/steps.csv, summary (Cd of the sphere) out/demo-ib/summary.json,"
+echo "       ParaView series out/demo-ib/flow.pvd (cell types too) and out/demo-ib/body.pvd"

@@ -1,0 +1,31 @@
+#pragma once
+// ParaView output of tb-ib through the VTK library (as tb-incomp's): the grid
+// as a .vts with cell data (velocity, pressure, cell type 0 fluid / 1 ghost /
+// 2 solid, and any extra scalar arrays) and the body surface as a .vtp. Files
+// are written whole or not at all. VTK headers stay in the .cpp.
+#include <filesystem>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "physics/immersed/ghost_cells.hpp"
+
+namespace tb::immersed {
+
+bool vtk_output_available();
+
+struct CellArray {
+  std::string name;
+  int components = 1;
+  std::vector<double> values;  // components interleaved
+};
+
+// tb::Error when VTK is missing or the write fails.
+void write_grid_vts(const std::filesystem::path& path, const CartesianGrid& grid, const std::vector<CellArray>& arrays);
+void write_surface_vtp(const std::filesystem::path& path, const std::vector<Triangle>& triangles);
+
+// The cell-type array of a classification, as doubles.
+CellArray cell_type_array(const GhostCells& cells);
+
+}  // namespace tb::immersed

@@ -1,0 +1,70 @@
+#pragma once
+// tb-ib's physics as the harness sees it. FlowSimulation: the fractional step
+// of physics/immersed, three advection-diffusion solves and one pressure solve
+// per step, steady state by time marching, drag of a sphere as figures of
+// merit. PoissonSimulation: the manufactured Poisson problem, one solve, its
+// max-norm error as the figure of merit.
+#include <limits>
+#include <memory>
+
+#include "miniapps/common/case_config.hpp"
+#include "miniapps/common/pvd_series.hpp"
+#include "miniapps/common/simulation.hpp"
+#include "physics/immersed/fractional_step.hpp"
+#include "physics/immersed/manufactured_poisson.hpp"
+
+namespace tb::immersed {
+
+inline const std::vector<std::string> ib_systems = {"advection_diffusion", "pressure"};
+
+class FlowSimulation final : public harness::Simulation {
+ public:
+  explicit FlowSimulation(const harness::CaseConfig& config);
+
+  std::vector<std::string> linear_systems() const override { return ib_systems; }
+  harness::StepResult advance(harness::LinearSystems& solvers) override;
+  bool steady_state_reached() const override;
+  void save_state(std::ostream& out) const override;
+  void load_state(std::istream& in) override;
+  void write_fields(const std::filesystem::path& dir, long step) override;
+  std::vector<std::pair<std::string, double>> figures_of_merit() const override;
+
+  const ImmersedFlow& flow() const { return *flow_; }
+  // Drag coefficient of a sphere body, NaN for other bodies.
+  double drag() const;
+
+ private:
+  std::unique_ptr<ImmersedFlow> flow_;
+  double steady_tol_ = 0.0;
+  double last_change_ = std::numeric_limits<double>::infinity();
+  double last_divergence_ = 0.0;
+  harness::PvdSeries fields_, surfaces_;
+  bool warned_no_vtk_ = false;
+};
+
+class PoissonSimulation final : public harness::Simulation {
+ public:
+  explicit PoissonSimulation(const harness::CaseConfig& config);
+
+  std::vector<std::string> linear_systems() const override { return ib_systems; }
+  harness::StepResult advance(harness::LinearSystems& solvers) override;
+  bool steady_state_reached() const override { return solved_; }
+  void save_state(std::ostream& out) const override;
+  void load_state(std::istream& in) override;
+  void write_fields(const std::filesystem::path& dir, long step) override;
+  std::vector<std::pair<std::string, double>> figures_of_merit() const override;
+
+  double max_error() const { return result_.max_error; }
+
+ private:
+  CartesianGrid grid_;
+  std::unique_ptr<Body> body_;
+  BodyCondition condition_;
+  GhostCells cells_;
+  PoissonResult result_;
+  bool solved_ = false;
+};
+
+std::unique_ptr<harness::Simulation> make_simulation(const harness::CaseConfig& config);
+
+}  // namespace tb::immersed

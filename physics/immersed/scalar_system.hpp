@@ -1,0 +1,62 @@
+#pragma once
+// The scalar systems of seed 004 on the immersed-boundary grid, all one
+// pattern per body position (block size 1):
+//   fluid rows  alpha phi_P + beta (-delta^2 phi)_P  with delta^2 of Eq. 7:
+//               Eq. 5 (Crank-Nicolson advection-diffusion) has alpha = 1, beta = dt nu / 2;
+//               Eq. 6 (pressure Poisson) has alpha = 0, beta = 1;
+//   ghost rows  ghost_cells.hpp (Mittal 2008 Eq. 12), Dirichlet or Neumann;
+//   solid rows  the identity (their values are never read by a fluid row).
+// Box faces are Dirichlet (the value sits on the face, half a cell from the
+// centre) or Neumann with zero gradient.
+#include <array>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "physics/immersed/ghost_cells.hpp"
+#include "solvers/matrix/bsr.hpp"
+
+namespace tb::immersed {
+
+enum class FaceKind : std::uint8_t { dirichlet, neumann };
+// Per box side 2 d + (0 low, 1 high).
+using BoxConditions = std::array<FaceKind, 6>;
+enum class BodyCondition : std::uint8_t { dirichlet, neumann };
+
+inline constexpr int side_of(int d, int s) { return 2 * d + (s > 0 ? 1 : 0); }
+
+struct SystemPattern {
+  BsrMatrix matrix;               // the pattern, values zero
+  std::vector<index_t> diagonal;  // per cell
+  std::vector<std::array<index_t, 6>>
+      neighbour;  // per cell: position of the (d, s) neighbour, slot side_of(d, s); -1 at the box
+  std::vector<std::array<index_t, 8>> ghost_node;  // per ghost: position of each image-point node; -1 where replaced
+};
+
+// Symbolic work, once per body position.
+SystemPattern make_system_pattern(const CartesianGrid& grid, const GhostCells& ib);
+
+// Eq. 7's coefficient between cell c and its (d, s) neighbour, or the box face.
+double eq7_coefficient(const CartesianGrid& grid, const std::array<index_t, 3>& c, int d, int s);
+bool has_neighbour(const CartesianGrid& grid, const std::array<index_t, 3>& c, int d, int s);
+
+// Numeric work: the values of the matrix into a (which has p's pattern).
+void assemble_system(const CartesianGrid& grid, const GhostCells& ib, const SystemPattern& p, const BoxConditions& box,
+                     BodyCondition body, double alpha, double beta, BsrMatrix& a);
+
+// Boundary values: a function of the box side and the face centre.
+using FaceValue = std::function<double(int side, const Vec3& x)>;
+
+// rhs_P += beta * coefficient * value on the Dirichlet box faces of fluid cells.
+void add_box_values(const CartesianGrid& grid, const GhostCells& ib, const BoxConditions& box, double beta,
+                    const FaceValue& value, std::span<double> rhs);
+
+// The ghost rows' right-hand sides; `value` gives phi_B (Dirichlet) or dphi/dn (Neumann) at a ghost's B.
+void set_ghost_rhs(const GhostCells& ib, BodyCondition body, const std::function<double(const GhostCell&)>& value,
+                   std::span<double> rhs);
+
+// out_P = (delta^2 phi)_P (the Laplacian, Eq. 7 with its sign turned to +) on fluid cells, 0 elsewhere.
+void apply_laplacian(const CartesianGrid& grid, const GhostCells& ib, const BoxConditions& box, const FaceValue& value,
+                     std::span<const double> phi, std::span<double> out);
+
+}  // namespace tb::immersed

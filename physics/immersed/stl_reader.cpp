@@ -1,0 +1,149 @@
+#include "physics/immersed/stl_reader.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "solvers/core/atomic_file.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::immersed {
+
+namespace {
+
+std::vector<Triangle> read_binary(const std::string& path, const std::string& bytes, std::uint32_t count) {
+  std::vector<Triangle> out(count);
+  for (std::uint32_t t = 0; t < count; ++t) {
+    const char* rec = bytes.data() + 84 + 50 * std::size_t(t) + 12;  // past the stored normal
+    for (int v = 0; v < 3; ++v)
+      for (int d = 0; d < 3; ++d) {
+        float f;
+        std::memcpy(&f, rec + 4 * (3 * v + d), 4);
+        if (!std::isfinite(f))
+          throw ParseError(path, 0,
+                           "binary triangle " + std::to_string(t + 1) + ": vertex " + std::to_string(v + 1) +
+                               " has a non-finite coordinate");
+        out[t].v[v][d] = f;
+      }
+  }
+  return out;
+}
+
+// Whitespace-separated words with the line each one is on, for error messages.
+class AsciiTokens {
+ public:
+  AsciiTokens(const std::string& path, const std::string& text) : path_(path), text_(text) {}
+  bool next(std::string& word) {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) line_ += text_[pos_++] == '\n';
+    const std::size_t begin = pos_;
+    while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    word.assign(text_, begin, pos_ - begin);
+    return pos_ > begin;
+  }
+  void expect(const char* word) {
+    std::string w;
+    if (!next(w)) fail(std::string("expected '") + word + "', found the end of the file");
+    if (w != word) fail(std::string("expected '") + word + "', found '" + w + "'");
+  }
+  double number(const char* what) {
+    std::string w;
+    if (!next(w)) fail(std::string("expected ") + what + ", found the end of the file");
+    char* end = nullptr;
+    const double v = std::strtod(w.c_str(), &end);
+    if (end == w.c_str() || *end != '\0' || !std::isfinite(v))
+      fail(std::string("expected ") + what + ", found '" + w + "'");
+    return v;
+  }
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError(path_, line_, what); }
+
+ private:
+  std::string path_;
+  const std::string& text_;
+  std::size_t pos_ = 0;
+  long line_ = 1;
+};
+
+std::vector<Triangle> read_ascii(const std::string& path, const std::string& text) {
+  AsciiTokens tok(path, text);
+  tok.expect("solid");
+  std::string w;
+  // The solid's name runs to the first "facet" (or "endsolid" for an empty one).
+  while (tok.next(w) && w != "facet" && w != "endsolid") {
+  }
+  std::vector<Triangle> out;
+  while (w == "facet") {
+    tok.expect("normal");
+    for (int d = 0; d < 3; ++d) tok.number("a normal component");
+    tok.expect("outer");
+    tok.expect("loop");
+    Triangle t;
+    for (int v = 0; v < 3; ++v) {
+      tok.expect("vertex");
+      for (int d = 0; d < 3; ++d) t.v[v][d] = tok.number("a vertex coordinate");
+    }
+    tok.expect("endloop");
+    tok.expect("endfacet");
+    out.push_back(t);
+    if (!tok.next(w)) tok.fail("expected 'facet' or 'endsolid', found the end of the file");
+  }
+  if (w != "endsolid") tok.fail("expected 'facet' or 'endsolid', found '" + w + "'");
+  return out;
+}
+
+}  // namespace
+
+std::vector<Triangle> read_stl(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open the STL file '" + path + "'");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  const std::string bytes = buf.str();
+  if (bytes.size() >= 84) {
+    std::uint32_t count;
+    std::memcpy(&count, bytes.data() + 80, 4);
+    if (bytes.size() == 84 + 50 * std::size_t(count)) return read_binary(path, bytes, count);
+  }
+  if (bytes.compare(0, 5, "solid") != 0) {
+    if (bytes.size() >= 84)
+      throw ParseError(path, 0,
+                       "neither ASCII STL (no leading 'solid') nor binary STL (size " + std::to_string(bytes.size()) +
+                           " is not 84 + 50 x the header's triangle count)");
+    throw ParseError(path, 1, "not an STL file: ASCII STL begins with 'solid' and binary STL has at least 84 bytes");
+  }
+  return read_ascii(path, bytes);
+}
+
+void write_stl_ascii(const std::string& path, const std::vector<Triangle>& triangles) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "solid body\n";
+  for (const Triangle& t : triangles) {
+    const Vec3 n = cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
+    s << " facet normal " << n[0] << ' ' << n[1] << ' ' << n[2] << "\n  outer loop\n";
+    for (const Vec3& v : t.v) s << "   vertex " << v[0] << ' ' << v[1] << ' ' << v[2] << '\n';
+    s << "  endloop\n endfacet\n";
+  }
+  s << "endsolid body\n";
+  write_file_atomically(path, s.str());
+}
+
+void write_stl_binary(const std::string& path, const std::vector<Triangle>& triangles) {
+  std::string bytes(84 + 50 * triangles.size(), '\0');
+  std::memcpy(bytes.data(), "binary STL written by tb-ib", 27);
+  const auto count = std::uint32_t(triangles.size());
+  std::memcpy(bytes.data() + 80, &count, 4);
+  for (std::size_t t = 0; t < triangles.size(); ++t)
+    for (int v = 0; v < 3; ++v)
+      for (int d = 0; d < 3; ++d) {
+        const auto f = float(triangles[t].v[v][d]);
+        std::memcpy(bytes.data() + 84 + 50 * t + 12 + 4 * (3 * v + d), &f, 4);
+      }
+  write_file_atomically(path, bytes);
+}
+
+}  // namespace tb::immersed

@@ -1,0 +1,187 @@
+// tb-ib through the harness: a few steps of every shipped case on a coarsened
+// grid, and a run interrupted after a checkpoint and resumed with restart that
+// reproduces the uninterrupted run bit for bit (static sphere, and the
+// pulsating ellipsoid whose ghost cells and patterns change every step).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "miniapps/common/time_loop.hpp"
+#include "miniapps/immersed/field_output.hpp"
+#include "miniapps/immersed/ib_case.hpp"
+#include "miniapps/immersed/ib_simulation.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace harness;
+using namespace immersed;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("tb-ib-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+CaseConfig case_config(const std::string& file) {
+  MiniappDescription app;
+  app.name = "tb-ib";
+  app.systems = ib_systems;
+  app.declare_keys = declare_case_keys;
+  CaseConfig c(make_schema(app));
+  if (!file.empty()) c.load_toml(std::string(TB_SOURCE_DIR) + "/inputs/immersed/" + file);
+  return c;
+}
+
+LoopSettings settings(const fs::path& out, long steps, const CaseConfig& c) {
+  LoopSettings s;
+  s.app = "tb-ib";
+  s.out_dir = out;
+  s.steps = steps;
+  s.progress = false;
+  s.driver_specs = {{"advection_diffusion", c.text("solver.advection_diffusion")},
+                    {"pressure", c.text("solver.pressure")}};
+  return s;
+}
+
+double figure(const RunResult& r, const std::string& name) {
+  for (const auto& [k, v] : r.figures_of_merit)
+    if (k == name) return v;
+  return std::nan("");
+}
+
+long failures(const RunResult& r) {
+  long f = 0;
+  for (const auto& [k, t] : r.totals) f += t.failures;
+  return f;
+}
+
+TEST(IbCases, SphereFewStepsHasDragAndNoDivergence) {
+  CaseConfig c = case_config("sphere_re100.toml");
+  c.set("grid.core_h", "0.2");
+  const fs::path out = fresh_dir("sphere");
+  FlowSimulation sim(c);
+  const RunResult r = run_time_loop(sim, c, settings(out, 4, c));
+  EXPECT_EQ(failures(r), 0);
+  EXPECT_LT(figure(r, "max_divergence"), 1e-5);
+  EXPECT_GT(figure(r, "cd"), 0.5);
+  EXPECT_LT(figure(r, "cd"), 10.0);
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  if (vtk_output_available()) {
+    // The last step's fields: velocity, pressure and the cell types, and the body surface.
+    std::ifstream vts(out / "fields" / "flow_000004.vts");
+    const std::string text((std::istreambuf_iterator<char>(vts)), std::istreambuf_iterator<char>());
+    for (const char* name : {"\"velocity\"", "\"pressure\"", "\"cell_type\""})
+      EXPECT_NE(text.find(name), std::string::npos) << name << " missing from the .vts";
+    EXPECT_TRUE(fs::exists(out / "fields" / "body_000004.vtp"));
+    EXPECT_TRUE(fs::exists(out / "flow.pvd"));
+    EXPECT_TRUE(fs::exists(out / "body.pvd"));
+  }
+  fs::remove_all(out);
+}
+
+TEST(IbCases, PoissonSphereErrorMatchesTheManufacturedSolution) {
+  CaseConfig c = case_config("poisson_sphere.toml");
+  const fs::path out = fresh_dir("poisson");
+  PoissonSimulation sim(c);
+  const RunResult r = run_time_loop(sim, c, settings(out, 1, c));
+  EXPECT_TRUE(r.steady);
+  // 24^3 cells: the Dirichlet error of the MMS order test (7.3e-4 there).
+  EXPECT_GT(figure(r, "max_error"), 1e-4);
+  EXPECT_LT(figure(r, "max_error"), 2e-3);
+  fs::remove_all(out);
+}
+
+TEST(IbCases, PulsatingEllipsoidClearsCellsAndStaysDivergenceFree) {
+  CaseConfig c = case_config("pulsating_ellipsoid.toml");
+  c.set("grid.core_h", "0.16");
+  c.set("time.dt", "0.05");  // the body shrinks from t = 0.25: steps 6-10 uncover cells
+  FlowSimulation sim(c);
+  const fs::path out = fresh_dir("pulse");
+  const RunResult r = run_time_loop(sim, c, settings(out, 10, c));
+  EXPECT_EQ(failures(r), 0);
+  EXPECT_LT(figure(r, "max_divergence"), 1e-5);
+  // Column res:cleared_cells of steps.csv: the shrinking body uncovers cells.
+  std::ifstream table(out / "steps.csv");
+  std::string header, row;
+  std::getline(table, header);
+  std::size_t column = 0;
+  for (std::size_t p = 0; p < header.find("res:cleared_cells"); ++p) column += header[p] == ',';
+  double cleared = 0.0;
+  while (std::getline(table, row)) {
+    std::size_t p = 0;
+    for (std::size_t k = 0; k < column; ++k) p = row.find(',', p) + 1;
+    cleared += std::stod(row.substr(p));
+  }
+  EXPECT_GT(cleared, 10.0);
+  fs::remove_all(out);
+}
+
+std::string state_bytes(const FlowSimulation& sim) {
+  std::ostringstream out;
+  sim.save_state(out);
+  return out.str();
+}
+
+void expect_restart_bitwise(const CaseConfig& config) {
+  const fs::path whole = fresh_dir("whole"), split = fresh_dir("split");
+  FlowSimulation a(config);
+  run_time_loop(a, config, settings(whole, 8, config));
+  LoopSettings s = settings(split, 7, config);
+  s.checkpoint_every = 3;
+  FlowSimulation b1(config);
+  run_time_loop(b1, config, s);  // stops after step 7, as if killed; the checkpoint holds step 6
+  s.steps = 8;
+  s.restart = true;
+  FlowSimulation b2(config);
+  const RunResult r = run_time_loop(b2, config, s);
+  EXPECT_EQ(r.last_step, 8);
+  EXPECT_EQ(b2.flow().steps(), 8);
+  const std::string sa = state_bytes(a), sb = state_bytes(b2);
+  ASSERT_EQ(sa.size(), sb.size());
+  EXPECT_TRUE(sa == sb) << "restarted state differs from the uninterrupted one";
+  EXPECT_EQ(a.figures_of_merit(), b2.figures_of_merit());
+  fs::remove_all(whole);
+  fs::remove_all(split);
+}
+
+TEST(IbRestart, SphereResumesBitwise) {
+  CaseConfig c = case_config("sphere_re100.toml");
+  c.set("grid.core_h", "0.2");
+  expect_restart_bitwise(c);
+}
+
+TEST(IbRestart, PulsatingEllipsoidResumesBitwise) {
+  CaseConfig c = case_config("pulsating_ellipsoid.toml");
+  c.set("grid.core_h", "0.16");
+  c.set("time.dt", "0.05");
+  expect_restart_bitwise(c);
+}
+
+TEST(IbCase, BadKeysNameTheKey) {
+  CaseConfig c = case_config("");
+  c.set("body.shape", "cube");
+  EXPECT_THROW(
+      {
+        try {
+          make_simulation(c);
+        } catch (const Error& e) {
+          EXPECT_NE(std::string(e.what()).find("body.shape"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      Error);
+  CaseConfig d = case_config("");
+  d.set("bc.xmax", "wall");
+  EXPECT_THROW(make_simulation(d), Error);
+}
+
+}  // namespace
+}  // namespace tb

@@ -1,0 +1,122 @@
+// STL surfaces: ASCII and binary files written here read back to the same
+// triangles; malformed files are refused naming the file and the line or
+// triangle; a closed triangulated cube classifies cells like its analytic
+// inside test.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "ib_fixtures.hpp"
+#include "physics/immersed/ghost_cells.hpp"
+#include "physics/immersed/stl_reader.hpp"
+
+namespace tb::test {
+namespace {
+
+using namespace tb::immersed;
+namespace fs = std::filesystem;
+
+std::string temp_path(const std::string& name) {
+  return (fs::temp_directory_path() / ("tb-ib-" + std::to_string(::getpid()) + "-" + name)).string();
+}
+
+// The closed cube [lo, hi]^3 as 12 outward-oriented triangles.
+std::vector<Triangle> cube(double lo, double hi) {
+  std::vector<Triangle> t;
+  for (int d = 0; d < 3; ++d)
+    for (int s : {0, 1}) {
+      const int a = (d + 1) % 3, b = (d + 2) % 3;
+      auto corner = [&](int u, int v) {
+        Vec3 x{};
+        x[d] = s ? hi : lo;
+        x[a] = u ? hi : lo;
+        x[b] = v ? hi : lo;
+        return x;
+      };
+      if (s) {
+        t.push_back({{corner(0, 0), corner(1, 0), corner(1, 1)}});
+        t.push_back({{corner(0, 0), corner(1, 1), corner(0, 1)}});
+      } else {
+        t.push_back({{corner(0, 0), corner(1, 1), corner(1, 0)}});
+        t.push_back({{corner(0, 0), corner(0, 1), corner(1, 1)}});
+      }
+    }
+  return t;
+}
+
+void expect_same(const std::vector<Triangle>& a, const std::vector<Triangle>& b, double tol) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t t = 0; t < a.size(); ++t)
+    for (int v = 0; v < 3; ++v)
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(a[t].v[v][d], b[t].v[v][d], tol) << "triangle " << t;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    read_stl(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Stl, AsciiAndBinaryRoundTrip) {
+  const std::vector<Triangle> t = cube(0.3, 0.71);
+  const std::string ascii = temp_path("cube_ascii.stl"), binary = temp_path("cube_binary.stl");
+  write_stl_ascii(ascii, t);
+  write_stl_binary(binary, t);
+  expect_same(read_stl(ascii), t, 0.0);
+  expect_same(read_stl(binary), t, 1e-7);  // binary STL stores floats
+  fs::remove(ascii);
+  fs::remove(binary);
+}
+
+TEST(Stl, MalformedFilesNameTheFileAndPlace) {
+  const std::string bad = temp_path("bad.stl");
+  {
+    std::ofstream f(bad);
+    f << "solid s\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 zero\n";
+  }
+  const std::string e = error_of(bad);
+  EXPECT_NE(e.find(bad + ":5:"), std::string::npos) << e;
+  EXPECT_NE(e.find("'zero'"), std::string::npos) << e;
+  {
+    std::ofstream f(bad);
+    f << "solid s\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n";
+  }
+  EXPECT_NE(error_of(bad).find("end of the file"), std::string::npos) << error_of(bad);
+  {
+    std::ofstream f(bad, std::ios::binary);
+    f << std::string(100, 'x');
+  }
+  EXPECT_NE(error_of(bad).find("neither ASCII STL"), std::string::npos) << error_of(bad);
+  EXPECT_NE(error_of(temp_path("missing.stl")).find("cannot open"), std::string::npos);
+  fs::remove(bad);
+}
+
+TEST(Stl, CubeClassifiesLikeTheAnalyticInsideTest) {
+  const TriangulatedBody body(cube(0.3, 0.71));
+  const CartesianGrid grid({uniform_nodes(0.0, 1.0, 13), uniform_nodes(0.0, 1.0, 11), uniform_nodes(0.0, 1.0, 12)});
+  const GhostCells ib = build_ghost_cells(grid, body);
+  for (index_t cell = 0; cell < grid.num_cells(); ++cell) {
+    const Vec3 x = grid.centre(grid.ijk(cell));
+    bool inside = true;
+    for (int d = 0; d < 3; ++d) inside = inside && x[d] > 0.3 && x[d] < 0.71;
+    EXPECT_EQ(ib.types[cell] != CellType::fluid, inside) << "cell " << cell;
+  }
+  ASSERT_FALSE(ib.ghosts.empty());
+  for (const GhostCell& g : ib.ghosts) {
+    const Vec3 x = grid.centre(grid.ijk(g.cell));
+    // Inside the cube the nearest surface point is on the nearest face.
+    double depth = 1.0;
+    for (int d = 0; d < 3; ++d) depth = std::min({depth, x[d] - 0.3, 0.71 - x[d]});
+    EXPECT_NEAR(norm(g.boundary_point - x), std::max(depth, 0.0), 1e-12) << "ghost cell " << g.cell;
+    EXPECT_NEAR(norm(g.normal), 1.0, 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace tb::test
