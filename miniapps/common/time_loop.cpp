@@ -13,6 +13,7 @@
 #include "solvers/core/error.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/factory/solver_communicator.hpp"
 #include "step_table.hpp"
 
 namespace tb::harness {
@@ -58,9 +59,10 @@ std::string shadow_key(std::size_t i, const std::string& system) {
 }  // namespace
 
 RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& s) {
-  fs::create_directories(s.out_dir);
+  const bool writes = s.writes_files;
+  if (writes) fs::create_directories(s.out_dir);
   SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);
-  solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
+  if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
 
   RunResult result;
   long first = 1;
@@ -73,31 +75,34 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     wall_before = h.wall_seconds;
     result.totals = h.totals;
   }
-  write_file_atomically((s.out_dir / "case.toml").string(), config.to_toml());
-  StepTable steps((s.out_dir / "steps.csv").string(), s.restart, first - 1);
+  std::unique_ptr<StepTable> steps;
   std::vector<std::unique_ptr<StepTable>> shadow_tables;
-  for (std::size_t i = 0; i < s.shadows.size(); ++i)
-    shadow_tables.push_back(std::make_unique<StepTable>(
-        (s.out_dir / ("shadow-" + std::to_string(i + 1) + ".csv")).string(), s.restart, first - 1));
+  if (writes) {
+    write_file_atomically((s.out_dir / "case.toml").string(), config.to_toml());
+    steps = std::make_unique<StepTable>((s.out_dir / "steps.csv").string(), s.restart, first - 1);
+    for (std::size_t i = 0; i < s.shadows.size(); ++i)
+      shadow_tables.push_back(std::make_unique<StepTable>(
+          (s.out_dir / ("shadow-" + std::to_string(i + 1) + ".csv")).string(), s.restart, first - 1));
+  }
 
-  ProgressLine progress(s.app, first, s.steps, s.progress);
+  ProgressLine progress(s.app, first, s.steps, s.progress && writes);
   WallTimer wall;
   result.last_step = first - 1;
   for (long step = first; step <= s.steps; ++step) {
     solvers.begin_step(step);
     const StepResult res = sim.advance(solvers);
     result.last_step = step;
-    write_step_row(steps, step, res, solvers.driver_records());
+    if (steps) write_step_row(*steps, step, res, solvers.driver_records());
     for (const auto& r : solvers.driver_records()) result.totals["driver/" + r.system].add(r.stats);
     for (std::size_t i = 0; i < s.shadows.size(); ++i) {
-      write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i]);
+      if (writes) write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i]);
       for (const auto& r : solvers.shadow_records()[i]) result.totals[shadow_key(i, r.system)].add(r.stats);
     }
     result.steady = sim.steady_state_reached();
     // The final state is always written: a run must leave something to look at.
     const bool last = result.steady || step == s.steps;
-    if (last || (s.output_every > 0 && step % s.output_every == 0)) sim.write_fields(s.out_dir, step);
-    if (s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
+    if (writes && (last || (s.output_every > 0 && step % s.output_every == 0))) sim.write_fields(s.out_dir, step);
+    if (writes && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
       std::ostringstream state;
       sim.save_state(state);
       write_checkpoint(s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals}, state.str());
@@ -108,7 +113,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   progress.finish();
   result.wall_seconds = wall_before + wall.seconds();
   result.figures_of_merit = sim.figures_of_merit();
-  write_summary(s.out_dir, s, config, result);
+  if (writes) write_summary(s.out_dir, s, config, result);
   return result;
 }
 
@@ -140,6 +145,7 @@ LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& conf
   for (const auto& system : app.systems) s.driver_specs[system] = config.text("solver." + system);
   for (const auto& text : o.shadow) s.shadows.push_back(parse_study_spec(text, app.systems));
   s.dump_steps = o.dump_steps;
+  s.writes_files = solver_communicator()->rank() == 0;
   return s;
 }
 
@@ -202,7 +208,8 @@ int run_independent_study(const MiniappDescription& app, const CaseConfig& base,
     failed = failed || run_rows.front().totals.failures > 0;
     rows.insert(rows.end(), run_rows.begin(), run_rows.end());
   }
-  write_ab_report(out_dir, o.shadow.empty() ? "independent" : "independent, with shadows", rows);
+  if (solver_communicator()->rank() == 0)
+    write_ab_report(out_dir, o.shadow.empty() ? "independent" : "independent, with shadows", rows);
   std::printf("A/B report: %s\n", (out_dir / "ab_report.md").c_str());
   return failed ? 1 : 0;
 }
@@ -212,7 +219,7 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
   const RunResult r = run_time_loop(*sim, config, s);
   const std::vector<StudyRow> rows = study_rows("driver", s, o.shadow, r);
   const long failures = rows.front().totals.failures;
-  if (!s.shadows.empty()) write_ab_report(s.out_dir, "shadow", rows);
+  if (s.writes_files && !s.shadows.empty()) write_ab_report(s.out_dir, "shadow", rows);
   std::printf("%s: %ld steps%s, %ld failed solves, %.3f s; results in %s\n", app.name.c_str(), r.last_step,
               r.steady ? " (steady state reached)" : "", failures, r.wall_seconds, s.out_dir.c_str());
   return failures > 0 ? 1 : 0;
@@ -221,6 +228,11 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
 }  // namespace
 
 int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv) {
+  // Under mpiexec only rank 0 speaks on stdout (errors still reach stderr from
+  // every rank); asking for the rank starts MPI when the program was launched
+  // on several ranks (solvers/factory/solver_communicator.hpp).
+  if (solver_communicator()->rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+    std::fprintf(stderr, "%s: cannot silence stdout on this rank\n", app.name.c_str());
   try {
     const CaseSchema schema = make_schema(app);
     const RunOptions o = parse_command_line(argc, argv);

@@ -36,6 +36,10 @@ struct LoopSettings {
   std::map<std::string, std::string> driver_specs;  // system -> spec
   std::vector<StudySpec> shadows;
   std::vector<long> dump_steps;
+  // False on the MPI ranks other than 0: under mpiexec every rank runs the same
+  // physics and solves (the banded solvers share theirs over the ranks), and
+  // rank 0 alone writes files; the others still read a checkpoint to resume.
+  bool writes_files = true;
 };
 
 struct RunResult {

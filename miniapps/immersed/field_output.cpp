@@ -48,38 +48,92 @@ void write_atomically(Writer* writer, const std::filesystem::path& path) {
 }  // namespace
 #endif
 
-void write_grid_vts(const std::filesystem::path& path, const CartesianGrid& grid,
-                    const std::vector<CellArray>& arrays) {
+namespace {
+
+void check_sizes(const CartesianGrid& grid, const std::vector<CellArray>& arrays) {
+  for (const CellArray& a : arrays)
+    if (a.values.size() != std::size_t(grid.num_cells()) * std::size_t(a.components))
+      throw Error("cell array '" + a.name + "' has " + std::to_string(a.values.size()) + " values for " +
+                  std::to_string(grid.num_cells()) + " cells");
+}
+
+// The cells of the k-planes [k0, k1) (and their nodes) as one structured piece
+// whose extent sits inside the whole grid's, as a .pvts piece must.
+void write_piece_vts(const std::filesystem::path& path, const CartesianGrid& grid, const std::vector<CellArray>& arrays,
+                     index_t k0, index_t k1) {
 #ifdef TB_WITH_VTK
   const auto &x = grid.axis(0).nodes, &y = grid.axis(1).nodes, &z = grid.axis(2).nodes;
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
-  points->SetNumberOfPoints(vtkIdType(x.size() * y.size() * z.size()));
+  points->SetNumberOfPoints(vtkIdType(x.size() * y.size() * std::size_t(k1 - k0 + 1)));
   vtkIdType id = 0;
-  for (double zk : z)
+  for (index_t k = k0; k <= k1; ++k)
     for (double yj : y)
-      for (double xi : x) points->SetPoint(id++, xi, yj, zk);
+      for (double xi : x) points->SetPoint(id++, xi, yj, z[std::size_t(k)]);
   vtkNew<vtkStructuredGrid> g;
-  g->SetDimensions(int(x.size()), int(y.size()), int(z.size()));
+  g->SetExtent(0, int(x.size()) - 1, 0, int(y.size()) - 1, int(k0), int(k1));
   g->SetPoints(points);
+  const std::size_t plane = (x.size() - 1) * (y.size() - 1), first = std::size_t(k0) * plane;
+  const std::size_t cells = std::size_t(k1 - k0) * plane;
   for (const CellArray& a : arrays) {
-    if (a.values.size() != std::size_t(grid.num_cells()) * std::size_t(a.components))
-      throw Error("cell array '" + a.name + "' has " + std::to_string(a.values.size()) + " values for " +
-                  std::to_string(grid.num_cells()) + " cells");
     vtkNew<vtkDoubleArray> v;
     v->SetName(a.name.c_str());
     v->SetNumberOfComponents(a.components);
-    v->SetNumberOfTuples(vtkIdType(grid.num_cells()));
-    for (std::size_t i = 0; i < a.values.size(); ++i) v->SetValue(vtkIdType(i), a.values[i]);
+    v->SetNumberOfTuples(vtkIdType(cells));
+    const std::size_t c = std::size_t(a.components);
+    for (std::size_t i = 0; i < cells * c; ++i) v->SetValue(vtkIdType(i), a.values[first * c + i]);
     g->GetCellData()->AddArray(v);
   }
   vtkNew<vtkXMLStructuredGridWriter> writer;
   writer->SetInputData(g);
   write_atomically(writer.Get(), path);
 #else
-  (void)grid, (void)arrays;
+  (void)grid, (void)arrays, (void)k0, (void)k1;
   throw Error("cannot write '" + path.string() + "': this build has no VTK (configure with WITH_VTK=ON)");
 #endif
+}
+
+}  // namespace
+
+void write_grid_vts(const std::filesystem::path& path, const CartesianGrid& grid,
+                    const std::vector<CellArray>& arrays) {
+  check_sizes(grid, arrays);
+  write_piece_vts(path, grid, arrays, 0, grid.cells(2));
+}
+
+std::vector<std::string> write_grid_pvts(const std::filesystem::path& path, const CartesianGrid& grid,
+                                         const std::vector<CellArray>& arrays, int pieces) {
+  check_sizes(grid, arrays);
+  const index_t nk = grid.cells(2);
+  if (pieces < 1 || pieces > nk)
+    throw Error("write_grid_pvts: " + std::to_string(pieces) + " pieces for " + std::to_string(nk) + " k-planes");
+  const std::string stem = path.stem().string();
+  const auto extent = [&](index_t k0, index_t k1) {
+    return "0 " + std::to_string(grid.cells(0)) + " 0 " + std::to_string(grid.cells(1)) + " " + std::to_string(k0) +
+           " " + std::to_string(k1);
+  };
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"PStructuredGrid\" version=\"1.0\" "
+      "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n  <PStructuredGrid WholeExtent=\"" +
+      extent(0, nk) + "\" GhostLevel=\"0\">\n    <PCellData>\n";
+  for (const CellArray& a : arrays)
+    xml += "      <PDataArray type=\"Float64\" Name=\"" + a.name + "\" NumberOfComponents=\"" +
+           std::to_string(a.components) + "\"/>\n";
+  xml +=
+      "    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" "
+      "NumberOfComponents=\"3\"/>\n    </PPoints>\n";
+  std::vector<std::string> files;
+  for (int p = 0; p < pieces; ++p) {
+    // Balanced whole planes: a piece must be a box of the structured grid.
+    const index_t k0 = nk * p / pieces, k1 = nk * (p + 1) / pieces;
+    const std::string piece = stem + "_" + std::to_string(p) + ".vts";
+    write_piece_vts(path.parent_path() / piece, grid, arrays, k0, k1);
+    xml += "    <Piece Extent=\"" + extent(k0, k1) + "\" Source=\"" + piece + "\"/>\n";
+    files.push_back(piece);
+  }
+  xml += "  </PStructuredGrid>\n</VTKFile>\n";
+  write_file_atomically(path.string(), xml);
+  return files;
 }
 
 void write_surface_vtp(const std::filesystem::path& path, const std::vector<Triangle>& triangles) {

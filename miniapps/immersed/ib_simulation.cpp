@@ -10,6 +10,7 @@
 #include "miniapps/immersed/ib_case.hpp"
 #include "physics/immersed/surface_force.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/factory/solver_communicator.hpp"
 
 namespace tb::immersed {
 
@@ -90,8 +91,15 @@ void FlowSimulation::write_fields(const std::filesystem::path& dir, long step) {
   for (index_t c = 0; c < g.num_cells(); ++c)
     for (int d = 0; d < 3; ++d) velocity.values[3 * std::size_t(c) + d] = flow_->velocity(d)[c];
   CellArray pressure{"pressure", 1, {flow_->pressure().begin(), flow_->pressure().end()}};
-  const std::string vts = numbered("flow", step, "vts"), vtp = numbered("body", step, "vtp");
-  write_grid_vts(fields / vts, g, {velocity, pressure, cell_type_array(flow_->cells())});
+  const std::string vtp = numbered("body", step, "vtp");
+  // Under MPI (several ranks, rank 0 writing) one piece per rank in a .pvts.
+  const int ranks = solver_communicator()->size();
+  const std::string vts = numbered("flow", step, ranks > 1 ? "pvts" : "vts");
+  const std::vector<CellArray> arrays = {velocity, pressure, cell_type_array(flow_->cells())};
+  if (ranks > 1)
+    write_grid_pvts(fields / vts, g, arrays, std::min(ranks, int(g.cells(2))));
+  else
+    write_grid_vts(fields / vts, g, arrays);
   write_surface_vtp(fields / vtp, flow_->body().triangulation());
   fields_.add_and_write(dir / "flow.pvd", flow_->time(), "fields/" + vts);
   surfaces_.add_and_write(dir / "body.pvd", flow_->time(), "fields/" + vtp);
