@@ -10,10 +10,12 @@ namespace tb::banded::kernels {
 
 namespace {
 
+// rows_per_item: the rows one body call covers (an x-line: nx), so that the
+// threading threshold counts rows, not loop items.
 template <bool Omp, class Body>
-void for_rows(index_t begin, index_t end, Body body) {
+void for_rows(index_t begin, index_t end, Body body, index_t rows_per_item = 1) {
   if constexpr (Omp) {
-#pragma omp parallel for schedule(static) if (long(end - begin) >= openmp_min_length)
+#pragma omp parallel for schedule(static) if (long(end - begin) * rows_per_item >= openmp_min_length)
     for (index_t i = begin; i < end; ++i) body(i);
   } else {
     for (index_t i = begin; i < end; ++i) body(i);
@@ -50,9 +52,13 @@ struct Host {
       for (index_t i = begin; i < end; ++i) y[i] = stencil_row(a, i, x_ext);
     } else {
       const index_t nx = a.c.nx, g0 = a.first_row + begin, g1 = a.first_row + end;
-      for_rows<Omp>(g0 / nx, (g1 - 1) / nx + 1, [&](index_t line) {
-        stencil_line(a, std::max(line * nx, g0) - a.first_row, std::min((line + 1) * nx, g1) - a.first_row, x_ext, y);
-      });
+      for_rows<Omp>(
+          g0 / nx, (g1 - 1) / nx + 1,
+          [&](index_t line) {
+            stencil_line(a, std::max(line * nx, g0) - a.first_row, std::min((line + 1) * nx, g1) - a.first_row, x_ext,
+                         y);
+          },
+          nx);
     }
   }
   static void jacobi_apply(index_t n, const double* dinv, const double* r, double* z) {
