@@ -46,15 +46,30 @@ void overlapped_rows(GhostExchange& ex, GhostedVector& x, index_t rows, index_t 
 DiaProduct::DiaProduct(const DiaMatrix& slab, Backend backend)
     : backend_(backend),
       offsets_(backend, std::span<const index_t>(slab.offsets)),
-      values_(backend, std::span<const double>(slab.values)) {
-  view_ = DiaView{slab.rows, slab.ndiag(), slab.band(), offsets_.data(), values_.data()};
+      rest_ptr_(backend, std::span<const index_t>(slab.rest_ptr)),
+      rest_offsets_(backend, std::span<const index_t>(slab.rest_offsets)),
+      values_(backend, std::span<const double>(slab.values)),
+      rest_values_(backend, std::span<const double>(slab.rest_values)) {
+  const bool rest = !slab.rest_offsets.empty();
+  view_ = DiaView{slab.rows,
+                  slab.ndiag(),
+                  slab.band(),
+                  offsets_.data(),
+                  values_.data(),
+                  rest ? rest_ptr_.data() : nullptr,
+                  rest ? rest_offsets_.data() : nullptr,
+                  rest ? rest_values_.data() : nullptr};
 }
 
 void DiaProduct::update_values(const DiaMatrix& slab) {
   if (slab.rows != view_.rows || slab.ndiag() != view_.ndiag)
     throw Error("DIA update: " + std::to_string(slab.rows) + " rows x " + std::to_string(slab.ndiag()) +
                 " diagonals, set up with " + std::to_string(view_.rows) + " x " + std::to_string(view_.ndiag));
+  if (slab.rest_values.size() != rest_values_.size())
+    throw Error("DIA update: " + std::to_string(slab.rest_values.size()) + " remainder entries, set up with " +
+                std::to_string(rest_values_.size()));
   values_.copy_from_host(slab.values);
+  rest_values_.copy_from_host(slab.rest_values);
 }
 
 void DiaProduct::multiply(GhostExchange& ex, GhostedVector& x, double* y, SolveTimes& t) const {

@@ -22,8 +22,8 @@ class DiaProduct {
 
  private:
   Backend backend_;
-  Array<index_t> offsets_;
-  Vector values_;
+  Array<index_t> offsets_, rest_ptr_, rest_offsets_;
+  Vector values_, rest_values_;
   DiaView view_;
 };
 

@@ -29,13 +29,14 @@ SolveStats solve_slab(Method& m, const Communicator& comm, const RowPartition& p
 
 }  // namespace
 
-DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm)
-    : stop_(stop), backend_(backend), comm_(std::move(comm)) {}
+DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm,
+                                     double min_fill)
+    : stop_(stop), backend_(backend), comm_(std::move(comm)), min_fill_(min_fill) {}
 
 void DiaBicgstabSolver::setup(const BsrMatrix& a) {
   part_ = balanced_partition(a.block_rows, comm_->size());
   const int me = comm_->rank();
-  slab_ = dia_from_bsr(a, part_.first(me), part_.rows(me), &map_);
+  slab_ = dia_from_bsr(a, part_.first(me), part_.rows(me), &map_, min_fill_);
   pattern_.block_size = a.block_size;
   pattern_.block_rows = a.block_rows;
   pattern_.block_cols = a.block_cols;

@@ -13,7 +13,9 @@ namespace tb::banded {
 
 class DiaBicgstabSolver final : public CompleteSolver {
  public:
-  DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm);
+  // min_fill: diagonals with fewer entries than min_fill * n go to the DIA
+  // matrix's sparse remainder (dia_from_bsr).
+  DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm, double min_fill = 0.0);
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
@@ -25,6 +27,7 @@ class DiaBicgstabSolver final : public CompleteSolver {
   BandedStop stop_;
   Backend backend_;
   std::shared_ptr<const Communicator> comm_;
+  double min_fill_;
   RowPartition part_;
   BsrMatrix pattern_;  // sizes, row_ptr and col_idx of setup's matrix (no values): update's check
   DiaMap map_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include "solvers/core/error.hpp"
@@ -12,7 +13,7 @@ namespace tb::banded {
 index_t DiaMatrix::band() const {
   index_t b = 0;
   for (index_t o : offsets) b = std::max(b, std::abs(o));
-  return b;
+  return std::max(b, rest_band);
 }
 
 namespace {
@@ -38,42 +39,65 @@ index_t diagonal_of(const std::vector<index_t>& offsets, index_t offset) {
 
 }  // namespace
 
-DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map) {
+DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map, double min_fill) {
   a.validate();
   check_scalar(a);
   check_range(a.block_rows, first_row, rows, "DIA conversion");
+  if (!(min_fill >= 0.0 && min_fill <= 1.0))
+    throw Error("DIA conversion: min_fill = " + std::to_string(min_fill) + ", expected a fraction in [0, 1]");
   DiaMatrix m;
   m.n = a.block_rows;
   m.first_row = first_row;
   m.rows = rows;
   // Offsets of the whole matrix, not of the slab: every rank then stores the
   // same diagonals and the same band, which the ghost zones are sized by.
+  std::map<index_t, index_t> count;
   for (index_t i = 0; i < a.block_rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) m.offsets.push_back(a.col_idx[k] - i);
-  std::sort(m.offsets.begin(), m.offsets.end());
-  m.offsets.erase(std::unique(m.offsets.begin(), m.offsets.end()), m.offsets.end());
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) ++count[a.col_idx[k] - i];
+  bool sparse = false;
+  for (const auto& [offset, entries] : count) {
+    if (offset == 0 || double(entries) >= min_fill * double(m.n)) {
+      m.offsets.push_back(offset);
+    } else {
+      sparse = true;
+      m.rest_band = std::max(m.rest_band, std::abs(offset));
+    }
+  }
   const std::size_t nd = m.offsets.size();
   DiaMap local;
   DiaMap& mp = map ? *map : local;
   mp.bsr_entry.assign(std::size_t(rows) * nd, -1);
+  mp.rest_entry.clear();
+  if (sparse) m.rest_ptr.assign(std::size_t(rows) + 1, 0);
   for (index_t i = 0; i < rows; ++i) {
     const index_t g = first_row + i;
-    for (index_t k = a.row_ptr[g]; k < a.row_ptr[g + 1]; ++k)
-      mp.bsr_entry[std::size_t(i) * nd + diagonal_of(m.offsets, a.col_idx[k] - g)] = k;
+    for (index_t k = a.row_ptr[g]; k < a.row_ptr[g + 1]; ++k) {
+      const index_t offset = a.col_idx[k] - g, d = diagonal_of(m.offsets, offset);
+      if (d < index_t(nd) && m.offsets[std::size_t(d)] == offset) {
+        mp.bsr_entry[std::size_t(i) * nd + std::size_t(d)] = k;
+      } else {
+        m.rest_offsets.push_back(offset);
+        mp.rest_entry.push_back(k);
+      }
+    }
+    if (sparse) m.rest_ptr[std::size_t(i) + 1] = index_t(m.rest_offsets.size());
   }
   m.values.assign(std::size_t(rows) * nd, 0.0);
+  m.rest_values.assign(m.rest_offsets.size(), 0.0);
   update_values(a, mp, m);
   return m;
 }
 
 void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m) {
-  if (map.bsr_entry.size() != m.values.size())
-    throw Error("DIA update: the map holds " + std::to_string(map.bsr_entry.size()) + " entries, the matrix " +
-                std::to_string(m.values.size()) + "; update needs the matrix setup was given");
+  if (map.bsr_entry.size() != m.values.size() || map.rest_entry.size() != m.rest_values.size())
+    throw Error("DIA update: the map holds " + std::to_string(map.bsr_entry.size() + map.rest_entry.size()) +
+                " entries, the matrix " + std::to_string(m.values.size() + m.rest_values.size()) +
+                "; update needs the matrix setup was given");
   for (std::size_t e = 0; e < m.values.size(); ++e) {
     const index_t k = map.bsr_entry[e];
     m.values[e] = k < 0 ? 0.0 : a.values[std::size_t(k)];
   }
+  for (std::size_t e = 0; e < m.rest_values.size(); ++e) m.rest_values[e] = a.values[std::size_t(map.rest_entry[e])];
 }
 
 DiaMatrix dia_from_stencil7(const fgbilu::Stencil7Matrix& s) {
@@ -110,9 +134,18 @@ DiaMatrix slice_rows(const DiaMatrix& a, index_t first_row, index_t rows) {
   m.first_row = first_row;
   m.rows = rows;
   m.offsets = a.offsets;
+  m.rest_band = a.rest_band;
   const std::size_t nd = a.offsets.size();
-  const auto from = a.values.begin() + std::ptrdiff_t(std::size_t(first_row - a.first_row) * nd);
+  const std::size_t skip = std::size_t(first_row - a.first_row);
+  const auto from = a.values.begin() + std::ptrdiff_t(skip * nd);
   m.values.assign(from, from + std::ptrdiff_t(std::size_t(rows) * nd));
+  if (!a.rest_ptr.empty()) {
+    const index_t begin = a.rest_ptr[skip], end = a.rest_ptr[skip + std::size_t(rows)];
+    m.rest_ptr.resize(std::size_t(rows) + 1);
+    for (std::size_t i = 0; i <= std::size_t(rows); ++i) m.rest_ptr[i] = a.rest_ptr[skip + i] - begin;
+    m.rest_offsets.assign(a.rest_offsets.begin() + begin, a.rest_offsets.begin() + end);
+    m.rest_values.assign(a.rest_values.begin() + begin, a.rest_values.begin() + end);
+  }
   return m;
 }
 
@@ -127,6 +160,9 @@ void multiply_whole(const DiaMatrix& a, const double* x, double* y) {
       const index_t j = i + a.offsets[d];
       if (j >= 0 && j < a.n) s += a.values[std::size_t(i) * nd + d] * x[j];
     }
+    if (!a.rest_ptr.empty())
+      for (index_t k = a.rest_ptr[std::size_t(i)]; k < a.rest_ptr[std::size_t(i) + 1]; ++k)
+        s += a.rest_values[std::size_t(k)] * x[i + a.rest_offsets[std::size_t(k)]];
     y[i] = s;
   }
 }

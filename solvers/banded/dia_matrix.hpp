@@ -20,9 +20,18 @@ struct DiaMatrix {
   index_t rows = 0;              // local rows
   std::vector<index_t> offsets;  // column - row of each stored diagonal, ascending
   std::vector<double> values;    // rows * ndiag, row-contiguous
+  // The entries of diagonals too sparse to store whole (dia_from_bsr's
+  // min_fill): per local row, CSR with column offsets instead of columns, so
+  // they read the same extended vectors. Empty rest_offsets: pure DIA.
+  std::vector<index_t> rest_ptr;      // rows + 1, or empty
+  std::vector<index_t> rest_offsets;  // column - row
+  std::vector<double> rest_values;
+  // max |offset| of the whole matrix's sparse diagonals, not only this slab's:
+  // every rank's ghost zones must have the same size.
+  index_t rest_band = 0;
 
   index_t ndiag() const { return index_t(offsets.size()); }
-  // max |offset|: the ghost zone on each side of an extended vector.
+  // max |offset| over both parts: the ghost zone on each side of an extended vector.
   index_t band() const;
 };
 
@@ -33,23 +42,42 @@ struct DiaView {
   index_t band = 0;
   const index_t* offsets = nullptr;
   const double* values = nullptr;
+  const index_t* rest_ptr = nullptr;  // nullptr: no sparse remainder
+  const index_t* rest_offsets = nullptr;
+  const double* rest_values = nullptr;
 };
 
-inline DiaView view(const DiaMatrix& a) { return {a.rows, a.ndiag(), a.band(), a.offsets.data(), a.values.data()}; }
+inline DiaView view(const DiaMatrix& a) {
+  const bool rest = !a.rest_offsets.empty();
+  return {a.rows,
+          a.ndiag(),
+          a.band(),
+          a.offsets.data(),
+          a.values.data(),
+          rest ? a.rest_ptr.data() : nullptr,
+          rest ? a.rest_offsets.data() : nullptr,
+          rest ? a.rest_values.data() : nullptr};
+}
 
 // Where each DIA value comes from in the BSR matrix it was made from, found once
 // per pattern so that update_values copies numbers without searching.
 struct DiaMap {
-  std::vector<index_t> bsr_entry;  // [i * ndiag + d]: position in a.values, or -1 (stored 0)
+  std::vector<index_t> bsr_entry;   // [i * ndiag + d]: position in a.values, or -1 (stored 0)
+  std::vector<index_t> rest_entry;  // per remainder entry: position in a.values
 };
 
 // Rows [first_row, first_row + rows) of a scalar BSR matrix (block size 1;
 // tb::Error names the block size otherwise, or the row range when it is not
-// inside the matrix). The diagonals are the union of the offsets of every row
-// of the matrix, so every slab of one matrix has the same offsets.
-DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map = nullptr);
-inline DiaMatrix dia_from_bsr(const BsrMatrix& a, DiaMap* map = nullptr) {
-  return dia_from_bsr(a, 0, a.block_rows, map);
+// inside the matrix). The diagonals are chosen on the whole matrix, so every
+// slab of one matrix has the same offsets and band. A diagonal with fewer than
+// min_fill * n entries (other than the main one) goes to the sparse remainder
+// instead: an immersed boundary's interpolation rows add dozens of diagonals
+// holding a few entries each (docs/banded.md), which whole DIA storage would
+// multiply by every row. min_fill = 0 keeps every diagonal (the paper's format).
+DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map = nullptr,
+                       double min_fill = 0.0);
+inline DiaMatrix dia_from_bsr(const BsrMatrix& a, DiaMap* map = nullptr, double min_fill = 0.0) {
+  return dia_from_bsr(a, 0, a.block_rows, map, min_fill);
 }
 // Numeric only: the values of a matrix with the pattern map was made from.
 void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m);

@@ -9,10 +9,10 @@
 
 namespace tb::banded {
 
-// Row i of y = A x in the row-contiguous DIA layout of §III-B. N > 0 fixes
-// the number of diagonals at compile time (7 for the 7-point systems of the
-// paper: the loop unrolls); N = 0 reads it at run time. Same sums in the same
-// order either way.
+// Row i of y = A x in the row-contiguous DIA layout of §III-B, then the row's
+// sparse remainder if it has one. N > 0 fixes the number of diagonals at
+// compile time (7 for the 7-point systems of the paper: the loop unrolls);
+// N = 0 reads it at run time. Same sums in the same order either way.
 template <int N = 0>
 TB_HOST_DEVICE inline double dia_row(const DiaView& a, index_t i, const double* x_ext) {
   const index_t nd = N > 0 ? N : a.ndiag;
@@ -20,6 +20,8 @@ TB_HOST_DEVICE inline double dia_row(const DiaView& a, index_t i, const double* 
   const double* x = x_ext + a.band + i;
   double s = 0.0;
   for (index_t d = 0; d < nd; ++d) s += v[d] * x[a.offsets[d]];
+  if (a.rest_ptr)
+    for (index_t k = a.rest_ptr[i]; k < a.rest_ptr[i + 1]; ++k) s += a.rest_values[k] * x[a.rest_offsets[k]];
   return s;
 }
 

@@ -24,9 +24,15 @@ void register_banded(Registry& r) {
   r.add(CompleteSolverEntry{
       "bicgstab_dia",
       "seed 004 GBCG: BiCGStab + Jacobi on DIA storage, scalar banded matrices; distributed in row slabs under MPI",
-      {eps_param()},
+      {eps_param(),
+       {"min_fill", ParamType::real, "0.5",
+        "a diagonal with fewer than min_fill * n entries is kept as a sparse remainder, not stored whole; 0 = pure DIA",
+        {}}},
       [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
-        return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator());
+        const double min_fill = p.real("min_fill");
+        if (!(min_fill >= 0.0 && min_fill <= 1.0))
+          throw Error("bicgstab_dia: min_fill=" + p.text("min_fill") + "; expected a fraction in [0, 1]");
+        return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator(), min_fill);
       }});
   r.add(CompleteSolverEntry{
       "cg_stencil",

@@ -1,8 +1,10 @@
 #pragma once
 // Small banded test systems: random scalar matrices with a given set of
 // diagonals, and the Poisson-type stencil7 systems of the paper (§II-B).
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "solvers/matrix/bsr.hpp"
@@ -32,6 +34,32 @@ inline BsrMatrix random_banded(index_t n, std::vector<index_t> offsets, unsigned
       a.values.push_back(v);
     }
     a.values[diag] = dominance * off_sum + 0.1;
+    a.row_ptr.push_back(index_t(a.col_idx.size()));
+  }
+  return a;
+}
+
+// random_banded(n, full, seed) plus, in every `every`-th row, one entry on each
+// of the `sparse` offsets (where it falls inside the matrix): the shape an
+// immersed boundary's interpolation rows give a 7-point matrix, a few far
+// diagonals holding a handful of entries.
+inline BsrMatrix banded_with_sparse_diagonals(index_t n, std::vector<index_t> full, std::vector<index_t> sparse,
+                                              index_t every, unsigned seed) {
+  const BsrMatrix base = random_banded(n, full, seed);
+  std::mt19937_64 gen(seed + 99);
+  std::uniform_real_distribution<double> val(-0.3, 0.3);
+  BsrMatrix a;
+  a.block_rows = a.block_cols = n;
+  a.row_ptr.assign(1, 0);
+  for (index_t i = 0; i < n; ++i) {
+    std::vector<std::pair<index_t, double>> row;
+    for (index_t k = base.row_ptr[i]; k < base.row_ptr[i + 1]; ++k)
+      row.emplace_back(base.col_idx[k], base.values[std::size_t(k)]);
+    if (i % every == 0)
+      for (index_t o : sparse)
+        if (i + o >= 0 && i + o < n) row.emplace_back(i + o, val(gen));
+    std::sort(row.begin(), row.end());
+    for (const auto& [j, v] : row) a.col_idx.push_back(j), a.values.push_back(v);
     a.row_ptr.push_back(index_t(a.col_idx.size()));
   }
   return a;

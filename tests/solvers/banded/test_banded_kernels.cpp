@@ -35,6 +35,17 @@ TEST(BandedKernels, DiaSpmvOmpEqualsRef) {
   EXPECT_NE(y_ref[5], 0.0);
 }
 
+TEST(BandedKernels, DiaSpmvWithRemainderOmpEqualsRef) {
+  const BsrMatrix a = test::banded_with_sparse_diagonals(n, {-200, -1, 0, 1, 200}, {-401, -13, 13, 399}, 17, 5);
+  const banded::DiaMatrix d = banded::dia_from_bsr(a, nullptr, 0.5);
+  ASSERT_FALSE(d.rest_offsets.empty());
+  const auto x = random_vector(std::size_t(n + 2 * d.band()), 7);
+  std::vector<double> y_ref(std::size_t(n), 0.0), y_omp(std::size_t(n), 0.0);
+  ref::dia_spmv(view(d), 0, n, x.data(), y_ref.data());
+  omp::dia_spmv(view(d), 0, n, x.data(), y_omp.data());
+  EXPECT_EQ(y_ref, y_omp);
+}
+
 TEST(BandedKernels, StencilSpmvOmpEqualsRefAndTheStoredMatrix) {
   banded::StencilCoefficients c{40, 37, 35, 1.1, 0.9, 0.7, 0.3, 2.0};
   const index_t cells = c.cells();

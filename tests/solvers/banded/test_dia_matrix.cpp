@@ -57,6 +57,51 @@ TEST(DiaMatrix, SpmvEqualsBsrSpmvOnRandomBandedMatrices) {
   }
 }
 
+// min_fill moves the sparse diagonals to the remainder; the product, the
+// slices and the numeric update must not notice.
+TEST(DiaMatrix, SparseDiagonalsGoToTheRemainder) {
+  BsrMatrix a = test::banded_with_sparse_diagonals(80, {-7, -1, 0, 1, 7}, {-16, -9, 12, 15}, 11, 4);
+  banded::DiaMap map;
+  DiaMatrix d = banded::dia_from_bsr(a, &map, 0.5);
+  EXPECT_EQ(d.offsets, (std::vector<index_t>{-7, -1, 0, 1, 7}));
+  EXPECT_EQ(d.band(), 16);  // the remainder's offsets widen the ghost zones
+  ASSERT_EQ(d.rest_ptr.size(), 81u);
+  EXPECT_EQ(d.rest_ptr[1] - d.rest_ptr[0], 2);  // row 0: +12 and +15 only
+  EXPECT_EQ(d.rest_offsets.size(), d.rest_values.size());
+  const auto x = test::random_vector(80, 6);
+  const auto want = bsr_product(a, x), got = dia_product(d, x);
+  for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-14 * (1 + std::abs(want[i]))) << i;
+  std::vector<double> whole(x.size());
+  banded::multiply_whole(d, x.data(), whole.data());
+  EXPECT_EQ(whole, got);
+  // Without min_fill every diagonal is stored whole: the same product.
+  const DiaMatrix pure = banded::dia_from_bsr(a);
+  EXPECT_EQ(pure.ndiag(), 9);
+  EXPECT_TRUE(pure.rest_offsets.empty());
+  const auto got_pure = dia_product(pure, x);
+  for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(got_pure[i], want[i], 1e-14 * (1 + std::abs(want[i])));
+  // Slabs: a slice of the whole equals the conversion of those rows.
+  const DiaMatrix slab = banded::dia_from_bsr(a, 23, 30, nullptr, 0.5);
+  const DiaMatrix cut = banded::slice_rows(d, 23, 30);
+  EXPECT_EQ(cut.offsets, slab.offsets);
+  EXPECT_EQ(cut.rest_ptr, slab.rest_ptr);
+  EXPECT_EQ(cut.rest_offsets, slab.rest_offsets);
+  EXPECT_EQ(cut.rest_values, slab.rest_values);
+  EXPECT_EQ(cut.values, slab.values);
+  // Rows 1-9 hold no remainder entry, yet their slab has the whole matrix's band
+  // (every rank's ghost zones are the same size).
+  const DiaMatrix quiet = banded::dia_from_bsr(a, 1, 9, nullptr, 0.5);
+  EXPECT_TRUE(quiet.rest_offsets.empty());
+  EXPECT_EQ(quiet.band(), 16);
+  // Numeric update with the map of the pattern.
+  for (double& v : a.values) v *= 1.75;
+  banded::update_values(a, map, d);
+  const DiaMatrix fresh = banded::dia_from_bsr(a, nullptr, 0.5);
+  EXPECT_EQ(d.values, fresh.values);
+  EXPECT_EQ(d.rest_values, fresh.rest_values);
+  EXPECT_THROW(banded::dia_from_bsr(a, nullptr, 1.5), Error);
+}
+
 TEST(DiaMatrix, SpmvEqualsBsrSpmvOnStencil7) {
   const BsrMatrix a = test::poisson7(7, 5, 4, false);
   const auto x = test::random_vector(std::size_t(a.rows()), 4);

@@ -36,11 +36,11 @@ struct Result {
 
 // GBCG on the slab a partition gives this rank of comm.
 Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared_ptr<const banded::Communicator> comm,
-            const RowPartition& part) {
+            const RowPartition& part, double min_fill = 0.0) {
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-12;
   const int me = comm->rank();
-  const banded::DiaMatrix slab = banded::dia_from_bsr(a, part.first(me), part.rows(me));
+  const banded::DiaMatrix slab = banded::dia_from_bsr(a, part.first(me), part.rows(me), nullptr, min_fill);
   banded::Gbcg solver(slab, comm, part, stop, Backend::host);
   Vector bv(Backend::host, std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
   Vector xv(Backend::host, std::size_t(part.rows(me)));
@@ -114,6 +114,19 @@ TEST(DistMpi, GbcgGivesTheOneRankIterationsAndSolution) {
   expect_same(gbcg(a, b, world(), banded::balanced_partition(a.block_rows, 2)), one);
   // Uneven slabs, one thinner than the band (72 rows): its ghosts span both ranks' rows.
   expect_same(gbcg(a, b, world(), banded::partition_from_sizes({40, a.block_rows - 40})), one);
+}
+
+// Sparse far diagonals kept as the DIA remainder: they widen the band, so the
+// ghost zones must carry the entries their rows read across the slab boundary.
+TEST(DistMpi, GbcgWithASparseRemainderGivesTheOneRankRun) {
+  const BsrMatrix a = test::banded_with_sparse_diagonals(120, {-10, -1, 0, 1, 10}, {-23, -21, 19, 22}, 7, 3);
+  const auto b = test::sine_rhs(120);
+  const Result one = gbcg(a, b, self(), banded::balanced_partition(120, 1), 0.5);
+  expect_same(gbcg(a, b, world(), banded::balanced_partition(120, 2), 0.5), one);
+  expect_same(gbcg(a, b, world(), banded::partition_from_sizes({13, 107}), 0.5), one);
+  // Pure DIA on the same system: the same solution.
+  const Result pure = gbcg(a, b, self(), banded::balanced_partition(120, 1));
+  EXPECT_LT(test::max_abs_diff(pure.x, one.x), 1e-10 * std::max(1.0, test::max_abs(one.x)));
 }
 
 TEST(DistMpi, GbcgWithARankOwningNoRows) {
