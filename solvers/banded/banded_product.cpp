@@ -1,10 +1,14 @@
 #include "banded_product.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 
+#include "communicator.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/memory.hpp"
 #include "solvers/core/timer.hpp"
+#include "solvers/core/vector_kernels.hpp"
 
 namespace tb::banded {
 
@@ -81,5 +85,30 @@ void StencilProduct::multiply(GhostExchange& ex, GhostedVector& x, double* y, So
   overlapped_rows(ex, x, rows_, slab_.band, t,
                   [&](index_t b, index_t e) { kernels::stencil_spmv(backend_, slab_, b, e, x.ext(), y); });
 }
+
+Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool with_max, SolveTimes& t) {
+  WallTimer clock;
+  comm.space().reduce(p.sum, sums, &p.max_abs, with_max ? 1 : 0);
+  t.reduction += clock.seconds();
+  return p;
+}
+
+template <class Product>
+double true_residual(const Product& a, GhostExchange& ex, const Communicator& comm, const Vector& b, const Vector& x,
+                     GhostedVector& work, Vector& ax, Vector& r, SolveTimes& t) {
+  const Backend backend = b.backend();
+  memory::copy(work.owned(), backend, x.data(), backend, x.size() * sizeof(double));
+  a.multiply(ex, work, ax.data(), t);
+  tb::kernels::copy(b, r);
+  tb::kernels::axpy(-1.0, ax, r);
+  const double* rr[1] = {r.data()};
+  const Partials p = kernels::dots_and_max(backend, index_t(r.size()), 1, rr, rr, nullptr);
+  return std::sqrt(reduce_over_ranks(comm, p, 1, false, t).sum[0]);
+}
+
+template double true_residual(const DiaProduct&, GhostExchange&, const Communicator&, const Vector&, const Vector&,
+                              GhostedVector&, Vector&, Vector&, SolveTimes&);
+template double true_residual(const StencilProduct&, GhostExchange&, const Communicator&, const Vector&, const Vector&,
+                              GhostedVector&, Vector&, Vector&, SolveTimes&);
 
 }  // namespace tb::banded

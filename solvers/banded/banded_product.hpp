@@ -42,4 +42,16 @@ class StencilProduct {
   Backend backend_;
 };
 
+class Communicator;
+
+// One global reduction of partial sums and, with with_max, their maximum
+// (§III-C: one MPI_Allreduce per synchronisation point); timed as reduction.
+Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool with_max, SolveTimes& t);
+
+// ||b - A x||_2 over all ranks for A one of the products above: x is copied
+// into the ghosted work vector, A x goes to ax and b - A x to r.
+template <class Product>
+double true_residual(const Product& a, GhostExchange& ex, const Communicator& comm, const Vector& b, const Vector& x,
+                     GhostedVector& work, Vector& ax, Vector& r, SolveTimes& t);
+
 }  // namespace tb::banded

@@ -60,20 +60,11 @@ void Gbcg::set_inverse_diagonal(const DiaMatrix& slab) {
 }
 
 Partials Gbcg::reduce(Partials p, int sums, bool with_max) {
-  WallTimer clock;
-  comm_->space().reduce(p.sum, sums, &p.max_abs, with_max ? 1 : 0);
-  times_.reduction += clock.seconds();
-  return p;
+  return reduce_over_ranks(*comm_, p, sums, with_max, times_);
 }
 
 double Gbcg::true_residual(const Vector& b, const Vector& x) {
-  memory::copy(y_.owned(), backend_, x.data(), backend_, std::size_t(rows_) * sizeof(double));
-  a_.multiply(*exchange_, y_, v_.data(), times_);
-  tb::kernels::copy(b, r_);
-  tb::kernels::axpy(-1.0, v_, r_);
-  const double* rr[1] = {r_.data()};
-  const Partials p = reduce(kernels::dots_and_max(backend_, rows_, 1, rr, rr, nullptr), 1, false);
-  return std::sqrt(p.sum[0]);
+  return banded::true_residual(a_, *exchange_, *comm_, b, x, y_, v_, r_, times_);
 }
 
 SolveStats Gbcg::solve(const Vector& b, Vector& x) {

@@ -46,19 +46,11 @@ void Gscg::update_coefficients(const StencilCoefficients& c) {
 }
 
 Partials Gscg::reduce(Partials p, int sums, bool with_max) {
-  WallTimer clock;
-  comm_->space().reduce(p.sum, sums, &p.max_abs, with_max ? 1 : 0);
-  times_.reduction += clock.seconds();
-  return p;
+  return reduce_over_ranks(*comm_, p, sums, with_max, times_);
 }
 
 double Gscg::true_residual(const Vector& b, const Vector& x) {
-  memory::copy(p_.owned(), backend_, x.data(), backend_, std::size_t(rows_) * sizeof(double));
-  a_.multiply(*exchange_, p_, q_.data(), times_);
-  tb::kernels::copy(b, r_);
-  tb::kernels::axpy(-1.0, q_, r_);
-  const double* rr[1] = {r_.data()};
-  return std::sqrt(reduce(kernels::dots_and_max(backend_, rows_, 1, rr, rr, nullptr), 1, false).sum[0]);
+  return banded::true_residual(a_, *exchange_, *comm_, b, x, p_, q_, r_, times_);
 }
 
 SolveStats Gscg::solve(const Vector& b, Vector& x) {
