@@ -11,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "../restart_check.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "miniapps/immersed/field_output.hpp"
 #include "miniapps/immersed/ib_case.hpp"
@@ -24,11 +25,7 @@ namespace fs = std::filesystem;
 using namespace harness;
 using namespace immersed;
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("tb-ib-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return test::fresh_dir("tb-ib", name); }
 
 CaseConfig case_config(const std::string& file) {
   MiniappDescription app;
@@ -124,32 +121,9 @@ TEST(IbCases, PulsatingEllipsoidClearsCellsAndStaysDivergenceFree) {
   fs::remove_all(out);
 }
 
-std::string state_bytes(const FlowSimulation& sim) {
-  std::ostringstream out;
-  sim.save_state(out);
-  return out.str();
-}
-
 void expect_restart_bitwise(const CaseConfig& config) {
-  const fs::path whole = fresh_dir("whole"), split = fresh_dir("split");
-  FlowSimulation a(config);
-  run_time_loop(a, config, settings(whole, 8, config));
-  LoopSettings s = settings(split, 7, config);
-  s.checkpoint_every = 3;
-  FlowSimulation b1(config);
-  run_time_loop(b1, config, s);  // stops after step 7, as if killed; the checkpoint holds step 6
-  s.steps = 8;
-  s.restart = true;
-  FlowSimulation b2(config);
-  const RunResult r = run_time_loop(b2, config, s);
-  EXPECT_EQ(r.last_step, 8);
-  EXPECT_EQ(b2.flow().steps(), 8);
-  const std::string sa = state_bytes(a), sb = state_bytes(b2);
-  ASSERT_EQ(sa.size(), sb.size());
-  EXPECT_TRUE(sa == sb) << "restarted state differs from the uninterrupted one";
-  EXPECT_EQ(a.figures_of_merit(), b2.figures_of_merit());
-  fs::remove_all(whole);
-  fs::remove_all(split);
+  test::expect_restart_bitwise<FlowSimulation>(
+      config, 8, "tb-ib", [&](const fs::path& out, long steps) { return settings(out, steps, config); });
 }
 
 TEST(IbRestart, SphereResumesBitwise) {
