@@ -102,11 +102,11 @@ void EulerDiscretisation::set_manufactured(const ManufacturedSolution* mms) {
   if (!mms) return;
   mms_source_ = manufactured_sources(mesh_, *mms);
   mms_outside_.assign(std::size_t(mesh_.num_faces()), settings_.free_stream);
-  mms_wall_flux_.assign(std::size_t(mesh_.num_faces()), State{});
+  mms_viscous_flux_.assign(std::size_t(mesh_.num_faces()), State{});
   for (index_t f = mesh_.num_interior_faces; f < mesh_.num_faces(); ++f) {
     const Vec2 x = geometry_.face_midpoint[std::size_t(f)];
     mms_outside_[std::size_t(f)] = mms->conserved(x);
-    mms_wall_flux_[std::size_t(f)] = mms->viscous_flux(x, geometry_.face_normal[std::size_t(f)]);
+    mms_viscous_flux_[std::size_t(f)] = mms->viscous_flux(x, geometry_.face_normal[std::size_t(f)]);
   }
 }
 

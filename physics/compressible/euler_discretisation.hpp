@@ -104,7 +104,7 @@ class EulerDiscretisation {
   std::vector<Gradient> grad_;
   // set_manufactured: per cell source, per face outside state and viscous flux . n.
   const ManufacturedSolution* mms_ = nullptr;
-  std::vector<State> mms_source_, mms_outside_, mms_wall_flux_;
+  std::vector<State> mms_source_, mms_outside_, mms_viscous_flux_;
 };
 
 }  // namespace tb::compressible

@@ -9,22 +9,6 @@
 
 namespace tb::compressible {
 
-namespace {
-
-// grad u, grad v, grad T of a cell from the gradients of (rho, u, v, p):
-// T = gamma p / rho, so grad T = gamma (grad p / rho - p grad rho / rho^2).
-VelocityTemperatureGradients cell_gradients(const State& q, const Gradient& g, double gamma) {
-  const double rho = q[0], p = q[3];
-  return {g[2],
-          g[3],
-          g[4],
-          g[5],
-          gamma * (g[6] / rho - p * g[0] / (rho * rho)),
-          gamma * (g[7] / rho - p * g[1] / (rho * rho))};
-}
-
-}  // namespace
-
 State EulerDiscretisation::wall_ghost(BoundaryKind kind, const State& inner) const {
   const Gas& gas = settings_.gas;
   const double rho = inner[0], t_inner = settings_.viscous.temperature(gas, inner);
@@ -91,15 +75,17 @@ void EulerDiscretisation::add_viscous_residual(const std::vector<State>& w, std:
     if (face.is_boundary()) {
       // A manufactured far field knows its exact viscous flux (set_manufactured).
       if (mms_ && boundary_kind(f) == BoundaryKind::FarField)
-        for (std::size_t k = 0; k < num_vars; ++k) r[l][k] -= mms_wall_flux_[std::size_t(f)][k] * len;
+        for (std::size_t k = 0; k < num_vars; ++k) r[l][k] -= mms_viscous_flux_[std::size_t(f)][k] * len;
       if (!is_no_slip(boundary_kind(f))) continue;
       const State flux = wall_viscous_flux(w, f);
       for (std::size_t k = 0; k < num_vars; ++k) r[l][k] -= flux[k] * len;
       continue;
     }
     const std::size_t rr = std::size_t(face.right);
-    const VelocityTemperatureGradients gl = cell_gradients(primitive_[l], grad_[l], gas.gamma);
-    const VelocityTemperatureGradients gr = cell_gradients(primitive_[rr], grad_[rr], gas.gamma);
+    const VelocityTemperatureGradients gl =
+        velocity_temperature_gradients(primitive_[l][0], primitive_[l][3], grad_[l], gas.gamma);
+    const VelocityTemperatureGradients gr =
+        velocity_temperature_gradients(primitive_[rr][0], primitive_[rr][3], grad_[rr], gas.gamma);
     const Vec2 a = geometry_.cell_centroid[l], b = geometry_.cell_centroid[rr];
     const double dx = b.x - a.x, dy = b.y - a.y, dist = std::hypot(dx, dy), tx = dx / dist, ty = dy / dist;
     const double tl = visc.temperature(gas, w[l]), tr = visc.temperature(gas, w[rr]);

@@ -56,16 +56,8 @@ PrimitiveGradient ManufacturedSolution::gradient(const Vec2& x) const {
 State ManufacturedSolution::viscous_flux(const Vec2& x, const Vec2& n) const {
   if (!viscous_.enabled()) return {};
   const Primitive q = primitive(x);
-  const PrimitiveGradient g = gradient(x);
-  // T = gamma p / rho (viscous.hpp), so grad T = gamma (grad p / rho - p grad rho / rho^2).
-  const double gamma = gas_.gamma, t = gamma * q.p / q.rho;
-  const VelocityTemperatureGradients vt{g[2],
-                                        g[3],
-                                        g[4],
-                                        g[5],
-                                        gamma * (g[6] / q.rho - q.p * g[0] / (q.rho * q.rho)),
-                                        gamma * (g[7] / q.rho - q.p * g[1] / (q.rho * q.rho))};
-  return compressible::viscous_flux(viscous_, vt, q.u, q.v, t, n.x, n.y);
+  const VelocityTemperatureGradients g = velocity_temperature_gradients(q.rho, q.p, gradient(x), gas_.gamma);
+  return compressible::viscous_flux(viscous_, g, q.u, q.v, gas_.gamma * q.p / q.rho, n.x, n.y);
 }
 
 State ManufacturedSolution::net_flux(const Vec2& x, const Vec2& n) const {

@@ -18,7 +18,7 @@
 namespace tb::compressible {
 
 // d/dx and d/dy of rho, u, v, p (the layout of a Gradient in gradients.hpp).
-using PrimitiveGradient = std::array<double, 8>;
+using PrimitiveGradient = std::array<double, 2 * num_vars>;
 
 class ManufacturedSolution {
  public:

@@ -6,6 +6,16 @@ namespace tb::compressible {
 
 double Viscosity::mu(double t) const { return mu_inf * t * std::sqrt(t) * (1.0 + sutherland) / (t + sutherland); }
 
+VelocityTemperatureGradients velocity_temperature_gradients(double rho, double p,
+                                                            const std::array<double, 2 * num_vars>& g, double gamma) {
+  return {g[2],
+          g[3],
+          g[4],
+          g[5],
+          gamma * (g[6] / rho - p * g[0] / (rho * rho)),
+          gamma * (g[7] / rho - p * g[1] / (rho * rho))};
+}
+
 State viscous_flux(const Viscosity& visc, const VelocityTemperatureGradients& g, double u, double v, double t,
                    double nx, double ny) {
   const double mu = visc.mu(t), k = visc.conductivity(mu);

@@ -25,6 +25,12 @@ struct VelocityTemperatureGradients {
   double ux = 0, uy = 0, vx = 0, vy = 0, tx = 0, ty = 0;
 };
 
+// grad u, grad v, grad T from a point's density, pressure and the gradients of
+// (rho, u, v, p) in the layout of gradients.hpp (d/dx, d/dy of each):
+// T = gamma p / rho, so grad T = gamma (grad p / rho - p grad rho / rho^2).
+VelocityTemperatureGradients velocity_temperature_gradients(double rho, double p,
+                                                            const std::array<double, 2 * num_vars>& g, double gamma);
+
 // The viscous flux F_v . n = (0, tau n, (tau n) . u + k grad T . n) with
 // tau = mu (grad u + grad u^T - 2/3 div u I), mu and k at temperature t.
 State viscous_flux(const Viscosity& visc, const VelocityTemperatureGradients& g, double u, double v, double t,

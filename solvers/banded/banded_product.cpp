@@ -54,15 +54,15 @@ DiaProduct::DiaProduct(const DiaMatrix& slab, Backend backend)
       rest_offsets_(backend, std::span<const index_t>(slab.rest_offsets)),
       values_(backend, std::span<const double>(slab.values)),
       rest_values_(backend, std::span<const double>(slab.rest_values)) {
-  const bool rest = !slab.rest_offsets.empty();
-  view_ = DiaView{slab.rows,
-                  slab.ndiag(),
-                  slab.band(),
-                  offsets_.data(),
-                  values_.data(),
-                  rest ? rest_ptr_.data() : nullptr,
-                  rest ? rest_offsets_.data() : nullptr,
-                  rest ? rest_values_.data() : nullptr};
+  // The host view's shape (and whether it has a remainder), the backend's arrays.
+  view_ = banded::view(slab);
+  view_.offsets = offsets_.data();
+  view_.values = values_.data();
+  if (view_.rest_ptr) {
+    view_.rest_ptr = rest_ptr_.data();
+    view_.rest_offsets = rest_offsets_.data();
+    view_.rest_values = rest_values_.data();
+  }
 }
 
 void DiaProduct::update_values(const DiaMatrix& slab) {
