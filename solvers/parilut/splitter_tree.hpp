@@ -1,8 +1,10 @@
 #pragma once
-// The classification step of Sampleselect (seed 003 §III, Fig. 4-5), the one
-// device step of the selection: splitters from a sorted sample, stored as a
-// complete binary search tree in level order, and each element's bucket (its
-// "oracle", one byte) found by descending the tree, with the bucket sizes.
+// The classification step of Sampleselect (seed 003 §III, Fig. 4-5):
+// splitters from a sorted sample, stored as a complete binary search tree in
+// level order, and each element's bucket (its "oracle", one byte) found by
+// descending the tree, with the bucket sizes. The sample positions, the tree
+// layout and the bucket choice are shared by the host Sampleselect and the
+// device one (device_sample_select.hpp), so that both pick the same splitters.
 #include <array>
 #include <cstddef>
 #include <cstdint>
