@@ -1,7 +1,8 @@
-// tb-bench-parilut: seed 003's studies on the host.
-//  1. Selection (Fig. 8-9): throughput of exact and approximate Sampleselect
-//     against std::nth_element (introselect) on random data of 2^16 .. 2^24
-//     doubles, with few and with many distinct values.
+// tb-bench-parilut: seed 003's studies.
+//  1. Selection (Fig. 8-9, selection_study.hpp): throughput of exact and
+//     approximate Sampleselect against std::nth_element (introselect) on random
+//     data of 2^16 .. 2^24 doubles, with few and with many distinct values, on
+//     the host and, with a CUDA device, on the device (also 2^26).
 //  2. ParILUT (Fig. 10-11): on the ANI5/6/7 anisotropic diffusion matrices,
 //     GMRES(50) iterations to 1e-10 after 0..5 ParILUT steps with exact and
 //     approximate selection, against ILU(0) (ParILU's exact sweep) and Eigen's
@@ -9,17 +10,18 @@
 //
 //   build/bin/tb-bench-parilut --quick
 //   build/bin/tb-bench-parilut --json bench/results/host-$(date -u +%Y%m%d)-parilut.json
+//                              --md bench/results/host-$(date -u +%Y%m%d)-parilut.md   (one line)
 //   build/bin/tb-bench-parilut --problems ani5 --steps 8 --fill 3
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "../common/command_line.hpp"
-#include "../common/timing.hpp"
+#include "selection_study.hpp"
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/core/timer.hpp"
@@ -27,7 +29,6 @@
 #include "solvers/matrix/anisotropic_diffusion.hpp"
 #include "solvers/matrix/bsr.hpp"
 #include "solvers/parilut/parilut.hpp"
-#include "solvers/parilut/sample_select.hpp"
 
 namespace tb::bench {
 namespace {
@@ -42,16 +43,19 @@ struct Options {
   bool quick = false;
   int reps = 3;
   std::vector<long long> select_sizes = {1 << 16, 1 << 20, 1 << 24};
+  std::vector<long long> gpu_select_sizes = {1 << 16, 1 << 20, 1 << 24, 1 << 26};
   std::vector<std::string> problems = {"ani5", "ani6", "ani7"};
   int steps = 5;
   double fill = 2.0;
-  std::string json_path;
+  std::string json_path, md_path;
 };
 
 const char* usage =
-    "usage: tb-bench-parilut [--quick] [--json FILE] [--reps N] [--problems ani5,ani6,ani7] [--steps N] [--fill F]\n"
+    "usage: tb-bench-parilut [--quick] [--json FILE] [--md FILE] [--reps N] [--problems ani5,ani6,ani7] [--steps N]\n"
+    "                        [--fill F]\n"
     "  --quick        smoke run: selection on 2^16 values, ParILUT on ANI5 with 2 steps\n"
     "  --json FILE    also write the results with machine information as JSON\n"
+    "  --md FILE      also write the tables as Markdown\n"
     "  --reps N       timed repetitions of each selection (best reported; default 3)\n"
     "  --problems L   anisotropic diffusion problems (default ani5,ani6,ani7)\n"
     "  --steps N      ParILUT steps, GMRES after each count 0..N (default 5)\n"
@@ -76,6 +80,8 @@ Options parse_options(int argc, char** argv) {
       o.quick = true;
     } else if (arg == "--json") {
       o.json_path = args.value();
+    } else if (arg == "--md") {
+      o.md_path = args.value();
     } else if (arg == "--reps") {
       o.reps = int(parse_count(arg, args.value(), 1));
     } else if (arg == "--problems") {
@@ -94,34 +100,11 @@ Options parse_options(int argc, char** argv) {
   }
   if (o.quick) {
     o.select_sizes = {1 << 16};
+    o.gpu_select_sizes = {1 << 16};
     o.problems = {"ani5"};
     o.steps = 2;
   }
   return o;
-}
-
-// ---- 1. selection ------------------------------------------------------------
-
-struct SelectRow {
-  long long n = 0;
-  int distinct = 0;
-  double exact_s = 0, approx_s = 0, quick_s = 0;
-  double approx_rank_error = 0;  // (elements below the threshold - (k + 1)) / n
-};
-
-SelectRow time_selection(long long n, int distinct, int reps) {
-  std::mt19937_64 gen(std::uint64_t(n) + std::uint64_t(distinct));
-  std::uniform_int_distribution<int> d(0, distinct - 1);
-  std::vector<double> v(static_cast<std::size_t>(n));
-  for (double& e : v) e = double(d(gen)) / distinct;
-  const std::size_t k = std::size_t(n / 3);  // ParILUT drops about a third after an add
-  SelectRow r;
-  r.n = n, r.distinct = distinct;
-  r.exact_s = best_seconds(reps, [&] { parilut::sample_select(v, k); });
-  r.approx_s = best_seconds(reps, [&] { parilut::sample_select_approx(v, k); });
-  r.quick_s = best_seconds(reps, [&] { parilut::quick_select(v, k); });
-  r.approx_rank_error = double(parilut::sample_select_approx(v, k).below - (k + 1)) / double(n);
-  return r;
 }
 
 // ---- 2. ParILUT quality and cost ---------------------------------------------
@@ -180,12 +163,7 @@ ProblemResult run_problem(const Problem& p, const Options& o) {
   return res;
 }
 
-void print(const std::vector<SelectRow>& sel, const std::vector<ProblemResult>& probs) {
-  std::printf("Selection of rank n/3 (best of reps)\n%12s %10s %12s %12s %12s %14s\n", "n", "distinct", "exact ms",
-              "approx ms", "nth_elem ms", "approx excess");
-  for (const SelectRow& r : sel)
-    std::printf("%12lld %10d %12.3f %12.3f %12.3f %13.4f%%\n", r.n, r.distinct, r.exact_s * 1e3, r.approx_s * 1e3,
-                r.quick_s * 1e3, 100 * r.approx_rank_error);
+void print(const std::vector<ProblemResult>& probs) {
   for (const ProblemResult& p : probs) {
     std::printf("\n%s: %d rows, %d nonzeros; GMRES(50) to 1e-10, b = 1\n", p.name.c_str(), p.rows, p.nnz);
     std::printf("  %-52s %6s %10s %10s\n", "preconditioner", "iters", "setup s", "solve s");
@@ -198,7 +176,24 @@ void print(const std::vector<SelectRow>& sel, const std::vector<ProblemResult>& 
   }
 }
 
-void write_json(const Options& o, const Machine& m, const std::vector<SelectRow>& sel,
+std::string markdown(const Machine& m, const SelectionStudy& sel, const std::vector<ProblemResult>& probs) {
+  std::string md = "# tb-bench-parilut (seed 003)\n\n";
+  md += "Machine: " + m.cpu_model + ", " + std::to_string(m.host_threads) +
+        " OpenMP threads, GPU: " + (m.gpu.empty() ? std::string("none") : m.gpu) + ", commit " + m.git_commit + ", " +
+        m.date_utc + ".\n\n";
+  md += tb::bench::markdown(sel);
+  md += "\n## GMRES(50) iterations to 1e-10 (Fig. 10), host\n\n| problem | preconditioner | iterations | setup s |\n";
+  md += "|---|---|---|---|\n";
+  for (const ProblemResult& p : probs)
+    for (const QualityRow& r : p.runs) {
+      char setup[32];
+      std::snprintf(setup, sizeof setup, "%.4f", r.factor_s);
+      md += "| " + p.name + " | `" + r.preconditioner + "` | " + std::to_string(r.iterations) + " | " + setup + " |\n";
+    }
+  return md;
+}
+
+void write_json(const Options& o, const Machine& m, const SelectionStudy& sel,
                 const std::vector<ProblemResult>& probs) {
   JsonWriter j;
   j.begin_object().value("benchmark", "tb-bench-parilut");
@@ -207,17 +202,8 @@ void write_json(const Options& o, const Machine& m, const std::vector<SelectRow>
   j.value("gmres", "gmres(restart=50,rtol=1e-10,maxit=3000), b = 1, x0 = 0");
   j.value("problems", "2D anisotropic diffusion, P1 elements, epsilon 1e-2, angle 30 degrees, Dirichlet");
   j.end_object();
-  j.begin_array("selection");
-  for (const SelectRow& r : sel)
-    j.begin_object()
-        .value("n", r.n)
-        .value("distinct", r.distinct)
-        .value("exact_seconds", r.exact_s)
-        .value("approx_seconds", r.approx_s)
-        .value("nth_element_seconds", r.quick_s)
-        .value("approx_rank_excess_fraction", r.approx_rank_error)
-        .end_object();
-  j.end_array().begin_array("problems");
+  write(j, sel);
+  j.begin_array("problems");
   for (const ProblemResult& p : probs) {
     j.begin_object().value("name", p.name).value("rows", p.rows).value("nnz", p.nnz).begin_array("runs");
     for (const QualityRow& r : p.runs)
@@ -245,17 +231,21 @@ int run(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
   const Machine m = describe_machine();
   std::cout << summary(m) << "\n";
-  std::vector<SelectRow> sel;
-  for (long long n : o.select_sizes)
-    for (int distinct : {16, 1 << 30}) sel.push_back(time_selection(n, distinct, o.reps));
+  const SelectionStudy sel = run_selection_study(o.select_sizes, o.gpu_select_sizes, o.reps);
   std::vector<ProblemResult> probs;
   for (const std::string& name : o.problems)
     for (const Problem& p : ani)
       if (p.name == name) probs.push_back(run_problem(p, o));
-  print(sel, probs);
+  print(sel);
+  print(probs);
   if (!o.json_path.empty()) {
     write_json(o, m, sel, probs);
     std::cout << "\nwrote " << o.json_path << "\n";
+  }
+  if (!o.md_path.empty()) {
+    std::ofstream f(o.md_path);
+    if (!(f << markdown(m, sel, probs))) throw Error("cannot write " + o.md_path);
+    std::cout << "wrote " << o.md_path << "\n";
   }
   return 0;
 }

@@ -23,20 +23,6 @@ void extract_bucket(std::span<const double> data, const std::vector<std::uint8_t
     if (oracles[i] == bucket) out.push_back(data[i]);
 }
 
-struct Bucket {
-  int index = 0;
-  std::size_t rank_offset = 0;  // elements in lower buckets
-};
-
-Bucket bucket_holding(const BucketCounts& counts, std::size_t k) {
-  std::size_t below = 0;
-  for (int b = 0; b < select_buckets; ++b) {
-    if (k < below + counts[b]) return {b, below};
-    below += counts[b];
-  }
-  throw Error("sample_select: rank beyond the data");  // unreachable for k < n
-}
-
 void check_rank(std::span<const double> data, std::size_t k) {
   if (k >= data.size())
     throw Error("select: rank " + std::to_string(k) + " of " + std::to_string(data.size()) + " elements");

@@ -5,7 +5,8 @@
 // tree to its bucket (its "oracle", one byte), bucket sizes are counted per
 // thread and summed (on the host the analogue of the paper's shared-memory
 // atomics), the bucket holding rank k is extracted and the search recurses on
-// it until it is small enough to sort.
+// it until it is small enough to sort. These are the reference twins of the
+// device Sampleselect (device_sample_select.hpp).
 #include <cstddef>
 #include <span>
 

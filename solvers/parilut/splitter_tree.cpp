@@ -1,11 +1,13 @@
 #include "splitter_tree.hpp"
 
 #include <algorithm>
+#include <string>
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include "solvers/core/error.hpp"
 #include "solvers/core/types.hpp"
 
 namespace tb::parilut {
@@ -47,15 +49,10 @@ void in_order(const SplitterTree& tree, int node, std::vector<double>& out) {
 SplitterTree pick_splitters(std::span<const double> data, std::vector<double>& sample) {
   const std::size_t n = data.size();
   sample.resize(select_sample);
-  std::size_t pos = n / 2;
-  const std::size_t stride = (n / select_sample) | 1;
-  for (double& s : sample) {
-    s = data[pos % n];
-    pos += stride + 7919;  // a prime offset breaks any period of the input
-  }
+  for (std::size_t j = 0; j < select_sample; ++j) sample[j] = data[sample_position(n, j)];
   std::sort(sample.begin(), sample.end());
   std::vector<double> quantiles(tree_splitters);
-  for (int b = 0; b < tree_splitters; ++b) quantiles[b] = sample[(std::size_t(b) + 1) * select_sample / select_buckets];
+  for (int b = 0; b < tree_splitters; ++b) quantiles[b] = sample[quantile_position(b)];
   SplitterTree tree{};
   build_tree(quantiles, 0, 0, tree_splitters - 1, tree);
   return tree;
@@ -66,6 +63,16 @@ std::vector<double> sorted_splitters(const SplitterTree& tree) {
   out.reserve(tree_splitters);
   in_order(tree, 0, out);
   return out;
+}
+
+Bucket bucket_holding(const BucketCounts& counts, std::size_t k) {
+  std::size_t below = 0;
+  for (int b = 0; b < select_buckets; ++b) {
+    if (k < below + counts[b]) return {b, below};
+    below += counts[b];
+  }
+  throw Error("sample_select: rank " + std::to_string(k) + " beyond the " + std::to_string(below) +
+              " classified elements");
 }
 
 BucketCounts classify_ref(std::span<const double> data, const SplitterTree& tree, std::vector<std::uint8_t>& oracles) {

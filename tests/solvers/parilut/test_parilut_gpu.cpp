@@ -1,19 +1,28 @@
 // The CUDA kernels of ParILUT against their host twins: the residual of Fig. 7
 // (same arithmetic, so equal to round-off), the asynchronous sweep of Fig. 6
 // (converging to ILU(0) like the host's), and the shared-memory-atomic
-// classification of Fig. 5 (oracles and counts exactly). Skips with the
-// reason when no device is visible.
+// classification of Fig. 5 (oracles and counts exactly), and Sampleselect on
+// the device (Fig. 3): its splitters and bucket filter against the host's, its
+// exact selection against std::nth_element and its approximate threshold
+// against the host's. Skips with the reason when no device is visible.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "../../common/systems.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
+#include "solvers/core/cuda_call.hpp"
+#include "solvers/core/error.hpp"
 #include "solvers/matrix/anisotropic_diffusion.hpp"
 #include "solvers/parilut/candidates.hpp"
 #include "solvers/parilut/cuda/parilut_kernels.hpp"
+#include "solvers/parilut/cuda/sample_select_kernels.hpp"
+#include "solvers/parilut/device_sample_select.hpp"
 #include "solvers/parilut/parilut.hpp"
+#include "solvers/parilut/sample_select.hpp"
 #include "solvers/parilut/splitter_tree.hpp"
 
 namespace tb::parilut {
@@ -22,7 +31,8 @@ namespace {
 class ParilutGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible: the ParILUT kernels were not run";
+    if (cuda_device_count() == 0)
+      GTEST_SKIP() << "no CUDA device visible: the ParILUT kernels and the device Sampleselect were not run";
   }
 };
 
@@ -79,7 +89,7 @@ TEST_F(ParilutGpu, ResidualsEqualTheHost) {
   DeviceFactors d(a, f);
   Array<index_t> c_row = on_device(row_of_each_entry(c)), c_col = on_device(c.col_idx);
   Array<double> r(Backend::cuda, c.values.size());
-  cuda::candidate_residuals(d.view(), c_row.data(), c_col.data(), c.nnz(), r.data());
+  TB_CUDA_CALL(cuda::candidate_residuals(d.view(), c_row.data(), c_col.data(), c.nnz(), r.data()));
   EXPECT_LT(test::max_abs_diff(r.to_host(), c.values), 1e-14 * test::max_abs(c.values));
 }
 
@@ -89,7 +99,8 @@ TEST_F(ParilutGpu, AsynchronousSweepsConvergeToILU0) {
   const IluFactors exact = parilu_factor(a, 1, Kernel::ref);  // one in-place sequential sweep is ILU(0)
   IluFactors f = initial_factors(a);
   DeviceFactors d(a, f);
-  for (int s = 0; s < 60; ++s) cuda::sweep(d.view(), d.l_row.data(), f.l.nnz(), d.u_row.data(), f.u.nnz());
+  for (int s = 0; s < 60; ++s)
+    TB_CUDA_CALL(cuda::sweep(d.view(), d.l_row.data(), f.l.nnz(), d.u_row.data(), f.u.nnz()));
   EXPECT_LT(test::max_abs_diff(d.l_val.to_host(), exact.l.values), 1e-10 * test::max_abs(exact.l.values));
   EXPECT_LT(test::max_abs_diff(d.u_val.to_host(), exact.u.values), 1e-10 * test::max_abs(exact.u.values));
 }
@@ -106,10 +117,121 @@ TEST_F(ParilutGpu, ClassificationEqualsTheHost) {
   Array<double> d_data = on_device(data), d_tree = on_device(std::vector<double>(tree.begin(), tree.end()));
   Array<std::uint8_t> d_oracles(Backend::cuda, data.size());
   Array<unsigned long long> d_counts(Backend::cuda, select_buckets);
-  cuda::classify(d_data.data(), data.size(), d_tree.data(), d_oracles.data(), d_counts.data());
+  TB_CUDA_CALL(cuda::classify(d_data.data(), data.size(), d_tree.data(), d_oracles.data(), d_counts.data()));
   EXPECT_EQ(d_oracles.to_host(), oracles);
   const std::vector<unsigned long long> counts = d_counts.to_host();
   for (int b = 0; b < select_buckets; ++b) EXPECT_EQ(counts[b], expected[b]) << "bucket " << b;
+}
+
+// n values with `distinct` different magnitudes (many ties when few).
+std::vector<double> magnitudes(std::size_t n, int distinct, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<int> d(0, distinct - 1);
+  std::vector<double> v(n);
+  for (double& e : v) e = std::ldexp(double(d(gen)) + 0.5, -7);
+  return v;
+}
+
+double nth(std::vector<double> v, std::size_t k) {
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(k), v.end());
+  return v[k];
+}
+
+void expect_exact(DeviceSampleSelect& select, const std::vector<double>& v, std::size_t k) {
+  const Selection s = select.exact(on_device(v), k);
+  const Selection r = rank_of(v, nth(v, k));
+  EXPECT_EQ(s.value, r.value) << "n = " << v.size() << ", k = " << k;
+  EXPECT_EQ(s.below, r.below) << "n = " << v.size() << ", k = " << k;
+  EXPECT_EQ(s.not_above, r.not_above) << "n = " << v.size() << ", k = " << k;
+}
+
+TEST_F(ParilutGpu, SplittersEqualTheHost) {
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(5000), std::size_t(3'000'001)}) {
+    const std::vector<double> v = magnitudes(n, 1 << 30, unsigned(n));
+    std::vector<double> sample;
+    const SplitterTree tree = pick_splitters(v, sample);
+    const Array<double> d_v = on_device(v);
+    Array<double> d_tree(Backend::cuda, tree_splitters), d_splitters(Backend::cuda, tree_splitters);
+    TB_CUDA_CALL(cuda::pick_splitters(d_v.data(), n, d_tree.data(), d_splitters.data()));
+    EXPECT_EQ(d_tree.to_host(), std::vector<double>(tree.begin(), tree.end())) << "n = " << n;
+    EXPECT_EQ(d_splitters.to_host(), sorted_splitters(tree)) << "n = " << n;
+  }
+}
+
+TEST_F(ParilutGpu, BucketExtractionKeepsTheInputOrder) {
+  const std::vector<double> v = magnitudes(1'000'003, 1 << 30, 3);
+  std::vector<double> sample;
+  const SplitterTree tree = pick_splitters(v, sample);
+  std::vector<std::uint8_t> oracles;
+  const BucketCounts counts = classify_ref(v, tree, oracles);
+  const int fullest = int(std::max_element(counts.begin(), counts.end()) - counts.begin());
+  Array<double> d_v = on_device(v), d_out(Backend::cuda, v.size());
+  Array<std::uint8_t> d_oracles = on_device(oracles);
+  Array<unsigned long long> scratch(Backend::cuda, cuda::filter_block_limit);
+  for (int bucket : {0, 17, fullest, select_buckets - 1}) {
+    std::vector<double> expected;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (oracles[i] == bucket) expected.push_back(v[i]);
+    ASSERT_EQ(expected.size(), counts[std::size_t(bucket)]);
+    TB_CUDA_CALL(cuda::extract_bucket(d_v.data(), d_oracles.data(), v.size(), bucket, d_out.data(), scratch.data()));
+    std::vector<double> got = d_out.to_host();
+    got.resize(expected.size());
+    EXPECT_EQ(got, expected) << "bucket " << bucket;
+  }
+}
+
+TEST_F(ParilutGpu, ExactSelectionEqualsNthElement) {
+  // Sizes below one level (<= select_base_case), just above it, and several levels deep.
+  const std::size_t sizes[] = {1, 100, select_base_case, select_base_case + 1, 5000, 300'000, 3'000'001};
+  DeviceSampleSelect select(3'000'001);
+  for (std::size_t n : sizes)
+    for (int distinct : {3, 1000, 1 << 30}) {
+      const std::vector<double> v = magnitudes(n, distinct, unsigned(n) + unsigned(distinct));
+      for (std::size_t k : {std::size_t(0), n / 3, n / 2, n - 1}) expect_exact(select, v, k);
+    }
+}
+
+TEST_F(ParilutGpu, ExactSelectionSplitsOffARepeatedMinimum) {
+  // Ones, but for larger values at every 997th position that the first sample
+  // misses: all splitters are 1, every element falls in the top bucket, and the
+  // selection must split the ones off to make progress.
+  const std::size_t n = 3'000'000;
+  std::vector<double> v(n, 1.0);
+  for (std::size_t i = 5; i < n; i += 997) v[i] = 1.0 + double(i % 4099);
+  for (std::size_t j = 0; j < select_sample; ++j) v[sample_position(n, j)] = 1.0;
+  std::vector<double> sample;
+  const std::vector<double> s = sorted_splitters(pick_splitters(v, sample));
+  ASSERT_EQ(s.front(), 1.0);
+  ASSERT_EQ(s.back(), 1.0);
+  DeviceSampleSelect select(n);
+  for (std::size_t k : {std::size_t(0), n / 2, n - 2000, n - 100, n - 1}) expect_exact(select, v, k);
+  const std::vector<double> equal(200'000, 3.0);
+  expect_exact(select, equal, 12345);
+  EXPECT_EQ(select.approx(on_device(equal), 12345).value, 3.0);
+}
+
+TEST_F(ParilutGpu, ApproximateThresholdEqualsTheHost) {
+  DeviceSampleSelect select(3'000'001);
+  for (std::size_t n : {std::size_t(1000), std::size_t(5000), std::size_t(400'000), std::size_t(3'000'001)})
+    for (int distinct : {16, 1 << 30}) {
+      const std::vector<double> v = magnitudes(n, distinct, unsigned(n) + 7);
+      const Array<double> d_v = on_device(v);
+      for (std::size_t k : {std::size_t(10), n / 4, n / 2, 3 * n / 4, n - 1}) {
+        const Selection host = sample_select_approx(v, k), device = select.approx(d_v, k);
+        EXPECT_EQ(device.value, host.value) << "n = " << n << ", distinct = " << distinct << ", k = " << k;
+        EXPECT_EQ(device.below, host.below) << "n = " << n << ", distinct = " << distinct << ", k = " << k;
+        EXPECT_EQ(device.not_above, host.not_above) << "n = " << n << ", distinct = " << distinct << ", k = " << k;
+      }
+    }
+}
+
+TEST_F(ParilutGpu, DeviceSelectionRefusesBadInput) {
+  DeviceSampleSelect select(100);
+  const Array<double> host(Backend::host, 10), too_long(Backend::cuda, 101), ten(Backend::cuda, 10);
+  EXPECT_THROW(select.exact(host, 0), Error);
+  EXPECT_THROW(select.exact(too_long, 0), Error);
+  EXPECT_THROW(select.exact(ten, 10), Error);
+  EXPECT_THROW(select.approx(ten, 10), Error);
 }
 
 }  // namespace

@@ -84,6 +84,21 @@ TEST(SplitterTree, EightWideClassificationEqualsTheReference) {
   }
 }
 
+TEST(SplitterTree, RanksOfTheLevelOrderNodesFollowTheInOrderWalk) {
+  // The closed form the CUDA sample kernel builds its tree with, against the
+  // recursive construction: with distinct splitters, node i holds the
+  // splitter_rank(i)-th smallest.
+  const std::vector<double> v = data(100003, 1 << 30, 13);
+  std::vector<double> sample;
+  const SplitterTree tree = pick_splitters(v, sample);
+  const std::vector<double> s = sorted_splitters(tree);
+  ASSERT_EQ(std::adjacent_find(s.begin(), s.end()), s.end());
+  for (int node = 0; node < tree_splitters; ++node)
+    EXPECT_EQ(tree[std::size_t(node)], s[std::size_t(splitter_rank(node))]) << node;
+  EXPECT_EQ(splitter_rank(0), select_buckets / 2 - 1);
+  EXPECT_EQ(splitter_rank(tree_splitters - 1), tree_splitters - 1);
+}
+
 TEST(SampleSelect, RankBeyondTheDataIsRefused) {
   const std::vector<double> v(10, 1.0);
   EXPECT_THROW(sample_select(v, 10), Error);
