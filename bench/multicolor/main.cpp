@@ -228,11 +228,10 @@ int run(int argc, char** argv) {
       cases.push_back(run_case(n, nb, o, host_triad, gpu_triad));
       print_case(cases.back());
       std::fflush(stdout);
+      // Rewritten after every case, so a run stopped by a time limit keeps what it measured.
+      if (!o.json_path.empty()) write_json(o, m, host_triad, gpu_triad, cases);
     }
-  if (!o.json_path.empty()) {
-    write_json(o, m, host_triad, gpu_triad, cases);
-    std::cout << "\nwrote " << o.json_path << "\n";
-  }
+  if (!o.json_path.empty()) std::cout << "\nwrote " << o.json_path << "\n";
   return 0;
 }
 
