@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "solvers/core/json_writer.hpp"
-#include "solvers/core/machine.hpp"
 #include "../common/command_line.hpp"
-#include "../common/timing.hpp"
 #include "../common/cuda/gpu_baseline.hpp"
 #include "../common/stream_triad.hpp"
+#include "../common/timing.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/json_writer.hpp"
+#include "solvers/core/machine.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
 #include "solvers/matrix/cuda/bsr_spmv.hpp"
 #include "solvers/matrix/generate.hpp"
@@ -32,8 +32,8 @@ struct Options {
   bool quick = false;
   bool bilu0 = true;
   int reps = 10;
-  long long rows = 2'000'000;                 // target scalar rows per matrix
-  long long triad_doubles = 1LL << 25;       // 256 MiB per array
+  long long rows = 2'000'000;           // target scalar rows per matrix
+  long long triad_doubles = 1LL << 25;  // 256 MiB per array
   std::vector<int> block_sizes = {1, 4, 5, 6, 8};
   std::string json_path;
 };
@@ -133,7 +133,7 @@ struct SpmvCase {
   index_t rows = 0;
   index_t nnz_blocks = 0;
   double bytes = 0.0;
-  Timed host, host_ref, cuda, cuda_ref;
+  Timed host, host_ref, cuda, cuda_ref, cuda_flat;  // cuda_flat: block sizes <= 8 only
   bool has_bilu0 = false;
   double bilu0_symbolic_seconds = NAN, bilu0_factor_seconds = NAN, bilu0_apply_seconds = NAN;
 };
@@ -157,16 +157,21 @@ void time_on_gpu(const BsrMatrix& a, const std::vector<double>& hx, const std::v
   const Vector x(Backend::cuda, std::span<const double>(hx));
   Vector y(Backend::cuda, hx.size());
   auto batch_seconds = [&](auto&& apply_once) {
-    return best_seconds(reps, [&] {
-             for (int b = 0; b < gpu_batch; ++b) apply_once();
-             TB_CUDA_CALL(gpu::synchronize());
-           }) /
+    return best_seconds(reps,
+                        [&] {
+                          for (int b = 0; b < gpu_batch; ++b) apply_once();
+                          TB_CUDA_CALL(gpu::synchronize());
+                        }) /
            gpu_batch;
   };
   const double tuned = batch_seconds([&] { op.apply(x, y); });
   c.cuda = timed(tuned, c.bytes, gpu_triad_gbs, max_relative_difference(y.to_host(), want));
   const double simple = batch_seconds([&] { TB_CUDA_CALL(cuda::bsr_spmv_ref(op.view(), x.data(), y.data())); });
   c.cuda_ref = timed(simple, c.bytes, gpu_triad_gbs, max_relative_difference(y.to_host(), want));
+  if (a.block_size <= 8) {
+    const double flat = batch_seconds([&] { TB_CUDA_CALL(cuda::bsr_spmv_flat(op.view(), x.data(), y.data())); });
+    c.cuda_flat = timed(flat, c.bytes, gpu_triad_gbs, max_relative_difference(y.to_host(), want));
+  }
 }
 
 void time_bilu0(const BsrMatrix& a, const std::vector<double>& r, int reps, SpmvCase& c) {
@@ -212,18 +217,19 @@ std::string fixed(double v, int width, int precision) {
 
 void print_spmv_table(const std::vector<SpmvCase>& cases) {
   std::cout << "\nBSR SpMV, stencil7 (GB/s = bytes of values, col_idx, row_ptr, x, y once / best time)\n"
-            << "  bs  grid      rows  nnz_blocks    MB | host GB/s  %triad  ref GB/s | cuda GB/s  %triad  ref GB/s\n";
+            << "  bs  grid      rows  nnz_blocks    MB | host GB/s  %triad  ref GB/s | cuda GB/s  %triad  ref GB/s "
+               "flat GB/s\n";
   for (const SpmvCase& c : cases) {
-    std::printf("%4d %5d %9d %11d %6.0f | %9s %7s %9s | %9s %7s %9s\n", c.block_size, c.grid, c.rows, c.nnz_blocks,
+    std::printf("%4d %5d %9d %11d %6.0f | %9s %7s %9s | %9s %7s %9s %9s\n", c.block_size, c.grid, c.rows, c.nnz_blocks,
                 c.bytes * 1e-6, fixed(c.host.gbytes_per_s, 9, 2).c_str(),
                 fixed(100.0 * c.host.fraction_of_triad, 7, 1).c_str(), fixed(c.host_ref.gbytes_per_s, 9, 2).c_str(),
                 fixed(c.cuda.gbytes_per_s, 9, 1).c_str(), fixed(100.0 * c.cuda.fraction_of_triad, 7, 1).c_str(),
-                fixed(c.cuda_ref.gbytes_per_s, 9, 1).c_str());
+                fixed(c.cuda_ref.gbytes_per_s, 9, 1).c_str(), fixed(c.cuda_flat.gbytes_per_s, 9, 1).c_str());
   }
   // Round-off of a sum of at most 7 * 64 products sits far below this.
   constexpr double suspicious = 1e-10;
   for (const SpmvCase& c : cases)
-    for (const Timed* t : {&c.host, &c.cuda, &c.cuda_ref})
+    for (const Timed* t : {&c.host, &c.cuda, &c.cuda_ref, &c.cuda_flat})
       if (t->max_rel_diff > suspicious)
         std::printf("WARNING: block size %d: a product differs from spmv_ref by %.3g (relative)\n", c.block_size,
                     t->max_rel_diff);
@@ -234,8 +240,9 @@ void print_bilu0_table(const std::vector<SpmvCase>& cases) {
             << "  bs  symbolic s  factor s   apply s  apply/spmv(host)  apply/spmv_ref\n";
   for (const SpmvCase& c : cases) {
     if (!c.has_bilu0) continue;
-    std::printf("%4d %11.4f %9.4f %9.5f %17.2f %15.2f\n", c.block_size, c.bilu0_symbolic_seconds, c.bilu0_factor_seconds,
-                c.bilu0_apply_seconds, c.bilu0_apply_seconds / c.host.seconds, c.bilu0_apply_seconds / c.host_ref.seconds);
+    std::printf("%4d %11.4f %9.4f %9.5f %17.2f %15.2f\n", c.block_size, c.bilu0_symbolic_seconds,
+                c.bilu0_factor_seconds, c.bilu0_apply_seconds, c.bilu0_apply_seconds / c.host.seconds,
+                c.bilu0_apply_seconds / c.host_ref.seconds);
   }
 }
 
@@ -253,9 +260,15 @@ void write_json(const Options& o, const Machine& m, double host_triad_s, double 
       .end_object();
   const double bytes = triad_bytes(std::size_t(o.triad_doubles));
   json.begin_object("triad").value("bytes", (long long)bytes);
-  json.begin_object("host").value("best_seconds", host_triad_s).value("gbytes_per_s", gbytes_per_s(bytes, host_triad_s)).end_object();
+  json.begin_object("host")
+      .value("best_seconds", host_triad_s)
+      .value("gbytes_per_s", gbytes_per_s(bytes, host_triad_s))
+      .end_object();
   if (gpu_triad_s > 0.0)
-    json.begin_object("cuda").value("best_seconds", gpu_triad_s).value("gbytes_per_s", gbytes_per_s(bytes, gpu_triad_s)).end_object();
+    json.begin_object("cuda")
+        .value("best_seconds", gpu_triad_s)
+        .value("gbytes_per_s", gbytes_per_s(bytes, gpu_triad_s))
+        .end_object();
   else
     json.null("cuda");
   json.end_object();
@@ -271,6 +284,7 @@ void write_json(const Options& o, const Machine& m, double host_triad_s, double 
     write(json, "host_ref", c.host_ref);
     write(json, "cuda", c.cuda);
     write(json, "cuda_ref", c.cuda_ref);
+    write(json, "cuda_flat", c.cuda_flat);
     if (c.has_bilu0) {
       json.begin_object("bilu0")
           .value("symbolic_seconds", c.bilu0_symbolic_seconds)
@@ -297,8 +311,8 @@ int run(int argc, char** argv) {
   const double bytes = triad_bytes(n);
   const double host_triad_s = host_triad_seconds(n, o.reps);
   const double host_triad_gbs = gbytes_per_s(bytes, host_triad_s);
-  std::printf("\nSTREAM triad, %lld doubles per array (%.0f MB moved)\n  host  %8.2f GB/s\n", o.triad_doubles, bytes * 1e-6,
-              host_triad_gbs);
+  std::printf("\nSTREAM triad, %lld doubles per array (%.0f MB moved)\n  host  %8.2f GB/s\n", o.triad_doubles,
+              bytes * 1e-6, host_triad_gbs);
   double gpu_triad_s = 0.0, gpu_triad_gbs = 0.0;
   if (!m.gpu.empty()) {
     gpu_triad_s = TB_CUDA_CALL(gpu::triad_seconds(n, o.reps));

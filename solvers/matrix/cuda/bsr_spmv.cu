@@ -1,32 +1,31 @@
 // y = A x for a BSR matrix on the GPU (layout in bsr.hpp: blocks row-major,
 // the blocks of one block row adjacent in memory).
 //
-// Why this shape. SpMV reads every value once and is bound by memory
-// bandwidth, so the design goal is that each warp-wide load touches as few
-// 32-byte sectors as possible. Because a block row's values form one
-// contiguous run of nnzb_i * bs^2 doubles, and consecutive block rows are
-// adjacent too, we let a group of G lanes walk its block row's run with
-// consecutive lanes on consecutive doubles ("flat" walk): one warp load then
-// covers 32 consecutive doubles (whole sectors) whatever bs is, which the
-// natural one-thread-per-scalar-row mapping (bsr_spmv_ref below) cannot do -
-// there, neighbouring lanes sit bs doubles apart and, across block rows,
-// nnzb_i * bs^2 doubles apart. The price of the flat walk is that a lane's
-// scalar row r changes from one value to the next, so each lane keeps bs
-// partial sums in registers (bs <= 8, a compile-time constant) and the group
-// reduces them with shuffles at the end. The cost is extra FP64 adds, cheap
-// next to the memory traffic on H100/H200.
+// Which kernel, and why (measured, not assumed). Two mappings exist for
+// bs <= 8:
+// - one thread per scalar row (spmv_thread_per_row): thread r of block row i
+//   reads its bs contiguous doubles of each block; neighbouring lanes sit bs
+//   doubles apart, so a warp load spans several sectors, which the L1 then
+//   serves to the neighbours on the next iterations of c;
+// - the flat walk (spmv_flat, bsr_spmv_flat): a group of G lanes walks its
+//   block row's contiguous run of nnzb_i * bs^2 doubles with consecutive lanes
+//   on consecutive doubles, so every warp load is whole sectors; each lane
+//   keeps bs partial sums (bs <= 8, a compile-time constant) and the group
+//   reduces them with shuffles at the end.
+// The flat walk was written first, on the argument that whole-sector loads
+// must win. On an H100 (tb-bench-spmv, 2e6 scalar rows of stencil7,
+// bench/results/gpu-20261122-spmv.json) the thread-per-row kernel reached
+// 2.36, 2.79, 2.50, 2.59 and 2.84 TB/s for bs = 1, 4, 5, 6, 8 (79-95 % of the
+// device triad) and the flat walk 2.27, 1.39, 1.90, 2.13 and 2.15 TB/s: the
+// caches absorb the strided loads, while the flat walk's short per-lane runs
+// and shuffle reductions leave latency exposed. bsr_spmv therefore uses
+// thread-per-row for bs <= 8; the flat walk stays, tested and benchmarked, as
+// the alternative to measure on other GPUs.
 //
-// G is fixed per block size so that the block rows of CFD matrices (4-7
-// blocks: 2D triangles to 3D 7-point stencils) give each lane a few values
-// (bs = 1: 4 lanes for 7 values, bs = 3: 16 lanes for 63) and no row takes
-// more than a warp (bs = 8: 32 lanes for 448 values). It cannot follow
-// the actual mean row length: that would need row_ptr[block_rows] read back
-// from the device, a synchronising copy on every product.
-//
-// For bs > 8 the registers per lane would grow too large: a warp takes one
-// block row and, for each scalar row r in turn, walks the row-r slices of its
-// blocks (bs contiguous doubles per block: 104 bytes for bs = 13, 256 or 512
-// for 32 and 64), again with consecutive lanes on consecutive doubles.
+// For bs > 8 (not yet measured) a warp takes one block row and, for each
+// scalar row r in turn, walks the row-r slices of its blocks (bs contiguous
+// doubles per block: 104 bytes for bs = 13, 256 or 512 for 32 and 64), with
+// consecutive lanes on consecutive doubles.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -95,8 +94,8 @@ __global__ void __launch_bounds__(threads) spmv_flat(BsrView a, const double* __
   if (lane < BS) y[std::size_t(i) * BS + lane] = mine;
 }
 
-__global__ void __launch_bounds__(threads) spmv_warp_per_block_row(BsrView a, const double* __restrict__ x,
-                                                                   double* __restrict__ y) {
+__global__ void __launch_bounds__(threads)
+    spmv_warp_per_block_row(BsrView a, const double* __restrict__ x, double* __restrict__ y) {
   const std::int64_t i = (std::int64_t(blockIdx.x) * threads + threadIdx.x) / warp_size;
   if (i >= a.block_rows) return;  // whole warps leave together
   const int lane = threadIdx.x % warp_size;
@@ -155,18 +154,33 @@ void check_block_size(const BsrView& a) {
 void bsr_spmv(const BsrView& a, const double* x, double* y) {
   check_block_size(a);
   if (a.block_rows == 0) return;
+  if (a.block_size <= 8) return bsr_spmv_ref(a, x, y);  // the faster mapping on an H100, see the top
+  spmv_warp_per_block_row<<<blocks_for_threads(std::int64_t(a.block_rows) * warp_size), threads>>>(a, x, y);
+  cuda_error::check_launch("bsr_spmv (warp per block row)");
+}
+
+void bsr_spmv_flat(const BsrView& a, const double* x, double* y) {
+  check_block_size(a);
+  if (a.block_size > 8)
+    throw Error("cuda::bsr_spmv_flat: block size " + std::to_string(a.block_size) + " outside 1..8");
+  if (a.block_rows == 0) return;
   switch (a.block_size) {
-    case 1: return launch_flat<1>(a, x, y);
-    case 2: return launch_flat<2>(a, x, y);
-    case 3: return launch_flat<3>(a, x, y);
-    case 4: return launch_flat<4>(a, x, y);
-    case 5: return launch_flat<5>(a, x, y);
-    case 6: return launch_flat<6>(a, x, y);
-    case 7: return launch_flat<7>(a, x, y);
-    case 8: return launch_flat<8>(a, x, y);
+    case 1:
+      return launch_flat<1>(a, x, y);
+    case 2:
+      return launch_flat<2>(a, x, y);
+    case 3:
+      return launch_flat<3>(a, x, y);
+    case 4:
+      return launch_flat<4>(a, x, y);
+    case 5:
+      return launch_flat<5>(a, x, y);
+    case 6:
+      return launch_flat<6>(a, x, y);
+    case 7:
+      return launch_flat<7>(a, x, y);
     default:
-      spmv_warp_per_block_row<<<blocks_for_threads(std::int64_t(a.block_rows) * warp_size), threads>>>(a, x, y);
-      cuda_error::check_launch("bsr_spmv (warp per block row)");
+      return launch_flat<8>(a, x, y);
   }
 }
 

@@ -9,4 +9,8 @@ namespace tb::cuda {
 // bsr_spmv is tested against on a GPU. Device pointers, any block size 1..64.
 void bsr_spmv_ref(const BsrView& a, const double* x, double* y);
 
+// y = A x by the flat walk (see bsr_spmv.cu), block sizes 1..8: the mapping
+// bsr_spmv used before an H100 measured it slower; kept to compare on other GPUs.
+void bsr_spmv_flat(const BsrView& a, const double* x, double* y);
+
 }  // namespace tb::cuda

@@ -1,10 +1,8 @@
-// CUDA BSR SpMV (the tuned bsr_spmv and its one-thread-per-row twin
-// bsr_spmv_ref) against the host reference spmv_ref, for every block size with
+// CUDA BSR SpMV (bsr_spmv, its one-thread-per-row twin bsr_spmv_ref and the
+// flat walk bsr_spmv_flat) against the host reference spmv_ref, for every block size with
 // a compile-time kernel (1..8) and the warp-per-block-row path (13, 32, 64).
 // Skips with the reason when no device is visible.
 #include <gtest/gtest.h>
-
-#include "../../common/random.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "../../common/random.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/cuda_call.hpp"
@@ -97,6 +96,12 @@ class CudaBsrSpmv : public ::testing::TestWithParam<int> {
     kernels_fill_nan(y);
     TB_CUDA_CALL(cuda::bsr_spmv_ref(op.view(), x.data(), y.data()));
     expect_close(y.to_host(), expected, tol, "bsr_spmv_ref");
+
+    if (a.block_size <= 8) {
+      kernels_fill_nan(y);
+      TB_CUDA_CALL(cuda::bsr_spmv_flat(op.view(), x.data(), y.data()));
+      expect_close(y.to_host(), expected, tol, "bsr_spmv_flat");
+    }
   }
 
   // Poisons the output so a row the kernel forgets to write cannot pass.
@@ -108,8 +113,7 @@ class CudaBsrSpmv : public ::testing::TestWithParam<int> {
   static void expect_close(const std::vector<double>& got, const std::vector<double>& want,
                            const std::vector<double>& tol, const char* kernel) {
     ASSERT_EQ(got.size(), want.size());
-    for (std::size_t r = 0; r < got.size(); ++r)
-      ASSERT_NEAR(got[r], want[r], tol[r]) << kernel << ", row " << r;
+    for (std::size_t r = 0; r < got.size(); ++r) ASSERT_NEAR(got[r], want[r], tol[r]) << kernel << ", row " << r;
   }
 };
 
@@ -159,6 +163,7 @@ TEST_F(CudaBsrSpmvEdges, BlockSizeOutOfRangeIsRefused) {
   v.block_rows = 1;
   EXPECT_THROW(TB_CUDA_CALL(cuda::bsr_spmv(v, nullptr, nullptr)), Error);
   EXPECT_THROW(TB_CUDA_CALL(cuda::bsr_spmv_ref(v, nullptr, nullptr)), Error);
+  EXPECT_THROW(TB_CUDA_CALL(cuda::bsr_spmv_flat(v, nullptr, nullptr)), Error);
 }
 
 }  // namespace
