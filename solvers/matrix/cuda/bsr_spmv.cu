@@ -15,7 +15,7 @@
 // The flat walk was written first, on the argument that whole-sector loads
 // must win. On an H100 (tb-bench-spmv, 2e6 scalar rows of stencil7,
 // bench/results/gpu-20261122-spmv.json) the thread-per-row kernel reached
-// 2.36, 2.79, 2.50, 2.59 and 2.84 TB/s for bs = 1, 4, 5, 6, 8 (79-95 % of the
+// 2.36, 2.79, 2.50, 2.59 and 2.84 TB/s for bs = 1, 4, 5, 6, 8 (78-94 % of the
 // device triad) and the flat walk 2.27, 1.39, 1.90, 2.13 and 2.15 TB/s: the
 // caches absorb the strided loads, while the flat walk's short per-lane runs
 // and shuffle reductions leave latency exposed. bsr_spmv therefore uses
