@@ -12,6 +12,7 @@
 #include <random>
 
 #include "../../common/systems.hpp"
+#include "selection_data.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/cuda_call.hpp"
@@ -123,19 +124,8 @@ TEST_F(ParilutGpu, ClassificationEqualsTheHost) {
   for (int b = 0; b < select_buckets; ++b) EXPECT_EQ(counts[b], expected[b]) << "bucket " << b;
 }
 
-// n values with `distinct` different magnitudes (many ties when few).
-std::vector<double> magnitudes(std::size_t n, int distinct, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_int_distribution<int> d(0, distinct - 1);
-  std::vector<double> v(n);
-  for (double& e : v) e = std::ldexp(double(d(gen)) + 0.5, -7);
-  return v;
-}
-
-double nth(std::vector<double> v, std::size_t k) {
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(k), v.end());
-  return v[k];
-}
+using test::magnitudes;
+using test::nth;
 
 void expect_exact(DeviceSampleSelect& select, const std::vector<double>& v, std::size_t k) {
   const Selection s = select.exact(on_device(v), k);

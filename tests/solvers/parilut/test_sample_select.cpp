@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "selection_data.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/parilut/sample_select.hpp"
 #include "solvers/parilut/splitter_tree.hpp"
@@ -14,24 +15,13 @@
 namespace tb::parilut {
 namespace {
 
-// n values with `distinct` different magnitudes (many ties when small).
-std::vector<double> data(std::size_t n, int distinct, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_int_distribution<int> d(0, distinct - 1);
-  std::vector<double> v(n);
-  for (double& e : v) e = std::ldexp(double(d(gen)) + 0.5, -7);
-  return v;
-}
-
-double nth(std::vector<double> v, std::size_t k) {
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(k), v.end());
-  return v[k];
-}
+using test::magnitudes;
+using test::nth;
 
 TEST(SampleSelect, ExactEqualsNthElement) {
   for (std::size_t n : {std::size_t(1), std::size_t(100), std::size_t(5000), std::size_t(300000)})
     for (int distinct : {3, 1000, 1 << 30}) {
-      const std::vector<double> v = data(n, distinct, unsigned(n + distinct));
+      const std::vector<double> v = magnitudes(n, distinct, unsigned(n + distinct));
       for (std::size_t k : {std::size_t(0), n / 3, n / 2, n - 1}) {
         const Selection s = sample_select(v, k);
         EXPECT_EQ(s.value, nth(v, k)) << "n = " << n << ", distinct = " << distinct << ", k = " << k;
@@ -50,7 +40,7 @@ TEST(SampleSelect, AllEqualDataTerminate) {
 
 TEST(SampleSelect, ApproximateIsWithinOneBucketAbove) {
   const std::size_t n = 400000;
-  const std::vector<double> v = data(n, 1 << 30, 5);
+  const std::vector<double> v = magnitudes(n, 1 << 30, 5);
   for (std::size_t k : {std::size_t(10), n / 4, n / 2, 3 * n / 4}) {
     const Selection s = sample_select_approx(v, k);
     const Selection r = rank_of(v, s.value);
@@ -64,7 +54,7 @@ TEST(SampleSelect, ApproximateIsWithinOneBucketAbove) {
 
 TEST(SplitterTree, EightWideClassificationEqualsTheReference) {
   for (std::size_t n : {std::size_t(7), std::size_t(100003)}) {
-    const std::vector<double> v = data(n, 1 << 30, 11);
+    const std::vector<double> v = magnitudes(n, 1 << 30, 11);
     std::vector<double> sample;
     const SplitterTree tree = pick_splitters(v, sample);
     const std::vector<double> s = sorted_splitters(tree);
@@ -88,7 +78,7 @@ TEST(SplitterTree, RanksOfTheLevelOrderNodesFollowTheInOrderWalk) {
   // The closed form the CUDA sample kernel builds its tree with, against the
   // recursive construction: with distinct splitters, node i holds the
   // splitter_rank(i)-th smallest.
-  const std::vector<double> v = data(100003, 1 << 30, 13);
+  const std::vector<double> v = magnitudes(100003, 1 << 30, 13);
   std::vector<double> sample;
   const SplitterTree tree = pick_splitters(v, sample);
   const std::vector<double> s = sorted_splitters(tree);
