@@ -3,31 +3,36 @@
 //     approximate Sampleselect against std::nth_element (introselect) on random
 //     data of 2^16 .. 2^24 doubles, with few and with many distinct values, on
 //     the host and, with a CUDA device, on the device (also 2^26).
-//  2. ParILUT (Fig. 10-11): on the ANI5/6/7 anisotropic diffusion matrices,
+//  2. ParILUT (Fig. 10): on the ANI5/6/7 anisotropic diffusion matrices and any
+//     MatrixMarket systems given (--system: systems dumped from the miniapps),
 //     GMRES(50) iterations to 1e-10 after 0..5 ParILUT steps with exact and
 //     approximate selection, against ILU(0) (ParILU's exact sweep) and Eigen's
-//     IncompleteLUT, with the factorisation time and the time of each step.
+//     IncompleteLUT, with the factorisation time.
+//  3. Fig. 11: the share of each building block (candidate search, residuals,
+//     addition, sweeps, selection, removal) in the steps' time, host.
 //
 //   build/bin/tb-bench-parilut --quick
 //   build/bin/tb-bench-parilut --json bench/results/host-$(date -u +%Y%m%d)-parilut.json
 //                              --md bench/results/host-$(date -u +%Y%m%d)-parilut.md   (one line)
 //   build/bin/tb-bench-parilut --problems ani5 --steps 8 --fill 3
+//   build/bin/tb-bench-parilut --problems ani5 --system /tmp/cav/systems/step5-pressure-A.mtx
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "../common/command_line.hpp"
 #include "selection_study.hpp"
+#include "solvers/core/atomic_file.hpp"
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/anisotropic_diffusion.hpp"
 #include "solvers/matrix/bsr.hpp"
+#include "solvers/matrix/matrix_market.hpp"
 #include "solvers/parilut/parilut.hpp"
 
 namespace tb::bench {
@@ -45,6 +50,7 @@ struct Options {
   std::vector<long long> select_sizes = {1 << 16, 1 << 20, 1 << 24};
   std::vector<long long> gpu_select_sizes = {1 << 16, 1 << 20, 1 << 24, 1 << 26};
   std::vector<std::string> problems = {"ani5", "ani6", "ani7"};
+  std::vector<std::string> systems;  // MatrixMarket files, taken as scalar matrices
   int steps = 5;
   double fill = 2.0;
   std::string json_path, md_path;
@@ -52,14 +58,16 @@ struct Options {
 
 const char* usage =
     "usage: tb-bench-parilut [--quick] [--json FILE] [--md FILE] [--reps N] [--problems ani5,ani6,ani7] [--steps N]\n"
-    "                        [--fill F]\n"
+    "                        [--fill F] [--system A.mtx]...\n"
     "  --quick        smoke run: selection on 2^16 values, ParILUT on ANI5 with 2 steps\n"
     "  --json FILE    also write the results with machine information as JSON\n"
     "  --md FILE      also write the tables as Markdown\n"
     "  --reps N       timed repetitions of each selection (best reported; default 3)\n"
     "  --problems L   anisotropic diffusion problems (default ani5,ani6,ani7)\n"
     "  --steps N      ParILUT steps, GMRES after each count 0..N (default 5)\n"
-    "  --fill F       ParILUT fill factor (default 2)\n";
+    "  --fill F       ParILUT fill factor (default 2)\n"
+    "  --system A.mtx also a MatrixMarket system (repeat), block matrices taken entry by entry, e.g. a\n"
+    "                 tb-incomp pressure matrix or a tb-comp2d Jacobian from --dump-systems\n";
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;
@@ -89,6 +97,8 @@ Options parse_options(int argc, char** argv) {
       for (const std::string& p : o.problems)
         if (std::none_of(ani.begin(), ani.end(), [&](const Problem& q) { return q.name == p; }))
           throw Error("--problems: unknown problem '" + p + "' (allowed: ani5, ani6, ani7)");
+    } else if (arg == "--system") {
+      o.systems.push_back(args.value());
     } else if (arg == "--steps") {
       o.steps = int(parse_count(arg, args.value(), 0));
     } else if (arg == "--fill") {
@@ -137,13 +147,29 @@ struct ProblemResult {
   index_t rows = 0;
   index_t nnz = 0;
   std::vector<QualityRow> runs;
-  std::vector<parilut::StepReport> steps;  // of the exact run with o.steps steps
+  std::vector<parilut::StepReport> steps, approx_steps;  // of the runs with o.steps steps, exact and approximate
 };
 
-ProblemResult run_problem(const Problem& p, const Options& o) {
+struct NamedMatrix {
+  std::string name;
+  CsrMatrix c;
+};
+
+NamedMatrix anisotropic(const Problem& p) {
   AnisotropicDiffusionParams params;
   params.nx = p.nx, params.ny = p.ny;
-  const CsrMatrix c = generate_anisotropic_diffusion(params);
+  return {p.name, generate_anisotropic_diffusion(params)};
+}
+
+NamedMatrix from_file(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  if (name.size() > 4 && name.ends_with(".mtx")) name.resize(name.size() - 4);
+  return {name, read_matrix_market(path).matrix};
+}
+
+ProblemResult run_problem(const NamedMatrix& p, const Options& o) {
+  const CsrMatrix& c = p.c;
   const BsrMatrix a = csr_to_bsr(c, 1);
   ProblemResult res;
   res.name = p.name, res.rows = c.rows, res.nnz = c.nnz();
@@ -160,7 +186,38 @@ ProblemResult run_problem(const Problem& p, const Options& o) {
   parilut::ParilutOptions po;
   po.fill = o.fill, po.steps = o.steps, po.exact_select = true;
   parilut::parilut_factor(c, po, &res.steps);
+  po.exact_select = false;
+  parilut::parilut_factor(c, po, &res.approx_steps);
   return res;
+}
+
+// ---- 3. Fig. 11: where the time of the steps goes --------------------------
+
+parilut::StepSeconds summed(const std::vector<parilut::StepReport>& steps) {
+  parilut::StepSeconds t;
+  for (const parilut::StepReport& r : steps) {
+    t.candidates += r.seconds.candidates, t.residuals += r.seconds.residuals, t.add += r.seconds.add;
+    t.sweeps += r.seconds.sweeps, t.select += r.seconds.select, t.remove += r.seconds.remove;
+  }
+  return t;
+}
+
+const char* const block_names[] = {"candidates", "residuals", "add", "sweeps", "select", "remove"};
+
+std::vector<double> parts(const parilut::StepSeconds& t) {
+  return {t.candidates, t.residuals, t.add, t.sweeps, t.select, t.remove};
+}
+
+std::string breakdown_line(const parilut::StepSeconds& t) {
+  char buf[256];
+  const double total = t.total() > 0 ? t.total() : 1.0;
+  std::string out;
+  for (double part : parts(t)) {
+    std::snprintf(buf, sizeof buf, " %9.1f", 100.0 * part / total);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, " %10.4f", t.total());
+  return out + buf;
 }
 
 void print(const std::vector<ProblemResult>& probs) {
@@ -173,6 +230,13 @@ void print(const std::vector<ProblemResult>& probs) {
     for (const parilut::StepReport& s : p.steps)
       std::printf("    %10lld %12.4e %10lld %10lld\n", s.candidates, s.candidate_residual, s.nnz_after_add,
                   s.nnz_after_remove);
+    std::printf("  Fig. 11, %zu steps on the host: %% of the steps' time per building block, and the total\n",
+                p.steps.size());
+    std::printf("    %-8s", "select");
+    for (const char* name : block_names) std::printf(" %9s", name);
+    std::printf(" %10s\n", "total s");
+    std::printf("    %-8s%s\n", "exact", breakdown_line(summed(p.steps)).c_str());
+    std::printf("    %-8s%s\n", "approx", breakdown_line(summed(p.approx_steps)).c_str());
   }
 }
 
@@ -190,6 +254,24 @@ std::string markdown(const Machine& m, const SelectionStudy& sel, const std::vec
       std::snprintf(setup, sizeof setup, "%.4f", r.factor_s);
       md += "| " + p.name + " | `" + r.preconditioner + "` | " + std::to_string(r.iterations) + " | " + setup + " |\n";
     }
+  md += "\n## Building blocks of the ParILUT steps (Fig. 11), host\n\n";
+  md += "Share of the steps' wall time (all steps of one factorisation), exact and approximate selection.\n\n";
+  md += "| problem | select | steps |";
+  for (const char* name : block_names) md += std::string(" ") + name + " % |";
+  md += " total s |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const ProblemResult& p : probs)
+    for (const auto& [label, steps] : {std::pair{"exact", &p.steps}, std::pair{"approx", &p.approx_steps}}) {
+      const parilut::StepSeconds t = summed(*steps);
+      const double total = t.total() > 0 ? t.total() : 1.0;
+      char cell[64];
+      md += "| " + p.name + " | " + label + " | " + std::to_string(steps->size()) + " |";
+      for (double part : parts(t)) {
+        std::snprintf(cell, sizeof cell, " %.1f |", 100.0 * part / total);
+        md += cell;
+      }
+      std::snprintf(cell, sizeof cell, " %.4f |\n", t.total());
+      md += cell;
+    }
   return md;
 }
 
@@ -200,7 +282,9 @@ void write_json(const Options& o, const Machine& m, const SelectionStudy& sel,
   write(j, m);
   j.begin_object("config").value("quick", o.quick).value("reps", o.reps).value("steps", o.steps).value("fill", o.fill);
   j.value("gmres", "gmres(restart=50,rtol=1e-10,maxit=3000), b = 1, x0 = 0");
-  j.value("problems", "2D anisotropic diffusion, P1 elements, epsilon 1e-2, angle 30 degrees, Dirichlet");
+  j.value("problems",
+          "ani5/6/7: 2D anisotropic diffusion, P1 elements, epsilon 1e-2, angle 30 degrees, Dirichlet; "
+          "others: MatrixMarket files given with --system, scalar entries");
   j.end_object();
   write(j, sel);
   j.begin_array("problems");
@@ -213,15 +297,23 @@ void write_json(const Options& o, const Machine& m, const SelectionStudy& sel,
           .value("setup_seconds", r.factor_s)
           .value("solve_seconds", r.solve_s)
           .end_object();
-    j.end_array().begin_array("exact_steps");
-    for (const parilut::StepReport& s : p.steps)
-      j.begin_object()
-          .value("candidates", s.candidates)
-          .value("candidate_residual", s.candidate_residual)
-          .value("nnz_after_add", s.nnz_after_add)
-          .value("nnz_after_remove", s.nnz_after_remove)
-          .end_object();
-    j.end_array().end_object();
+    j.end_array();
+    for (const auto& [key, steps] : {std::pair{"exact_steps", &p.steps}, std::pair{"approx_steps", &p.approx_steps}}) {
+      j.begin_array(key);
+      for (const parilut::StepReport& s : *steps) {
+        j.begin_object()
+            .value("candidates", s.candidates)
+            .value("candidate_residual", s.candidate_residual)
+            .value("nnz_after_add", s.nnz_after_add)
+            .value("nnz_after_remove", s.nnz_after_remove)
+            .begin_object("seconds");
+        const std::vector<double> t = parts(s.seconds);
+        for (std::size_t b = 0; b < t.size(); ++b) j.value(block_names[b], t[b]);
+        j.end_object().end_object();
+      }
+      j.end_array();
+    }
+    j.end_object();
   }
   j.end_array().end_object();
   j.save(o.json_path);
@@ -235,7 +327,8 @@ int run(int argc, char** argv) {
   std::vector<ProblemResult> probs;
   for (const std::string& name : o.problems)
     for (const Problem& p : ani)
-      if (p.name == name) probs.push_back(run_problem(p, o));
+      if (p.name == name) probs.push_back(run_problem(anisotropic(p), o));
+  for (const std::string& path : o.systems) probs.push_back(run_problem(from_file(path), o));
   print(sel);
   print(probs);
   if (!o.json_path.empty()) {
@@ -243,8 +336,7 @@ int run(int argc, char** argv) {
     std::cout << "\nwrote " << o.json_path << "\n";
   }
   if (!o.md_path.empty()) {
-    std::ofstream f(o.md_path);
-    if (!(f << markdown(m, sel, probs))) throw Error("cannot write " + o.md_path);
+    write_file_atomically(o.md_path, markdown(m, sel, probs));
     std::cout << "wrote " << o.md_path << "\n";
   }
   return 0;

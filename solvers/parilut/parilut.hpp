@@ -24,11 +24,23 @@ struct ParilutOptions {
   Kernel kernel = Kernel::omp;
 };
 
+// Wall time of one step's building blocks, the bars of seed 003 Fig. 11.
+struct StepSeconds {
+  double candidates = 0;  // F = (A + LU) \ (L u U), two passes
+  double residuals = 0;   // ILU residual at F (Fig. 7)
+  double add = 0;         // merging F into L and U
+  double sweeps = 0;      // fixed-point sweeps after the addition and after the removal
+  double select = 0;      // the two thresholds (Sampleselect, exact or approximate)
+  double remove = 0;      // dropping the entries below them
+  double total() const { return candidates + residuals + add + sweeps + select + remove; }
+};
+
 struct StepReport {
   long long candidates = 0;       // |F|
   double candidate_residual = 0;  // ||R restricted to F||_F, the paper's residual-norm estimate
   long long nnz_after_add = 0;    // off-diagonal nnz of L and U
   long long nnz_after_remove = 0;
+  StepSeconds seconds;
 };
 
 IluFactors parilut_factor(const CsrMatrix& a, const ParilutOptions& o, std::vector<StepReport>* report = nullptr);
