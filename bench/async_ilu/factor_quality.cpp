@@ -1,12 +1,13 @@
 #include "factor_quality.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
+#include <string>
 
 #include "../common/command_line.hpp"
 #include "ordering.hpp"
 #include "solvers/async_ilu/async_ilu.hpp"
+#include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/json_writer.hpp"
 
@@ -99,7 +100,7 @@ void factor_quality_study(const std::vector<NamedMatrix>& systems, int chunk, co
       md << "| " << r.system << " | " << r.ordering << " | " << r.variant << " | " << r.schedule << " | "
          << r.build_sweeps << " " << buf << "\n";
     }
-    std::ofstream(md_path) << md.str();
+    write_file_atomically(md_path, md.str());
   }
 }
 
