@@ -90,6 +90,7 @@ Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool 
   WallTimer clock;
   comm.space().reduce(p.sum, sums, &p.max_abs, with_max ? 1 : 0);
   t.reduction += clock.seconds();
+  ++t.reductions;
   return p;
 }
 

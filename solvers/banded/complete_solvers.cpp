@@ -73,13 +73,13 @@ void DiaBicgstabSolver::reset_times() {
 }
 
 StencilCgSolver::StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
-                                 std::shared_ptr<const Communicator> comm)
-    : nx_(nx), ny_(ny), nz_(nz), stop_(stop), backend_(backend), comm_(std::move(comm)) {}
+                                 std::shared_ptr<const Communicator> comm, GscgVariant variant)
+    : nx_(nx), ny_(ny), nz_(nz), stop_(stop), backend_(backend), comm_(std::move(comm)), variant_(variant) {}
 
 void StencilCgSolver::setup(const BsrMatrix& a) {
   coefficients_ = stencil_from_bsr(a, nx_, ny_, nz_);
   part_ = balanced_partition(a.block_rows, comm_->size());
-  gscg_ = std::make_unique<Gscg>(coefficients_, comm_, part_, stop_, backend_);
+  gscg_ = std::make_unique<Gscg>(coefficients_, comm_, part_, stop_, backend_, variant_);
   b_ = Vector(backend_, std::size_t(gscg_->rows()));
   x_ = Vector(backend_, std::size_t(gscg_->rows()));
 }

@@ -41,7 +41,7 @@ class StencilCgSolver final : public CompleteSolver {
  public:
   // The grid the matrix must be a constant-coefficient 7-point operator on.
   StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
-                  std::shared_ptr<const Communicator> comm);
+                  std::shared_ptr<const Communicator> comm, GscgVariant variant = GscgVariant::one_reduction);
   // Checks that a IS such an operator (tb::Error names the first row that is not).
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
@@ -55,6 +55,7 @@ class StencilCgSolver final : public CompleteSolver {
   BandedStop stop_;
   Backend backend_;
   std::shared_ptr<const Communicator> comm_;
+  GscgVariant variant_;
   RowPartition part_;
   StencilCoefficients coefficients_;
   std::unique_ptr<Gscg> gscg_;

@@ -113,6 +113,9 @@ struct Host {
   static void cg_direction(index_t n, double beta, const double* z, double* p) {
     for_rows<Omp>(0, n, [&](index_t i) { p[i] = z[i] + beta * p[i]; });
   }
+  static void cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
+    for_rows<Omp>(0, n, [&](index_t i) { cg_recurrence_row(i, alpha, beta, v); });
+  }
   static Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {
     const double* x0 = k > 0 ? x[0] : nullptr;
     const double* x1 = k > 1 ? x[1] : nullptr;
@@ -156,6 +159,9 @@ struct Host {
     return Host<omp>::cg_solution_update(n, alpha, d, p, q, x, r, z);                                                \
   }                                                                                                                  \
   void cg_direction(index_t n, double beta, const double* z, double* p) { Host<omp>::cg_direction(n, beta, z, p); }  \
+  void cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {                    \
+    Host<omp>::cg_recurrence_update(n, alpha, beta, v);                                                              \
+  }                                                                                                                  \
   Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {         \
     return Host<omp>::dots_and_max(n, k, x, y, m);                                                                   \
   }                                                                                                                  \

@@ -92,4 +92,29 @@ TB_HOST_DEVICE inline void stencil_line(const StencilSlab& s, index_t begin, ind
   }
 }
 
+// The vectors of the one-reduction CG (Chronopoulos & Gear 1989, in gscg.cpp)
+// in its names: u = K^{-1} r and w = A u are this iteration's, p and q = A p
+// are carried by recurrence; dinv is K^{-1} for the Jacobi K = diag(A).
+struct CgRecurrenceVectors {
+  const double* dinv = nullptr;
+  const double* w = nullptr;
+  double* u = nullptr;  // the owned part of an extended vector: the next SpMV's input
+  double* p = nullptr;
+  double* q = nullptr;
+  double* x = nullptr;
+  double* r = nullptr;
+};
+
+// Row i of p = u + beta p;  q = w + beta q;  x += alpha p;  r -= alpha q;  u = K^{-1} r.
+TB_HOST_DEVICE inline void cg_recurrence_row(index_t i, double alpha, double beta, const CgRecurrenceVectors& v) {
+  const double p = v.u[i] + beta * v.p[i];
+  const double q = v.w[i] + beta * v.q[i];
+  v.p[i] = p;
+  v.q[i] = q;
+  v.x[i] += alpha * p;
+  const double r = v.r[i] - alpha * q;
+  v.r[i] = r;
+  v.u[i] = v.dinv[i] * r;
+}
+
 }  // namespace tb::banded

@@ -110,6 +110,30 @@ TEST(BandedKernels, CgKernelsOmpEqualRef) {
   EXPECT_DOUBLE_EQ(a[3][0], 1.0 / banded::stencil_diagonal(slab.c, 1000));
 }
 
+TEST(BandedKernels, CgRecurrenceUpdateOmpEqualsRefAndItsDefinition) {
+  std::vector<std::vector<double>> a, b;
+  for (unsigned s = 0; s < 7; ++s) a.push_back(random_vector(std::size_t(n), 60 + s));
+  const std::vector<std::vector<double>> before = a;
+  b = a;
+  auto vectors = [](std::vector<std::vector<double>>& v) {
+    return banded::CgRecurrenceVectors{v[0].data(), v[1].data(), v[2].data(), v[3].data(),
+                                       v[4].data(), v[5].data(), v[6].data()};
+  };
+  ref::cg_recurrence_update(n, 0.7, 0.35, vectors(a));
+  omp::cg_recurrence_update(n, 0.7, 0.35, vectors(b));
+  EXPECT_EQ(a, b);
+  // dinv, w, u, p, q, x, r: the row that the kernel must produce, written out.
+  for (std::size_t i = 0; i < std::size_t(n); i += 1013) {
+    const double p = before[2][i] + 0.35 * before[3][i], q = before[1][i] + 0.35 * before[4][i];
+    const double r = before[6][i] - 0.7 * q;
+    EXPECT_EQ(a[3][i], p);
+    EXPECT_EQ(a[4][i], q);
+    EXPECT_EQ(a[5][i], before[5][i] + 0.7 * p);
+    EXPECT_EQ(a[6][i], r);
+    EXPECT_EQ(a[2][i], before[0][i] * r);
+  }
+}
+
 TEST(BandedKernels, DotsAndMaxOmpEqualsRefAndTheDefinition) {
   const auto x = random_vector(std::size_t(n), 50), y = random_vector(std::size_t(n), 51);
   const double* xs[3] = {x.data(), y.data(), x.data()};

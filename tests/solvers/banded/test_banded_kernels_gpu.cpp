@@ -88,13 +88,24 @@ TEST(BandedKernelsGpu, FusedUpdatesAndReductionsEqualRef) {
   const double* xh[3] = {h[1].data(), h[2].data(), h[3].data()};
   expect_partials_near(TB_CUDA_CALL(gpu::dots_and_max(n, 3, xs, xs, d[4].data())),
                        ref::dots_and_max(n, 3, xh, xh, h[4].data()));
+  const banded::CgRecurrenceVectors vh{h[0].data(), h[1].data(), h[2].data(), h[3].data(),
+                                       h[4].data(), h[5].data(), h[6].data()};
+  const banded::CgRecurrenceVectors vd{d[0].data(), d[1].data(), d[2].data(), d[3].data(),
+                                       d[4].data(), d[5].data(), d[6].data()};
+  ref::cg_recurrence_update(n, 0.7, 0.35, vh);
+  TB_CUDA_CALL(gpu::cg_recurrence_update(n, 0.7, 0.35, vd));
+  for (std::size_t k = 2; k < 7; ++k) {
+    const auto got = d[k].to_host();
+    for (std::size_t i = 0; i < got.size(); i += 101) ASSERT_NEAR(got[i], h[k][i], 1e-14 * (1 + std::abs(h[k][i])));
+  }
 }
 
 TEST(BandedKernelsGpu, SolversOnCudaMatchTheHost) {
   TB_SKIP_WITHOUT_DEVICE();
   const BsrMatrix a = test::poisson7(20, 18, 16);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
-  for (const char* spec : {"bicgstab_dia(rtol=1e-10", "cg_stencil(nx=20,ny=18,nz=16,rtol=1e-10"}) {
+  for (const char* spec : {"bicgstab_dia(rtol=1e-10", "cg_stencil(nx=20,ny=18,nz=16,rtol=1e-10",
+                           "cg_stencil(nx=20,ny=18,nz=16,reductions=classic,rtol=1e-10"}) {
     auto host = make_solver(std::string(spec) + ")");
     auto cuda = make_solver(std::string(spec) + ",backend=cuda)");
     host->setup(a);

@@ -32,6 +32,7 @@ std::shared_ptr<const dist::MpiCommunicator> self() {
 struct Result {
   SolveStats stats;
   std::vector<double> x;  // the full solution
+  long reductions = 0;    // global reductions of the solve (GSCG)
 };
 
 // GBCG on the slab a partition gives this rank of comm.
@@ -53,16 +54,18 @@ Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared_ptr<co
 }
 
 Result gscg(const banded::StencilCoefficients& c, const std::vector<double>& b,
-            std::shared_ptr<const banded::Communicator> comm, const RowPartition& part) {
+            std::shared_ptr<const banded::Communicator> comm, const RowPartition& part,
+            banded::GscgVariant variant = banded::GscgVariant::one_reduction) {
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-12;
   const int me = comm->rank();
-  banded::Gscg solver(c, comm, part, stop, Backend::host);
+  banded::Gscg solver(c, comm, part, stop, Backend::host, variant);
   Vector bv(Backend::host, std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
   Vector xv(Backend::host, std::size_t(part.rows(me)));
   xv.set_zero();
   Result r;
   r.stats = solver.solve(bv, xv);
+  r.reductions = solver.times().reductions;
   r.x.resize(b.size());
   comm->allgather(part, xv.data(), r.x.data());
   return r;
@@ -147,10 +150,18 @@ TEST(DistMpi, GscgGivesTheOneRankIterationsAndSolution) {
   const BsrMatrix a = test::poisson7(8, 7, 9);
   const auto c = banded::stencil_from_bsr(a, 8, 7, 9);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
-  const Result one = gscg(c, b, self(), banded::balanced_partition(a.block_rows, 1));
-  expect_same(gscg(c, b, world(), banded::balanced_partition(a.block_rows, 2)), one);
-  expect_same(gscg(c, b, world(), banded::partition_from_sizes({a.block_rows, 0})), one);
-  expect_same(gscg(c, b, world(), banded::partition_from_sizes({30, a.block_rows - 30})), one);
+  for (const auto variant : {banded::GscgVariant::one_reduction, banded::GscgVariant::classic}) {
+    const bool classic = variant == banded::GscgVariant::classic;
+    SCOPED_TRACE(classic ? "classic" : "one reduction");
+    const Result one = gscg(c, b, self(), banded::balanced_partition(a.block_rows, 1), variant);
+    const Result two = gscg(c, b, world(), banded::balanced_partition(a.block_rows, 2), variant);
+    expect_same(two, one);
+    // Each reduction is one MPI_Allreduce: one per iteration (two classic),
+    // plus r0's check and the two reported residuals.
+    EXPECT_EQ(two.reductions, (classic ? 2 : 1) * two.stats.iterations + 3);
+    expect_same(gscg(c, b, world(), banded::partition_from_sizes({a.block_rows, 0}), variant), one);
+    expect_same(gscg(c, b, world(), banded::partition_from_sizes({30, a.block_rows - 30}), variant), one);
+  }
 }
 
 TEST(DistMpi, FoundationKrylovMethodsRunDistributed) {
