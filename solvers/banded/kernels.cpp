@@ -52,6 +52,12 @@ Partials bicg_stabiliser_dots(Backend b, index_t n, const BicgVectors& w) {
   return omp::bicg_stabiliser_dots(n, w);
 }
 
+BicgMergedDots bicg_merged_dots(Backend b, index_t n, const BicgVectors& w) {
+  if (n <= 0) return {};
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::bicg_merged_dots(n, w));
+  return omp::bicg_merged_dots(n, w);
+}
+
 Partials bicg_solution_update(Backend b, index_t n, double alpha, double omega, const BicgVectors& w) {
   if (n <= 0) return {};
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::bicg_solution_update(n, alpha, omega, w));

@@ -92,6 +92,19 @@ TB_HOST_DEVICE inline void stencil_line(const StencilSlab& s, index_t begin, ind
   }
 }
 
+// Row i's terms of BicgMergedDots (kernels.hpp), added to s[0..7).
+template <class Vectors>
+TB_HOST_DEVICE inline void bicg_merged_row(index_t i, const Vectors& w, double* s) {
+  const double kt = w.dinv[i] * w.t[i];
+  s[0] += kt * w.z[i];
+  s[1] += kt * kt;
+  s[2] += w.r0hat[i] * w.s[i];
+  s[3] += w.r0hat[i] * w.t[i];
+  s[4] += w.f[i] * w.s[i];
+  s[5] += w.f[i] * w.t[i];
+  s[6] += w.f[i] * w.v[i];
+}
+
 // The vectors of the one-reduction CG (Chronopoulos & Gear 1989, in gscg.cpp)
 // in its names: u = K^{-1} r and w = A u are this iteration's, p and q = A p
 // are carried by recurrence; dinv is K^{-1} for the Jacobi K = diag(A).

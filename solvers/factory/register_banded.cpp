@@ -29,12 +29,21 @@ void register_banded(Registry& r) {
         ParamType::real,
         "0.5",
         "a diagonal with fewer than min_fill * n entries is kept as a sparse remainder, not stored whole; 0 = pure DIA",
-        {}}},
+        {}},
+       {"reductions",
+        ParamType::choice,
+        "1",
+        "global reductions per iteration: 1 = Yang-Brent's improved BiCGStab (one allreduce; keeps A^T as well), "
+        "classic = Algorithm 1 as written (three)",
+        {"1", "classic"}}},
       [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
         const double min_fill = p.real("min_fill");
         if (!(min_fill >= 0.0 && min_fill <= 1.0))
           throw Error("bicgstab_dia: min_fill=" + p.text("min_fill") + "; expected a fraction in [0, 1]");
-        return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator(), min_fill);
+        const auto variant =
+            p.text("reductions") == "classic" ? banded::GbcgVariant::classic : banded::GbcgVariant::one_reduction;
+        return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator(), min_fill,
+                                                           variant);
       }});
   r.add(CompleteSolverEntry{
       "cg_stencil",

@@ -65,12 +65,12 @@ TEST(BandedKernels, StencilSpmvOmpEqualsRefAndTheStoredMatrix) {
 
 TEST(BandedKernels, FusedBicgUpdatesOmpEqualRef) {
   std::vector<std::vector<double>> ref_v, omp_v;
-  for (unsigned s = 0; s < 10; ++s) ref_v.push_back(random_vector(std::size_t(n), 20 + s));
+  for (unsigned s = 0; s < 11; ++s) ref_v.push_back(random_vector(std::size_t(n), 20 + s));
   for (auto& v : ref_v[0]) v = 1.0 / (2.0 + v);  // dinv
   omp_v = ref_v;
   auto vectors = [](std::vector<std::vector<double>>& v) {
-    return banded::BicgVectors{v[0].data(), v[1].data(), v[2].data(), v[3].data(), v[4].data(),
-                               v[5].data(), v[6].data(), v[7].data(), v[8].data(), v[9].data()};
+    return banded::BicgVectors{v[0].data(), v[1].data(), v[2].data(), v[3].data(), v[4].data(), v[5].data(),
+                               v[6].data(), v[7].data(), v[8].data(), v[9].data(), v[10].data()};
   };
   const banded::BicgVectors wr = vectors(ref_v), wo = vectors(omp_v);
   ref::bicg_direction(n, 0.7, 0.3, wr);
@@ -78,6 +78,18 @@ TEST(BandedKernels, FusedBicgUpdatesOmpEqualRef) {
   ref::bicg_half_step(n, 1.3, wr);
   omp::bicg_half_step(n, 1.3, wo);
   expect_partials_near(omp::bicg_stabiliser_dots(n, wo), ref::bicg_stabiliser_dots(n, wr));
+  const banded::BicgMergedDots mo = omp::bicg_merged_dots(n, wo), mr = ref::bicg_merged_dots(n, wr);
+  for (int j = 0; j < banded::BicgMergedDots::count; ++j)
+    EXPECT_NEAR(mo.sum[j], mr.sum[j], 1e-11 * (1 + std::abs(mr.sum[j]))) << "merged sum " << j;
+  // Against their definitions (BicgMergedDots), written out.
+  double def[banded::BicgMergedDots::count] = {};
+  for (std::size_t i = 0; i < std::size_t(n); ++i) {
+    const double kt = wr.dinv[i] * wr.t[i];
+    def[0] += kt * wr.z[i], def[1] += kt * kt, def[2] += wr.r0hat[i] * wr.s[i], def[3] += wr.r0hat[i] * wr.t[i];
+    def[4] += wr.f[i] * wr.s[i], def[5] += wr.f[i] * wr.t[i], def[6] += wr.f[i] * wr.v[i];
+  }
+  for (int j = 0; j < banded::BicgMergedDots::count; ++j)
+    EXPECT_NEAR(mr.sum[j], def[j], 1e-11 * (1 + std::abs(def[j]))) << "merged sum " << j;
   expect_partials_near(omp::bicg_solution_update(n, 0.4, 0.6, wo), ref::bicg_solution_update(n, 0.4, 0.6, wr));
   EXPECT_EQ(ref_v, omp_v);
   // The update's reductions are those of the vectors it wrote.
