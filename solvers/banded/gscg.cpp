@@ -122,7 +122,8 @@ int Gscg::iterate_classic(Vector& x, SolveStats& st) {
 // here with the Jacobi K. After u_i = K^{-1} r_i and w_i = A u_i, ONE
 // reduction gives
 //   gamma_i = <r_i, u_i>,  delta_i = <w_i, u_i>  (and <r_i, r_i>, ||r_i||_max for check_stop);
-// then
+// (<r, u> and the norms come from the pass that writes r_i and u_i, only
+// <w, u> from a pass after the SpMV); then
 //   beta_i  = gamma_i / gamma_{i-1}                          (beta_0 = 0)
 //   alpha_i = gamma_i / (delta_i - beta_i gamma_i / alpha_{i-1})   (alpha_0 = gamma_0 / delta_0)
 //   p_i = u_i + beta_i p_{i-1},  q_i = w_i + beta_i q_{i-1}  (= A p_i, no second SpMV)
@@ -141,14 +142,22 @@ int Gscg::iterate_one_reduction(Vector& x, SolveStats& st) {
   kernels::jacobi_apply(backend_, rows_, dinv_.data(), r_.data(), ext_.owned());
   tb::kernels::fill(p_, 0.0);  // beta_0 = 0 must not meet a stale NaN
   tb::kernels::fill(q_, 0.0);
+  // <r, u>, <r, r>, ||r||_max of this rank's r_i: here for r_0, then from the update that writes r_i.
+  const double* r_u[2] = {r_.data(), r_.data()};
+  const double* u_r[2] = {ext_.owned(), r_.data()};
+  Partials from_r = kernels::dots_and_max(backend_, rows_, 2, r_u, u_r, r_.data());
   times_.compute += clock.seconds();
-  const double* dot_x[3] = {r_.data(), w_.data(), r_.data()};
-  const double* dot_y[3] = {ext_.owned(), ext_.owned(), r_.data()};
+  const double* w_dot[1] = {w_.data()};
+  const double* u_dot[1] = {ext_.owned()};
   double r0 = 0.0, gamma_old = 0.0, alpha = 0.0;
   for (int it = 0;; ++it) {
     a_.multiply(*exchange_, ext_, w_.data(), times_);
     clock.restart();
-    Partials d = kernels::dots_and_max(backend_, rows_, 3, dot_x, dot_y, r_.data());
+    Partials d;
+    d.sum[0] = from_r.sum[0];
+    d.sum[1] = kernels::dots_and_max(backend_, rows_, 1, w_dot, u_dot, nullptr).sum[0];
+    d.sum[2] = from_r.sum[1];
+    d.max_abs = from_r.max_abs;
     times_.compute += clock.seconds();
     d = reduce(d, 3, true);
     const double rnorm = std::sqrt(d.sum[2]);
@@ -164,7 +173,7 @@ int Gscg::iterate_one_reduction(Vector& x, SolveStats& st) {
     alpha = gamma / pap;
     gamma_old = gamma;
     clock.restart();
-    kernels::cg_recurrence_update(backend_, rows_, alpha, beta, v);
+    from_r = kernels::cg_recurrence_update(backend_, rows_, alpha, beta, v);
     times_.compute += clock.seconds();
   }
 }

@@ -77,10 +77,10 @@ void cg_direction(Backend b, index_t n, double beta, const double* z, double* p)
   omp::cg_direction(n, beta, z, p);
 }
 
-void cg_recurrence_update(Backend b, index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
-  if (n <= 0) return;
+Partials cg_recurrence_update(Backend b, index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
+  if (n <= 0) return {};
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::cg_recurrence_update(n, alpha, beta, v));
-  omp::cg_recurrence_update(n, alpha, beta, v);
+  return omp::cg_recurrence_update(n, alpha, beta, v);
 }
 
 Partials dots_and_max(Backend b, index_t n, int k, const double* const* x, const double* const* y, const double* m) {

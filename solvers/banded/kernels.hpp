@@ -67,8 +67,9 @@ struct BicgMergedDots {
                               double* x, double* r, double* z);                                               \
   /* p = z + beta p */                                                                                        \
   void cg_direction(index_t n, double beta, const double* z, double* p);                                      \
-  /* one-reduction CG: p = u + beta p;  q = w + beta q;  x += alpha p;  r -= alpha q;  u = K^{-1} r */        \
-  void cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v);              \
+  /* one-reduction CG: p = u + beta p;  q = w + beta q;  x += alpha p;  r -= alpha q;  u = K^{-1} r;          \
+     sum[0] = <r, u>, sum[1] = <r, r>, max_abs = ||r||_max */                                                 \
+  Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v);          \
   /* sum[j] = <x[j], y[j]> for j < k (k <= 3); max_abs = max |m| (m may be null) */                           \
   Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m);
 
@@ -96,7 +97,7 @@ Partials bicg_solution_update(Backend b, index_t n, double alpha, double omega, 
 Partials cg_solution_update(Backend b, index_t n, double alpha, const double* dinv, const double* p, const double* q,
                             double* x, double* r, double* z);
 void cg_direction(Backend b, index_t n, double beta, const double* z, double* p);
-void cg_recurrence_update(Backend b, index_t n, double alpha, double beta, const CgRecurrenceVectors& v);
+Partials cg_recurrence_update(Backend b, index_t n, double alpha, double beta, const CgRecurrenceVectors& v);
 Partials dots_and_max(Backend b, index_t n, int k, const double* const* x, const double* const* y, const double* m);
 }  // namespace kernels
 

@@ -129,8 +129,10 @@ struct Host {
   static void cg_direction(index_t n, double beta, const double* z, double* p) {
     for_rows<Omp>(0, n, [&](index_t i) { p[i] = z[i] + beta * p[i]; });
   }
-  static void cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
-    for_rows<Omp>(0, n, [&](index_t i) { cg_recurrence_row(i, alpha, beta, v); });
+  static Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
+    return reduce_rows<Omp>(n, [&](index_t i, double& s0, double& s1, double&, double& m) {
+      cg_recurrence_row(i, alpha, beta, v, s0, s1, m);
+    });
   }
   static Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {
     const double* x0 = k > 0 ? x[0] : nullptr;
@@ -176,8 +178,8 @@ struct Host {
     return Host<omp>::cg_solution_update(n, alpha, d, p, q, x, r, z);                                                \
   }                                                                                                                  \
   void cg_direction(index_t n, double beta, const double* z, double* p) { Host<omp>::cg_direction(n, beta, z, p); }  \
-  void cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {                    \
-    Host<omp>::cg_recurrence_update(n, alpha, beta, v);                                                              \
+  Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {                \
+    return Host<omp>::cg_recurrence_update(n, alpha, beta, v);                                                       \
   }                                                                                                                  \
   Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {         \
     return Host<omp>::dots_and_max(n, k, x, y, m);                                                                   \

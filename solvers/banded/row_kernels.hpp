@@ -3,6 +3,8 @@
 // reference, the OpenMP loops and the CUDA threads, so the host tests cover
 // the arithmetic the GPU runs. Extended vectors (§III-A): x_ext[band + i] is
 // local row i, the band entries on each side are the ghost zones.
+#include <cmath>
+
 #include "dia_matrix.hpp"
 #include "solvers/core/host_device.hpp"
 #include "stencil_operator.hpp"
@@ -118,16 +120,23 @@ struct CgRecurrenceVectors {
   double* r = nullptr;
 };
 
-// Row i of p = u + beta p;  q = w + beta q;  x += alpha p;  r -= alpha q;  u = K^{-1} r.
-TB_HOST_DEVICE inline void cg_recurrence_row(index_t i, double alpha, double beta, const CgRecurrenceVectors& v) {
+// Row i of p = u + beta p;  q = w + beta q;  x += alpha p;  r -= alpha q;
+// u = K^{-1} r; adds the new r's terms of <r, u> to ru, of <r, r> to rr and
+// keeps max |r| in rmax (the next check's norms, read while in registers).
+TB_HOST_DEVICE inline void cg_recurrence_row(index_t i, double alpha, double beta, const CgRecurrenceVectors& v,
+                                             double& ru, double& rr, double& rmax) {
   const double p = v.u[i] + beta * v.p[i];
   const double q = v.w[i] + beta * v.q[i];
   v.p[i] = p;
   v.q[i] = q;
   v.x[i] += alpha * p;
   const double r = v.r[i] - alpha * q;
+  const double u = v.dinv[i] * r;
   v.r[i] = r;
-  v.u[i] = v.dinv[i] * r;
+  v.u[i] = u;
+  ru += r * u;
+  rr += r * r;
+  rmax = fmax(rmax, fabs(r));
 }
 
 }  // namespace tb::banded

@@ -215,10 +215,12 @@ struct CgDirectionRows {
   double* p;
   __device__ void operator()(index_t i) const { p[i] = z[i] + beta * p[i]; }
 };
-struct CgRecurrenceRows {
+struct CgRecurrenceUpdate {
   double alpha, beta;
   CgRecurrenceVectors v;
-  __device__ void operator()(index_t i) const { cg_recurrence_row(i, alpha, beta, v); }
+  __device__ void operator()(index_t i, double& s0, double& s1, double&, double& m) const {
+    cg_recurrence_row(i, alpha, beta, v, s0, s1, m);
+  }
 };
 struct StabiliserDots {
   BicgVectors w;
@@ -310,8 +312,8 @@ Partials cg_solution_update(index_t n, double alpha, const double* dinv, const d
 void cg_direction(index_t n, double beta, const double* z, double* p) {
   run_rows(0, n, CgDirectionRows{beta, z, p}, "cg_direction");
 }
-void cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
-  run_rows(0, n, CgRecurrenceRows{alpha, beta, v}, "cg_recurrence_update");
+Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
+  return run_reduction(n, CgRecurrenceUpdate{alpha, beta, v}, "cg_recurrence_update");
 }
 Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {
   DotsAndMax body{k > 0 ? x[0] : nullptr,

@@ -131,9 +131,15 @@ TEST(BandedKernels, CgRecurrenceUpdateOmpEqualsRefAndItsDefinition) {
     return banded::CgRecurrenceVectors{v[0].data(), v[1].data(), v[2].data(), v[3].data(),
                                        v[4].data(), v[5].data(), v[6].data()};
   };
-  ref::cg_recurrence_update(n, 0.7, 0.35, vectors(a));
-  omp::cg_recurrence_update(n, 0.7, 0.35, vectors(b));
+  const banded::Partials pr = ref::cg_recurrence_update(n, 0.7, 0.35, vectors(a));
+  expect_partials_near(omp::cg_recurrence_update(n, 0.7, 0.35, vectors(b)), pr);
   EXPECT_EQ(a, b);
+  double ru = 0.0, rr = 0.0, rmax = 0.0;
+  for (std::size_t i = 0; i < std::size_t(n); ++i)
+    ru += a[6][i] * a[2][i], rr += a[6][i] * a[6][i], rmax = std::max(rmax, std::abs(a[6][i]));
+  EXPECT_NEAR(pr.sum[0], ru, 1e-11 * std::abs(ru));
+  EXPECT_NEAR(pr.sum[1], rr, 1e-11 * rr);
+  EXPECT_EQ(pr.max_abs, rmax);
   // dinv, w, u, p, q, x, r: the row that the kernel must produce, written out.
   for (std::size_t i = 0; i < std::size_t(n); i += 1013) {
     const double p = before[2][i] + 0.35 * before[3][i], q = before[1][i] + 0.35 * before[4][i];
