@@ -136,7 +136,8 @@ TB_HOST_DEVICE inline void cg_recurrence_row(index_t i, double alpha, double bet
   v.u[i] = u;
   ru += r * u;
   rr += r * r;
-  rmax = fmax(rmax, fabs(r));
+  const double a = fabs(r);
+  rmax = rmax < a ? a : rmax;  // std::max's choice; fmax would be a libm call per row on the host
 }
 
 }  // namespace tb::banded
