@@ -6,8 +6,9 @@
 //     BiCGStab + Jacobi, to the same rtol; time per iteration and per solve.
 //  2. One SpMV per format (DIA, matrix-free stencil, BSR) as a fraction of
 //     the STREAM triad of the same run.
-//  3. Per-iteration time split compute / halo exchange / global reductions of
-//     GBCG and GSCG.
+//  3. Per-iteration time split compute / halo exchange / global reductions,
+//     and global reductions per iteration, of GBCG and GSCG, each in its
+//     one-reduction (default) and classic variant (reductions=classic).
 //  4. Under mpiexec -n P (P > 1): strong scaling (the same grid on P ranks)
 //     and weak scaling (nz * P cells in z on P ranks) against the one-rank
 //     runs of part 1, with the same OpenMP threads per rank.
@@ -110,12 +111,14 @@ std::vector<double> rhs(std::size_t n) {
 struct Run {
   std::string study;  // solvers, strong, weak
   std::string solver;
+  std::string reductions;  // the banded solvers' variant: "1" or "classic"; "" for the BSR ones
   int ranks = 1;
   index_t nx = 0, ny = 0, nz = 0;
   int iterations = 0;
   bool converged = false;
   double setup_s = 0, solve_s = 0;
   double compute_s = 0, halo_s = 0, reduction_s = 0;  // per iteration; banded solvers only
+  double reductions_per_it = 0;                       // global reductions (allreduce calls) per iteration
   double per_iteration() const { return iterations > 0 ? solve_s / iterations : 0.0; }
 };
 
@@ -153,6 +156,7 @@ Run time_solver(const std::string& study, const std::string& name, std::unique_p
     const banded::SolveTimes split = gbcg ? gbcg->times() : gscg ? gscg->times() : banded::SolveTimes{};
     const double its = std::max(1, st.iterations);
     r.compute_s = split.compute / its, r.halo_s = split.halo / its, r.reduction_s = split.reduction / its;
+    r.reductions_per_it = double(split.reductions) / its;
   }
   return r;
 }
@@ -181,14 +185,25 @@ std::vector<Run> solver_runs(const std::string& study, index_t nx, index_t ny, i
   auto banded_solver = [&](std::unique_ptr<CompleteSolver> c, const std::string& spec) {
     return std::make_unique<LinearSolver>(spec, std::move(c), o.backend);
   };
-  const std::string gscg = "cg_stencil(" + grid_spec(nx, ny, nz) + "," + rt + on + ")";
-  runs.push_back(time_solver(
-      study, gscg, banded_solver(std::make_unique<banded::StencilCgSolver>(nx, ny, nz, stop, o.backend, comm), gscg), a,
-      comm->size(), nx, ny, nz, o.reps, *comm));
-  const std::string gbcg = "bicgstab_dia(" + rt + on + ")";
-  runs.push_back(time_solver(study, gbcg,
-                             banded_solver(std::make_unique<banded::DiaBicgstabSolver>(stop, o.backend, comm), gbcg), a,
-                             comm->size(), nx, ny, nz, o.reps, *comm));
+  for (const auto variant : {banded::GscgVariant::one_reduction, banded::GscgVariant::classic}) {
+    const bool classic = variant == banded::GscgVariant::classic;
+    const std::string gscg =
+        "cg_stencil(" + grid_spec(nx, ny, nz) + (classic ? ",reductions=classic," : ",") + rt + on + ")";
+    runs.push_back(time_solver(
+        study, gscg,
+        banded_solver(std::make_unique<banded::StencilCgSolver>(nx, ny, nz, stop, o.backend, comm, variant), gscg), a,
+        comm->size(), nx, ny, nz, o.reps, *comm));
+    runs.back().reductions = classic ? "classic" : "1";
+  }
+  for (const auto variant : {banded::GbcgVariant::one_reduction, banded::GbcgVariant::classic}) {
+    const bool classic = variant == banded::GbcgVariant::classic;
+    const std::string gbcg = std::string("bicgstab_dia(") + (classic ? "reductions=classic," : "") + rt + on + ")";
+    runs.push_back(time_solver(
+        study, gbcg,
+        banded_solver(std::make_unique<banded::DiaBicgstabSolver>(stop, o.backend, comm, 0.0, variant), gbcg), a,
+        comm->size(), nx, ny, nz, o.reps, *comm));
+    runs.back().reductions = classic ? "classic" : "1";
+  }
   if (with_bsr)
     for (const std::string& spec : {"cg(" + rt + on + ")+jacobi", "bicgstab(" + rt + on + ")+jacobi"})
       runs.push_back(time_solver(study, spec, make_solver(spec), a, 1, nx, ny, nz, o.reps, *comm));
@@ -228,9 +243,10 @@ std::vector<SpmvRow> spmv_rows(index_t g, int reps) {
   return rows;
 }
 
-const Run* find(const std::vector<Run>& runs, const std::string& study, const std::string& prefix, int ranks) {
+const Run* find(const std::vector<Run>& runs, const std::string& study, const std::string& prefix, int ranks,
+                const std::string& reductions = "") {
   for (const Run& r : runs)
-    if (r.study == study && r.solver.rfind(prefix, 0) == 0 && r.ranks == ranks) return &r;
+    if (r.study == study && r.solver.rfind(prefix, 0) == 0 && r.ranks == ranks && r.reductions == reductions) return &r;
   return nullptr;
 }
 
@@ -269,7 +285,7 @@ std::string tables(const Report& r, bool markdown) {
          (r.o.backend == Backend::cuda ? "on the GPU" : std::to_string(r.m.host_threads) + " OpenMP thread(s)") +
          "; ratios against the BSR cg+jacobi of the same run\n\n";
   header({"solver", "iterations", "solve ms", "ms/iteration", "solve vs BSR CG", "iteration vs BSR CG", "compute %",
-          "halo %", "reduction %"});
+          "halo %", "reduction %", "reductions/iteration"});
   for (const Run& x : r.runs) {
     if (x.study != "solvers") continue;
     const double split = x.compute_s + x.halo_s + x.reduction_s;
@@ -278,7 +294,8 @@ std::string tables(const Report& r, bool markdown) {
          base ? fmt("%.2fx", base->per_iteration() / x.per_iteration()) : "-",
          split > 0 ? fmt("%.1f", 100 * x.compute_s / split) : "-",
          split > 0 ? fmt("%.1f", 100 * x.halo_s / split) : "-",
-         split > 0 ? fmt("%.1f", 100 * x.reduction_s / split) : "-"});
+         split > 0 ? fmt("%.1f", 100 * x.reduction_s / split) : "-",
+         x.reductions.empty() ? "-" : fmt("%.2f", x.reductions_per_it)});
   }
   out += "\n" + std::string(markdown ? "### " : "") + "One SpMV on " + std::to_string(r.o.spmv_grid) +
          "^3 cells against the STREAM triad (" + fmt("%.2f", r.triad_gbs) + " GB/s)\n\n";
@@ -290,20 +307,20 @@ std::string tables(const Report& r, bool markdown) {
     out += "\n" + std::string(markdown ? "### " : "") + "Scaling over " + std::to_string(r.ranks) +
            " MPI ranks (same threads per rank); per-iteration split of the " + std::to_string(r.ranks) +
            "-rank run\n\n";
-    header({"study", "solver", "grid", "ranks", "iterations", "ms/iteration", "speed-up / efficiency vs 1 rank",
-            "compute ms/it", "halo ms/it", "reduction ms/it"});
+    header({"study", "solver", "reductions", "grid", "ranks", "iterations", "ms/iteration",
+            "speed-up / efficiency vs 1 rank", "compute ms/it", "halo ms/it", "reduction ms/it", "reductions/it"});
     for (const Run& x : r.runs) {
       if (x.study == "solvers") continue;
-      const Run* one = find(r.runs, "solvers", x.solver.substr(0, x.solver.find('(')), 1);
+      const Run* one = find(r.runs, "solvers", x.solver.substr(0, x.solver.find('(')), 1, x.reductions);
       std::string ratio = "-";
       if (one && x.study == "strong")
         ratio = fmt("%.2fx", one->per_iteration() / x.per_iteration()) + " / " +
                 fmt("%.0f%%", 100 * one->per_iteration() / x.per_iteration() / x.ranks);
       if (one && x.study == "weak") ratio = fmt("%.0f%%", 100 * one->per_iteration() / x.per_iteration());
-      row({x.study, x.solver.substr(0, x.solver.find('(')),
+      row({x.study, x.solver.substr(0, x.solver.find('(')), x.reductions,
            std::to_string(x.nx) + "x" + std::to_string(x.ny) + "x" + std::to_string(x.nz), std::to_string(x.ranks),
            std::to_string(x.iterations), fmt("%.4f", 1e3 * x.per_iteration()), ratio, fmt("%.4f", 1e3 * x.compute_s),
-           fmt("%.4f", 1e3 * x.halo_s), fmt("%.4f", 1e3 * x.reduction_s)});
+           fmt("%.4f", 1e3 * x.halo_s), fmt("%.4f", 1e3 * x.reduction_s), fmt("%.2f", x.reductions_per_it)});
     }
   }
   return out;
@@ -332,6 +349,7 @@ void write_json(const Report& r) {
     j.begin_object()
         .value("study", x.study)
         .value("solver", x.solver)
+        .value("reductions_variant", x.reductions)
         .value("ranks", x.ranks)
         .value("nx", x.nx)
         .value("ny", x.ny)
@@ -344,6 +362,7 @@ void write_json(const Report& r) {
         .value("compute_seconds_per_iteration", x.compute_s)
         .value("halo_seconds_per_iteration", x.halo_s)
         .value("reduction_seconds_per_iteration", x.reduction_s)
+        .value("reductions_per_iteration", x.reductions_per_it)
         .end_object();
   j.end_array().begin_array("spmv");
   for (const SpmvRow& s : r.spmv)

@@ -86,10 +86,15 @@ void StencilProduct::multiply(GhostExchange& ex, GhostedVector& x, double* y, So
                   [&](index_t b, index_t e) { kernels::stencil_spmv(backend_, slab_, b, e, x.ext(), y); });
 }
 
-Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool with_max, SolveTimes& t) {
+void reduce_over_ranks(const Communicator& comm, double* sums, int k, double* maxima, int m, SolveTimes& t) {
   WallTimer clock;
-  comm.space().reduce(p.sum, sums, &p.max_abs, with_max ? 1 : 0);
+  comm.space().reduce(sums, k, maxima, m);
   t.reduction += clock.seconds();
+  ++t.reductions;
+}
+
+Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool with_max, SolveTimes& t) {
+  reduce_over_ranks(comm, p.sum, sums, &p.max_abs, with_max ? 1 : 0, t);
   return p;
 }
 

@@ -47,6 +47,9 @@ class Communicator;
 // One global reduction of partial sums and, with with_max, their maximum
 // (§III-C: one MPI_Allreduce per synchronisation point); timed as reduction.
 Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool with_max, SolveTimes& t);
+// The same for k sums and m maxima, combined in place (the one-reduction
+// GBCG's eight sums and one maximum).
+void reduce_over_ranks(const Communicator& comm, double* sums, int k, double* maxima, int m, SolveTimes& t);
 
 // ||b - A x||_2 over all ranks for A one of the products above: x is copied
 // into the ghosted work vector, A x goes to ax and b - A x to r.

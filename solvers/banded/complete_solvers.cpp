@@ -30,8 +30,8 @@ SolveStats solve_slab(Method& m, const Communicator& comm, const RowPartition& p
 }  // namespace
 
 DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm,
-                                     double min_fill)
-    : stop_(stop), backend_(backend), comm_(std::move(comm)), min_fill_(min_fill) {}
+                                     double min_fill, GbcgVariant variant)
+    : stop_(stop), backend_(backend), comm_(std::move(comm)), min_fill_(min_fill), variant_(variant) {}
 
 void DiaBicgstabSolver::setup(const BsrMatrix& a) {
   part_ = balanced_partition(a.block_rows, comm_->size());
@@ -42,7 +42,12 @@ void DiaBicgstabSolver::setup(const BsrMatrix& a) {
   pattern_.block_cols = a.block_cols;
   pattern_.row_ptr = a.row_ptr;
   pattern_.col_idx = a.col_idx;
-  gbcg_ = std::make_unique<Gbcg>(slab_, comm_, part_, stop_, backend_);
+  if (variant_ == GbcgVariant::one_reduction) {
+    transposed_slab_ = transposed_dia_from_bsr(a, part_.first(me), part_.rows(me), transposed_map_, min_fill_);
+    gbcg_ = std::make_unique<Gbcg>(slab_, transposed_slab_, comm_, part_, stop_, backend_);
+  } else {
+    gbcg_ = std::make_unique<Gbcg>(slab_, comm_, part_, stop_, backend_);
+  }
   b_ = Vector(backend_, std::size_t(slab_.rows));
   x_ = Vector(backend_, std::size_t(slab_.rows));
 }
@@ -55,7 +60,9 @@ void DiaBicgstabSolver::update(const BsrMatrix& a) {
                 std::to_string(pattern_.block_rows) + " rows, " + std::to_string(pattern_.nnz_blocks()) +
                 "); call setup for a new pattern");
   update_values(a, map_, slab_);
-  gbcg_->update_values(slab_);
+  if (variant_ == GbcgVariant::classic) return gbcg_->update_values(slab_);
+  update_values(a, transposed_map_, transposed_slab_);
+  gbcg_->update_values(slab_, transposed_slab_);
 }
 
 SolveStats DiaBicgstabSolver::solve(std::span<const double> b, std::span<double> x) {
@@ -73,13 +80,13 @@ void DiaBicgstabSolver::reset_times() {
 }
 
 StencilCgSolver::StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
-                                 std::shared_ptr<const Communicator> comm)
-    : nx_(nx), ny_(ny), nz_(nz), stop_(stop), backend_(backend), comm_(std::move(comm)) {}
+                                 std::shared_ptr<const Communicator> comm, GscgVariant variant)
+    : nx_(nx), ny_(ny), nz_(nz), stop_(stop), backend_(backend), comm_(std::move(comm)), variant_(variant) {}
 
 void StencilCgSolver::setup(const BsrMatrix& a) {
   coefficients_ = stencil_from_bsr(a, nx_, ny_, nz_);
   part_ = balanced_partition(a.block_rows, comm_->size());
-  gscg_ = std::make_unique<Gscg>(coefficients_, comm_, part_, stop_, backend_);
+  gscg_ = std::make_unique<Gscg>(coefficients_, comm_, part_, stop_, backend_, variant_);
   b_ = Vector(backend_, std::size_t(gscg_->rows()));
   x_ = Vector(backend_, std::size_t(gscg_->rows()));
 }

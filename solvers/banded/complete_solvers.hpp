@@ -15,7 +15,8 @@ class DiaBicgstabSolver final : public CompleteSolver {
  public:
   // min_fill: diagonals with fewer entries than min_fill * n go to the DIA
   // matrix's sparse remainder (dia_from_bsr).
-  DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm, double min_fill = 0.0);
+  DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm, double min_fill = 0.0,
+                    GbcgVariant variant = GbcgVariant::one_reduction);
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
@@ -28,10 +29,11 @@ class DiaBicgstabSolver final : public CompleteSolver {
   Backend backend_;
   std::shared_ptr<const Communicator> comm_;
   double min_fill_;
+  GbcgVariant variant_;
   RowPartition part_;
   BsrMatrix pattern_;  // sizes, row_ptr and col_idx of setup's matrix (no values): update's check
-  DiaMap map_;
-  DiaMatrix slab_;
+  DiaMap map_, transposed_map_;
+  DiaMatrix slab_, transposed_slab_;  // transposed_slab_: the one-reduction variant's
   std::unique_ptr<Gbcg> gbcg_;
   Vector b_, x_;
   std::vector<double> x_local_;
@@ -41,7 +43,7 @@ class StencilCgSolver final : public CompleteSolver {
  public:
   // The grid the matrix must be a constant-coefficient 7-point operator on.
   StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
-                  std::shared_ptr<const Communicator> comm);
+                  std::shared_ptr<const Communicator> comm, GscgVariant variant = GscgVariant::one_reduction);
   // Checks that a IS such an operator (tb::Error names the first row that is not).
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
@@ -55,6 +57,7 @@ class StencilCgSolver final : public CompleteSolver {
   BandedStop stop_;
   Backend backend_;
   std::shared_ptr<const Communicator> comm_;
+  GscgVariant variant_;
   RowPartition part_;
   StencilCoefficients coefficients_;
   std::unique_ptr<Gscg> gscg_;

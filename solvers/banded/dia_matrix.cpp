@@ -100,6 +100,35 @@ void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m) {
   for (std::size_t e = 0; e < m.rest_values.size(); ++e) m.rest_values[e] = a.values[std::size_t(map.rest_entry[e])];
 }
 
+DiaMatrix transposed_dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap& map, double min_fill) {
+  check_scalar(a);
+  // A^T in CSR by a counting sort on the columns; from[k] is the entry of A
+  // that entry k of A^T holds.
+  const index_t n = a.block_rows;
+  BsrMatrix at;
+  at.block_size = 1;
+  at.block_rows = at.block_cols = n;
+  at.row_ptr.assign(std::size_t(n) + 1, 0);
+  for (index_t j : a.col_idx) ++at.row_ptr[std::size_t(j) + 1];
+  for (index_t j = 0; j < n; ++j) at.row_ptr[std::size_t(j) + 1] += at.row_ptr[std::size_t(j)];
+  at.col_idx.resize(a.col_idx.size());
+  at.values.resize(a.values.size());
+  std::vector<index_t> from(a.col_idx.size());
+  std::vector<index_t> next(at.row_ptr.begin(), at.row_ptr.end() - 1);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const index_t dst = next[std::size_t(a.col_idx[k])]++;
+      at.col_idx[std::size_t(dst)] = i;
+      at.values[std::size_t(dst)] = a.values[std::size_t(k)];
+      from[std::size_t(dst)] = k;
+    }
+  DiaMatrix m = dia_from_bsr(at, first_row, rows, &map, min_fill);
+  for (index_t& k : map.bsr_entry)
+    if (k >= 0) k = from[std::size_t(k)];
+  for (index_t& k : map.rest_entry) k = from[std::size_t(k)];
+  return m;
+}
+
 DiaMatrix dia_from_stencil7(const fgbilu::Stencil7Matrix& s) {
   if (s.block_size != 1)
     throw Error("DIA conversion: the 7-point matrix has block size " + std::to_string(s.block_size) +

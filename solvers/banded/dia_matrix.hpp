@@ -82,6 +82,13 @@ inline DiaMatrix dia_from_bsr(const BsrMatrix& a, DiaMap* map = nullptr, double 
 // Numeric only: the values of a matrix with the pattern map was made from.
 void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m);
 
+// Rows [first_row, first_row + rows) of A^T, as dia_from_bsr would cut them
+// from the transposed matrix; map refers to A's own values, so
+// update_values(a, map, m) refreshes them from A without transposing again.
+// The one-reduction GBCG's (A K^{-1})^T r0hat reads it (gbcg.hpp).
+DiaMatrix transposed_dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap& map,
+                                  double min_fill = 0.0);
+
 // The scalar (block size 1) 7-point matrix of seed 000's format: offsets
 // -I*J, -I, -1, 0, 1, I, I*J (those a degenerate grid direction makes
 // duplicate are merged away).

@@ -52,6 +52,12 @@ Partials bicg_stabiliser_dots(Backend b, index_t n, const BicgVectors& w) {
   return omp::bicg_stabiliser_dots(n, w);
 }
 
+BicgMergedDots bicg_merged_dots(Backend b, index_t n, const BicgVectors& w) {
+  if (n <= 0) return {};
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::bicg_merged_dots(n, w));
+  return omp::bicg_merged_dots(n, w);
+}
+
 Partials bicg_solution_update(Backend b, index_t n, double alpha, double omega, const BicgVectors& w) {
   if (n <= 0) return {};
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::bicg_solution_update(n, alpha, omega, w));
@@ -69,6 +75,12 @@ void cg_direction(Backend b, index_t n, double beta, const double* z, double* p)
   if (n <= 0) return;
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::cg_direction(n, beta, z, p));
   omp::cg_direction(n, beta, z, p);
+}
+
+Partials cg_recurrence_update(Backend b, index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
+  if (n <= 0) return {};
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::cg_recurrence_update(n, alpha, beta, v));
+  return omp::cg_recurrence_update(n, alpha, beta, v);
 }
 
 Partials dots_and_max(Backend b, index_t n, int k, const double* const* x, const double* const* y, const double* m) {

@@ -38,6 +38,21 @@ Partials reduce_rows(index_t n, Body body) {
 }
 
 template <bool Omp>
+BicgMergedDots merged_dots(index_t n, const BicgVectors& w) {
+  constexpr int k = BicgMergedDots::count;
+  double s[k] = {};
+  if constexpr (Omp) {
+#pragma omp parallel for schedule(static) reduction(+ : s[:k]) if (long(n) >= openmp_min_length)
+    for (index_t i = 0; i < n; ++i) bicg_merged_row(i, w, s);
+  } else {
+    for (index_t i = 0; i < n; ++i) bicg_merged_row(i, w, s);
+  }
+  BicgMergedDots d;
+  for (int j = 0; j < k; ++j) d.sum[j] = s[j];
+  return d;
+}
+
+template <bool Omp>
 struct Host {
   static void dia_spmv(const DiaView& a, index_t begin, index_t end, const double* x_ext, double* y) {
     if (Omp && a.ndiag == 7)
@@ -88,6 +103,7 @@ struct Host {
       s1 += kt * kt;
     });
   }
+  static BicgMergedDots bicg_merged_dots(index_t n, const BicgVectors& w) { return merged_dots<Omp>(n, w); }
   static Partials bicg_solution_update(index_t n, double alpha, double omega, const BicgVectors& w) {
     return reduce_rows<Omp>(n, [&](index_t i, double& s0, double& s1, double&, double& m) {
       w.x[i] += alpha * w.y[i] + omega * w.z[i];
@@ -112,6 +128,11 @@ struct Host {
   }
   static void cg_direction(index_t n, double beta, const double* z, double* p) {
     for_rows<Omp>(0, n, [&](index_t i) { p[i] = z[i] + beta * p[i]; });
+  }
+  static Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
+    return reduce_rows<Omp>(n, [&](index_t i, double& s0, double& s1, double&, double& m) {
+      cg_recurrence_row(i, alpha, beta, v, s0, s1, m);
+    });
   }
   static Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {
     const double* x0 = k > 0 ? x[0] : nullptr;
@@ -148,6 +169,7 @@ struct Host {
   }                                                                                                                  \
   void bicg_half_step(index_t n, double alpha, const BicgVectors& w) { Host<omp>::bicg_half_step(n, alpha, w); }     \
   Partials bicg_stabiliser_dots(index_t n, const BicgVectors& w) { return Host<omp>::bicg_stabiliser_dots(n, w); }   \
+  BicgMergedDots bicg_merged_dots(index_t n, const BicgVectors& w) { return Host<omp>::bicg_merged_dots(n, w); }     \
   Partials bicg_solution_update(index_t n, double alpha, double omega, const BicgVectors& w) {                       \
     return Host<omp>::bicg_solution_update(n, alpha, omega, w);                                                      \
   }                                                                                                                  \
@@ -156,6 +178,9 @@ struct Host {
     return Host<omp>::cg_solution_update(n, alpha, d, p, q, x, r, z);                                                \
   }                                                                                                                  \
   void cg_direction(index_t n, double beta, const double* z, double* p) { Host<omp>::cg_direction(n, beta, z, p); }  \
+  Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {                \
+    return Host<omp>::cg_recurrence_update(n, alpha, beta, v);                                                       \
+  }                                                                                                                  \
   Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {         \
     return Host<omp>::dots_and_max(n, k, x, y, m);                                                                   \
   }                                                                                                                  \

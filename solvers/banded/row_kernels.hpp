@@ -3,6 +3,8 @@
 // reference, the OpenMP loops and the CUDA threads, so the host tests cover
 // the arithmetic the GPU runs. Extended vectors (§III-A): x_ext[band + i] is
 // local row i, the band entries on each side are the ghost zones.
+#include <cmath>
+
 #include "dia_matrix.hpp"
 #include "solvers/core/host_device.hpp"
 #include "stencil_operator.hpp"
@@ -90,6 +92,52 @@ TB_HOST_DEVICE inline void stencil_line(const StencilSlab& s, index_t begin, ind
     f.x_hi = x + 1 < c.nx;
     y[i] = stencil_row_at(s, f, i, x_ext);
   }
+}
+
+// Row i's terms of BicgMergedDots (kernels.hpp), added to s[0..7).
+template <class Vectors>
+TB_HOST_DEVICE inline void bicg_merged_row(index_t i, const Vectors& w, double* s) {
+  const double kt = w.dinv[i] * w.t[i];
+  s[0] += kt * w.z[i];
+  s[1] += kt * kt;
+  s[2] += w.r0hat[i] * w.s[i];
+  s[3] += w.r0hat[i] * w.t[i];
+  s[4] += w.f[i] * w.s[i];
+  s[5] += w.f[i] * w.t[i];
+  s[6] += w.f[i] * w.v[i];
+}
+
+// The vectors of the one-reduction CG (Chronopoulos & Gear 1989, in gscg.cpp)
+// in its names: u = K^{-1} r and w = A u are this iteration's, p and q = A p
+// are carried by recurrence; dinv is K^{-1} for the Jacobi K = diag(A).
+struct CgRecurrenceVectors {
+  const double* dinv = nullptr;
+  const double* w = nullptr;
+  double* u = nullptr;  // the owned part of an extended vector: the next SpMV's input
+  double* p = nullptr;
+  double* q = nullptr;
+  double* x = nullptr;
+  double* r = nullptr;
+};
+
+// Row i of p = u + beta p;  q = w + beta q;  x += alpha p;  r -= alpha q;
+// u = K^{-1} r; adds the new r's terms of <r, u> to ru, of <r, r> to rr and
+// keeps max |r| in rmax (the next check's norms, read while in registers).
+TB_HOST_DEVICE inline void cg_recurrence_row(index_t i, double alpha, double beta, const CgRecurrenceVectors& v,
+                                             double& ru, double& rr, double& rmax) {
+  const double p = v.u[i] + beta * v.p[i];
+  const double q = v.w[i] + beta * v.q[i];
+  v.p[i] = p;
+  v.q[i] = q;
+  v.x[i] += alpha * p;
+  const double r = v.r[i] - alpha * q;
+  const double u = v.dinv[i] * r;
+  v.r[i] = r;
+  v.u[i] = u;
+  ru += r * u;
+  rr += r * r;
+  const double a = fabs(r);
+  rmax = rmax < a ? a : rmax;  // std::max's choice; fmax would be a libm call per row on the host
 }
 
 }  // namespace tb::banded

@@ -25,14 +25,25 @@ void register_banded(Registry& r) {
       "bicgstab_dia",
       "seed 004 GBCG: BiCGStab + Jacobi on DIA storage, scalar banded matrices; distributed in row slabs under MPI",
       {eps_param(),
-       {"min_fill", ParamType::real, "0.5",
+       {"min_fill",
+        ParamType::real,
+        "0.5",
         "a diagonal with fewer than min_fill * n entries is kept as a sparse remainder, not stored whole; 0 = pure DIA",
-        {}}},
+        {}},
+       {"reductions",
+        ParamType::choice,
+        "1",
+        "global reductions per iteration: 1 = Yang-Brent's improved BiCGStab (one allreduce; keeps A^T as well), "
+        "classic = Algorithm 1 as written (three)",
+        {"1", "classic"}}},
       [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
         const double min_fill = p.real("min_fill");
         if (!(min_fill >= 0.0 && min_fill <= 1.0))
           throw Error("bicgstab_dia: min_fill=" + p.text("min_fill") + "; expected a fraction in [0, 1]");
-        return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator(), min_fill);
+        const auto variant =
+            p.text("reductions") == "classic" ? banded::GbcgVariant::classic : banded::GbcgVariant::one_reduction;
+        return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator(), min_fill,
+                                                           variant);
       }});
   r.add(CompleteSolverEntry{
       "cg_stencil",
@@ -40,13 +51,21 @@ void register_banded(Registry& r) {
       {{"nx", ParamType::integer, "0", "grid cells in x (fastest); required", {}},
        {"ny", ParamType::integer, "0", "grid cells in y; required", {}},
        {"nz", ParamType::integer, "0", "grid cells in z; required", {}},
-       eps_param()},
+       eps_param(),
+       {"reductions",
+        ParamType::choice,
+        "1",
+        "global reductions per iteration: 1 = Chronopoulos-Gear CG (one allreduce), classic = the textbook CG (two)",
+        {"1", "classic"}}},
       [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
         const int nx = p.integer("nx"), ny = p.integer("ny"), nz = p.integer("nz");
         if (nx < 1 || ny < 1 || nz < 1)
           throw Error("cg_stencil: nx=" + std::to_string(nx) + ", ny=" + std::to_string(ny) + ", nz=" +
                       std::to_string(nz) + "; give the grid, each at least 1, e.g. cg_stencil(nx=32,ny=32,nz=32)");
-        return std::make_unique<banded::StencilCgSolver>(nx, ny, nz, banded_stop(p, s), b, solver_communicator());
+        const auto variant =
+            p.text("reductions") == "classic" ? banded::GscgVariant::classic : banded::GscgVariant::one_reduction;
+        return std::make_unique<banded::StencilCgSolver>(nx, ny, nz, banded_stop(p, s), b, solver_communicator(),
+                                                         variant);
       }});
 }
 

@@ -19,6 +19,9 @@ constexpr int threads = 256;
 // Also the number of partial results: fixed, so the summation order depends on n only.
 constexpr int max_blocks = 1024;
 
+// Results per block the scratch holds: four for Partials, seven for BicgMergedDots.
+constexpr int scratch_slots = 8;
+
 int blocks_for(index_t n) { return int(std::min<long>((long(n) + threads - 1) / threads, max_blocks)); }
 
 __device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
@@ -83,6 +86,31 @@ __global__ void __launch_bounds__(threads) combine_blocks(const double* partial,
   if (threadIdx.x == 0) result[0] = s0, result[1] = s1, result[2] = s2, result[3] = m;
 }
 
+// K sums per block in a fixed order, then one block combines the block
+// results: BicgMergedDots' seven inner products in one pass over the rows.
+template <int K, class Body>
+__global__ void __launch_bounds__(threads) reduce_sums(index_t n, Body body, double* partial) {
+  double s[K] = {};
+  for (index_t i = first_index(); i < n; i += grid_stride()) body(i, s);
+  for (int k = 0; k < K; ++k) {
+    const double b = cuda_reduction::block_sum<threads>(s[k]);
+    if (threadIdx.x == 0) partial[K * blockIdx.x + k] = b;
+    __syncthreads();  // block_sum reuses its shared array
+  }
+}
+
+template <int K>
+__global__ void __launch_bounds__(threads) combine_sums(const double* partial, int blocks, double* result) {
+  double s[K] = {};
+  for (int b = threadIdx.x; b < blocks; b += threads)
+    for (int k = 0; k < K; ++k) s[k] += partial[K * b + k];
+  for (int k = 0; k < K; ++k) {
+    const double v = cuda_reduction::block_sum<threads>(s[k]);
+    if (threadIdx.x == 0) result[k] = v;
+    __syncthreads();
+  }
+}
+
 template <class Body>
 __global__ void __launch_bounds__(threads) for_rows(index_t begin, index_t end, Body body) {
   for (index_t i = begin + first_index(); i < end; i += grid_stride()) body(i);
@@ -95,7 +123,8 @@ double* scratch() {
   static double* p = nullptr;
   if (!p) {
     void* q = nullptr;
-    cuda_error::throw_if(cudaMalloc(&q, (4 * max_blocks + 4) * sizeof(double)), "cudaMalloc of the banded scratch");
+    cuda_error::throw_if(cudaMalloc(&q, (scratch_slots * max_blocks + scratch_slots) * sizeof(double)),
+                         "cudaMalloc of the banded scratch");
     p = static_cast<double*>(q);
   }
   return p;
@@ -116,6 +145,20 @@ Partials run_reduction(index_t n, Body body, const char* name) {
   Partials p;
   p.sum[0] = r[0], p.sum[1] = r[1], p.sum[2] = r[2], p.max_abs = r[3];
   return p;
+}
+
+template <int K, class Body>
+void run_sums(index_t n, Body body, double* result, const char* name) {
+  static_assert(K <= scratch_slots, "the scratch holds scratch_slots results per block");
+  std::lock_guard lock(scratch_mutex);
+  double* partial = scratch();
+  const int blocks = blocks_for(n);
+  reduce_sums<K><<<blocks, threads>>>(n, body, partial);
+  cuda_error::check_launch(name);
+  combine_sums<K><<<1, threads>>>(partial, blocks, partial + K * max_blocks);
+  cuda_error::check_launch("combine_sums");
+  cuda_error::throw_if(cudaMemcpy(result, partial + K * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
+                       std::string("cudaMemcpy of the ") + name + " result");
 }
 
 template <class Body>
@@ -172,6 +215,13 @@ struct CgDirectionRows {
   double* p;
   __device__ void operator()(index_t i) const { p[i] = z[i] + beta * p[i]; }
 };
+struct CgRecurrenceUpdate {
+  double alpha, beta;
+  CgRecurrenceVectors v;
+  __device__ void operator()(index_t i, double& s0, double& s1, double&, double& m) const {
+    cg_recurrence_row(i, alpha, beta, v, s0, s1, m);
+  }
+};
 struct StabiliserDots {
   BicgVectors w;
   __device__ void operator()(index_t i, double& s0, double& s1, double&, double&) const {
@@ -179,6 +229,10 @@ struct StabiliserDots {
     s0 += kt * w.z[i];
     s1 += kt * kt;
   }
+};
+struct MergedDots {
+  BicgVectors w;
+  __device__ void operator()(index_t i, double* s) const { bicg_merged_row(i, w, s); }
 };
 struct SolutionUpdate {
   double alpha, omega;
@@ -243,6 +297,11 @@ void bicg_half_step(index_t n, double alpha, const BicgVectors& w) {
 Partials bicg_stabiliser_dots(index_t n, const BicgVectors& w) {
   return run_reduction(n, StabiliserDots{w}, "bicg_stabiliser_dots");
 }
+BicgMergedDots bicg_merged_dots(index_t n, const BicgVectors& w) {
+  BicgMergedDots d;
+  run_sums<BicgMergedDots::count>(n, MergedDots{w}, d.sum, "bicg_merged_dots");
+  return d;
+}
 Partials bicg_solution_update(index_t n, double alpha, double omega, const BicgVectors& w) {
   return run_reduction(n, SolutionUpdate{alpha, omega, w}, "bicg_solution_update");
 }
@@ -252,6 +311,9 @@ Partials cg_solution_update(index_t n, double alpha, const double* dinv, const d
 }
 void cg_direction(index_t n, double beta, const double* z, double* p) {
   run_rows(0, n, CgDirectionRows{beta, z, p}, "cg_direction");
+}
+Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {
+  return run_reduction(n, CgRecurrenceUpdate{alpha, beta, v}, "cg_recurrence_update");
 }
 Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {
   DotsAndMax body{k > 0 ? x[0] : nullptr,

@@ -65,12 +65,12 @@ TEST(BandedKernels, StencilSpmvOmpEqualsRefAndTheStoredMatrix) {
 
 TEST(BandedKernels, FusedBicgUpdatesOmpEqualRef) {
   std::vector<std::vector<double>> ref_v, omp_v;
-  for (unsigned s = 0; s < 10; ++s) ref_v.push_back(random_vector(std::size_t(n), 20 + s));
+  for (unsigned s = 0; s < 11; ++s) ref_v.push_back(random_vector(std::size_t(n), 20 + s));
   for (auto& v : ref_v[0]) v = 1.0 / (2.0 + v);  // dinv
   omp_v = ref_v;
   auto vectors = [](std::vector<std::vector<double>>& v) {
-    return banded::BicgVectors{v[0].data(), v[1].data(), v[2].data(), v[3].data(), v[4].data(),
-                               v[5].data(), v[6].data(), v[7].data(), v[8].data(), v[9].data()};
+    return banded::BicgVectors{v[0].data(), v[1].data(), v[2].data(), v[3].data(), v[4].data(), v[5].data(),
+                               v[6].data(), v[7].data(), v[8].data(), v[9].data(), v[10].data()};
   };
   const banded::BicgVectors wr = vectors(ref_v), wo = vectors(omp_v);
   ref::bicg_direction(n, 0.7, 0.3, wr);
@@ -78,6 +78,18 @@ TEST(BandedKernels, FusedBicgUpdatesOmpEqualRef) {
   ref::bicg_half_step(n, 1.3, wr);
   omp::bicg_half_step(n, 1.3, wo);
   expect_partials_near(omp::bicg_stabiliser_dots(n, wo), ref::bicg_stabiliser_dots(n, wr));
+  const banded::BicgMergedDots mo = omp::bicg_merged_dots(n, wo), mr = ref::bicg_merged_dots(n, wr);
+  for (int j = 0; j < banded::BicgMergedDots::count; ++j)
+    EXPECT_NEAR(mo.sum[j], mr.sum[j], 1e-11 * (1 + std::abs(mr.sum[j]))) << "merged sum " << j;
+  // Against their definitions (BicgMergedDots), written out.
+  double def[banded::BicgMergedDots::count] = {};
+  for (std::size_t i = 0; i < std::size_t(n); ++i) {
+    const double kt = wr.dinv[i] * wr.t[i];
+    def[0] += kt * wr.z[i], def[1] += kt * kt, def[2] += wr.r0hat[i] * wr.s[i], def[3] += wr.r0hat[i] * wr.t[i];
+    def[4] += wr.f[i] * wr.s[i], def[5] += wr.f[i] * wr.t[i], def[6] += wr.f[i] * wr.v[i];
+  }
+  for (int j = 0; j < banded::BicgMergedDots::count; ++j)
+    EXPECT_NEAR(mr.sum[j], def[j], 1e-11 * (1 + std::abs(def[j]))) << "merged sum " << j;
   expect_partials_near(omp::bicg_solution_update(n, 0.4, 0.6, wo), ref::bicg_solution_update(n, 0.4, 0.6, wr));
   EXPECT_EQ(ref_v, omp_v);
   // The update's reductions are those of the vectors it wrote.
@@ -108,6 +120,36 @@ TEST(BandedKernels, CgKernelsOmpEqualRef) {
   omp::stencil_inverse_diagonal(slab, n, b[3].data());
   EXPECT_EQ(a[3], b[3]);
   EXPECT_DOUBLE_EQ(a[3][0], 1.0 / banded::stencil_diagonal(slab.c, 1000));
+}
+
+TEST(BandedKernels, CgRecurrenceUpdateOmpEqualsRefAndItsDefinition) {
+  std::vector<std::vector<double>> a, b;
+  for (unsigned s = 0; s < 7; ++s) a.push_back(random_vector(std::size_t(n), 60 + s));
+  const std::vector<std::vector<double>> before = a;
+  b = a;
+  auto vectors = [](std::vector<std::vector<double>>& v) {
+    return banded::CgRecurrenceVectors{v[0].data(), v[1].data(), v[2].data(), v[3].data(),
+                                       v[4].data(), v[5].data(), v[6].data()};
+  };
+  const banded::Partials pr = ref::cg_recurrence_update(n, 0.7, 0.35, vectors(a));
+  expect_partials_near(omp::cg_recurrence_update(n, 0.7, 0.35, vectors(b)), pr);
+  EXPECT_EQ(a, b);
+  double ru = 0.0, rr = 0.0, rmax = 0.0;
+  for (std::size_t i = 0; i < std::size_t(n); ++i)
+    ru += a[6][i] * a[2][i], rr += a[6][i] * a[6][i], rmax = std::max(rmax, std::abs(a[6][i]));
+  EXPECT_NEAR(pr.sum[0], ru, 1e-11 * std::abs(ru));
+  EXPECT_NEAR(pr.sum[1], rr, 1e-11 * rr);
+  EXPECT_EQ(pr.max_abs, rmax);
+  // dinv, w, u, p, q, x, r: the row that the kernel must produce, written out.
+  for (std::size_t i = 0; i < std::size_t(n); i += 1013) {
+    const double p = before[2][i] + 0.35 * before[3][i], q = before[1][i] + 0.35 * before[4][i];
+    const double r = before[6][i] - 0.7 * q;
+    EXPECT_EQ(a[3][i], p);
+    EXPECT_EQ(a[4][i], q);
+    EXPECT_EQ(a[5][i], before[5][i] + 0.7 * p);
+    EXPECT_EQ(a[6][i], r);
+    EXPECT_EQ(a[2][i], before[0][i] * r);
+  }
 }
 
 TEST(BandedKernels, DotsAndMaxOmpEqualsRefAndTheDefinition) {

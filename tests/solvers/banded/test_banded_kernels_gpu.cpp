@@ -65,15 +65,20 @@ TEST(BandedKernelsGpu, FusedUpdatesAndReductionsEqualRef) {
   for (auto& v : h[0]) v = 1.0 / (2.0 + v);
   std::vector<Vector> d;
   for (const auto& v : h) d.push_back(on_device(v));
-  const banded::BicgVectors wh{h[0].data(), h[1].data(), h[2].data(), h[3].data(), h[4].data(),
-                               h[5].data(), h[6].data(), h[7].data(), h[8].data(), h[9].data()};
-  const banded::BicgVectors wd{d[0].data(), d[1].data(), d[2].data(), d[3].data(), d[4].data(),
-                               d[5].data(), d[6].data(), d[7].data(), d[8].data(), d[9].data()};
+  h.push_back(random_vector(std::size_t(n), 70));  // f
+  d.push_back(on_device(h.back()));
+  const banded::BicgVectors wh{h[0].data(), h[1].data(), h[2].data(), h[3].data(), h[4].data(), h[5].data(),
+                               h[6].data(), h[7].data(), h[8].data(), h[9].data(), h[10].data()};
+  const banded::BicgVectors wd{d[0].data(), d[1].data(), d[2].data(), d[3].data(), d[4].data(), d[5].data(),
+                               d[6].data(), d[7].data(), d[8].data(), d[9].data(), d[10].data()};
   ref::bicg_direction(n, 0.7, 0.3, wh);
   TB_CUDA_CALL(gpu::bicg_direction(n, 0.7, 0.3, wd));
   ref::bicg_half_step(n, 1.3, wh);
   TB_CUDA_CALL(gpu::bicg_half_step(n, 1.3, wd));
   expect_partials_near(TB_CUDA_CALL(gpu::bicg_stabiliser_dots(n, wd)), ref::bicg_stabiliser_dots(n, wh));
+  const banded::BicgMergedDots md = TB_CUDA_CALL(gpu::bicg_merged_dots(n, wd)), mh = ref::bicg_merged_dots(n, wh);
+  for (int j = 0; j < banded::BicgMergedDots::count; ++j)
+    EXPECT_NEAR(md.sum[j], mh.sum[j], 1e-11 * (1 + std::abs(mh.sum[j]))) << "merged sum " << j;
   expect_partials_near(TB_CUDA_CALL(gpu::bicg_solution_update(n, 0.4, 0.6, wd)),
                        ref::bicg_solution_update(n, 0.4, 0.6, wh));
   for (std::size_t k = 0; k < h.size(); ++k) {
@@ -88,13 +93,25 @@ TEST(BandedKernelsGpu, FusedUpdatesAndReductionsEqualRef) {
   const double* xh[3] = {h[1].data(), h[2].data(), h[3].data()};
   expect_partials_near(TB_CUDA_CALL(gpu::dots_and_max(n, 3, xs, xs, d[4].data())),
                        ref::dots_and_max(n, 3, xh, xh, h[4].data()));
+  const banded::CgRecurrenceVectors vh{h[0].data(), h[1].data(), h[2].data(), h[3].data(),
+                                       h[4].data(), h[5].data(), h[6].data()};
+  const banded::CgRecurrenceVectors vd{d[0].data(), d[1].data(), d[2].data(), d[3].data(),
+                                       d[4].data(), d[5].data(), d[6].data()};
+  expect_partials_near(TB_CUDA_CALL(gpu::cg_recurrence_update(n, 0.7, 0.35, vd)),
+                       ref::cg_recurrence_update(n, 0.7, 0.35, vh));
+  for (std::size_t k = 2; k < 7; ++k) {
+    const auto got = d[k].to_host();
+    for (std::size_t i = 0; i < got.size(); i += 101) ASSERT_NEAR(got[i], h[k][i], 1e-14 * (1 + std::abs(h[k][i])));
+  }
 }
 
 TEST(BandedKernelsGpu, SolversOnCudaMatchTheHost) {
   TB_SKIP_WITHOUT_DEVICE();
   const BsrMatrix a = test::poisson7(20, 18, 16);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
-  for (const char* spec : {"bicgstab_dia(rtol=1e-10", "cg_stencil(nx=20,ny=18,nz=16,rtol=1e-10"}) {
+  for (const char* spec :
+       {"bicgstab_dia(rtol=1e-10", "bicgstab_dia(reductions=classic,rtol=1e-10",
+        "cg_stencil(nx=20,ny=18,nz=16,rtol=1e-10", "cg_stencil(nx=20,ny=18,nz=16,reductions=classic,rtol=1e-10"}) {
     auto host = make_solver(std::string(spec) + ")");
     auto cuda = make_solver(std::string(spec) + ",backend=cuda)");
     host->setup(a);

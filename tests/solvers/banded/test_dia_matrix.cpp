@@ -172,6 +172,38 @@ class TwoPhaseLocal final : public banded::GhostExchange {
   int posted = 0, completed = 0;
 };
 
+TEST(DiaMatrix, TransposedSlabsHoldTheRowsOfTheTransposeAndFollowUpdates) {
+  BsrMatrix a = test::banded_with_sparse_diagonals(200, {-9, -1, 0, 2, 9}, {-61, 37}, 5, 8);
+  const index_t n = a.block_rows;
+  const auto x = test::random_vector(std::size_t(n), 9);
+  auto transpose_times = [&](const BsrMatrix& m) {
+    std::vector<double> y(std::size_t(n), 0.0);
+    for (index_t i = 0; i < n; ++i)
+      for (index_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; ++k)
+        y[std::size_t(m.col_idx[k])] += m.values[std::size_t(k)] * x[std::size_t(i)];
+    return y;
+  };
+  banded::DiaMap map;
+  DiaMatrix t = banded::transposed_dia_from_bsr(a, 0, n, map, 0.5);
+  ASSERT_FALSE(t.rest_offsets.empty());
+  EXPECT_EQ(t.band(), banded::dia_from_bsr(a, nullptr, 0.5).band());
+  std::vector<double> y(static_cast<std::size_t>(n));
+  banded::multiply_whole(t, x.data(), y.data());
+  auto expected = transpose_times(a);
+  for (std::size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], expected[i], 1e-13) << i;
+  // The map reads A's own values: an update needs no new transpose.
+  for (std::size_t k = 0; k < a.values.size(); ++k) a.values[k] *= 1.0 + 0.01 * double(k % 7);
+  banded::update_values(a, map, t);
+  banded::multiply_whole(t, x.data(), y.data());
+  expected = transpose_times(a);
+  for (std::size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], expected[i], 1e-13) << i;
+  // A slab of the transpose is that slab's rows.
+  banded::DiaMap slab_map;
+  const DiaMatrix part = banded::transposed_dia_from_bsr(a, 50, 70, slab_map, 0.5);
+  EXPECT_EQ(part.first_row, 50);
+  EXPECT_EQ(part.values, banded::slice_rows(t, 50, 70).values);
+}
+
 TEST(DiaProduct, OverlappedRowRangesCoverEveryRow) {
   for (index_t n : {3, 8, 41}) {
     const BsrMatrix a = test::random_banded(n, {-4, 0, 2}, 11);

@@ -2,6 +2,7 @@
 // exactly as a miniapp calls it, and its stopping rules.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -123,7 +124,7 @@ TEST(Gbcg, NonFiniteRightHandSideIsReportedNotIterated) {
   EXPECT_EQ(solver->solve(b, x).reason, StopReason::non_finite);
 }
 
-TEST(Gbcg, ThreeGlobalReductionsPerIteration) {
+TEST(Gbcg, GlobalReductionsPerIterationOfEachVariant) {
   // The reductions are counted through a VectorSpace that counts its calls.
   struct Counting final : VectorSpace {
     void reduce(double*, int, double*, int) const override { ++calls; }
@@ -133,18 +134,64 @@ TEST(Gbcg, ThreeGlobalReductionsPerIteration) {
     const VectorSpace& space() const override { return counting; }
     Counting counting;
   };
-  auto group = std::make_shared<CountingGroup>();
   const BsrMatrix a = test::poisson7(6, 6, 6, false);
+  const auto b = test::sine_rhs(216);
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-10;
-  banded::DiaBicgstabSolver s(stop, Backend::host, group);
-  s.setup(a);
-  const auto b = test::sine_rhs(216);
-  std::vector<double> x(216, 0.0);
-  const SolveStats st = s.solve(b, x);
-  ASSERT_TRUE(st.converged());
+  SolveStats st[2];
+  int calls[2];
+  for (const auto variant : {banded::GbcgVariant::classic, banded::GbcgVariant::one_reduction}) {
+    const int k = variant == banded::GbcgVariant::classic ? 0 : 1;
+    auto group = std::make_shared<CountingGroup>();
+    banded::DiaBicgstabSolver s(stop, Backend::host, group, 0.0, variant);
+    s.setup(a);
+    std::vector<double> x(216, 0.0);
+    st[k] = s.solve(b, x);
+    ASSERT_TRUE(st[k].converged()) << st[k].line();
+    calls[k] = group->counting.calls;
+    EXPECT_EQ(s.times().reductions, calls[k]);
+  }
   // Initial residual norm, the first fused box, 3 per iteration, the final residual.
-  EXPECT_EQ(group->counting.calls, 1 + 1 + 3 * st.iterations + 1);
+  EXPECT_EQ(calls[0], 1 + 1 + 3 * st[0].iterations + 1);
+  // One per iteration, plus the one that tests the last iterate (Algorithm 1
+  // tests r_{i-1} at the top of iteration i).
+  EXPECT_EQ(calls[1], 1 + 1 + st[1].iterations + 1 + 1);
+  EXPECT_EQ(st[0].iterations, st[1].iterations);
+}
+
+TEST(Gbcg, OneReductionVariantGivesTheClassicIterates) {
+  for (const bool wide : {false, true}) {
+    SCOPED_TRACE(wide ? "random banded, sparse remainder" : "convection-diffusion");
+    const BsrMatrix a = wide ? test::banded_with_sparse_diagonals(300, {-20, -1, 0, 1, 20}, {-97, 53}, 7, 4)
+                             : test::poisson7(9, 8, 7, false);
+    const auto b = test::sine_rhs(std::size_t(a.rows()));
+    auto one = make_solver("bicgstab_dia(rtol=1e-12)");
+    auto classic = make_solver("bicgstab_dia(rtol=1e-12,reductions=classic)");
+    one->setup(a);
+    classic->setup(a);
+    std::vector<double> x1(b.size(), 0.0), x2(b.size(), 0.0);
+    const SolveStats s1 = one->solve(b, x1), s2 = classic->solve(b, x2);
+    ASSERT_TRUE(s1.converged() && s2.converged()) << s1.line() << s2.line();
+    EXPECT_NEAR(s1.iterations, s2.iterations, 1);
+    const int common = std::min(s1.iterations, s2.iterations);
+    for (int i = 0; i <= common; ++i)
+      EXPECT_NEAR(s1.residual_history[std::size_t(i)], s2.residual_history[std::size_t(i)],
+                  1e-5 * s2.residual_history[std::size_t(i)])
+          << "iteration " << i;
+    EXPECT_LT(test::max_abs_diff(x1, x2), 1e-10 * test::max_abs(x2));
+  }
+}
+
+TEST(Gbcg, OneReductionVariantFollowsUpdates) {
+  BsrMatrix a = test::poisson7(6, 5, 4, false);
+  auto solver = make_solver("bicgstab_dia(rtol=1e-12,min_fill=0.5)");
+  solver->setup(a);
+  for (std::size_t k = 0; k < a.values.size(); ++k) a.values[k] *= 1.0 + 0.3 * std::sin(double(k));
+  solver->update(a);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  ASSERT_TRUE(solver->solve(b, x).converged());
+  EXPECT_LT(test::max_abs_diff(x, test::direct_solve(a, b)), 1e-9 * test::max_abs(x));
 }
 
 }  // namespace

@@ -32,37 +32,50 @@ std::shared_ptr<const dist::MpiCommunicator> self() {
 struct Result {
   SolveStats stats;
   std::vector<double> x;  // the full solution
+  long reductions = 0;    // global reductions of the solve
 };
 
-// GBCG on the slab a partition gives this rank of comm.
+// GBCG on the slab a partition gives this rank of comm; the one-reduction
+// variant cuts this rank's rows of A^T as well.
 Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared_ptr<const banded::Communicator> comm,
-            const RowPartition& part, double min_fill = 0.0) {
+            const RowPartition& part, double min_fill = 0.0,
+            banded::GbcgVariant variant = banded::GbcgVariant::one_reduction) {
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-12;
   const int me = comm->rank();
   const banded::DiaMatrix slab = banded::dia_from_bsr(a, part.first(me), part.rows(me), nullptr, min_fill);
-  banded::Gbcg solver(slab, comm, part, stop, Backend::host);
+  banded::DiaMap map;
+  const banded::DiaMatrix transposed =
+      variant == banded::GbcgVariant::one_reduction
+          ? banded::transposed_dia_from_bsr(a, part.first(me), part.rows(me), map, min_fill)
+          : banded::DiaMatrix{};
+  banded::Gbcg solver = variant == banded::GbcgVariant::one_reduction
+                            ? banded::Gbcg(slab, transposed, comm, part, stop, Backend::host)
+                            : banded::Gbcg(slab, comm, part, stop, Backend::host);
   Vector bv(Backend::host, std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
   Vector xv(Backend::host, std::size_t(part.rows(me)));
   xv.set_zero();
   Result r;
   r.stats = solver.solve(bv, xv);
+  r.reductions = solver.times().reductions;
   r.x.resize(b.size());
   comm->allgather(part, xv.data(), r.x.data());
   return r;
 }
 
 Result gscg(const banded::StencilCoefficients& c, const std::vector<double>& b,
-            std::shared_ptr<const banded::Communicator> comm, const RowPartition& part) {
+            std::shared_ptr<const banded::Communicator> comm, const RowPartition& part,
+            banded::GscgVariant variant = banded::GscgVariant::one_reduction) {
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-12;
   const int me = comm->rank();
-  banded::Gscg solver(c, comm, part, stop, Backend::host);
+  banded::Gscg solver(c, comm, part, stop, Backend::host, variant);
   Vector bv(Backend::host, std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
   Vector xv(Backend::host, std::size_t(part.rows(me)));
   xv.set_zero();
   Result r;
   r.stats = solver.solve(bv, xv);
+  r.reductions = solver.times().reductions;
   r.x.resize(b.size());
   comm->allgather(part, xv.data(), r.x.data());
   return r;
@@ -107,13 +120,25 @@ TEST(DistMpi, GhostZonesHoldTheNeighboursEntries) {
   }
 }
 
+constexpr banded::GbcgVariant gbcg_variants[] = {banded::GbcgVariant::one_reduction, banded::GbcgVariant::classic};
+
+const char* name(banded::GbcgVariant v) { return v == banded::GbcgVariant::classic ? "classic" : "one reduction"; }
+
 TEST(DistMpi, GbcgGivesTheOneRankIterationsAndSolution) {
   const BsrMatrix a = test::poisson7(9, 8, 7, false);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
-  const Result one = gbcg(a, b, self(), banded::balanced_partition(a.block_rows, 1));
-  expect_same(gbcg(a, b, world(), banded::balanced_partition(a.block_rows, 2)), one);
-  // Uneven slabs, one thinner than the band (72 rows): its ghosts span both ranks' rows.
-  expect_same(gbcg(a, b, world(), banded::partition_from_sizes({40, a.block_rows - 40})), one);
+  for (const auto v : gbcg_variants) {
+    SCOPED_TRACE(name(v));
+    const Result one = gbcg(a, b, self(), banded::balanced_partition(a.block_rows, 1), 0.0, v);
+    const Result two = gbcg(a, b, world(), banded::balanced_partition(a.block_rows, 2), 0.0, v);
+    expect_same(two, one);
+    // Three MPI_Allreduce per iteration, or one (plus the one that tests the
+    // last iterate), besides r0's and the two reported residuals.
+    EXPECT_EQ(two.reductions,
+              v == banded::GbcgVariant::classic ? 3 * two.stats.iterations + 3 : two.stats.iterations + 4);
+    // Uneven slabs, one thinner than the band (72 rows): its ghosts span both ranks' rows.
+    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({40, a.block_rows - 40}), 0.0, v), one);
+  }
 }
 
 // Sparse far diagonals kept as the DIA remainder: they widen the band, so the
@@ -121,36 +146,50 @@ TEST(DistMpi, GbcgGivesTheOneRankIterationsAndSolution) {
 TEST(DistMpi, GbcgWithASparseRemainderGivesTheOneRankRun) {
   const BsrMatrix a = test::banded_with_sparse_diagonals(120, {-10, -1, 0, 1, 10}, {-23, -21, 19, 22}, 7, 3);
   const auto b = test::sine_rhs(120);
-  const Result one = gbcg(a, b, self(), banded::balanced_partition(120, 1), 0.5);
-  expect_same(gbcg(a, b, world(), banded::balanced_partition(120, 2), 0.5), one);
-  expect_same(gbcg(a, b, world(), banded::partition_from_sizes({13, 107}), 0.5), one);
-  // Pure DIA on the same system: the same solution.
-  const Result pure = gbcg(a, b, self(), banded::balanced_partition(120, 1));
-  EXPECT_LT(test::max_abs_diff(pure.x, one.x), 1e-10 * std::max(1.0, test::max_abs(one.x)));
+  for (const auto v : gbcg_variants) {
+    SCOPED_TRACE(name(v));
+    const Result one = gbcg(a, b, self(), banded::balanced_partition(120, 1), 0.5, v);
+    expect_same(gbcg(a, b, world(), banded::balanced_partition(120, 2), 0.5, v), one);
+    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({13, 107}), 0.5, v), one);
+    // Pure DIA on the same system: the same solution.
+    const Result pure = gbcg(a, b, self(), banded::balanced_partition(120, 1), 0.0, v);
+    EXPECT_LT(test::max_abs_diff(pure.x, one.x), 1e-10 * std::max(1.0, test::max_abs(one.x)));
+  }
 }
 
 TEST(DistMpi, GbcgWithARankOwningNoRows) {
   const BsrMatrix a = test::random_banded(50, {-6, -1, 0, 1, 6}, 4);
   const auto b = test::sine_rhs(50);
-  const Result one = gbcg(a, b, self(), banded::balanced_partition(50, 1));
-  expect_same(gbcg(a, b, world(), banded::partition_from_sizes({50, 0})), one);
-  expect_same(gbcg(a, b, world(), banded::partition_from_sizes({0, 50})), one);
-  // Fewer rows than ranks: the balanced split leaves rank 1 empty.
-  const BsrMatrix tiny = test::random_banded(1, {0}, 2);
-  const std::vector<double> tb{3.0};
-  const Result t = gbcg(tiny, tb, world(), banded::balanced_partition(1, 2));
-  EXPECT_TRUE(t.stats.converged());
-  EXPECT_NEAR(t.x[0], 3.0 / tiny.values[0], 1e-14);
+  for (const auto v : gbcg_variants) {
+    SCOPED_TRACE(name(v));
+    const Result one = gbcg(a, b, self(), banded::balanced_partition(50, 1), 0.0, v);
+    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({50, 0}), 0.0, v), one);
+    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({0, 50}), 0.0, v), one);
+    // Fewer rows than ranks: the balanced split leaves rank 1 empty.
+    const BsrMatrix tiny = test::random_banded(1, {0}, 2);
+    const std::vector<double> tb{3.0};
+    const Result t = gbcg(tiny, tb, world(), banded::balanced_partition(1, 2), 0.0, v);
+    EXPECT_TRUE(t.stats.converged());
+    EXPECT_NEAR(t.x[0], 3.0 / tiny.values[0], 1e-14);
+  }
 }
 
 TEST(DistMpi, GscgGivesTheOneRankIterationsAndSolution) {
   const BsrMatrix a = test::poisson7(8, 7, 9);
   const auto c = banded::stencil_from_bsr(a, 8, 7, 9);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
-  const Result one = gscg(c, b, self(), banded::balanced_partition(a.block_rows, 1));
-  expect_same(gscg(c, b, world(), banded::balanced_partition(a.block_rows, 2)), one);
-  expect_same(gscg(c, b, world(), banded::partition_from_sizes({a.block_rows, 0})), one);
-  expect_same(gscg(c, b, world(), banded::partition_from_sizes({30, a.block_rows - 30})), one);
+  for (const auto variant : {banded::GscgVariant::one_reduction, banded::GscgVariant::classic}) {
+    const bool classic = variant == banded::GscgVariant::classic;
+    SCOPED_TRACE(classic ? "classic" : "one reduction");
+    const Result one = gscg(c, b, self(), banded::balanced_partition(a.block_rows, 1), variant);
+    const Result two = gscg(c, b, world(), banded::balanced_partition(a.block_rows, 2), variant);
+    expect_same(two, one);
+    // Each reduction is one MPI_Allreduce: one per iteration (two classic),
+    // plus r0's check and the two reported residuals.
+    EXPECT_EQ(two.reductions, (classic ? 2 : 1) * two.stats.iterations + 3);
+    expect_same(gscg(c, b, world(), banded::partition_from_sizes({a.block_rows, 0}), variant), one);
+    expect_same(gscg(c, b, world(), banded::partition_from_sizes({30, a.block_rows - 30}), variant), one);
+  }
 }
 
 TEST(DistMpi, FoundationKrylovMethodsRunDistributed) {
