@@ -31,9 +31,12 @@ void note_bad_row(index_t& bad, index_t i) {
 // memory_order_relaxed. A relaxed load returns some value that was stored,
 // whole, and orders nothing else -- exactly what the asynchronous model asks,
 // no more. On x86-64 relaxed loads and stores of aligned doubles are plain
-// moves (no fence, no lock prefix); the price is the copy of each block into
-// a local before the dense kernel runs on it. A block may still be read half
-// old, half new: entries are atomic one by one, as the model allows.
+// moves (no fence, no lock prefix). The price is in optimisation: each shared
+// block is copied into a local before the dense kernel runs on it, and the
+// compiler reloads other memory after an atomic access (docs/async_ilu.md:
+// +30 % in the b = 4 factor kernel, lost in the noise of a whole solve). A
+// block may still be read half old, half new: entries are atomic one by one,
+// as the model allows.
 template <int N>
 index_t factor_async(const FactorView& f, FactorState s, int sweeps, int chunk) {
   index_t bad = -1;

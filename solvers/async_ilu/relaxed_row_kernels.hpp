@@ -31,7 +31,10 @@ inline double load(const double* p) {
 
 inline void store(double* p, double v) { std::atomic_ref<double>(*p).store(v, std::memory_order_relaxed); }
 
-// `count` shared entries copied to `local`, which is returned for the dense kernels.
+// `count` shared entries copied to `local`, which is returned for the dense
+// kernels. GCC does not unroll loops of atomic loads by itself; unrolled, the
+// copy of a block is a straight run of moves (the b = 4 triangular sweeps
+// were 45 % slower without it).
 inline const double* gather(const double* shared, double* local, index_t count) {
 #pragma GCC unroll 16
   for (index_t e = 0; e < count; ++e) local[e] = load(shared + e);
