@@ -14,6 +14,16 @@
 // fixed order: the GPU's own chaotic relaxation); synchronous: Jacobi between
 // two buffers, bitwise equal to the host's synchronous kernels because this
 // file is compiled without FMA contraction (CMakeLists.txt).
+//
+// Memory model (not changed here, noted only). The asynchronous launch reads
+// entries that other threads of the same launch write, with plain loads: the
+// race the host kernels avoid with relaxed std::atomic_ref
+// (relaxed_row_kernels.hpp). Each thread reads an entry once per product, so
+// no value is held across sweeps (launches end them), but a strict version
+// would read and write lu, dinv, y and z through
+// cuda::atomic_ref<double, cuda::thread_scope_device> with
+// memory_order_relaxed, or read them with __ldcg (through L2, skipping a
+// stale L1 line, so that other SMs' new values are seen within the launch).
 #include <cuda_runtime.h>
 
 #include <string>
