@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "../common/command_line.hpp"
-#include "../common/timing.hpp"
 #include "../common/cuda/gpu_baseline.hpp"
 #include "../common/stream_triad.hpp"
+#include "../common/timing.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/cuda_call.hpp"
