@@ -195,24 +195,15 @@ ProblemResult run_problem(const NamedMatrix& p, const Options& o) {
 
 parilut::StepSeconds summed(const std::vector<parilut::StepReport>& steps) {
   parilut::StepSeconds t;
-  for (const parilut::StepReport& r : steps) {
-    t.candidates += r.seconds.candidates, t.residuals += r.seconds.residuals, t.add += r.seconds.add;
-    t.sweeps += r.seconds.sweeps, t.select += r.seconds.select, t.remove += r.seconds.remove;
-  }
+  for (const parilut::StepReport& r : steps) t += r.seconds;
   return t;
-}
-
-const char* const block_names[] = {"candidates", "residuals", "add", "sweeps", "select", "remove"};
-
-std::vector<double> parts(const parilut::StepSeconds& t) {
-  return {t.candidates, t.residuals, t.add, t.sweeps, t.select, t.remove};
 }
 
 std::string breakdown_line(const parilut::StepSeconds& t) {
   char buf[256];
   const double total = t.total() > 0 ? t.total() : 1.0;
   std::string out;
-  for (double part : parts(t)) {
+  for (double part : t.block) {
     std::snprintf(buf, sizeof buf, " %9.1f", 100.0 * part / total);
     out += buf;
   }
@@ -233,7 +224,7 @@ void print(const std::vector<ProblemResult>& probs) {
     std::printf("  Fig. 11, %zu steps on the host: %% of the steps' time per building block, and the total\n",
                 p.steps.size());
     std::printf("    %-8s", "select");
-    for (const char* name : block_names) std::printf(" %9s", name);
+    for (const char* name : parilut::step_block_names) std::printf(" %9s", name);
     std::printf(" %10s\n", "total s");
     std::printf("    %-8s%s\n", "exact", breakdown_line(summed(p.steps)).c_str());
     std::printf("    %-8s%s\n", "approx", breakdown_line(summed(p.approx_steps)).c_str());
@@ -257,7 +248,7 @@ std::string markdown(const Machine& m, const SelectionStudy& sel, const std::vec
   md += "\n## Building blocks of the ParILUT steps (Fig. 11), host\n\n";
   md += "Share of the steps' wall time (all steps of one factorisation), exact and approximate selection.\n\n";
   md += "| problem | select | steps |";
-  for (const char* name : block_names) md += std::string(" ") + name + " % |";
+  for (const char* name : parilut::step_block_names) md += std::string(" ") + name + " % |";
   md += " total s |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ProblemResult& p : probs)
     for (const auto& [label, steps] : {std::pair{"exact", &p.steps}, std::pair{"approx", &p.approx_steps}}) {
@@ -265,7 +256,7 @@ std::string markdown(const Machine& m, const SelectionStudy& sel, const std::vec
       const double total = t.total() > 0 ? t.total() : 1.0;
       char cell[64];
       md += "| " + p.name + " | " + label + " | " + std::to_string(steps->size()) + " |";
-      for (double part : parts(t)) {
+      for (double part : t.block) {
         std::snprintf(cell, sizeof cell, " %.1f |", 100.0 * part / total);
         md += cell;
       }
@@ -307,8 +298,8 @@ void write_json(const Options& o, const Machine& m, const SelectionStudy& sel,
             .value("nnz_after_add", s.nnz_after_add)
             .value("nnz_after_remove", s.nnz_after_remove)
             .begin_object("seconds");
-        const std::vector<double> t = parts(s.seconds);
-        for (std::size_t b = 0; b < t.size(); ++b) j.value(block_names[b], t[b]);
+        for (std::size_t b = 0; b < s.seconds.block.size(); ++b)
+          j.value(parilut::step_block_names[b], s.seconds.block[b]);
         j.end_object().end_object();
       }
       j.end_array();

@@ -51,28 +51,28 @@ IluFactors parilut_factor(const CsrMatrix& a, const ParilutOptions& o, std::vect
   for (int step = 0; step < o.steps; ++step) {
     StepReport r;
     WallTimer t;
-    auto lap = [&t](double& into) {
-      into += t.seconds();
+    auto lap = [&t, &r](StepBlock b) {
+      r.seconds[b] += t.seconds();
       t.restart();
     };
     CsrMatrix candidates = o.kernel == Kernel::ref ? find_candidates_ref(a, f) : find_candidates_omp(a, f);
-    lap(r.seconds.candidates);
+    lap(StepBlock::candidates);
     o.kernel == Kernel::ref ? candidate_residuals_ref(a, f, candidates) : candidate_residuals_omp(a, f, candidates);
     r.candidates = candidates.nnz();
     r.candidate_residual = frobenius(candidates.values);
-    lap(r.seconds.residuals);
+    lap(StepBlock::residuals);
     add_candidates(f, candidates);
-    lap(r.seconds.add);
+    lap(StepBlock::add);
     sweeps(a, f, o.sweeps, o.kernel);
-    lap(r.seconds.sweeps);
+    lap(StepBlock::sweeps);
     r.nnz_after_add = f.off_diagonal_nnz();
     const DropRule l_rule = drop_rule(f.l, budget_l, o.exact_select);
     const DropRule u_rule = drop_rule(f.u, budget_u, o.exact_select);
-    lap(r.seconds.select);
+    lap(StepBlock::select);
     remove_small(f, l_rule, u_rule);
-    lap(r.seconds.remove);
+    lap(StepBlock::remove);
     sweeps(a, f, o.sweeps, o.kernel);
-    lap(r.seconds.sweeps);
+    lap(StepBlock::sweeps);
     r.nnz_after_remove = f.off_diagonal_nnz();
     if (report) report->push_back(r);
   }

@@ -6,6 +6,7 @@
 //   4. selects a threshold per factor that keeps nnz within fill x nnz(A),
 //   5. drops the entries below it and sweeps again.
 // ParILU (fixed pattern, A's) is the same sweeps without steps 1-2 and 4-5.
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -24,15 +25,26 @@ struct ParilutOptions {
   Kernel kernel = Kernel::omp;
 };
 
-// Wall time of one step's building blocks, the bars of seed 003 Fig. 11.
+// Wall time of one step's building blocks, the bars of seed 003 Fig. 11:
+// candidates F = (A + LU) \ (L u U) (two passes), the ILU residual at F (Fig. 7),
+// merging F into L and U, the fixed-point sweeps (after the addition and after
+// the removal), the two thresholds (Sampleselect), dropping the entries below them.
+enum class StepBlock { candidates, residuals, add, sweeps, select, remove };
+inline constexpr std::array<const char*, 6> step_block_names = {"candidates", "residuals", "add",
+                                                                "sweeps",     "select",    "remove"};
+
 struct StepSeconds {
-  double candidates = 0;  // F = (A + LU) \ (L u U), two passes
-  double residuals = 0;   // ILU residual at F (Fig. 7)
-  double add = 0;         // merging F into L and U
-  double sweeps = 0;      // fixed-point sweeps after the addition and after the removal
-  double select = 0;      // the two thresholds (Sampleselect, exact or approximate)
-  double remove = 0;      // dropping the entries below them
-  double total() const { return candidates + residuals + add + sweeps + select + remove; }
+  std::array<double, step_block_names.size()> block{};
+  double& operator[](StepBlock b) { return block[std::size_t(b)]; }
+  StepSeconds& operator+=(const StepSeconds& o) {
+    for (std::size_t i = 0; i < block.size(); ++i) block[i] += o.block[i];
+    return *this;
+  }
+  double total() const {
+    double t = 0.0;
+    for (double s : block) t += s;
+    return t;
+  }
 };
 
 struct StepReport {
