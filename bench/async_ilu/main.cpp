@@ -163,14 +163,35 @@ Cell measure(const std::string& pre, const BsrMatrix& a, int reps, int maxit, co
 
 struct Study {
   std::string system, ordering, variant, backend;
-  int threads = 1;  // 0: the synchronous (Jacobi) schedule on 2 threads
+  int threads = 1;  // host: 0 is the synchronous (Jacobi) schedule on 2 threads; cuda: unused
   index_t line_cells = 0;
   std::vector<Cell> cells;
+  bool synchronous() const { return backend == "host" && threads == 0; }
 };
 
 std::string precond_spec(const std::string& variant, int build, int apply, int chunk, bool sync = false) {
   return variant + "(build_sweeps=" + std::to_string(build) + ",apply_sweeps=" + std::to_string(apply) +
          ",chunk=" + std::to_string(chunk) + (sync ? ",schedule=sync" : "") + ")";
+}
+
+// A table cell: the mean iteration count, `-` where a run failed.
+std::string cell_text(const Cell& c) {
+  if (c.failures > 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", c.mean_iterations);
+  return buf;
+}
+
+// Fills st's cells, build-major over the sweep counts; the GPU has no exact
+// sweeps (count 0), so its table holds the finite counts only.
+void measure_cells(Study& st, const BsrMatrix& a, const std::vector<int>& sweep_counts, int reps, const Options& o) {
+  for (int build : sweep_counts)
+    for (int apply : sweep_counts) {
+      if (st.backend == "cuda" && (build == 0 || apply == 0)) continue;
+      Cell c = measure(precond_spec(st.variant, build, apply, o.chunk, st.synchronous()), a, reps, o.maxit, st.backend);
+      c.build = build, c.apply = apply;
+      st.cells.push_back(c);
+    }
 }
 
 }  // namespace
@@ -210,30 +231,17 @@ int main(int argc, char** argv) {
                     base.iterations, base.solve_seconds);
         for (const std::string variant : {"async_bilu", "async_ilu"})
           for (int threads : {1, 2, 0}) {
-            if (o.gpu_only) break;
-            if (variant == "async_ilu" && s.a.block_size == 1) continue;  // b = 1: scalar is block
+            if (o.gpu_only || (variant == "async_ilu" && s.a.block_size == 1)) continue;  // b = 1: scalar is block
             set_host_threads(threads == 0 ? 2 : threads);
             Study st{s.name, ord.name, variant, "host", threads, ord.line_cells, {}};
-            for (int build : sweep_counts)
-              for (int apply : sweep_counts) {
-                Cell c = measure(precond_spec(variant, build, apply, o.chunk, threads == 0), a,
-                                 threads == 2 ? o.reps : 1, o.maxit, "host");
-                c.build = build, c.apply = apply;
-                st.cells.push_back(c);
-              }
+            measure_cells(st, a, sweep_counts, threads == 2 ? o.reps : 1, o);
             studies.push_back(std::move(st));
             std::printf("  %s, %d thread(s): done\n", variant.c_str(), threads);
             std::fflush(stdout);
           }
         if (gpu) {
           Study st{s.name, ord.name, "async_bilu", "cuda", 0, ord.line_cells, {}};
-          for (int build : sweep_counts)
-            for (int apply : sweep_counts) {
-              if (build == 0 || apply == 0) continue;  // exact sweeps are host-only
-              Cell c = measure(precond_spec("async_bilu", build, apply, o.chunk), a, o.reps, o.maxit, "cuda");
-              c.build = build, c.apply = apply;
-              st.cells.push_back(c);
-            }
+          measure_cells(st, a, sweep_counts, o.reps, o);
           studies.push_back(std::move(st));
         }
       }
@@ -277,8 +285,8 @@ int main(int argc, char** argv) {
         j.value("ordering", st.ordering);
         j.value("variant", st.variant);
         j.value("backend", st.backend);
-        j.value("threads", st.threads == 0 ? 2 : st.threads);
-        j.value("schedule", st.threads == 0 ? "sync" : "async");
+        if (st.backend == "host") j.value("threads", st.threads == 0 ? 2 : st.threads);
+        j.value("schedule", st.synchronous() ? "sync" : "async");
         j.value("line_cells", (long long)st.line_cells);
         j.begin_array("cells");
         for (const Cell& c : st.cells) {
@@ -345,13 +353,7 @@ int main(int argc, char** argv) {
                   const Cell& c2 = st2->cells[bi * sweep_counts.size() + ai];
                   const Cell& c0 = st0->cells[bi * sweep_counts.size() + ai];
                   worst_dev = std::max(worst_dev, c2.rel_deviation);
-                  auto show = [](const Cell& c) {
-                    if (c.failures > 0) return std::string("-");
-                    char buf[32];
-                    std::snprintf(buf, sizeof buf, "%.4g", c.mean_iterations);
-                    return std::string(buf);
-                  };
-                  md << " " << show(c1) << " / " << show(c2) << " / " << show(c0) << " |";
+                  md << " " << cell_text(c1) << " / " << cell_text(c2) << " / " << cell_text(c0) << " |";
                 }
                 md << "\n";
               }
@@ -389,10 +391,7 @@ int main(int argc, char** argv) {
         for (std::size_t bi = 0; bi < finite.size(); ++bi) {
           md << "| " << finite[bi] << " |";
           for (std::size_t ai = 0; ai < finite.size(); ++ai) {
-            const Cell& c = st.cells[bi * finite.size() + ai];
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%.4g", c.mean_iterations);
-            md << " " << (c.failures > 0 ? std::string("-") : std::string(buf)) << " |";
+            md << " " << cell_text(st.cells[bi * finite.size() + ai]) << " |";
           }
           md << "\n";
         }
