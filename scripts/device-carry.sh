@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies what a bare CUDA machine lacks into .carry/ (ignored by git), for
-# scripts/device-build.sh on that machine: Eigen's headers with its CMake
+# scripts/device-bench.sh on that machine: Eigen's headers with its CMake
 # package configuration, and GoogleTest's sources. Run it here, on a machine
 # with the Debian packages (scripts/setup.sh), before sending the tree over.
 #
