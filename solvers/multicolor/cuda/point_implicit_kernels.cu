@@ -331,14 +331,20 @@ struct LibraryColourSolver {
   double** q_blocks = nullptr;
   // bsrmv takes block sizes above 1 only; for nb = 1 each colour's rows of O
   // are a CSR matrix for the generic cusparseSpMV, its row offsets rebased to
-  // zero, described once per pattern.
+  // zero. All descriptors are made once per pattern: each colour's slice of q
+  // is fixed, x is re-pointed per call (cusparseDnVecSetValues).
   std::vector<cusparseSpMatDescr_t> colour_csr;
+  std::vector<cusparseDnVecDescr_t> colour_q;
+  cusparseDnVecDescr_t x_vec = nullptr;
   index_t* rebased_offsets = nullptr;
   void* spmv_buffer = nullptr;
 
   ~LibraryColourSolver() {
     for (cusparseSpMatDescr_t d : colour_csr)
       if (d) cusparseDestroySpMat(d);
+    for (cusparseDnVecDescr_t d : colour_q)
+      if (d) cusparseDestroyDnVec(d);
+    if (x_vec) cusparseDestroyDnVec(x_vec);
     cudaFree(rebased_offsets);
     cudaFree(spmv_buffer);
     cudaFree(d_blocks);
@@ -371,7 +377,7 @@ void describe_colour_csr(LibraryColourSolver& s) {
   cuda_error::throw_if(cudaMalloc(reinterpret_cast<void**>(&s.rebased_offsets), bytes), "cudaMalloc");
   cuda_error::throw_if(cudaMemcpy(s.rebased_offsets, rebased.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
   std::size_t buffer_bytes = 0;
-  cusparseDnVecDescr_t x = dense_vector(s.block_rows, s.q);
+  s.x_vec = dense_vector(s.block_rows, s.q);
   const double minus_one = -1.0, one = 1.0;
   for (index_t k = 0; k < colours; ++k) {
     const index_t begin = s.colour_begin[k], rows = s.colour_begin[k + 1] - begin;
@@ -382,28 +388,24 @@ void describe_colour_csr(LibraryColourSolver& s) {
                                    CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
                  "cusparseCreateCsr");
     s.colour_csr.push_back(m);
+    s.colour_q.push_back(dense_vector(rows, s.q + begin));
     std::size_t b = 0;
-    cusparseDnVecDescr_t yk = dense_vector(rows, s.q + begin);
-    check_sparse(cusparseSpMV_bufferSize(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, m, x, &one, yk,
-                                         CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &b),
+    check_sparse(cusparseSpMV_bufferSize(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, m, s.x_vec, &one,
+                                         s.colour_q.back(), CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &b),
                  "cusparseSpMV_bufferSize");
-    cusparseDestroyDnVec(yk);
     buffer_bytes = std::max(buffer_bytes, b);
   }
-  cusparseDestroyDnVec(x);
   cuda_error::throw_if(cudaMalloc(&s.spmv_buffer, std::max<std::size_t>(buffer_bytes, 1)), "cudaMalloc");
 }
 
-// q = q - O_k x for nb = 1 through the generic API.
-void colour_csr_spmv(LibraryColourSolver& s, index_t colour, const double* x, double* q, index_t rows) {
+// q_k = q_k - O_k x for nb = 1 through the generic API.
+void colour_csr_spmv(LibraryColourSolver& s, index_t colour, const double* x) {
   const double minus_one = -1.0, one = 1.0;
-  cusparseDnVecDescr_t xv = dense_vector(s.block_rows, const_cast<double*>(x)), qv = dense_vector(rows, q);
-  const cusparseStatus_t st =
-      cusparseSpMV(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, s.colour_csr[std::size_t(colour)], xv, &one,
-                   qv, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, s.spmv_buffer);
-  cusparseDestroyDnVec(xv);
-  cusparseDestroyDnVec(qv);
-  check_sparse(st, "cusparseSpMV");
+  check_sparse(cusparseDnVecSetValues(s.x_vec, const_cast<double*>(x)), "cusparseDnVecSetValues");
+  check_sparse(
+      cusparseSpMV(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, s.colour_csr[std::size_t(colour)], s.x_vec,
+                   &one, s.colour_q[std::size_t(colour)], CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, s.spmv_buffer),
+      "cusparseSpMV");
 }
 }  // namespace
 
@@ -448,7 +450,7 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
   const double minus_one = -1.0, one = 1.0;
   const index_t nnzb = s.ia[begin + rows] - s.ia[begin];
   if (nnzb > 0 && nb == 1)
-    colour_csr_spmv(s, colour, x, q, rows);
+    colour_csr_spmv(s, colour, x);
   else if (nnzb > 0)
     check_sparse(cusparseDbsrmv(s.sparse, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, rows,
                                 s.block_rows, nnzb, &minus_one, s.descr, s.m.o, s.m.ia + begin, s.m.ja, nb, x, &one, q),
