@@ -5,6 +5,7 @@
 // in this file. Run with --help; bench/README.md explains the figures.
 #include <petscksp.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +23,9 @@
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/core/timer.hpp"
+#include "solvers/core/vector_kernels.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/matrix/bsr_operator.hpp"
 #include "solvers/matrix/generate.hpp"
 
 namespace tb::bench {
@@ -35,7 +38,7 @@ struct Options {
   int restart = 30;
   double rtol = 1e-8;
   int maxit = 2000;
-  int reps = 3;
+  int reps = 7;
   std::string json_path;
 };
 
@@ -47,7 +50,8 @@ const char* usage =
     "  --block-size N  unknowns per cell (default 5)\n"
     "  --restart M     FGMRES restart length (default 30)\n"
     "  --rtol R        relative tolerance on ||b - A x|| / ||b|| (default 1e-8)\n"
-    "  --reps N        repetitions of set-up and solve; the best time is reported (default 3)\n";
+    "  --reps N        timed repetitions of set-up and solve, after one untimed; each configuration's\n"
+    "                  repetitions interleave with the others'; best and median reported (default 7)\n";
 
 template <class T>
 T parse_number(const std::string& flag, const std::string& text, T lo) {
@@ -110,15 +114,20 @@ void petsc_check(PetscErrorCode status, const char* call) {
 enum class Mode { fresh, time_loop };
 const char* to_string(Mode m) { return m == Mode::fresh ? "fresh" : "time loop"; }
 
+// Per repetition: set-up and solve seconds; the tables give the best and the median.
 struct Run {
   std::string solver;
   Mode mode = Mode::fresh;
   int threads = 1;
-  double setup_seconds = INFINITY;
-  double solve_seconds = INFINITY;
+  std::vector<double> setup_seconds, solve_seconds;
   int iterations = 0;
   double relative_residual = NAN;  // ||b - A x|| / ||b||, recomputed after the solve
   std::string reason;
+  std::vector<double> totals() const {
+    std::vector<double> t(setup_seconds.size());
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = setup_seconds[i] + solve_seconds[i];
+    return t;
+  }
 };
 
 double norm(const std::vector<double>& v) {
@@ -171,59 +180,11 @@ KSP make_ksp(Mat m, const Options& o) {
   return ksp;
 }
 
-// One set-up (ILU(0) in natural order) and one solve from x0 = 0 per repetition.
-// Fresh: a new KSP each time, symbolic + numeric. Time loop: one KSP; the
-// matrix is assembled again so PCSetUp refactors numerically on the same pattern.
-Run run_petsc(const BsrMatrix& a, const std::vector<double>& hb, const Options& o, Mode mode) {
-  Run run;
-  run.solver =
-      std::string("PETSc ") + PETSC_VERSION_GIT + " baij ilu(0) natural + fgmres(" + std::to_string(o.restart) + ")";
-  run.mode = mode;
-  Mat m = to_petsc(a);
-  Vec b = to_petsc(hb), x, r;
-  TB_PETSC(VecDuplicate(b, &x));
-  TB_PETSC(VecDuplicate(b, &r));
-  KSP kept = mode == Mode::time_loop ? make_ksp(m, o) : nullptr;
-  for (int rep = 0; rep < o.reps + (kept ? 1 : 0); ++rep) {
-    KSP ksp = kept ? kept : make_ksp(m, o);
-    PC pc;
-    TB_PETSC(KSPGetPC(ksp, &pc));
-    if (kept) {
-      // A new assembly raises the matrix's state, as new Jacobian values would.
-      TB_PETSC(MatAssemblyBegin(m, MAT_FINAL_ASSEMBLY));
-      TB_PETSC(MatAssemblyEnd(m, MAT_FINAL_ASSEMBLY));
-      TB_PETSC(KSPSetOperators(ksp, m, m));
-    }
-    WallTimer t;
-    TB_PETSC(KSPSetUp(ksp));
-    TB_PETSC(PCSetUp(pc));
-    // The time loop's first repetition is its symbolic set-up: not timed.
-    const bool timed = !(kept && rep == 0);
-    if (timed) run.setup_seconds = std::min(run.setup_seconds, t.seconds());
-    TB_PETSC(VecSet(x, 0.0));
-    t.restart();
-    TB_PETSC(KSPSolve(ksp, b, x));
-    if (timed) run.solve_seconds = std::min(run.solve_seconds, t.seconds());
-    PetscInt its;
-    KSPConvergedReason reason;
-    TB_PETSC(KSPGetIterationNumber(ksp, &its));
-    TB_PETSC(KSPGetConvergedReason(ksp, &reason));
-    run.iterations = int(its);
-    run.reason = KSPConvergedReasons[reason];
-    if (!kept) TB_PETSC(KSPDestroy(&ksp));
-  }
-  if (kept) TB_PETSC(KSPDestroy(&kept));
-  PetscReal rnorm, bnorm;
-  TB_PETSC(MatMult(m, x, r));
-  TB_PETSC(VecAYPX(r, -1.0, b));
-  TB_PETSC(VecNorm(r, NORM_2, &rnorm));
-  TB_PETSC(VecNorm(b, NORM_2, &bnorm));
-  run.relative_residual = double(rnorm / bnorm);
-  TB_PETSC(VecDestroy(&r));
-  TB_PETSC(VecDestroy(&x));
-  TB_PETSC(VecDestroy(&b));
-  TB_PETSC(MatDestroy(&m));
-  return run;
+double best(std::vector<double> t) { return t.empty() ? NAN : *std::min_element(t.begin(), t.end()); }
+double median(std::vector<double> t) {
+  if (t.empty()) return NAN;
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
 }
 
 void set_threads(int n) {
@@ -234,49 +195,247 @@ void set_threads(int n) {
 #endif
 }
 
-Run run_ours(const BsrMatrix& a, const std::vector<double>& b, const Options& o, int threads, Mode mode) {
-  set_threads(threads);
-  Run run;
-  run.mode = mode;
-  char rtol[32];
-  std::snprintf(rtol, sizeof rtol, "%g", o.rtol);
-  run.solver = "tb fgmres(restart=" + std::to_string(o.restart) + ",rtol=" + rtol +
-               ",maxit=" + std::to_string(o.maxit) + ")+bilu0";
-  run.threads = host_threads();
-  std::vector<double> x(b.size());
-  std::unique_ptr<LinearSolver> kept;
-  if (mode == Mode::time_loop) {
-    kept = make_solver(run.solver.substr(3));
-    kept->setup(a);
+// A solver configuration whose repetitions interleave with the others', so
+// that a slow spell of a shared machine falls on all of them alike.
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  // One set-up and one solve from x0 = 0; an untimed one first (warm-up, and
+  // in the time loop the symbolic set-up and the Krylov workspace).
+  virtual void repetition(bool timed) = 0;
+  virtual Run finish() = 0;
+};
+
+// Fresh: a new KSP each time, symbolic + numeric. Time loop: one KSP; the
+// matrix is assembled again so PCSetUp refactors numerically on the same pattern.
+class PetscRunner final : public Runner {
+ public:
+  PetscRunner(const BsrMatrix& a, const std::vector<double>& hb, const Options& o, Mode mode) : o_(o) {
+    run_.solver =
+        std::string("PETSc ") + PETSC_VERSION_GIT + " baij ilu(0) natural + fgmres(" + std::to_string(o.restart) + ")";
+    run_.mode = mode;
+    m_ = to_petsc(a);
+    b_ = to_petsc(hb);
+    TB_PETSC(VecDuplicate(b_, &x_));
+    if (mode == Mode::time_loop) kept_ = make_ksp(m_, o);
   }
-  for (int rep = 0; rep < o.reps + (kept ? 1 : 0); ++rep) {
-    std::unique_ptr<LinearSolver> fresh = kept ? nullptr : make_solver(run.solver.substr(3));
-    LinearSolver& solver = kept ? *kept : *fresh;
+  ~PetscRunner() override {
+    if (kept_) KSPDestroy(&kept_);
+    VecDestroy(&x_);
+    VecDestroy(&b_);
+    MatDestroy(&m_);
+  }
+  void repetition(bool timed) override {
+    KSP ksp = kept_ ? kept_ : make_ksp(m_, o_);
+    PC pc;
+    TB_PETSC(KSPGetPC(ksp, &pc));
+    if (kept_) {
+      // A new assembly raises the matrix's state, as new Jacobian values would.
+      TB_PETSC(MatAssemblyBegin(m_, MAT_FINAL_ASSEMBLY));
+      TB_PETSC(MatAssemblyEnd(m_, MAT_FINAL_ASSEMBLY));
+      TB_PETSC(KSPSetOperators(ksp, m_, m_));
+    }
     WallTimer t;
-    kept ? solver.update(a) : solver.setup(a);
+    TB_PETSC(KSPSetUp(ksp));
+    TB_PETSC(PCSetUp(pc));
     const double setup = t.seconds();
-    std::fill(x.begin(), x.end(), 0.0);
-    const SolveStats st = solver.solve(b, x);
-    // The time loop's first repetition allocates the Krylov workspace: not timed.
-    if (kept && rep == 0) continue;
-    run.setup_seconds = std::min(run.setup_seconds, setup);
-    run.solve_seconds = std::min(run.solve_seconds, st.solve_seconds);
-    run.iterations = st.iterations;
-    run.reason = std::string(to_string(st.reason));
+    TB_PETSC(VecSet(x_, 0.0));
+    t.restart();
+    TB_PETSC(KSPSolve(ksp, b_, x_));
+    const double solve = t.seconds();
+    if (timed) {
+      run_.setup_seconds.push_back(setup);
+      run_.solve_seconds.push_back(solve);
+    }
+    PetscInt its;
+    KSPConvergedReason reason;
+    TB_PETSC(KSPGetIterationNumber(ksp, &its));
+    TB_PETSC(KSPGetConvergedReason(ksp, &reason));
+    run_.iterations = int(its);
+    run_.reason = KSPConvergedReasons[reason];
+    if (!kept_) TB_PETSC(KSPDestroy(&ksp));
   }
-  run.relative_residual = residual_norm(a, x, b) / norm(b);
-  return run;
+  Run finish() override {
+    Vec r;
+    TB_PETSC(VecDuplicate(b_, &r));
+    PetscReal rnorm, bnorm;
+    TB_PETSC(MatMult(m_, x_, r));
+    TB_PETSC(VecAYPX(r, -1.0, b_));
+    TB_PETSC(VecNorm(r, NORM_2, &rnorm));
+    TB_PETSC(VecNorm(b_, NORM_2, &bnorm));
+    TB_PETSC(VecDestroy(&r));
+    run_.relative_residual = double(rnorm / bnorm);
+    return run_;
+  }
+
+ private:
+  const Options& o_;
+  Run run_;
+  Mat m_;
+  Vec b_, x_;
+  KSP kept_ = nullptr;
+};
+
+class OursRunner final : public Runner {
+ public:
+  OursRunner(const BsrMatrix& a, const std::vector<double>& b, const Options& o, int threads, Mode mode)
+      : a_(a), b_(b), x_(b.size()), threads_(threads) {
+    char rtol[32];
+    std::snprintf(rtol, sizeof rtol, "%g", o.rtol);
+    spec_ = "fgmres(restart=" + std::to_string(o.restart) + ",rtol=" + rtol + ",maxit=" + std::to_string(o.maxit) +
+            ")+bilu0";
+    run_.solver = "tb " + spec_;
+    run_.mode = mode;
+    set_threads(threads_);
+    run_.threads = host_threads();
+    if (mode == Mode::time_loop) {
+      kept_ = make_solver(spec_);
+      kept_->setup(a_);
+    }
+  }
+  void repetition(bool timed) override {
+    set_threads(threads_);
+    std::unique_ptr<LinearSolver> fresh = kept_ ? nullptr : make_solver(spec_);
+    LinearSolver& solver = kept_ ? *kept_ : *fresh;
+    WallTimer t;
+    kept_ ? solver.update(a_) : solver.setup(a_);
+    const double setup = t.seconds();
+    std::fill(x_.begin(), x_.end(), 0.0);
+    const SolveStats st = solver.solve(b_, x_);
+    if (timed) {
+      run_.setup_seconds.push_back(setup);
+      run_.solve_seconds.push_back(st.solve_seconds);
+    }
+    run_.iterations = st.iterations;
+    run_.reason = std::string(to_string(st.reason));
+  }
+  Run finish() override {
+    run_.relative_residual = residual_norm(a_, x_, b_) / norm(b_);
+    return run_;
+  }
+
+ private:
+  const BsrMatrix& a_;
+  const std::vector<double>& b_;
+  std::vector<double> x_;
+  int threads_;
+  std::string spec_;
+  Run run_;
+  std::unique_ptr<LinearSolver> kept_;
+};
+
+// One kernel of each library on the same operands, timed alternately so that a
+// slow spell of a shared machine falls on both: per call, the best and the median.
+struct KernelTiming {
+  std::string kernel;
+  std::vector<double> ours, petsc;
+};
+
+template <class Ours, class Petsc>
+KernelTiming time_alternately(const std::string& kernel, int reps, Ours&& ours, Petsc&& petsc) {
+  KernelTiming k{kernel, {}, {}};
+  ours();
+  petsc();
+  for (int rep = 0; rep < reps; ++rep) {
+    WallTimer t;
+    ours();
+    k.ours.push_back(t.seconds());
+    t.restart();
+    petsc();
+    k.petsc.push_back(t.seconds());
+  }
+  return k;
+}
+
+// SpMV, the BILU(0) numeric factorisation and its application, one thread.
+std::vector<KernelTiming> compare_kernels(const BsrMatrix& a, const Options& o) {
+  set_threads(1);
+  const int reps = std::max(5, 4 * o.reps);
+  const std::size_t n = std::size_t(a.rows());
+  std::vector<double> hx(n);
+  for (std::size_t i = 0; i < n; ++i) hx[i] = std::cos(0.11 * double(i));
+  BsrOperator op(a, Backend::host);
+  Vector x(Backend::host, n), y(Backend::host, n);
+  x.copy_from_host(hx);
+  std::unique_ptr<LinearSolver> ours = make_solver("fgmres+bilu0");
+  ours->setup(a);
+
+  Mat m = to_petsc(a);
+  Vec px = to_petsc(hx), py;
+  TB_PETSC(VecDuplicate(px, &py));
+  KSP ksp = make_ksp(m, o);
+  PC pc;
+  TB_PETSC(KSPGetPC(ksp, &pc));
+  TB_PETSC(KSPSetUp(ksp));
+  TB_PETSC(PCSetUp(pc));
+
+  std::vector<KernelTiming> out;
+  out.push_back(time_alternately(
+      "spmv", reps, [&] { op.apply(x, y); }, [&] { TB_PETSC(MatMult(m, px, py)); }));
+  out.push_back(time_alternately(
+      "bilu0 apply", reps, [&] { ours->preconditioner().apply(x, y); }, [&] { TB_PETSC(PCApply(pc, px, py)); }));
+  out.push_back(time_alternately(
+      "bilu0 numeric factorisation", std::max(3, o.reps), [&] { ours->update(a); },
+      [&] {
+        TB_PETSC(MatAssemblyBegin(m, MAT_FINAL_ASSEMBLY));
+        TB_PETSC(MatAssemblyEnd(m, MAT_FINAL_ASSEMBLY));
+        TB_PETSC(KSPSetOperators(ksp, m, m));
+        TB_PETSC(PCSetUp(pc));
+      }));
+  TB_PETSC(KSPDestroy(&ksp));
+  TB_PETSC(VecDestroy(&py));
+  TB_PETSC(VecDestroy(&px));
+  TB_PETSC(MatDestroy(&m));
+  return out;
+}
+
+void print_kernels(const std::vector<KernelTiming>& ks) {
+  std::printf("\n%-28s %12s %12s %12s %12s %10s\n", "kernel, 1 thread, ms", "ours best", "PETSc best", "ours median",
+              "PETSc median", "ours/PETSc");
+  for (const KernelTiming& k : ks)
+    std::printf("%-28s %12.3f %12.3f %12.3f %12.3f %10.2f\n", k.kernel.c_str(), 1e3 * best(k.ours), 1e3 * best(k.petsc),
+                1e3 * median(k.ours), 1e3 * median(k.petsc), median(k.ours) / median(k.petsc));
 }
 
 void print_table(const std::vector<Run>& runs) {
-  std::printf("\n%-52s %-9s %7s %9s %9s %6s %10s  %s\n", "solver", "mode", "threads", "setup s", "solve s", "its",
-              "||r||/||b||", "reason");
+  std::printf("\n%-52s %-9s %7s %9s %9s %9s %6s %10s  %s\n", "solver", "mode", "threads", "setup s", "solve s",
+              "median s", "its", "||r||/||b||", "reason");
+  std::printf("%-52s %-9s %7s %9s %9s %9s\n", "", "", "", "(best)", "(best)", "(sum)");
   for (const Run& r : runs)
-    std::printf("%-52s %-9s %7d %9.4f %9.4f %6d %10.2e  %s\n", r.solver.c_str(), to_string(r.mode), r.threads,
-                r.setup_seconds, r.solve_seconds, r.iterations, r.relative_residual, r.reason.c_str());
+    std::printf("%-52s %-9s %7d %9.4f %9.4f %9.4f %6d %10.2e  %s\n", r.solver.c_str(), to_string(r.mode), r.threads,
+                best(r.setup_seconds), best(r.solve_seconds), median(r.totals()), r.iterations, r.relative_residual,
+                r.reason.c_str());
 }
 
-void write_json(const Options& o, const Machine& m, const BsrMatrix& a, const std::vector<Run>& runs) {
+// The runs of one mode that the ratios compare: PETSc's and ours on one thread.
+std::pair<const Run*, const Run*> petsc_and_ours(const std::vector<Run>& runs, Mode mode) {
+  const Run *petsc = nullptr, *ours = nullptr;
+  for (const Run& r : runs)
+    if (r.mode == mode && r.threads == 1) (r.solver.starts_with("PETSc") ? petsc : ours) = &r;
+  return {petsc, ours};
+}
+
+// Repetition k of each ran back to back, so their ratio sees one state of the
+// machine; the median of these paired ratios is the figure the README quotes.
+double paired_ratio_median(const Run& ours, const Run& petsc) {
+  const std::vector<double> o = ours.totals(), p = petsc.totals();
+  std::vector<double> r(std::min(o.size(), p.size()));
+  for (std::size_t i = 0; i < r.size(); ++i) r[i] = o[i] / p[i];
+  return median(r);
+}
+
+void print_ratios(const std::vector<Run>& runs) {
+  std::printf("\nours(1 thread) / PETSc, set-up + solve: median of paired repetitions, ratio of medians, of bests\n");
+  for (Mode mode : {Mode::fresh, Mode::time_loop}) {
+    const auto [petsc, ours] = petsc_and_ours(runs, mode);
+    if (petsc && ours)
+      std::printf("  %-9s  %.2f  %.2f  %.2f\n", to_string(mode), paired_ratio_median(*ours, *petsc),
+                  median(ours->totals()) / median(petsc->totals()), best(ours->totals()) / best(petsc->totals()));
+  }
+}
+
+void write_json(const Options& o, const Machine& m, const BsrMatrix& a, const std::vector<Run>& runs,
+                const std::vector<KernelTiming>& kernels) {
   JsonWriter json;
   json.begin_object().value("benchmark", "tb-bench-petsc");
   write(json, m);
@@ -294,30 +453,44 @@ void write_json(const Options& o, const Machine& m, const BsrMatrix& a, const st
       .value("rhs", "b = A x*, x*_i = sin(0.37 i) + 0.5; x0 = 0")
       .end_object();
   json.begin_array("runs");
-  for (const Run& r : runs)
+  for (const Run& r : runs) {
     json.begin_object()
         .value("solver", r.solver)
         .value("mode", to_string(r.mode))
         .value("threads", r.threads)
-        .value("setup_seconds", r.setup_seconds)
-        .value("solve_seconds", r.solve_seconds)
+        .value("setup_seconds_best", best(r.setup_seconds))
+        .value("solve_seconds_best", best(r.solve_seconds))
+        .value("setup_plus_solve_seconds_median", median(r.totals()))
+        .begin_array("setup_plus_solve_seconds_all");
+    for (double t : r.totals()) json.value({}, t);
+    json.end_array()
         .value("iterations", r.iterations)
         .value("relative_residual", r.relative_residual)
         .value("reason", r.reason)
         .end_object();
+  }
+  json.end_array();
+  json.begin_array("kernels_1thread_alternating");
+  for (const KernelTiming& k : kernels)
+    json.begin_object()
+        .value("kernel", k.kernel)
+        .value("ours_best_seconds", best(k.ours))
+        .value("petsc_best_seconds", best(k.petsc))
+        .value("ours_median_seconds", median(k.ours))
+        .value("petsc_median_seconds", median(k.petsc))
+        .value("ours_over_petsc_median", median(k.ours) / median(k.petsc))
+        .end_object();
   json.end_array();
   for (Mode mode : {Mode::fresh, Mode::time_loop}) {
-    const Run* petsc = nullptr;
-    const Run* ours = nullptr;
-    for (const Run& r : runs)
-      if (r.mode == mode && r.threads == 1) (r.solver.starts_with("PETSc") ? petsc : ours) = &r;
+    const auto [petsc, ours] = petsc_and_ours(runs, mode);
     if (!petsc || !ours) continue;
     json.begin_object(mode == Mode::fresh ? "ratios_ours_1thread_over_petsc"
                                           : "ratios_ours_1thread_over_petsc_time_loop")
-        .value("setup", ours->setup_seconds / petsc->setup_seconds)
-        .value("solve", ours->solve_seconds / petsc->solve_seconds)
-        .value("setup_plus_solve",
-               (ours->setup_seconds + ours->solve_seconds) / (petsc->setup_seconds + petsc->solve_seconds))
+        .value("setup_best", best(ours->setup_seconds) / best(petsc->setup_seconds))
+        .value("solve_best", best(ours->solve_seconds) / best(petsc->solve_seconds))
+        .value("setup_plus_solve_paired_median", paired_ratio_median(*ours, *petsc))
+        .value("setup_plus_solve_median", median(ours->totals()) / median(petsc->totals()))
+        .value("setup_plus_solve_best", best(ours->totals()) / best(petsc->totals()))
         .value("iterations", double(ours->iterations) / petsc->iterations)
         .end_object();
   }
@@ -336,26 +509,37 @@ int run(int argc, char** argv) {
   std::vector<double> x_star(std::size_t(a.rows())), b(x_star.size());
   for (std::size_t i = 0; i < x_star.size(); ++i) x_star[i] = std::sin(0.37 * double(i)) + 0.5;
   spmv_ref(a, x_star.data(), b.data());
-  std::printf("\nstencil7 %d^3 cells, block size %d: %d rows, %d blocks; rtol %g, restart %d, best of %d\n", o.grid,
+  std::printf("\nstencil7 %d^3 cells, block size %d: %d rows, %d blocks; rtol %g, restart %d, %d repetitions\n", o.grid,
               o.block_size, a.rows(), a.nnz_blocks(), o.rtol, o.restart, o.reps);
 
   // PETSc sees only the program name: our options are not PETSc's.
   int petsc_argc = 1;
   char** petsc_argv = argv;
   TB_PETSC(PetscInitialize(&petsc_argc, &petsc_argv, nullptr, nullptr));
-  std::vector<Run> runs;
-  for (Mode mode : {Mode::fresh, Mode::time_loop}) runs.push_back(run_petsc(a, b, o, mode));
-  TB_PETSC(PetscFinalize());
-
   const int all_threads = host_threads();
-  for (Mode mode : {Mode::fresh, Mode::time_loop}) {
-    runs.push_back(run_ours(a, b, o, 1, mode));
-    if (all_threads > 1) runs.push_back(run_ours(a, b, o, all_threads, mode));
+  std::vector<Run> runs;
+  {
+    std::vector<std::unique_ptr<Runner>> runners;
+    for (Mode mode : {Mode::fresh, Mode::time_loop}) {
+      runners.push_back(std::make_unique<PetscRunner>(a, b, o, mode));
+      runners.push_back(std::make_unique<OursRunner>(a, b, o, 1, mode));
+      if (all_threads > 1) runners.push_back(std::make_unique<OursRunner>(a, b, o, all_threads, mode));
+    }
+    for (int rep = 0; rep <= o.reps; ++rep) {
+      for (auto& r : runners) r->repetition(rep > 0);
+      std::fprintf(stderr, "\rrepetition %d of %d", rep, o.reps);
+    }
+    std::fprintf(stderr, "\n");
+    for (auto& r : runners) runs.push_back(r->finish());
   }
+  const std::vector<KernelTiming> kernels = compare_kernels(a, o);
+  TB_PETSC(PetscFinalize());
   set_threads(all_threads);
+  print_kernels(kernels);
   print_table(runs);
+  print_ratios(runs);
   if (!o.json_path.empty()) {
-    write_json(o, machine, a, runs);
+    write_json(o, machine, a, runs, kernels);
     std::cout << "\nwrote " << o.json_path << "\n";
   }
   return 0;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/prefetch.hpp"
 
 namespace tb {
 
@@ -70,8 +71,10 @@ void spmv_fixed(const BsrView& a, const double* x, double* y) {
   const index_t* rp = a.row_ptr;
   const index_t* ci = a.col_idx;
   const double* v = a.values;
+  const double* v_end = v + std::size_t(rp[a.block_rows]) * BS * BS;
 #pragma omp parallel for schedule(static) if (long(a.block_rows) * BS >= openmp_min_length)
   for (index_t i = 0; i < a.block_rows; ++i) {
+    prefetch_ahead(v + std::size_t(rp[i]) * BS * BS, v + std::size_t(rp[i + 1]) * BS * BS, v_end);
     double acc[BS] = {};
     for (index_t k = rp[i]; k < rp[i + 1]; ++k) {
       const double* blk = v + std::size_t(k) * BS * BS;

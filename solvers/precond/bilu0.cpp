@@ -5,6 +5,7 @@
 
 #include "dense_block.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/prefetch.hpp"
 
 namespace tb {
 
@@ -79,10 +80,6 @@ void factor(Bilu0Factors& f) {
 }
 
 // Each block row accumulates in a local array: it cannot alias z, so for a
-// compile-time N it lives in registers instead of round-tripping through memory.
-// The backward sweep visits the far blocks first, leaving the one that depends
-// on the row just computed (i+1) for last, which shortens the dependency chain.
-// Each block row accumulates in a local array: it cannot alias z, so for a
 // compile-time N it stays in registers. In the backward sweep the block of the
 // row just computed (i+1) comes last, which shortens the dependency chain.
 template <int N>
@@ -91,21 +88,25 @@ void apply(const Bilu0Factors& f, const double* r, double* z) {
   const index_t n = dense::dim<N>(f.lu.block_size);
   const std::size_t nb = std::size_t(n) * n;
   double acc[N > 0 ? N : max_block_size];
+  const double *l = f.l_val.data(), *l_end = l + f.l_val.size();
+  const double *u = f.u_val.data(), *u_end = u + f.u_val.size();
   // Forward: L y = r with unit diagonal blocks, y stored in z.
   for (index_t i = 0; i < rows; ++i) {
+    prefetch_ahead(l + f.l_ptr[i] * nb, l + f.l_ptr[i + 1] * nb, l_end);
     for (index_t c = 0; c < n; ++c) acc[c] = r[std::size_t(i) * n + c];
     for (index_t k = f.l_ptr[i]; k < f.l_ptr[i + 1]; ++k)
-      dense::matvec_subtract<N>(f.l_val.data() + k * nb, z + std::size_t(f.l_col[k]) * n, acc, n);
+      dense::matvec_subtract<N>(l + k * nb, z + std::size_t(f.l_col[k]) * n, acc, n);
     for (index_t c = 0; c < n; ++c) z[std::size_t(i) * n + c] = acc[c];
   }
   // Backward: U x = y, multiplying by the stored inverse of each diagonal block.
   for (index_t row = 0; row < rows; ++row) {
     const index_t i = rows - 1 - row;
+    prefetch_ahead(u + f.u_ptr[row] * nb, u + f.u_ptr[row + 1] * nb, u_end);
     double* zi = z + std::size_t(i) * n;
     for (index_t c = 0; c < n; ++c) acc[c] = zi[c];
     for (index_t k = f.u_ptr[row] + 1; k < f.u_ptr[row + 1]; ++k)
-      dense::matvec_subtract<N>(f.u_val.data() + k * nb, z + std::size_t(f.u_col[k]) * n, acc, n);
-    dense::matvec<N>(f.u_val.data() + f.u_ptr[row] * nb, acc, zi, n);
+      dense::matvec_subtract<N>(u + k * nb, z + std::size_t(f.u_col[k]) * n, acc, n);
+    dense::matvec<N>(u + f.u_ptr[row] * nb, acc, zi, n);
   }
 }
 
