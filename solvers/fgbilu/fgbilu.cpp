@@ -99,8 +99,9 @@ void Factorization::factor() {
   const Stencil7View a = view();
   double* d = d_.data();
   const WavefrontSchedule& s = host_.schedule;
-  if (variant_ == Variant::seq) {
-    const index_t bad = ref::factor_natural(a, d);
+  if (variant_ == Variant::seq || variant_ == Variant::omp) {
+    const index_t bad = variant_ == Variant::seq ? ref::factor_natural(a, d)
+                                                 : omp::factor_planes(a, d, s.plane_ptr.data(), s.num_planes());
     if (bad >= 0) throw_singular(bad);
     return;
   }
@@ -112,8 +113,6 @@ void Factorization::factor() {
         TB_CUDA_CALL(cuda::acc_factor_plane(a, d, b, e, scratch()));
       else
         TB_CUDA_CALL(cuda::cl_factor_plane(a, d, b, e));
-    } else if (variant_ == Variant::omp) {
-      bad = omp::factor_plane(a, d, b, e);
     } else {
       bad = acc_host::factor_plane(a, d, b, e, scratch());
     }
@@ -134,13 +133,16 @@ void Factorization::solve(const double* r, double* z) const {
     ref::backward_natural(a, d, z);
     return;
   }
+  if (variant_ == Variant::omp) {
+    omp::forward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), r, z);
+    omp::backward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), z);
+    return;
+  }
   double* zs = z_.data();
   const bool cuda = backend_ == Backend::cuda;
   for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
-    if (variant_ == Variant::omp)
-      omp::forward_plane(a, d, b, e, r, z);
-    else if (variant_ == Variant::cl)
+    if (variant_ == Variant::cl)
       TB_CUDA_CALL(cuda::cl_forward_plane(a, d, b, e, r, z));
     else if (cuda)
       TB_CUDA_CALL(cuda::acc_forward_plane(a, d, b, e, r, z, zs));
@@ -149,9 +151,7 @@ void Factorization::solve(const double* r, double* z) const {
   }
   for (index_t p = s.num_planes() - 1; p >= 0; --p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
-    if (variant_ == Variant::omp)
-      omp::backward_plane(a, d, b, e, z);
-    else if (variant_ == Variant::cl)
+    if (variant_ == Variant::cl)
       TB_CUDA_CALL(cuda::cl_backward_plane(a, d, b, e, z));
     else if (cuda)
       TB_CUDA_CALL(cuda::acc_backward_plane(a, d, b, e, z, zs));

@@ -29,9 +29,12 @@ void residual(const Stencil7View& a, const double* b, const double* x, double* r
 }  // namespace ref
 
 namespace omp {
-index_t factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end);
-void forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x);
-void backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x);
+// Whole sweeps over the hyperplanes plane_ptr[p] .. plane_ptr[p+1), p < planes:
+// one parallel region, a barrier between planes.
+index_t factor_planes(const Stencil7View& a, double* d, const index_t* plane_ptr, index_t planes);
+void forward_sweep(const Stencil7View& a, const double* d, const index_t* plane_ptr, index_t planes, const double* b,
+                   double* x);
+void backward_sweep(const Stencil7View& a, const double* d, const index_t* plane_ptr, index_t planes, double* x);
 void residual(const Stencil7View& a, const double* b, const double* x, double* r);
 }  // namespace omp
 

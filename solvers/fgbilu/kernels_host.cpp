@@ -125,38 +125,51 @@ void residual(const Stencil7View& a, const double* b, const double* x, double* r
 
 namespace omp {
 
-index_t factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end) {
+// One parallel region for all hyperplanes, the worksharing loop's barrier
+// between them (Algorithms 2 and 3). A region per hyperplane, as before, paid a
+// fork and join per plane: 2 x 133 of them per solve at 45^3, which made the
+// two-thread sweeps slower than the sequential ones on the 2-core VM.
+index_t factor_planes(const Stencil7View& a, double* d, const index_t* plane_ptr, index_t planes) {
   return with_n(a, [&]<int N>() -> index_t {
-    index_t bad = end;
-#pragma omp parallel if ((end - begin) * a.n * a.n >= omp_min_entries)
+    // Cells after a singular one are computed from non-finite values, harmlessly;
+    // the first bad cell in wavefront order is the one reported, as sequentially.
+    index_t bad = a.cells;
+#pragma omp parallel if (a.cells * a.n * a.n >= 8 * omp_min_entries) reduction(min : bad)
     {
       double s[3 * max_n * max_n];
-#pragma omp for schedule(static) reduction(min : bad)
-      for (index_t q = begin; q < end; ++q)
-        if (!factor_cell<N>(a, d, q, s)) bad = std::min(bad, q);
+      for (index_t p = 0; p < planes; ++p) {
+#pragma omp for schedule(static)
+        for (index_t q = plane_ptr[p]; q < plane_ptr[p + 1]; ++q)
+          if (!factor_cell<N>(a, d, q, s)) bad = std::min(bad, q);
+      }
     }
-    return bad == end ? -1 : bad;
+    return bad == a.cells ? -1 : bad;
   });
 }
 
-void forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x) {
+void forward_sweep(const Stencil7View& a, const double* d, const index_t* plane_ptr, index_t planes, const double* b,
+                   double* x) {
   with_n(a, [&]<int N>() {
-#pragma omp parallel if ((end - begin) * a.n * a.n >= omp_min_entries)
+#pragma omp parallel if (a.cells * a.n * a.n >= 8 * omp_min_entries)
     {
       double z[max_n];
+      for (index_t p = 0; p < planes; ++p) {
 #pragma omp for schedule(static)
-      for (index_t q = begin; q < end; ++q) forward_cell<N>(a, d, q, b, x, z);
+        for (index_t q = plane_ptr[p]; q < plane_ptr[p + 1]; ++q) forward_cell<N>(a, d, q, b, x, z);
+      }
     }
   });
 }
 
-void backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x) {
+void backward_sweep(const Stencil7View& a, const double* d, const index_t* plane_ptr, index_t planes, double* x) {
   with_n(a, [&]<int N>() {
-#pragma omp parallel if ((end - begin) * a.n * a.n >= omp_min_entries)
+#pragma omp parallel if (a.cells * a.n * a.n >= 8 * omp_min_entries)
     {
       double z[max_n];
+      for (index_t p = planes - 1; p >= 0; --p) {
 #pragma omp for schedule(static)
-      for (index_t q = begin; q < end; ++q) backward_cell<N>(a, d, q, x, z);
+        for (index_t q = plane_ptr[p]; q < plane_ptr[p + 1]; ++q) backward_cell<N>(a, d, q, x, z);
+      }
     }
   });
 }

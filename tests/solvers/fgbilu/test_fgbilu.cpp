@@ -116,8 +116,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Variants,
                                            Case{3, 3, 3, 6}, Case{2, 3, 2, 8}, Case{3, 2, 2, 13}, Case{2, 2, 2, 32}),
                          [](const auto& info) { return name(info.param); });
 
-// The OpenMP and ACC-style plane kernels against the sequential plane twin,
-// plane by plane on a grid large enough for the parallel regions to open.
+// The OpenMP sweeps and the ACC-style plane kernels against the sequential
+// plane twin, on a grid large enough for the parallel regions to open.
 TEST(Kernels, PlaneKernelsMatchTheirSequentialTwins) {
   const BsrMatrix a = generated({24, 20, 16, 3});
   const Stencil7Matrix m = stencil7_from_bsr(a, infer_grid_shape(a));
@@ -131,9 +131,9 @@ TEST(Kernels, PlaneKernelsMatchTheirSequentialTwins) {
   for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
     ASSERT_EQ(ref::factor_plane(v, d_ref.data(), b, e), -1);
-    ASSERT_EQ(omp::factor_plane(v, d_omp.data(), b, e), -1);
     ASSERT_EQ(acc_host::factor_plane(v, d_acc.data(), b, e, sc), -1);
   }
+  ASSERT_EQ(omp::factor_planes(v, d_omp.data(), s.plane_ptr.data(), s.num_planes()), -1);
   EXPECT_EQ(d_omp, d_ref);
   EXPECT_EQ(d_acc, d_ref);
   const std::vector<double> rhs = test::random_vector(std::size_t(a.rows()), 41);
@@ -141,17 +141,17 @@ TEST(Kernels, PlaneKernelsMatchTheirSequentialTwins) {
   for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
     ref::forward_plane(v, d_ref.data(), b, e, rhs.data(), x_ref.data());
-    omp::forward_plane(v, d_ref.data(), b, e, rhs.data(), x_omp.data());
     acc_host::forward_plane(v, d_ref.data(), b, e, rhs.data(), x_acc.data(), z.data());
   }
+  omp::forward_sweep(v, d_ref.data(), s.plane_ptr.data(), s.num_planes(), rhs.data(), x_omp.data());
   EXPECT_EQ(x_omp, x_ref);
   EXPECT_EQ(x_acc, x_ref);
   for (index_t p = s.num_planes() - 1; p >= 0; --p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
     ref::backward_plane(v, d_ref.data(), b, e, x_ref.data());
-    omp::backward_plane(v, d_ref.data(), b, e, x_omp.data());
     acc_host::backward_plane(v, d_ref.data(), b, e, x_acc.data(), z.data());
   }
+  omp::backward_sweep(v, d_ref.data(), s.plane_ptr.data(), s.num_planes(), x_omp.data());
   EXPECT_EQ(x_omp, x_ref);
   EXPECT_EQ(x_acc, x_ref);
   std::vector<double> r_ref(rhs.size()), r_omp(rhs.size());
@@ -207,6 +207,23 @@ TEST(Errors, SingularDiagonalBlockNamesTheCell) {
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("(1,2,0)"), std::string::npos) << e.what();
     }
+  }
+}
+
+// Large enough for the OpenMP sweep's parallel region to open (n^2 cells >= 16k):
+// the cells after the singular one are computed from non-finite values, and the
+// error must still name the first.
+TEST(Errors, SingularBlockInTheParallelFactorisationNamesTheFirstCell) {
+  BsrMatrix a = generated({16, 16, 16, 2});
+  const index_t r = 5 + 16 * (7 + 16 * 3);  // cell (5,7,3)
+  for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+    for (index_t e = 0; e < 4; ++e) a.block(k)[e] = 0.0;
+  Factorization f(Variant::omp, Backend::host);
+  try {
+    f.setup(a);
+    FAIL() << "a singular block was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("(5,7,3)"), std::string::npos) << e.what();
   }
 }
 
