@@ -12,6 +12,7 @@ namespace tb {
 namespace cuda_runtime {
 int device_count();
 std::string device_name();
+void set_device(int device);
 }  // namespace cuda_runtime
 #endif
 
@@ -44,6 +45,15 @@ std::string cuda_device_name() {
   return cuda_device_count() > 0 ? cuda_runtime::device_name() : std::string();
 #else
   return {};
+#endif
+}
+
+void select_cuda_device(int device) {
+  if (device < 0 || device >= cuda_device_count())
+    throw Error("CUDA device " + std::to_string(device) + " requested, " + std::to_string(cuda_device_count()) +
+                " visible");
+#ifdef TB_WITH_CUDA
+  cuda_runtime::set_device(device);
 #endif
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mpi_exchange.hpp"
+#include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
 #include "world.hpp"
 
@@ -78,8 +79,26 @@ std::shared_ptr<const banded::Communicator> world_or_self() {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size == 1) return banded::self_communicator();
-  static const auto world = std::make_shared<const MpiCommunicator>(MPI_COMM_WORLD);
+  static const auto world = [] {
+    bind_device_to_local_rank();
+    return std::make_shared<const MpiCommunicator>(MPI_COMM_WORLD);
+  }();
   return world;
+}
+
+int bind_device_to_local_rank() {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  const int devices = cuda_device_count();
+  if (!initialised || mpi_finalized() || devices == 0) return -1;
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local_rank = 0;
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_free(&node);
+  const int device = local_rank % devices;
+  select_cuda_device(device);
+  return device;
 }
 
 }  // namespace tb::dist

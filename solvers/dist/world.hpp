@@ -11,4 +11,11 @@ namespace tb::dist {
 
 std::shared_ptr<const banded::Communicator> world_or_self();
 
+// One GPU per rank (seed 004): the rank's index among the ranks of its node,
+// modulo the visible devices, becomes its current CUDA device; ranks share
+// devices when there are more of them than GPUs. Returns the device, or -1
+// without MPI initialised or without a visible device (nothing is changed).
+// world_or_self() calls it once when it returns the world.
+int bind_device_to_local_rank();
+
 }  // namespace tb::dist

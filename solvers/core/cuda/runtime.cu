@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "solvers/core/error.hpp"
+
 namespace tb::cuda_runtime {
 
 // A machine without a driver or a visible device is a normal situation for
@@ -29,6 +31,14 @@ std::string device_name() {
     return {};
   }
   return prop.name;
+}
+
+void set_device(int device) {
+  const cudaError_t e = cudaSetDevice(device);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw Error("cudaSetDevice(" + std::to_string(device) + ") failed: " + cudaGetErrorString(e));
+  }
 }
 
 }  // namespace tb::cuda_runtime

@@ -6,12 +6,11 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <string>
 
-#include "../../common/systems.hpp"
-#include "../banded/banded_systems.hpp"
+#include "dist_runs.hpp"
 #include "solvers/banded/complete_solvers.hpp"
 #include "solvers/banded/dia_operator.hpp"
-#include "solvers/dist/mpi_communicator.hpp"
 #include "solvers/dist/world.hpp"
 #include "solvers/factory/registry.hpp"
 
@@ -19,74 +18,7 @@ namespace tb {
 namespace {
 
 using banded::RowPartition;
-
-std::shared_ptr<const dist::MpiCommunicator> world() {
-  static auto w = std::make_shared<const dist::MpiCommunicator>(MPI_COMM_WORLD);
-  return w;
-}
-std::shared_ptr<const dist::MpiCommunicator> self() {
-  static auto s = std::make_shared<const dist::MpiCommunicator>(MPI_COMM_SELF);
-  return s;
-}
-
-struct Result {
-  SolveStats stats;
-  std::vector<double> x;  // the full solution
-  long reductions = 0;    // global reductions of the solve
-};
-
-// GBCG on the slab a partition gives this rank of comm; the one-reduction
-// variant cuts this rank's rows of A^T as well.
-Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared_ptr<const banded::Communicator> comm,
-            const RowPartition& part, double min_fill = 0.0,
-            banded::GbcgVariant variant = banded::GbcgVariant::one_reduction) {
-  banded::BandedStop stop;
-  stop.krylov.rtol = 1e-12;
-  const int me = comm->rank();
-  const banded::DiaMatrix slab = banded::dia_from_bsr(a, part.first(me), part.rows(me), nullptr, min_fill);
-  banded::DiaMap map;
-  const banded::DiaMatrix transposed =
-      variant == banded::GbcgVariant::one_reduction
-          ? banded::transposed_dia_from_bsr(a, part.first(me), part.rows(me), map, min_fill)
-          : banded::DiaMatrix{};
-  banded::Gbcg solver = variant == banded::GbcgVariant::one_reduction
-                            ? banded::Gbcg(slab, transposed, comm, part, stop, Backend::host)
-                            : banded::Gbcg(slab, comm, part, stop, Backend::host);
-  Vector bv(Backend::host, std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
-  Vector xv(Backend::host, std::size_t(part.rows(me)));
-  xv.set_zero();
-  Result r;
-  r.stats = solver.solve(bv, xv);
-  r.reductions = solver.times().reductions;
-  r.x.resize(b.size());
-  comm->allgather(part, xv.data(), r.x.data());
-  return r;
-}
-
-Result gscg(const banded::StencilCoefficients& c, const std::vector<double>& b,
-            std::shared_ptr<const banded::Communicator> comm, const RowPartition& part,
-            banded::GscgVariant variant = banded::GscgVariant::one_reduction) {
-  banded::BandedStop stop;
-  stop.krylov.rtol = 1e-12;
-  const int me = comm->rank();
-  banded::Gscg solver(c, comm, part, stop, Backend::host, variant);
-  Vector bv(Backend::host, std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
-  Vector xv(Backend::host, std::size_t(part.rows(me)));
-  xv.set_zero();
-  Result r;
-  r.stats = solver.solve(bv, xv);
-  r.reductions = solver.times().reductions;
-  r.x.resize(b.size());
-  comm->allgather(part, xv.data(), r.x.data());
-  return r;
-}
-
-void expect_same(const Result& dist, const Result& one) {
-  ASSERT_TRUE(one.stats.converged()) << one.stats.line();
-  EXPECT_EQ(dist.stats.reason, one.stats.reason);
-  EXPECT_EQ(dist.stats.iterations, one.stats.iterations);
-  EXPECT_LT(test::max_abs_diff(dist.x, one.x), 1e-10 * std::max(1.0, test::max_abs(one.x)));
-}
+using namespace test::dist;
 
 TEST(DistMpi, RunsOnTwoRanks) {
   EXPECT_EQ(world()->size(), 2);
@@ -255,12 +187,4 @@ TEST(DistMpi, RegistrySolversSliceTheirSlabAndReturnTheFullSolution) {
 }  // namespace
 }  // namespace tb
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int failed = RUN_ALL_TESTS();
-  int any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return any;
-}
+int main(int argc, char** argv) { return tb::test::dist::run_mpi_tests(argc, argv); }
