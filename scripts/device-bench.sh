@@ -13,7 +13,9 @@
 #   ASYNC_ARGS="--gpu-only --system .carry/systems/cylinder-A.mtx" scripts/device-bench.sh build async
 #
 # Steps: build (configure and build everything), tests (ctest -L gpu), spmv,
-# fgbilu, multicolor, async, banded, parilut. Limits in seconds: MC_T,
+# fgbilu, multicolor, async, banded, parilut, mpi (Open MPI from .carry/mpi,
+# scripts/device-carry.sh --mpi: a second build with MPI, then the MPI tests,
+# the two-rank GPU ones included, on two ranks sharing the GPU). Limits in seconds: MC_T,
 # ASYNC_T, PL_T (defaults below); BUILD_DIR names the build folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +63,26 @@ for step in "$@"; do
     parilut)
       timeout "${PL_T:-90}" "$build/bin/tb-bench-parilut" --problems ani5 --steps 2 --json "$results/gpu-$stamp-parilut.json" \
         --md "$results/gpu-$stamp-parilut.md" >"$results/parilut.txt" 2>&1 ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests spmv fgbilu multicolor async banded parilut)" >&2 ;;
+    mpi)
+      # Unpacked outside /, where a package could break the image.
+      root=/tmp/tb-mpi && rm -rf "$root" && mkdir -p "$root"
+      for f in .carry/mpi/*.deb; do dpkg -x "$f" "$root"; done
+      usr=$root/usr && lib=$usr/lib/x86_64-linux-gnu
+      export OPAL_PREFIX=$usr LD_LIBRARY_PATH=$lib:$lib/openmpi/lib:${LD_LIBRARY_PATH:-}
+      export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      ldd --version | head -1 >"$results/mpi.txt"
+      cmake -S . -B "$build-mpi" -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR="$eigen_dir" \
+        -DTB_GTEST_SOURCE_DIR="$PWD/.carry/googletest" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+        -DWITH_CUDA=ON -DWITH_MPI=ON -DWITH_VTK=OFF -DWITH_METIS=OFF \
+        -DMPI_CXX_COMPILER="$usr/bin/mpicxx.openmpi" -DMPIEXEC_EXECUTABLE="$usr/bin/mpiexec.openmpi" \
+        >"$results/configure-mpi.log" 2>&1
+      cmake --build "$build-mpi" -j "$(nproc)" --target test_solvers_dist_mpi test_solvers_dist_gpu_mpi \
+        >"$results/build-mpi.log" 2>&1 || grep -E -B2 -A8 "error" "$results/build-mpi.log" | head -60
+      for t in test_solvers_dist_gpu_mpi test_solvers_dist_mpi; do
+        timeout 180 "$usr/bin/mpiexec.openmpi" -n 2 --oversubscribe "$build-mpi/bin/$t" >>"$results/mpi.txt" 2>&1
+        echo "$t rc=$?" >>"$results/mpi.txt"
+      done ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests spmv fgbilu multicolor async banded parilut mpi)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

@@ -7,8 +7,22 @@
 # Layout: .carry/eigen3/{include/eigen3,share/eigen3/cmake} mirrors /usr, so
 # Eigen3Config.cmake, which finds its headers at ../../../include/eigen3 from
 # its own folder, needs no editing.
+#
+# --mpi also fetches Debian's Open MPI as .deb files into .carry/mpi (8 MB): the
+# CUDA machine has no MPI, and device-bench.sh's `mpi` step unpacks them outside
+# / and runs the two-rank GPU tests. Relocating the unpacked tree with
+# OPAL_PREFIX was tried on this (Debian) machine only; whether the CUDA image's
+# C library is new enough for Debian 12's packages is found out there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--mpi" ]; then
+  rm -rf .carry/mpi && mkdir -p .carry/mpi
+  (cd .carry/mpi && apt-get download openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15 \
+    libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 \
+    libnl-route-3-200 libpsm2-2 libpsm-infinipath1 libnuma1 libltdl7 libpciaccess0 libmunge2 libxnvctrl0 libgfortran5)
+  du -sh .carry/mpi
+fi
 
 eigen_headers=/usr/include/eigen3
 eigen_cmake=/usr/share/eigen3/cmake
