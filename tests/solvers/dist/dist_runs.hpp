@@ -46,6 +46,21 @@ inline std::vector<double> gather(const banded::Communicator& comm, const banded
   return all;
 }
 
+// One solve from x0 = 0 of this rank's rows, the full solution gathered.
+template <class Solver>
+Result solve_slab(Solver& solver, const std::vector<double>& b, const banded::Communicator& comm,
+                  const banded::RowPartition& part, Backend backend) {
+  const int me = comm.rank();
+  const Vector bv = local_rows(b, part, me, backend);
+  Vector xv(backend, std::size_t(part.rows(me)));
+  xv.set_zero();
+  Result r;
+  r.stats = solver.solve(bv, xv);
+  r.reductions = solver.times().reductions;
+  r.x = gather(comm, part, xv, b.size());
+  return r;
+}
+
 // GBCG on the slab a partition gives this rank of comm; the one-reduction
 // variant cuts this rank's rows of A^T as well.
 inline Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared_ptr<const banded::Communicator> comm,
@@ -63,14 +78,7 @@ inline Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared
   banded::Gbcg solver = variant == banded::GbcgVariant::one_reduction
                             ? banded::Gbcg(slab, transposed, comm, part, stop, backend)
                             : banded::Gbcg(slab, comm, part, stop, backend);
-  const Vector bv = local_rows(b, part, me, backend);
-  Vector xv(backend, std::size_t(part.rows(me)));
-  xv.set_zero();
-  Result r;
-  r.stats = solver.solve(bv, xv);
-  r.reductions = solver.times().reductions;
-  r.x = gather(*comm, part, xv, b.size());
-  return r;
+  return solve_slab(solver, b, *comm, part, backend);
 }
 
 inline Result gscg(const banded::StencilCoefficients& c, const std::vector<double>& b,
@@ -78,16 +86,8 @@ inline Result gscg(const banded::StencilCoefficients& c, const std::vector<doubl
                    banded::GscgVariant variant = banded::GscgVariant::one_reduction, Backend backend = Backend::host) {
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-12;
-  const int me = comm->rank();
   banded::Gscg solver(c, comm, part, stop, backend, variant);
-  const Vector bv = local_rows(b, part, me, backend);
-  Vector xv(backend, std::size_t(part.rows(me)));
-  xv.set_zero();
-  Result r;
-  r.stats = solver.solve(bv, xv);
-  r.reductions = solver.times().reductions;
-  r.x = gather(*comm, part, xv, b.size());
-  return r;
+  return solve_slab(solver, b, *comm, part, backend);
 }
 
 inline void expect_same(const Result& dist, const Result& one) {
