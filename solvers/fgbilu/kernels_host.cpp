@@ -6,16 +6,17 @@
 #include <utility>
 
 #include "kernels.hpp"
+#include "solvers/core/types.hpp"
 #include "solvers/precond/dense_block.hpp"
 
 namespace tb::fgbilu {
 
 namespace {
 
-// Below this many block entries in a hyperplane, a parallel region costs more
-// than the work (ARCHITECTURE.md: OpenMP regions only above 16k entries; the
-// factorisation does n times more work per entry, hence the smaller bound).
-constexpr index_t omp_min_entries = 2048;
+// Each OpenMP kernel opens one region for the whole grid (all hyperplanes of a
+// sweep), when the grid's diagonal blocks hold at least tb::openmp_min_length
+// entries: the project-wide bound (types.hpp).
+bool parallel_grid(const Stencil7View& a) { return long(a.cells) * a.n * a.n >= openmp_min_length; }
 
 bool all_finite(const double* blk, index_t n) {
   for (index_t e = 0; e < n * n; ++e)
@@ -134,7 +135,7 @@ index_t factor_planes(const Stencil7View& a, double* d, const index_t* plane_ptr
     // Cells after a singular one are computed from non-finite values, harmlessly;
     // the first bad cell in wavefront order is the one reported, as sequentially.
     index_t bad = a.cells;
-#pragma omp parallel if (a.cells * a.n * a.n >= 8 * omp_min_entries) reduction(min : bad)
+#pragma omp parallel if (parallel_grid(a)) reduction(min : bad)
     {
       double s[3 * max_n * max_n];
       for (index_t p = 0; p < planes; ++p) {
@@ -150,7 +151,7 @@ index_t factor_planes(const Stencil7View& a, double* d, const index_t* plane_ptr
 void forward_sweep(const Stencil7View& a, const double* d, const index_t* plane_ptr, index_t planes, const double* b,
                    double* x) {
   with_n(a, [&]<int N>() {
-#pragma omp parallel if (a.cells * a.n * a.n >= 8 * omp_min_entries)
+#pragma omp parallel if (parallel_grid(a))
     {
       double z[max_n];
       for (index_t p = 0; p < planes; ++p) {
@@ -163,7 +164,7 @@ void forward_sweep(const Stencil7View& a, const double* d, const index_t* plane_
 
 void backward_sweep(const Stencil7View& a, const double* d, const index_t* plane_ptr, index_t planes, double* x) {
   with_n(a, [&]<int N>() {
-#pragma omp parallel if (a.cells * a.n * a.n >= 8 * omp_min_entries)
+#pragma omp parallel if (parallel_grid(a))
     {
       double z[max_n];
       for (index_t p = planes - 1; p >= 0; --p) {
@@ -177,7 +178,7 @@ void backward_sweep(const Stencil7View& a, const double* d, const index_t* plane
 void residual(const Stencil7View& a, const double* b, const double* x, double* r) {
   with_n(a, [&]<int N>() {
     const index_t n = dense::dim<N>(a.n);
-#pragma omp parallel for schedule(static) if (a.cells * a.n * a.n >= 8 * omp_min_entries)
+#pragma omp parallel for schedule(static) if (parallel_grid(a))
     for (index_t q = 0; q < a.cells; ++q)
       for (index_t u = 0; u < n; ++u) r[std::size_t(a.natural[q]) * n + u] = residual_element<N>(a, b, x, q, u);
   });
