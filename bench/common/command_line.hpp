@@ -64,6 +64,14 @@ inline long long parse_count(const std::string& flag, const std::string& text, l
   return v;
 }
 
+inline double parse_real(const std::string& flag, const std::string& text, double lo) {
+  double v = 0.0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (res.ec != std::errc() || res.ptr != text.data() + text.size() || !(v >= lo))
+    throw Error(flag + " needs a number >= " + std::to_string(lo) + ", got '" + text + "'");
+  return v;
+}
+
 // "1,4,5" -> {1, 4, 5}, each in lo..hi.
 inline std::vector<long long> parse_count_list(const std::string& flag, const std::string& text, long long lo,
                                                long long hi) {

@@ -6,24 +6,18 @@
 #include <petscksp.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
+#include "../common/command_line.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/core/timer.hpp"
-#include "solvers/core/vector_kernels.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
 #include "solvers/matrix/generate.hpp"
@@ -53,45 +47,29 @@ const char* usage =
     "  --reps N        timed repetitions of set-up and solve, after one untimed; each configuration's\n"
     "                  repetitions interleave with the others'; best and median reported (default 7)\n";
 
-template <class T>
-T parse_number(const std::string& flag, const std::string& text, T lo) {
-  T v{};
-  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (res.ec != std::errc() || res.ptr != text.data() + text.size() || !(v >= lo))
-    throw Error(flag + " needs a number >= " + std::to_string(lo) + ", got '" + text + "'");
-  return v;
-}
-
 Options parse_options(int argc, char** argv) {
   Options o;
   bool grid_set = false, reps_set = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << usage;
-      std::exit(0);
-    } else if (arg == "--quick") {
+  for (ArgumentList args(argc, argv, usage); args.next();) {
+    const std::string& f = args.flag();
+    if (f == "--quick") {
       o.quick = true;
-    } else if (arg == "--json") {
-      o.json_path = next();
-    } else if (arg == "--grid") {
-      o.grid = parse_number<index_t>(arg, next(), 2);
+    } else if (f == "--json") {
+      o.json_path = args.value();
+    } else if (f == "--grid") {
+      o.grid = index_t(parse_count(f, args.value(), 2));
       grid_set = true;
-    } else if (arg == "--block-size") {
-      o.block_size = parse_number<index_t>(arg, next(), 1);
-    } else if (arg == "--restart") {
-      o.restart = parse_number<int>(arg, next(), 1);
-    } else if (arg == "--rtol") {
-      o.rtol = parse_number<double>(arg, next(), 0.0);
-    } else if (arg == "--reps") {
-      o.reps = parse_number<int>(arg, next(), 1);
+    } else if (f == "--block-size") {
+      o.block_size = index_t(parse_count(f, args.value(), 1));
+    } else if (f == "--restart") {
+      o.restart = int(parse_count(f, args.value(), 1));
+    } else if (f == "--rtol") {
+      o.rtol = parse_real(f, args.value(), 0.0);
+    } else if (f == "--reps") {
+      o.reps = int(parse_count(f, args.value(), 1));
       reps_set = true;
     } else {
-      throw Error("unknown option '" + arg + "'\n" + usage);
+      args.reject();
     }
   }
   if (o.quick) {
@@ -187,14 +165,6 @@ double median(std::vector<double> t) {
   return t[t.size() / 2];
 }
 
-void set_threads(int n) {
-#ifdef _OPENMP
-  omp_set_num_threads(n);
-#else
-  (void)n;
-#endif
-}
-
 // A solver configuration whose repetitions interleave with the others', so
 // that a slow spell of a shared machine falls on all of them alike.
 class Runner {
@@ -286,7 +256,7 @@ class OursRunner final : public Runner {
             ")+bilu0";
     run_.solver = "tb " + spec_;
     run_.mode = mode;
-    set_threads(threads_);
+    set_host_threads(threads_);
     run_.threads = host_threads();
     if (mode == Mode::time_loop) {
       kept_ = make_solver(spec_);
@@ -294,7 +264,7 @@ class OursRunner final : public Runner {
     }
   }
   void repetition(bool timed) override {
-    set_threads(threads_);
+    set_host_threads(threads_);
     std::unique_ptr<LinearSolver> fresh = kept_ ? nullptr : make_solver(spec_);
     LinearSolver& solver = kept_ ? *kept_ : *fresh;
     WallTimer t;
@@ -349,7 +319,7 @@ KernelTiming time_alternately(const std::string& kernel, int reps, Ours&& ours, 
 
 // SpMV, the BILU(0) numeric factorisation and its application, one thread.
 std::vector<KernelTiming> compare_kernels(const BsrMatrix& a, const Options& o) {
-  set_threads(1);
+  set_host_threads(1);
   const int reps = std::max(5, 4 * o.reps);
   const std::size_t n = std::size_t(a.rows());
   std::vector<double> hx(n);
@@ -534,7 +504,7 @@ int run(int argc, char** argv) {
   }
   const std::vector<KernelTiming> kernels = compare_kernels(a, o);
   TB_PETSC(PetscFinalize());
-  set_threads(all_threads);
+  set_host_threads(all_threads);
   print_kernels(kernels);
   print_table(runs);
   print_ratios(runs);
@@ -548,11 +518,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace tb::bench
 
-int main(int argc, char** argv) {
-  try {
-    return tb::bench::run(argc, argv);
-  } catch (const tb::Error& e) {
-    std::cerr << "tb-bench-petsc: " << e.what() << "\n";
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return tb::bench::guarded_main("tb-bench-petsc", argc, argv, tb::bench::run); }
