@@ -14,6 +14,7 @@
 #include "../banded/banded_systems.hpp"
 #include "solvers/banded/gbcg.hpp"
 #include "solvers/banded/gscg.hpp"
+#include "solvers/core/memory.hpp"
 #include "solvers/dist/mpi_communicator.hpp"
 
 namespace tb::test::dist {
@@ -88,6 +89,29 @@ inline Result gscg(const banded::StencilCoefficients& c, const std::vector<doubl
   stop.krylov.rtol = 1e-12;
   banded::Gscg solver(c, comm, part, stop, backend, variant);
   return solve_slab(solver, b, *comm, part, backend);
+}
+
+// On two ranks of the world, evenly and unevenly split, with x on the backend:
+// after the exchange each rank's extended vector holds its owned rows, the
+// ghost rows from the other rank and zeros beyond the global ends (entry value
+// = 100 + global row).
+inline void expect_ghost_zones_filled(Backend backend) {
+  const index_t n = 20, band = 4;
+  for (const banded::RowPartition& part : {banded::balanced_partition(n, 2), banded::partition_from_sizes({3, 17})}) {
+    const int me = world()->rank();
+    auto ex = world()->make_exchange(part, band, backend);
+    banded::GhostedVector x(backend, part.rows(me), band);
+    std::vector<double> owned(std::size_t(part.rows(me)));
+    for (index_t i = 0; i < part.rows(me); ++i) owned[i] = 100.0 + part.first(me) + i;
+    memory::copy(x.owned(), backend, owned.data(), Backend::host, owned.size() * sizeof(double));
+    for (int k = 0; k < ex->phases(); ++k) ex->post(k, x), ex->complete(k, x);
+    std::vector<double> ext(std::size_t(part.rows(me) + 2 * band));
+    memory::copy(ext.data(), Backend::host, x.ext(), backend, ext.size() * sizeof(double));
+    for (index_t e = 0; e < index_t(ext.size()); ++e) {
+      const index_t g = part.first(me) - band + e;
+      EXPECT_EQ(ext[e], g < 0 || g >= n ? 0.0 : 100.0 + g) << "rank " << me << " global row " << g;
+    }
+  }
 }
 
 inline void expect_same(const Result& dist, const Result& one) {
