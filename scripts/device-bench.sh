@@ -13,7 +13,7 @@
 #   ASYNC_ARGS="--gpu-only --system .carry/systems/cylinder-A.mtx" scripts/device-bench.sh build async
 #
 # Steps: build (configure and build everything), tests (ctest -L gpu), spmv,
-# fgbilu, multicolor, async, banded, parilut, mpi (Open MPI from .carry/mpi,
+# fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut, mpi (Open MPI from .carry/mpi,
 # scripts/device-carry.sh --mpi: a second build with MPI, then the MPI tests,
 # the two-rank GPU ones included, on two ranks sharing the GPU). Limits in seconds: MC_T,
 # ASYNC_T, PL_T (defaults below); BUILD_DIR names the build folder.
@@ -44,12 +44,19 @@ for step in "$@"; do
       cmake --build "$build" -j "$(nproc)" >"$results/build.log" 2>&1 || grep -E -B2 -A8 "error" "$results/build.log" | head -80
       nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
     tests)
-      ctest --test-dir "$build" -L gpu --output-on-failure -j "$(nproc)" 2>&1 | tee "$results/gpu-tests.log" | tail -5 ;;
+      # --timeout: a kernel that never ends (a wait in fgbilu's launch=sweep) costs 2 minutes, not the call.
+      ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" 2>&1 |
+        tee "$results/gpu-tests.log" | tail -5 ;;
     spmv)
       timeout 90 "$build/bin/tb-bench-spmv" --json "$results/gpu-$stamp-spmv.json" >"$results/spmv.txt" 2>&1 ;;
     fgbilu)
       timeout 240 "$build/bin/tb-bench-fgbilu" --json "$results/gpu-$stamp-fgbilu.json" \
         --md "$results/gpu-$stamp-fgbilu.md" >"$results/fgbilu.txt" 2>&1 ;;
+    fgbilu-target)
+      # The GPU target alone (65^3, n = 6, cl against cuSPARSE), in about a minute.
+      timeout 120 "$build/bin/tb-bench-fgbilu" --cubes 45,65 --block-sizes 6 --reps 5 \
+        --json "$results/gpu-$stamp-fgbilu-target.json" --md "$results/gpu-$stamp-fgbilu-target.md" \
+        >"$results/fgbilu-target.txt" 2>&1 ;;
     multicolor)
       timeout "${MC_T:-300}" "$build/bin/tb-bench-multicolor" --sizes "${MC_SIZES:-6309,103178,983633}" \
         --json "$results/gpu-$stamp-multicolor.json" >"$results/multicolor.txt" 2>&1 ;;
@@ -82,7 +89,7 @@ for step in "$@"; do
         timeout 180 "$usr/bin/mpiexec.openmpi" -n 2 --oversubscribe "$build-mpi/bin/$t" >>"$results/mpi.txt" 2>&1
         echo "$t rc=$?" >>"$results/mpi.txt"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests spmv fgbilu multicolor async banded parilut mpi)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests spmv fgbilu fgbilu-target multicolor async banded parilut mpi)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

@@ -13,12 +13,18 @@ void register_fgbilu(Registry& r) {
         "seq: natural order; omp: coarse wavefront; acc: fine-grained (host or cuda); cl: fused CUDA kernels; "
         "auto: omp on host, cl on cuda",
         {"auto", "seq", "omp", "acc", "cl"}},
+       {"launch",
+        ParamType::choice,
+        "plane",
+        "cl only: plane: one kernel launch per hyperplane (Algorithms 9, 10); sweep: one launch per factorisation "
+        "and per sweep, hyperplanes ordered by device-side counters",
+        {"plane", "sweep"}},
        {"nx", ParamType::integer, "0", "grid cells in i (0: inferred from the pattern)", {}},
        {"ny", ParamType::integer, "0", "grid cells in j (0: inferred)", {}},
        {"nz", ParamType::integer, "0", "grid cells in k (0: inferred)", {}}},
       [](const ParamValues& p) {
-        return fgbilu::make_preconditioner(p.text("variant"),
-                                           fgbilu::GridShape{p.integer("nx"), p.integer("ny"), p.integer("nz")});
+        return fgbilu::make_preconditioner(
+            p.text("variant"), fgbilu::GridShape{p.integer("nx"), p.integer("ny"), p.integer("nz")}, p.text("launch"));
       }});
 }
 

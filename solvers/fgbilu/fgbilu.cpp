@@ -29,7 +29,18 @@ Variant parse_variant(std::string_view name) {
   throw Error("fgbilu: unknown variant '" + std::string(name) + "' (allowed: seq, omp, acc, cl)");
 }
 
-Factorization::Factorization(Variant variant, Backend backend) : variant_(variant), backend_(backend) {
+std::string_view to_string(Launch l) { return l == Launch::plane ? "plane" : "sweep"; }
+
+Launch parse_launch(std::string_view name) {
+  for (Launch l : {Launch::plane, Launch::sweep})
+    if (name == to_string(l)) return l;
+  throw Error("fgbilu: unknown launch '" + std::string(name) + "' (allowed: plane, sweep)");
+}
+
+Factorization::Factorization(Variant variant, Backend backend, Launch launch)
+    : variant_(variant), backend_(backend), launch_(launch) {
+  if (launch == Launch::sweep && variant != Variant::cl)
+    throw Error("fgbilu(launch=sweep) is for variant=cl only (got variant=" + std::string(to_string(variant)) + ")");
   const bool host_only = variant == Variant::seq || variant == Variant::omp;
   if (host_only && backend == Backend::cuda)
     throw Error("fgbilu(variant=" + std::string(to_string(variant)) +
@@ -55,8 +66,30 @@ void Factorization::setup(const BsrMatrix& a, const GridShape* given) {
     s_ = Array<double>(backend_, 3 * std::size_t(s.max_plane_size()) * host_.block_entries());
     z_ = Array<double>(backend_, std::size_t(s.max_plane_size()) * host_.block_size);
   }
+  if (backend_ == Backend::cuda) flag_ = Array<index_t>(backend_, 1);
+  if (launch_ == Launch::sweep) setup_plane_groups();
   copy_values_to_backend();
   factor();
+}
+
+void Factorization::setup_plane_groups() {
+  const WavefrontSchedule& s = host_.schedule;
+  const PlaneGroups g = make_plane_groups(s, cuda::cl_points(host_.block_size));
+  plane_ptr_ = Array<index_t>(backend_, std::span<const index_t>(s.plane_ptr));
+  group_ptr_ = Array<index_t>(backend_, std::span<const index_t>(g.group_ptr));
+  group_plane_ = Array<index_t>(backend_, std::span<const index_t>(g.group_plane));
+  counters_ = Array<index_t>(backend_, std::size_t(s.num_planes()) + 1);
+  groups_ = g.num_groups();
+}
+
+cuda::PlaneGroupsView Factorization::plane_groups() const {
+  return {plane_ptr_.data(),
+          group_ptr_.data(),
+          group_plane_.data(),
+          host_.schedule.num_planes(),
+          groups_,
+          cuda::cl_points(host_.block_size),
+          counters_.data()};
 }
 
 void Factorization::update(const BsrMatrix& a) {
@@ -105,7 +138,7 @@ void Factorization::factor() {
     if (bad >= 0) throw_singular(bad);
     return;
   }
-  for (index_t p = 0; p < s.num_planes(); ++p) {
+  for (index_t p = 0; p < s.num_planes() && launch_ == Launch::plane; ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
     index_t bad = -1;
     if (backend_ == Backend::cuda) {
@@ -118,8 +151,9 @@ void Factorization::factor() {
     }
     if (bad >= 0) throw_singular(bad);
   }
+  if (launch_ == Launch::sweep) TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups()));
   if (backend_ == Backend::cuda) {
-    const index_t bad = TB_CUDA_CALL(cuda::first_non_finite_block(d, host_.cells(), host_.block_size));
+    const index_t bad = TB_CUDA_CALL(cuda::first_non_finite_block(d, host_.cells(), host_.block_size, flag_.data()));
     if (bad >= 0) throw_singular(bad);
   }
 }
@@ -136,6 +170,11 @@ void Factorization::solve(const double* r, double* z) const {
   if (variant_ == Variant::omp) {
     omp::forward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), r, z);
     omp::backward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), z);
+    return;
+  }
+  if (launch_ == Launch::sweep) {
+    TB_CUDA_CALL(cuda::cl_forward_sweep(a, d, plane_groups(), r, z));
+    TB_CUDA_CALL(cuda::cl_backward_sweep(a, d, plane_groups(), z));
     return;
   }
   double* zs = z_.data();
@@ -170,13 +209,16 @@ namespace {
 
 class FgbiluPreconditioner final : public Preconditioner {
  public:
-  FgbiluPreconditioner(std::string variant, GridShape given) : variant_(std::move(variant)), given_(given) {
+  FgbiluPreconditioner(std::string variant, GridShape given, Launch launch)
+      : variant_(std::move(variant)), given_(given), launch_(launch) {
     if (variant_ != "auto") parse_variant(variant_);
+    if (launch_ == Launch::sweep && variant_ != "cl" && variant_ != "auto")
+      throw Error("fgbilu(launch=sweep) is for variant=cl only (got variant=" + variant_ + ")");
   }
   void setup(const BsrMatrix& a, Backend backend) override {
     const Variant v =
         variant_ == "auto" ? (backend == Backend::cuda ? Variant::cl : Variant::omp) : parse_variant(variant_);
-    f_ = std::make_unique<Factorization>(v, backend);
+    f_ = std::make_unique<Factorization>(v, backend, v == Variant::cl ? launch_ : Launch::plane);
     const bool explicit_grid = given_.ni > 0 || given_.nj > 0 || given_.nk > 0;
     f_->setup(a, explicit_grid ? &given_ : nullptr);
   }
@@ -199,13 +241,15 @@ class FgbiluPreconditioner final : public Preconditioner {
  private:
   std::string variant_;
   GridShape given_;
+  Launch launch_;
   std::unique_ptr<Factorization> f_;
 };
 
 }  // namespace
 
-std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given) {
-  return std::make_unique<FgbiluPreconditioner>(std::string(variant), given);
+std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given,
+                                                    std::string_view launch) {
+  return std::make_unique<FgbiluPreconditioner>(std::string(variant), given, parse_launch(launch));
 }
 
 }  // namespace tb::fgbilu

@@ -21,13 +21,25 @@
 
 namespace tb::fgbilu {
 
+namespace cuda {
+struct PlaneGroupsView;
+}
+
 enum class Variant { seq, omp, acc, cl };
 std::string_view to_string(Variant v);
 Variant parse_variant(std::string_view name);  // tb::Error lists the allowed names
 
+// How the cl variant launches its kernels: one launch per hyperplane (the
+// paper's form of Algorithms 9, 10) or one per whole sweep, the plane order
+// then kept by completion counters on the device (cuda/fgbilu_kernels.cu).
+enum class Launch { plane, sweep };
+std::string_view to_string(Launch l);
+Launch parse_launch(std::string_view name);
+
 class Factorization {
  public:
-  Factorization(Variant variant, Backend backend);
+  // launch = sweep is for variant cl only (tb::Error otherwise).
+  Factorization(Variant variant, Backend backend, Launch launch = Launch::plane);
   // Symbolic: the grid (inferred from the pattern, or given), the schedule, the
   // 7-point layout and the device arrays; then the numeric factorisation.
   void setup(const BsrMatrix& a, const GridShape* given = nullptr);
@@ -42,6 +54,7 @@ class Factorization {
   void residual(const double* b, const double* x, double* r) const;
 
   Variant variant() const { return variant_; }
+  Launch launch() const { return launch_; }
   Backend backend() const { return backend_; }
   const Stencil7Matrix& matrix() const { return host_; }
   // The factorised, inverted diagonal blocks d, copied to the host in natural cell order.
@@ -53,19 +66,27 @@ class Factorization {
   PlaneScratch scratch() const;
   void throw_singular(index_t q) const;
   void copy_values_to_backend();
+  void setup_plane_groups();
+  cuda::PlaneGroupsView plane_groups() const;
 
   Variant variant_;
   Backend backend_;
+  Launch launch_;
   Stencil7Matrix host_;
   Stencil7Map map_;
   std::vector<index_t> row_ptr_, col_idx_;  // the pattern of setup, for update's check
   Array<double> coef_, d_;
   Array<index_t> natural_, position_, neighbour_;
   mutable Array<double> s_, z_;
+  // cuda: the non-finite check's flag; launch = sweep: the plane groups and their counters.
+  Array<index_t> flag_, plane_ptr_, group_ptr_, group_plane_;
+  mutable Array<index_t> counters_;
+  index_t groups_ = 0;
 };
 
 // The registry's fgbilu: variant auto picks omp on the host and cl on CUDA.
-// nx, ny, nz > 0 give the grid instead of inferring it.
-std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given);
+// nx, ny, nz > 0 give the grid instead of inferring it. launch applies to cl.
+std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given,
+                                                    std::string_view launch = "plane");
 
 }  // namespace tb::fgbilu

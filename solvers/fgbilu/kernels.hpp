@@ -47,6 +47,22 @@ void backward_plane(const Stencil7View& a, const double* d, index_t begin, index
 }  // namespace acc_host
 
 namespace cuda {
+// CL workgroups hold L = cl_points(n) grid points of n*n threads: about 256
+// threads, at least one point (n*n <= 1024).
+inline index_t cl_points(index_t n) { return n * n >= 256 ? 1 : 256 / (n * n); }
+
+// A single-launch CL sweep's plan (wavefront_schedule.hpp PlaneGroups) on the
+// device, and its counters: counters[0] hands out workgroup tickets,
+// counters[1 + p] counts the finished groups of plane p. The launchers zero
+// the counters first.
+struct PlaneGroupsView {
+  const index_t* plane_ptr = nullptr;    // [planes + 1]
+  const index_t* group_ptr = nullptr;    // [planes + 1]
+  const index_t* group_plane = nullptr;  // [groups]
+  index_t planes = 0, groups = 0, points = 1;
+  index_t* counters = nullptr;  // [1 + planes]
+};
+
 void acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s);
 void acc_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
                        double* z);
@@ -55,10 +71,17 @@ void acc_backward_plane(const Stencil7View& a, const double* d, index_t begin, i
 void cl_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end);
 void cl_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x);
 void cl_backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x);
+// Algorithms 9 and 10 over every hyperplane in one launch each
+// (fgbilu(variant=cl,launch=sweep)); the same arithmetic as the *_plane twins,
+// with the plane order kept by g's counters instead of kernel boundaries.
+void cl_factor_sweep(const Stencil7View& a, double* d, const PlaneGroupsView& g);
+void cl_forward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, const double* b, double* x);
+void cl_backward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, double* x);
 void residual(const Stencil7View& a, const double* b, const double* x, double* r);
 // The first wavefront position whose block holds a non-finite entry, or -1
-// (one synchronising copy; called once after a factorisation).
-index_t first_non_finite_block(const double* d, index_t cells, index_t n);
+// (one synchronising copy; called once after a factorisation). flag: one
+// device index_t of scratch, so that a factorisation allocates nothing.
+index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_t* flag);
 }  // namespace cuda
 
 }  // namespace tb::fgbilu

@@ -87,26 +87,31 @@ __global__ void residual_kernel(Stencil7View a, const double* b, const double* x
   r[std::size_t(a.natural[q]) * a.n + u] = residual_element(a, b, x, q, u);
 }
 
-__global__ void first_bad_kernel(const double* d, index_t cells, index_t n, int* bad) {
+__global__ void first_bad_kernel(const double* d, index_t cells, index_t n, index_t* bad) {
   const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (t >= (long long)cells * n * n) return;
-  if (!isfinite(d[t])) atomicMin(bad, int(t / (n * n)));
+  if (!isfinite(d[t])) atomicMin(bad, index_t(t / (n * n)));
 }
 
-// Algorithm 8: (I_G, I_T) -> (q, u, v, q_w), 0-based; L points per workgroup.
+// Algorithm 8: (I_G, I_T) -> (q, u, v, q_w), 0-based; the workgroup's points
+// start at wavefront position first and stop at the plane's end.
 struct ClIndex {
   index_t qw, q, u, v;
   bool active;
 };
-__device__ inline ClIndex cl_index(index_t n, index_t points, index_t begin, index_t end) {
+__device__ inline ClIndex cl_index_from(index_t n, index_t first, index_t end) {
   ClIndex c;
   const index_t t = threadIdx.x;
   c.qw = t / (n * n);
-  c.q = begin + blockIdx.x * points + c.qw;
+  c.q = first + c.qw;
   c.u = (t / n) % n;
   c.v = t % n;
   c.active = c.q < end;
   return c;
+}
+// One launch per plane: workgroup I_G holds points I_G * L .. I_G * L + L - 1 of the plane.
+__device__ inline ClIndex cl_index(index_t n, index_t points, index_t begin, index_t end) {
+  return cl_index_from(n, begin + blockIdx.x * points, end);
 }
 
 // Algorithm 9. Shared memory: s[3][L][n*n]. Each thread keeps its own d^{u,v}
@@ -171,8 +176,169 @@ __global__ void cl_sweep_kernel(Stencil7View a, const double* d, index_t begin, 
   }
 }
 
-// Points per workgroup: about 256 threads, at least one point (n*n <= 1024).
-index_t cl_points(index_t n) { return std::max<index_t>(1, threads / (n * n)); }
+// ---- Algorithms 9 and 10 in one launch per sweep (launch=sweep) ----
+// One launch per hyperplane costs a kernel boundary per plane: at 65^3 the
+// 2 x 193 sweep launches, not their arithmetic, set the time (docs/fgbilu.md).
+// Here one launch covers every plane. A workgroup takes a ticket when it
+// starts and works on the group of that number (PlaneGroups: plane by plane,
+// reversed for the backward sweep), so the groups it waits for hold smaller
+// tickets: they have started, stay resident, and finish; the wait always ends
+// whatever order the hardware starts workgroups in (the argument of
+// single-pass scans with decoupled look-back). What does not depend on the
+// previous plane (coefficients, d, b, indices) is loaded before the wait;
+// values written during the launch are read with __ldcg, from L2, because
+// L1 is not coherent between multiprocessors.
+
+struct GroupSlot {
+  index_t plane, first, end;  // the group's positions: first .. min(first + L, end) - 1
+};
+
+__device__ GroupSlot take_ticket(const PlaneGroupsView& g, bool reverse) {
+  __shared__ index_t ticket;
+  if (threadIdx.x == 0) ticket = atomicAdd(g.counters, 1);
+  __syncthreads();
+  const index_t group = reverse ? g.groups - 1 - ticket : ticket;
+  GroupSlot s;
+  s.plane = g.group_plane[group];
+  s.first = g.plane_ptr[s.plane] + (group - g.group_ptr[s.plane]) * g.points;
+  s.end = g.plane_ptr[s.plane + 1];
+  return s;
+}
+
+// Every thread calls; returns once all groups of `plane` have published.
+// A plane outside 0 .. planes - 1 (before the first, after the last) is ready.
+__device__ void wait_for_plane(const PlaneGroupsView& g, index_t plane) {
+  if (threadIdx.x == 0 && plane >= 0 && plane < g.planes) {
+    const index_t need = g.group_ptr[plane + 1] - g.group_ptr[plane];
+    const volatile index_t* done = g.counters + 1 + plane;
+    while (*done < need) __nanosleep(32);
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+// Every thread calls after its stores: each thread's fence orders its stores
+// before thread 0's count, which is what wait_for_plane reads.
+__device__ void publish_group(const PlaneGroupsView& g, index_t plane) {
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(g.counters + 1 + plane, 1);
+}
+
+// Algorithm 9 for one group. Shared memory: six regions of L*n*n doubles,
+// first the lower blocks and the neighbours' d (kernel #1 of Algorithm 4),
+// then the products s_t and the neighbours' upper blocks back to the cell
+// (kernel #2, Eq. 1), then two alternating Gauss-Jordan buffers. Each thread
+// loads one entry of each block, so all its loads are independent.
+__global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, PlaneGroupsView g) {
+  extern __shared__ double shm[];
+  const GroupSlot slot = take_ticket(g, false);
+  const index_t n = a.n, nn = n * n, region = g.points * nn;
+  const ClIndex c = cl_index_from(n, slot.first, slot.end);
+  const index_t e = c.u * n + c.v;
+  double* own = shm + c.qw * nn;  // region 0 of this point; region r at own + r * region
+  index_t nq[3] = {-1, -1, -1};
+  double lower[3] = {0.0, 0.0, 0.0}, upper_back[3] = {0.0, 0.0, 0.0};
+  double mine = 0.0;
+  if (c.active) {
+    mine = coef_block(a, 3, c.q)[e];
+    for (int t = 0; t < 3; ++t) {
+      nq[t] = neighbour_of(a, t, c.q);
+      if (nq[t] < 0) continue;
+      lower[t] = coef_block(a, t, c.q)[e];
+      upper_back[t] = coef_block(a, upper_coefficient_back(t), nq[t])[e];
+    }
+  }
+  wait_for_plane(g, slot.plane - 1);
+  if (c.active)
+    for (int t = 0; t < 3; ++t) {
+      own[t * region + e] = lower[t];
+      own[(3 + t) * region + e] = nq[t] < 0 ? 0.0 : __ldcg(d + std::size_t(nq[t]) * nn + e);
+    }
+  __syncthreads();
+  double product[3] = {0.0, 0.0, 0.0};
+  if (c.active)
+    for (int t = 0; t < 3; ++t)
+      for (index_t w = 0; w < n; ++w) product[t] += own[t * region + c.u * n + w] * own[(3 + t) * region + w * n + c.v];
+  __syncthreads();
+  if (c.active)
+    for (int t = 0; t < 3; ++t) {
+      own[t * region + e] = product[t];
+      own[(3 + t) * region + e] = upper_back[t];
+    }
+  __syncthreads();
+  if (c.active)
+    for (int t = 0; t < 3; ++t) {
+      if (nq[t] < 0) continue;
+      double dot = 0.0;
+      for (index_t w = 0; w < n; ++w) dot += own[t * region + c.u * n + w] * own[(3 + t) * region + w * n + c.v];
+      mine -= dot;
+    }
+  __syncthreads();
+  for (index_t r = 0; r < n; ++r) {  // Algorithm 5, as in cl_factor_kernel
+    double* st = own + (r % 2) * region;
+    const double ea = c.u == r ? 1.0 : 0.0, eb = c.v == r ? 1.0 : 0.0, ec = (1.0 - ea) * (1.0 - eb);
+    if (c.active && ec == 0.0) st[e] = mine;
+    __syncthreads();
+    if (c.active)
+      mine = (ea * eb + (ea - eb) * mine - ec * st[c.u * n + r] * st[r * n + c.v]) / st[r * n + r] + ec * mine;
+  }
+  if (c.active) d[std::size_t(c.q) * nn + e] = mine;
+  publish_group(g, slot.plane);
+}
+
+// Algorithm 10 for one group. Shared memory: s[L][n*n], z[L][n].
+__global__ void cl_sweep_sweep_kernel(Stencil7View a, const double* d, PlaneGroupsView g, const double* b, double* x,
+                                      int backward) {
+  extern __shared__ double shm[];
+  const GroupSlot slot = take_ticket(g, backward != 0);
+  const index_t n = a.n, nn = n * n;
+  const ClIndex c = cl_index_from(n, slot.first, slot.end);
+  double* s = shm + c.qw * nn;
+  double* z = shm + g.points * nn + c.qw * n;
+  std::size_t self = 0;
+  long long from[3] = {-1, -1, -1};  // x entries of the neighbours this thread reads
+  double coef[3] = {0.0, 0.0, 0.0}, d_uv = 0.0, rhs = 0.0;
+  if (c.active) {
+    self = std::size_t(a.natural[c.q]) * n;
+    for (int t = 0; t < 3; ++t) {
+      const int dir = backward ? 3 + t : t;
+      const index_t nq = neighbour_of(a, dir, c.q);
+      if (nq < 0) continue;
+      from[t] = (long long)a.natural[nq] * n + c.v;
+      coef[t] = coef_block(a, backward ? dir + 1 : dir, c.q)[c.u * n + c.v];
+    }
+    d_uv = d[std::size_t(c.q) * nn + c.u * n + c.v];
+    if (c.v == 0) rhs = backward ? __ldcg(x + self + c.u) : b[self + c.u];
+  }
+  wait_for_plane(g, backward ? slot.plane + 1 : slot.plane - 1);
+  if (c.active) {
+    double part = 0.0;
+    for (int t = 0; t < 3; ++t)
+      if (from[t] >= 0) part += coef[t] * __ldcg(x + from[t]);
+    s[c.u * n + c.v] = part;
+  }
+  __syncthreads();
+  if (c.active && c.v == 0) {
+    double sum = 0.0;
+    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
+    z[c.u] = backward ? sum : rhs - sum;
+  }
+  __syncthreads();
+  if (c.active) s[c.u * n + c.v] = d_uv * z[c.v];
+  __syncthreads();
+  if (c.active && c.v == 0) {
+    double sum = 0.0;
+    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
+    x[self + c.u] = backward ? rhs - sum : sum;
+  }
+  publish_group(g, slot.plane);
+}
+
+void zero_counters(const PlaneGroupsView& g) {
+  cuda_error::throw_if(cudaMemsetAsync(g.counters, 0, (std::size_t(g.planes) + 1) * sizeof(index_t)),
+                       "cudaMemsetAsync of the fgbilu plane counters");
+}
 
 void check_cl_size(index_t n) {
   if (n > 32) throw Error("fgbilu(variant=cl): block size " + std::to_string(n) + " > 32 (one thread per block entry)");
@@ -238,21 +404,49 @@ void cl_backward_plane(const Stencil7View& a, const double* d, index_t begin, in
   cl_sweep(a, d, begin, end, nullptr, x, 1);
 }
 
+void cl_factor_sweep(const Stencil7View& a, double* d, const PlaneGroupsView& g) {
+  check_cl_size(a.n);
+  const std::size_t shared = 6 * std::size_t(g.points) * a.n * a.n * sizeof(double);
+  // n = 32: 48 KiB of dynamic shared memory plus the ticket, above the default limit.
+  cuda_error::throw_if(
+      cudaFuncSetAttribute(cl_factor_sweep_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
+      "cudaFuncSetAttribute for the fgbilu cl factorisation");
+  zero_counters(g);
+  cl_factor_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g);
+  cuda_error::check_launch("fgbilu cl factorisation (one launch)");
+}
+
+namespace {
+void cl_sweep_once(const Stencil7View& a, const double* d, const PlaneGroupsView& g, const double* b, double* x,
+                   int backward) {
+  check_cl_size(a.n);
+  const std::size_t shared = std::size_t(g.points) * (a.n * a.n + a.n) * sizeof(double);
+  zero_counters(g);
+  cl_sweep_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g, b, x, backward);
+  cuda_error::check_launch(backward ? "fgbilu cl backward sweep (one launch)" : "fgbilu cl forward sweep (one launch)");
+}
+}  // namespace
+
+void cl_forward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, const double* b, double* x) {
+  cl_sweep_once(a, d, g, b, x, 0);
+}
+
+void cl_backward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, double* x) {
+  cl_sweep_once(a, d, g, nullptr, x, 1);
+}
+
 void residual(const Stencil7View& a, const double* b, const double* x, double* r) {
   residual_kernel<<<blocks_for((long long)a.cells * a.n), threads>>>(a, b, x, r);
   cuda_error::check_launch("fgbilu residual");
 }
 
-index_t first_non_finite_block(const double* d, index_t cells, index_t n) {
-  int* flag = nullptr;
-  cuda_error::throw_if(cudaMalloc(&flag, sizeof(int)), "cudaMalloc");
-  const int none = INT_MAX;
-  cuda_error::throw_if(cudaMemcpy(flag, &none, sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy");
+index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_t* flag) {
+  const index_t none = INT_MAX;
+  cuda_error::throw_if(cudaMemcpy(flag, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy");
   first_bad_kernel<<<blocks_for((long long)cells * n * n), threads>>>(d, cells, n, flag);
-  int bad = none;
+  index_t bad = none;
   const cudaError_t launch = cudaGetLastError();
-  const cudaError_t copy = cudaMemcpy(&bad, flag, sizeof(int), cudaMemcpyDeviceToHost);
-  cudaFree(flag);
+  const cudaError_t copy = cudaMemcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost);
   cuda_error::throw_if(launch, "launch of fgbilu non-finite check");
   cuda_error::throw_if(copy, "cudaMemcpy");
   return bad == none ? -1 : bad;

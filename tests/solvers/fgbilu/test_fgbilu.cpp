@@ -253,6 +253,24 @@ TEST(Errors, ClWithoutCudaIsAClearError) {
   EXPECT_THROW(Factorization(Variant::omp, Backend::cuda), Error);
 }
 
+TEST(Errors, SweepLaunchIsForClOnly) {
+  for (Variant v : {Variant::seq, Variant::omp, Variant::acc}) {
+    try {
+      Factorization f(v, Backend::host, Launch::sweep);
+      FAIL() << to_string(v) << " accepted launch=sweep";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("variant=cl only"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(make_solver("bicgstab+fgbilu(variant=omp,launch=sweep)"), Error);
+  EXPECT_THROW(make_solver("bicgstab+fgbilu(variant=cl,launch=wavefront)"), Error);
+  EXPECT_THROW(parse_launch("persistent"), Error);
+  EXPECT_EQ(parse_launch(to_string(Launch::sweep)), Launch::sweep);
+  // auto on the host is omp, which ignores the cl-only launch.
+  auto host_auto = make_solver("richardson(maxit=2)+fgbilu(launch=sweep)");
+  EXPECT_NO_THROW(host_auto->setup(generated({3, 3, 3, 2})));
+}
+
 TEST(Errors, UpdateWithAnotherPatternIsRefused) {
   Factorization f(Variant::omp, Backend::host);
   f.setup(generated({3, 3, 3, 2}));

@@ -2,6 +2,7 @@
 // every lower neighbour in an earlier hyperplane, N_p as counted by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "solvers/core/error.hpp"
@@ -68,6 +69,45 @@ TEST(Schedule, NaturalOrderStoresCellsByNaturalIndex) {
 }
 
 TEST(Schedule, RefusesEmptyGrid) { EXPECT_THROW(make_wavefront_schedule({0, 3, 3}), Error); }
+
+// The single-launch CL sweeps read a group's positions with the formula of
+// PlaneGroups: every position once, no group across two planes, planes in order.
+TEST(PlaneGroups, CoverEachPlaneInOrderWithoutStraddling) {
+  for (const GridShape g : {GridShape{10, 5, 5}, GridShape{1, 1, 7}, GridShape{6, 1, 1}, GridShape{9, 8, 7}})
+    for (const index_t points : {1, 3, 7, 100}) {
+      const WavefrontSchedule s = make_wavefront_schedule(g);
+      const PlaneGroups pg = make_plane_groups(s, points);
+      ASSERT_EQ(index_t(pg.group_ptr.size()), s.num_planes() + 1);
+      std::vector<int> seen(g.cells(), 0);
+      index_t expected_groups = 0;
+      for (index_t p = 0; p < s.num_planes(); ++p) {
+        expected_groups += (s.plane_size(p) + points - 1) / points;
+        EXPECT_EQ(pg.group_ptr[p + 1], expected_groups);
+      }
+      ASSERT_EQ(pg.num_groups(), expected_groups);
+      for (index_t grp = 0; grp < pg.num_groups(); ++grp) {
+        const index_t p = pg.group_plane[grp];
+        if (grp > 0) {
+          EXPECT_GE(p, pg.group_plane[grp - 1]);
+        }
+        ASSERT_GE(grp, pg.group_ptr[p]);
+        ASSERT_LT(grp, pg.group_ptr[p + 1]);
+        const index_t begin = s.plane_ptr[p] + (grp - pg.group_ptr[p]) * points;
+        const index_t end = std::min(begin + points, s.plane_ptr[p + 1]);
+        ASSERT_LT(begin, end) << "empty group " << grp;
+        for (index_t q = begin; q < end; ++q) ++seen[q];
+      }
+      for (index_t q = 0; q < g.cells(); ++q) EXPECT_EQ(seen[q], 1) << "position " << q << ", points " << points;
+    }
+  // Fig. 5's plane N_12 = 25 cells in groups of 7: four groups, the last of 4 cells.
+  const PlaneGroups fig5 = make_plane_groups(make_wavefront_schedule({10, 5, 5}), 7);
+  EXPECT_EQ(fig5.group_ptr[12 - 3 + 1] - fig5.group_ptr[12 - 3], 4);
+}
+
+TEST(PlaneGroups, RefuseNaturalOrderAndEmptyGroups) {
+  EXPECT_THROW(make_plane_groups(make_wavefront_schedule({3, 3, 3}, CellOrder::natural), 4), Error);
+  EXPECT_THROW(make_plane_groups(make_wavefront_schedule({3, 3, 3}), 0), Error);
+}
 
 }  // namespace
 }  // namespace tb::fgbilu
