@@ -2,8 +2,9 @@
 // the time of one sweep of the multicolour point-implicit solver over
 // tetrahedral-mesh block matrices of the paper's sizes, for a range of block
 // sizes, with the sequential reference, the OpenMP kernel (1 and all threads),
-// and on a GPU the tuned kernels, their one-thread-per-row twin and the
-// cuSPARSE bsrmv + cuBLAS trsmBatched baseline.
+// and on a GPU the tuned kernels, their one-thread-per-row twin, the fused
+// one-launch sweep and the cuSPARSE bsrmv + cuBLAS trsmBatched baseline, with
+// the ratio (library fp64 time over each CUDA kernel's).
 //
 //   build/bin/tb-bench-multicolor --quick
 //   build/bin/tb-bench-multicolor --json bench/results/host-$(date -u +%Y%m%d)-multicolor.json
@@ -165,18 +166,29 @@ Case run_case(long long target_n, long long nb, const Options& o, double host_tr
     if (cuda_device_count() == 0) continue;
     add("cuda ref", device_sweep_seconds(a, Kernel::ref, precision, o.reps), gpu_triad);
     add("cuda tuned", device_sweep_seconds(a, Kernel::tuned, precision, o.reps), gpu_triad);
+    add("cuda fused", device_sweep_seconds(a, Kernel::fused, precision, o.reps), gpu_triad);
     if (precision == Precision::fp64)
       add("cuda library", device_sweep_seconds(a, Kernel::library, precision, o.reps), gpu_triad);
   }
   return c;
 }
 
+// The target's ratio: the library baseline's time (fp64, its only precision) over the row's; NaN without it.
+double library_over(const Case& c, const Row& r) {
+  for (const Row& l : c.rows)
+    if (l.kernel == "cuda library") return r.kernel.starts_with("cuda") ? l.seconds / r.seconds : NAN;
+  return NAN;
+}
+
 void print_case(const Case& c) {
   std::printf("n = %lld, nb = %lld: nnz(O) = %lld blocks, %lld colours of %lld .. %lld block rows\n", c.n, c.nb,
               c.nnz_o, c.colours, c.min_colour, c.max_colour);
-  for (const Row& r : c.rows)
-    std::printf("  %-14s %-7s %10.3f ms  %7.2f GB/s  %5.1f %% of triad\n", r.kernel.c_str(), r.precision.c_str(),
+  for (const Row& r : c.rows) {
+    std::printf("  %-14s %-7s %10.3f ms  %7.2f GB/s  %5.1f %% of triad", r.kernel.c_str(), r.precision.c_str(),
                 r.seconds * 1e3, r.gbytes_per_s, 100.0 * r.fraction_of_triad);
+    if (const double l = library_over(c, r); !std::isnan(l)) std::printf("  library/this %.2fx", l);
+    std::printf("\n");
+  }
 }
 
 void write_json(const Options& o, const Machine& m, double host_triad, double gpu_triad,
@@ -204,6 +216,7 @@ void write_json(const Options& o, const Machine& m, double host_triad, double gp
           .value("seconds", r.seconds)
           .value("gbytes_per_s", r.gbytes_per_s)
           .value("fraction_of_triad", r.fraction_of_triad)
+          .value("library_fp64_over_this", library_over(c, r))
           .end_object();
     json.end_array().end_object();
   }

@@ -14,8 +14,9 @@ void register_multicolor(Registry& r) {
         ParamType::choice,
         "tuned",
         "tuned (host: OpenMP per colour; cuda: Table I SpMV + warp substitution), ref (the plain twin), "
-        "library (cuda: cuSPARSE bsrmv + cuBLAS trsmBatched, precision=double)",
-        {"tuned", "ref", "library"}}},
+        "library (cuda: cuSPARSE bsrmv + cuBLAS trsmBatched, precision=double), fused (cuda: one launch per sweep, "
+        "a thread per block row, colours ordered on the device)",
+        {"tuned", "ref", "library", "fused"}}},
       [](const ParamValues& p) {
         multicolor::Options o;
         o.sweeps = p.integer("sweeps");
@@ -24,6 +25,7 @@ void register_multicolor(Registry& r) {
         const std::string& k = p.text("kernel");
         o.kernel = k == "ref"       ? multicolor::Kernel::ref
                    : k == "library" ? multicolor::Kernel::library
+                   : k == "fused"   ? multicolor::Kernel::fused
                                     : multicolor::Kernel::tuned;
         return multicolor::make_preconditioner(o);
       }});

@@ -67,29 +67,10 @@ void Factorization::setup(const BsrMatrix& a, const GridShape* given) {
     z_ = Array<double>(backend_, std::size_t(s.max_plane_size()) * host_.block_size);
   }
   if (backend_ == Backend::cuda) flag_ = Array<index_t>(backend_, 1);
-  if (launch_ == Launch::sweep) setup_plane_groups();
+  if (launch_ == Launch::sweep)
+    plane_groups_ = StageSchedule(backend_, std::span<const index_t>(s.plane_ptr), cuda::cl_points(host_.block_size));
   copy_values_to_backend();
   factor();
-}
-
-void Factorization::setup_plane_groups() {
-  const WavefrontSchedule& s = host_.schedule;
-  const PlaneGroups g = make_plane_groups(s, cuda::cl_points(host_.block_size));
-  plane_ptr_ = Array<index_t>(backend_, std::span<const index_t>(s.plane_ptr));
-  group_ptr_ = Array<index_t>(backend_, std::span<const index_t>(g.group_ptr));
-  group_plane_ = Array<index_t>(backend_, std::span<const index_t>(g.group_plane));
-  counters_ = Array<index_t>(backend_, std::size_t(s.num_planes()) + 1);
-  groups_ = g.num_groups();
-}
-
-cuda::PlaneGroupsView Factorization::plane_groups() const {
-  return {plane_ptr_.data(),
-          group_ptr_.data(),
-          group_plane_.data(),
-          host_.schedule.num_planes(),
-          groups_,
-          cuda::cl_points(host_.block_size),
-          counters_.data()};
 }
 
 void Factorization::update(const BsrMatrix& a) {
@@ -151,7 +132,7 @@ void Factorization::factor() {
     }
     if (bad >= 0) throw_singular(bad);
   }
-  if (launch_ == Launch::sweep) TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups()));
+  if (launch_ == Launch::sweep) TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups_.view()));
   if (backend_ == Backend::cuda) {
     const index_t bad = TB_CUDA_CALL(cuda::first_non_finite_block(d, host_.cells(), host_.block_size, flag_.data()));
     if (bad >= 0) throw_singular(bad);
@@ -173,8 +154,8 @@ void Factorization::solve(const double* r, double* z) const {
     return;
   }
   if (launch_ == Launch::sweep) {
-    TB_CUDA_CALL(cuda::cl_forward_sweep(a, d, plane_groups(), r, z));
-    TB_CUDA_CALL(cuda::cl_backward_sweep(a, d, plane_groups(), z));
+    TB_CUDA_CALL(cuda::cl_forward_sweep(a, d, plane_groups_.view(), r, z));
+    TB_CUDA_CALL(cuda::cl_backward_sweep(a, d, plane_groups_.view(), z));
     return;
   }
   double* zs = z_.data();

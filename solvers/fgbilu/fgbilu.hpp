@@ -16,14 +16,11 @@
 
 #include "element_kernels.hpp"
 #include "solvers/core/array.hpp"
+#include "solvers/core/stage_groups.hpp"
 #include "solvers/krylov/preconditioner.hpp"
 #include "stencil7_matrix.hpp"
 
 namespace tb::fgbilu {
-
-namespace cuda {
-struct PlaneGroupsView;
-}
 
 enum class Variant { seq, omp, acc, cl };
 std::string_view to_string(Variant v);
@@ -66,8 +63,6 @@ class Factorization {
   PlaneScratch scratch() const;
   void throw_singular(index_t q) const;
   void copy_values_to_backend();
-  void setup_plane_groups();
-  cuda::PlaneGroupsView plane_groups() const;
 
   Variant variant_;
   Backend backend_;
@@ -78,10 +73,8 @@ class Factorization {
   Array<double> coef_, d_;
   Array<index_t> natural_, position_, neighbour_;
   mutable Array<double> s_, z_;
-  // cuda: the non-finite check's flag; launch = sweep: the plane groups and their counters.
-  Array<index_t> flag_, plane_ptr_, group_ptr_, group_plane_;
-  mutable Array<index_t> counters_;
-  index_t groups_ = 0;
+  Array<index_t> flag_;         // cuda: the non-finite check's result
+  StageSchedule plane_groups_;  // launch = sweep: the hyperplanes as stages of one launch
 };
 
 // The registry's fgbilu: variant auto picks omp on the host and cl on CUDA.

@@ -14,6 +14,7 @@
 // Host factorisation kernels return the first position whose block is singular
 // or not finite, or -1.
 #include "element_kernels.hpp"
+#include "solvers/core/stage_groups.hpp"
 
 namespace tb::fgbilu {
 
@@ -51,18 +52,6 @@ namespace cuda {
 // threads, at least one point (n*n <= 1024).
 inline index_t cl_points(index_t n) { return n * n >= 256 ? 1 : 256 / (n * n); }
 
-// A single-launch CL sweep's plan (wavefront_schedule.hpp PlaneGroups) on the
-// device, and its counters: counters[0] hands out workgroup tickets,
-// counters[1 + p] counts the finished groups of plane p. The launchers zero
-// the counters first.
-struct PlaneGroupsView {
-  const index_t* plane_ptr = nullptr;    // [planes + 1]
-  const index_t* group_ptr = nullptr;    // [planes + 1]
-  const index_t* group_plane = nullptr;  // [groups]
-  index_t planes = 0, groups = 0, points = 1;
-  index_t* counters = nullptr;  // [1 + planes]
-};
-
 void acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s);
 void acc_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
                        double* z);
@@ -73,10 +62,11 @@ void cl_forward_plane(const Stencil7View& a, const double* d, index_t begin, ind
 void cl_backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x);
 // Algorithms 9 and 10 over every hyperplane in one launch each
 // (fgbilu(variant=cl,launch=sweep)); the same arithmetic as the *_plane twins,
-// with the plane order kept by g's counters instead of kernel boundaries.
-void cl_factor_sweep(const Stencil7View& a, double* d, const PlaneGroupsView& g);
-void cl_forward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, const double* b, double* x);
-void cl_backward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, double* x);
+// with the plane order kept by device-side counters instead of kernel
+// boundaries. g: the hyperplanes as stages, in groups of cl_points(n).
+void cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView& g);
+void cl_forward_sweep(const Stencil7View& a, const double* d, const StageGroupsView& g, const double* b, double* x);
+void cl_backward_sweep(const Stencil7View& a, const double* d, const StageGroupsView& g, double* x);
 void residual(const Stencil7View& a, const double* b, const double* x, double* r);
 // The first wavefront position whose block holds a non-finite entry, or -1
 // (one synchronising copy; called once after a factorisation). flag: one

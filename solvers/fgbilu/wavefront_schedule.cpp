@@ -1,10 +1,8 @@
 #include "wavefront_schedule.hpp"
 
 #include <algorithm>
-#include <string>
 
 #include "mesh/structured/structured_grid.hpp"
-#include "solvers/core/error.hpp"
 
 namespace tb::fgbilu {
 
@@ -48,21 +46,6 @@ WavefrontSchedule make_wavefront_schedule(const GridShape& shape, CellOrder orde
     if (k + 1 < shape.nk) nb[k_plus * n + q] = s.position[c + sk];
   }
   return s;
-}
-
-PlaneGroups make_plane_groups(const WavefrontSchedule& s, index_t points) {
-  if (points < 1) throw Error("fgbilu: plane groups need at least one point per group, got " + std::to_string(points));
-  if (s.order != CellOrder::wavefront || s.num_planes() < 1)
-    throw Error("fgbilu: plane groups need a schedule in wavefront order");
-  PlaneGroups g;
-  g.points = points;
-  g.group_ptr.assign(1, 0);
-  for (index_t p = 0; p < s.num_planes(); ++p) {
-    const index_t groups = (s.plane_size(p) + points - 1) / points;
-    g.group_plane.insert(g.group_plane.end(), std::size_t(groups), p);
-    g.group_ptr.push_back(g.group_ptr.back() + groups);
-  }
-  return g;
 }
 
 }  // namespace tb::fgbilu

@@ -48,21 +48,4 @@ struct WavefrontSchedule {
 // Throws tb::Error when a dimension is not positive.
 WavefrontSchedule make_wavefront_schedule(const GridShape& shape, CellOrder order = CellOrder::wavefront);
 
-// The work items of a sweep that runs every hyperplane in one CUDA launch
-// (fgbilu(variant=cl,launch=sweep)): groups of `points` consecutive wavefront
-// positions that never straddle two planes, numbered plane by plane. Group g
-// of plane p covers positions plane_ptr[p] + (g - group_ptr[p]) * points up to
-// min(that + points, plane_ptr[p+1]). A workgroup that holds group g may wait
-// for every group of plane p - 1 (or p + 1 backwards), all numbered before g.
-struct PlaneGroups {
-  index_t points = 1;
-  std::vector<index_t> group_ptr;    // [planes + 1]: first group of each plane
-  std::vector<index_t> group_plane;  // [groups]: the plane of each group
-  index_t num_groups() const { return index_t(group_plane.size()); }
-};
-
-// Throws tb::Error when points is not positive or the schedule has no planes
-// (natural order).
-PlaneGroups make_plane_groups(const WavefrontSchedule& s, index_t points);
-
 }  // namespace tb::fgbilu

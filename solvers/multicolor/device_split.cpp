@@ -43,6 +43,8 @@ DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
     library_ = TB_CUDA_CALL(cuda::make_library_colour_solver(m, p.colour_begin.data(), p.num_colours(), p.ia.data(),
                                                              p.block_rows, q_.data()));
   }
+  if (o.kernel == Kernel::fused)
+    colours_ = StageSchedule(Backend::cuda, std::span<const index_t>(p.colour_begin), cuda::fused_rows_per_group);
 }
 
 void DeviceSplit::upload_values(const SplitValues& v) {
@@ -63,6 +65,8 @@ void DeviceSplit::upload_values(const SplitValues& v) {
 template <class Real>
 void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
   const RelaxView<Real> m{block_size_, ia_.data(), ja_.data(), d_.data(), o.data()};
+  if (opt_.kernel == Kernel::fused)
+    return TB_CUDA_CALL(cuda::relax_sweep_fused(m, colours_.view(), b_.data(), x_.data()));
   for (index_t k = 0; k < p.num_colours(); ++k) {
     const index_t begin = p.colour_begin[k], end = p.colour_begin[k + 1];
     switch (opt_.kernel) {
@@ -75,6 +79,8 @@ void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
         break;
       case Kernel::library:
         TB_CUDA_CALL(cuda::relax_colour_library(*library_, k, b_.data(), x_.data()));
+        break;
+      case Kernel::fused:
         break;
     }
   }

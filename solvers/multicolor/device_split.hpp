@@ -8,6 +8,7 @@
 #include "colour_pattern.hpp"
 #include "options.hpp"
 #include "solvers/core/array.hpp"
+#include "solvers/core/stage_groups.hpp"
 
 namespace tb::multicolor {
 
@@ -35,6 +36,7 @@ class DeviceSplit {
   std::vector<double> staging64_;  // column-major copies before upload, sized once
   std::vector<float> staging32_;
   std::shared_ptr<cuda::LibraryColourSolver> library_;
+  StageSchedule colours_;  // kernel = fused: the colours as stages of one launch
 };
 
 }  // namespace tb::multicolor

@@ -4,12 +4,13 @@
 
 namespace tb::multicolor {
 
-// The same three choices on either backend: `ref` is the plain twin (host: the
-// sequential loop; CUDA: one thread per block row), `tuned` the fast kernels
-// (host: OpenMP within each colour; CUDA: Table I SpMV + warp-per-block
-// substitution), `library` the paper's cuSPARSE bsrmv + cuBLAS trsmBatched
-// baseline (CUDA, fp64 only).
-enum class Kernel { ref, tuned, library };
+// `ref` is the plain twin (host: the sequential loop; CUDA: one thread per
+// block row), `tuned` the fast kernels (host: OpenMP within each colour; CUDA:
+// Table I SpMV + warp-per-block substitution), `library` the paper's cuSPARSE
+// bsrmv + cuBLAS trsmBatched baseline (CUDA, fp64 only), `fused` (CUDA only)
+// one launch per sweep: one thread per block row runs steps 1-3 with nb fixed
+// at compile time up to 8, the colours ordered by device-side counters.
+enum class Kernel { ref, tuned, library, fused };
 
 struct Options {
   int sweeps = 1;

@@ -46,6 +46,8 @@ class PointImplicit final : public Preconditioner {
   void setup(const BsrMatrix& a, Backend backend) override {
     if (backend == Backend::host && opt_.kernel == Kernel::library)
       throw Error("multicolor: kernel=library (cuSPARSE + cuBLAS) runs on the cuda backend only");
+    if (backend == Backend::host && opt_.kernel == Kernel::fused)
+      throw Error("multicolor: kernel=fused (one CUDA launch per sweep) runs on the cuda backend only");
     pattern_ = build_colour_pattern(a, opt_.balance);
     values_ = allocate_split_values(pattern_, opt_.precision);
     fill_split_values(pattern_, a, values_);

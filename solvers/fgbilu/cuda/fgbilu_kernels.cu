@@ -9,6 +9,7 @@
 #include <climits>
 
 #include "solvers/core/cuda/error_check.cuh"
+#include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/fgbilu/kernels.hpp"
 
 namespace tb::fgbilu::cuda {
@@ -179,60 +180,21 @@ __global__ void cl_sweep_kernel(Stencil7View a, const double* d, index_t begin, 
 // ---- Algorithms 9 and 10 in one launch per sweep (launch=sweep) ----
 // One launch per hyperplane costs a kernel boundary per plane: at 65^3 the
 // 2 x 193 sweep launches, not their arithmetic, set the time (docs/fgbilu.md).
-// Here one launch covers every plane. A workgroup takes a ticket when it
-// starts and works on the group of that number (PlaneGroups: plane by plane,
-// reversed for the backward sweep), so the groups it waits for hold smaller
-// tickets: they have started, stay resident, and finish; the wait always ends
-// whatever order the hardware starts workgroups in (the argument of
-// single-pass scans with decoupled look-back). What does not depend on the
-// previous plane (coefficients, d, b, indices) is loaded before the wait;
-// values written during the launch are read with __ldcg, from L2, because
-// L1 is not coherent between multiprocessors.
+// Here one launch covers every plane, the planes being the stages of
+// solvers/core/cuda/stage_order.cuh. What does not depend on the previous
+// plane (coefficients, d, b, indices) is loaded before the wait; values
+// written during the launch are read with __ldcg.
 
-struct GroupSlot {
-  index_t plane, first, end;  // the group's positions: first .. min(first + L, end) - 1
-};
-
-__device__ GroupSlot take_ticket(const PlaneGroupsView& g, bool reverse) {
-  __shared__ index_t ticket;
-  if (threadIdx.x == 0) ticket = atomicAdd(g.counters, 1);
-  __syncthreads();
-  const index_t group = reverse ? g.groups - 1 - ticket : ticket;
-  GroupSlot s;
-  s.plane = g.group_plane[group];
-  s.first = g.plane_ptr[s.plane] + (group - g.group_ptr[s.plane]) * g.points;
-  s.end = g.plane_ptr[s.plane + 1];
-  return s;
-}
-
-// Every thread calls; returns once all groups of `plane` have published.
-// A plane outside 0 .. planes - 1 (before the first, after the last) is ready.
-__device__ void wait_for_plane(const PlaneGroupsView& g, index_t plane) {
-  if (threadIdx.x == 0 && plane >= 0 && plane < g.planes) {
-    const index_t need = g.group_ptr[plane + 1] - g.group_ptr[plane];
-    const volatile index_t* done = g.counters + 1 + plane;
-    while (*done < need) __nanosleep(32);
-    __threadfence();
-  }
-  __syncthreads();
-}
-
-// Every thread calls after its stores: each thread's fence orders its stores
-// before thread 0's count, which is what wait_for_plane reads.
-__device__ void publish_group(const PlaneGroupsView& g, index_t plane) {
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) atomicAdd(g.counters + 1 + plane, 1);
-}
+using stage_order::GroupSlot;
 
 // Algorithm 9 for one group. Shared memory: six regions of L*n*n doubles,
 // first the lower blocks and the neighbours' d (kernel #1 of Algorithm 4),
 // then the products s_t and the neighbours' upper blocks back to the cell
 // (kernel #2, Eq. 1), then two alternating Gauss-Jordan buffers. Each thread
 // loads one entry of each block, so all its loads are independent.
-__global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, PlaneGroupsView g) {
+__global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, StageGroupsView g) {
   extern __shared__ double shm[];
-  const GroupSlot slot = take_ticket(g, false);
+  const GroupSlot slot = stage_order::take_group(g, false);
   const index_t n = a.n, nn = n * n, region = g.points * nn;
   const ClIndex c = cl_index_from(n, slot.first, slot.end);
   const index_t e = c.u * n + c.v;
@@ -249,7 +211,7 @@ __global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, PlaneGroupsVie
       upper_back[t] = coef_block(a, upper_coefficient_back(t), nq[t])[e];
     }
   }
-  wait_for_plane(g, slot.plane - 1);
+  stage_order::wait_for_stages_before(g, slot.stage, false);
   if (c.active)
     for (int t = 0; t < 3; ++t) {
       own[t * region + e] = lower[t];
@@ -284,14 +246,14 @@ __global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, PlaneGroupsVie
       mine = (ea * eb + (ea - eb) * mine - ec * st[c.u * n + r] * st[r * n + c.v]) / st[r * n + r] + ec * mine;
   }
   if (c.active) d[std::size_t(c.q) * nn + e] = mine;
-  publish_group(g, slot.plane);
+  stage_order::publish_group(g, slot.stage);
 }
 
 // Algorithm 10 for one group. Shared memory: s[L][n*n], z[L][n].
-__global__ void cl_sweep_sweep_kernel(Stencil7View a, const double* d, PlaneGroupsView g, const double* b, double* x,
+__global__ void cl_sweep_sweep_kernel(Stencil7View a, const double* d, StageGroupsView g, const double* b, double* x,
                                       int backward) {
   extern __shared__ double shm[];
-  const GroupSlot slot = take_ticket(g, backward != 0);
+  const GroupSlot slot = stage_order::take_group(g, backward != 0);
   const index_t n = a.n, nn = n * n;
   const ClIndex c = cl_index_from(n, slot.first, slot.end);
   double* s = shm + c.qw * nn;
@@ -311,7 +273,7 @@ __global__ void cl_sweep_sweep_kernel(Stencil7View a, const double* d, PlaneGrou
     d_uv = d[std::size_t(c.q) * nn + c.u * n + c.v];
     if (c.v == 0) rhs = backward ? __ldcg(x + self + c.u) : b[self + c.u];
   }
-  wait_for_plane(g, backward ? slot.plane + 1 : slot.plane - 1);
+  stage_order::wait_for_stages_before(g, slot.stage, backward != 0);
   if (c.active) {
     double part = 0.0;
     for (int t = 0; t < 3; ++t)
@@ -332,12 +294,7 @@ __global__ void cl_sweep_sweep_kernel(Stencil7View a, const double* d, PlaneGrou
     for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
     x[self + c.u] = backward ? rhs - sum : sum;
   }
-  publish_group(g, slot.plane);
-}
-
-void zero_counters(const PlaneGroupsView& g) {
-  cuda_error::throw_if(cudaMemsetAsync(g.counters, 0, (std::size_t(g.planes) + 1) * sizeof(index_t)),
-                       "cudaMemsetAsync of the fgbilu plane counters");
+  stage_order::publish_group(g, slot.stage);
 }
 
 void check_cl_size(index_t n) {
@@ -404,34 +361,34 @@ void cl_backward_plane(const Stencil7View& a, const double* d, index_t begin, in
   cl_sweep(a, d, begin, end, nullptr, x, 1);
 }
 
-void cl_factor_sweep(const Stencil7View& a, double* d, const PlaneGroupsView& g) {
+void cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView& g) {
   check_cl_size(a.n);
   const std::size_t shared = 6 * std::size_t(g.points) * a.n * a.n * sizeof(double);
   // n = 32: 48 KiB of dynamic shared memory plus the ticket, above the default limit.
   cuda_error::throw_if(
       cudaFuncSetAttribute(cl_factor_sweep_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
       "cudaFuncSetAttribute for the fgbilu cl factorisation");
-  zero_counters(g);
+  stage_order::zero_counters(g, "the fgbilu cl factorisation");
   cl_factor_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g);
   cuda_error::check_launch("fgbilu cl factorisation (one launch)");
 }
 
 namespace {
-void cl_sweep_once(const Stencil7View& a, const double* d, const PlaneGroupsView& g, const double* b, double* x,
+void cl_sweep_once(const Stencil7View& a, const double* d, const StageGroupsView& g, const double* b, double* x,
                    int backward) {
   check_cl_size(a.n);
   const std::size_t shared = std::size_t(g.points) * (a.n * a.n + a.n) * sizeof(double);
-  zero_counters(g);
+  stage_order::zero_counters(g, "the fgbilu cl sweep");
   cl_sweep_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g, b, x, backward);
   cuda_error::check_launch(backward ? "fgbilu cl backward sweep (one launch)" : "fgbilu cl forward sweep (one launch)");
 }
 }  // namespace
 
-void cl_forward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, const double* b, double* x) {
+void cl_forward_sweep(const Stencil7View& a, const double* d, const StageGroupsView& g, const double* b, double* x) {
   cl_sweep_once(a, d, g, b, x, 0);
 }
 
-void cl_backward_sweep(const Stencil7View& a, const double* d, const PlaneGroupsView& g, double* x) {
+void cl_backward_sweep(const Stencil7View& a, const double* d, const StageGroupsView& g, double* x) {
   cl_sweep_once(a, d, g, nullptr, x, 1);
 }
 

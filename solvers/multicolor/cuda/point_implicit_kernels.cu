@@ -14,7 +14,9 @@
 
 #include "point_implicit_kernels.hpp"
 #include "solvers/core/cuda/error_check.cuh"
+#include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/core/error.hpp"
+#include "solvers/precond/dense_block.hpp"
 
 namespace tb::multicolor::cuda {
 
@@ -39,6 +41,36 @@ void relax_ref(const RelaxView<Real>& m, index_t begin, index_t end, const doubl
   constexpr int threads = 128;
   relax_ref_kernel<<<blocks_for(end - begin, threads), threads>>>(m, begin, end, b, x);
   cuda_error::check_launch("multicolor relax_ref_kernel");
+}
+
+// ---- kernel=fused: a whole sweep in one launch ---------------------------------
+
+// x of other rows is written during the launch by other workgroups: read it from L2.
+struct L2Read {
+  __device__ double operator()(const double* p) const { return __ldcg(p); }
+};
+
+// Steps 1-3 of one block row per thread, as relax_ref_kernel but with nb a
+// compile-time constant (N = 0 above 8), and every colour in this launch:
+// a workgroup's rows are one colour's, and it starts once the colours before
+// have finished (solvers/core/cuda/stage_order.cuh).
+template <int N, class Real>
+__global__ void relax_sweep_fused_kernel(RelaxView<Real> m, StageGroupsView g, const double* b, double* x) {
+  const stage_order::GroupSlot slot = stage_order::take_group(g, false);
+  stage_order::wait_for_stages_before(g, slot.stage, false);
+  const index_t i = slot.first + index_t(threadIdx.x);
+  if (i < slot.end) relax_row<N, true>(m, i, b, x, L2Read());
+  stage_order::publish_group(g, slot.stage);
+}
+
+template <class Real>
+void relax_sweep_fused_any(const RelaxView<Real>& m, const StageGroupsView& g, const double* b, double* x) {
+  if (g.groups == 0) return;
+  stage_order::zero_counters(g, "the multicolor fused sweep");
+  dense::with_block_size(m.block_size, [&]<int N>() {
+    relax_sweep_fused_kernel<N, Real><<<unsigned(g.groups), unsigned(g.points)>>>(m, g, b, x);
+  });
+  cuda_error::check_launch("multicolor relax_sweep_fused_kernel");
 }
 
 // ---- step 1 for nb <= 16: Table I ---------------------------------------------
@@ -275,6 +307,12 @@ void relax_colour_ref(const RelaxView<float>& m, index_t begin, index_t end, con
 }
 void relax_colour_ref(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x) {
   relax_ref(m, begin, end, b, x);
+}
+void relax_sweep_fused(const RelaxView<float>& m, const StageGroupsView& g, const double* b, double* x) {
+  relax_sweep_fused_any(m, g, b, x);
+}
+void relax_sweep_fused(const RelaxView<double>& m, const StageGroupsView& g, const double* b, double* x) {
+  relax_sweep_fused_any(m, g, b, x);
 }
 void matvec_colour(const RelaxView<float>& m, index_t begin, index_t end, const double* b, const double* x, double* q) {
   matvec(m, begin, end, b, x, q);

@@ -5,6 +5,7 @@
 // paper's layout), so RelaxView here describes column-major blocks.
 #include <memory>
 
+#include "solvers/core/stage_groups.hpp"
 #include "solvers/multicolor/relax_colour.hpp"
 
 namespace tb::multicolor::cuda {
@@ -13,6 +14,14 @@ namespace tb::multicolor::cuda {
 // tuned kernels are tested against.
 void relax_colour_ref(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x);
 void relax_colour_ref(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x);
+
+// kernel=fused: one whole sweep (every colour, steps 1-3) in one launch. A
+// thread per block row runs relax_row with nb fixed at compile time up to 8;
+// workgroups of fused_rows_per_group rows take the colours in order through
+// solvers/core/cuda/stage_order.cuh. g: the colours as stages.
+inline constexpr index_t fused_rows_per_group = 128;
+void relax_sweep_fused(const RelaxView<float>& m, const StageGroupsView& g, const double* b, double* x);
+void relax_sweep_fused(const RelaxView<double>& m, const StageGroupsView& g, const double* b, double* x);
 
 // Step 1, q_i = b_i - O_i x for the rows of one colour: cuda_matvec_kernel_1_16
 // with Table I's work split (nb <= 16) or cuda_matvec_kernel_17_64 (nb <= 64).

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/stage_groups.hpp"
 #include "solvers/fgbilu/wavefront_schedule.hpp"
 
 namespace tb::fgbilu {
@@ -70,13 +71,14 @@ TEST(Schedule, NaturalOrderStoresCellsByNaturalIndex) {
 
 TEST(Schedule, RefusesEmptyGrid) { EXPECT_THROW(make_wavefront_schedule({0, 3, 3}), Error); }
 
-// The single-launch CL sweeps read a group's positions with the formula of
-// PlaneGroups: every position once, no group across two planes, planes in order.
+// The single-launch CL sweeps take the hyperplanes as stages
+// (solvers/core/stage_groups.hpp) and read a group's positions by its formula:
+// every position once, no group across two planes, planes in order.
 TEST(PlaneGroups, CoverEachPlaneInOrderWithoutStraddling) {
   for (const GridShape g : {GridShape{10, 5, 5}, GridShape{1, 1, 7}, GridShape{6, 1, 1}, GridShape{9, 8, 7}})
     for (const index_t points : {1, 3, 7, 100}) {
       const WavefrontSchedule s = make_wavefront_schedule(g);
-      const PlaneGroups pg = make_plane_groups(s, points);
+      const StageGroups pg = make_stage_groups(s.plane_ptr, points);
       ASSERT_EQ(index_t(pg.group_ptr.size()), s.num_planes() + 1);
       std::vector<int> seen(g.cells(), 0);
       index_t expected_groups = 0;
@@ -86,9 +88,9 @@ TEST(PlaneGroups, CoverEachPlaneInOrderWithoutStraddling) {
       }
       ASSERT_EQ(pg.num_groups(), expected_groups);
       for (index_t grp = 0; grp < pg.num_groups(); ++grp) {
-        const index_t p = pg.group_plane[grp];
+        const index_t p = pg.group_stage[grp];
         if (grp > 0) {
-          EXPECT_GE(p, pg.group_plane[grp - 1]);
+          EXPECT_GE(p, pg.group_stage[grp - 1]);
         }
         ASSERT_GE(grp, pg.group_ptr[p]);
         ASSERT_LT(grp, pg.group_ptr[p + 1]);
@@ -100,13 +102,13 @@ TEST(PlaneGroups, CoverEachPlaneInOrderWithoutStraddling) {
       for (index_t q = 0; q < g.cells(); ++q) EXPECT_EQ(seen[q], 1) << "position " << q << ", points " << points;
     }
   // Fig. 5's plane N_12 = 25 cells in groups of 7: four groups, the last of 4 cells.
-  const PlaneGroups fig5 = make_plane_groups(make_wavefront_schedule({10, 5, 5}), 7);
+  const StageGroups fig5 = make_stage_groups(make_wavefront_schedule({10, 5, 5}).plane_ptr, 7);
   EXPECT_EQ(fig5.group_ptr[12 - 3 + 1] - fig5.group_ptr[12 - 3], 4);
 }
 
-TEST(PlaneGroups, RefuseNaturalOrderAndEmptyGroups) {
-  EXPECT_THROW(make_plane_groups(make_wavefront_schedule({3, 3, 3}, CellOrder::natural), 4), Error);
-  EXPECT_THROW(make_plane_groups(make_wavefront_schedule({3, 3, 3}), 0), Error);
+// Natural order has no hyperplanes, so there is nothing to group.
+TEST(PlaneGroups, NaturalOrderIsRefused) {
+  EXPECT_THROW(make_stage_groups(make_wavefront_schedule({3, 3, 3}, CellOrder::natural).plane_ptr, 4), Error);
 }
 
 }  // namespace

@@ -242,6 +242,13 @@ TEST(Relaxation, RegistryRefusesBadParameters) {
   EXPECT_THROW(make_solver("gmres+multicolor(precision=half)"), Error);
   auto s = make_solver("gmres+multicolor(kernel=library)");
   EXPECT_THROW(s->setup(small_system(2)), Error);  // the library baseline is CUDA-only
+  auto fused = make_solver("gmres+multicolor(kernel=fused)");
+  try {
+    fused->setup(small_system(2));
+    FAIL() << "kernel=fused was accepted on the host";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda backend only"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

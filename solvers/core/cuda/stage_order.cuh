@@ -1,0 +1,72 @@
+#pragma once
+// Dependent stages in one CUDA launch (solvers/core/stage_groups.hpp): the
+// device half. Included only by .cu files.
+//
+// Each workgroup takes a ticket when it starts and works on the group of that
+// number (counting from the last group when the launch walks the stages
+// backwards). Before it reads what earlier stages wrote it waits until the
+// nearest non-empty earlier stage has counted all its groups; after its own
+// stores it fences and counts itself. It waits only for groups with smaller
+// tickets: those have started, stay resident and finish, so the launch ends
+// whatever order the hardware starts workgroups in (the argument of
+// single-pass scans with decoupled look-back, Merrill and Garland). Values
+// written during the launch must be read past L1 (__ldcg): L1 is not coherent
+// between multiprocessors.
+#include <cuda_runtime.h>
+
+#include "error_check.cuh"
+#include "solvers/core/stage_groups.hpp"
+
+namespace tb::stage_order {
+
+// The positions of the group a workgroup holds: first .. min(first + points, end) - 1 of stage `stage`.
+struct GroupSlot {
+  index_t stage, first, end;
+};
+
+// Every thread of the workgroup calls it once, first.
+__device__ inline GroupSlot take_group(const StageGroupsView& g, bool backwards) {
+  __shared__ index_t ticket;
+  if (threadIdx.x == 0 && threadIdx.y == 0) ticket = atomicAdd(g.counters, 1);
+  __syncthreads();
+  const index_t group = backwards ? g.groups - 1 - ticket : ticket;
+  GroupSlot s;
+  s.stage = g.group_stage[group];
+  s.first = g.stage_ptr[s.stage] + (group - g.group_ptr[s.stage]) * g.points;
+  s.end = g.stage_ptr[s.stage + 1];
+  return s;
+}
+
+// Every thread calls; returns once the stages before `stage` (after it, when
+// backwards) are complete. Empty stages count no groups, so the wait is for
+// the nearest non-empty one, which itself waited for those before it.
+__device__ inline void wait_for_stages_before(const StageGroupsView& g, index_t stage, bool backwards) {
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    const index_t step = backwards ? 1 : -1;
+    index_t s = stage + step;
+    while (s >= 0 && s < g.stages && g.group_ptr[s + 1] == g.group_ptr[s]) s += step;
+    if (s >= 0 && s < g.stages) {
+      const index_t need = g.group_ptr[s + 1] - g.group_ptr[s];
+      const volatile index_t* done = g.counters + 1 + s;
+      while (*done < need) __nanosleep(32);
+      __threadfence();
+    }
+  }
+  __syncthreads();
+}
+
+// Every thread calls after its stores: each thread's fence orders its stores
+// before the count that wait_for_stages_before reads.
+__device__ inline void publish_group(const StageGroupsView& g, index_t stage) {
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) atomicAdd(g.counters + 1 + stage, 1);
+}
+
+// Before every launch: tickets from 0, every stage at no finished group.
+inline void zero_counters(const StageGroupsView& g, const char* what) {
+  cuda_error::throw_if(cudaMemsetAsync(g.counters, 0, (std::size_t(g.stages) + 1) * sizeof(index_t)),
+                       std::string("cudaMemsetAsync of the stage counters of ") + what);
+}
+
+}  // namespace tb::stage_order

@@ -1,0 +1,55 @@
+#pragma once
+// Work items of one CUDA launch that runs dependent stages in order: the
+// hyperplanes of a wavefront sweep (FGBILU, seed 000) or the colours of a
+// multicolour sweep (seed 002). Stage s holds positions stage_ptr[s] ..
+// stage_ptr[s+1] - 1; the items are groups of `points` consecutive positions
+// that never straddle two stages, numbered stage by stage. Group g of stage s
+// covers stage_ptr[s] + (g - group_ptr[s]) * points up to that + points or the
+// stage's end. A workgroup that holds group g waits only for groups numbered
+// before it (after it, for a launch that walks the stages backwards), which is
+// what makes the device-side ordering of cuda/stage_order.cuh end.
+#include <span>
+#include <vector>
+
+#include "array.hpp"
+#include "types.hpp"
+
+namespace tb {
+
+struct StageGroups {
+  index_t points = 1;
+  std::vector<index_t> group_ptr;    // [stages + 1]: first group of each stage
+  std::vector<index_t> group_stage;  // [groups]: the stage of each group
+  index_t num_groups() const { return index_t(group_stage.size()); }
+};
+
+// Throws tb::Error when points is not positive or stage_ptr is not a
+// non-decreasing offset array starting at 0. Empty stages get no group.
+StageGroups make_stage_groups(std::span<const index_t> stage_ptr, index_t points);
+
+// The plan and its counters on one backend, as the kernels take them:
+// counters[0] hands out workgroup tickets, counters[1 + s] counts the finished
+// groups of stage s. The launchers zero the counters before each launch.
+struct StageGroupsView {
+  const index_t* stage_ptr = nullptr;    // [stages + 1]
+  const index_t* group_ptr = nullptr;    // [stages + 1]
+  const index_t* group_stage = nullptr;  // [groups]
+  index_t stages = 0, groups = 0, points = 1;
+  index_t* counters = nullptr;  // [1 + stages]
+};
+
+// Owns the device copy of a StageGroups plan; built once per pattern.
+class StageSchedule {
+ public:
+  StageSchedule() = default;
+  StageSchedule(Backend b, std::span<const index_t> stage_ptr, index_t points);
+  StageGroupsView view() const;
+  bool empty() const { return stage_ptr_.empty(); }
+
+ private:
+  Array<index_t> stage_ptr_, group_ptr_, group_stage_;
+  mutable Array<index_t> counters_;
+  index_t groups_ = 0, points_ = 1;
+};
+
+}  // namespace tb
