@@ -26,6 +26,7 @@
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/matrix/tetrahedral_box.hpp"
+#include "solvers/multicolor/device_split.hpp"
 #include "solvers/multicolor/point_implicit.hpp"
 
 namespace tb::bench {
@@ -124,6 +125,27 @@ double host_sweep_seconds(const multicolor::ColourPattern& p, const multicolor::
   return best_seconds(reps, [&] { multicolor::point_implicit_sweeps(p, v, k, 1, b.data(), x.data()); });
 }
 
+// Step 1 alone over every colour (the Table I block SpMV), on the device copy
+// the preconditioner would make; x = 0, which reads as much as any x.
+double device_matvec_seconds(const multicolor::ColourPattern& p, const multicolor::SplitValues& v, Precision precision,
+                             int reps) {
+  multicolor::Options o;
+  o.precision = precision;
+  multicolor::DeviceSplit split(p, o);
+  split.upload_values(v);
+  return best_seconds(reps, [&] {
+    split.matvec_only(p);
+    TB_CUDA_CALL(gpu::synchronize());
+  });
+}
+
+// Bytes the block SpMV of step 1 must move: O's values and indices, b and q once, x once.
+double matvec_bytes(const multicolor::ColourPattern& p, Precision precision) {
+  const double bb = double(p.block_size) * p.block_size, nnz = double(p.ja.size()), rows = p.block_rows;
+  return nnz * bb * (precision == Precision::mixed ? 4.0 : 8.0) + nnz * 4.0 + (rows + 1) * 4.0 +
+         3.0 * rows * p.block_size * 8.0;
+}
+
 // One sweep through the preconditioner on the device (its gather and scatter
 // of r and z, 2 x rows x nb doubles, are included).
 double device_sweep_seconds(const BsrMatrix& a, Kernel k, Precision precision, int reps) {
@@ -167,6 +189,10 @@ Case run_case(long long target_n, long long nb, const Options& o, double host_tr
     add("cuda ref", device_sweep_seconds(a, Kernel::ref, precision, o.reps), gpu_triad);
     add("cuda tuned", device_sweep_seconds(a, Kernel::tuned, precision, o.reps), gpu_triad);
     add("cuda fused", device_sweep_seconds(a, Kernel::fused, precision, o.reps), gpu_triad);
+    {
+      const double s = device_matvec_seconds(p, v, precision, o.reps), mb = matvec_bytes(p, precision);
+      c.rows.push_back({"cuda spmv only", name(precision), s, mb / s * 1e-9, mb / s / gpu_triad});
+    }
     if (precision == Precision::fp64)
       add("cuda library", device_sweep_seconds(a, Kernel::library, precision, o.reps), gpu_triad);
   }
@@ -176,7 +202,8 @@ Case run_case(long long target_n, long long nb, const Options& o, double host_tr
 // The target's ratio: the library baseline's time (fp64, its only precision) over the row's; NaN without it.
 double library_over(const Case& c, const Row& r) {
   for (const Row& l : c.rows)
-    if (l.kernel == "cuda library") return r.kernel.starts_with("cuda") ? l.seconds / r.seconds : NAN;
+    if (l.kernel == "cuda library")
+      return r.kernel.starts_with("cuda") && r.kernel != "cuda spmv only" ? l.seconds / r.seconds : NAN;
   return NAN;
 }
 

@@ -86,6 +86,18 @@ void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
   }
 }
 
+void DeviceSplit::matvec_only(const ColourPattern& p) {
+  auto run = [&](const auto& o) {
+    const RelaxView m{block_size_, ia_.data(), ja_.data(), d_.data(), o.data()};
+    for (index_t k = 0; k < p.num_colours(); ++k)
+      TB_CUDA_CALL(cuda::matvec_colour(m, p.colour_begin[k], p.colour_begin[k + 1], b_.data(), x_.data(), q_.data()));
+  };
+  if (opt_.precision == Precision::mixed)
+    run(o32_);
+  else
+    run(o64_);
+}
+
 void DeviceSplit::apply(const ColourPattern& p, const Vector& r, Vector& z) {
   TB_CUDA_CALL(cuda::gather_blocks(new_to_old_.data(), p.block_rows, block_size_, r.data(), b_.data()));
   x_.set_zero();

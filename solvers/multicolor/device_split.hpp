@@ -22,6 +22,10 @@ class DeviceSplit {
   void upload_values(const SplitValues& v);
   // z = M^{-1} r with r and z on the device.
   void apply(const ColourPattern& p, const Vector& r, Vector& z);
+  // Step 1 alone (q = b - O x for every colour, Table I kernels) on the work
+  // vectors as they stand: what the benchmark times against the 60 %-of-triad
+  // target for the block SpMV.
+  void matvec_only(const ColourPattern& p);
 
  private:
   template <class Real>
