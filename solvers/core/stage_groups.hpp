@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "array.hpp"
+#include "host_device.hpp"
 #include "types.hpp"
 
 namespace tb {
@@ -37,6 +38,17 @@ struct StageGroupsView {
   index_t stages = 0, groups = 0, points = 1;
   index_t* counters = nullptr;  // [1 + stages]
 };
+
+// The stage a workgroup of `stage` must wait for: the nearest non-empty one
+// before it (after it, backwards), or -1 when there is none. Empty stages
+// count no groups; the stage returned waited for those before it in turn.
+TB_HOST_DEVICE inline index_t stage_to_wait_for(const index_t* group_ptr, index_t stages, index_t stage,
+                                                bool backwards) {
+  const index_t step = backwards ? 1 : -1;
+  index_t s = stage + step;
+  while (s >= 0 && s < stages && group_ptr[s + 1] == group_ptr[s]) s += step;
+  return s >= 0 && s < stages ? s : -1;
+}
 
 // Owns the device copy of a StageGroups plan; built once per pattern.
 class StageSchedule {

@@ -42,10 +42,8 @@ __device__ inline GroupSlot take_group(const StageGroupsView& g, bool backwards)
 // the nearest non-empty one, which itself waited for those before it.
 __device__ inline void wait_for_stages_before(const StageGroupsView& g, index_t stage, bool backwards) {
   if (threadIdx.x == 0 && threadIdx.y == 0) {
-    const index_t step = backwards ? 1 : -1;
-    index_t s = stage + step;
-    while (s >= 0 && s < g.stages && g.group_ptr[s + 1] == g.group_ptr[s]) s += step;
-    if (s >= 0 && s < g.stages) {
+    const index_t s = stage_to_wait_for(g.group_ptr, g.stages, stage, backwards);
+    if (s >= 0) {
       const index_t need = g.group_ptr[s + 1] - g.group_ptr[s];
       const volatile index_t* done = g.counters + 1 + s;
       while (*done < need) __nanosleep(32);

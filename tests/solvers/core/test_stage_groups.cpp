@@ -20,6 +20,19 @@ TEST(StageGroups, EmptyStagesGetNoGroupAndTheRestAreCut) {
   EXPECT_EQ(g.num_groups(), 5);
 }
 
+// What the device waits for: the nearest non-empty stage on the side already done.
+TEST(StageGroups, WaitSkipsEmptyStagesOnTheSideAlreadyDone) {
+  const std::vector<index_t> stage_ptr = {0, 5, 5, 12, 12, 12, 13};
+  const StageGroups g = make_stage_groups(stage_ptr, 4);
+  const index_t stages = 6;
+  EXPECT_EQ(stage_to_wait_for(g.group_ptr.data(), stages, 0, false), -1);
+  EXPECT_EQ(stage_to_wait_for(g.group_ptr.data(), stages, 2, false), 0);
+  EXPECT_EQ(stage_to_wait_for(g.group_ptr.data(), stages, 5, false), 2);
+  EXPECT_EQ(stage_to_wait_for(g.group_ptr.data(), stages, 2, true), 5);
+  EXPECT_EQ(stage_to_wait_for(g.group_ptr.data(), stages, 0, true), 2);
+  EXPECT_EQ(stage_to_wait_for(g.group_ptr.data(), stages, 5, true), -1);
+}
+
 TEST(StageGroups, OneStageOfExactMultiple) {
   const StageGroups g = make_stage_groups(std::vector<index_t>{0, 256}, 128);
   EXPECT_EQ(g.group_ptr, (std::vector<index_t>{0, 2}));
