@@ -37,6 +37,12 @@ __device__ inline GroupSlot take_group(const StageGroupsView& g, bool backwards)
   return s;
 }
 
+// A wait this long (at least 2^28 naps of 32 ns, about 9 s, where a whole
+// launch takes milliseconds) means the ordering is broken (counters not zeroed,
+// a plan that does not match the launch): the kernel traps, and the next CUDA
+// call reports a launch failure, rather than the program hanging.
+inline constexpr unsigned long long stage_wait_limit = 1ull << 28;
+
 // Every thread calls; returns once the stages before `stage` (after it, when
 // backwards) are complete. Empty stages count no groups, so the wait is for
 // the nearest non-empty one, which itself waited for those before it.
@@ -46,7 +52,10 @@ __device__ inline void wait_for_stages_before(const StageGroupsView& g, index_t 
     if (s >= 0) {
       const index_t need = g.group_ptr[s + 1] - g.group_ptr[s];
       const volatile index_t* done = g.counters + 1 + s;
-      while (*done < need) __nanosleep(32);
+      for (unsigned long long naps = 0; *done < need; ++naps) {
+        if (naps == stage_wait_limit) __trap();
+        __nanosleep(32);
+      }
       __threadfence();
     }
   }
