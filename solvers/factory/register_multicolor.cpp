@@ -14,8 +14,8 @@ void register_multicolor(Registry& r) {
         ParamType::choice,
         "tuned",
         "tuned (host: OpenMP per colour; cuda: Table I SpMV + warp substitution), ref (the plain twin), "
-        "library (cuda: cuSPARSE bsrmv + cuBLAS trsmBatched, precision=double), fused (cuda: one launch per sweep, "
-        "a thread per block row, colours ordered on the device)",
+        "library (cuda: cuSPARSE bsrmv + cuBLAS trsmBatched, precision=double), fused (cuda, nb <= 32: one launch per "
+        "sweep, a lane per scalar row, colours ordered on the device)",
         {"tuned", "ref", "library", "fused"}}},
       [](const ParamValues& p) {
         multicolor::Options o;

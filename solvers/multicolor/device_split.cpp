@@ -1,5 +1,7 @@
 #include "device_split.hpp"
 
+#include <string>
+
 #include "cuda/point_implicit_kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
@@ -43,8 +45,13 @@ DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
     library_ = TB_CUDA_CALL(cuda::make_library_colour_solver(m, p.colour_begin.data(), p.num_colours(), p.ia.data(),
                                                              p.block_rows, q_.data()));
   }
-  if (o.kernel == Kernel::fused)
-    colours_ = StageSchedule(Backend::cuda, std::span<const index_t>(p.colour_begin), cuda::fused_rows_per_group);
+  if (o.kernel == Kernel::fused) {
+    if (p.block_size > 32)
+      throw Error("multicolor: kernel=fused takes block sizes up to 32 (got " + std::to_string(p.block_size) +
+                  "); use kernel=tuned");
+    colours_ = StageSchedule(Backend::cuda, std::span<const index_t>(p.colour_begin),
+                             cuda::fused_rows_per_group(p.block_size));
+  }
 }
 
 void DeviceSplit::upload_values(const SplitValues& v) {

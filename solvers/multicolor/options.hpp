@@ -7,9 +7,9 @@ namespace tb::multicolor {
 // `ref` is the plain twin (host: the sequential loop; CUDA: one thread per
 // block row), `tuned` the fast kernels (host: OpenMP within each colour; CUDA:
 // Table I SpMV + warp-per-block substitution), `library` the paper's cuSPARSE
-// bsrmv + cuBLAS trsmBatched baseline (CUDA, fp64 only), `fused` (CUDA only)
-// one launch per sweep: one thread per block row runs steps 1-3 with nb fixed
-// at compile time up to 8, the colours ordered by device-side counters.
+// bsrmv + cuBLAS trsmBatched baseline (CUDA, fp64 only), `fused` (CUDA only,
+// nb <= 32) one launch per sweep: a lane per scalar row runs steps 1-3, the
+// colours ordered by device-side counters.
 enum class Kernel { ref, tuned, library, fused };
 
 struct Options {

@@ -26,17 +26,10 @@ TB_HOST_DEVICE inline index_t entry(index_t r, index_t c, index_t n) {
   return ColMajor ? c * n + r : r * n + c;
 }
 
-// How relax_row reads the x of other rows: plainly, or (the CUDA kernel that
-// runs every colour in one launch) past the non-coherent L1 cache.
-struct PlainRead {
-  TB_HOST_DEVICE double operator()(const double* p) const { return *p; }
-};
-
 // The loop body shared by every backend. N > 0 fixes the block size at compile
 // time (1..8); N = 0 reads it at run time (up to max_block_size).
-template <int N, bool ColMajor, class Real, class Read = PlainRead>
-TB_HOST_DEVICE inline void relax_row(const RelaxView<Real>& m, index_t i, const double* b, double* x,
-                                     Read read = Read()) {
+template <int N, bool ColMajor, class Real>
+TB_HOST_DEVICE inline void relax_row(const RelaxView<Real>& m, index_t i, const double* b, double* x) {
   const index_t n = N > 0 ? N : m.block_size;
   const std::size_t bb = std::size_t(n) * n;
   // Column by column over each block, so the nb row sums are independent
@@ -48,7 +41,7 @@ TB_HOST_DEVICE inline void relax_row(const RelaxView<Real>& m, index_t i, const 
     const Real* blk = m.o + std::size_t(k) * bb;
     const double* xj = x + std::size_t(m.ja[k]) * n;
     for (index_t c = 0; c < n; ++c) {
-      const double xc = read(xj + c);
+      const double xc = xj[c];
       for (index_t r = 0; r < n; ++r) q[r] += double(blk[entry<ColMajor>(r, c, n)]) * xc;
     }
   }

@@ -15,11 +15,13 @@ namespace tb::multicolor::cuda {
 void relax_colour_ref(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x);
 void relax_colour_ref(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x);
 
-// kernel=fused: one whole sweep (every colour, steps 1-3) in one launch. A
-// thread per block row runs relax_row with nb fixed at compile time up to 8;
-// workgroups of fused_rows_per_group rows take the colours in order through
-// solvers/core/cuda/stage_order.cuh. g: the colours as stages.
-inline constexpr index_t fused_rows_per_group = 128;
+// kernel=fused: one whole sweep (every colour, steps 1-3) in one launch, nb <= 32.
+// A group of nb lanes takes a block row, one lane per scalar row; workgroups
+// of fused_threads threads, fused_rows_per_group(nb) block rows, take the
+// colours in order through solvers/core/cuda/stage_order.cuh. g: the colours
+// as stages, in groups of fused_rows_per_group(nb).
+inline constexpr int fused_threads = 128;
+inline index_t fused_rows_per_group(index_t nb) { return (fused_threads / 32) * (32 / nb); }
 void relax_sweep_fused(const RelaxView<float>& m, const StageGroupsView& g, const double* b, double* x);
 void relax_sweep_fused(const RelaxView<double>& m, const StageGroupsView& g, const double* b, double* x);
 
