@@ -28,7 +28,7 @@ StageSchedule::StageSchedule(Backend b, std::span<const index_t> stage_ptr, inde
   stage_ptr_ = Array<index_t>(b, stage_ptr);
   group_ptr_ = Array<index_t>(b, std::span<const index_t>(g.group_ptr));
   group_stage_ = Array<index_t>(b, std::span<const index_t>(g.group_stage));
-  counters_ = Array<index_t>(b, stage_ptr.size());
+  counters_ = Array<index_t>(b, stage_ptr.size() * stage_counter_stride);
   groups_ = g.num_groups();
   points_ = points;
 }

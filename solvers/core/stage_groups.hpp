@@ -8,6 +8,7 @@
 // stage's end. A workgroup that holds group g waits only for groups numbered
 // before it (after it, for a launch that walks the stages backwards), which is
 // what makes the device-side ordering of cuda/stage_order.cuh end.
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -28,15 +29,20 @@ struct StageGroups {
 // non-decreasing offset array starting at 0. Empty stages get no group.
 StageGroups make_stage_groups(std::span<const index_t> stage_ptr, index_t points);
 
+// Counters sit one 128-byte line apart: the workgroups waiting on different
+// stages then poll different lines (and L2 slices) instead of one.
+inline constexpr index_t stage_counter_stride = 32;
+
 // The plan and its counters on one backend, as the kernels take them:
-// counters[0] hands out workgroup tickets, counters[1 + s] counts the finished
+// counter(0) hands out workgroup tickets, counter(1 + s) counts the finished
 // groups of stage s. The launchers zero the counters before each launch.
 struct StageGroupsView {
   const index_t* stage_ptr = nullptr;    // [stages + 1]
   const index_t* group_ptr = nullptr;    // [stages + 1]
   const index_t* group_stage = nullptr;  // [groups]
   index_t stages = 0, groups = 0, points = 1;
-  index_t* counters = nullptr;  // [1 + stages]
+  index_t* counters = nullptr;  // [(1 + stages) * stage_counter_stride]
+  TB_HOST_DEVICE index_t* counter(index_t k) const { return counters + std::size_t(k) * stage_counter_stride; }
 };
 
 // The stage a workgroup of `stage` must wait for: the nearest non-empty one

@@ -27,7 +27,7 @@ struct GroupSlot {
 // Every thread of the workgroup calls it once, first.
 __device__ inline GroupSlot take_group(const StageGroupsView& g, bool backwards) {
   __shared__ index_t ticket;
-  if (threadIdx.x == 0 && threadIdx.y == 0) ticket = atomicAdd(g.counters, 1);
+  if (threadIdx.x == 0 && threadIdx.y == 0) ticket = atomicAdd(g.counter(0), 1);
   __syncthreads();
   const index_t group = backwards ? g.groups - 1 - ticket : ticket;
   GroupSlot s;
@@ -51,7 +51,7 @@ __device__ inline void wait_for_stages_before(const StageGroupsView& g, index_t 
     const index_t s = stage_to_wait_for(g.group_ptr, g.stages, stage, backwards);
     if (s >= 0) {
       const index_t need = g.group_ptr[s + 1] - g.group_ptr[s];
-      const volatile index_t* done = g.counters + 1 + s;
+      const volatile index_t* done = g.counter(1 + s);
       for (unsigned long long naps = 0; *done < need; ++naps) {
         if (naps == stage_wait_limit) __trap();
         __nanosleep(32);
@@ -67,12 +67,13 @@ __device__ inline void wait_for_stages_before(const StageGroupsView& g, index_t 
 __device__ inline void publish_group(const StageGroupsView& g, index_t stage) {
   __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0 && threadIdx.y == 0) atomicAdd(g.counters + 1 + stage, 1);
+  if (threadIdx.x == 0 && threadIdx.y == 0) atomicAdd(g.counter(1 + stage), 1);
 }
 
 // Before every launch: tickets from 0, every stage at no finished group.
 inline void zero_counters(const StageGroupsView& g, const char* what) {
-  cuda_error::throw_if(cudaMemsetAsync(g.counters, 0, (std::size_t(g.stages) + 1) * sizeof(index_t)),
+  const std::size_t bytes = (std::size_t(g.stages) + 1) * stage_counter_stride * sizeof(index_t);
+  cuda_error::throw_if(cudaMemsetAsync(g.counters, 0, bytes),
                        std::string("cudaMemsetAsync of the stage counters of ") + what);
 }
 

@@ -56,6 +56,10 @@ TEST(StageGroups, HostScheduleViewMatchesThePlan) {
   EXPECT_EQ(v.stage_ptr[3], 10);
   EXPECT_EQ(v.group_ptr[3], 3);
   EXPECT_EQ(v.group_stage[2], 2);
+  // Counters a line apart, all of them inside the allocation (written here: zeroed by the launchers on a device).
+  EXPECT_EQ(v.counter(1) - v.counter(0), stage_counter_stride);
+  for (index_t k = 0; k <= v.stages; ++k) *v.counter(k) = k;
+  EXPECT_EQ(*v.counter(v.stages), v.stages);
 }
 
 }  // namespace
