@@ -76,7 +76,7 @@ TEST_P(GpuVariants, FactorsSolveAndResidualMatchTheHost) {
   }
 }
 
-// launch=sweep with 370 to 2,000 workgroups per launch, most of them
+// launch=sweep with about 300 to 2,000 workgroups per launch, most of them
 // waiting on counters: the plane order must hold, and the launch must end,
 // whatever order the hardware starts them in. Repeated, since a missing
 // fence shows up only now and then.
