@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/precond/dense_block.hpp"
 
 namespace tb::async_ilu {
@@ -12,7 +13,7 @@ double fixed_point_residual(const FactorView& f, std::span<const double> lu, std
                             std::span<double> scratch_lu, std::span<double> scratch_dinv) {
   // One Jacobi evaluation of g at x; a failed inversion only affects
   // scratch_dinv, which the residual does not read.
-  dense::with_block_size(f.block_size, [&]<int N>() {
+  with_block_size(f.block_size, [&]<int N>() {
     for (index_t i = 0; i < f.block_rows; ++i)
       (void)factor_row<N>(f, i, lu.data(), dinv.data(), scratch_lu.data(), scratch_dinv.data());
   });

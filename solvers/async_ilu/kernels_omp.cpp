@@ -9,6 +9,7 @@
 
 #include "kernels.hpp"
 #include "relaxed_row_kernels.hpp"
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/precond/dense_block.hpp"
 
 namespace tb::async_ilu::omp {
@@ -139,7 +140,7 @@ void solve_sync(const FactorView& f, const ApplyState& s, const double* r, doubl
 }  // namespace
 
 index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk) {
-  return dense::with_block_size(f.block_size, [&]<int N>() {
+  return with_block_size(f.block_size, [&]<int N>() {
     return schedule == Schedule::asynchronous ? factor_async<N>(f, s, sweeps, chunk)
                                               : factor_sync<N>(f, s, sweeps, chunk);
   });
@@ -147,7 +148,7 @@ index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule s
 
 void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
                        Schedule schedule, int chunk) {
-  dense::with_block_size(f.block_size, [&]<int N>() {
+  with_block_size(f.block_size, [&]<int N>() {
     if (schedule == Schedule::asynchronous)
       solve_async<N>(f, s, r, z, sweeps, chunk);
     else

@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "kernels.hpp"
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/precond/dense_block.hpp"
 
@@ -64,12 +65,12 @@ void sweeps_of(const FactorView& f, const ApplyState& s, const double* r, double
 }  // namespace
 
 index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule) {
-  return dense::with_block_size(f.block_size, [&]<int N>() { return factor<N>(f, s, sweeps, schedule); });
+  return with_block_size(f.block_size, [&]<int N>() { return factor<N>(f, s, sweeps, schedule); });
 }
 
 void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
                        Schedule schedule) {
-  dense::with_block_size(f.block_size, [&]<int N>() { sweeps_of<N>(f, s, r, z, sweeps, schedule); });
+  with_block_size(f.block_size, [&]<int N>() { sweeps_of<N>(f, s, r, z, sweeps, schedule); });
 }
 
 }  // namespace tb::async_ilu::ref

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kernels.hpp"
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/types.hpp"
 #include "solvers/precond/dense_block.hpp"
 
@@ -25,7 +26,7 @@ bool all_finite(const double* blk, index_t n) {
 }
 
 // Algorithm 2, lines 3-4, for one cell. s: 3 * n * n scratch. N > 0 fixes n at
-// compile time (1..8, dense::with_block_size) so the element loops unroll.
+// compile time (1..8, with_block_size) so the element loops unroll.
 template <int N>
 bool factor_cell(const Stencil7View& a, double* d, index_t q, double* s) {
   const index_t n = dense::dim<N>(a.n);
@@ -59,7 +60,7 @@ void backward_cell(const Stencil7View& a, const double* d, index_t q, double* x,
 
 template <class F>
 decltype(auto) with_n(const Stencil7View& a, F&& f) {
-  return dense::with_block_size(a.n, std::forward<F>(f));
+  return with_block_size(a.n, std::forward<F>(f));
 }
 
 constexpr index_t max_n = 32;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/prefetch.hpp"
 
@@ -110,17 +111,12 @@ void spmv_dynamic(const BsrView& a, const double* x, double* y) {
 }  // namespace
 
 void spmv(const BsrView& a, const double* x, double* y) {
-  switch (a.block_size) {
-    case 1: return spmv_fixed<1>(a, x, y);
-    case 2: return spmv_fixed<2>(a, x, y);
-    case 3: return spmv_fixed<3>(a, x, y);
-    case 4: return spmv_fixed<4>(a, x, y);
-    case 5: return spmv_fixed<5>(a, x, y);
-    case 6: return spmv_fixed<6>(a, x, y);
-    case 7: return spmv_fixed<7>(a, x, y);
-    case 8: return spmv_fixed<8>(a, x, y);
-    default: return spmv_dynamic(a, x, y);
-  }
+  with_block_size(a.block_size, [&]<int N>() {
+    if constexpr (N > 0)
+      spmv_fixed<N>(a, x, y);
+    else
+      spmv_dynamic(a, x, y);
+  });
 }
 
 BsrMatrix csr_to_bsr(const CsrMatrix& a, index_t bs) {

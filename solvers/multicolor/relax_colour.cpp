@@ -1,6 +1,6 @@
 #include "relax_colour.hpp"
 
-#include "solvers/precond/dense_block.hpp"
+#include "solvers/core/block_size_dispatch.hpp"
 
 namespace tb::multicolor {
 
@@ -8,7 +8,7 @@ namespace {
 
 template <class Real>
 void relax_ref(const RelaxView<Real>& m, index_t begin, index_t end, const double* b, double* x) {
-  dense::with_block_size(m.block_size, [&]<int N>() {
+  with_block_size(m.block_size, [&]<int N>() {
     for (index_t i = begin; i < end; ++i) relax_row<N, false>(m, i, b, x);
   });
 }
@@ -16,7 +16,7 @@ void relax_ref(const RelaxView<Real>& m, index_t begin, index_t end, const doubl
 template <class Real>
 void relax_omp(const RelaxView<Real>& m, index_t begin, index_t end, const double* b, double* x) {
   const long entries = long(end - begin) * m.block_size;
-  dense::with_block_size(m.block_size, [&]<int N>() {
+  with_block_size(m.block_size, [&]<int N>() {
 #pragma omp parallel for schedule(static) if (entries >= openmp_min_length)
     for (index_t i = begin; i < end; ++i) relax_row<N, false>(m, i, b, x);
   });

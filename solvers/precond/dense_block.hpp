@@ -106,29 +106,4 @@ TB_HOST_DEVICE inline void matvec_subtract(const double* a, const double* x, dou
   }
 }
 
-// Calls f.template operator()<N>() with N = n for n in 1..8 and N = 0 above.
-template <class F>
-decltype(auto) with_block_size(index_t n, F&& f) {
-  switch (n) {
-    case 1:
-      return f.template operator()<1>();
-    case 2:
-      return f.template operator()<2>();
-    case 3:
-      return f.template operator()<3>();
-    case 4:
-      return f.template operator()<4>();
-    case 5:
-      return f.template operator()<5>();
-    case 6:
-      return f.template operator()<6>();
-    case 7:
-      return f.template operator()<7>();
-    case 8:
-      return f.template operator()<8>();
-    default:
-      return f.template operator()<0>();
-  }
-}
-
 }  // namespace tb::dense

@@ -32,6 +32,7 @@
 #include <string>
 
 #include "bsr_spmv.hpp"
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
@@ -164,24 +165,9 @@ void bsr_spmv_flat(const BsrView& a, const double* x, double* y) {
   if (a.block_size > 8)
     throw Error("cuda::bsr_spmv_flat: block size " + std::to_string(a.block_size) + " outside 1..8");
   if (a.block_rows == 0) return;
-  switch (a.block_size) {
-    case 1:
-      return launch_flat<1>(a, x, y);
-    case 2:
-      return launch_flat<2>(a, x, y);
-    case 3:
-      return launch_flat<3>(a, x, y);
-    case 4:
-      return launch_flat<4>(a, x, y);
-    case 5:
-      return launch_flat<5>(a, x, y);
-    case 6:
-      return launch_flat<6>(a, x, y);
-    case 7:
-      return launch_flat<7>(a, x, y);
-    default:
-      return launch_flat<8>(a, x, y);
-  }
+  with_block_size(a.block_size, [&]<int N>() {
+    if constexpr (N > 0) launch_flat<N>(a, x, y);  // N = 0 (above 8) is refused above
+  });
 }
 
 void bsr_spmv_ref(const BsrView& a, const double* x, double* y) {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "point_implicit_kernels.hpp"
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/core/error.hpp"
-#include "solvers/precond/dense_block.hpp"
 
 namespace tb::multicolor::cuda {
 
@@ -99,7 +99,7 @@ void relax_sweep_fused_any(const RelaxView<Real>& m, const StageGroupsView& g, c
   if (m.block_size > warp) throw Error("multicolor kernel=fused: block size above 32 (one warp per block row at most)");
   if (g.groups == 0) return;
   stage_order::zero_counters(g, "the multicolor fused sweep");
-  dense::with_block_size(m.block_size, [&]<int N>() {
+  with_block_size(m.block_size, [&]<int N>() {
     relax_sweep_fused_kernel<N, Real><<<unsigned(g.groups), unsigned(fused_threads)>>>(m, g, b, x);
   });
   cuda_error::check_launch("multicolor relax_sweep_fused_kernel");
