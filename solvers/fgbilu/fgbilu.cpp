@@ -37,10 +37,16 @@ Launch parse_launch(std::string_view name) {
   throw Error("fgbilu: unknown launch '" + std::string(name) + "' (allowed: plane, sweep)");
 }
 
+namespace {
+void check_launch(std::string_view variant, Launch launch) {
+  if (launch == Launch::sweep && variant != to_string(Variant::cl))
+    throw Error("fgbilu(launch=sweep) is for variant=cl only (got variant=" + std::string(variant) + ")");
+}
+}  // namespace
+
 Factorization::Factorization(Variant variant, Backend backend, Launch launch)
     : variant_(variant), backend_(backend), launch_(launch) {
-  if (launch == Launch::sweep && variant != Variant::cl)
-    throw Error("fgbilu(launch=sweep) is for variant=cl only (got variant=" + std::string(to_string(variant)) + ")");
+  check_launch(to_string(variant), launch);
   const bool host_only = variant == Variant::seq || variant == Variant::omp;
   if (host_only && backend == Backend::cuda)
     throw Error("fgbilu(variant=" + std::string(to_string(variant)) +
@@ -192,9 +198,9 @@ class FgbiluPreconditioner final : public Preconditioner {
  public:
   FgbiluPreconditioner(std::string variant, GridShape given, Launch launch)
       : variant_(std::move(variant)), given_(given), launch_(launch) {
-    if (variant_ != "auto") parse_variant(variant_);
-    if (launch_ == Launch::sweep && variant_ != "cl" && variant_ != "auto")
-      throw Error("fgbilu(launch=sweep) is for variant=cl only (got variant=" + variant_ + ")");
+    if (variant_ == "auto") return;  // omp on the host, which ignores launch; cl on cuda
+    parse_variant(variant_);
+    check_launch(variant_, launch_);
   }
   void setup(const BsrMatrix& a, Backend backend) override {
     const Variant v =
