@@ -5,7 +5,6 @@
 // synchronises with __syncthreads instead of kernel boundaries.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <climits>
 
 #include "solvers/core/cuda/error_check.cuh"
@@ -115,6 +114,46 @@ __device__ inline ClIndex cl_index(index_t n, index_t points, index_t begin, ind
   return cl_index_from(n, begin + blockIdx.x * points, end);
 }
 
+// Algorithm 5 on the entry (u, v) each thread holds in `mine`, returned
+// inverted: row and column r of pivot r go through two alternating buffers of
+// the point's n*n entries, at `buffers` and `buffers + stride`, so one barrier
+// per pivot suffices. Every thread of the workgroup calls it.
+__device__ inline double cl_gauss_jordan(const ClIndex& c, index_t n, double mine, double* buffers, index_t stride) {
+  for (index_t r = 0; r < n; ++r) {
+    double* st = buffers + (r % 2) * stride;
+    const double ea = c.u == r ? 1.0 : 0.0, eb = c.v == r ? 1.0 : 0.0, ec = (1.0 - ea) * (1.0 - eb);
+    if (c.active && ec == 0.0) st[c.u * n + c.v] = mine;
+    __syncthreads();
+    if (c.active)
+      mine = (ea * eb + (ea - eb) * mine - ec * st[c.u * n + r] * st[r * n + c.v]) / st[r * n + r] + ec * mine;
+  }
+  return mine;
+}
+
+// Algorithm 10 after the gather: `part` is this thread's sum over the lower
+// (forward) or upper (backward) neighbours; z = rhs - (row sums) forward, the
+// row sums backward; then x_q = d z forward, x_q = rhs - d z backward, rhs
+// being b_q or x_q (read by the v = 0 threads). s: the point's n*n partial
+// products, z: its n entries. Every thread of the workgroup calls it.
+__device__ inline void cl_sweep_finish(const ClIndex& c, index_t n, double part, double d_uv, double rhs, bool backward,
+                                       double* s, double* z, double* x_q) {
+  if (c.active) s[c.u * n + c.v] = part;
+  __syncthreads();
+  if (c.active && c.v == 0) {
+    double sum = 0.0;
+    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
+    z[c.u] = backward ? sum : rhs - sum;
+  }
+  __syncthreads();
+  if (c.active) s[c.u * n + c.v] = d_uv * z[c.v];
+  __syncthreads();
+  if (c.active && c.v == 0) {
+    double sum = 0.0;
+    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
+    x_q[c.u] = backward ? rhs - sum : sum;
+  }
+}
+
 // Algorithm 9. Shared memory: s[3][L][n*n]. Each thread keeps its own d^{u,v}
 // in a register through the Gauss-Jordan r-loop; s_1 and s_2 become the two
 // alternating read buffers, so one barrier per pivot suffices.
@@ -132,14 +171,7 @@ __global__ void cl_factor_kernel(Stencil7View a, double* d, index_t begin, index
     mine = d[std::size_t(c.q) * nn + c.u * n + c.v];
   }
   __syncthreads();
-  for (index_t r = 0; r < n; ++r) {
-    double* st = shm + (r % 2) * slot + c.qw * nn;
-    const double ea = c.u == r ? 1.0 : 0.0, eb = c.v == r ? 1.0 : 0.0, ec = (1.0 - ea) * (1.0 - eb);
-    if (c.active && ec == 0.0) st[c.u * n + c.v] = mine;
-    __syncthreads();
-    if (c.active)
-      mine = (ea * eb + (ea - eb) * mine - ec * st[c.u * n + r] * st[r * n + c.v]) / st[r * n + r] + ec * mine;
-  }
+  mine = cl_gauss_jordan(c, n, mine, shm + c.qw * nn, slot);
   if (c.active) d[std::size_t(c.q) * nn + c.u * n + c.v] = mine;
 }
 
@@ -152,29 +184,17 @@ __global__ void cl_sweep_kernel(Stencil7View a, const double* d, index_t begin, 
   double* s = shm + c.qw * nn;
   double* z = shm + points * nn + c.qw * n;
   double* xq = c.active ? x + std::size_t(a.natural[c.q]) * n : nullptr;
-  double part = 0.0;
+  double part = 0.0, d_uv = 0.0, rhs = 0.0;
   if (c.active) {
     for (int dir = backward ? 3 : 0; dir < (backward ? 6 : 3); ++dir) {
       const index_t nq = neighbour_of(a, dir, c.q);
       if (nq < 0) continue;
       part += coef_block(a, dir < 3 ? dir : dir + 1, c.q)[c.u * n + c.v] * x[std::size_t(a.natural[nq]) * n + c.v];
     }
-    s[c.u * n + c.v] = part;
+    d_uv = d[std::size_t(c.q) * nn + c.u * n + c.v];
+    if (c.v == 0) rhs = backward ? xq[c.u] : b[std::size_t(a.natural[c.q]) * n + c.u];
   }
-  __syncthreads();
-  if (c.active && c.v == 0) {
-    double sum = 0.0;
-    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
-    z[c.u] = backward ? sum : b[std::size_t(a.natural[c.q]) * n + c.u] - sum;
-  }
-  __syncthreads();
-  if (c.active) s[c.u * n + c.v] = d[std::size_t(c.q) * nn + c.u * n + c.v] * z[c.v];
-  __syncthreads();
-  if (c.active && c.v == 0) {
-    double sum = 0.0;
-    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
-    xq[c.u] = backward ? xq[c.u] - sum : sum;
-  }
+  cl_sweep_finish(c, n, part, d_uv, rhs, backward != 0, s, z, xq);
 }
 
 // ---- Algorithms 9 and 10 in one launch per sweep (launch=sweep) ----
@@ -237,14 +257,7 @@ __global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, StageGroupsVie
       mine -= dot;
     }
   __syncthreads();
-  for (index_t r = 0; r < n; ++r) {  // Algorithm 5, as in cl_factor_kernel
-    double* st = own + (r % 2) * region;
-    const double ea = c.u == r ? 1.0 : 0.0, eb = c.v == r ? 1.0 : 0.0, ec = (1.0 - ea) * (1.0 - eb);
-    if (c.active && ec == 0.0) st[e] = mine;
-    __syncthreads();
-    if (c.active)
-      mine = (ea * eb + (ea - eb) * mine - ec * st[c.u * n + r] * st[r * n + c.v]) / st[r * n + r] + ec * mine;
-  }
+  mine = cl_gauss_jordan(c, n, mine, own, region);
   if (c.active) d[std::size_t(c.q) * nn + e] = mine;
   stage_order::publish_group(g, slot.stage);
 }
@@ -274,26 +287,11 @@ __global__ void cl_sweep_sweep_kernel(Stencil7View a, const double* d, StageGrou
     if (c.v == 0) rhs = backward ? __ldcg(x + self + c.u) : b[self + c.u];
   }
   stage_order::wait_for_stages_before(g, slot.stage, backward != 0);
-  if (c.active) {
-    double part = 0.0;
+  double part = 0.0;
+  if (c.active)
     for (int t = 0; t < 3; ++t)
       if (from[t] >= 0) part += coef[t] * __ldcg(x + from[t]);
-    s[c.u * n + c.v] = part;
-  }
-  __syncthreads();
-  if (c.active && c.v == 0) {
-    double sum = 0.0;
-    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
-    z[c.u] = backward ? sum : rhs - sum;
-  }
-  __syncthreads();
-  if (c.active) s[c.u * n + c.v] = d_uv * z[c.v];
-  __syncthreads();
-  if (c.active && c.v == 0) {
-    double sum = 0.0;
-    for (index_t w = 0; w < n; ++w) sum += s[c.u * n + w];
-    x[self + c.u] = backward ? rhs - sum : sum;
-  }
+  cl_sweep_finish(c, n, part, d_uv, rhs, backward != 0, s, z, x + self);
   stage_order::publish_group(g, slot.stage);
 }
 
