@@ -97,12 +97,18 @@ TetrahedralBoxParams box_for(long long n, long long nb) {
   return p;
 }
 
-// Bytes one sweep must move at least: O's values and indices, D, b, x read and
-// written once (re-reads of x assumed to hit cache).
-double sweep_bytes(const multicolor::ColourPattern& p, Precision precision) {
+// Bytes the block SpMV of step 1 must move at least: O's values and indices,
+// three vectors once (b and x read, q written; re-reads of x assumed to hit cache).
+double matvec_bytes(const multicolor::ColourPattern& p, Precision precision) {
   const double bb = double(p.block_size) * p.block_size, nnz = double(p.ja.size()), rows = p.block_rows;
-  const double o_bytes = nnz * bb * (precision == Precision::mixed ? 4.0 : 8.0);
-  return o_bytes + nnz * 4.0 + (rows + 1) * 4.0 + rows * bb * 8.0 + 3.0 * rows * p.block_size * 8.0;
+  return nnz * bb * (precision == Precision::mixed ? 4.0 : 8.0) + nnz * 4.0 + (rows + 1) * 4.0 +
+         3.0 * rows * p.block_size * 8.0;
+}
+
+// Bytes one sweep must move at least: those of step 1 (b, x read and x
+// written standing for its three vectors) and D once.
+double sweep_bytes(const multicolor::ColourPattern& p, Precision precision) {
+  return matvec_bytes(p, precision) + double(p.block_rows) * p.block_size * p.block_size * 8.0;
 }
 
 struct Row {
@@ -137,13 +143,6 @@ double device_matvec_seconds(const multicolor::ColourPattern& p, const multicolo
     split.matvec_only(p);
     TB_CUDA_CALL(gpu::synchronize());
   });
-}
-
-// Bytes the block SpMV of step 1 must move: O's values and indices, b and q once, x once.
-double matvec_bytes(const multicolor::ColourPattern& p, Precision precision) {
-  const double bb = double(p.block_size) * p.block_size, nnz = double(p.ja.size()), rows = p.block_rows;
-  return nnz * bb * (precision == Precision::mixed ? 4.0 : 8.0) + nnz * 4.0 + (rows + 1) * 4.0 +
-         3.0 * rows * p.block_size * 8.0;
 }
 
 // One sweep through the preconditioner on the device (its gather and scatter

@@ -62,7 +62,6 @@ class StageSchedule {
   StageSchedule() = default;
   StageSchedule(Backend b, std::span<const index_t> stage_ptr, index_t points);
   StageGroupsView view() const;
-  bool empty() const { return stage_ptr_.empty(); }
 
  private:
   Array<index_t> stage_ptr_, group_ptr_, group_stage_;
