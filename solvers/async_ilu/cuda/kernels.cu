@@ -30,6 +30,7 @@
 #include <utility>
 
 #include "solvers/async_ilu/kernels.hpp"
+#include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/error.hpp"
 
@@ -66,28 +67,16 @@ __global__ void upper_kernel(FactorView f, const double* lu, const double* dinv,
 
 void check(cudaError_t status, const char* what) { cuda_error::throw_if(status, what); }
 
+// The CUDA kernels fix the block size at compile time, 1..8 only: no runtime-n twin.
 template <class F>
 decltype(auto) with_cuda_block_size(index_t n, F&& fn) {
-  switch (n) {
-    case 1:
-      return fn.template operator()<1>();
-    case 2:
-      return fn.template operator()<2>();
-    case 3:
-      return fn.template operator()<3>();
-    case 4:
-      return fn.template operator()<4>();
-    case 5:
-      return fn.template operator()<5>();
-    case 6:
-      return fn.template operator()<6>();
-    case 7:
-      return fn.template operator()<7>();
-    case 8:
-      return fn.template operator()<8>();
-    default:
-      throw Error("async_ilu: the CUDA kernels take block sizes 1..8, not " + std::to_string(n));
-  }
+  if (n < 1 || n > 8) throw Error("async_ilu: the CUDA kernels take block sizes 1..8, not " + std::to_string(n));
+  return with_block_size(n, [&]<int N>() -> decltype(auto) {
+    if constexpr (N == 0)
+      return fn.template operator()<1>();  // never runs (refused above); keeps one return type
+    else
+      return fn.template operator()<N>();
+  });
 }
 
 template <int N>
