@@ -187,7 +187,8 @@ Case run_case(long long target_n, long long nb, const Options& o, double host_tr
     if (cuda_device_count() == 0) continue;
     add("cuda ref", device_sweep_seconds(a, Kernel::ref, precision, o.reps), gpu_triad);
     add("cuda tuned", device_sweep_seconds(a, Kernel::tuned, precision, o.reps), gpu_triad);
-    add("cuda fused", device_sweep_seconds(a, Kernel::fused, precision, o.reps), gpu_triad);
+    if (p.block_size <= 32)  // kernel=fused: a lane per scalar row of one warp
+      add("cuda fused", device_sweep_seconds(a, Kernel::fused, precision, o.reps), gpu_triad);
     {
       const double s = device_matvec_seconds(p, v, precision, o.reps), mb = matvec_bytes(p, precision);
       c.rows.push_back({"cuda spmv only", name(precision), s, mb / s * 1e-9, mb / s / gpu_triad});

@@ -138,8 +138,10 @@ void Factorization::factor() {
     }
     if (bad >= 0) throw_singular(bad);
   }
-  if (launch_ == Launch::sweep) TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups_.view()));
-  if (backend_ == Backend::cuda) {
+  if (launch_ == Launch::sweep) {
+    const index_t bad = TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups_.view(), flag_.data()));
+    if (bad >= 0) throw_singular(bad);
+  } else if (backend_ == Backend::cuda) {
     const index_t bad = TB_CUDA_CALL(cuda::first_non_finite_block(d, host_.cells(), host_.block_size, flag_.data()));
     if (bad >= 0) throw_singular(bad);
   }

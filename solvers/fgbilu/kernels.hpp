@@ -64,7 +64,9 @@ void cl_backward_plane(const Stencil7View& a, const double* d, index_t begin, in
 // (fgbilu(variant=cl,launch=sweep)); the same arithmetic as the *_plane twins,
 // with the plane order kept by device-side counters instead of kernel
 // boundaries. g: the hyperplanes as stages, in groups of cl_points(n).
-void cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView& g);
+// cl_factor_sweep returns what first_non_finite_block would (flag: its
+// scratch), found as each block is inverted rather than in a second pass.
+index_t cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView& g, index_t* flag);
 void cl_forward_sweep(const Stencil7View& a, const double* d, const StageGroupsView& g, const double* b, double* x);
 void cl_backward_sweep(const Stencil7View& a, const double* d, const StageGroupsView& g, double* x);
 void residual(const Stencil7View& a, const double* b, const double* x, double* r);

@@ -37,37 +37,54 @@ __device__ inline GroupSlot take_group(const StageGroupsView& g, bool backwards)
   return s;
 }
 
+// Polls before the waiting thread starts to nap between them.
+inline constexpr unsigned long long stage_eager_polls = 256;
+
 // A wait this long (at least 2^28 naps of 32 ns, about 9 s, where a whole
 // launch takes milliseconds) means the ordering is broken (counters not zeroed,
 // a plan that does not match the launch): the kernel traps, and the next CUDA
 // call reports a launch failure, rather than the program hanging.
 inline constexpr unsigned long long stage_wait_limit = 1ull << 28;
 
+// The count of a stage, read with acquire semantics at GPU scope: what the
+// publishing workgroup stored before its release is visible after it.
+__device__ inline index_t load_acquire(const index_t* p) {
+  index_t v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
 // Every thread calls; returns once the stages before `stage` (after it, when
 // backwards) are complete. Empty stages count no groups, so the wait is for
-// the nearest non-empty one, which itself waited for those before it.
+// the nearest non-empty one, which itself waited for those before it. The
+// first polls do not sleep: the stage before is usually about to finish, and
+// a nap of even 32 ns lengthens every stage of the chain.
 __device__ inline void wait_for_stages_before(const StageGroupsView& g, index_t stage, bool backwards) {
   if (threadIdx.x == 0 && threadIdx.y == 0) {
     const index_t s = stage_to_wait_for(g.group_ptr, g.stages, stage, backwards);
     if (s >= 0) {
       const index_t need = g.group_ptr[s + 1] - g.group_ptr[s];
-      const volatile index_t* done = g.counter(1 + s);
-      for (unsigned long long naps = 0; *done < need; ++naps) {
-        if (naps == stage_wait_limit) __trap();
+      const index_t* done = g.counter(1 + s);
+      for (unsigned long long polls = 0; load_acquire(done) < need; ++polls) {
+        if (polls < stage_eager_polls) continue;
+        if (polls == stage_wait_limit) __trap();
         __nanosleep(32);
       }
-      __threadfence();
     }
   }
   __syncthreads();
 }
 
-// Every thread calls after its stores: each thread's fence orders its stores
-// before the count that wait_for_stages_before reads.
+// Every thread calls after its stores. The barrier orders the workgroup's
+// stores before thread 0's fence, which orders them before the count that
+// wait_for_stages_before reads (the pattern of cooperative groups' grid sync):
+// one fence per workgroup rather than one per thread.
 __device__ inline void publish_group(const StageGroupsView& g, index_t stage) {
-  __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0 && threadIdx.y == 0) atomicAdd(g.counter(1 + stage), 1);
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    __threadfence();
+    atomicAdd(g.counter(1 + stage), 1);
+  }
 }
 
 // Before every launch: tickets from 0, every stage at no finished group.

@@ -212,7 +212,7 @@ using stage_order::GroupSlot;
 // then the products s_t and the neighbours' upper blocks back to the cell
 // (kernel #2, Eq. 1), then two alternating Gauss-Jordan buffers. Each thread
 // loads one entry of each block, so all its loads are independent.
-__global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, StageGroupsView g) {
+__global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, StageGroupsView g, index_t* first_bad) {
   extern __shared__ double shm[];
   const GroupSlot slot = stage_order::take_group(g, false);
   const index_t n = a.n, nn = n * n, region = g.points * nn;
@@ -258,7 +258,11 @@ __global__ void cl_factor_sweep_kernel(Stencil7View a, double* d, StageGroupsVie
     }
   __syncthreads();
   mine = cl_gauss_jordan(c, n, mine, own, region);
-  if (c.active) d[std::size_t(c.q) * nn + e] = mine;
+  if (c.active) {
+    d[std::size_t(c.q) * nn + e] = mine;
+    // The check of first_non_finite_block, here rather than in a second pass over d.
+    if (!isfinite(mine)) atomicMin(first_bad, c.q);
+  }
   stage_order::publish_group(g, slot.stage);
 }
 
@@ -359,7 +363,7 @@ void cl_backward_plane(const Stencil7View& a, const double* d, index_t begin, in
   cl_sweep(a, d, begin, end, nullptr, x, 1);
 }
 
-void cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView& g) {
+index_t cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView& g, index_t* flag) {
   check_cl_size(a.n);
   const std::size_t shared = 6 * std::size_t(g.points) * a.n * a.n * sizeof(double);
   // n = 32: 48 KiB of dynamic shared memory plus the ticket, above the default limit.
@@ -367,8 +371,14 @@ void cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView& g)
       cudaFuncSetAttribute(cl_factor_sweep_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
       "cudaFuncSetAttribute for the fgbilu cl factorisation");
   stage_order::zero_counters(g, "the fgbilu cl factorisation");
-  cl_factor_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g);
+  // Every byte 0x7f: a position above any grid's (cells < 2^31 - 1).
+  constexpr index_t none = 0x7f7f7f7f;
+  cuda_error::throw_if(cudaMemsetAsync(flag, 0x7f, sizeof(index_t)), "cudaMemsetAsync of the fgbilu non-finite flag");
+  cl_factor_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g, flag);
   cuda_error::check_launch("fgbilu cl factorisation (one launch)");
+  index_t bad = none;
+  cuda_error::throw_if(cudaMemcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  return bad == none ? -1 : bad;
 }
 
 namespace {
