@@ -1,6 +1,7 @@
 #include "fgbilu.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "kernels.hpp"
@@ -43,6 +44,8 @@ void check_launch(std::string_view variant, Launch launch) {
     throw Error("fgbilu(launch=sweep) is for variant=cl only (got variant=" + std::string(variant) + ")");
 }
 }  // namespace
+
+Launch default_launch(Variant v) { return v == Variant::cl ? Launch::sweep : Launch::plane; }
 
 Factorization::Factorization(Variant variant, Backend backend, Launch launch)
     : variant_(variant), backend_(backend), launch_(launch) {
@@ -198,16 +201,17 @@ namespace {
 
 class FgbiluPreconditioner final : public Preconditioner {
  public:
-  FgbiluPreconditioner(std::string variant, GridShape given, Launch launch)
+  // launch: empty for default_launch.
+  FgbiluPreconditioner(std::string variant, GridShape given, std::optional<Launch> launch)
       : variant_(std::move(variant)), given_(given), launch_(launch) {
-    if (variant_ == "auto") return;  // omp on the host, which ignores launch; cl on cuda
-    parse_variant(variant_);
-    check_launch(variant_, launch_);
+    if (variant_ == "auto" || !launch_) return;  // auto: omp on the host, which ignores launch; cl on cuda
+    check_launch(variant_, *launch_);
   }
   void setup(const BsrMatrix& a, Backend backend) override {
     const Variant v =
         variant_ == "auto" ? (backend == Backend::cuda ? Variant::cl : Variant::omp) : parse_variant(variant_);
-    f_ = std::make_unique<Factorization>(v, backend, v == Variant::cl ? launch_ : Launch::plane);
+    f_ =
+        std::make_unique<Factorization>(v, backend, v == Variant::cl ? launch_.value_or(Launch::sweep) : Launch::plane);
     const bool explicit_grid = given_.ni > 0 || given_.nj > 0 || given_.nk > 0;
     f_->setup(a, explicit_grid ? &given_ : nullptr);
   }
@@ -230,7 +234,7 @@ class FgbiluPreconditioner final : public Preconditioner {
  private:
   std::string variant_;
   GridShape given_;
-  Launch launch_;
+  std::optional<Launch> launch_;
   std::unique_ptr<Factorization> f_;
 };
 
@@ -238,7 +242,9 @@ class FgbiluPreconditioner final : public Preconditioner {
 
 std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given,
                                                     std::string_view launch) {
-  return std::make_unique<FgbiluPreconditioner>(std::string(variant), given, parse_launch(launch));
+  if (variant != "auto") parse_variant(variant);  // the error names the allowed variants first
+  const std::optional<Launch> l = launch == "auto" ? std::nullopt : std::optional<Launch>(parse_launch(launch));
+  return std::make_unique<FgbiluPreconditioner>(std::string(variant), given, l);
 }
 
 }  // namespace tb::fgbilu

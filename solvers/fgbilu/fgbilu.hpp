@@ -32,11 +32,15 @@ Variant parse_variant(std::string_view name);  // tb::Error lists the allowed na
 enum class Launch { plane, sweep };
 std::string_view to_string(Launch l);
 Launch parse_launch(std::string_view name);
+// sweep for cl (measured 2.3x faster than plane at 15^3..65^3, n = 6, on an
+// H100: bench/results/gpu-20261122-b019c11-fgbilu.md), plane for the others.
+Launch default_launch(Variant v);
 
 class Factorization {
  public:
   // launch = sweep is for variant cl only (tb::Error otherwise).
-  Factorization(Variant variant, Backend backend, Launch launch = Launch::plane);
+  Factorization(Variant variant, Backend backend, Launch launch);
+  Factorization(Variant variant, Backend backend) : Factorization(variant, backend, default_launch(variant)) {}
   // Symbolic: the grid (inferred from the pattern, or given), the schedule, the
   // 7-point layout and the device arrays; then the numeric factorisation.
   void setup(const BsrMatrix& a, const GridShape* given = nullptr);
@@ -78,8 +82,9 @@ class Factorization {
 };
 
 // The registry's fgbilu: variant auto picks omp on the host and cl on CUDA.
-// nx, ny, nz > 0 give the grid instead of inferring it. launch applies to cl.
+// nx, ny, nz > 0 give the grid instead of inferring it. launch applies to cl;
+// "auto" is default_launch.
 std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given,
-                                                    std::string_view launch = "plane");
+                                                    std::string_view launch = "auto");
 
 }  // namespace tb::fgbilu

@@ -30,6 +30,7 @@ DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
       b_(Backend::cuda, std::size_t(p.block_rows) * p.block_size),
       x_(Backend::cuda, std::size_t(p.block_rows) * p.block_size),
       q_(Backend::cuda, std::size_t(p.block_rows) * p.block_size) {
+  opt_.kernel = choose_kernel(o.kernel, true, p.block_rows, p.block_size);
   const std::size_t o_entries = p.ja.size() * p.block_size * p.block_size;
   if (o.precision == Precision::mixed) {
     o32_ = Array<float>(Backend::cuda, o_entries);
@@ -37,7 +38,7 @@ DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
   } else {
     o64_ = Array<double>(Backend::cuda, o_entries);
   }
-  if (o.kernel == Kernel::library) {
+  if (opt_.kernel == Kernel::library) {
     if (o.precision != Precision::fp64)
       throw Error(
           "multicolor: kernel=library needs precision=double (cuSPARSE bsrmv has no fp32-matrix, fp64-vector form)");
@@ -45,7 +46,7 @@ DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
     library_ = TB_CUDA_CALL(cuda::make_library_colour_solver(m, p.colour_begin.data(), p.num_colours(), p.ia.data(),
                                                              p.block_rows, q_.data()));
   }
-  if (o.kernel == Kernel::fused) {
+  if (opt_.kernel == Kernel::fused) {
     if (p.block_size > 32)
       throw Error("multicolor: kernel=fused takes block sizes up to 32 (got " + std::to_string(p.block_size) +
                   "); use kernel=tuned");
@@ -87,7 +88,8 @@ void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
       case Kernel::library:
         TB_CUDA_CALL(cuda::relax_colour_library(*library_, k, b_.data(), x_.data()));
         break;
-      case Kernel::fused:
+      case Kernel::fused:      // one launch above
+      case Kernel::automatic:  // resolved in the constructor
         break;
     }
   }

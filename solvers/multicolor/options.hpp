@@ -9,14 +9,23 @@ namespace tb::multicolor {
 // Table I SpMV + warp-per-block substitution), `library` the paper's cuSPARSE
 // bsrmv + cuBLAS trsmBatched baseline (CUDA, fp64 only), `fused` (CUDA only,
 // nb <= 32) one launch per sweep: a lane per scalar row runs steps 1-3, the
-// colours ordered by device-side counters.
-enum class Kernel { ref, tuned, library, fused };
+// colours ordered by device-side counters. `automatic` (the registry's
+// `auto`, the default) is resolved by choose_kernel at setup.
+enum class Kernel { ref, tuned, library, fused, automatic };
 
 struct Options {
   int sweeps = 1;
   Precision precision = Precision::mixed;
   bool balance = true;
-  Kernel kernel = Kernel::tuned;
+  Kernel kernel = Kernel::automatic;
 };
+
+// What kernel=auto runs: `tuned` on the host; on CUDA `fused` for nb <= 8 on
+// at least 50,000 block rows, `tuned` otherwise. From the H100 sweeps of
+// bench/results/gpu-20261123-multicolor-*.json: fused was 1.2x-1.9x faster
+// than tuned for nb 2..8 at 103,823, 394,346 and 980,100 rows; tuned was
+// faster on 6,156 rows (where launches, not bytes, set the time) and for nb >= 9.
+// Any other `asked` is returned as it is.
+Kernel choose_kernel(Kernel asked, bool on_cuda, index_t block_rows, index_t block_size);
 
 }  // namespace tb::multicolor

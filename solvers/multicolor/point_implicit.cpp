@@ -44,6 +44,7 @@ class PointImplicit final : public Preconditioner {
   }
 
   void setup(const BsrMatrix& a, Backend backend) override {
+    kernel_ = choose_kernel(opt_.kernel, backend == Backend::cuda, a.block_rows, a.block_size);
     if (backend == Backend::host && opt_.kernel == Kernel::library)
       throw Error("multicolor: kernel=library (cuSPARSE + cuBLAS) runs on the cuda backend only");
     if (backend == Backend::host && opt_.kernel == Kernel::fused)
@@ -53,7 +54,9 @@ class PointImplicit final : public Preconditioner {
     fill_split_values(pattern_, a, values_);
     device_.reset();
     if (backend == Backend::cuda) {
-      device_ = std::make_unique<DeviceSplit>(pattern_, opt_);
+      Options chosen = opt_;
+      chosen.kernel = kernel_;
+      device_ = std::make_unique<DeviceSplit>(pattern_, chosen);
       device_->upload_values(values_);
     } else {
       b_.assign(std::size_t(a.rows()), 0.0);
@@ -73,13 +76,14 @@ class PointImplicit final : public Preconditioner {
     const index_t n = pattern_.block_size;
     gather_blocks(pattern_.new_to_old, n, r.data(), b_.data());
     std::fill(x_.begin(), x_.end(), 0.0);
-    point_implicit_sweeps(pattern_, values_, opt_.kernel, opt_.sweeps, b_.data(), x_.data());
+    point_implicit_sweeps(pattern_, values_, kernel_, opt_.sweeps, b_.data(), x_.data());
     scatter_blocks(pattern_.new_to_old, n, x_.data(), z.data());
   }
   bool supports(Backend) const override { return true; }
 
  private:
   Options opt_;
+  Kernel kernel_ = Kernel::tuned;  // opt_.kernel with `automatic` resolved at setup
   ColourPattern pattern_;
   SplitValues values_;
   index_t rows_ = 0;
@@ -88,6 +92,12 @@ class PointImplicit final : public Preconditioner {
 };
 
 }  // namespace
+
+Kernel choose_kernel(Kernel asked, bool on_cuda, index_t block_rows, index_t block_size) {
+  if (asked != Kernel::automatic) return asked;
+  const bool fused_wins = on_cuda && block_size <= 8 && block_rows >= 50'000;
+  return fused_wins ? Kernel::fused : Kernel::tuned;
+}
 
 void point_implicit_sweeps(const ColourPattern& p, const SplitValues& v, Kernel kernel, int sweeps, const double* b,
                            double* x) {

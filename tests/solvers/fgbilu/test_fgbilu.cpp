@@ -271,6 +271,24 @@ TEST(Errors, SweepLaunchIsForClOnly) {
   EXPECT_NO_THROW(host_auto->setup(generated({3, 3, 3, 2})));
 }
 
+// The default launch is the one measured faster for cl, and plane, the only
+// one they have, for the others: no launch given is never an error.
+TEST(Launch, DefaultIsSweepForClAndPlaneOtherwise) {
+  EXPECT_EQ(default_launch(Variant::cl), Launch::sweep);
+  for (Variant v : {Variant::seq, Variant::omp, Variant::acc}) {
+    EXPECT_EQ(default_launch(v), Launch::plane) << to_string(v);
+    EXPECT_EQ(Factorization(v, Backend::host).launch(), Launch::plane) << to_string(v);
+  }
+  const BsrMatrix a = generated({3, 3, 3, 2});
+  for (const char* spec :
+       {"richardson(maxit=2)+fgbilu(variant=acc)", "richardson(maxit=2)+fgbilu(variant=omp,launch=auto)",
+        "richardson(maxit=2)+fgbilu(variant=seq,launch=plane)"}) {
+    auto s = make_solver(spec);
+    EXPECT_NO_THROW(s->setup(a)) << spec;
+  }
+  EXPECT_THROW(make_solver("bicgstab+fgbilu(variant=wavefront)"), Error);
+}
+
 TEST(Errors, UpdateWithAnotherPatternIsRefused) {
   Factorization f(Variant::omp, Backend::host);
   f.setup(generated({3, 3, 3, 2}));

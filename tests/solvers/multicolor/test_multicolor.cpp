@@ -251,5 +251,17 @@ TEST(Relaxation, RegistryRefusesBadParameters) {
   }
 }
 
+// kernel=auto: the rule measured on the H100 (options.hpp), and nothing but auto is changed.
+TEST(KernelChoice, AutoTakesFusedOnlyForSmallBlocksOfLargeMatricesOnCuda) {
+  using multicolor::choose_kernel;
+  EXPECT_EQ(choose_kernel(Kernel::automatic, false, 1'000'000, 4), Kernel::tuned);
+  EXPECT_EQ(choose_kernel(Kernel::automatic, true, 1'000'000, 4), Kernel::fused);
+  EXPECT_EQ(choose_kernel(Kernel::automatic, true, 50'000, 8), Kernel::fused);
+  EXPECT_EQ(choose_kernel(Kernel::automatic, true, 49'999, 4), Kernel::tuned);
+  EXPECT_EQ(choose_kernel(Kernel::automatic, true, 1'000'000, 9), Kernel::tuned);
+  for (Kernel k : {Kernel::ref, Kernel::tuned, Kernel::library, Kernel::fused})
+    EXPECT_EQ(choose_kernel(k, true, 1'000'000, 4), k);
+}
+
 }  // namespace
 }  // namespace tb
