@@ -32,7 +32,7 @@ Variant parse_variant(std::string_view name);  // tb::Error lists the allowed na
 enum class Launch { plane, sweep };
 std::string_view to_string(Launch l);
 Launch parse_launch(std::string_view name);
-// sweep for cl (measured 2.3x faster than plane at 15^3..65^3, n = 6, on an
+// sweep for cl (measured 2.3x-2.7x faster than plane at 15^3..65^3, n = 6, on an
 // H100: bench/results/gpu-20261122-b019c11-fgbilu.md), plane for the others.
 Launch default_launch(Variant v);
 

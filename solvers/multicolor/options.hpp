@@ -22,10 +22,10 @@ struct Options {
 
 // What kernel=auto runs: `tuned` on the host; on CUDA `fused` for nb <= 8 on
 // at least 50,000 block rows, `tuned` otherwise. From the H100 sweeps of
-// bench/results/gpu-20261123-multicolor-*.json: fused was 1.2x-1.9x faster
-// than tuned for nb 2..8 at 103,823, 394,346 and 980,100 rows; tuned was
-// faster on 6,156 rows (where launches, not bytes, set the time) and for nb >= 9.
-// Any other `asked` is returned as it is.
+// bench/results/gpu-20261122-b019c11-multicolor-{small,large}.txt: fused was
+// 1.09x-2.17x faster than tuned for nb 1..8 on 103,823 to 980,100 rows; tuned
+// was faster on 6,156 rows (launches, not bytes, set the time there) and, in
+// fp64, for nb 9 and 10. Any other `asked` is returned as it is.
 Kernel choose_kernel(Kernel asked, bool on_cuda, index_t block_rows, index_t block_size);
 
 }  // namespace tb::multicolor
