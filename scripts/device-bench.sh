@@ -16,7 +16,7 @@
 # fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut, mpi (Open MPI from .carry/mpi,
 # scripts/device-carry.sh --mpi: a second build with MPI, then the MPI tests,
 # the two-rank GPU ones included, on two ranks sharing the GPU). Limits in seconds: MC_T,
-# ASYNC_T, PL_T (defaults below); BUILD_DIR names the build folder.
+# ASYNC_T, PL_T (defaults below); MC_ARGS adds arguments (--gpu-only); BUILD_DIR names the build folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=${OUT:-$PWD/build-device}/r
@@ -58,7 +58,8 @@ for step in "$@"; do
         --json "$results/gpu-$stamp-fgbilu-target.json" --md "$results/gpu-$stamp-fgbilu-target.md" \
         >"$results/fgbilu-target.txt" 2>&1 ;;
     multicolor)
-      timeout "${MC_T:-300}" "$build/bin/tb-bench-multicolor" --sizes "${MC_SIZES:-6309,103178,983633}" \
+      # shellcheck disable=SC2086
+      timeout "${MC_T:-300}" "$build/bin/tb-bench-multicolor" ${MC_ARGS:-} --sizes "${MC_SIZES:-6309,103178,983633}" \
         --json "$results/gpu-$stamp-multicolor.json" >"$results/multicolor.txt" 2>&1 ;;
     async)
       # shellcheck disable=SC2086

@@ -42,11 +42,13 @@ struct Options {
   std::vector<long long> block_sizes;                             // empty: Table II's range per size
   long long triad_doubles = 1LL << 25;
   std::string json_path;
+  bool gpu_only = false;  // skip the host rows (most of a large case's time)
 };
 
 const char* usage =
-    "usage: tb-bench-multicolor [--quick] [--json FILE] [--reps N] [--sizes N,N,...] [--block-sizes L]\n"
+    "usage: tb-bench-multicolor [--quick] [--gpu-only] [--json FILE] [--reps N] [--sizes N,N,...] [--block-sizes L]\n"
     "  --quick          smoke run: n = 6309, nb = 1,4,5, 2 repetitions\n"
+    "  --gpu-only       only the CUDA rows (refused without a device)\n"
     "  --json FILE      also write the results with machine information as JSON\n"
     "  --reps N         timed sweeps per case, the best is reported (default 5)\n"
     "  --sizes L        target block rows (default Table II: 6309,103178,394745,983633)\n"
@@ -60,6 +62,8 @@ Options parse_options(int argc, char** argv) {
     const std::string& arg = args.flag();
     if (arg == "--quick") {
       o.quick = true;
+    } else if (arg == "--gpu-only") {
+      o.gpu_only = true;
     } else if (arg == "--json") {
       o.json_path = args.value();
     } else if (arg == "--reps") {
@@ -178,12 +182,14 @@ Case run_case(long long target_n, long long nb, const Options& o, double host_tr
     auto add = [&](std::string kernel, double s, double triad) {
       c.rows.push_back({std::move(kernel), name(precision), s, bytes / s * 1e-9, bytes / s / triad});
     };
-    add("ref", host_sweep_seconds(p, v, Kernel::ref, o.reps), host_triad);
-    set_host_threads(1);
-    add("tuned 1t", host_sweep_seconds(p, v, Kernel::tuned, o.reps), host_triad);
-    set_host_threads(all_threads);
-    if (all_threads > 1)
-      add("tuned " + std::to_string(all_threads) + "t", host_sweep_seconds(p, v, Kernel::tuned, o.reps), host_triad);
+    if (!o.gpu_only) {
+      add("ref", host_sweep_seconds(p, v, Kernel::ref, o.reps), host_triad);
+      set_host_threads(1);
+      add("tuned 1t", host_sweep_seconds(p, v, Kernel::tuned, o.reps), host_triad);
+      set_host_threads(all_threads);
+      if (all_threads > 1)
+        add("tuned " + std::to_string(all_threads) + "t", host_sweep_seconds(p, v, Kernel::tuned, o.reps), host_triad);
+    }
     if (cuda_device_count() == 0) continue;
     add("cuda ref", device_sweep_seconds(a, Kernel::ref, precision, o.reps), gpu_triad);
     add("cuda tuned", device_sweep_seconds(a, Kernel::tuned, precision, o.reps), gpu_triad);
@@ -225,7 +231,10 @@ void write_json(const Options& o, const Machine& m, double host_triad, double gp
   json.value("benchmark", "tb-bench-multicolor");
   write(json, m);
   json.begin_object("config");
-  json.value("quick", o.quick).value("reps", o.reps).value("timing", "best of reps, one sweep over all colours");
+  json.value("quick", o.quick)
+      .value("gpu_only", o.gpu_only)
+      .value("reps", o.reps)
+      .value("timing", "best of reps, one sweep over all colours");
   json.value("matrix", "tetrahedral box (Kuhn triangulation), natural order, balanced greedy colouring");
   json.end_object();
   json.begin_object("triad_gbytes_per_s").value("host", host_triad * 1e-9);
@@ -253,6 +262,8 @@ void write_json(const Options& o, const Machine& m, double host_triad, double gp
 
 int run(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
+  if (o.gpu_only && cuda_device_count() == 0)
+    throw Error("--gpu-only: no CUDA device (" + cuda_unavailable_reason() + ")");
   const Machine m = describe_machine();
   std::cout << summary(m);
   const std::size_t triad_n = std::size_t(o.triad_doubles);
