@@ -71,9 +71,9 @@ __global__ void relax_sweep_fused_kernel(RelaxView<Real> m, StageGroupsView g, c
   }
   stage_order::wait_for_stages_before(g, slot.stage, false);
   double q = 0.0;
-  // Unrolled so that the index and x loads of four blocks are in flight
-  // together rather than one dependent pair at a time; the sum keeps its order.
-#pragma unroll 4
+  // Not unrolled: `#pragma unroll 4` here was measured on the H100 (394,346
+  // rows) at 0.90-0.93x the time for nb = 1-2 but 1.13-1.19x for nb = 6
+  // (bench/results/gpu-20261122-cf873ce-multicolor-unroll4.txt).
   for (index_t k = k_begin; k < k_end; ++k) {
     const Real* blk = m.o + std::size_t(k) * bb;
     const double* xj = x + std::size_t(m.ja[k]) * n;
