@@ -140,7 +140,7 @@ double host_sweep_seconds(const multicolor::ColourPattern& p, const multicolor::
 double device_matvec_seconds(const multicolor::ColourPattern& p, const multicolor::SplitValues& v, Precision precision,
                              int reps) {
   multicolor::Options o;
-  o.precision = precision;
+  o.precision = precision, o.kernel = Kernel::tuned;
   multicolor::DeviceSplit split(p, o);
   split.upload_values(v);
   return best_seconds(reps, [&] {
@@ -193,7 +193,7 @@ Case run_case(long long target_n, long long nb, const Options& o, double host_tr
     if (cuda_device_count() == 0) continue;
     add("cuda ref", device_sweep_seconds(a, Kernel::ref, precision, o.reps), gpu_triad);
     add("cuda tuned", device_sweep_seconds(a, Kernel::tuned, precision, o.reps), gpu_triad);
-    if (p.block_size <= 32)  // kernel=fused: a lane per scalar row of one warp
+    if (p.block_size <= multicolor::fused_max_block_size)
       add("cuda fused", device_sweep_seconds(a, Kernel::fused, precision, o.reps), gpu_triad);
     {
       const double s = device_matvec_seconds(p, v, precision, o.reps), mb = matvec_bytes(p, precision);

@@ -29,13 +29,17 @@ StageSchedule::StageSchedule(Backend b, std::span<const index_t> stage_ptr, inde
   group_ptr_ = Array<index_t>(b, std::span<const index_t>(g.group_ptr));
   group_stage_ = Array<index_t>(b, std::span<const index_t>(g.group_stage));
   counters_ = Array<index_t>(b, stage_ptr.size() * stage_counter_stride);
-  groups_ = g.num_groups();
   points_ = points;
 }
 
 StageGroupsView StageSchedule::view() const {
-  return {stage_ptr_.data(), group_ptr_.data(), group_stage_.data(), index_t(stage_ptr_.size()) - 1,
-          groups_,           points_,           counters_.data()};
+  return {stage_ptr_.data(),
+          group_ptr_.data(),
+          group_stage_.data(),
+          index_t(stage_ptr_.size()) - 1,
+          index_t(group_stage_.size()),
+          points_,
+          counters_.data()};
 }
 
 }  // namespace tb

@@ -66,7 +66,7 @@ class StageSchedule {
  private:
   Array<index_t> stage_ptr_, group_ptr_, group_stage_;
   mutable Array<index_t> counters_;
-  index_t groups_ = 0, points_ = 1;
+  index_t points_ = 1;
 };
 
 }  // namespace tb

@@ -128,7 +128,12 @@ void Factorization::factor() {
     if (bad >= 0) throw_singular(bad);
     return;
   }
-  for (index_t p = 0; p < s.num_planes() && launch_ == Launch::plane; ++p) {
+  if (launch_ == Launch::sweep) {
+    const index_t bad = TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups_.view(), flag_.data()));
+    if (bad >= 0) throw_singular(bad);
+    return;
+  }
+  for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
     index_t bad = -1;
     if (backend_ == Backend::cuda) {
@@ -141,10 +146,7 @@ void Factorization::factor() {
     }
     if (bad >= 0) throw_singular(bad);
   }
-  if (launch_ == Launch::sweep) {
-    const index_t bad = TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups_.view(), flag_.data()));
-    if (bad >= 0) throw_singular(bad);
-  } else if (backend_ == Backend::cuda) {
+  if (backend_ == Backend::cuda) {
     const index_t bad = TB_CUDA_CALL(cuda::first_non_finite_block(d, host_.cells(), host_.block_size, flag_.data()));
     if (bad >= 0) throw_singular(bad);
   }
@@ -210,8 +212,7 @@ class FgbiluPreconditioner final : public Preconditioner {
   void setup(const BsrMatrix& a, Backend backend) override {
     const Variant v =
         variant_ == "auto" ? (backend == Backend::cuda ? Variant::cl : Variant::omp) : parse_variant(variant_);
-    f_ =
-        std::make_unique<Factorization>(v, backend, v == Variant::cl ? launch_.value_or(Launch::sweep) : Launch::plane);
+    f_ = std::make_unique<Factorization>(v, backend, v == Variant::cl && launch_ ? *launch_ : default_launch(v));
     const bool explicit_grid = given_.ni > 0 || given_.nj > 0 || given_.nk > 0;
     f_->setup(a, explicit_grid ? &given_ : nullptr);
   }

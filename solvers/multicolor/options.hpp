@@ -13,6 +13,9 @@ namespace tb::multicolor {
 // `auto`, the default) is resolved by choose_kernel at setup.
 enum class Kernel { ref, tuned, library, fused, automatic };
 
+// kernel=fused gives each block row nb lanes of one warp.
+inline constexpr index_t fused_max_block_size = 32;
+
 struct Options {
   int sweeps = 1;
   Precision precision = Precision::mixed;

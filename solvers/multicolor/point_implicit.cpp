@@ -54,9 +54,7 @@ class PointImplicit final : public Preconditioner {
     fill_split_values(pattern_, a, values_);
     device_.reset();
     if (backend == Backend::cuda) {
-      Options chosen = opt_;
-      chosen.kernel = kernel_;
-      device_ = std::make_unique<DeviceSplit>(pattern_, chosen);
+      device_ = std::make_unique<DeviceSplit>(pattern_, opt_);  // resolves kernel=auto by choose_kernel too
       device_->upload_values(values_);
     } else {
       b_.assign(std::size_t(a.rows()), 0.0);

@@ -17,6 +17,7 @@
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/core/error.hpp"
+#include "solvers/multicolor/options.hpp"
 
 namespace tb::multicolor::cuda {
 
@@ -99,7 +100,10 @@ __global__ void relax_sweep_fused_kernel(RelaxView<Real> m, StageGroupsView g, c
 
 template <class Real>
 void relax_sweep_fused_any(const RelaxView<Real>& m, const StageGroupsView& g, const double* b, double* x) {
-  if (m.block_size > warp) throw Error("multicolor kernel=fused: block size above 32 (one warp per block row at most)");
+  static_assert(fused_max_block_size <= warp);
+  if (m.block_size > fused_max_block_size)
+    throw Error("multicolor kernel=fused: block size above " + std::to_string(fused_max_block_size) +
+                " (one warp per block row at most)");
   if (g.groups == 0) return;
   stage_order::zero_counters(g, "the multicolor fused sweep");
   with_block_size(m.block_size, [&]<int N>() {
