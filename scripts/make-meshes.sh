@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Meshes the recipes in inputs/meshes/*.geo with Gmsh in batch (Debian's gmsh 4.8).
 #
-#   scripts/make-meshes.sh [coarse|medium|fine|all] [OUTDIR]
+#   scripts/make-meshes.sh [coarse|medium|fine|tet|all] [OUTDIR]
 #
 # coarse: the small meshes committed in inputs/meshes/ (tests read them);
 #         regenerating them there should give the same files.
 # medium: ~20-50k cells; fine: ~200k cells (the size of seed 001's meshes).
-# Medium and fine go to OUTDIR (default inputs/meshes/generated/, ignored by git).
+# tet:    tetrahedral unit spheres with about the node counts of seed 002's
+#         Table II (6,309 ... 983,633), for tb-bench-multicolor --mesh; the
+#         largest takes Gmsh about 6 minutes and 4 GB.
+# Medium, fine and tet go to OUTDIR (default inputs/meshes/generated/, ignored by git).
 # With build/bin/tb-mesh present (or TB_MESH=path), each mesh is checked and the
 # script stops on a mesh that fails. Each mesh is written as Gmsh 2.2 (.msh) and SU2 (.su2); the coarse NACA0012
 # also as Gmsh 4.1 so both Gmsh formats have a real file under test.
@@ -42,6 +45,8 @@ if [[ $level == coarse || $level == all ]]; then
   echo "make-meshes: $geo/cylinder_symmetric.su2"
   mesh naca0012 naca0012_coarse "$geo"
   gmsh -v 2 "$geo/naca0012_coarse.msh" -save -format msh41 -o "$geo/naca0012_coarse_v41.msh"
+  gmsh -3 -v 2 "$geo/tetrahedra.geo" -setnumber domain 1 -setnumber h 0.2 -format msh41 -o "$geo/tet_sphere_coarse.msh"
+  echo "make-meshes: $geo/tet_sphere_coarse.msh"
 fi
 if [[ $level == medium || $level == all ]]; then
   mesh cylinder cylinder_medium "$out" -setnumber n_theta 192
@@ -54,4 +59,13 @@ if [[ $level == fine || $level == all ]]; then
   # cells at the trailing-edge fan (tb-mesh's check finds them).
   mesh naca0012 naca0012_fine "$out" -setnumber n_side 281 -setnumber h_wall 2.5e-4 -setnumber bl_ratio 1.1 \
     -setnumber h_near 0.004 -setnumber h_far 1.5
+fi
+if [[ $level == tet || $level == all ]]; then
+  mkdir -p "$out"
+  # h from n ~ C / h^3, fitted to Gmsh 4.8.4's node counts at h = 0.0859 and 0.0324.
+  for size_h in 6k:0.0852 103k:0.03152 205k:0.02508 395k:0.02016 800k:0.01593 984k:0.01487; do
+    name=tet_sphere_${size_h%%:*}
+    gmsh -3 -v 2 "$geo/tetrahedra.geo" -setnumber domain 1 -setnumber h "${size_h##*:}" -format msh41 -o "$out/$name.msh"
+    echo "make-meshes: $out/$name.msh ($(sed -n '/^\$Nodes/{n;p;q}' "$out/$name.msh" | cut -d' ' -f2) nodes)"
+  done
 fi

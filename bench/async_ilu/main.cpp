@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/block_system.hpp"
 #include "../common/command_line.hpp"
 #include "factor_quality.hpp"
 #include "ordering.hpp"
@@ -21,7 +22,6 @@
 #include "solvers/core/machine.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/generate.hpp"
-#include "solvers/matrix/matrix_market.hpp"
 
 namespace tb::bench {
 namespace {
@@ -109,12 +109,7 @@ std::vector<System> load_systems(const Options& o) {
   // is solved in 3 iterations, too easy to tell sweep counts apart.
   p.dt = 1000.0, p.peclet = 1000.0, p.coupling = 0.95;
   out.push_back({"stencil7-n4-" + std::to_string(o.stencil_n) + "^3", generate_stencil7(p)});
-  for (const std::string& path : o.systems) {
-    const MatrixMarketMatrix m = read_matrix_market(path);
-    if (m.block_size < 1) throw Error(path + ": no '% block_size' comment; dump it with tb-incomp --dump-systems");
-    const std::string base = path.substr(path.find_last_of('/') + 1);
-    out.push_back({base.substr(0, base.rfind('.')), csr_to_bsr(m.matrix, m.block_size)});
-  }
+  for (const std::string& path : o.systems) out.push_back({system_name(path), read_block_system(path)});
   return out;
 }
 

@@ -4,27 +4,39 @@
 // sizes, with the sequential reference, the OpenMP kernel (1 and all threads),
 // and on a GPU the tuned kernels, their one-thread-per-row twin, the fused
 // one-launch sweep and the cuSPARSE bsrmv + cuBLAS trsmBatched baseline, with
-// the ratio (library fp64 time over each CUDA kernel's).
+// the ratio (library fp64 time over each CUDA kernel's). The matrices:
+// Kuhn-triangulated boxes of about the paper's sizes (the default), the node
+// graphs of Gmsh tetrahedral meshes (--mesh), and miniapp Jacobians (--system).
 //
 //   build/bin/tb-bench-multicolor --quick
 //   build/bin/tb-bench-multicolor --json bench/results/host-$(date -u +%Y%m%d)-multicolor.json
 //   build/bin/tb-bench-multicolor --sizes 983633 --block-sizes 5 --reps 5
+//   scripts/make-meshes.sh tet && build/bin/tb-bench-multicolor --mesh inputs/meshes/generated/tet_sphere_6k.msh
+//   build/bin/tb-comp2d --steps 200 --dump-systems 200 --out /tmp/cyl &&
+//     build/bin/tb-bench-multicolor --system /tmp/cyl/systems/step200-flow-A.mtx
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "../common/block_system.hpp"
 #include "../common/command_line.hpp"
 #include "../common/cuda/gpu_baseline.hpp"
 #include "../common/stream_triad.hpp"
 #include "../common/timing.hpp"
+#include "mesh/graph/colouring.hpp"
+#include "mesh/graph/graph.hpp"
+#include "mesh/io/gmsh_reader.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
+#include "solvers/matrix/dominant_blocks.hpp"
 #include "solvers/matrix/tetrahedral_box.hpp"
 #include "solvers/multicolor/device_split.hpp"
 #include "solvers/multicolor/point_implicit.hpp"
@@ -39,7 +51,10 @@ struct Options {
   bool quick = false;
   int reps = 5;
   std::vector<long long> sizes = {6309, 103178, 394745, 983633};  // Table II's n
-  std::vector<long long> block_sizes;                             // empty: Table II's range per size
+  bool sizes_set = false;
+  std::vector<long long> block_sizes;  // empty: Table II's range per size
+  std::vector<std::string> meshes;     // Gmsh tetrahedral meshes
+  std::vector<std::string> systems;    // MatrixMarket block systems
   long long triad_doubles = 1LL << 25;
   std::string json_path;
   bool gpu_only = false;  // skip the host rows (most of a large case's time)
@@ -47,13 +62,18 @@ struct Options {
 
 const char* usage =
     "usage: tb-bench-multicolor [--quick] [--gpu-only] [--json FILE] [--reps N] [--sizes N,N,...] [--block-sizes L]\n"
+    "                           [--mesh FILE.msh]... [--system A.mtx]...\n"
     "  --quick          smoke run: n = 6309, nb = 1,4,5, 2 repetitions\n"
     "  --gpu-only       only the CUDA rows (refused without a device)\n"
     "  --json FILE      also write the results with machine information as JSON\n"
     "  --reps N         timed sweeps per case, the best is reported (default 5)\n"
     "  --sizes L        target block rows (default Table II: 6309,103178,394745,983633)\n"
     "  --block-sizes L  block sizes 1..64 for every size (default Table II's range: 1-10,16,17,32,64\n"
-    "                   for the smallest size, 1-10 up to 400k rows, 1-6 above)\n";
+    "                   for the smallest size, 1-10 up to 400k rows, 1-6 above)\n"
+    "  --mesh FILE.msh  the node graph of a Gmsh tetrahedral mesh with random values (repeat;\n"
+    "                   scripts/make-meshes.sh tet makes spheres of Table II's sizes)\n"
+    "  --system A.mtx   a miniapp's Jacobian at its own block size (repeat; tb-comp2d --dump-systems)\n"
+    "  With --mesh or --system the generated boxes run only when --sizes is given.\n";
 
 Options parse_options(int argc, char** argv) {
   Options o;
@@ -71,14 +91,20 @@ Options parse_options(int argc, char** argv) {
       reps_set = true;
     } else if (arg == "--sizes") {
       o.sizes = parse_count_list(arg, args.value(), 8, 20'000'000);
+      o.sizes_set = true;
+    } else if (arg == "--mesh") {
+      o.meshes.push_back(args.value());
+    } else if (arg == "--system") {
+      o.systems.push_back(args.value());
     } else if (arg == "--block-sizes") {
       o.block_sizes = parse_count_list(arg, args.value(), 1, max_block_size);
     } else {
       args.reject();
     }
   }
+  if ((!o.meshes.empty() || !o.systems.empty()) && !o.sizes_set) o.sizes.clear();
   if (o.quick) {
-    o.sizes = {6309};
+    if (!o.sizes.empty()) o.sizes = {6309};
     if (o.block_sizes.empty()) o.block_sizes = {1, 4, 5};
     if (!reps_set) o.reps = 2;
     o.triad_doubles = 1 << 22;
@@ -99,6 +125,36 @@ TetrahedralBoxParams box_for(long long n, long long nb) {
   p.nz = index_t(std::max(1LL, std::llround(double(n) / (double(p.nx) * p.ny))));
   p.block_size = index_t(nb);
   return p;
+}
+
+// One block pattern of the study and the block sizes put on it.
+struct MatrixSource {
+  std::string label;  // "tetbox", the mesh's or the system's file name
+  std::vector<long long> block_sizes;
+  std::function<BsrMatrix(long long nb)> make;
+};
+
+std::vector<long long> block_sizes_for(const Options& o, long long n) {
+  return o.block_sizes.empty() ? default_block_sizes(n) : o.block_sizes;
+}
+
+std::vector<MatrixSource> matrix_sources(const Options& o) {
+  std::vector<MatrixSource> out;
+  for (long long n : o.sizes)
+    out.push_back(
+        {"tetbox", block_sizes_for(o, n), [n](long long nb) { return generate_tetrahedral_box(box_for(n, nb)); }});
+  for (const std::string& path : o.meshes) {
+    // Read once; the pattern is the same for every block size.
+    auto graph = std::make_shared<const Graph>(node_graph(read_gmsh_tetrahedra(path)));
+    out.push_back({system_name(path), block_sizes_for(o, graph->size()), [graph](long long nb) {
+                     return dominant_block_matrix(graph->row_ptr, graph->col_idx, index_t(nb), 1);
+                   }});
+  }
+  for (const std::string& path : o.systems) {
+    auto a = std::make_shared<const BsrMatrix>(read_block_system(path));
+    out.push_back({system_name(path), {a->block_size}, [a](long long) { return *a; }});
+  }
+  return out;
 }
 
 // Bytes the block SpMV of step 1 must move at least: O's values and indices,
@@ -123,8 +179,20 @@ struct Row {
   double fraction_of_triad = NAN;
 };
 
+struct ColourSizes {
+  long long colours = 0, largest = 0, smallest = 0;
+};
+
+ColourSizes colour_sizes(const std::vector<index_t>& sizes) {
+  return {(long long)sizes.size(), *std::max_element(sizes.begin(), sizes.end()),
+          *std::min_element(sizes.begin(), sizes.end())};
+}
+
 struct Case {
-  long long n = 0, nb = 0, nnz_o = 0, colours = 0, max_colour = 0, min_colour = 0;
+  std::string matrix;
+  long long n = 0, nb = 0, nnz = 0, nnz_o = 0;  // nnz: blocks with the diagonal, Table II's nmz
+  ColourSizes balanced;                         // the colouring the solver uses
+  ColourSizes greedy;                           // plain first-fit, as in Table II
   std::vector<Row> rows;
 };
 
@@ -164,16 +232,17 @@ double device_sweep_seconds(const BsrMatrix& a, Kernel k, Precision precision, i
   });
 }
 
-Case run_case(long long target_n, long long nb, const Options& o, double host_triad, double gpu_triad) {
-  const BsrMatrix a = generate_tetrahedral_box(box_for(target_n, nb));
+Case run_case(const MatrixSource& source, long long nb, const Options& o, double host_triad, double gpu_triad) {
+  const BsrMatrix a = source.make(nb);
   const multicolor::ColourPattern p = multicolor::build_colour_pattern(a, true);
   Case c;
-  c.n = a.block_rows, c.nb = nb, c.nnz_o = (long long)p.ja.size(), c.colours = p.num_colours();
-  c.max_colour = 0, c.min_colour = a.block_rows;
-  for (index_t k = 0; k < p.num_colours(); ++k) {
-    c.max_colour = std::max<long long>(c.max_colour, p.colour_size(k));
-    c.min_colour = std::min<long long>(c.min_colour, p.colour_size(k));
-  }
+  c.matrix = source.label;
+  c.n = a.block_rows, c.nb = a.block_size, c.nnz = a.nnz_blocks(), c.nnz_o = (long long)p.ja.size();
+  std::vector<index_t> sizes;
+  for (index_t k = 0; k < p.num_colours(); ++k) sizes.push_back(p.colour_size(k));
+  c.balanced = colour_sizes(sizes);
+  c.greedy =
+      colour_sizes(greedy_colouring(graph_from_pattern(a.block_rows, a.row_ptr.data(), a.col_idx.data())).sizes());
   const int all_threads = host_threads();
   for (Precision precision : {Precision::mixed, Precision::fp64}) {
     multicolor::SplitValues v = multicolor::allocate_split_values(p, precision);
@@ -214,8 +283,11 @@ double library_over(const Case& c, const Row& r) {
 }
 
 void print_case(const Case& c) {
-  std::printf("n = %lld, nb = %lld: nnz(O) = %lld blocks, %lld colours of %lld .. %lld block rows\n", c.n, c.nb,
-              c.nnz_o, c.colours, c.min_colour, c.max_colour);
+  std::printf(
+      "%s, n = %lld, nb = %lld: nnz = %lld blocks, %lld colours of %lld .. %lld block rows"
+      " (greedy: %lld of %lld .. %lld)\n",
+      c.matrix.c_str(), c.n, c.nb, c.nnz, c.balanced.colours, c.balanced.smallest, c.balanced.largest, c.greedy.colours,
+      c.greedy.smallest, c.greedy.largest);
   for (const Row& r : c.rows) {
     std::printf("  %-14s %-7s %10.3f ms  %7.2f GB/s  %5.1f %% of triad", r.kernel.c_str(), r.precision.c_str(),
                 r.seconds * 1e3, r.gbytes_per_s, 100.0 * r.fraction_of_triad);
@@ -235,15 +307,21 @@ void write_json(const Options& o, const Machine& m, double host_triad, double gp
       .value("gpu_only", o.gpu_only)
       .value("reps", o.reps)
       .value("timing", "best of reps, one sweep over all colours");
-  json.value("matrix", "tetrahedral box (Kuhn triangulation), natural order, balanced greedy colouring");
+  json.value("matrix",
+             "per case: tetbox = tetrahedral box (Kuhn triangulation); a mesh's name = its Gmsh tetrahedra's node "
+             "graph; a system's name = that MatrixMarket file. Natural order, balanced greedy colouring");
   json.end_object();
   json.begin_object("triad_gbytes_per_s").value("host", host_triad * 1e-9);
   if (gpu_triad > 0) json.value("cuda", gpu_triad * 1e-9);
   json.end_object();
   json.begin_array("cases");
   for (const Case& c : cases) {
-    json.begin_object().value("n", c.n).value("nb", c.nb).value("nnz_o", c.nnz_o).value("colours", c.colours);
-    json.value("max_colour_rows", c.max_colour).value("min_colour_rows", c.min_colour);
+    json.begin_object().value("matrix", c.matrix).value("n", c.n).value("nb", c.nb).value("nnz", c.nnz);
+    json.value("nnz_o", c.nnz_o).value("colours", c.balanced.colours);
+    json.value("max_colour_rows", c.balanced.largest).value("min_colour_rows", c.balanced.smallest);
+    json.value("greedy_colours", c.greedy.colours)
+        .value("greedy_max_colour_rows", c.greedy.largest)
+        .value("greedy_min_colour_rows", c.greedy.smallest);
     json.begin_array("runs");
     for (const Row& r : c.rows)
       json.begin_object()
@@ -274,9 +352,9 @@ int run(int argc, char** argv) {
   if (gpu_triad > 0) std::printf(", cuda %.1f GB/s", gpu_triad * 1e-9);
   std::printf("\n\n");
   std::vector<Case> cases;
-  for (long long n : o.sizes)
-    for (long long nb : o.block_sizes.empty() ? default_block_sizes(n) : o.block_sizes) {
-      cases.push_back(run_case(n, nb, o, host_triad, gpu_triad));
+  for (const MatrixSource& source : matrix_sources(o))
+    for (long long nb : source.block_sizes) {
+      cases.push_back(run_case(source, nb, o, host_triad, gpu_triad));
       print_case(cases.back());
       std::fflush(stdout);
       // Rewritten after every case, so a run stopped by a time limit keeps what it measured.

@@ -9,6 +9,7 @@
 namespace tb {
 
 class Mesh2D;
+struct TetrahedralMesh;
 
 struct Graph {
   std::vector<index_t> row_ptr{0};
@@ -31,5 +32,9 @@ Graph graph_from_pattern(index_t n, const index_t* row_ptr, const index_t* col_i
 
 // Cells are vertices, interior faces are edges.
 Graph cell_graph(const Mesh2D& mesh);
+
+// Nodes are vertices, the six edges of every tetrahedron are edges: the block
+// pattern of a node-centred scheme on the mesh (seed 002 §V).
+Graph node_graph(const TetrahedralMesh& mesh);
 
 }  // namespace tb

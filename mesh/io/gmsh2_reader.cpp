@@ -8,27 +8,27 @@
 namespace tb::gmsh {
 namespace {
 
-void read_nodes(TextReader& in, MeshBuilder& builder) {
+void read_nodes(TextReader& in, ElementSink& sink) {
   in.require_line("$Nodes");
   in.expect_tokens(1, 1, "number of nodes");
   const long long n = in.integer(0, "number of nodes");
-  builder.reserve_nodes(n);
+  sink.reserve_nodes(n);
   for (long long i = 0; i < n; ++i) {
     in.require_line("$Nodes");
     if (in.tokens()[0][0] == '$')
       in.fail("$Nodes ended after " + std::to_string(i) + " of " + std::to_string(n) + " nodes");
     in.expect_tokens(4, 4, "node (tag x y z)");
-    builder.add_node(in.integer(0, "node tag"), in.real(1, "x"), in.real(2, "y"), in.real(3, "z"));
+    sink.add_node(in.integer(0, "node tag"), in.real(1, "x"), in.real(2, "y"), in.real(3, "z"));
   }
   in.require_line("$EndNodes");
   expect_section_end(in, "Nodes");
 }
 
-void read_elements(TextReader& in, MeshBuilder& builder) {
+void read_elements(TextReader& in, ElementSink& sink) {
   in.require_line("$Elements");
   in.expect_tokens(1, 1, "number of elements");
   const long long n = in.integer(0, "number of elements");
-  long long nodes[4];
+  long long nodes[kMaxElementNodes];
   for (long long i = 0; i < n; ++i) {
     in.require_line("$Elements");
     if (in.tokens()[0][0] == '$')
@@ -42,7 +42,7 @@ void read_elements(TextReader& in, MeshBuilder& builder) {
     const int physical = ntags > 0 ? static_cast<int>(in.integer(3, "physical tag")) : 0;
     const int entity = ntags > 1 ? static_cast<int>(in.integer(4, "elementary tag")) : 0;
     for (int k = 0; k < nn; ++k) nodes[k] = in.integer(3 + ntags + k, "node tag");
-    builder.add_element(type, nodes, physical, entity);
+    sink.add_element(type, nodes, physical, entity);
   }
   in.require_line("$EndElements");
   expect_section_end(in, "Elements");
@@ -50,8 +50,7 @@ void read_elements(TextReader& in, MeshBuilder& builder) {
 
 }  // namespace
 
-Mesh2D read_gmsh2(TextReader& in) {
-  MeshBuilder builder(in);
+PhysicalNames read_gmsh2(TextReader& in, ElementSink& sink) {
   PhysicalNames names;
   bool have_nodes = false, have_elements = false;
   while (in.next_line()) {
@@ -59,11 +58,11 @@ Mesh2D read_gmsh2(TextReader& in) {
     if (section == "$PhysicalNames") {
       names = read_physical_names(in);
     } else if (section == "$Nodes") {
-      read_nodes(in, builder);
+      read_nodes(in, sink);
       have_nodes = true;
     } else if (section == "$Elements") {
       if (!have_nodes) in.fail("$Elements before $Nodes");
-      read_elements(in, builder);
+      read_elements(in, sink);
       have_elements = true;
     } else if (section[0] == '$') {
       skip_section(in, section.substr(1));
@@ -72,7 +71,7 @@ Mesh2D read_gmsh2(TextReader& in) {
     }
   }
   if (!have_elements) in.fail("the file has no $Elements section");
-  return builder.finish(names);
+  return names;
 }
 
 }  // namespace tb::gmsh

@@ -37,11 +37,11 @@ std::map<int, int> read_entities(TextReader& in) {
   return curve_physical;
 }
 
-void read_nodes(TextReader& in, MeshBuilder& builder) {
+void read_nodes(TextReader& in, ElementSink& sink) {
   in.require_line("$Nodes");
   in.expect_tokens(4, 4, "$Nodes header (numEntityBlocks numNodes minNodeTag maxNodeTag)");
   const long long blocks = in.integer(0, "number of node blocks");
-  builder.reserve_nodes(in.integer(1, "number of nodes"));
+  sink.reserve_nodes(in.integer(1, "number of nodes"));
   std::vector<long long> tags;
   for (long long b = 0; b < blocks; ++b) {
     in.require_line("$Nodes");
@@ -60,18 +60,18 @@ void read_nodes(TextReader& in, MeshBuilder& builder) {
     for (long long i = 0; i < n; ++i) {
       in.require_line("$Nodes");
       in.expect_tokens(values, values, "node coordinates");
-      builder.add_node(tags[i], in.real(0, "x"), in.real(1, "y"), in.real(2, "z"));
+      sink.add_node(tags[i], in.real(0, "x"), in.real(1, "y"), in.real(2, "z"));
     }
   }
   in.require_line("$EndNodes");
   expect_section_end(in, "Nodes");
 }
 
-void read_elements(TextReader& in, MeshBuilder& builder, const std::map<int, int>& curve_physical) {
+void read_elements(TextReader& in, ElementSink& sink, const std::map<int, int>& curve_physical) {
   in.require_line("$Elements");
   in.expect_tokens(4, 4, "$Elements header (numEntityBlocks numElements minElementTag maxElementTag)");
   const long long blocks = in.integer(0, "number of element blocks");
-  long long nodes[4];
+  long long nodes[kMaxElementNodes];
   for (long long b = 0; b < blocks; ++b) {
     in.require_line("$Elements");
     in.expect_tokens(4, 4, "element block header (entityDim entityTag elementType numElementsInBlock)");
@@ -88,7 +88,7 @@ void read_elements(TextReader& in, MeshBuilder& builder, const std::map<int, int
       in.require_line("$Elements");
       in.expect_tokens(1 + nn, 1 + nn, "element of type " + std::to_string(type));
       for (int k = 0; k < nn; ++k) nodes[k] = in.integer(1 + k, "node tag");
-      builder.add_element(type, nodes, physical, entity);
+      sink.add_element(type, nodes, physical, entity);
     }
   }
   in.require_line("$EndElements");
@@ -97,8 +97,7 @@ void read_elements(TextReader& in, MeshBuilder& builder, const std::map<int, int
 
 }  // namespace
 
-Mesh2D read_gmsh4(TextReader& in) {
-  MeshBuilder builder(in);
+PhysicalNames read_gmsh4(TextReader& in, ElementSink& sink) {
   PhysicalNames names;
   std::map<int, int> curve_physical;
   bool have_nodes = false, have_elements = false;
@@ -109,11 +108,11 @@ Mesh2D read_gmsh4(TextReader& in) {
     } else if (section == "$Entities") {
       curve_physical = read_entities(in);
     } else if (section == "$Nodes") {
-      read_nodes(in, builder);
+      read_nodes(in, sink);
       have_nodes = true;
     } else if (section == "$Elements") {
       if (!have_nodes) in.fail("$Elements before $Nodes");
-      read_elements(in, builder, curve_physical);
+      read_elements(in, sink, curve_physical);
       have_elements = true;
     } else if (section[0] == '$') {
       skip_section(in, section.substr(1));
@@ -122,7 +121,7 @@ Mesh2D read_gmsh4(TextReader& in) {
     }
   }
   if (!have_elements) in.fail("the file has no $Elements section");
-  return builder.finish(names);
+  return names;
 }
 
 }  // namespace tb::gmsh

@@ -19,10 +19,10 @@ int element_nodes(const TextReader& in, int type) {
     case kTriangle:
       return 3;
     case kQuadrangle:
+    case kTetrahedron:
       return 4;
     case kPoint:
       return 1;
-    case 4:
     case 5:
     case 6:
     case 7:
@@ -33,7 +33,9 @@ int element_nodes(const TextReader& in, int type) {
     case 17:
     case 18:
     case 19:
-      in.fail("element type " + std::to_string(type) + " is a 3D element; tb::Mesh2D holds 2D meshes only");
+      in.fail("element type " + std::to_string(type) +
+              " is a 3D element other than a linear tetrahedron; the readers take triangles, quadrilaterals and "
+              "tetrahedra");
     case 8:
     case 9:
     case 10:
@@ -52,64 +54,6 @@ int element_nodes(const TextReader& in, int type) {
     default:
       in.fail("unknown Gmsh element type " + std::to_string(type));
   }
-}
-
-void MeshBuilder::reserve_nodes(long long n) {
-  if (n < 0) in_.fail("negative node count");
-  const auto r = static_cast<std::size_t>(std::min<long long>(n, 1 << 22));
-  mesh_.nodes.reserve(r);
-  node_index_.reserve(r);
-}
-
-void MeshBuilder::add_node(long long tag, double x, double y, double z) {
-  if (!have_z_) have_z_ = true, z0_ = z;
-  // Tolerance relative to the coordinates: a plane mesh written with round-off in z is still planar.
-  if (std::abs(z - z0_) > 1e-9 * (1.0 + std::abs(x) + std::abs(y)))
-    in_.fail("node " + std::to_string(tag) + " has z = " + std::to_string(z) +
-             " but the first node has z = " + std::to_string(z0_) + ": the mesh is not planar");
-  if (mesh_.num_nodes() == std::numeric_limits<index_t>::max()) in_.fail("too many nodes for 32-bit indices");
-  if (!node_index_.emplace(tag, mesh_.num_nodes()).second)
-    in_.fail("node tag " + std::to_string(tag) + " appears twice");
-  mesh_.nodes.push_back({x, y});
-}
-
-index_t MeshBuilder::node(long long tag) {
-  auto it = node_index_.find(tag);
-  if (it == node_index_.end())
-    in_.fail("element refers to node " + std::to_string(tag) + ", which $Nodes does not list");
-  return it->second;
-}
-
-void MeshBuilder::add_element(int type, const long long* node_tags, int physical, int entity) {
-  if (type == kPoint) return;
-  const int n = element_nodes(in_, type);
-  index_t nodes[4];
-  for (int k = 0; k < n; ++k) nodes[k] = node(node_tags[k]);
-  if (type == kLine) {
-    const auto key = std::make_pair(physical, physical == 0 ? entity : 0);
-    auto it = marker_of_.emplace(key, static_cast<index_t>(marker_of_.size())).first;
-    mesh_.boundary_edges.push_back({{nodes[0], nodes[1]}, it->second});
-    return;
-  }
-  for (int k = 0; k < n; ++k)
-    for (int l = 0; l < k; ++l)
-      if (nodes[k] == nodes[l]) in_.fail("element lists node " + std::to_string(node_tags[k]) + " twice");
-  mesh_.add_cell(nodes, n);
-}
-
-Mesh2D MeshBuilder::finish(const PhysicalNames& names) {
-  mesh_.marker_names.assign(marker_of_.size(), "");
-  for (const auto& [key, marker] : marker_of_) {
-    const auto [physical, entity] = key;
-    auto it = names.find({1, physical});
-    mesh_.marker_names[marker] = physical == 0       ? "curve" + std::to_string(entity)
-                                 : it != names.end() ? it->second
-                                                     : std::to_string(physical);
-  }
-  if (mesh_.num_cells() == 0)
-    in_.fail("the file holds no triangles or quadrilaterals (are the 2D elements outside every physical group?)");
-  build_faces(mesh_);
-  return std::move(mesh_);
 }
 
 PhysicalNames read_physical_names(TextReader& in) {
@@ -148,8 +92,10 @@ void expect_section_end(TextReader& in, const std::string& name) {
 
 }  // namespace gmsh
 
-Mesh2D read_gmsh(const std::string& path) {
-  TextReader in(path);
+namespace {
+
+// $MeshFormat, then the sections of its version into `sink`.
+gmsh::PhysicalNames read_sections(TextReader& in, gmsh::ElementSink& sink) {
   if (!in.next_line() || in.tokens()[0] != "$MeshFormat")
     in.fail("not a Gmsh mesh: the file must start with $MeshFormat");
   in.require_line("$MeshFormat");
@@ -158,9 +104,25 @@ Mesh2D read_gmsh(const std::string& path) {
   if (in.tokens()[1] != "0") in.fail("binary Gmsh files are not supported: save as ASCII (gmsh ... -bin 0)");
   in.require_line("$EndMeshFormat");
   gmsh::expect_section_end(in, "MeshFormat");
-  if (version.rfind("2.", 0) == 0) return gmsh::read_gmsh2(in);
-  if (version == "4.1") return gmsh::read_gmsh4(in);
+  if (version.rfind("2.", 0) == 0) return gmsh::read_gmsh2(in, sink);
+  if (version == "4.1") return gmsh::read_gmsh4(in, sink);
   in.fail("Gmsh format " + version + " is not supported: use 2.2 or 4.1 (gmsh ... -format msh22)");
+}
+
+}  // namespace
+
+Mesh2D read_gmsh(const std::string& path) {
+  TextReader in(path);
+  gmsh::MeshBuilder builder(in);
+  const gmsh::PhysicalNames names = read_sections(in, builder);
+  return builder.finish(names);
+}
+
+TetrahedralMesh read_gmsh_tetrahedra(const std::string& path) {
+  TextReader in(path);
+  gmsh::TetrahedraBuilder builder(in);
+  read_sections(in, builder);
+  return builder.finish();
 }
 
 }  // namespace tb

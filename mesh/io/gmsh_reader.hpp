@@ -2,6 +2,7 @@
 #include <string>
 
 #include "mesh/mesh2d.hpp"
+#include "mesh/tetrahedral_mesh.hpp"
 
 namespace tb {
 
@@ -10,6 +11,11 @@ namespace tb {
 // name (or its number when unnamed, or "curve<tag>" outside every group).
 // Throws tb::ParseError (file:line) on malformed input.
 Mesh2D read_gmsh(const std::string& path);
+
+// The linear tetrahedra of a Gmsh ASCII volume mesh (2.2 or 4.1); its points,
+// lines, triangles and quadrilaterals are skipped, and the nodes no tetrahedron
+// uses dropped. Other 3D elements are refused; so is a file without tetrahedra.
+TetrahedralMesh read_gmsh_tetrahedra(const std::string& path);
 
 enum class GmshVersion { V22, V41 };
 

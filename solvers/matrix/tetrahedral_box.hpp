@@ -5,8 +5,9 @@
 // diagonal. An interior node then has 14 edge neighbours, FUN3D's average
 // node adjacency, along +-e1, +-e2, +-e3, +-(e1+e2), +-(e2+e3), +-(e1+e3) and
 // +-(e1+e2+e3). Values are random and strictly diagonally dominant by rows, the
-// paper's test setting; rows are numbered i fastest (apply RCM, as FUN3D does,
-// with the mesh module).
+// paper's test setting (dominant_blocks.hpp, which also puts them on the node
+// graph of a Gmsh tetrahedral mesh); rows are numbered i fastest (apply RCM,
+// as FUN3D does, with the mesh module).
 #include "bsr.hpp"
 
 namespace tb {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mesh/mesh2d.hpp"
+#include "solvers/core/error.hpp"
 
 namespace tb::testing {
 
@@ -34,6 +35,29 @@ class TempFile {
   std::filesystem::path dir_;
   std::string path_;
 };
+
+// `s` with its first `from` replaced by `to`: a sample file broken in one place.
+inline std::string replace(std::string s, const std::string& from, const std::string& to) {
+  s.replace(s.find(from), from.size(), to);
+  return s;
+}
+
+// `read` on `text` written to a file `name` must throw a ParseError at `line`
+// whose message starts with "path:line: " and contains `what`.
+template <class Read>
+void expect_parse_error(Read read, const std::string& name, const std::string& text, long line,
+                        const std::string& what) {
+  TempFile f(name, text);
+  try {
+    read(f.path());
+    FAIL() << "no error for: " << what;
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.file(), f.path());
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(f.path() + ":" + std::to_string(line) + ": ", 0), 0u) << e.what();
+  }
+}
 
 // nx-by-ny quadrilaterals on [0,1] x [0,height], rows of height growing
 // geometrically by `ratio` from y = 0 (the wall), markers wall (y=0), top,

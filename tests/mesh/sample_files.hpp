@@ -109,4 +109,60 @@ MARKER_ELEMS=4
 3 3 0
 )";
 
+// Two tetrahedra sharing the face (2, 3, 4): the unit corner tetrahedron and
+// its mirror through that face's plane x + y + z = 1 (node 5 at (2/3, 2/3, 2/3)).
+// A boundary triangle and a point element to skip, and node 9, which no
+// tetrahedron uses.
+inline const char* const kTetGmsh22 = R"($MeshFormat
+2.2 0 8
+$EndMeshFormat
+$Nodes
+6
+1 0 0 0
+2 1 0 0
+3 0 1 0
+4 0 0 1
+5 0.6666666666666666 0.6666666666666666 0.6666666666666666
+9 5 5 5
+$EndNodes
+$Elements
+4
+1 15 2 0 1 9
+2 2 2 1 1 1 2 3
+3 4 2 7 1 1 2 3 4
+4 4 2 7 1 2 3 4 5
+$EndElements
+)";
+
+// The same two tetrahedra in format 4.1, nodes in two blocks.
+inline const char* const kTetGmsh41 = R"($MeshFormat
+4.1 0 8
+$EndMeshFormat
+$Nodes
+2 6 1 9
+3 1 0 3
+1
+2
+3
+0 0 0
+1 0 0
+0 1 0
+3 1 0 3
+4
+5
+9
+0 0 1
+0.6666666666666666 0.6666666666666666 0.6666666666666666
+5 5 5
+$EndNodes
+$Elements
+2 3 1 3
+2 1 2 1
+1 1 2 3
+3 1 4 2
+2 1 2 3 4
+3 2 3 4 5
+$EndElements
+)";
+
 }  // namespace tb::testing

@@ -16,6 +16,7 @@ namespace {
 
 using testing::kGmsh22;
 using testing::kGmsh41;
+using testing::replace;
 using testing::TempFile;
 
 
@@ -48,21 +49,7 @@ TEST(GmshReader, Version41EntitiesGiveMarkers) {
 }
 
 void expect_parse_error(const std::string& text, long line, const std::string& what) {
-  TempFile f("bad.msh", text);
-  try {
-    read_gmsh(f.path());
-    FAIL() << "no error for: " << what;
-  } catch (const ParseError& e) {
-    EXPECT_EQ(e.line(), line) << e.what();
-    EXPECT_EQ(e.file(), f.path());
-    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind(f.path() + ":" + std::to_string(line) + ": ", 0), 0u) << e.what();
-  }
-}
-
-std::string replace(std::string s, const std::string& from, const std::string& to) {
-  s.replace(s.find(from), from.size(), to);
-  return s;
+  testing::expect_parse_error([](const std::string& path) { return read_gmsh(path); }, "bad.msh", text, line, what);
 }
 
 TEST(GmshReader, MalformedFilesNameTheLine) {

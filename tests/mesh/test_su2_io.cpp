@@ -13,6 +13,7 @@ namespace tb {
 namespace {
 
 using testing::kSu2;
+using testing::replace;
 using testing::TempFile;
 
 
@@ -31,19 +32,7 @@ TEST(Su2Reader, CountsAndMarkers) {
 }
 
 void expect_parse_error(const std::string& text, long line, const std::string& what) {
-  TempFile f("bad.su2", text);
-  try {
-    read_su2(f.path());
-    FAIL() << "no error for: " << what;
-  } catch (const ParseError& e) {
-    EXPECT_EQ(e.line(), line) << e.what();
-    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-  }
-}
-
-std::string replace(std::string s, const std::string& from, const std::string& to) {
-  s.replace(s.find(from), from.size(), to);
-  return s;
+  testing::expect_parse_error([](const std::string& path) { return read_su2(path); }, "bad.su2", text, line, what);
 }
 
 TEST(Su2Reader, MalformedFilesNameTheLine) {
