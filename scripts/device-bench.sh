@@ -10,6 +10,7 @@
 #
 #   scripts/device-bench.sh build tests spmv            # configure, build, GPU tests, SpMV study
 #   MC_SIZES=6309,983633 scripts/device-bench.sh build multicolor
+#   MC_ARGS="--gpu-only --mesh .carry/meshes/tet_sphere_103k.msh" scripts/device-bench.sh build multicolor
 #   ASYNC_ARGS="--gpu-only --system .carry/systems/cylinder-A.mtx" scripts/device-bench.sh build async
 #
 # Steps: build (configure and build everything), tests (ctest -L gpu), spmv,

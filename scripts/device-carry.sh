@@ -13,8 +13,23 @@
 # / and runs the two-rank GPU tests. Relocating the unpacked tree with
 # OPAL_PREFIX was tried on this (Debian) machine only; whether the CUDA image's
 # C library is new enough for Debian 12's packages is found out there.
+#
+# --meshes also copies the Gmsh tetrahedral spheres of 6k and 103k nodes
+# (scripts/make-meshes.sh tet; 27 MB) into .carry/meshes for
+#   MC_ARGS="--mesh .carry/meshes/tet_sphere_103k.msh" scripts/device-bench.sh build multicolor
+# The larger ones (106 MB and up) do not fit the device's 64 MiB carry limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--meshes" ]; then
+  rm -rf .carry/meshes && mkdir -p .carry/meshes
+  for m in tet_sphere_6k tet_sphere_103k; do
+    f=inputs/meshes/generated/$m.msh
+    [ -e "$f" ] || { echo "device-carry.sh: $f is missing (scripts/make-meshes.sh tet)" >&2; exit 2; }
+    cp "$f" .carry/meshes/
+  done
+  du -sh .carry/meshes
+fi
 
 if [ "${1:-}" = "--mpi" ]; then
   rm -rf .carry/mpi && mkdir -p .carry/mpi

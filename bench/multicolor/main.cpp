@@ -30,6 +30,8 @@
 #include "../common/timing.hpp"
 #include "mesh/graph/colouring.hpp"
 #include "mesh/graph/graph.hpp"
+#include "mesh/graph/permutation.hpp"
+#include "mesh/graph/rcm.hpp"
 #include "mesh/io/gmsh_reader.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
@@ -54,6 +56,7 @@ struct Options {
   bool sizes_set = false;
   std::vector<long long> block_sizes;  // empty: Table II's range per size
   std::vector<std::string> meshes;     // Gmsh tetrahedral meshes
+  bool mesh_rcm = true;                // renumber their nodes by RCM first, as FUN3D does (seed 002 §II)
   std::vector<std::string> systems;    // MatrixMarket block systems
   long long triad_doubles = 1LL << 25;
   std::string json_path;
@@ -62,7 +65,7 @@ struct Options {
 
 const char* usage =
     "usage: tb-bench-multicolor [--quick] [--gpu-only] [--json FILE] [--reps N] [--sizes N,N,...] [--block-sizes L]\n"
-    "                           [--mesh FILE.msh]... [--system A.mtx]...\n"
+    "                           [--mesh FILE.msh]... [--mesh-order rcm|none] [--system A.mtx]...\n"
     "  --quick          smoke run: n = 6309, nb = 1,4,5, 2 repetitions\n"
     "  --gpu-only       only the CUDA rows (refused without a device)\n"
     "  --json FILE      also write the results with machine information as JSON\n"
@@ -72,6 +75,7 @@ const char* usage =
     "                   for the smallest size, 1-10 up to 400k rows, 1-6 above)\n"
     "  --mesh FILE.msh  the node graph of a Gmsh tetrahedral mesh with random values (repeat;\n"
     "                   scripts/make-meshes.sh tet makes spheres of Table II's sizes)\n"
+    "  --mesh-order O   the meshes' node order: rcm (default; FUN3D's, seed 002 §II) or none (Gmsh's)\n"
     "  --system A.mtx   a miniapp's Jacobian at its own block size (repeat; tb-comp2d --dump-systems)\n"
     "  With --mesh or --system the generated boxes run only when --sizes is given.\n";
 
@@ -94,6 +98,10 @@ Options parse_options(int argc, char** argv) {
       o.sizes_set = true;
     } else if (arg == "--mesh") {
       o.meshes.push_back(args.value());
+    } else if (arg == "--mesh-order") {
+      const std::string order = args.value();
+      if (order != "rcm" && order != "none") throw Error("--mesh-order: expected rcm or none, got '" + order + "'");
+      o.mesh_rcm = order == "rcm";
     } else if (arg == "--system") {
       o.systems.push_back(args.value());
     } else if (arg == "--block-sizes") {
@@ -145,10 +153,12 @@ std::vector<MatrixSource> matrix_sources(const Options& o) {
         {"tetbox", block_sizes_for(o, n), [n](long long nb) { return generate_tetrahedral_box(box_for(n, nb)); }});
   for (const std::string& path : o.meshes) {
     // Read once; the pattern is the same for every block size.
-    auto graph = std::make_shared<const Graph>(node_graph(read_gmsh_tetrahedra(path)));
-    out.push_back({system_name(path), block_sizes_for(o, graph->size()), [graph](long long nb) {
-                     return dominant_block_matrix(graph->row_ptr, graph->col_idx, index_t(nb), 1);
-                   }});
+    Graph g = node_graph(read_gmsh_tetrahedra(path));
+    if (o.mesh_rcm) g = permute(g, rcm_ordering(g));
+    auto graph = std::make_shared<const Graph>(std::move(g));
+    out.push_back(
+        {system_name(path) + (o.mesh_rcm ? "-rcm" : ""), block_sizes_for(o, graph->size()),
+         [graph](long long nb) { return dominant_block_matrix(graph->row_ptr, graph->col_idx, index_t(nb), 1); }});
   }
   for (const std::string& path : o.systems) {
     auto a = std::make_shared<const BsrMatrix>(read_block_system(path));
@@ -309,7 +319,8 @@ void write_json(const Options& o, const Machine& m, double host_triad, double gp
       .value("timing", "best of reps, one sweep over all colours");
   json.value("matrix",
              "per case: tetbox = tetrahedral box (Kuhn triangulation); a mesh's name = its Gmsh tetrahedra's node "
-             "graph; a system's name = that MatrixMarket file. Natural order, balanced greedy colouring");
+             "graph (-rcm: renumbered by RCM first); a system's name = that MatrixMarket file. Balanced greedy "
+             "colouring");
   json.end_object();
   json.begin_object("triad_gbytes_per_s").value("host", host_triad * 1e-9);
   if (gpu_triad > 0) json.value("cuda", gpu_triad * 1e-9);
