@@ -50,7 +50,7 @@ int element_nodes(const TextReader& in, int type) {
     case 27:
     case 28:
       in.fail("element type " + std::to_string(type) +
-              " is a high-order element; tb::Mesh2D holds linear triangles and quadrilaterals (mesh with -order 1)");
+              " is a high-order element; the readers take linear elements only (mesh with -order 1)");
     default:
       in.fail("unknown Gmsh element type " + std::to_string(type));
   }
