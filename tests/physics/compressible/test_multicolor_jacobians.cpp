@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "../../common/systems.hpp"
-#include "../../solvers/multicolor/block_gauss_seidel.hpp"
+#include "../../solvers/multicolor/multicolor_fixtures.hpp"
 #include "compressible_fixtures.hpp"
 #include "physics/compressible/forces.hpp"
 #include "solvers/multicolor/point_implicit.hpp"
@@ -45,11 +45,7 @@ std::vector<double> sweeps_of(const BsrMatrix& a, const std::vector<double>& b, 
                               multicolor::Precision precision) {
   multicolor::Options o;
   o.sweeps = sweeps, o.kernel = kernel, o.precision = precision;
-  auto m = multicolor::make_preconditioner(o);
-  m->setup(a, Backend::host);
-  Vector r(Backend::host, b), z(Backend::host, b.size());
-  m->apply(r, z);
-  return z.to_host();
+  return apply_on(Backend::host, a, b, o);
 }
 
 TEST(MulticolorOnJacobians, SweepsEqualHandWrittenGaussSeidel) {

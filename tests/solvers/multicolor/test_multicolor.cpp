@@ -11,9 +11,9 @@
 #endif
 
 #include "../../common/systems.hpp"
-#include "block_gauss_seidel.hpp"
 #include "mesh/graph/graph.hpp"
 #include "mesh/io/gmsh_reader.hpp"
+#include "multicolor_fixtures.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/dominant_blocks.hpp"

@@ -11,6 +11,7 @@
 #include "../../common/systems.hpp"
 #include "mesh/graph/graph.hpp"
 #include "mesh/io/gmsh_reader.hpp"
+#include "multicolor_fixtures.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
@@ -24,15 +25,7 @@ namespace {
 
 using multicolor::Kernel;
 using multicolor::Precision;
-
-std::vector<double> apply_on(Backend backend, const BsrMatrix& a, const std::vector<double>& r,
-                             const multicolor::Options& o) {
-  auto m = multicolor::make_preconditioner(o);
-  m->setup(a, backend);
-  Vector rv(backend, r), z(backend, r.size());
-  m->apply(rv, z);
-  return z.to_host();
-}
+using test::apply_on;
 
 class MulticolorGpu : public ::testing::TestWithParam<int> {
  protected:

@@ -1,11 +1,14 @@
 #pragma once
-// Multicolour block Gauss-Seidel written independently of solvers/multicolor,
-// with Eigen on the original numbering: the reference its sweeps must equal.
+// What the multicolour tests share: a block Gauss-Seidel written independently
+// of solvers/multicolor, with Eigen on the original numbering (the reference
+// its sweeps must equal), and one application of the preconditioner.
 #include <Eigen/Dense>
 #include <vector>
 
+#include "solvers/core/array.hpp"
 #include "solvers/matrix/bsr.hpp"
 #include "solvers/multicolor/colour_pattern.hpp"
+#include "solvers/multicolor/point_implicit.hpp"
 
 namespace tb::test {
 
@@ -36,6 +39,16 @@ inline std::vector<double> hand_written_sweeps(const BsrMatrix& a, const multico
         std::copy(xi.data(), xi.data() + n, x.begin() + i * n);
       }
   return x;
+}
+
+// z = M r: the preconditioner with options `o` set up on `backend` and applied once.
+inline std::vector<double> apply_on(Backend backend, const BsrMatrix& a, const std::vector<double>& r,
+                                    const multicolor::Options& o) {
+  auto m = multicolor::make_preconditioner(o);
+  m->setup(a, backend);
+  Vector rv(backend, r), z(backend, r.size());
+  m->apply(rv, z);
+  return z.to_host();
 }
 
 }  // namespace tb::test
