@@ -13,6 +13,7 @@
 #endif
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/threading.hpp"
 
 namespace tb::bench {
 
@@ -87,12 +88,6 @@ inline std::vector<long long> parse_count_list(const std::string& flag, const st
   return out;
 }
 
-inline void set_host_threads(int n) {
-#ifdef _OPENMP
-  omp_set_num_threads(n);
-#else
-  (void)n;
-#endif
-}
+inline void set_host_threads(int n) { threading::fix_threads(n); }
 
 }  // namespace tb::bench

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "solvers/core/ordered_sum.hpp"
+
 namespace tb::incompressible {
 
 namespace {
@@ -60,9 +62,10 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
                          BsrMatrix& a, std::span<double> rhs) {
   const int n = g.dim();
   const RowAssembler row{g, b, in, n};
-  double sum = 0.0, volume = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sum, volume) if (g.num_cells() >= openmp_min_length)
-  for (index_t cell = 0; cell < g.num_cells(); ++cell) {
+  // The norm adds in ordered_sums' fixed order: the same bits for any team size.
+  const long grain = threading::stream_grain / 16;  // a row is about 16 streamed doubles per component
+  const auto norm = ordered_sums<2>(g.num_cells(), grain, [&](std::ptrdiff_t i, double* acc) {
+    const index_t cell = index_t(i);
     const Cell c = g.ijk(cell);
     const auto& pos = pattern.position[cell];
     for (int slot = 0; slot < 7; ++slot)
@@ -80,10 +83,10 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
         const index_t p = pos[slot_of(d, s)];
         row.face(c, cell, d, s, res, diag, p >= 0 ? a.block(p) : nullptr);
       }
-    for (int e = 0; e < n; ++e) sum += res[e] * res[e] / vol;
-    volume += vol;
-  }
-  return std::sqrt(sum / volume);
+    for (int e = 0; e < n; ++e) acc[0] += res[e] * res[e] / vol;
+    acc[1] += vol;
+  });
+  return std::sqrt(norm[0] / norm[1]);
 }
 
 }  // namespace tb::incompressible

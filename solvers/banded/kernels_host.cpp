@@ -1,10 +1,11 @@
 // The sequential reference twins and the OpenMP kernels: one loop body each
 // (row_kernels.hpp or the lambdas below), run by a plain loop or by a static
-// OpenMP schedule. With a fixed thread count every result is reproducible.
+// OpenMP schedule. Every result is reproducible, whatever the thread count.
 #include <algorithm>
 #include <cmath>
 
 #include "kernels.hpp"
+#include "solvers/core/ordered_sum.hpp"
 
 namespace tb::banded::kernels {
 
@@ -23,32 +24,40 @@ void for_rows(index_t begin, index_t end, Body body, index_t rows_per_item = 1) 
 }
 
 // body(i, s0, s1, s2, m) adds row i's contributions to three sums and a maximum.
+// The OpenMP sums add in the fixed order of ordered_reduce: the same bits for
+// any team size.
 template <bool Omp, class Body>
 Partials reduce_rows(index_t n, Body body) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, m = 0.0;
-  if constexpr (Omp) {
-#pragma omp parallel for schedule(static) reduction(+ : s0, s1, s2) reduction(max : m) if (long(n) >= openmp_min_length)
-    for (index_t i = 0; i < n; ++i) body(i, s0, s1, s2, m);
-  } else {
-    for (index_t i = 0; i < n; ++i) body(i, s0, s1, s2, m);
-  }
   Partials p;
-  p.sum[0] = s0, p.sum[1] = s1, p.sum[2] = s2, p.max_abs = m;
+  if constexpr (Omp) {
+    const auto r = ordered_reduce<4>(
+        n, threading::stream_grain, [&](std::ptrdiff_t i, double* a) { body(index_t(i), a[0], a[1], a[2], a[3]); },
+        [](double* total, const double* part) {
+          for (int j = 0; j < 3; ++j) total[j] += part[j];
+          total[3] = std::max(total[3], part[3]);
+        });
+    p.sum[0] = r[0], p.sum[1] = r[1], p.sum[2] = r[2], p.max_abs = r[3];
+  } else {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, m = 0.0;
+    for (index_t i = 0; i < n; ++i) body(i, s0, s1, s2, m);
+    p.sum[0] = s0, p.sum[1] = s1, p.sum[2] = s2, p.max_abs = m;
+  }
   return p;
 }
 
 template <bool Omp>
 BicgMergedDots merged_dots(index_t n, const BicgVectors& w) {
   constexpr int k = BicgMergedDots::count;
-  double s[k] = {};
-  if constexpr (Omp) {
-#pragma omp parallel for schedule(static) reduction(+ : s[:k]) if (long(n) >= openmp_min_length)
-    for (index_t i = 0; i < n; ++i) bicg_merged_row(i, w, s);
-  } else {
-    for (index_t i = 0; i < n; ++i) bicg_merged_row(i, w, s);
-  }
   BicgMergedDots d;
-  for (int j = 0; j < k; ++j) d.sum[j] = s[j];
+  if constexpr (Omp) {
+    const auto s = ordered_sums<k>(n, threading::stream_grain,
+                                   [&](std::ptrdiff_t i, double* acc) { bicg_merged_row(index_t(i), w, acc); });
+    for (int j = 0; j < k; ++j) d.sum[j] = s[std::size_t(j)];
+  } else {
+    double s[k] = {};
+    for (index_t i = 0; i < n; ++i) bicg_merged_row(i, w, s);
+    for (int j = 0; j < k; ++j) d.sum[j] = s[j];
+  }
   return d;
 }
 

@@ -5,6 +5,8 @@
 
 #include "cuda_call.hpp"
 #include "error.hpp"
+#include "ordered_sum.hpp"
+#include "threading.hpp"
 #include "types.hpp"
 
 namespace tb::kernels {
@@ -114,26 +116,25 @@ void axpbypcz(double a, const double* x, double b, const double* y, double c, do
 }
 }  // namespace ref
 
-// Static schedules throughout: with a fixed thread count the reduction order,
-// and hence every Krylov iterate, is reproducible run to run.
+// Reductions through ordered_sums: their rounding depends on the length alone, so
+// every Krylov iterate is the same bits whatever the team size (threading.hpp).
+// Streaming loops split only above threading::stream_grain doubles per thread.
 namespace omp {
 using sidx = std::ptrdiff_t;
+int threads_for(std::size_t n) { return threading::threads_for(long(n), threading::stream_grain); }
 double dot(const double* x, const double* y, std::size_t n) {
-  double s = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : s) if (sidx(n) >= openmp_min_length)
-  for (sidx i = 0; i < sidx(n); ++i) s += x[i] * y[i];
-  return s;
+  return ordered_sums<1>(sidx(n), threading::stream_grain, [&](sidx i, double* s) { s[0] += x[i] * y[i]; })[0];
 }
 void axpby(double a, const double* x, double b, double* y, std::size_t n) {
-#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
+#pragma omp parallel for schedule(static) num_threads(threads_for(n)) if (threads_for(n) > 1)
   for (sidx i = 0; i < sidx(n); ++i) y[i] = a * x[i] + b * y[i];
 }
 void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n) {
-#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
+#pragma omp parallel for schedule(static) num_threads(threads_for(n)) if (threads_for(n) > 1)
   for (sidx i = 0; i < sidx(n); ++i) z[i] = a * x[i] + b * y[i] + c * z[i];
 }
 void scale(double a, double* x, std::size_t n) {
-#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
+#pragma omp parallel for schedule(static) num_threads(threads_for(n)) if (threads_for(n) > 1)
   for (sidx i = 0; i < sidx(n); ++i) x[i] *= a;
 }
 // Up to four vectors per pass over w, as PETSc's VecMDot/VecMAXPY group them:
@@ -145,16 +146,13 @@ void multi_dot(const double* const* v, int k, const double* w, double* out, std:
     const double* v1 = v[g + std::min(1, m - 1)];
     const double* v2 = v[g + std::min(2, m - 1)];
     const double* v3 = v[g + std::min(3, m - 1)];
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : s0, s1, s2, s3) if (sidx(n) >= openmp_min_length)
-    for (sidx i = 0; i < sidx(n); ++i) {
+    const auto s = ordered_sums<4>(sidx(n), threading::stream_grain, [&](sidx i, double* acc) {
       const double wi = w[i];
-      s0 += v0[i] * wi;
-      s1 += v1[i] * wi;
-      s2 += v2[i] * wi;
-      s3 += v3[i] * wi;
-    }
-    const double s[4] = {s0, s1, s2, s3};
+      acc[0] += v0[i] * wi;
+      acc[1] += v1[i] * wi;
+      acc[2] += v2[i] * wi;
+      acc[3] += v3[i] * wi;
+    });
     for (int j = 0; j < m; ++j) out[g + j] = s[j];
   }
 }
@@ -169,14 +167,14 @@ void multi_axpy(const double* alpha, const double* const* v, int k, double* w, s
     const double* v1 = v[g + std::min(1, m - 1)];
     const double* v2 = v[g + std::min(2, m - 1)];
     const double* v3 = v[g + std::min(3, m - 1)];
-#pragma omp parallel for schedule(static) if (sidx(n) >= openmp_min_length)
+#pragma omp parallel for schedule(static) num_threads(threads_for(n)) if (threads_for(n) > 1)
     for (sidx i = 0; i < sidx(n); ++i) w[i] += a0 * v0[i] + a1 * v1[i] + a2 * v2[i] + a3 * v3[i];
   }
 }
 
 bool all_finite(const double* x, std::size_t n) {
   int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad) if (sidx(n) >= openmp_min_length)
+#pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads_for(n)) if (threads_for(n) > 1)
   for (sidx i = 0; i < sidx(n); ++i) bad |= !std::isfinite(x[i]);
   return !bad;
 }

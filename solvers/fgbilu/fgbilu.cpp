@@ -7,6 +7,7 @@
 #include "kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/threading.hpp"
 
 namespace tb::fgbilu {
 
@@ -199,7 +200,19 @@ void Factorization::residual(const double* b, const double* x, double* r) const 
   omp::residual(view(), b, x, r);
 }
 
+Variant host_variant_for(const GridShape& g, int block_size, int threads) {
+  if (threads < 2) return Variant::seq;
+  const long planes = long(g.ni) + g.nj + g.nk - 2;
+  const long entries_per_plane = long(g.cells()) / std::max(1L, planes) * block_size * block_size;
+  return entries_per_plane >= host_plane_grain ? Variant::omp : Variant::seq;
+}
+
 namespace {
+
+Variant auto_variant(const BsrMatrix& a, const GridShape* given, Backend backend) {
+  if (backend == Backend::cuda) return Variant::cl;
+  return host_variant_for(infer_grid_shape(a, given), a.block_size, threading::budget());
+}
 
 class FgbiluPreconditioner final : public Preconditioner {
  public:
@@ -210,11 +223,11 @@ class FgbiluPreconditioner final : public Preconditioner {
     check_launch(variant_, *launch_);
   }
   void setup(const BsrMatrix& a, Backend backend) override {
-    const Variant v =
-        variant_ == "auto" ? (backend == Backend::cuda ? Variant::cl : Variant::omp) : parse_variant(variant_);
-    f_ = std::make_unique<Factorization>(v, backend, v == Variant::cl && launch_ ? *launch_ : default_launch(v));
     const bool explicit_grid = given_.ni > 0 || given_.nj > 0 || given_.nk > 0;
-    f_->setup(a, explicit_grid ? &given_ : nullptr);
+    const GridShape* grid = explicit_grid ? &given_ : nullptr;
+    const Variant v = variant_ == "auto" ? auto_variant(a, grid, backend) : parse_variant(variant_);
+    f_ = std::make_unique<Factorization>(v, backend, v == Variant::cl && launch_ ? *launch_ : default_launch(v));
+    f_->setup(a, grid);
   }
   void update(const BsrMatrix& a) override {
     if (!f_) throw Error("fgbilu: update() before setup()");

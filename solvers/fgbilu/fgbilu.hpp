@@ -36,6 +36,13 @@ Launch parse_launch(std::string_view name);
 // H100: bench/results/gpu-20261122-b019c11-fgbilu.md), plane for the others.
 Launch default_launch(Variant v);
 
+// variant=auto on the host: the OpenMP wavefront when a hyperplane averages at
+// least host_plane_grain diagonal-block entries and more than one thread may
+// run, since each plane ends in a barrier; the sequential sweep otherwise (the
+// same factors bit for bit). Measured in docs/fgbilu.md, "Choosing the host variant".
+inline constexpr long host_plane_grain = 4096;
+Variant host_variant_for(const GridShape& g, int block_size, int threads);
+
 class Factorization {
  public:
   // launch = sweep is for variant cl only (tb::Error otherwise).

@@ -191,6 +191,18 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Table1,
                                            Case{6, 4, 3, 5}, Case{5, 3, 4, 6}, Case{4, 5, 3, 7}, Case{3, 4, 5, 8}),
                          [](const auto& info) { return name(info.param); });
 
+// variant=auto on the host: the OpenMP wavefront only where a hyperplane carries
+// host_plane_grain entries and two threads may run; the sequential sweep for
+// tb-incomp's 2D cavities (129 x 129: 65 cells a plane) and on one thread.
+TEST(AutoVariant, HostChoosesTheWavefrontOnlyForLargePlanes) {
+  EXPECT_EQ(host_variant_for({129, 129, 1}, 1, 2), Variant::seq);
+  EXPECT_EQ(host_variant_for({129, 129, 1}, 2, 2), Variant::seq);
+  EXPECT_EQ(host_variant_for({64, 64, 64}, 5, 2), Variant::omp);     // 1,380 cells x 25 a plane
+  EXPECT_EQ(host_variant_for({64, 64, 64}, 5, 1), Variant::seq);     // one thread: nothing to share
+  EXPECT_EQ(host_variant_for({128, 128, 128}, 1, 2), Variant::omp);  // 5,500 cells a plane
+  EXPECT_EQ(host_variant_for({32, 32, 32}, 1, 2), Variant::seq);     // 350 cells a plane
+}
+
 TEST(Errors, SingularDiagonalBlockNamesTheCell) {
   BsrMatrix a = generated({3, 3, 3, 2});
   // Cell (1,2,0): natural row 1 + 3*2 = 7. A zero diagonal block with no lower

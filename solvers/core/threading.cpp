@@ -1,0 +1,199 @@
+#include "threading.hpp"
+
+#include <dirent.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tb::threading {
+
+namespace {
+
+// Set by wait_policy_preinit() in the process it re-executed, so that describe()
+// can say who chose the wait policy.
+constexpr const char* set_by_tb = "TB_SET_OMP_WAIT_POLICY";
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  const long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? int(n) : 1;
+}
+
+// MPI ranks of this job on this node (Open MPI and MPICH/Hydra say so in the
+// environment before MPI_Init), 1 outside MPI.
+int ranks_on_node() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
+    if (const char* v = std::getenv(name); v && std::atoi(v) > 0) return std::atoi(v);
+  return 1;
+}
+
+std::atomic<bool> fixed_by_program{false};
+
+bool user_fixed_count() { return fixed_by_program.load() || std::getenv("OMP_NUM_THREADS") != nullptr; }
+
+// Tasks the kernel counts as runnable (/proc/loadavg's fourth field counts the
+// reader itself), or -1 when unknown.
+int runnable_tasks() {
+  FILE* f = std::fopen("/proc/loadavg", "r");
+  if (!f) return -1;
+  double l1, l5, l15;
+  int running = -1, total = 0;
+  if (std::fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5) running = -1;
+  std::fclose(f);
+  return running;
+}
+
+// This process's threads other than the caller that are running now: with a
+// wait policy that spins they count in /proc/loadavg and are not competitors.
+int own_running_threads() {
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return 0;
+  const long self = long(gettid());
+  int running = 0;
+  while (const dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.' || std::atol(e->d_name) == self) continue;
+    const std::string path = std::string("/proc/self/task/") + e->d_name + "/stat";
+    FILE* f = std::fopen(path.c_str(), "r");
+    if (!f) continue;
+    char buf[256] = {};
+    const std::size_t got = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    // "pid (comm) S ...": the state follows the last ')'.
+    const char* close = std::strrchr(buf, ')');
+    if (got > 0 && close && close[1] == ' ' && close[2] == 'R') ++running;
+  }
+  closedir(d);
+  return running;
+}
+
+struct State {
+  std::atomic<int> budget{0};  // 0: not yet decided
+  std::atomic<int> others{0};
+  std::array<int, 3> recent{};  // the last samples of other runnable tasks
+  int samples = 0;
+  std::chrono::steady_clock::time_point last{};
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+void apply(int threads) {
+  state().budget.store(threads, std::memory_order_relaxed);
+#ifdef _OPENMP
+  omp_set_num_threads(threads);
+#endif
+}
+
+// Rule 1, before main() and before any other library's constructor: libgomp
+// reads OMP_WAIT_POLICY when it is initialised, so the program executes itself
+// again with the variable set (the environment handed to preinit functions is the
+// one every library sees). This runs from the executable's .preinit_array, which
+// the dynamic loader calls before initialising the shared libraries, so the
+// first image pays only the mapping of the libraries, not their constructors.
+void wait_policy_preinit(int, char** argv, char** envp) {
+  for (char** e = envp; *e; ++e)
+    if (std::strncmp(*e, "OMP_WAIT_POLICY=", 16) == 0) return;
+  int n = 0;
+  while (envp[n]) ++n;
+  char** env = static_cast<char**>(std::malloc(sizeof(char*) * std::size_t(n + 3)));
+  if (!env) return;
+  for (int i = 0; i < n; ++i) env[i] = envp[i];
+  env[n] = const_cast<char*>("OMP_WAIT_POLICY=passive");
+  env[n + 1] = const_cast<char*>("TB_SET_OMP_WAIT_POLICY=1");
+  env[n + 2] = nullptr;
+  execve("/proc/self/exe", argv, env);
+  std::free(env);  // exec failed (no /proc): go on with libgomp's default policy
+}
+
+int openmp_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+}  // namespace
+
+// Kept by the linker in every executable that links tb_core: threading.cpp is
+// always pulled in, since every vector kernel asks threads_for().
+extern "C" __attribute__((section(".preinit_array"),
+                          used)) void (*const tb_wait_policy_entry)(int, char**, char**) = wait_policy_preinit;
+
+int budget_for(int cpus, int others, int ranks) {
+  const int per_rank = std::max(1, cpus / std::max(1, ranks));
+  return std::clamp(per_rank - std::max(0, others) / std::max(1, ranks), 1, per_rank);
+}
+
+void adapt_to_load() {
+  State& s = state();
+  if (user_fixed_count()) {
+    if (s.budget.load(std::memory_order_relaxed) == 0) s.budget.store(openmp_threads());
+    return;
+  }
+  // Samples at most every 50 ms: a step of a few milliseconds pays nothing.
+  const auto now = std::chrono::steady_clock::now();
+  if (s.samples > 0 && now - s.last < std::chrono::milliseconds(50)) return;
+  s.last = now;
+  const int runnable = runnable_tasks();
+  if (runnable < 0) {
+    if (s.budget.load() == 0) apply(budget_for(usable_cpus(), 0, ranks_on_node()));
+    return;
+  }
+  const int others = std::max(0, runnable - 1 - own_running_threads());
+  s.recent[std::size_t(s.samples % int(s.recent.size()))] = others;
+  ++s.samples;
+  // The fewest competitors of the recent samples: a busy process is runnable in
+  // every sample, a short-lived one does not take a core away for long.
+  const int n = std::min(s.samples, int(s.recent.size()));
+  const int fewest = *std::min_element(s.recent.begin(), s.recent.begin() + n);
+  s.others.store(fewest);
+  const int b = budget_for(usable_cpus(), fewest, ranks_on_node());
+  if (b != s.budget.load()) apply(b);
+}
+
+void fix_threads(int n) {
+  fixed_by_program.store(true);
+  apply(std::max(1, n));
+}
+
+int budget() {
+  if (state().budget.load(std::memory_order_relaxed) == 0) adapt_to_load();
+  return state().budget.load(std::memory_order_relaxed);
+}
+
+int threads_for(long work, long grain) {
+  if (grain <= 0 || work < 2 * grain) return 1;
+  return int(std::min<long>(budget(), work / grain));
+}
+
+std::string describe() {
+  const char* wait = std::getenv("OMP_WAIT_POLICY");
+  std::string s = wait ? std::string(wait) + " waits" : std::string("libgomp's default (spinning) waits");
+  s += std::getenv(set_by_tb) ? " (set by the program)" : (wait ? " (set by the user)" : "");
+  const int b = budget();
+  s += ", " + std::to_string(b) + " of " + std::to_string(usable_cpus()) + " threads";
+  if (user_fixed_count())
+    s += fixed_by_program.load() ? " (fixed by the program)" : " (OMP_NUM_THREADS)";
+  else
+    s += " (" + std::to_string(state().others.load()) + " other runnable tasks, " + std::to_string(ranks_on_node()) +
+         " rank(s) on this node)";
+  return s;
+}
+
+}  // namespace tb::threading
