@@ -11,7 +11,7 @@ packages=(
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   libmetis-dev libvtk9-dev
-  libtomlplusplus-dev
+  libtomlplusplus-dev libxxhash-dev
   python3-matplotlib python3-vtk9 xvfb xauth
 )
 for arg in "$@"; do

@@ -7,6 +7,7 @@
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
+#include "solvers/core/threading.hpp"
 #include "step_table.hpp"
 
 namespace tb::harness {
@@ -32,7 +33,20 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
   write(w, describe_machine());
   w.value("steps", (long long)r.last_step)
       .value("steady_state_reached", r.steady)
-      .value("wall_seconds", r.wall_seconds);
+      .value("converged", !r.unconverged && r.stop_reason.empty())
+      .value("stop_reason", r.stop_reason)
+      .value("wall_seconds", r.wall_seconds)
+      .value("threads", threading::describe());
+  // Where the time of this run's steps went (seconds, summed over its steps).
+  w.begin_object("time_split")
+      .value("steps", r.split.steps)
+      .value("linear_setup", r.split.linear_setup)
+      .value("linear_solve", r.split.linear_solve)
+      .value("shadow_solvers", r.split.shadow)
+      .value("physics", r.split.physics())
+      .value("harness", r.split.harness)
+      .value("output", r.split.output)
+      .end_object();
   w.begin_object("solvers");
   for (const auto& [system, spec] : s.driver_specs) w.value(system, spec);
   w.end_object().begin_array("shadows");

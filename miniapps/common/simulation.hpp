@@ -4,6 +4,8 @@
 // solves each through LinearSystems, which the harness implements: it keeps one
 // solver per system (symbolic set-up once per pattern), runs shadow solvers on
 // the identical systems, records statistics and dumps chosen steps.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iosfwd>
 #include <limits>
@@ -32,6 +34,17 @@ struct StepResult {
   std::vector<std::pair<std::string, double>> residuals;  // nonlinear residuals, fixed names and order
 };
 
+// max |v| over the values, NaN when any value is NaN (std::max would skip it):
+// what state_magnitudes() reports.
+inline double max_magnitude(std::span<const double> v) {
+  double m = 0.0;
+  for (double x : v) {
+    if (x != x) return x;
+    m = std::max(m, std::abs(x));
+  }
+  return m;
+}
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -40,6 +53,13 @@ class Simulation {
   virtual StepResult advance(LinearSystems& solvers) = 0;
   // Steady cases stop early once converged.
   virtual bool steady_state_reached() const { return false; }
+  // A case that must converge (a pseudo-transient steady solver): reaching the
+  // step limit without steady_state_reached() is a failed run, exit status 1.
+  virtual bool must_converge() const { return false; }
+  // Largest magnitudes of the state (e.g. {"velocity", max |u|}), checked after
+  // every step: not finite, or grown past run.max_growth times their size in
+  // the first steps, stops the run (step_guard.hpp).
+  virtual std::vector<std::pair<std::string, double>> state_magnitudes() const { return {}; }
   // Everything needed to continue bit for bit after a restart.
   virtual void save_state(std::ostream& out) const = 0;
   virtual void load_state(std::istream& in) = 0;

@@ -1,9 +1,10 @@
 #pragma once
 // The harness side of LinearSystems: one driver solver per linear system and the
 // shadow solvers beside it. Symbolic set-up runs when a system's pattern is new,
-// numeric update otherwise. Each solve is recorded with a checksum of the
-// matrix values, right-hand side and initial guess, so tables can prove that the
-// shadows saw exactly the driver's systems.
+// numeric update otherwise. Where a result uses it (shadows, dumped systems,
+// run.checksums for restart verification) each solve is recorded with a checksum
+// of the matrix values, right-hand side and initial guess, so tables can prove
+// that the shadows saw exactly the driver's systems; elsewhere it costs nothing.
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -28,7 +29,7 @@ struct SolverTotals {
 struct SolveRecord {
   std::string system;
   SolveStats stats;
-  std::string checksum;
+  std::string checksum;  // "-" where no result uses it
 };
 
 class SystemSolvers final : public LinearSystems {
@@ -39,6 +40,10 @@ class SystemSolvers final : public LinearSystems {
 
   // Systems of the listed steps are written as MatrixMarket into dir.
   void dump_steps(std::filesystem::path dir, std::vector<long> steps);
+  // Checksums on every solve, not only with shadows or dumps.
+  void record_checksums(bool on) { checksums_ = on; }
+  // Seconds spent on checksums and dumps since the last begin_step.
+  double bookkeeping_seconds() const { return bookkeeping_seconds_; }
   void begin_step(long step);
   SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                    std::span<double> x) override;
@@ -52,6 +57,8 @@ class SystemSolvers final : public LinearSystems {
   struct Slot {
     std::unique_ptr<LinearSolver> solver;
     std::vector<index_t> row_ptr, col_idx;  // the pattern set up last
+    std::vector<double> constant_values;    // the values factored, while they have never changed
+    bool values_vary = false;
     SolveStats run(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
   };
   Slot& driver(const std::string& system);
@@ -66,9 +73,11 @@ class SystemSolvers final : public LinearSystems {
   std::filesystem::path dump_dir_;
   std::vector<long> dump_steps_;
   long step_ = 0;
+  bool checksums_ = false;
+  double bookkeeping_seconds_ = 0.0;
 };
 
-// FNV-1a over the bytes of the matrix values, b and x0, as 16 hex digits.
+// XXH3 (64 bits) over the bytes of the matrix values, b and x0, as 16 hex digits.
 std::string system_checksum(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
 
 }  // namespace tb::harness

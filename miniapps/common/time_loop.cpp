@@ -1,5 +1,6 @@
 #include "time_loop.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -11,9 +12,11 @@
 #include "run_report.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/threading.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/solver_communicator.hpp"
+#include "state_snapshot.hpp"
 #include "step_table.hpp"
 
 namespace tb::harness {
@@ -32,8 +35,15 @@ void append_record(std::vector<std::string>& row, const SolveRecord& r) {
                          format_number(r.stats.solve_seconds), std::string(to_string(r.stats.reason)), r.checksum});
 }
 
-// One row of steps.csv: the step, the physics' figures, then each solve.
-void write_step_row(StepTable& table, long step, const StepResult& res, const std::vector<SolveRecord>& records) {
+// Seconds of one step: advance() and the harness's own work (NaN where unknown).
+struct StepTimes {
+  double step = std::nan("");
+  double harness = std::nan("");
+};
+
+// One row of steps.csv: the step, the physics' figures, each solve, the times.
+void write_step_row(StepTable& table, long step, const StepResult& res, const std::vector<SolveRecord>& records,
+                    StepTimes times) {
   std::vector<std::string> header = {"step", "time", "dt", "cfl"};
   std::vector<std::string> row = {std::to_string(step), format_number(res.time), format_number(res.dt),
                                   format_number(res.cfl)};
@@ -49,6 +59,8 @@ void write_step_row(StepTable& table, long step, const StepResult& res, const st
     header.insert(header.end(), cols.begin(), cols.end());
     append_record(row, r);
   }
+  header.insert(header.end(), {"step_s", "harness_s"});
+  row.insert(row.end(), {format_number(times.step), format_number(times.harness)});
   table.write(header, row);
 }
 
@@ -58,10 +70,28 @@ std::string shadow_key(std::size_t i, const std::string& system) {
 
 }  // namespace
 
+namespace {
+
+void add_solve_times(TimeSplit& split, const SystemSolvers& solvers) {
+  for (const auto& r : solvers.driver_records()) {
+    split.linear_setup += r.stats.setup_seconds;
+    split.linear_solve += r.stats.solve_seconds;
+  }
+  for (const auto& records : solvers.shadow_records())
+    for (const auto& r : records) split.shadow += r.stats.setup_seconds + r.stats.solve_seconds;
+}
+
+bool all_converged(const std::vector<SolveRecord>& records) {
+  return std::all_of(records.begin(), records.end(), [](const SolveRecord& r) { return r.stats.converged(); });
+}
+
+}  // namespace
+
 RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& s) {
   const bool writes = s.writes_files;
   if (writes) fs::create_directories(s.out_dir);
   SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);
+  solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
 
   RunResult result;
@@ -86,20 +116,54 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   }
 
   ProgressLine progress(s.app, first, s.steps, s.progress && writes);
+  StepGuard guard(s.guard);
+  StateSnapshot last_good;  // the state after the last accepted step (rank 0 writes it on a blow-up)
+  if (writes) last_good.take(sim, first - 1);
   WallTimer wall;
   result.last_step = first - 1;
   for (long step = first; step <= s.steps; ++step) {
+    WallTimer harness;
+    threading::adapt_to_load();
     solvers.begin_step(step);
-    const StepResult res = sim.advance(solvers);
+    double harness_s = harness.seconds();
+    StepResult res;
+    WallTimer advance;
+    try {
+      res = sim.advance(solvers);
+    } catch (const StepFailure& e) {
+      result.stop_reason = e.what();
+    }
+    result.split.steps += advance.seconds();
+    add_solve_times(result.split, solvers);
+    harness.restart();
+    harness_s += solvers.bookkeeping_seconds();
+    if (result.stop_reason.empty())
+      result.stop_reason = guard.check(step, res, sim.state_magnitudes(), solvers.driver_records());
+    if (!result.stop_reason.empty()) {
+      // The failing step's row stays in the tables (its numbers show what went
+      // wrong); the fields written are those of the last good state.
+      if (steps && !res.residuals.empty()) write_step_row(*steps, step, res, solvers.driver_records(), {});
+      if (writes && last_good.restore(sim)) {
+        sim.write_fields(s.out_dir, last_good.step());
+        result.stop_reason +=
+            "; the last good state (step " + std::to_string(last_good.step()) + ") is in " + s.out_dir.string();
+      }
+      break;
+    }
     result.last_step = step;
-    if (steps) write_step_row(*steps, step, res, solvers.driver_records());
     for (const auto& r : solvers.driver_records()) result.totals["driver/" + r.system].add(r.stats);
     for (std::size_t i = 0; i < s.shadows.size(); ++i) {
-      if (writes) write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i]);
+      if (writes) write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i], {});
       for (const auto& r : solvers.shadow_records()[i]) result.totals[shadow_key(i, r.system)].add(r.stats);
     }
-    result.steady = sim.steady_state_reached();
+    // Steady only on a finite state whose last solves all converged.
+    result.steady = sim.steady_state_reached() && all_converged(solvers.driver_records());
+    if (writes) last_good.take(sim, step);
+    harness_s += harness.seconds();
+    result.split.harness += harness_s;
+    if (steps) write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance.seconds(), harness_s});
     // The final state is always written: a run must leave something to look at.
+    WallTimer output;
     const bool last = result.steady || step == s.steps;
     if (writes && (last || (s.output_every > 0 && step % s.output_every == 0))) sim.write_fields(s.out_dir, step);
     if (writes && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
@@ -107,10 +171,13 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       sim.save_state(state);
       write_checkpoint(s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals}, state.str());
     }
+    result.split.output += output.seconds();
     progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);
     if (result.steady) break;
   }
   progress.finish();
+  if (result.stop_reason.empty() && !result.steady && sim.must_converge() && result.last_step >= s.steps)
+    result.unconverged = true;
   result.wall_seconds = wall_before + wall.seconds();
   result.figures_of_merit = sim.figures_of_merit();
   if (writes) write_summary(s.out_dir, s, config, result);
@@ -125,6 +192,13 @@ CaseSchema make_schema(const MiniappDescription& app) {
               "write fields every N steps; the final state is always written (0: only it)"});
   schema.add({"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never"});
   schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
+  schema.add({"run.checksums", KeyType::boolean, "false",
+              "checksum every solve's system in steps.csv (always on with --shadow or --dump-systems)"});
+  schema.add({"run.max_growth", KeyType::real, "1e+06",
+              "stop (exit 1) when a residual or state magnitude grows past this factor times its largest value "
+              "in the first 5 steps; 0 = no bound (non-finite values always stop the run)"});
+  schema.add({"run.max_failed_steps", KeyType::integer, "3",
+              "stop (exit 1) after this many steps in a row with a failed solve; 0 = never"});
   if (app.declare_keys) app.declare_keys(schema);
   for (const auto& system : app.systems)
     if (!schema.find("solver." + system)) throw Error("internal: " + app.name + " declares no key solver." + system);
@@ -142,6 +216,9 @@ LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& conf
   s.output_every = config.integer("run.output_every");
   s.checkpoint_every = config.integer("run.checkpoint_every");
   s.progress = config.boolean("run.progress");
+  s.checksums = config.boolean("run.checksums");
+  s.guard.max_growth = config.real("run.max_growth");
+  s.guard.max_failed_steps = config.integer("run.max_failed_steps");
   for (const auto& system : app.systems) s.driver_specs[system] = config.text("solver." + system);
   for (const auto& text : o.shadow) s.shadows.push_back(parse_study_spec(text, app.systems));
   s.dump_steps = o.dump_steps;
@@ -163,6 +240,7 @@ void print_options(const MiniappDescription& app, const RunOptions& o, const Loo
   for (const auto& [k, v] : o.sets) std::printf("  --set %s=%s\n", k.c_str(), v.c_str());
   for (const auto& sh : o.shadow) std::printf("  --shadow %s\n", sh.c_str());
   for (const auto& ab : o.ab) std::printf("  --ab %s\n", ab.c_str());
+  std::printf("  threads: %s\n", threading::describe().c_str());
   std::fflush(stdout);
 }
 
@@ -205,7 +283,9 @@ int run_independent_study(const MiniappDescription& app, const CaseConfig& base,
     auto sim = app.make(config);
     const RunResult r = run_time_loop(*sim, config, s);
     const std::vector<StudyRow> run_rows = study_rows(label, s, o.shadow, r);
-    failed = failed || run_rows.front().totals.failures > 0;
+    if (!r.stop_reason.empty())
+      std::fprintf(stderr, "%s: [%s] stopped: %s\n", app.name.c_str(), label.c_str(), r.stop_reason.c_str());
+    failed = failed || run_rows.front().totals.failures > 0 || !r.stop_reason.empty() || r.unconverged;
     rows.insert(rows.end(), run_rows.begin(), run_rows.end());
   }
   if (solver_communicator()->rank() == 0)
@@ -220,9 +300,18 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
   const std::vector<StudyRow> rows = study_rows("driver", s, o.shadow, r);
   const long failures = rows.front().totals.failures;
   if (s.writes_files && !s.shadows.empty()) write_ab_report(s.out_dir, "shadow", rows);
+  if (!r.stop_reason.empty()) {
+    std::fprintf(stderr, "%s: error: stopped, the state is no longer physical: %s\n", app.name.c_str(),
+                 r.stop_reason.c_str());
+    return 1;
+  }
   std::printf("%s: %ld steps%s, %ld failed solves, %.3f s; results in %s\n", app.name.c_str(), r.last_step,
-              r.steady ? " (steady state reached)" : "", failures, r.wall_seconds, s.out_dir.c_str());
-  return failures > 0 ? 1 : 0;
+              r.steady ? " (steady state reached)" : (r.unconverged ? " (NOT CONVERGED)" : ""), failures,
+              r.wall_seconds, s.out_dir.c_str());
+  if (r.unconverged)
+    std::fprintf(stderr, "%s: error: not converged in %ld steps (raise run.steps, or see steps.csv)\n",
+                 app.name.c_str(), r.last_step);
+  return failures > 0 || r.unconverged ? 1 : 0;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "case_config.hpp"
 #include "command_line.hpp"
 #include "simulation.hpp"
+#include "step_guard.hpp"
 #include "system_solvers.hpp"
 
 namespace tb::harness {
@@ -36,16 +37,32 @@ struct LoopSettings {
   std::map<std::string, std::string> driver_specs;  // system -> spec
   std::vector<StudySpec> shadows;
   std::vector<long> dump_steps;
+  bool checksums = false;  // run.checksums: a checksum on every solve (shadows and dumps always have them)
+  GuardLimits guard;       // when a run stops as no longer physical
   // False on the MPI ranks other than 0: under mpiexec every rank runs the same
   // physics and solves (the banded solvers share theirs over the ranks), and
   // rank 0 alone writes files; the others still read a checkpoint to resume.
   bool writes_files = true;
 };
 
+// Where the steps' time went, summed over the steps of this run.
+struct TimeSplit {
+  double steps = 0.0;         // the physics' advance(), linear solves included
+  double linear_setup = 0.0;  // driver solvers' set-up (symbolic and numeric)
+  double linear_solve = 0.0;  // driver solvers' solves
+  double shadow = 0.0;        // shadow solvers, set-up and solve
+  double harness = 0.0;       // checksums, dumps, checks, snapshots, step tables, load sampling
+  double output = 0.0;        // fields and checkpoints
+  double physics() const { return steps - linear_setup - linear_solve - shadow; }
+};
+
 struct RunResult {
   long last_step = 0;
   bool steady = false;
+  std::string stop_reason;   // why the run stopped early as a failure, or empty
+  bool unconverged = false;  // a case that must converge reached its step limit unconverged
   double wall_seconds = 0.0;
+  TimeSplit split;
   std::map<std::string, SolverTotals> totals;  // "driver/<system>", "shadow<i>/<system>"
   std::vector<std::pair<std::string, double>> figures_of_merit;
 };

@@ -24,6 +24,7 @@ class FlowSimulation final : public harness::Simulation {
   std::vector<std::string> linear_systems() const override { return ib_systems; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
   bool steady_state_reached() const override;
+  std::vector<std::pair<std::string, double>> state_magnitudes() const override;
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
@@ -37,6 +38,7 @@ class FlowSimulation final : public harness::Simulation {
   std::unique_ptr<ImmersedFlow> flow_;
   double steady_tol_ = 0.0;
   double last_change_ = std::numeric_limits<double>::infinity();
+  double last_domain_cfl_ = 0.0;  // dt max|u| / L
   double last_divergence_ = 0.0;
   harness::PvdSeries fields_, surfaces_;
   bool warned_no_vtk_ = false;

@@ -20,6 +20,7 @@ class IncompressibleSimulation final : public harness::Simulation {
   std::vector<std::string> linear_systems() const override { return {"momentum", "pressure"}; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
   bool steady_state_reached() const override;
+  std::vector<std::pair<std::string, double>> state_magnitudes() const override;
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
@@ -38,6 +39,8 @@ class IncompressibleSimulation final : public harness::Simulation {
   int ghia_reynolds_ = 0;
   bool poiseuille_ = false;
   double last_change_ = std::numeric_limits<double>::infinity();
+  double last_domain_cfl_ = 0.0;  // dt max|u| / L: time steps per domain crossing, inverted
+  double domain_length_ = 0.0;
   double last_divergence_ = 0.0;
   harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;

@@ -255,7 +255,7 @@ StepReport ImmersedFlow::step(const SolveFunction& solve) {
   r.time = time_;
   for (int d = 0; d < 3; ++d)
     for (double v : u_[d])
-      if (!std::isfinite(v)) throw Error("step " + std::to_string(steps_) + ": the velocity is no longer finite");
+      if (!std::isfinite(v)) throw StepFailure("step " + std::to_string(steps_) + ": the velocity is no longer finite");
   return r;
 }
 

@@ -45,8 +45,8 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
   u_old_ = u_;
   boundaries_.advance_outflow(u_, dt);
   pressure_gradient(grid_, p_, grad_p_);
-  r.momentum_residual =
-      assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force}, momentum_.matrix, rhs_m_);
+  r.momentum_residual = assemble_momentum(
+      grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force}, momentum_.matrix, rhs_m_);
   std::fill(du_.begin(), du_.end(), 0.0);
   if (!solve("momentum", momentum_.matrix, rhs_m_, du_).converged()) r.failed.push_back("momentum");
   for (std::size_t i = 0; i < u_.size(); ++i) u_[i] += du_[i];
@@ -63,13 +63,12 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
   r.time = time_;
   r.cfl = cfl();
   for (std::size_t i = 0; i < u_.size(); ++i) {
-    if (!std::isfinite(u_[i]))
-    {
+    if (!std::isfinite(u_[i])) {
       std::string what = "step ";
       what += std::to_string(steps_);
       what += ": the velocity is no longer finite";
       if (!r.failed.empty()) what += " after a failed " + r.failed.front() + " solve";
-      throw Error(what);
+      throw StepFailure(what);
     }
     r.velocity_change = std::max(r.velocity_change, std::abs(u_[i] - u_old_[i]) / dt);
   }

@@ -5,6 +5,8 @@
 // step so that the numeric-update path is exercised. It decays to the steady
 // solution of K u = f.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <istream>
 #include <ostream>
 
@@ -40,14 +42,31 @@ class DecaySimulation final : public harness::Simulation {
     std::vector<double> x = u_;
     solvers.solve("heat", a_, b_, x);
     double change = 0.0;
+    if (grow_from > 0 && step_ >= grow_from)
+      for (double& v : x) v = v * growth + (growth == growth ? 0.0 : growth);  // NaN growth poisons every value
     for (std::size_t i = 0; i < u_.size(); ++i) change = std::max(change, std::abs(x[i] - u_[i]));
+    if (x[0] != x[0]) change = x[0];  // a NaN state has a NaN change
     u_ = x;
     time_ += dt_;
     last_change_ = change;
     return {time_, dt_, std::nan(""), {{"du", change}}};
   }
   bool steady_state_reached() const override { return last_change_ < steady_tol; }
+  bool must_converge() const override { return converge; }
+  std::vector<std::pair<std::string, double>> state_magnitudes() const override {
+    return {{"max |u|", harness::max_magnitude(u_)}};
+  }
+  // fields/u_<step>.txt: the state, one value a line (what a blown-up run leaves).
+  void write_fields(const std::filesystem::path& dir, long step) override {
+    std::filesystem::create_directories(dir / "fields");
+    std::ofstream out(dir / "fields" / ("u_" + std::to_string(step) + ".txt"));
+    out.precision(17);
+    for (double v : u_) out << v << "\n";
+  }
   long fail_at_step = 0;  // throw StepFailure at this step (0: never)
+  long grow_from = 0;     // from this step on (0: never) the state is multiplied by growth
+  double growth = 1.0;
+  bool converge = false;  // must_converge()
   void save_state(std::ostream& out) const override {
     out.write(reinterpret_cast<const char*>(&step_), sizeof step_);
     out.write(reinterpret_cast<const char*>(&time_), sizeof time_);

@@ -55,11 +55,17 @@ MiniappDescription decay_app(test::DecaySimulation** last = nullptr) {
     s.add({"physics.nx", KeyType::integer, "5", "cells in x"});
     s.add({"physics.steady_tol", KeyType::real, "0", "stop when max |du| is below"});
     s.add({"physics.fail_at_step", KeyType::integer, "0", "step that throws StepFailure"});
+    s.add({"physics.grow_from", KeyType::integer, "0", "step from which the state grows"});
+    s.add({"physics.growth", KeyType::real, "1", "factor per step from physics.grow_from"});
+    s.add({"physics.must_converge", KeyType::boolean, "false", "reaching run.steps unconverged fails"});
   };
   app.make = [last](const CaseConfig& c) {
     auto sim = std::make_unique<test::DecaySimulation>(index_t(c.integer("physics.nx")));
     sim->steady_tol = c.real("physics.steady_tol");
     sim->fail_at_step = c.integer("physics.fail_at_step");
+    sim->grow_from = c.integer("physics.grow_from");
+    sim->growth = c.real("physics.growth");
+    sim->converge = c.boolean("physics.must_converge");
     if (last) *last = sim.get();
     return sim;
   };
@@ -178,10 +184,13 @@ TEST(TimeLoop, RestartGivesTheUninterruptedResultBitwise) {
   const fs::path whole = fresh_dir("whole"), split = fresh_dir("split");
   CaseConfig config(make_schema(decay_app()));
   test::DecaySimulation a;
-  run_time_loop(a, config, settings(whole, 10));
+  LoopSettings whole_settings = settings(whole, 10);
+  whole_settings.checksums = true;
+  run_time_loop(a, config, whole_settings);
 
   // A run that stops after step 7 (as if killed), with checkpoints every 3 steps...
   LoopSettings s = settings(split, 7);
+  s.checksums = true;  // restart verification: the systems of the last step are the same bits
   s.checkpoint_every = 3;
   test::DecaySimulation b1;
   run_time_loop(b1, config, s);
@@ -205,6 +214,99 @@ TEST(TimeLoop, RestartGivesTheUninterruptedResultBitwise) {
   EXPECT_EQ(r.totals.at("driver/heat").solves, 10);
   fs::remove_all(whole);
   fs::remove_all(split);
+}
+
+// Without shadows, dumps or run.checksums no checksum is computed: the column
+// says "-" (the byte hash was a third of tb-comp2d's step, issue 23).
+TEST(TimeLoop, ChecksumsOnlyWhereAResultUsesThem) {
+  const fs::path off = fresh_dir("cks-off"), on = fresh_dir("cks-on");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation a, b;
+  run_time_loop(a, config, settings(off, 2));
+  LoopSettings s = settings(on, 2);
+  s.checksums = true;
+  run_time_loop(b, config, s);
+  const auto rows_off = read_csv(off / "steps.csv"), rows_on = read_csv(on / "steps.csv");
+  const std::size_t c = column(rows_off[0], "heat:checksum");
+  EXPECT_EQ(rows_off[1][c], "-");
+  EXPECT_EQ(rows_on[1][c].size(), 16u);
+  EXPECT_NE(rows_on[1][c], rows_on[2][c]);
+  fs::remove_all(off);
+  fs::remove_all(on);
+}
+
+// A state that grows by 10^3 per step from step 8 passes the growth bound
+// (10^6 times its largest value in steps 1-5) within a few steps: the run stops
+// there, names the step and the quantity, leaves the last good state in
+// fields/ and is not steady.
+TEST(TimeLoop, AGrowingStateStopsTheRunAndLeavesTheLastGoodState) {
+  const fs::path out = fresh_dir("grow");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation sim;
+  sim.grow_from = 8;
+  sim.growth = 1e3;
+  LoopSettings s = settings(out, 40);
+  const RunResult r = run_time_loop(sim, config, s);
+  EXPECT_FALSE(r.steady);
+  ASSERT_FALSE(r.stop_reason.empty());
+  EXPECT_NE(r.stop_reason.find("has grown past"), std::string::npos) << r.stop_reason;
+  EXPECT_NE(r.stop_reason.find("step " + std::to_string(r.last_step + 1) + ":"), std::string::npos) << r.stop_reason;
+  // Steps 8 and 9 grow the state 10^6-fold over its size in steps 1-5 at most:
+  // the stop comes at step 10 or 11 (the residual of step 10 already jumps).
+  EXPECT_GE(r.last_step, 8);
+  EXPECT_LE(r.last_step, 10);
+  std::ifstream last(out / "fields" / ("u_" + std::to_string(r.last_step) + ".txt"));
+  ASSERT_TRUE(last.good()) << "no fields for the last good step " << r.last_step;
+  double v = 0.0, largest = 0.0;
+  while (last >> v) largest = std::max(largest, std::abs(v));
+  EXPECT_GT(largest, 0.0);
+  EXPECT_LT(largest, 1e9);  // the last good state, not the blown-up one
+  EXPECT_FALSE(fs::exists(out / "fields" / ("u_" + std::to_string(r.last_step + 1) + ".txt")));
+  fs::remove_all(out);
+}
+
+TEST(TimeLoop, NonFiniteValuesStopTheRunAtOnce) {
+  const fs::path out = fresh_dir("nan");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation sim;
+  sim.grow_from = 3;
+  sim.growth = std::nan("");
+  LoopSettings s = settings(out, 10);
+  s.guard.max_growth = 0.0;  // no growth bound: only finiteness
+  const RunResult r = run_time_loop(sim, config, s);
+  EXPECT_EQ(r.last_step, 2);
+  EXPECT_NE(r.stop_reason.find("step 3: residual 'du' is not finite (nan)"), std::string::npos) << r.stop_reason;
+  // Without the residual, the state's magnitude names it.
+  StepGuard guard(s.guard);
+  EXPECT_NE(guard.check(1, {}, {{"max |u|", std::nan("")}}, {}).find("step 1: state 'max |u|' is not finite"),
+            std::string::npos);
+  fs::remove_all(out);
+}
+
+// richardson(maxit=1) never reaches rtol 1e-10: three failed steps in a row stop
+// the run, naming the system and the last solve; with the limit off the run goes
+// on, and a step whose solve failed is never steady.
+TEST(TimeLoop, FailedSolvesInARowStopTheRunAndAreNeverSteady) {
+  const fs::path out = fresh_dir("failed");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation a;
+  a.steady_tol = 1e300;
+  LoopSettings s = settings(out, 10);
+  s.driver_specs = {{"heat", "richardson(maxit=1,rtol=1e-10)+jacobi"}};
+  const RunResult r = run_time_loop(a, config, s);
+  EXPECT_EQ(r.last_step, 2);
+  EXPECT_NE(r.stop_reason.find("step 3: the 'heat' solve failed in 3 steps in a row"), std::string::npos)
+      << r.stop_reason;
+  EXPECT_FALSE(r.steady);
+  test::DecaySimulation b;
+  b.steady_tol = 1e300;
+  s.guard.max_failed_steps = 0;
+  s.steps = 4;
+  const RunResult unbounded = run_time_loop(b, config, s);
+  EXPECT_TRUE(unbounded.stop_reason.empty()) << unbounded.stop_reason;
+  EXPECT_EQ(unbounded.last_step, 4);
+  EXPECT_FALSE(unbounded.steady);
+  fs::remove_all(out);
 }
 
 TEST(TimeLoop, RestartWithoutCheckpointIsAClearError) {
@@ -314,6 +416,49 @@ TEST(RunMiniapp, StepFailureExitsWithStatusOne) {
                         "run.progress=false"};
   EXPECT_EQ(run_miniapp(decay_app(), 7, argv), 1);
   EXPECT_EQ(read_csv(out / "steps.csv").size(), 3u);  // header and steps 1, 2
+  fs::remove_all(out);
+}
+
+// The blown-up run of the command line: exit status 1 and the message on stderr.
+TEST(RunMiniapp, ABlownUpRunExitsWithStatusOne) {
+  const fs::path out = fresh_dir("blowup");
+  const std::string dir = out.string();
+  const char* argv[] = {"tb-decay",           "--out", dir.c_str(),         "--set", "physics.grow_from=4", "--set",
+                        "physics.growth=1e4", "--set", "run.progress=false"};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_miniapp(decay_app(), 9, argv), 1);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("no longer physical"), std::string::npos) << err;
+  EXPECT_NE(err.find("run.max_growth"), std::string::npos) << err;
+  fs::remove_all(out);
+}
+
+// A case that must converge (tb-comp2d) and reaches run.steps unconverged
+// says so and exits 1; the summary records it.
+TEST(RunMiniapp, AnUnconvergedSteadyCaseExitsWithStatusOne) {
+  const fs::path out = fresh_dir("unconverged");
+  const std::string dir = out.string();
+  const char* argv[] = {
+      "tb-decay",          "--out", dir.c_str(), "--steps", "3", "--set", "physics.must_converge=true", "--set",
+      "run.progress=false"};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_miniapp(decay_app(), 9, argv), 1);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("not converged in 3 steps"), std::string::npos) << err;
+  std::ifstream summary(out / "summary.json");
+  const std::string text((std::istreambuf_iterator<char>(summary)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"converged\": false"), std::string::npos);
+  // The same case converging in time exits 0.
+  const char* ok[] = {"tb-decay",
+                      "--out",
+                      dir.c_str(),
+                      "--set",
+                      "physics.must_converge=true",
+                      "--set",
+                      "physics.steady_tol=1e-6",
+                      "--set",
+                      "run.progress=false"};
+  EXPECT_EQ(run_miniapp(decay_app(), 9, ok), 0);
   fs::remove_all(out);
 }
 

@@ -1,0 +1,23 @@
+#pragma once
+// The simulation's state after its last accepted step, kept in memory so that a
+// run that blows up can write the last good state for inspection. The buffer is
+// reused from step to step: after the first step a snapshot allocates nothing.
+#include <string>
+
+#include "simulation.hpp"
+
+namespace tb::harness {
+
+class StateSnapshot {
+ public:
+  void take(const Simulation& sim, long step);
+  // Puts the state back into sim; false when no snapshot was taken.
+  bool restore(Simulation& sim) const;
+  long step() const { return step_; }
+
+ private:
+  std::string bytes_;
+  long step_ = -1;
+};
+
+}  // namespace tb::harness

@@ -1,0 +1,39 @@
+#pragma once
+// Stops a run as soon as its state is no longer physical (issue 23): a residual
+// or a state magnitude that is not finite or has grown past max_growth times its
+// size in the first steps, or driver solves that failed max_failed_steps steps
+// in a row. check() names the step, the quantity and the system.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "simulation.hpp"
+#include "system_solvers.hpp"
+
+namespace tb::harness {
+
+struct GuardLimits {
+  double max_growth = 1e6;    // 0: no growth bound
+  long max_failed_steps = 3;  // 0: never stop for failed solves
+  long reference_steps = 5;   // the growth bound is relative to the largest value of these first steps
+};
+
+class StepGuard {
+ public:
+  explicit StepGuard(GuardLimits limits) : limits_(limits) {}
+  // Empty when the step is acceptable, else why the run must stop.
+  std::string check(long step, const StepResult& res, const std::vector<std::pair<std::string, double>>& magnitudes,
+                    const std::vector<SolveRecord>& driver);
+  // Whether every driver solve of the last checked step converged.
+  bool last_solves_converged() const { return failed_in_a_row_ == 0; }
+
+ private:
+  std::string check_value(long step, const std::string& kind, const std::string& name, double value);
+
+  GuardLimits limits_;
+  long checked_ = 0;  // steps checked in this run (a restart counts afresh)
+  std::map<std::string, double> reference_;
+  long failed_in_a_row_ = 0;
+};
+
+}  // namespace tb::harness
