@@ -13,8 +13,14 @@ namespace tb {
 Bilu0Factors bilu0_symbolic(const BsrMatrix& a) {
   a.validate();
   if (a.block_rows != a.block_cols) throw Error("BILU(0): the matrix is not square");
+  // The pattern only: the values come with the first factorisation, so set-up
+  // writes each of them once (tb-solve's set-up was mostly copies, issue 23).
   Bilu0Factors f;
-  f.lu = a;
+  f.lu.block_size = a.block_size;
+  f.lu.block_rows = a.block_rows;
+  f.lu.block_cols = a.block_cols;
+  f.lu.row_ptr = a.row_ptr;
+  f.lu.col_idx = a.col_idx;
   f.diag = a.diagonal_positions();
   const BsrMatrix& lu = f.lu;
   f.l_ptr.push_back(0);
@@ -28,25 +34,28 @@ Bilu0Factors bilu0_symbolic(const BsrMatrix& a) {
     for (index_t up = lu.row_ptr[i + 1] - 1; up > f.diag[i]; --up) f.u_col.push_back(lu.col_idx[up]);
     f.u_ptr.push_back(index_t(f.u_col.size()));
   }
-  f.l_val.resize(f.l_col.size() * std::size_t(lu.block_entries()));
-  f.u_val.resize(f.u_col.size() * std::size_t(lu.block_entries()));
   return f;
 }
 
 namespace {
 
-// Copies the factors from A's pattern into the sweep layout.
+// Copies the factors from A's pattern into the sweep layout. Appending (not
+// resize-then-assign) writes each value once; after the first factorisation the
+// capacity is there and nothing is allocated.
 void fill_sweep_layout(Bilu0Factors& f) {
   const BsrMatrix& lu = f.lu;
   const std::size_t nb = std::size_t(lu.block_entries());
-  double* l = f.l_val.data();
+  f.l_val.clear();
+  f.l_val.reserve(f.l_col.size() * nb);
+  // L's blocks of a row are contiguous in lu: one append per row.
   for (index_t i = 0; i < lu.block_rows; ++i)
-    for (index_t kp = lu.row_ptr[i]; kp < f.diag[i]; ++kp, l += nb) std::copy(lu.block(kp), lu.block(kp) + nb, l);
-  double* u = f.u_val.data();
+    f.l_val.insert(f.l_val.end(), lu.block(lu.row_ptr[i]), lu.block(f.diag[i]));
+  f.u_val.clear();
+  f.u_val.reserve(f.u_col.size() * nb);
   for (index_t i = lu.block_rows - 1; i >= 0; --i) {
-    std::copy(lu.block(f.diag[i]), lu.block(f.diag[i]) + nb, u);
-    u += nb;
-    for (index_t up = lu.row_ptr[i + 1] - 1; up > f.diag[i]; --up, u += nb) std::copy(lu.block(up), lu.block(up) + nb, u);
+    f.u_val.insert(f.u_val.end(), lu.block(f.diag[i]), lu.block(f.diag[i]) + nb);
+    for (index_t up = lu.row_ptr[i + 1] - 1; up > f.diag[i]; --up)
+      f.u_val.insert(f.u_val.end(), lu.block(up), lu.block(up) + nb);
   }
 }
 
@@ -72,7 +81,8 @@ void factor(Bilu0Factors& f) {
       for (index_t up = f.diag[k] + 1; up < lu.row_ptr[k + 1] && ip < row_end; ++up) {
         const index_t j = lu.col_idx[up];
         while (ip < row_end && lu.col_idx[ip] < j) ++ip;
-        if (ip < row_end && lu.col_idx[ip] == j) dense::multiply_subtract<N>(lu.block(kp), lu.block(up), lu.block(ip), n);
+        if (ip < row_end && lu.col_idx[ip] == j)
+          dense::multiply_subtract<N>(lu.block(kp), lu.block(up), lu.block(ip), n);
       }
     }
     if (!dense::invert(lu.block(f.diag[i]), n))
