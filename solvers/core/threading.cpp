@@ -1,5 +1,7 @@
 #include "threading.hpp"
 
+#include "process_environment.hpp"
+
 #include <dirent.h>
 #include <sched.h>
 #include <unistd.h>
@@ -20,9 +22,6 @@ namespace tb::threading {
 
 namespace {
 
-// Set by wait_policy_preinit() in the process it re-executed, so that describe()
-// can say who chose the wait policy.
-constexpr const char* set_by_tb = "TB_SET_OMP_WAIT_POLICY";
 
 int usable_cpus() {
   cpu_set_t set;
@@ -99,27 +98,6 @@ void apply(int threads) {
 #endif
 }
 
-// Rule 1, before main() and before any other library's constructor: libgomp
-// reads OMP_WAIT_POLICY when it is initialised, so the program executes itself
-// again with the variable set (the environment handed to preinit functions is the
-// one every library sees). This runs from the executable's .preinit_array, which
-// the dynamic loader calls before initialising the shared libraries, so the
-// first image pays only the mapping of the libraries, not their constructors.
-void wait_policy_preinit(int, char** argv, char** envp) {
-  for (char** e = envp; *e; ++e)
-    if (std::strncmp(*e, "OMP_WAIT_POLICY=", 16) == 0) return;
-  int n = 0;
-  while (envp[n]) ++n;
-  char** env = static_cast<char**>(std::malloc(sizeof(char*) * std::size_t(n + 3)));
-  if (!env) return;
-  for (int i = 0; i < n; ++i) env[i] = envp[i];
-  env[n] = const_cast<char*>("OMP_WAIT_POLICY=passive");
-  env[n + 1] = const_cast<char*>("TB_SET_OMP_WAIT_POLICY=1");
-  env[n + 2] = nullptr;
-  execve("/proc/self/exe", argv, env);
-  std::free(env);  // exec failed (no /proc): go on with libgomp's default policy
-}
-
 int openmp_threads() {
 #ifdef _OPENMP
   return omp_get_max_threads();
@@ -129,11 +107,6 @@ int openmp_threads() {
 }
 
 }  // namespace
-
-// Kept by the linker in every executable that links tb_core: threading.cpp is
-// always pulled in, since every vector kernel asks threads_for().
-extern "C" __attribute__((section(".preinit_array"),
-                          used)) void (*const tb_wait_policy_entry)(int, char**, char**) = wait_policy_preinit;
 
 int budget_for(int cpus, int others, int ranks) {
   const int per_rank = std::max(1, cpus / std::max(1, ranks));
@@ -185,7 +158,8 @@ int threads_for(long work, long grain) {
 std::string describe() {
   const char* wait = std::getenv("OMP_WAIT_POLICY");
   std::string s = wait ? std::string(wait) + " waits" : std::string("libgomp's default (spinning) waits");
-  s += std::getenv(set_by_tb) ? " (set by the program)" : (wait ? " (set by the user)" : "");
+  s += process_environment::set_by_program("OMP_WAIT_POLICY") ? " (set by the program)"
+                                                              : (wait ? " (set by the user)" : "");
   const int b = budget();
   s += ", " + std::to_string(b) + " of " + std::to_string(usable_cpus()) + " threads";
   if (user_fixed_count())

@@ -3,10 +3,9 @@
 //
 // Three rules keep OpenMP from collapsing when the cores are shared:
 //  1. Waits sleep instead of spinning: every executable linking tb_core sets
-//     OMP_WAIT_POLICY=passive unless the user set it, before main() (threading.cpp:
-//     it executes itself again from its .preinit_array, since libgomp reads the
-//     variable before main). A spinning barrier burns the time slice that the
-//     thread it waits for needs, whenever another process holds a core.
+//     OMP_WAIT_POLICY=passive unless the user set it, before main()
+//     (process_environment.hpp). A spinning barrier burns the time slice that
+//     the thread it waits for needs, whenever another process holds a core.
 //  2. The team fits the idle cores: adapt_to_load() sets the thread budget to the
 //     cores this process may run on, less the other runnable tasks, split among
 //     the MPI ranks on the node. The harness calls it once per time step and

@@ -27,6 +27,8 @@ class LinearSolver {
   SolveStats solve(const Vector& b, Vector& x);
 
   const std::string& spec() const { return spec_; }
+  // Seconds of the last setup() or update().
+  double setup_seconds() const { return setup_seconds_; }
   Backend backend() const { return backend_; }
   // Throw tb::Error for a complete solver, which has neither.
   KrylovMethod& method();

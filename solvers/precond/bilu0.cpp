@@ -121,6 +121,39 @@ void apply(const Bilu0Factors& f, const double* r, double* z) {
   }
 }
 
+// Block size 1 (pressure Poisson systems): the value of the row just computed is
+// carried in a register to the next row, where it is the last (nearest) entry,
+// instead of being stored and loaded back: store-to-load forwarding no longer
+// sits on the sweep's dependency chain. The same products and subtractions in
+// the same order as apply<1>, so the same bits (tests/solvers/precond).
+void apply_scalar(const Bilu0Factors& f, const double* r, double* z) {
+  const index_t rows = f.lu.block_rows;
+  const double* l = f.l_val.data();
+  const index_t *lp = f.l_ptr.data(), *lc = f.l_col.data();
+  double prev = 0.0;
+  for (index_t i = 0; i < rows; ++i) {
+    const index_t begin = lp[i], end = lp[i + 1];
+    const bool near = end > begin && lc[end - 1] == i - 1;
+    double acc = r[i];
+    for (index_t k = begin; k < end - (near ? 1 : 0); ++k) acc -= l[k] * z[lc[k]];
+    if (near) acc -= l[end - 1] * prev;
+    z[i] = acc;
+    prev = acc;
+  }
+  const double* u = f.u_val.data();
+  const index_t *up = f.u_ptr.data(), *uc = f.u_col.data();
+  prev = 0.0;
+  for (index_t row = 0; row < rows; ++row) {
+    const index_t i = rows - 1 - row, begin = up[row], end = up[row + 1];
+    const bool near = end > begin + 1 && uc[end - 1] == i + 1;
+    double acc = z[i];
+    for (index_t k = begin + 1; k < end - (near ? 1 : 0); ++k) acc -= u[k] * z[uc[k]];
+    if (near) acc -= u[end - 1] * prev;
+    prev = 0.0 + u[begin] * acc;  // matvec<1>: a sum from zero
+    z[i] = prev;
+  }
+}
+
 }  // namespace
 
 void bilu0_factor_ref(const BsrMatrix& a, Bilu0Factors& f) {
@@ -131,6 +164,11 @@ void bilu0_factor_ref(const BsrMatrix& a, Bilu0Factors& f) {
 }
 
 void bilu0_apply_ref(const Bilu0Factors& f, const double* r, double* z) {
+  if (f.lu.block_size == 1) return apply_scalar(f, r, z);
+  bilu0_apply_blocks(f, r, z);
+}
+
+void bilu0_apply_blocks(const Bilu0Factors& f, const double* r, double* z) {
   with_block_size(f.lu.block_size, [&]<int N>() { apply<N>(f, r, z); });
 }
 

@@ -30,5 +30,8 @@ Bilu0Factors bilu0_symbolic(const BsrMatrix& a);
 void bilu0_factor_ref(const BsrMatrix& a, Bilu0Factors& f);
 // z = (LU)^{-1} r by the forward and backward block sweeps.
 void bilu0_apply_ref(const Bilu0Factors& f, const double* r, double* z);
+// The block sweeps for any block size: bilu0_apply_ref's twin for block size 1,
+// where it carries each row's value in a register instead (the same bits).
+void bilu0_apply_blocks(const Bilu0Factors& f, const double* r, double* z);
 
 }  // namespace tb

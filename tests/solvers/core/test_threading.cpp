@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solvers/core/ordered_sum.hpp"
+#include "solvers/core/process_environment.hpp"
 #include "solvers/core/threading.hpp"
 #include "solvers/core/vector_kernels.hpp"
 
@@ -29,9 +30,18 @@ TEST(Threading, WaitsArePassiveUnlessTheUserSaidOtherwise) {
   // Every test executable links tb_core, whose .preinit_array sets the policy.
   const char* wait = std::getenv("OMP_WAIT_POLICY");
   ASSERT_NE(wait, nullptr);
-  if (std::getenv("TB_SET_OMP_WAIT_POLICY")) {
+  if (process_environment::set_by_program("OMP_WAIT_POLICY")) {
     EXPECT_STREQ(wait, "passive");
   }
+}
+
+TEST(ProcessEnvironment, LargeAllocationsUseHugePagesUnlessTheUserSaidOtherwise) {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  ASSERT_NE(tunables, nullptr);
+  if (process_environment::set_by_program("GLIBC_TUNABLES")) {
+    EXPECT_STREQ(tunables, "glibc.malloc.hugetlb=1");
+  }
+  EXPECT_FALSE(process_environment::set_by_program("PATH"));
 }
 
 TEST(Threading, SmallWorkStaysOnOneThread) {
