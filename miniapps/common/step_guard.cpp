@@ -40,15 +40,19 @@ std::string StepGuard::check(long step, const StepResult& res,
     if (std::string why = check_value(step, "residual", name, value); !why.empty()) return why;
   for (const auto& [name, value] : magnitudes)
     if (std::string why = check_value(step, "state", name, value); !why.empty()) return why;
+  std::string systems;  // the systems whose solve failed in this step
   const SolveRecord* failed = nullptr;
-  for (const auto& r : driver)
-    if (!r.stats.converged() && !failed) failed = &r;
+  for (const auto& r : driver) {
+    if (r.stats.converged()) continue;
+    if (!failed) failed = &r;
+    if (systems.find("'" + r.system + "'") == std::string::npos)
+      systems += (systems.empty() ? "'" : ", '") + r.system + "'";
+  }
   failed_in_a_row_ = failed ? failed_in_a_row_ + 1 : 0;
   if (failed && limits_.max_failed_steps > 0 && failed_in_a_row_ >= limits_.max_failed_steps)
-    return "step " + std::to_string(step) + ": the '" + failed->system + "' solve failed in " +
-           std::to_string(failed_in_a_row_) +
+    return "step " + std::to_string(step) + ": a solve failed in " + std::to_string(failed_in_a_row_) +
            " steps in a row (run.max_failed_steps = " + std::to_string(limits_.max_failed_steps) +
-           "); last: " + failed->stats.line();
+           "); failed in this step: " + systems + "; first: " + failed->stats.line();
   return {};
 }
 
