@@ -10,8 +10,8 @@ namespace tb::incompressible {
 // Default solver specifications on the host: BILU(0), the fastest measured on
 // the default cavity (docs/incompressible.md, "Default solvers": on identical
 // systems, 0.30 ms a CG iteration against 0.36 for fgbilu's sequential sweep;
-// 2D hyperplanes are too small for its wavefront). Cases with large 3D planes
-// name fgbilu themselves (inputs/incompressible/cavity3d_re1000.toml).
+// 2D hyperplanes are too small for its wavefront, and on 2 cores so are the 3D
+// cavity's: docs/fgbilu.md, "Choosing the host variant").
 inline constexpr const char* default_momentum_solver = "bicgstab(rtol=1e-8,maxit=500)+bilu0";
 inline constexpr const char* default_pressure_solver = "cg(rtol=1e-9,maxit=2000)+bilu0";
 

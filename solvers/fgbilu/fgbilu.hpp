@@ -38,9 +38,12 @@ Launch default_launch(Variant v);
 
 // variant=auto on the host: the OpenMP wavefront when a hyperplane averages at
 // least host_plane_grain diagonal-block entries and more than one thread may
-// run, since each plane ends in a barrier; the sequential sweep otherwise (the
-// same factors bit for bit). Measured in docs/fgbilu.md, "Choosing the host variant".
-inline constexpr long host_plane_grain = 4096;
+// run, since each plane ends in a barrier (a futex wake-up with passive waits);
+// the sequential sweep otherwise (the same factors bit for bit). On the 2-core
+// VM the wavefront lost at 32^3-64^3, n = 1 (350-1,400 entries a plane) and at
+// 48^3, n = 3 (7,000), and won by 7-18 % at 64^3, n = 5 (34,500): docs/fgbilu.md,
+// "Choosing the host variant".
+inline constexpr long host_plane_grain = 16384;
 Variant host_variant_for(const GridShape& g, int block_size, int threads);
 
 class Factorization {

@@ -193,14 +193,16 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Table1,
 
 // variant=auto on the host: the OpenMP wavefront only where a hyperplane carries
 // host_plane_grain entries and two threads may run; the sequential sweep for
-// tb-incomp's 2D cavities (129 x 129: 65 cells a plane) and on one thread.
+// tb-incomp's 2D cavities (129 x 129: 65 cells a plane), the 3D cavity's
+// momentum (48^3, n = 3: 7,000 entries a plane) and on one thread.
 TEST(AutoVariant, HostChoosesTheWavefrontOnlyForLargePlanes) {
   EXPECT_EQ(host_variant_for({129, 129, 1}, 1, 2), Variant::seq);
   EXPECT_EQ(host_variant_for({129, 129, 1}, 2, 2), Variant::seq);
-  EXPECT_EQ(host_variant_for({64, 64, 64}, 5, 2), Variant::omp);     // 1,380 cells x 25 a plane
+  EXPECT_EQ(host_variant_for({48, 48, 48}, 3, 2), Variant::seq);
+  EXPECT_EQ(host_variant_for({64, 64, 64}, 5, 2), Variant::omp);     // 1,380 cells x 25 = 34,500 a plane
   EXPECT_EQ(host_variant_for({64, 64, 64}, 5, 1), Variant::seq);     // one thread: nothing to share
-  EXPECT_EQ(host_variant_for({128, 128, 128}, 1, 2), Variant::omp);  // 5,500 cells a plane
-  EXPECT_EQ(host_variant_for({32, 32, 32}, 1, 2), Variant::seq);     // 350 cells a plane
+  EXPECT_EQ(host_variant_for({128, 128, 128}, 1, 2), Variant::seq);  // 5,500 entries a plane
+  EXPECT_EQ(host_variant_for({128, 128, 128}, 4, 2), Variant::omp);  // 88,000
 }
 
 TEST(Errors, SingularDiagonalBlockNamesTheCell) {
