@@ -47,7 +47,9 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
            {"rho_v", r.residual_norms[2]},
            {"rho_E", r.residual_norms[3]},
            {"order", double(r.order)},
-           {"omega", r.omega}}};
+           {"omega", r.omega},
+           {"retries", double(r.retries)},
+           {"cfl_cut", double(r.safeguard)}}};
 }
 
 void CompressibleSimulation::save_state(std::ostream& out) const {
