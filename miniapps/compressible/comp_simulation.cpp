@@ -49,7 +49,9 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
            {"order", double(r.order)},
            {"omega", r.omega},
            {"retries", double(r.retries)},
-           {"cfl_cut", double(r.safeguard)}}};
+           {"cfl_cut", double(r.safeguard)},
+           {"residual_s", r.residual_s},
+           {"jacobian_s", r.jacobian_s}}};
 }
 
 void CompressibleSimulation::save_state(std::ostream& out) const {

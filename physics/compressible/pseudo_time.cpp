@@ -1,6 +1,7 @@
 #include "physics/compressible/pseudo_time.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <istream>
 #include <ostream>
@@ -73,7 +74,11 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   const std::size_t n = w_.size();
   PseudoStepReport rep;
   rep.order = order_;
+  using clock = std::chrono::steady_clock;
+  const auto seconds = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
+  auto t0 = clock::now();
   disc_.spectral_radius_sums(w_, sums_);
+  rep.jacobian_s += seconds(t0);
   rhs_.resize(n * num_vars);
   for (std::size_t c = 0; c < n; ++c)
     for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
@@ -84,7 +89,9 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
     shift_.resize(n);
     for (std::size_t c = 0; c < n; ++c) shift_[c] = sums_[c] / cfl_;
+    t0 = clock::now();
     disc_.assemble_jacobian(w_, shift_, a_);
+    rep.jacobian_s += seconds(t0);
     dw_.assign(n * num_vars, 0.0);
     rep.solves.push_back(solve(a_, rhs_, dw_));
     const double omega = relaxation(dw_);
@@ -104,7 +111,9 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   w_.swap(trial_);
   ++steps_;
   const double previous = norm_;
+  t0 = clock::now();
   evaluate_residual();
+  rep.residual_s += seconds(t0);
   // Eq. 3.
   const double ratio = previous / norm_;
   double factor = 1.0;
@@ -135,12 +144,14 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   rep.residual_norms = residual_norms(r_);
   rep.energy_drop = rep.residual_norms[3] / energy_reference_;
   if (order_ < settings_.order && rep.energy_drop <= settings_.first_order_drop) {
+    t0 = clock::now();
     order_ = settings_.order;
     cfl_ = std::min(settings_.cfl_second_order > 0.0 ? settings_.cfl_second_order : start_cfl(), settings_.cfl_max);
     evaluate_residual();
     energy_reference_ = residual_norms(r_)[3];
     best_norm_ = norm_;
     since_best_ = 0;
+    rep.residual_s += seconds(t0);
   }
   return rep;
 }
