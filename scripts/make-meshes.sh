@@ -9,7 +9,11 @@
 # tet:    tetrahedral unit spheres with about the node counts of seed 002's
 #         Table II (6,309 ... 983,633), for tb-bench-multicolor --mesh; the
 #         largest takes Gmsh about 6 minutes and 4 GB.
-# Medium, fine and tet go to OUTDIR (default inputs/meshes/generated/, ignored by git).
+# nested: sequences of the cylinder (n_theta 10-80: about 120-5,600 quadrilaterals
+#         or 230-11,500 triangles) and of the NACA0012 (about 520-5,800 cells with
+#         quadrilateral layers, 620-6,800 all triangles), for tb-comp2d's robustness
+#         check (docs/compressible.md); Gmsh meshes each level anew (not nested cell by cell).
+# Medium, fine, tet and nested go to OUTDIR (default inputs/meshes/generated/, ignored by git).
 # With build/bin/tb-mesh present (or TB_MESH=path), each mesh is checked and the
 # script stops on a mesh that fails. Each mesh is written as Gmsh 2.2 (.msh) and SU2 (.su2); the coarse NACA0012
 # also as Gmsh 4.1 so both Gmsh formats have a real file under test.
@@ -59,6 +63,21 @@ if [[ $level == fine || $level == all ]]; then
   # cells at the trailing-edge fan (tb-mesh's check finds them).
   mesh naca0012 naca0012_fine "$out" -setnumber n_side 281 -setnumber h_wall 2.5e-4 -setnumber bl_ratio 1.1 \
     -setnumber h_near 0.004 -setnumber h_far 1.5
+fi
+if [[ $level == nested || $level == all ]]; then
+  for quads in 1 0; do
+    for n in 10 20 40 80; do
+      mesh cylinder "cylinder_n${n}_q${quads}" "$out/nested" -setnumber n_theta "$n" -setnumber quads "$quads"
+    done
+    level_id=0
+    # n_side h_wall bl_ratio h_near h_far per level; the coarse committed mesh is the next one.
+    for p in "11 8e-3 1.5 0.2 30" "21 4e-3 1.3 0.1 15" "41 2e-3 1.2 0.05 8"; do
+      set -- $p
+      mesh naca0012 "naca0012_L${level_id}_q${quads}" "$out/nested" -setnumber n_side "$1" -setnumber h_wall "$2" \
+        -setnumber bl_ratio "$3" -setnumber h_near "$4" -setnumber h_far "$5" -setnumber bl_quads "$quads"
+      level_id=$((level_id + 1))
+    done
+  done
 fi
 if [[ $level == tet || $level == all ]]; then
   mkdir -p "$out"

@@ -5,7 +5,8 @@
 DefineConstant[
   n_theta = {64, Name "cells around the cylinder"},
   r_body = {0.5, Name "cylinder radius (diameter 1)"},
-  r_far = {50, Name "far-field radius"}
+  r_far = {50, Name "far-field radius"},
+  quads = {1, Name "1: quadrilaterals (recombined), 0: triangles"}
 ];
 
 Point(1) = {0, 0, 0};
@@ -38,8 +39,10 @@ Mesh.MeshSizeFromPoints = 0;
 Mesh.MeshSizeFromCurvature = 0;
 
 Mesh.Algorithm = 6;
-Mesh.RecombinationAlgorithm = 1; // blossom: (almost) all quadrilaterals
-Recombine Surface{1};
+If (quads)
+  Mesh.RecombinationAlgorithm = 1; // blossom: (almost) all quadrilaterals
+  Recombine Surface{1};
+EndIf
 
 // Every boundary is in a physical group, else gmsh drops its elements.
 Physical Curve("cylinder") = {1, 2, 3, 4};

@@ -9,7 +9,8 @@ DefineConstant[
   bl_thickness = {0.08, Name "boundary-layer thickness (chords)"},
   h_near = {0.03, Name "triangle size next to the airfoil"},
   h_far = {8, Name "triangle size at the far field"},
-  r_far = {60, Name "far-field radius (chords)"}
+  r_far = {60, Name "far-field radius (chords)"},
+  bl_quads = {1, Name "1: quadrilateral boundary layer, 0: triangles there too"}
 ];
 
 // Closed trailing edge: the last coefficient -0.1036 instead of -0.1015.
@@ -55,7 +56,7 @@ Field[1].hwall_n = h_wall;
 Field[1].ratio = bl_ratio;
 Field[1].thickness = bl_thickness;
 Field[1].hfar = h_near;
-Field[1].Quads = 1;
+Field[1].Quads = bl_quads;
 BoundaryLayer Field = 1;
 
 // Triangles grow linearly with the distance from the airfoil.

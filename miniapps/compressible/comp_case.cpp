@@ -34,14 +34,24 @@ void declare_case_keys(harness::CaseSchema& schema) {
   schema.add(
       {"flow.t_inf_kelvin", KeyType::real, "288.15", "free-stream temperature for Sutherland's law (S = 110.4 K)"});
   schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov"});
+  schema.add({"jacobian.flux", KeyType::text, "",
+              "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)"});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)"});
   schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan"});
   schema.add({"scheme.limiter_k", KeyType::real, "5", "Venkatakrishnan's K (eps^2 = (K h)^3)"});
-  schema.add({"cfl.min", KeyType::real, "20", "starting and smallest CFL number"});
+  schema.add({"cfl.min", KeyType::real, "20", "smallest CFL number of the ramp (cuts may go below)"});
+  schema.add({"cfl.start", KeyType::real, "500", "CFL of the first step (first order); 0: cfl.min"});
   schema.add({"cfl.max", KeyType::real, "1e4", "largest CFL number"});
   schema.add({"cfl.ramp_up", KeyType::real, "0.25", "Eq. 3 exponent when the residual fell"});
   schema.add({"cfl.ramp_down", KeyType::real, "0.3", "Eq. 3 exponent when the residual grew"});
   schema.add({"cfl.cut", KeyType::real, "0.1", "CFL factor when a step gives a non-physical state (step redone)"});
+  schema.add({"cfl.second_order", KeyType::real, "100",
+              "CFL of the first second-order step (after the first-order start); 0: cfl.start"});
+  schema.add({"cfl.stall_steps", KeyType::integer, "10",
+              "steps without a new lowest residual before the CFL is cut by cfl.stall_cut; 0: never"});
+  schema.add({"cfl.stall_cut", KeyType::real, "0.5", "CFL factor when the residual stalled"});
+  schema.add({"relax.omega_cfl", KeyType::real, "0.1",
+              "a step relaxed below this omega scales the next CFL by omega / relax.omega_cfl (>= cfl.cut)"});
   schema.add({"relax.max_change", KeyType::real, "0.2", "largest relative change of density and pressure per step"});
   schema.add({"converge.rel_tol", KeyType::real, "1e-6", "converged when the energy residual fell by this factor"});
   schema.add({"converge.first_order_drop", KeyType::real, "0.1",
@@ -99,6 +109,11 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   } catch (const Error& e) {
     throw Error(std::string("scheme.flux: ") + e.what());
   }
+  if (const std::string& jac = config.text("jacobian.flux"); !jac.empty()) try {
+      s.jacobian_flux = parse_flux_scheme(jac);
+    } catch (const Error& e) {
+      throw Error(std::string("jacobian.flux: ") + e.what());
+    }
   const std::string& limiter = config.text("scheme.limiter");
   if (limiter != "none" && limiter != "venkatakrishnan")
     throw Error("scheme.limiter: '" + limiter + "': expected none or venkatakrishnan");
@@ -134,6 +149,13 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   s.ramp_down = config.real("cfl.ramp_down");
   s.cfl_cut = config.real("cfl.cut");
   s.max_change = config.real("relax.max_change");
+  s.cfl_start = config.real("cfl.start");
+  s.cfl_second_order = config.real("cfl.second_order");
+  const long stall = config.integer("cfl.stall_steps");
+  if (stall < 0 || stall > 1000000) throw Error("cfl.stall_steps: " + std::to_string(stall) + " (expected 0 to 1e6)");
+  s.stall_steps = int(stall);
+  s.stall_cut = config.real("cfl.stall_cut");
+  s.omega_cfl = config.real("relax.omega_cfl");
   s.rel_tol = config.real("converge.rel_tol");
   s.first_order_drop = config.real("converge.first_order_drop");
   return s;

@@ -47,7 +47,11 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
            {"rho_v", r.residual_norms[2]},
            {"rho_E", r.residual_norms[3]},
            {"order", double(r.order)},
-           {"omega", r.omega}}};
+           {"omega", r.omega},
+           {"retries", double(r.retries)},
+           {"cfl_cut", double(r.safeguard)},
+           {"residual_s", r.residual_s},
+           {"jacobian_s", r.jacobian_s}}};
 }
 
 void CompressibleSimulation::save_state(std::ostream& out) const {

@@ -74,9 +74,9 @@ State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const 
   return {0.0, p * nx, p * ny, 0.0};
 }
 
-Block boundary_flux_jacobian(BoundaryKind kind, const Gas& gas, const State& inner, const State& free_stream, double nx,
-                             double ny) {
-  if (!is_wall(kind)) return rusanov_flux_jacobians(gas, inner, free_stream, nx, ny).left;
+Block boundary_flux_jacobian(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner,
+                             const State& free_stream, double nx, double ny) {
+  if (!is_wall(kind)) return flux_jacobians(scheme, gas, inner, free_stream, nx, ny).left;
   const State dp = pressure_gradient(gas, inner);
   Block j{};
   for (int m = 0; m < num_vars; ++m) {

@@ -44,8 +44,9 @@ std::vector<BoundaryKind> boundary_kinds_by_marker(const Mesh2D& mesh, const Bou
 State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner, const State& free_stream,
                     double nx, double ny);
 
-// d boundary_flux / d inner of the first-order (Rusanov) boundary flux.
-Block boundary_flux_jacobian(BoundaryKind kind, const Gas& gas, const State& inner, const State& free_stream, double nx,
-                             double ny);
+// d boundary_flux / d inner of the first-order boundary flux with `scheme`
+// (the far field's Riemann flux; the wall flux does not depend on it).
+Block boundary_flux_jacobian(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner,
+                             const State& free_stream, double nx, double ny);
 
 }  // namespace tb::compressible

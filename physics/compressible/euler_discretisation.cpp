@@ -134,6 +134,7 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
   if (!a.same_pattern(pattern_.matrix)) throw Error("assemble_jacobian: the matrix does not have the mesh's pattern");
   std::fill(a.values.begin(), a.values.end(), 0.0);
   const Gas& gas = settings_.gas;
+  const FluxScheme scheme = settings_.jacobian_scheme();
   for (index_t f = 0; f < mesh_.num_faces(); ++f) {
     const Face& face = mesh_.faces[std::size_t(f)];
     const Vec2 n = geometry_.face_normal[std::size_t(f)];
@@ -141,10 +142,11 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
     const State& left = w[std::size_t(face.left)];
     if (face.is_boundary()) {
-      add_scaled_block(a, pos.ll, boundary_flux_jacobian(boundary_kind(f), gas, left, outside_state(f), n.x, n.y), len);
+      add_scaled_block(a, pos.ll,
+                       boundary_flux_jacobian(boundary_kind(f), scheme, gas, left, outside_state(f), n.x, n.y), len);
       continue;
     }
-    const FluxJacobians j = rusanov_flux_jacobians(gas, left, w[std::size_t(face.right)], n.x, n.y);
+    const FluxJacobians j = flux_jacobians(scheme, gas, left, w[std::size_t(face.right)], n.x, n.y);
     add_scaled_block(a, pos.ll, j.left, len);
     add_scaled_block(a, pos.lr, j.right, len);
     add_scaled_block(a, pos.rl, j.left, -len);

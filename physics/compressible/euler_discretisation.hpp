@@ -3,7 +3,8 @@
 // §2): the residual r(w) = sum over faces of F . n |f| out of each cell, first
 // order (cell states at the faces) or second order (least-squares gradients and
 // linear reconstruction of (rho, u, v, p) to the face midpoints), and the
-// first-order Rusanov Jacobian dr/dw assembled into a BSR matrix of 4 x 4 blocks.
+// first-order Jacobian dr/dw (Roe, HLLC or Rusanov) assembled into a BSR matrix of 4 x 4 blocks.
+#include <optional>
 #include <vector>
 
 #include "mesh/geometry.hpp"
@@ -18,6 +19,10 @@ namespace tb::compressible {
 struct EulerSettings {
   Gas gas;
   FluxScheme flux = FluxScheme::Roe;
+  // The flux whose first-order derivative the Jacobian takes; empty: `flux`
+  // (the exact first-order Jacobian). Rusanov's is the cheaper, more dissipative one.
+  std::optional<FluxScheme> jacobian_flux;
+  FluxScheme jacobian_scheme() const { return jacobian_flux.value_or(flux); }
   bool limiter = false;    // Venkatakrishnan on the second-order reconstruction
   double limiter_k = 5.0;  // its K
   State free_stream{1.0, 0.0, 0.0, 1.0 / 0.56};
@@ -62,8 +67,8 @@ class EulerDiscretisation {
   // faces; plus max(4/3, gamma/Pr) mu / (rho dist) |f| when viscous.
   void spectral_radius_sums(const std::vector<State>& w, std::vector<double>& sums) const;
 
-  // The matrix diag(shift_i I) + dr/dw of the first-order Rusanov flux (plus the
-  // thin-layer viscous flux when viscous) at w, in the fixed pattern (values
+  // The matrix diag(shift_i I) + dr/dw of the first-order flux
+  // settings().jacobian_scheme() (plus the thin-layer viscous flux when viscous) at w, in the fixed pattern (values
   // refilled, pattern untouched).
   void assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a) const;
   const JacobianPattern& pattern() const { return pattern_; }

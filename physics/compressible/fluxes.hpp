@@ -41,4 +41,16 @@ struct FluxJacobians {
 };
 FluxJacobians rusanov_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny);
 
+// The exact derivatives of roe_flux (Harten's entropy fix included, with the
+// same entropy_fix) and of hllc_flux with respect to both states: forward-mode
+// differentiation (dual.hpp) of the very functions the residual evaluates, so
+// every branch (entropy fix, wave-speed minima, the HLLC star side) is the one
+// the residual takes at these states.
+FluxJacobians roe_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny,
+                                 double entropy_fix = 0.1);
+FluxJacobians hllc_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny);
+// The Jacobians of numerical_flux(scheme, ...).
+FluxJacobians flux_jacobians(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx,
+                             double ny);
+
 }  // namespace tb::compressible

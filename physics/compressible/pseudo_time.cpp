@@ -1,6 +1,7 @@
 #include "physics/compressible/pseudo_time.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <istream>
 #include <ostream>
@@ -32,6 +33,11 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
   if (!(s.max_change > 0.0)) throw Error("relax.max_change must be positive");
   if (!(s.rel_tol > 0.0 && s.rel_tol < 1.0)) throw Error("converge.rel_tol must lie in (0, 1)");
   if (!(s.cfl_cut > 0.0 && s.cfl_cut < 1.0)) throw Error("cfl.cut must lie in (0, 1)");
+  if (!(s.cfl_second_order >= 0.0) || !(s.cfl_start >= 0.0))
+    throw Error("cfl.start and cfl.second_order must not be negative");
+  if (!(s.omega_cfl >= 0.0 && s.omega_cfl <= 1.0)) throw Error("relax.omega_cfl must lie in [0, 1]");
+  if (s.stall_steps < 0) throw Error("cfl.stall_steps must not be negative");
+  if (!(s.stall_cut > 0.0 && s.stall_cut <= 1.0)) throw Error("cfl.stall_cut must lie in (0, 1]");
   if (index_t(w_.size()) != disc.num_cells())
     throw Error("initial state: " + std::to_string(w_.size()) + " cells, the mesh has " +
                 std::to_string(disc.num_cells()));
@@ -39,9 +45,10 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
     if (!disc.settings().gas.admissible(w_[c]))
       throw Error("initial state: cell " + std::to_string(c) + " is not admissible");
   order_ = 1;
-  cfl_ = s.cfl_min;
+  cfl_ = std::min(start_cfl(), s.cfl_max);
   evaluate_residual();
   energy_reference_ = residual_norms(r_)[3];
+  best_norm_ = norm_;
 }
 
 void PseudoTimeSolver::evaluate_residual() {
@@ -67,18 +74,24 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   const std::size_t n = w_.size();
   PseudoStepReport rep;
   rep.order = order_;
+  using clock = std::chrono::steady_clock;
+  const auto seconds = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
+  auto t0 = clock::now();
   disc_.spectral_radius_sums(w_, sums_);
+  rep.jacobian_s += seconds(t0);
   rhs_.resize(n * num_vars);
   for (std::size_t c = 0; c < n; ++c)
     for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
   for (;; ++rep.retries) {
     if (rep.retries > settings_.max_retries)
       throw StepFailure("pseudo-time step " + std::to_string(steps_ + 1) + ": still non-physical after " +
-                  std::to_string(settings_.max_retries) + " CFL reductions (cfl " + std::to_string(cfl_) + ")");
+                        std::to_string(settings_.max_retries) + " CFL reductions (cfl " + std::to_string(cfl_) + ")");
     // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
     shift_.resize(n);
     for (std::size_t c = 0; c < n; ++c) shift_[c] = sums_[c] / cfl_;
+    t0 = clock::now();
     disc_.assemble_jacobian(w_, shift_, a_);
+    rep.jacobian_s += seconds(t0);
     dw_.assign(n * num_vars, 0.0);
     rep.solves.push_back(solve(a_, rhs_, dw_));
     const double omega = relaxation(dw_);
@@ -98,21 +111,47 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   w_.swap(trial_);
   ++steps_;
   const double previous = norm_;
+  t0 = clock::now();
   evaluate_residual();
+  rep.residual_s += seconds(t0);
   // Eq. 3.
   const double ratio = previous / norm_;
+  double factor = 1.0;
   if (std::isfinite(ratio) && ratio > 0.0)
-    cfl_ *= std::pow(ratio, ratio > 1.0 ? settings_.ramp_up : settings_.ramp_down);
-  // Below cfl_min only after cuts for a non-physical state; Eq. 3 ramps it back.
+    factor = std::pow(ratio, ratio > 1.0 ? settings_.ramp_up : settings_.ramp_down);
+  // The safeguards (pseudo_time.hpp): a relaxed step does not raise the CFL, a
+  // strongly relaxed one cuts it, and so does a residual that stopped falling.
+  if (rep.omega < 1.0) factor = std::min(factor, 1.0);
+  if (rep.omega < settings_.omega_cfl) {
+    factor = std::min(factor, std::max(rep.omega / settings_.omega_cfl, settings_.cfl_cut));
+    rep.safeguard = 1;
+  }
+  if (norm_ < best_norm_) {
+    best_norm_ = norm_;
+    since_best_ = 0;
+  } else if (settings_.stall_steps > 0 && ++since_best_ >= settings_.stall_steps) {
+    if (rep.safeguard == 0 && cfl_ > settings_.cfl_min) {
+      factor = std::min(factor, settings_.stall_cut);
+      rep.safeguard = 2;
+    }
+    since_best_ = 0;
+    best_norm_ = norm_;  // the next stall_steps steps are measured from here
+  }
+  cfl_ *= factor;
+  // Below cfl_min only for the step after cuts for a non-physical state.
   cfl_ = std::min(cfl_, settings_.cfl_max);
-  if (rep.cfl >= settings_.cfl_min) cfl_ = std::max(cfl_, settings_.cfl_min);
+  if (rep.retries == 0) cfl_ = std::max(cfl_, settings_.cfl_min);
   rep.residual_norms = residual_norms(r_);
   rep.energy_drop = rep.residual_norms[3] / energy_reference_;
   if (order_ < settings_.order && rep.energy_drop <= settings_.first_order_drop) {
+    t0 = clock::now();
     order_ = settings_.order;
-    cfl_ = settings_.cfl_min;
+    cfl_ = std::min(settings_.cfl_second_order > 0.0 ? settings_.cfl_second_order : start_cfl(), settings_.cfl_max);
     evaluate_residual();
     energy_reference_ = residual_norms(r_)[3];
+    best_norm_ = norm_;
+    since_best_ = 0;
+    rep.residual_s += seconds(t0);
   }
   return rep;
 }
@@ -123,7 +162,7 @@ bool PseudoTimeSolver::converged() const {
 
 void PseudoTimeSolver::save(std::ostream& out) const {
   auto put = [&](const auto& x) { out.write(reinterpret_cast<const char*>(&x), sizeof x); };
-  put(order_), put(cfl_), put(energy_reference_), put(steps_);
+  put(order_), put(cfl_), put(energy_reference_), put(steps_), put(best_norm_), put(since_best_);
   const std::size_t n = w_.size();
   put(n);
   out.write(reinterpret_cast<const char*>(w_.data()), std::streamsize(n * sizeof(State)));
@@ -131,7 +170,7 @@ void PseudoTimeSolver::save(std::ostream& out) const {
 
 void PseudoTimeSolver::load(std::istream& in) {
   auto get = [&](auto& x) { in.read(reinterpret_cast<char*>(&x), sizeof x); };
-  get(order_), get(cfl_), get(energy_reference_), get(steps_);
+  get(order_), get(cfl_), get(energy_reference_), get(steps_), get(best_norm_), get(since_best_);
   std::size_t n = 0;
   get(n);
   if (!in || n != w_.size())

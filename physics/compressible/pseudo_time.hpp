@@ -7,10 +7,20 @@
 //          ramp_down, kept within [cfl_min, cfl_max]  Eq. 3
 // omega limits the relative change of density and pressure in any cell to
 // max_change. A second-order run starts first order until the energy residual
-// has dropped by first_order_drop, then restarts the ramp at cfl_min in second
-// order (the paper's initial first-order solve). A step that would leave a
-// non-physical state (rho or p <= 0, non-finite) is undone and redone with the
-// CFL number cut by cfl_cut.
+// has dropped by first_order_drop, then goes on in second order from
+// cfl_second_order (the paper's initial first-order solve). A step that would
+// leave a non-physical state (rho or p <= 0, non-finite) is undone and redone
+// with the CFL number cut by cfl_cut.
+//
+// Two safeguards keep Eq. 3 from settling where the iteration no longer
+// converges (docs/compressible.md, "Why the residual climbed back"):
+//   - a relaxed step (omega < 1) does not raise the CFL, and one relaxed below
+//     omega_cfl scales it by omega / omega_cfl (at least cfl_cut): Eq. 3 alone
+//     sees a residual ratio near 1 after a step shrunk to nothing and keeps the
+//     CFL that produced it, step after step;
+//   - stall_steps steps without a new lowest residual (of this order) scale it
+//     by stall_cut: an oscillation whose residual neither grows nor falls
+//     leaves Eq. 3's ratio at 1 and the CFL where it is.
 #include <functional>
 #include <iosfwd>
 #include <span>
@@ -23,25 +33,35 @@ namespace tb::compressible {
 
 struct PseudoTimeSettings {
   int order = 2;          // spatial order of the residual in the end
-  double cfl_min = 20.0;  // starting and smallest CFL number
+  double cfl_min = 20.0;  // smallest CFL number of Eq. 3 (cuts may go below)
   double cfl_max = 1e4;
-  double ramp_up = 0.25;          // Eq. 3 exponent when the residual fell
-  double ramp_down = 0.3;         // ... when it grew
-  double max_change = 0.2;        // largest relative change of rho and p per step
-  double rel_tol = 1e-6;          // converged: energy residual / its first value
-  double first_order_drop = 0.1;  // energy-residual drop of the first-order start
-  double cfl_cut = 0.1;           // CFL factor after a non-physical step
-  int max_retries = 12;           // CFL cuts in one step before giving up (tb::Error)
+  double ramp_up = 0.25;            // Eq. 3 exponent when the residual fell
+  double ramp_down = 0.3;           // ... when it grew
+  double max_change = 0.2;          // largest relative change of rho and p per step
+  double rel_tol = 1e-6;            // converged: energy residual / its first value
+  double first_order_drop = 0.1;    // energy-residual drop of the first-order start
+  double cfl_cut = 0.1;             // CFL factor after a non-physical step
+  int max_retries = 12;             // CFL cuts in one step before giving up (tb::Error)
+  double cfl_start = 500.0;         // CFL of the first step; 0: cfl_min
+  double cfl_second_order = 100.0;  // CFL of the first second-order step; 0: cfl_start
+  double omega_cfl = 0.1;           // relaxation below which the next CFL shrinks with omega
+  int stall_steps = 10;             // steps without a new lowest residual before a CFL cut; 0: never
+  double stall_cut = 0.5;           // that cut
 };
 
 // Solves A x = b, x holding the initial guess.
 using LinearSolve = std::function<SolveStats(const BsrMatrix& a, std::span<const double> b, std::span<double> x)>;
 
 struct PseudoStepReport {
-  int order = 1;             // the residual's order during this step
-  double cfl = 0.0;          // the CFL number the accepted update used
-  double omega = 1.0;        // the relaxation it used
-  int retries = 0;           // non-physical attempts redone with a smaller CFL
+  int order = 1;       // the residual's order during this step
+  double cfl = 0.0;    // the CFL number the accepted update used
+  double omega = 1.0;  // the relaxation it used
+  int retries = 0;     // non-physical attempts redone with a smaller CFL
+  // The safeguard that cut the next step's CFL: 0 none, 1 the relaxation
+  // (omega < omega_cfl), 2 a stalled residual.
+  int safeguard = 0;
+  double residual_s = 0.0;   // wall time of the residual evaluation(s) and of the
+  double jacobian_s = 0.0;   // Jacobian assembly (spectral radii included) in this step
   State residual_norms{};    // ||r_k||_2 per equation after the step
   double energy_drop = 1.0;  // energy residual over its first value in this order
   std::vector<SolveStats> solves;
@@ -67,6 +87,7 @@ class PseudoTimeSolver {
 
  private:
   void evaluate_residual();
+  double start_cfl() const { return settings_.cfl_start > 0.0 ? settings_.cfl_start : settings_.cfl_min; }
   double relaxation(const std::vector<double>& dw) const;
 
   EulerDiscretisation& disc_;
@@ -77,6 +98,8 @@ class PseudoTimeSolver {
   double norm_ = 0.0;  // ||r|| of the current state, all equations
   double energy_reference_ = 0.0;
   long steps_ = 0;
+  double best_norm_ = 0.0;  // lowest ||r|| in this order, and steps since it fell
+  int since_best_ = 0;
   // Per step, allocated once.
   BsrMatrix a_;
   std::vector<double> sums_, shift_, rhs_, dw_;

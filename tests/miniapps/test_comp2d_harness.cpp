@@ -57,7 +57,10 @@ std::string state_bytes(const CompressibleSimulation& sim) {
 }
 
 TEST(Comp2dHarness, ResumesBitwiseAcrossTheOrderSwitch) {
-  const CaseConfig config = comp_config();
+  CaseConfig config = comp_config();
+  // A slow first-order start (CFL 20, not 500) puts the order switch at step 6,
+  // after the checkpoint of step 3.
+  config.set("cfl.start", "20");
   const fs::path whole = fresh_dir("whole"), split = fresh_dir("split");
   CompressibleSimulation a(config);
   run_time_loop(a, config, settings(whole, 20, config));

@@ -1,7 +1,8 @@
 // Numerical fluxes and their Jacobians: consistency F(U, U, n) = F(U) . n for
 // both fluxes, Roe's exact upwinding of supersonic states and exact resolution
 // of a stationary contact, and the analytic Jacobians against central finite
-// differences (physical flux, Rusanov on both sides, far-field and wall faces).
+// differences (physical flux; Roe, HLLC and Rusanov on both sides over every
+// branch; far-field and wall faces with each flux).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -86,15 +87,96 @@ TEST(CompressibleFlux, RusanovJacobiansMatchFiniteDifferencesOnBothSides) {
     }
 }
 
+// State pairs that take every branch of Roe's and HLLC's fluxes: subsonic both
+// ways (the HLLC star state on the left, then on the right), Harten's entropy fix
+// active on the acoustic waves (|u.n -/+ c| < 0.1 (|u.n| + c), a sonic point),
+// supersonic both ways (HLLC's F_L and F_R), strong jumps.
+const std::pair<State, State> riemann_pairs[] = {
+    {state(1.0, 0.5, 0.2, 1.0), state(0.9, 0.1, 0.0, 0.5)},
+    {state(0.9, -0.1, 0.0, 0.5), state(1.0, -0.6, 0.3, 1.1)},
+    {state(1.1, -0.7, 0.4, 0.8), state(1.0, 0.2, -0.1, 0.6)},
+    {state(1.0, 1.17, 0.05, 1.0 / 1.4), state(1.02, 1.2, -0.03, 1.02 / 1.4)},  // u.n ~ c: entropy fix on u.n - c
+    {state(1.0, -1.16, 0.1, 1.0 / 1.4), state(0.98, -1.21, 0.0, 0.97 / 1.4)},  // u.n ~ -c: on u.n + c
+    {state(1.0, 2.5, 0.1, 0.7), state(0.8, 2.2, -0.2, 0.6)},
+    {state(0.8, -2.2, -0.2, 0.6), state(1.0, -2.5, 0.1, 0.7)},
+    {state(3.0, 0.3, -0.4, 4.0), state(0.3, -0.2, 0.5, 0.2)},
+};
+
+// The largest relative difference between an analytic block and its central
+// difference, over the entries (scale 1 + |fd|).
+double block_error(const Block& analytic, const Block& fd) {
+  double e = 0.0;
+  for (int k = 0; k < num_vars * num_vars; ++k)
+    e = std::max(e, std::abs(analytic[k] - fd[k]) / (1.0 + std::abs(fd[k])));
+  return e;
+}
+
+TEST(CompressibleFlux, RoeAndHllcJacobiansMatchFiniteDifferencesOnBothSides) {
+  int entropy_fixed = 0, hllc_star_left = 0, hllc_star_right = 0, hllc_supersonic = 0;
+  for (const auto& [l, r] : riemann_pairs)
+    for (const Normal& n : normals) {
+      const FluxJacobians roe = roe_flux_jacobians(gas, l, r, n.x, n.y);
+      expect_near_block(roe.left, finite_difference(l, [&](const State& x) { return roe_flux(gas, x, r, n.x, n.y); }),
+                        "Roe dF/dU_L");
+      expect_near_block(roe.right, finite_difference(r, [&](const State& x) { return roe_flux(gas, l, x, n.x, n.y); }),
+                        "Roe dF/dU_R");
+      const FluxJacobians hllc = hllc_flux_jacobians(gas, l, r, n.x, n.y);
+      expect_near_block(hllc.left, finite_difference(l, [&](const State& x) { return hllc_flux(gas, x, r, n.x, n.y); }),
+                        "HLLC dF/dU_L");
+      expect_near_block(hllc.right,
+                        finite_difference(r, [&](const State& x) { return hllc_flux(gas, l, x, n.x, n.y); }),
+                        "HLLC dF/dU_R");
+      // Which branches these states take (the Roe average's u.n and c, the HLLC speeds).
+      const Primitive pl = gas.primitive(l), pr = gas.primitive(r);
+      const double sl = std::sqrt(pl.rho), sr = std::sqrt(pr.rho);
+      const double u = (sl * pl.u + sr * pr.u) / (sl + sr), v = (sl * pl.v + sr * pr.v) / (sl + sr);
+      const double h = (sl * (l[3] + pl.p) / pl.rho + sr * (r[3] + pr.p) / pr.rho) / (sl + sr);
+      const double c = std::sqrt(0.4 * (h - 0.5 * (u * u + v * v))), un = u * n.x + v * n.y;
+      if (std::abs(std::abs(un) - c) < 0.1 * (std::abs(un) + c)) ++entropy_fixed;
+      const State f = hllc_flux(gas, l, r, n.x, n.y);
+      if (f == physical_flux(gas, l, n.x, n.y) || f == physical_flux(gas, r, n.x, n.y))
+        ++hllc_supersonic;
+      else
+        ++(f[0] >= 0.0 ? hllc_star_left : hllc_star_right);
+    }
+  EXPECT_GE(entropy_fixed, 4);
+  EXPECT_GE(hllc_supersonic, 4);
+  EXPECT_GE(hllc_star_left, 4);
+  EXPECT_GE(hllc_star_right, 4);
+}
+
+TEST(CompressibleFlux, RoeJacobianIsNotRusanovs) {
+  // The check above tells the two apart: Rusanov's Jacobian is far from the
+  // finite differences of Roe's flux at a subsonic face.
+  const auto& [l, r] = riemann_pairs[0];
+  const Block fd = finite_difference(l, [&](const State& x) { return roe_flux(gas, x, r, 0.6, 0.8); });
+  EXPECT_LT(block_error(roe_flux_jacobians(gas, l, r, 0.6, 0.8).left, fd), 1e-7);
+  EXPECT_GT(block_error(rusanov_flux_jacobians(gas, l, r, 0.6, 0.8).left, fd), 1e-2);
+}
+
+TEST(CompressibleFlux, FluxJacobiansDispatchOnTheScheme) {
+  const auto& [l, r] = riemann_pairs[2];
+  for (FluxScheme scheme : {FluxScheme::Roe, FluxScheme::Hllc, FluxScheme::Rusanov}) {
+    const FluxJacobians j = flux_jacobians(scheme, gas, l, r, 0.6, 0.8);
+    expect_near_block(j.left,
+                      finite_difference(l, [&](const State& x) { return numerical_flux(scheme, gas, x, r, 0.6, 0.8); }),
+                      "dF/dU_L");
+    expect_near_block(j.right,
+                      finite_difference(r, [&](const State& x) { return numerical_flux(scheme, gas, l, x, 0.6, 0.8); }),
+                      "dF/dU_R");
+  }
+}
+
 TEST(CompressibleFlux, BoundaryJacobiansMatchFiniteDifferences) {
   const State inner = state(1.05, 0.35, 0.1, 0.75), far = gas.free_stream(0.38, 0.0);
-  for (BoundaryKind kind : {BoundaryKind::FarField, BoundaryKind::SlipWall})
-    for (const Normal& n : normals)
-      expect_near_block(
-          boundary_flux_jacobian(kind, gas, inner, far, n.x, n.y),
-          finite_difference(
-              inner, [&](const State& x) { return boundary_flux(kind, FluxScheme::Rusanov, gas, x, far, n.x, n.y); }),
-          kind == BoundaryKind::FarField ? "far field" : "slip wall");
+  for (FluxScheme scheme : {FluxScheme::Roe, FluxScheme::Hllc, FluxScheme::Rusanov})
+    for (BoundaryKind kind : {BoundaryKind::FarField, BoundaryKind::SlipWall})
+      for (const Normal& n : normals)
+        expect_near_block(
+            boundary_flux_jacobian(kind, scheme, gas, inner, far, n.x, n.y),
+            finite_difference(inner,
+                              [&](const State& x) { return boundary_flux(kind, scheme, gas, x, far, n.x, n.y); }),
+            kind == BoundaryKind::FarField ? "far field" : "slip wall");
 }
 
 TEST(CompressibleFlux, SlipWallLetsNoMassOrEnergyThrough) {

@@ -42,7 +42,7 @@ TEST(PseudoTime, ANonPhysicalUpdateIsRedoneWithASmallerCfl) {
   const PseudoStepReport r = solver.step(solve);
   EXPECT_EQ(r.retries, 1);
   EXPECT_EQ(calls, 2);
-  EXPECT_DOUBLE_EQ(r.cfl, 0.1 * s.cfl_min);
+  EXPECT_DOUBLE_EQ(r.cfl, 0.1 * s.cfl_start);
   ASSERT_EQ(shifts.size(), 2u);
   EXPECT_GT(shifts[1], shifts[0]);  // V/dtau grew tenfold
   for (const State& w : solver.state()) ASSERT_TRUE(c.disc.settings().gas.admissible(w));
@@ -84,6 +84,7 @@ TEST(PseudoTime, RelaxationBoundsTheRelativeDensityChange) {
 TEST(PseudoTime, CflFollowsEquation3AndOrderSwitchesAfterOneOrder) {
   Case c;
   PseudoTimeSolver solver(c.disc, c.free_stream(), {});
+  EXPECT_EQ(solver.cfl(), 500.0);  // cfl_start
   JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
   const LinearSolve solve = linear.function();
   double norm = std::sqrt([&] {
@@ -92,24 +93,77 @@ TEST(PseudoTime, CflFollowsEquation3AndOrderSwitchesAfterOneOrder) {
     return s;
   }());
   bool switched = false;
+  int relaxed = 0;
   for (int n = 0; n < 60 && !switched; ++n) {
     const double cfl = solver.cfl();
     const PseudoStepReport r = solver.step(solve);
     if (solver.order() == 2) {
       switched = true;
       EXPECT_LE(r.energy_drop, 0.1);
-      EXPECT_EQ(solver.cfl(), solver.settings().cfl_min);
+      EXPECT_EQ(solver.cfl(), solver.settings().cfl_second_order);
       break;
     }
     double next = 0.0;
     for (double x : r.residual_norms) next += x * x;
     next = std::sqrt(next);
     const double ratio = norm / next;
-    const double expected = std::clamp(cfl * std::pow(ratio, ratio > 1.0 ? 0.25 : 0.3), 20.0, 1e4);
+    // Eq. 3, except that a relaxed step (omega < 1) does not raise the CFL.
+    double factor = std::pow(ratio, ratio > 1.0 ? 0.25 : 0.3);
+    if (r.omega < 1.0) factor = std::min(factor, 1.0), ++relaxed;
+    if (r.omega < 0.1) factor = std::min(factor, std::max(r.omega / 0.1, 0.1));
+    const double expected = std::clamp(cfl * factor, 20.0, 1e4);
     EXPECT_NEAR(solver.cfl(), expected, 1e-12 * expected) << "step " << n + 1;
     norm = next;
   }
   EXPECT_TRUE(switched);
+  EXPECT_GE(relaxed, 1);  // the first step from the free stream at CFL 500 is relaxed
+}
+
+TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
+  // A "solver" that returns no update: the residual stays where it is, Eq. 3's
+  // ratio is 1 and would keep the CFL for ever; the stall safeguard halves it
+  // every stall_steps steps, down to cfl_min.
+  Case c;
+  PseudoTimeSettings s;
+  s.cfl_start = 1000.0;
+  s.stall_steps = 4;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+    std::fill(x.begin(), x.end(), 0.0);
+    return SolveStats{};
+  };
+  std::vector<double> cfl;
+  std::vector<int> safeguard;
+  for (int n = 0; n < 30; ++n) {
+    const PseudoStepReport r = solver.step(nothing);
+    cfl.push_back(solver.cfl());
+    safeguard.push_back(r.safeguard);
+    EXPECT_EQ(r.omega, 1.0);
+  }
+  EXPECT_EQ(cfl[2], 1000.0);
+  EXPECT_EQ(cfl[3], 500.0);  // the fourth step without a new lowest residual
+  EXPECT_EQ(safeguard[3], 2);
+  EXPECT_EQ(cfl[6], 500.0);
+  EXPECT_EQ(cfl[7], 250.0);
+  EXPECT_EQ(cfl.back(), s.cfl_min);  // never below cfl_min
+}
+
+TEST(PseudoTime, AStronglyRelaxedStepCutsTheNextCfl) {
+  // An update that would change one cell's density 100-fold: omega = 0.2 / 100,
+  // and the next CFL is the current one times omega / 0.1 (at least cfl.cut).
+  Case c;
+  PseudoTimeSettings s;
+  s.cfl_start = 1000.0;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+  const LinearSolve huge = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+    std::fill(x.begin(), x.end(), 0.0);
+    x[7 * 4] = 100.0;
+    return SolveStats{};
+  };
+  const PseudoStepReport r = solver.step(huge);
+  EXPECT_NEAR(r.omega, 0.002, 1e-12);
+  EXPECT_EQ(r.safeguard, 1);
+  EXPECT_DOUBLE_EQ(solver.cfl(), 1000.0 * s.cfl_cut);
 }
 
 TEST(PseudoTime, SaveAndLoadContinueBitForBit) {
