@@ -140,7 +140,10 @@ def main():
     if o.json:
         with open(o.json, "w") as f:
             json.dump(doc, f, indent=1)
-    return 0 if all(rr["exit"] == 0 for r in results for v in r["runs"].values() for rr in v) else 1
+    # --quick stops steady cases early: tb-comp2d then exits 1 "not converged".
+    ok = lambda rr: rr["exit"] == 0 or (o.quick and rr["exit"] == 1 and rr.get("converged") is False and
+                                          "stderr_tail" not in rr)
+    return 0 if all(ok(rr) for r in results for v in r["runs"].values() for rr in v) else 1
 
 
 if __name__ == "__main__":

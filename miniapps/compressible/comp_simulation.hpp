@@ -18,6 +18,9 @@ class CompressibleSimulation final : public harness::Simulation {
   std::vector<std::string> linear_systems() const override { return {"flow"}; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
   bool steady_state_reached() const override { return solver_->converged(); }
+  // A pseudo-transient run exists to converge: reaching run.steps short of it
+  // is a failed run (exit 1), not a result (issue 24).
+  bool must_converge() const override { return true; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
