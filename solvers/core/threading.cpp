@@ -131,9 +131,15 @@ int openmp_threads() {
 }  // namespace
 
 // Kept by the linker in every executable that links tb_core: threading.cpp is
-// always pulled in, since every vector kernel asks threads_for().
+// always pulled in, since every vector kernel asks threads_for(). A shared
+// module may not have a .preinit_array: the Python bindings compile this file
+// again with TB_NO_PREINIT_ENTRY and leave the wait policy to the interpreter.
+#ifndef TB_NO_PREINIT_ENTRY
 extern "C" __attribute__((section(".preinit_array"),
                           used)) void (*const tb_wait_policy_entry)(int, char**, char**) = wait_policy_preinit;
+#else
+[[maybe_unused]] void (*const tb_wait_policy_entry)(int, char**, char**) = wait_policy_preinit;
+#endif
 
 int budget_for(int cpus, int others, int ranks) {
   const int per_rank = std::max(1, cpus / std::max(1, ranks));
