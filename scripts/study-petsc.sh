@@ -13,7 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build}/bin
 out=${2:-out/study-petsc}
-if ! "$bin/tb-solve" --help | grep -q "built with PETSc"; then
+help=$("$bin/tb-solve" --help)
+if [[ "$help" != *"built with PETSc"* ]]; then
   echo "study-petsc.sh: $bin/tb-solve was built without PETSc (scripts/setup.sh installs petsc-dev)" >&2
   exit 2
 fi
