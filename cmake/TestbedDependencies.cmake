@@ -71,11 +71,42 @@ set(TB_HAVE_GTEST ${GTest_FOUND})
 find_package(benchmark QUIET)
 set(TB_HAVE_BENCHMARK ${benchmark_FOUND})
 
-find_package(PkgConfig QUIET)
-set(TB_HAVE_PETSC OFF)
-if(PkgConfig_FOUND)
-  pkg_check_modules(PETSC QUIET IMPORTED_TARGET PETSc)
-  if(PETSC_FOUND)
-    set(TB_HAVE_PETSC ON)
+# PETSc (Debian's petsc-dev, built with hypre) through its pkg-config file. Its
+# headers include <mpi.h>, which the pkg-config flags do not name: MPI's
+# headers are needed even though PETSc runs on PETSC_COMM_SELF here.
+set(_found OFF)
+if(NOT WITH_PETSC STREQUAL "OFF")
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(PETSC QUIET IMPORTED_TARGET PETSc)
+  endif()
+  if(PETSC_FOUND AND NOT TARGET MPI::MPI_CXX)
+    find_package(MPI COMPONENTS CXX QUIET)
+  endif()
+  if(PETSC_FOUND AND TARGET MPI::MPI_CXX)
+    set(_found ON)
+  elseif(PETSC_FOUND)
+    message(STATUS "PETSc found but not MPI's headers: PETSc is not used")
   endif()
 endif()
+tb_resolve(WITH_PETSC _found PETSC)
+
+# Python bindings: Debian's interpreter (/usr/bin/python3, whose dist-packages
+# hold python3-scipy and pybind11-dev's files), not one first on PATH; found as
+# Python3 first so that pybind11 uses the same one.
+set(_found OFF)
+if(NOT WITH_PYTHON STREQUAL "OFF")
+  if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python3 COMPONENTS Interpreter Development.Module QUIET)
+  if(Python3_FOUND)
+    find_package(pybind11 CONFIG QUIET)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import numpy, scipy" RESULT_VARIABLE _no_scipy
+                    OUTPUT_QUIET ERROR_QUIET)
+    if(pybind11_FOUND AND _no_scipy EQUAL 0)
+      set(_found ON)
+    endif()
+  endif()
+endif()
+tb_resolve(WITH_PYTHON _found PYTHON)

@@ -12,6 +12,8 @@ tb_tristate_option(WITH_CUDA "Build the CUDA backend")
 tb_tristate_option(WITH_MPI "Build distributed solvers with MPI")
 tb_tristate_option(WITH_VTK "Write ParaView files through the VTK library")
 tb_tristate_option(WITH_METIS "Partition meshes with METIS")
+tb_tristate_option(WITH_PYTHON "Build the Python bindings (pybind11, NumPy, SciPy)")
+tb_tristate_option(WITH_PETSC "Offer PETSc's KSP and PC (with hypre) as the solver kind petsc")
 option(TB_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(TB_WERROR "Treat warnings in project code as errors" OFF)
 

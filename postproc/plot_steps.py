@@ -4,8 +4,9 @@
   /usr/bin/python3 postproc/plot_steps.py out/tb-incomp             # one run (+ its shadow tables)
   /usr/bin/python3 postproc/plot_steps.py out/study --out plots     # independent A/B: one folder per spec
 
-Writes PNGs: nonlinear residuals per step, linear iterations per step for every
-system and solver, and cumulative solve time per solver. Uses Debian's
+Writes PNGs: nonlinear residuals per step (one panel per quantity, one line per
+run), linear iterations per step (one panel per system, one line per solver),
+and cumulative solve time per solver. Uses Debian's
 matplotlib, so run it with /usr/bin/python3.
 """
 import argparse
@@ -51,36 +52,70 @@ def systems_of(rows):
     return [c[: -len(":iterations")] for c in rows[0] if c.endswith(":iterations")]
 
 
-def plot_residuals(tables, out):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for label, rows in tables:
-        if label.startswith("shadow"):
-            continue  # shadows share the driver's trajectory
-        for col in (c for c in rows[0] if c.startswith("res:")):
-            ax.semilogy([int(r["step"]) for r in rows], [number(r[col]) for r in rows], label=f"{label} {col[4:]}")
-    ax.set_xlabel("time step")
-    ax.set_ylabel("nonlinear residual")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+def panels(count, title):
+    """A figure with one panel per quantity, in rows of up to three."""
+    cols = min(3, max(1, count))
+    nrows = (count + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.6 * cols, 3.4 * nrows), squeeze=False)
+    for ax in axes.flat[count:]:
+        ax.set_visible(False)
+    fig.suptitle(title)
+    return fig, list(axes.flat[:count])
+
+
+def save(fig, out, name):
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "residuals.png"), dpi=120)
+    fig.savefig(os.path.join(out, name), dpi=120)
     plt.close(fig)
+
+
+def short(spec, width=38):
+    return spec if len(spec) <= width else spec[: width - 3] + "..."
+
+
+def plot_residuals(tables, out):
+    """One panel per res: column (a residual, or a count such as cleared_cells:
+    drawn on a linear axis when it is not positive throughout); one line per run."""
+    drivers = [(label, rows) for label, rows in tables if not label.startswith("shadow")]  # shadows share the path
+    columns = []
+    for _, rows in drivers:
+        columns += [c for c in rows[0] if c.startswith("res:") and c not in columns]
+    fig, axes = panels(max(1, len(columns)), "nonlinear residuals per step")
+    for ax, col in zip(axes, columns):
+        positive = True
+        for label, rows in drivers:
+            if col not in rows[0]:
+                continue
+            values = [number(r[col]) for r in rows]
+            positive = positive and all(v > 0 for v in values if v == v)
+            ax.plot([int(r["step"]) for r in rows], values, label=label)
+        if positive:
+            ax.set_yscale("log")
+        ax.set_title(col[4:])
+        ax.set_xlabel("time step")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize="small")
+    save(fig, out, "residuals.png")
 
 
 def plot_iterations(tables, out):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for label, rows in tables:
-        for system in systems_of(rows):
+    """One panel per linear system; one line per run or shadow, named with its solver."""
+    systems = []
+    for _, rows in tables:
+        systems += [s for s in systems_of(rows) if s not in systems]
+    fig, axes = panels(max(1, len(systems)), "linear iterations per step")
+    for ax, system in zip(axes, systems):
+        for label, rows in tables:
+            if f"{system}:iterations" not in rows[0]:
+                continue
             spec = rows[0].get(f"{system}:solver", "")
             ax.plot([int(r["step"]) for r in rows], [number(r[f"{system}:iterations"]) for r in rows],
-                    marker=".", label=f"{label} {system}: {spec}")
-    ax.set_xlabel("time step")
-    ax.set_ylabel("linear iterations")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="x-small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "iterations.png"), dpi=120)
-    plt.close(fig)
+                    marker=".", label=f"{label}: {short(spec)}")
+        ax.set_title(system)
+        ax.set_xlabel("time step")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="x-small")
+    save(fig, out, "iterations.png")
 
 
 def plot_solve_time(tables, out):

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages the testbed builds against. Idempotent: when
 # everything is present it prints nothing and changes nothing.
 #   scripts/setup.sh            required packages
-#   scripts/setup.sh --petsc    also PETSc (the optional baseline of bench/)
+#   scripts/setup.sh --petsc    (accepted for old scripts: PETSc is now always installed)
 #   scripts/setup.sh --gmsh     also gmsh (regenerates the mesh recipes in inputs/)
 set -euo pipefail
 
@@ -13,10 +13,12 @@ packages=(
   libmetis-dev libvtk9-dev
   libtomlplusplus-dev libxxhash-dev
   python3-matplotlib python3-vtk9 xvfb xauth
+  # PETSc (with hypre) as the solver kind petsc(...), and the Python bindings.
+  petsc-dev python3-petsc4py pybind11-dev python3-dev python3-numpy python3-scipy
 )
 for arg in "$@"; do
   case "$arg" in
-    --petsc) packages+=(petsc-dev) ;;
+    --petsc) ;;
     --gmsh) packages+=(gmsh) ;;
     -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (expected --petsc, --gmsh or --help)" >&2; exit 2 ;;

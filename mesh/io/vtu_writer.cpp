@@ -28,9 +28,9 @@ bool vtu_writer_available() {
 
 void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<CellField>& fields) {
   for (const CellField& f : fields)
-    if (f.values.size() != static_cast<std::size_t>(mesh.num_cells()))
+    if (f.components < 1 || f.values.size() != std::size_t(f.components) * std::size_t(mesh.num_cells()))
       throw Error("cell field '" + f.name + "' has " + std::to_string(f.values.size()) + " values for " +
-                  std::to_string(mesh.num_cells()) + " cells");
+                  std::to_string(mesh.num_cells()) + " cells of " + std::to_string(f.components) + " components");
 #ifdef TB_WITH_VTK
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
@@ -47,8 +47,9 @@ void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<Ce
   for (const CellField& f : fields) {
     vtkNew<vtkDoubleArray> array;
     array->SetName(f.name.c_str());
-    array->SetNumberOfValues(mesh.num_cells());
-    for (index_t c = 0; c < mesh.num_cells(); ++c) array->SetValue(c, f.values[c]);
+    array->SetNumberOfComponents(f.components);
+    array->SetNumberOfTuples(mesh.num_cells());
+    for (std::size_t k = 0; k < f.values.size(); ++k) array->SetValue(vtkIdType(k), f.values[k]);
     grid->GetCellData()->AddArray(array);
   }
   const std::string temporary = temporary_path_for(path);

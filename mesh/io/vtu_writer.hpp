@@ -10,7 +10,8 @@ namespace tb {
 
 struct CellField {
   std::string name;
-  std::vector<double> values;  // one per cell
+  std::vector<double> values;  // components values per cell, cell after cell
+  int components = 1;          // 3 for a vector: ParaView's glyphs and streamlines take it as is
 };
 
 // True when the build found VTK; otherwise write_vtu throws tb::Error.
@@ -18,7 +19,7 @@ bool vtu_writer_available();
 
 // Writes the mesh (z = 0) with the given cell fields as VTK XML unstructured
 // grid, appended binary, atomically. Throws tb::Error when a field's size is
-// not the number of cells or the file cannot be written.
+// not components times the number of cells or the file cannot be written.
 void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<CellField>& fields);
 
 }  // namespace tb

@@ -1,7 +1,11 @@
 #include "run_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
 #include <sstream>
 
 #include "solvers/core/atomic_file.hpp"
@@ -22,6 +26,141 @@ void write_totals(JsonWriter& w, std::string_view key, const SolverTotals& t) {
       .value("setup_seconds", t.setup_seconds)
       .value("solve_seconds", t.solve_seconds)
       .end_object();
+}
+
+// What a run did to the physics, read back from the files it wrote (its
+// summary.json and the last row of its steps.csv), so that the report needs
+// nothing beyond the rows: final nonlinear residuals, figures of merit, and
+// the driver solvers' set-up + solve seconds.
+struct Outcome {
+  bool found = false;
+  std::vector<std::pair<std::string, double>> residuals;  // res:<name> of the last step
+  std::vector<std::pair<std::string, double>> figures;    // figures_of_merit, in file order
+  double linear_seconds = std::nan("");
+};
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::ostringstream o;
+  o << in.rdbuf();
+  return o.str();
+}
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      cells.push_back(std::move(cell)), cell.clear();
+    else
+      cell.push_back(c);
+  }
+  cells.push_back(cell);
+  return cells;
+}
+
+double number_after(const std::string& text, std::size_t pos) {
+  while (pos < text.size() && (text[pos] == ':' || text[pos] == ' ')) ++pos;
+  if (text.compare(pos, 4, "null") == 0) return std::nan("");
+  return std::strtod(text.c_str() + pos, nullptr);
+}
+
+// "key": number inside the object that follows "object": in summary.json.
+std::vector<std::pair<std::string, double>> json_numbers(const std::string& text, const std::string& object) {
+  std::vector<std::pair<std::string, double>> out;
+  std::size_t pos = text.find("\"" + object + "\"");
+  if (pos == std::string::npos) return out;
+  pos = text.find('{', pos);
+  const std::size_t end = text.find('}', pos);
+  while (pos < end) {
+    const std::size_t k0 = text.find('"', pos + 1);
+    if (k0 >= end) break;
+    const std::size_t k1 = text.find('"', k0 + 1);
+    out.emplace_back(text.substr(k0 + 1, k1 - k0 - 1), number_after(text, k1 + 1));
+    pos = text.find(',', k1);
+    if (pos == std::string::npos) break;
+  }
+  return out;
+}
+
+Outcome read_outcome(const std::filesystem::path& run_dir) {
+  Outcome o;
+  const std::string summary = read_text(run_dir / "summary.json");
+  std::ifstream steps(run_dir / "steps.csv");
+  std::string header, line, last;
+  std::getline(steps, header);
+  while (std::getline(steps, line))
+    if (!line.empty()) last = line;
+  if (summary.empty() || last.empty()) return o;
+  o.found = true;
+  const std::vector<std::string> names = split_csv_line(header), values = split_csv_line(last);
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
+    if (names[i].rfind("res:", 0) == 0) o.residuals.emplace_back(names[i], number_after(values[i], 0));
+  o.figures = json_numbers(summary, "figures_of_merit");
+  double linear = 0.0;
+  for (const auto& [key, value] : json_numbers(summary, "time_split"))
+    if (key == "linear_setup" || key == "linear_solve") linear += value;
+  o.linear_seconds = linear;
+  return o;
+}
+
+// Where a row's run wrote its files: an independent run's own folder, or the
+// study folder itself for a single run with shadows. Shadows drove nothing:
+// their row has no outcome of its own.
+std::filesystem::path run_dir_of(const std::filesystem::path& dir, const std::string& mode, const StudyRow& r) {
+  if (r.label.find("/shadow-") != std::string::npos) return {};
+  return mode == "shadow" ? dir : dir / r.label;
+}
+
+double lookup(const std::vector<std::pair<std::string, double>>& v, const std::string& key) {
+  for (const auto& [k, x] : v)
+    if (k == key) return x;
+  return std::nan("");
+}
+
+std::string short_number(double v) {
+  if (std::isnan(v)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string signed_number(double v) {
+  if (std::isnan(v)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.3g", v);
+  return buf;
+}
+
+// The physics each driving run ended with: the report's second table. A
+// figure's difference from the first run (the baseline) is in brackets.
+void write_outcome_table(std::ostringstream& md, const std::vector<StudyRow>& rows,
+                         const std::vector<Outcome>& outcomes, const std::vector<std::string>& residual_names,
+                         const std::vector<std::string>& figure_names, const Outcome* baseline) {
+  if (!baseline) return;
+  md << "\n## Nonlinear outcome (figures: value (minus the baseline's))\n\n| label | steps | wall s | linear s |";
+  for (const auto& n : residual_names) md << " final " << n << " |";
+  for (const auto& n : figure_names) md << " " << n << " |";
+  md << "\n|---|---:|---:|---:|";
+  for (std::size_t k = 0; k < residual_names.size() + figure_names.size(); ++k) md << "---:|";
+  md << "\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Outcome& o = outcomes[i];
+    if (!o.found) continue;
+    md << "| " << rows[i].label << " | " << rows[i].steps << " | " << short_number(rows[i].wall_seconds) << " | "
+       << short_number(o.linear_seconds) << " |";
+    for (const auto& n : residual_names) md << " " << short_number(lookup(o.residuals, n)) << " |";
+    for (const auto& n : figure_names) {
+      const double v = lookup(o.figures, n);
+      md << " " << short_number(v);
+      if (&o != baseline) md << " (" << signed_number(v - lookup(baseline->figures, n)) << ")";
+      md << " |";
+    }
+    md << "\n";
+  }
 }
 
 }  // namespace
@@ -60,14 +199,40 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
 }
 
 void write_ab_report(const std::filesystem::path& dir, const std::string& mode, const std::vector<StudyRow>& rows) {
+  std::vector<Outcome> outcomes;
+  for (const StudyRow& r : rows) {
+    const std::filesystem::path run = run_dir_of(dir, mode, r);
+    outcomes.push_back(run.empty() ? Outcome{} : read_outcome(run));
+  }
+  // The columns: every residual and figure any run reported, in first-seen order.
+  std::vector<std::string> residual_names, figure_names;
+  for (const Outcome& o : outcomes) {
+    for (const auto& [k, v] : o.residuals)
+      if (std::find(residual_names.begin(), residual_names.end(), k) == residual_names.end())
+        residual_names.push_back(k);
+    for (const auto& [k, v] : o.figures)
+      if (std::find(figure_names.begin(), figure_names.end(), k) == figure_names.end()) figure_names.push_back(k);
+  }
+  const Outcome* baseline = nullptr;
+  for (const Outcome& o : outcomes)
+    if (o.found) {
+      baseline = &o;
+      break;
+    }
+
   std::ostringstream md, csv;
   JsonWriter js;
   md << "# Solver study (" << mode << ")\n\n"
      << "| label | solver | solves | iterations | failures | setup s | solve s | steps | steady | wall s |\n"
      << "|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n";
-  csv << "label,solver,solves,iterations,failures,setup_s,solve_s,steps,steady,wall_s\n";
+  csv << "label,solver,solves,iterations,failures,setup_s,solve_s,steps,steady,wall_s,linear_s";
+  for (const auto& n : residual_names) csv << "," << csv_field(n);
+  for (const auto& n : figure_names) csv << "," << csv_field(n) << "," << csv_field("delta:" + n);
+  csv << "\n";
   js.begin_object().value("mode", mode).begin_array("rows");
-  for (const StudyRow& r : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const StudyRow& r = rows[i];
+    const Outcome& o = outcomes[i];
     const SolverTotals& t = r.totals;
     char wall[32] = "-";
     if (!std::isnan(r.wall_seconds)) std::snprintf(wall, sizeof wall, "%.4g", r.wall_seconds);
@@ -77,12 +242,31 @@ void write_ab_report(const std::filesystem::path& dir, const std::string& mode, 
     md << "| " << r.label << " | `" << r.spec << "` | " << numbers << " |\n";
     csv << csv_field(r.label) << "," << csv_field(r.spec) << "," << t.solves << "," << t.iterations << "," << t.failures
         << "," << format_number(t.setup_seconds) << "," << format_number(t.solve_seconds) << "," << r.steps << ","
-        << (r.steady ? "true" : "false") << "," << format_number(r.wall_seconds) << "\n";
+        << (r.steady ? "true" : "false") << "," << format_number(r.wall_seconds) << ","
+        << format_number(o.linear_seconds);
+    for (const auto& n : residual_names) csv << "," << format_number(lookup(o.residuals, n));
+    for (const auto& n : figure_names) {
+      const double v = lookup(o.figures, n);
+      csv << "," << format_number(v) << ","
+          << format_number(baseline && o.found ? v - lookup(baseline->figures, n) : std::nan(""));
+    }
+    csv << "\n";
     js.begin_object().value("label", r.label).value("solver", r.spec);
     write_totals(js, "totals", t);
-    js.value("steps", (long long)r.steps).value("steady", r.steady).value("wall_seconds", r.wall_seconds).end_object();
+    js.value("steps", (long long)r.steps).value("steady", r.steady).value("wall_seconds", r.wall_seconds);
+    if (o.found) {
+      js.begin_object("outcome").value("linear_seconds", o.linear_seconds).begin_object("final_residuals");
+      for (const auto& [k, v] : o.residuals) js.value(k, v);
+      js.end_object().begin_object("figures_of_merit");
+      for (const auto& [k, v] : o.figures) js.value(k, v);
+      js.end_object().begin_object("figures_minus_baseline");
+      for (const auto& [k, v] : o.figures) js.value(k, v - lookup(baseline->figures, k));
+      js.end_object().end_object();
+    }
+    js.end_object();
   }
   js.end_array().end_object();
+  write_outcome_table(md, rows, outcomes, residual_names, figure_names, baseline);
   write_file_atomically((dir / "ab_report.md").string(), md.str());
   write_file_atomically((dir / "ab_report.csv").string(), csv.str());
   js.save((dir / "ab_report.json").string());

@@ -24,24 +24,28 @@ void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, co
   const double q_inf =
       0.5 * (s.free_stream[1] * s.free_stream[1] + s.free_stream[2] * s.free_stream[2]) / s.free_stream[0];
   const std::size_t n = w.size();
-  std::vector<CellField> fields = {{"density", {}},     {"velocity_x", {}}, {"velocity_y", {}}, {"pressure", {}},
-                                   {"temperature", {}}, {"mach", {}},       {"cp", {}},         {"ordering_index", {}},
-                                   {"file_cell", {}},   {"line_id", {}}};
-  for (auto& f : fields) f.values.resize(n);
+  // velocity as one 3-component array (w = 0): ParaView's glyphs and stream
+  // tracers take it without a Calculator. Units: non-dimensional, rho_inf = 1,
+  // c_inf = 1 (docs/compressible.md, "Field output").
+  std::vector<CellField> fields = {{"density", {}, 1},        {"velocity", {}, 3},  {"pressure", {}, 1},
+                                   {"temperature", {}, 1},    {"mach", {}, 1},      {"cp", {}, 1},
+                                   {"ordering_index", {}, 1}, {"file_cell", {}, 1}, {"line_id", {}, 1}};
+  for (auto& f : fields) f.values.resize(n * std::size_t(f.components));
   for (std::size_t c = 0; c < n; ++c) {
     const Primitive p = s.gas.primitive(w[c]);
     fields[0].values[c] = p.rho;
-    fields[1].values[c] = p.u;
-    fields[2].values[c] = p.v;
-    fields[3].values[c] = p.p;
+    fields[1].values[3 * c] = p.u;
+    fields[1].values[3 * c + 1] = p.v;
+    fields[1].values[3 * c + 2] = 0.0;
+    fields[2].values[c] = p.p;
     // T = gamma p / rho: 1 in the free stream (c_inf = 1).
-    fields[4].values[c] = s.gas.gamma * p.p / p.rho;
-    fields[5].values[c] = std::hypot(p.u, p.v) / s.gas.sound_speed(p.rho, p.p);
+    fields[3].values[c] = s.gas.gamma * p.p / p.rho;
+    fields[4].values[c] = std::hypot(p.u, p.v) / s.gas.sound_speed(p.rho, p.p);
     // Cp is undefined without a free-stream velocity; 0 keeps the file finite.
-    fields[6].values[c] = q_inf > 0.0 ? (p.p - p_inf) / q_inf : 0.0;
-    fields[7].values[c] = double(c);
-    fields[8].values[c] = double(file_cell[c]);
-    fields[9].values[c] = double(line_id[c]);
+    fields[5].values[c] = q_inf > 0.0 ? (p.p - p_inf) / q_inf : 0.0;
+    fields[6].values[c] = double(c);
+    fields[7].values[c] = double(file_cell[c]);
+    fields[8].values[c] = double(line_id[c]);
   }
   write_vtu(path, disc.mesh(), fields);
 }

@@ -9,8 +9,8 @@
 //   tb-solve --generate stencil7:nx=32,ny=32,nz=32,n=5,seed=3 --solver "bicgstab+block_jacobi"
 //   tb-solve --generate stencil7:nx=10,ny=10,nz=10,n=4 --write-matrix inputs/systems/cdr3d_n4.mtx
 //   tb-solve --generate tetbox:nx=20,ny=20,nz=20,n=5 --solver "gmres+multicolor(sweeps=2)"
-//   tb-solve --generate anisotropic:nx=159,ny=79 --solver "gmres(restart=50)+parilut" --solver "gmres(restart=50)+bilu0"
-//   tb-solve --help
+//   tb-solve --generate anisotropic:nx=159,ny=79 --solver "gmres(restart=50)+parilut" --solver
+//   "gmres(restart=50)+bilu0" tb-solve --help
 //
 // Exit status: 0 when every solve converged, 1 when any did not, 2 for bad
 // input or usage (the message starts with "tb-solve: error: ").
@@ -48,12 +48,13 @@ std::string usage_text() {
              "usage: tb-solve A.mtx [options]\n"
              "       tb-solve --generate GENERATOR:key=value,... [options]\n"
              "\n"
-             "Solves A x = b with each solver specification in turn (x0 = 0 every time) and prints a\n"
-             "comparison table; the relative residual ||b - A x|| / ||b|| is recomputed after each\n"
-             "solve, independently of the solver.\n"
+             "Solves A x = b with each solver specification in turn (from the same x0, 0 unless --x0) and\n"
+             "prints a comparison table; the relative residual ||b - A x|| / ||b|| is recomputed after\n"
+             "each solve, independently of the solver.\n"
              "\n"
              "options:\n"
              "  --rhs b.mtx          right-hand side (MatrixMarket array, or coordinate n x 1); default b = A * ones\n"
+             "  --x0 x0.mtx          initial guess (MatrixMarket, e.g. a dumped system's x0.mtx); default 0\n"
              "  --block-size N       block size; default: the file's '% block_size' comment, else 1\n"
              "  --solver SPEC        solver specification; repeat to compare several (default: ") +
          default_solver +
@@ -75,6 +76,7 @@ struct Options {
   std::string matrix_file;
   std::string generate;
   std::string rhs_file;
+  std::string x0_file;
   tb::index_t block_size = 0;  // 0: from the file's comment, else 1
   std::vector<std::string> solvers;
   std::string json_file;
@@ -112,8 +114,8 @@ std::string shell_word(const std::string& arg) {
 
 // Accepts "--key value" and "--key=value".
 Options parse_options(int argc, char** argv) {
-  const std::vector<std::string> names = {"--rhs",      "--block-size",   "--solver", "--json", "--out",
-                                          "--generate", "--write-matrix", "--digits", "--help"};
+  const std::vector<std::string> names = {"--rhs", "--x0",       "--block-size",   "--solver", "--json",
+                                          "--out", "--generate", "--write-matrix", "--digits", "--help"};
   Options o;
   o.command_line = "tb-solve";
   for (int i = 1; i < argc; ++i) {
@@ -144,6 +146,8 @@ Options parse_options(int argc, char** argv) {
     }
     if (arg == "--rhs")
       o.rhs_file = value;
+    else if (arg == "--x0")
+      o.x0_file = value;
     else if (arg == "--block-size")
       o.block_size = parse_int(arg, value, 1, tb::max_block_size);
     else if (arg == "--digits")
@@ -177,10 +181,12 @@ struct System {
   std::string source;        // file name or generator specification
   std::string block_origin;  // where the block size came from
   std::string rhs_source;
+  std::string x0_source = "0";
   tb::BsrMatrix a;
   std::vector<double> b;
   double read_seconds = 0.0;     // parsing the files, or generating the system
   double convert_seconds = 0.0;  // CSR to BSR (or regrouping to --block-size)
+  std::vector<double> x0;
 };
 
 tb::BsrMatrix regroup(const tb::BsrMatrix& a, tb::index_t block_size) {
@@ -230,6 +236,16 @@ System load_system(const Options& o) {
                       std::to_string(s.a.rows()) + " rows");
     s.rhs_source = o.rhs_file;
   }
+  s.x0.assign(s.b.size(), 0.0);
+  if (!o.x0_file.empty()) {
+    tb::WallTimer x0;
+    s.x0 = tb::read_matrix_market_vector(o.x0_file);
+    s.read_seconds += x0.seconds();
+    if (s.x0.size() != s.b.size())
+      throw tb::Error("--x0 " + o.x0_file + ": the initial guess has " + std::to_string(s.x0.size()) +
+                      " entries, the matrix " + std::to_string(s.a.rows()) + " rows");
+    s.x0_source = o.x0_file;
+  }
   return s;
 }
 
@@ -248,7 +264,7 @@ void print_options(const Options& o, const System& s) {
   print_setting("input", times);
   print_setting("threads", tb::threading::describe());
   for (const auto& spec : o.solvers) print_setting("solver", spec);
-  print_setting("x0", "0");
+  print_setting("x0", s.x0_source);
   if (!o.json_file.empty()) print_setting("json", o.json_file);
   if (!o.out_file.empty()) print_setting("out", o.out_file);
   if (!o.write_matrix.empty()) print_setting("write-matrix", o.write_matrix);
@@ -283,7 +299,7 @@ void warm_up(const System& s) {
 // as a failed run, so the other specifications still get their turn.
 Run run_one(tb::LinearSolver& solver, const System& s) {
   Run r;
-  r.x.assign(s.b.size(), 0.0);
+  r.x = s.x0;
   try {
     tb::threading::adapt_to_load();
     solver.setup(s.a);
@@ -323,8 +339,8 @@ void print_table(const std::vector<Run>& runs) {
 std::string json_document(const System& s, const std::vector<Run>& runs) {
   std::ostringstream o;
   o << "{\n  \"tool\": \"tb-solve\",\n  \"system\": {\"source\": " << tb::json::quote(s.source)
-    << ", \"rhs\": " << tb::json::quote(s.rhs_source) << ", \"rows\": " << s.a.rows()
-    << ", \"block_size\": " << s.a.block_size << ", \"block_rows\": " << s.a.block_rows
+    << ", \"rhs\": " << tb::json::quote(s.rhs_source) << ", \"x0\": " << tb::json::quote(s.x0_source)
+    << ", \"rows\": " << s.a.rows() << ", \"block_size\": " << s.a.block_size << ", \"block_rows\": " << s.a.block_rows
     << ", \"nnz_blocks\": " << s.a.nnz_blocks()
     << ", \"nnz\": " << std::size_t(s.a.nnz_blocks()) * std::size_t(s.a.block_entries()) << "},\n"
     << "  \"read_seconds\": " << tb::json::number(s.read_seconds)

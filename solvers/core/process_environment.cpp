@@ -31,7 +31,7 @@ bool has(char** envp, const char* name) {
 
 // Runs before main() and before the shared libraries' constructors: the
 // environment handed to it is the one libgomp and ld.so read.
-void add_and_reexecute(int, char** argv, char** envp) {
+[[maybe_unused]] void add_and_reexecute(int, char** argv, char** envp) {
   if (has(envp, marker)) return;
   static char set_names[128] = "TB_SET_BY_PROGRAM=";
   int n = 0;
@@ -75,5 +75,10 @@ bool set_by_program(std::string_view name) {
 
 // Kept in every executable that links tb_core: threading.cpp, which every
 // vector kernel calls, calls set_by_program(), so this object is always linked.
+// A shared module may not have a .preinit_array: the Python bindings compile
+// this file again with TB_NO_PREINIT_ENTRY and leave the environment to the
+// interpreter (python/CMakeLists.txt).
+#ifndef TB_NO_PREINIT_ENTRY
 extern "C" __attribute__((section(".preinit_array"), used)) void (*const tb_process_environment_entry)(
     int, char**, char**) = tb::process_environment::add_and_reexecute;
+#endif

@@ -41,18 +41,28 @@ bool valid_value(const ParamInfo& p, const std::string& v) {
       auto [ptr, ec] = std::from_chars(b, e, x);
       return ec == std::errc() && ptr == e && std::isfinite(x);
     }
-    case ParamType::boolean: return v == "true" || v == "false" || v == "1" || v == "0";
-    case ParamType::choice: return std::find(p.choices.begin(), p.choices.end(), v) != p.choices.end();
+    case ParamType::boolean:
+      return v == "true" || v == "false" || v == "1" || v == "0";
+    case ParamType::choice:
+      return std::find(p.choices.begin(), p.choices.end(), v) != p.choices.end();
+    case ParamType::text:
+      return true;  // the component that reads it checks it
   }
   return false;
 }
 
 std::string expected(const ParamInfo& p) {
   switch (p.type) {
-    case ParamType::integer: return "an integer";
-    case ParamType::real: return "a finite real number";
-    case ParamType::boolean: return "true or false";
-    case ParamType::choice: return "one of " + join(p.choices);
+    case ParamType::integer:
+      return "an integer";
+    case ParamType::real:
+      return "a finite real number";
+    case ParamType::boolean:
+      return "true or false";
+    case ParamType::choice:
+      return "one of " + join(p.choices);
+    case ParamType::text:
+      return "text";
   }
   return {};
 }
@@ -155,7 +165,8 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
     std::vector<std::string> solvers = krylov_names();
     for (const auto& c : complete_) solvers.push_back(c.name);
     std::string msg = unknown("Krylov method", kc.name, solvers);
-    if (find_entry(precond_, kc.name)) msg += "; '" + kc.name + "' is a preconditioner: write e.g. richardson+" + kc.name;
+    if (find_entry(precond_, kc.name))
+      msg += "; '" + kc.name + "' is a preconditioner: write e.g. richardson+" + kc.name;
     throw Error("solver specification '" + spec.text + "': " + msg);
   }
   const ParamValues kp = validate(ke->name, ke->params, kc);
@@ -165,12 +176,15 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
   if (spec.components.size() == 2) {
     const SpecComponent& pc = spec.components[1];
     const PreconditionerEntry* pe = find_entry(precond_, pc.name);
-    if (!pe) throw Error("solver specification '" + spec.text + "': " + unknown("preconditioner", pc.name, preconditioner_names()));
+    if (!pe)
+      throw Error("solver specification '" + spec.text +
+                  "': " + unknown("preconditioner", pc.name, preconditioner_names()));
     precond = pe->make(validate(pe->name, pe->params, pc));
   } else {
     precond = find_entry(precond_, std::string("identity"))->make(ParamValues{});
   }
-  return std::make_unique<LinearSolver>(spec.text, ke->make(kp, stop), std::move(precond), parse_backend(kp.text("backend")));
+  return std::make_unique<LinearSolver>(spec.text, ke->make(kp, stop), std::move(precond),
+                                        parse_backend(kp.text("backend")));
 }
 
 std::unique_ptr<LinearSolver> Registry::make_complete(const CompleteSolverEntry& e, const SolverSpec& spec) const {
@@ -214,6 +228,7 @@ const Registry& Registry::builtin() {
     register_multicolor(reg);
     register_parilut(reg);
     register_banded(reg);
+    register_petsc(reg);
     return reg;
   }();
   return r;

@@ -13,7 +13,7 @@
 
 namespace tb {
 
-enum class ParamType { integer, real, boolean, choice };
+enum class ParamType { integer, real, boolean, choice, text };  // text: any value the spec syntax allows
 
 struct ParamInfo {
   std::string name;
@@ -95,5 +95,6 @@ void register_async_ilu(Registry& r);
 void register_multicolor(Registry& r);
 void register_parilut(Registry& r);
 void register_banded(Registry& r);
+void register_petsc(Registry& r);
 
 }  // namespace tb

@@ -33,6 +33,22 @@ TEST(VtuWriter, WritesCellsAndFieldsAtomically) {
   EXPECT_EQ(files, 1) << "a temporary file was left behind";
 }
 
+// A vector is one 3-component array, as ParaView's glyphs and stream tracers want it.
+TEST(VtuWriter, WritesVectorFieldsAsThreeComponents) {
+  const Mesh2D m = testing::uniform_quad_mesh(3, 2);
+  testing::TempFile f("vectors.vtu", "");
+  if (!vtu_writer_available()) GTEST_SKIP() << "built without VTK";
+  write_vtu(f.path(), m, {{"velocity", std::vector<double>(3 * std::size_t(m.num_cells()), 1.0), 3}});
+  std::stringstream text;
+  text << std::ifstream(f.path()).rdbuf();
+  const std::string s = text.str();
+  const std::size_t at = s.find("Name=\"velocity\"");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NE(s.substr(at, 120).find("NumberOfComponents=\"3\""), std::string::npos) << s.substr(at, 120);
+  // Three values per cell, not one.
+  EXPECT_THROW(write_vtu(f.path(), m, {{"velocity", std::vector<double>(std::size_t(m.num_cells()), 1.0), 3}}), Error);
+}
+
 TEST(VtuWriter, RejectsFieldOfWrongSize) {
   const Mesh2D m = testing::uniform_quad_mesh(2, 2);
   testing::TempFile f("mesh.vtu", "");
