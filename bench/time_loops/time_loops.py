@@ -100,10 +100,9 @@ def main():
                 if busy:
                     time.sleep(1.0)  # let the spinner be seen as runnable
                 for label, program, args in cases:
-                    if o.quick:
-                        args = [a for a in args if a != "--steps"] + ["--steps", QUICK_STEPS]
-                        args = [a for i, a in enumerate(args) if not (i > 0 and args[i - 1] == "--steps" and
-                                                                     a != QUICK_STEPS)]
+                    if o.quick:  # drop the case's own --steps N, then take QUICK_STEPS
+                        args = [a for i, a in enumerate(args) if a != "--steps" and (i == 0 or args[i - 1] != "--steps")]
+                        args = args + ["--steps", QUICK_STEPS]
                     runs = {str(s or "default"): [] for s in settings}
                     for _ in range(reps):
                         for s in settings:
