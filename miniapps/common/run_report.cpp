@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <map>
 #include <sstream>
 
 #include "solvers/core/atomic_file.hpp"
@@ -26,93 +23,6 @@ void write_totals(JsonWriter& w, std::string_view key, const SolverTotals& t) {
       .value("setup_seconds", t.setup_seconds)
       .value("solve_seconds", t.solve_seconds)
       .end_object();
-}
-
-// What a run did to the physics, read back from the files it wrote (its
-// summary.json and the last row of its steps.csv), so that the report needs
-// nothing beyond the rows: final nonlinear residuals, figures of merit, and
-// the driver solvers' set-up + solve seconds.
-struct Outcome {
-  bool found = false;
-  std::vector<std::pair<std::string, double>> residuals;  // res:<name> of the last step
-  std::vector<std::pair<std::string, double>> figures;    // figures_of_merit, in file order
-  double linear_seconds = std::nan("");
-};
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
-
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"')
-      quoted = !quoted;
-    else if (c == ',' && !quoted)
-      cells.push_back(std::move(cell)), cell.clear();
-    else
-      cell.push_back(c);
-  }
-  cells.push_back(cell);
-  return cells;
-}
-
-double number_after(const std::string& text, std::size_t pos) {
-  while (pos < text.size() && (text[pos] == ':' || text[pos] == ' ')) ++pos;
-  if (text.compare(pos, 4, "null") == 0) return std::nan("");
-  return std::strtod(text.c_str() + pos, nullptr);
-}
-
-// "key": number inside the object that follows "object": in summary.json.
-std::vector<std::pair<std::string, double>> json_numbers(const std::string& text, const std::string& object) {
-  std::vector<std::pair<std::string, double>> out;
-  std::size_t pos = text.find("\"" + object + "\"");
-  if (pos == std::string::npos) return out;
-  pos = text.find('{', pos);
-  const std::size_t end = text.find('}', pos);
-  while (pos < end) {
-    const std::size_t k0 = text.find('"', pos + 1);
-    if (k0 >= end) break;
-    const std::size_t k1 = text.find('"', k0 + 1);
-    out.emplace_back(text.substr(k0 + 1, k1 - k0 - 1), number_after(text, k1 + 1));
-    pos = text.find(',', k1);
-    if (pos == std::string::npos) break;
-  }
-  return out;
-}
-
-Outcome read_outcome(const std::filesystem::path& run_dir) {
-  Outcome o;
-  const std::string summary = read_text(run_dir / "summary.json");
-  std::ifstream steps(run_dir / "steps.csv");
-  std::string header, line, last;
-  std::getline(steps, header);
-  while (std::getline(steps, line))
-    if (!line.empty()) last = line;
-  if (summary.empty() || last.empty()) return o;
-  o.found = true;
-  const std::vector<std::string> names = split_csv_line(header), values = split_csv_line(last);
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
-    if (names[i].rfind("res:", 0) == 0) o.residuals.emplace_back(names[i], number_after(values[i], 0));
-  o.figures = json_numbers(summary, "figures_of_merit");
-  double linear = 0.0;
-  for (const auto& [key, value] : json_numbers(summary, "time_split"))
-    if (key == "linear_setup" || key == "linear_solve") linear += value;
-  o.linear_seconds = linear;
-  return o;
-}
-
-// Where a row's run wrote its files: an independent run's own folder, or the
-// study folder itself for a single run with shadows. Shadows drove nothing:
-// their row has no outcome of its own.
-std::filesystem::path run_dir_of(const std::filesystem::path& dir, const std::string& mode, const StudyRow& r) {
-  if (r.label.find("/shadow-") != std::string::npos) return {};
-  return mode == "shadow" ? dir : dir / r.label;
 }
 
 double lookup(const std::vector<std::pair<std::string, double>>& v, const std::string& key) {
@@ -200,10 +110,7 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
 
 void write_ab_report(const std::filesystem::path& dir, const std::string& mode, const std::vector<StudyRow>& rows) {
   std::vector<Outcome> outcomes;
-  for (const StudyRow& r : rows) {
-    const std::filesystem::path run = run_dir_of(dir, mode, r);
-    outcomes.push_back(run.empty() ? Outcome{} : read_outcome(run));
-  }
+  for (const StudyRow& r : rows) outcomes.push_back(r.outcome);
   // The columns: every residual and figure any run reported, in first-seen order.
   std::vector<std::string> residual_names, figure_names;
   for (const Outcome& o : outcomes) {

@@ -137,6 +137,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     add_solve_times(result.split, solvers);
     harness.restart();
     harness_s += solvers.bookkeeping_seconds();
+    if (!res.residuals.empty()) result.last_residuals = res.residuals;
     if (result.stop_reason.empty())
       result.stop_reason = guard.check(step, res, sim.state_magnitudes(), solvers.driver_records());
     if (!result.stop_reason.empty()) {
@@ -249,10 +250,15 @@ void print_options(const MiniappDescription& app, const RunOptions& o, const Loo
 std::vector<StudyRow> study_rows(const std::string& label, const LoopSettings& s,
                                  const std::vector<std::string>& shadow_texts, const RunResult& r) {
   std::vector<StudyRow> rows(1 + shadow_texts.size());
-  rows[0] = {label, join_specs(s.driver_specs), {}, r.last_step, r.steady, r.wall_seconds};
+  rows[0] = {label, join_specs(s.driver_specs), {}, r.last_step, r.steady, r.wall_seconds, {}};
+  Outcome& o = rows[0].outcome;
+  o.found = !r.last_residuals.empty();
+  for (const auto& [name, value] : r.last_residuals) o.residuals.emplace_back("res:" + name, value);
+  o.figures = r.figures_of_merit;
+  o.linear_seconds = r.split.linear_setup + r.split.linear_solve;
   for (std::size_t i = 0; i < shadow_texts.size(); ++i)
     rows[i + 1] = {
-        label + "/shadow-" + std::to_string(i + 1), shadow_texts[i], {}, r.last_step, r.steady, std::nan("")};
+        label + "/shadow-" + std::to_string(i + 1), shadow_texts[i], {}, r.last_step, r.steady, std::nan(""), {}};
   for (const auto& [name, t] : r.totals) {
     std::size_t row = 0;
     if (name.rfind("shadow", 0) == 0) row = std::stoul(name.substr(6));

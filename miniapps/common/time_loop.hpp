@@ -63,7 +63,8 @@ struct RunResult {
   bool unconverged = false;  // a case that must converge reached its step limit unconverged
   double wall_seconds = 0.0;
   TimeSplit split;
-  std::map<std::string, SolverTotals> totals;  // "driver/<system>", "shadow<i>/<system>"
+  std::vector<std::pair<std::string, double>> last_residuals;  // of the last step run (a failing one included)
+  std::map<std::string, SolverTotals> totals;                  // "driver/<system>", "shadow<i>/<system>"
   std::vector<std::pair<std::string, double>> figures_of_merit;
 };
 
