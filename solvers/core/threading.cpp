@@ -1,7 +1,5 @@
 #include "threading.hpp"
 
-#include "process_environment.hpp"
-
 #include <dirent.h>
 #include <sched.h>
 #include <unistd.h>
@@ -14,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "process_environment.hpp"
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -21,7 +21,6 @@
 namespace tb::threading {
 
 namespace {
-
 
 int usable_cpus() {
   cpu_set_t set;
@@ -41,7 +40,11 @@ int ranks_on_node() {
 
 std::atomic<bool> fixed_by_program{false};
 
-bool user_fixed_count() { return fixed_by_program.load() || std::getenv("OMP_NUM_THREADS") != nullptr; }
+// An empty OMP_NUM_THREADS is unset for libgomp, and so here.
+bool user_fixed_count() {
+  const char* n = std::getenv("OMP_NUM_THREADS");
+  return fixed_by_program.load() || (n && *n);
+}
 
 // Tasks the kernel counts as runnable (/proc/loadavg's fourth field counts the
 // reader itself), or -1 when unknown.
