@@ -2,9 +2,9 @@
 
 #include <cstddef>
 
-#include "timing.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/error.hpp"
+#include "timing.hpp"
 
 namespace tb::bench {
 

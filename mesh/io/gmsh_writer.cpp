@@ -3,8 +3,8 @@
 #include <ostream>
 #include <vector>
 
-#include "solvers/core/atomic_file.hpp"
 #include "mesh/io/gmsh_reader.hpp"
+#include "solvers/core/atomic_file.hpp"
 
 namespace tb {
 namespace {

@@ -1,8 +1,8 @@
 #include <ostream>
 #include <vector>
 
-#include "solvers/core/atomic_file.hpp"
 #include "mesh/io/su2_format.hpp"
+#include "solvers/core/atomic_file.hpp"
 
 namespace tb {
 

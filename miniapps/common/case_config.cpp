@@ -1,10 +1,11 @@
 #include "case_config.hpp"
 
+#include <toml++/toml.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
@@ -15,10 +16,14 @@ namespace {
 
 std::string type_name(KeyType t) {
   switch (t) {
-    case KeyType::integer: return "an integer";
-    case KeyType::real: return "a real number";
-    case KeyType::boolean: return "true or false";
-    case KeyType::text: return "a string";
+    case KeyType::integer:
+      return "an integer";
+    case KeyType::real:
+      return "a real number";
+    case KeyType::boolean:
+      return "true or false";
+    case KeyType::text:
+      return "a string";
   }
   return {};
 }
@@ -47,10 +52,14 @@ std::string node_text(const toml::node& n) {
 
 bool type_matches(KeyType t, const toml::node& n) {
   switch (t) {
-    case KeyType::integer: return n.is_integer();
-    case KeyType::real: return n.is_integer() || n.is_floating_point();
-    case KeyType::boolean: return n.is_boolean();
-    case KeyType::text: return n.is_string();
+    case KeyType::integer:
+      return n.is_integer();
+    case KeyType::real:
+      return n.is_integer() || n.is_floating_point();
+    case KeyType::boolean:
+      return n.is_boolean();
+    case KeyType::text:
+      return n.is_string();
   }
   return false;
 }
@@ -109,7 +118,8 @@ std::string canonical_value(const CaseKey& key, std::string_view text) {
       if (text == "true" || text == "1") return "true";
       if (text == "false" || text == "0") return "false";
       throw bad();
-    case KeyType::text: return std::string(text);
+    case KeyType::text:
+      return std::string(text);
   }
   throw bad();
 }

@@ -52,7 +52,7 @@ class CaseConfig {
 
  private:
   const CaseKey& require(const std::string& key) const;
-  CaseSchema schema_;  // a copy: a config must not outlive the schema it checks against
+  CaseSchema schema_;                          // a copy: a config must not outlive the schema it checks against
   std::map<std::string, std::string> values_;  // canonical text of each value
 };
 

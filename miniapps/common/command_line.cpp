@@ -69,7 +69,9 @@ std::string command_line_usage(const std::string& app) {
   return "usage: " + app +
          " [CASE.toml] [options]\n"
          "  CASE.toml            case file (TOML); without one the built-in default case runs\n"
-         "  --out DIR            output folder (default out/" + app + ")\n"
+         "  --out DIR            output folder (default out/" +
+         app +
+         ")\n"
          "  --set key=value      override one case key (repeatable)\n"
          "  --steps N            number of time steps (same as --set run.steps=N)\n"
          "  --ab [SYSTEM=]SPEC   independent A/B run: SPEC drives its own simulation (repeatable)\n"

@@ -14,8 +14,8 @@ struct RunOptions {
   std::string out_dir;
   std::vector<std::pair<std::string, std::string>> sets;
   std::optional<long> steps;
-  std::vector<std::string> ab;       // independent runs, one per spec
-  std::vector<std::string> shadow;   // solved beside the driver on identical systems
+  std::vector<std::string> ab;      // independent runs, one per spec
+  std::vector<std::string> shadow;  // solved beside the driver on identical systems
   std::string restart_dir;
   std::vector<long> dump_steps;
   bool help = false;

@@ -1,8 +1,9 @@
 #include "progress_line.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
-#include <unistd.h>
 
 namespace tb::harness {
 

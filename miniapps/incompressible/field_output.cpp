@@ -96,7 +96,8 @@ VtsCellArray read_vts_cell_array(const std::filesystem::path& path, const std::s
   out.components = array->GetNumberOfComponents();
   out.values.resize(std::size_t(array->GetNumberOfTuples()) * out.components);
   for (vtkIdType t = 0; t < array->GetNumberOfTuples(); ++t)
-    for (int c = 0; c < out.components; ++c) out.values[std::size_t(t) * out.components + c] = array->GetComponent(t, c);
+    for (int c = 0; c < out.components; ++c)
+      out.values[std::size_t(t) * out.components + c] = array->GetComponent(t, c);
   return out;
 #else
   throw Error("cannot read '" + path.string() + "' for '" + name + "': this build has no VTK");

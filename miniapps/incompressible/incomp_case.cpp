@@ -31,7 +31,8 @@ std::string side_key(int side, const char* what) {
 void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"solver.momentum", KeyType::text, default_momentum_solver,
               "momentum predictor: block system, n = 2 (2D) or 3 (3D), 7-point pattern"});
-  schema.add({"solver.pressure", KeyType::text, default_pressure_solver, "pressure correction: SPD Poisson system, n = 1"});
+  schema.add(
+      {"solver.pressure", KeyType::text, default_pressure_solver, "pressure correction: SPD Poisson system, n = 1"});
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
     schema.add({key("grid", "n", a), KeyType::integer, d == 2 ? "1" : "32",
@@ -40,7 +41,8 @@ void declare_case_keys(harness::CaseSchema& schema) {
     schema.add({key("grid", "stretch_", a), KeyType::real, "0",
                 "tanh clustering towards both ends (beta of mesh/structured); 0 = uniform"});
   }
-  schema.add({"flow.reynolds", KeyType::real, "100", "Reynolds number U L / nu with unit reference velocity and length"});
+  schema.add(
+      {"flow.reynolds", KeyType::real, "100", "Reynolds number U L / nu with unit reference velocity and length"});
   for (const char* a : axis_names)
     schema.add({key("flow", "force_", a), KeyType::real, "0", "body force per unit mass (drives a periodic channel)"});
   schema.add({"time.dt", KeyType::real, "0.2", "time step"});
@@ -51,7 +53,8 @@ void declare_case_keys(harness::CaseSchema& schema) {
     schema.add({side_key(side, "u"), KeyType::real, lid ? "1" : "0", "x velocity of the wall, or mean inflow"});
     schema.add({side_key(side, "v"), KeyType::real, "0", "y velocity of the wall, or mean inflow"});
     schema.add({side_key(side, "w"), KeyType::real, "0", "z velocity of the wall, or mean inflow"});
-    schema.add({side_key(side, "profile"), KeyType::text, "uniform", "inflow profile: uniform or parabolic (mean = u,v,w)"});
+    schema.add(
+        {side_key(side, "profile"), KeyType::text, "uniform", "inflow profile: uniform or parabolic (mean = u,v,w)"});
   }
   schema.add({"validation.ghia_reynolds", KeyType::integer, "100",
               "compare the centrelines with Ghia et al. (1982) at Re 100, 400 or 1000; 0 = no comparison"});
@@ -64,7 +67,8 @@ FvGrid make_grid(const harness::CaseConfig& config) {
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
     const long cells = config.integer(key("grid", "n", a));
-    if (cells < 1 || cells > 100000) throw Error(key("grid", "n", a) + " = " + std::to_string(cells) + " is out of range");
+    if (cells < 1 || cells > 100000)
+      throw Error(key("grid", "n", a) + " = " + std::to_string(cells) + " is out of range");
     axes[d].cells = index_t(cells);
     axes[d].length = config.real(key("grid", "l", a));
     const double beta = config.real(key("grid", "stretch_", a));
@@ -74,7 +78,8 @@ FvGrid make_grid(const harness::CaseConfig& config) {
   }
   std::array<bool, 3> periodic{};
   for (int d = 0; d < 3; ++d)
-    periodic[d] = config.text(side_key(2 * d, "type")) == "periodic" && config.text(side_key(2 * d + 1, "type")) == "periodic";
+    periodic[d] =
+        config.text(side_key(2 * d, "type")) == "periodic" && config.text(side_key(2 * d + 1, "type")) == "periodic";
   return FvGrid(axes[0], axes[1], axes[2], periodic);
 }
 

@@ -23,8 +23,7 @@ int main(int argc, char** argv) {
   harness::MiniappDescription app;
   app.name = "tb-incomp";
   app.summary = "incompressible fractional-step solver on structured grids (cavity, channel)";
-  app.samples = {"tb-incomp",
-                 "tb-incomp inputs/incompressible/cavity2d_re100.toml --out out/cavity100",
+  app.samples = {"tb-incomp", "tb-incomp inputs/incompressible/cavity2d_re100.toml --out out/cavity100",
                  "tb-incomp inputs/incompressible/channel2d.toml --out out/channel",
                  "tb-incomp --steps 20 --shadow 'gmres(restart=30)+bilu0' --shadow pressure=cg+jacobi",
                  "tb-incomp --steps 20 --ab 'gmres+bilu0'"};

@@ -324,9 +324,8 @@ void print_table(const std::vector<Run>& runs) {
   for (const auto& r : runs) width = std::max(width, r.stats.solver.size());
   const int w = int(width);
   char header[512];
-  const int len =
-      std::snprintf(header, sizeof header, "%-*s  %6s  %10s  %10s  %10s  %10s  %-15s  %s", w, "solver", "iters",
-                    "setup s", "symbolic s", "numeric s", "solve s", "reason", "||b-Ax||/||b||");
+  const int len = std::snprintf(header, sizeof header, "%-*s  %6s  %10s  %10s  %10s  %10s  %-15s  %s", w, "solver",
+                                "iters", "setup s", "symbolic s", "numeric s", "solve s", "reason", "||b-Ax||/||b||");
   std::printf("\n%s\n%s\n", header, std::string(std::size_t(std::max(len, 0)), '-').c_str());
   for (const auto& r : runs) {
     const auto& st = r.stats;
@@ -348,8 +347,8 @@ std::string json_document(const System& s, const std::vector<Run>& runs) {
   for (std::size_t i = 0; i < runs.size(); ++i)
     o << (i ? ",\n" : "\n") << "    {\"true_relative_residual\": " << tb::json::number(runs[i].true_relative_residual)
       << ", \"symbolic_seconds\": " << tb::json::number(runs[i].symbolic_seconds())
-      << ", \"numeric_seconds\": " << tb::json::number(runs[i].numeric_seconds) << ", \"stats\": " << runs[i].stats.json()
-      << "}";
+      << ", \"numeric_seconds\": " << tb::json::number(runs[i].numeric_seconds)
+      << ", \"stats\": " << runs[i].stats.json() << "}";
   o << "\n  ]\n}\n";
   return o.str();
 }

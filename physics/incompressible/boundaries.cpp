@@ -10,7 +10,9 @@ namespace tb::incompressible {
 namespace {
 
 // The two directions tangential to d, lower first.
-std::array<int, 2> tangential(int d) { return d == 0 ? std::array{1, 2} : d == 1 ? std::array{0, 2} : std::array{0, 1}; }
+std::array<int, 2> tangential(int d) {
+  return d == 0 ? std::array{1, 2} : d == 1 ? std::array{0, 2} : std::array{0, 1};
+}
 
 // Visits every face of a side with its cell.
 template <class F>
@@ -146,7 +148,8 @@ void Boundaries::advance_outflow(std::span<const double> u, double dt) {
 }
 
 void Boundaries::save(std::ostream& out) const {
-  for (const auto& v : values_) out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(double)));
+  for (const auto& v : values_)
+    out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(double)));
 }
 
 void Boundaries::load(std::istream& in) {

@@ -23,8 +23,8 @@ namespace tb::incompressible {
 
 // Solves A x = b for the named system ("momentum", "pressure"); x holds the
 // initial guess. The miniapp passes the harness's solvers here.
-using SolveFunction =
-    std::function<SolveStats(const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x)>;
+using SolveFunction = std::function<SolveStats(const std::string& system, const BsrMatrix& a, std::span<const double> b,
+                                               std::span<double> x)>;
 
 struct FlowSettings {
   double nu = 0.01;  // kinematic viscosity = U L / Re in the case's units
@@ -34,11 +34,11 @@ struct FlowSettings {
 
 struct StepReport {
   double time = 0.0;
-  double cfl = 0.0;                  // max over cells of sum_d |u_d| dt / h_d
-  double momentum_residual = 0.0;    // RMS of the steady momentum residual at u^n
-  double velocity_change = 0.0;      // max |u^{n+1} - u^n| / dt
-  double divergence = 0.0;           // max |div U| after the projection
-  std::vector<std::string> failed;   // systems whose solve did not converge
+  double cfl = 0.0;                 // max over cells of sum_d |u_d| dt / h_d
+  double momentum_residual = 0.0;   // RMS of the steady momentum residual at u^n
+  double velocity_change = 0.0;     // max |u^{n+1} - u^n| / dt
+  double divergence = 0.0;          // max |div U| after the projection
+  std::vector<std::string> failed;  // systems whose solve did not converge
 };
 
 class FractionalStep {

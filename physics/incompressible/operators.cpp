@@ -8,7 +8,9 @@ namespace {
 
 using Cell = std::array<index_t, 3>;
 
-index_t neighbour(const FvGrid& g, const Cell& c, int d, int s) { return g.neighbour(g.index(c[0], c[1], c[2]), c, d, s); }
+index_t neighbour(const FvGrid& g, const Cell& c, int d, int s) {
+  return g.neighbour(g.index(c[0], c[1], c[2]), c, d, s);
+}
 
 // Component e of an interleaved field (n per cell) on the face of c across side
 // s, for an interior face: linear interpolation between the two centres.

@@ -37,8 +37,8 @@ void pressure_gradient(const FvGrid& g, std::span<const double> p, std::span<dou
 // Rhie & Chow (1983) momentum interpolation in the fractional-step form of
 // Zang, Street & Koseff (1994): U_f = <u*>_f + dt (<grad p>_f - (p_N - p_P)/d_PN),
 // boundary faces take the boundary velocity.
-void rhie_chow_velocities(const FvGrid& g, const Boundaries& b, std::span<const double> u,
-                          std::span<const double> p, std::span<const double> grad_p, double dt, FaceVelocities& out);
+void rhie_chow_velocities(const FvGrid& g, const Boundaries& b, std::span<const double> u, std::span<const double> p,
+                          std::span<const double> grad_p, double dt, FaceVelocities& out);
 
 // Net outward flux per unit volume of each cell.
 void divergence(const FvGrid& g, const FaceVelocities& f, std::span<double> div);

@@ -11,8 +11,8 @@ enum class Backend { host, cuda };
 std::string_view to_string(Backend b);
 Backend parse_backend(std::string_view name);  // throws tb::Error naming the allowed values
 
-bool cuda_compiled();       // the library was built with the CUDA backend
-int cuda_device_count();    // 0 without CUDA or without a visible device
+bool cuda_compiled();            // the library was built with the CUDA backend
+int cuda_device_count();         // 0 without CUDA or without a visible device
 std::string cuda_device_name();  // empty when no device
 // Makes `device` (0 .. cuda_device_count()-1) this thread's current device;
 // call before the first allocation on it. Throws tb::Error when out of range.

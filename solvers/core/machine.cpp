@@ -91,8 +91,8 @@ void write(JsonWriter& json, const Machine& m) {
 }
 
 std::string summary(const Machine& m) {
-  std::string s = "host   " + m.hostname + ", " + m.cpu_model + ", " + std::to_string(m.host_threads) + " OpenMP threads of " +
-                  std::to_string(m.logical_cpus) + " logical CPUs\n";
+  std::string s = "host   " + m.hostname + ", " + m.cpu_model + ", " + std::to_string(m.host_threads) +
+                  " OpenMP threads of " + std::to_string(m.logical_cpus) + " logical CPUs\n";
   s += "gpu    " + (m.gpu.empty() ? "none (" + cuda_unavailable_reason() + ")" : m.gpu) + "\n";
   char load[32];
   std::snprintf(load, sizeof load, "%.2f", m.load_average);

@@ -8,8 +8,8 @@ namespace tb::kernels {
 
 double dot(const Vector& x, const Vector& y);
 double norm2(const Vector& x);
-void axpy(double a, const Vector& x, Vector& y);                  // y = a x + y
-void axpby(double a, const Vector& x, double b, Vector& y);       // y = a x + b y
+void axpy(double a, const Vector& x, Vector& y);                                           // y = a x + y
+void axpby(double a, const Vector& x, double b, Vector& y);                                // y = a x + b y
 void axpbypcz(double a, const Vector& x, double b, const Vector& y, double c, Vector& z);  // z = a x + b y + c z
 void scale(double a, Vector& x);
 void fill(Vector& x, double value);

@@ -37,16 +37,28 @@ class BiCGStab final : public KrylovMethod {
     while (st.reason == StopReason::not_run) {
       ++it;
       const double rho_new = space().dot(r0hat, r);
-      if (!std::isfinite(rho_new)) { fail(StopReason::non_finite, "rho"); break; }
-      if (rho_new == 0.0) { fail(StopReason::breakdown, "rho = (r0hat, r) = 0"); break; }
+      if (!std::isfinite(rho_new)) {
+        fail(StopReason::non_finite, "rho");
+        break;
+      }
+      if (rho_new == 0.0) {
+        fail(StopReason::breakdown, "rho = (r0hat, r) = 0");
+        break;
+      }
       const double beta = (rho_new / rho) * (alpha / omega);
       rho = rho_new;
       k::axpbypcz(1.0, r, -beta * omega, v, beta, p);  // p = r + beta (p - omega v)
       m.apply(p, phat);
       a.apply(phat, v);
       const double r0v = space().dot(r0hat, v);
-      if (!std::isfinite(r0v)) { fail(StopReason::non_finite, "(r0hat, v)"); break; }
-      if (r0v == 0.0) { fail(StopReason::breakdown, "(r0hat, v) = 0"); break; }
+      if (!std::isfinite(r0v)) {
+        fail(StopReason::non_finite, "(r0hat, v)");
+        break;
+      }
+      if (r0v == 0.0) {
+        fail(StopReason::breakdown, "(r0hat, v) = 0");
+        break;
+      }
       alpha = rho / r0v;
       k::copy(r, s);
       k::axpy(-alpha, v, s);
@@ -61,8 +73,14 @@ class BiCGStab final : public KrylovMethod {
       m.apply(s, shat);
       a.apply(shat, t);
       const double tt = space().dot(t, t);
-      if (!std::isfinite(tt)) { fail(StopReason::non_finite, "(t, t)"); break; }
-      if (tt == 0.0) { fail(StopReason::breakdown, "(t, t) = 0"); break; }
+      if (!std::isfinite(tt)) {
+        fail(StopReason::non_finite, "(t, t)");
+        break;
+      }
+      if (tt == 0.0) {
+        fail(StopReason::breakdown, "(t, t) = 0");
+        break;
+      }
       omega = space().dot(t, s) / tt;
       k::axpbypcz(alpha, phat, omega, shat, 1.0, x);
       k::copy(s, r);

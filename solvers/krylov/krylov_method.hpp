@@ -1,9 +1,9 @@
 #pragma once
 // The common frame of the Krylov methods: stopping rules, work vectors, and the
 // one entry point solve(A, M, b, x). Each method is one .cpp beside this file.
+#include <deque>
 #include <memory>
 #include <string>
-#include <deque>
 #include <vector>
 
 #include "preconditioner.hpp"
@@ -13,11 +13,11 @@
 namespace tb {
 
 struct StopCriteria {
-  double rtol = 1e-8;             // relative to the initial residual ||b - A x0||
-  double atol = 0.0;              // absolute residual
+  double rtol = 1e-8;  // relative to the initial residual ||b - A x0||
+  double atol = 0.0;   // absolute residual
   int maxit = 1000;
-  double dtol = 1e8;              // divergence: ||r|| > dtol * ||r0||
-  int stagnation_window = 200;    // no 0.1% improvement of the best residual in this many iterations; 0 = off
+  double dtol = 1e8;            // divergence: ||r|| > dtol * ||r0||
+  int stagnation_window = 200;  // no 0.1% improvement of the best residual in this many iterations; 0 = off
 };
 
 // Global reductions of the vector space: the identity on one process, MPI

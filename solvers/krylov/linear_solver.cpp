@@ -10,8 +10,8 @@
 
 namespace tb {
 
-LinearSolver::LinearSolver(std::string spec, std::unique_ptr<KrylovMethod> method, std::unique_ptr<Preconditioner> precond,
-                           Backend backend)
+LinearSolver::LinearSolver(std::string spec, std::unique_ptr<KrylovMethod> method,
+                           std::unique_ptr<Preconditioner> precond, Backend backend)
     : spec_(std::move(spec)), method_(std::move(method)), precond_(std::move(precond)), backend_(backend) {
   if (!precond_->supports(backend_))
     throw Error("solver '" + spec_ + "': its preconditioner has no " + std::string(to_string(backend_)) + " backend");

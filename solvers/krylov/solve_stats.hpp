@@ -6,13 +6,13 @@
 namespace tb {
 
 enum class StopReason {
-  converged_rtol,   // ||r|| <= rtol * ||r0||
-  converged_atol,   // ||r|| <= atol
-  max_iterations,   // iteration limit reached first
-  breakdown,        // a Krylov scalar vanished (rho, (r0,v), omega, p'Ap <= 0 ...)
-  stagnation,       // no progress over stagnation_window iterations
-  diverged,         // ||r|| > dtol * ||r0||
-  non_finite,       // NaN or Inf in the iterates or scalars
+  converged_rtol,  // ||r|| <= rtol * ||r0||
+  converged_atol,  // ||r|| <= atol
+  max_iterations,  // iteration limit reached first
+  breakdown,       // a Krylov scalar vanished (rho, (r0,v), omega, p'Ap <= 0 ...)
+  stagnation,      // no progress over stagnation_window iterations
+  diverged,        // ||r|| > dtol * ||r0||
+  non_finite,      // NaN or Inf in the iterates or scalars
   not_run,
 };
 
@@ -20,15 +20,15 @@ std::string_view to_string(StopReason r);
 bool is_converged(StopReason r);
 
 struct SolveStats {
-  std::string solver;                     // the specification that ran
+  std::string solver;  // the specification that ran
   StopReason reason = StopReason::not_run;
   int iterations = 0;
-  double initial_residual = 0.0;          // ||b - A x0||
-  double final_residual = 0.0;            // true ||b - A x|| recomputed after the solve
-  std::vector<double> residual_history;   // the method's residual norm per iteration, [0] = initial
-  double setup_seconds = 0.0;             // last setup/update of the preconditioner
+  double initial_residual = 0.0;         // ||b - A x0||
+  double final_residual = 0.0;           // true ||b - A x|| recomputed after the solve
+  std::vector<double> residual_history;  // the method's residual norm per iteration, [0] = initial
+  double setup_seconds = 0.0;            // last setup/update of the preconditioner
   double solve_seconds = 0.0;
-  std::string detail;                     // free text: which scalar broke down, etc.
+  std::string detail;  // free text: which scalar broke down, etc.
 
   bool converged() const { return is_converged(reason); }
   std::string line() const;  // one human-readable line

@@ -31,22 +31,26 @@ void BsrMatrix::validate() const {
   if (block_size < 1 || block_size > max_block_size)
     fail("block size " + std::to_string(block_size) + " outside 1.." + std::to_string(max_block_size));
   if (block_rows < 0 || block_cols < 0) fail("negative dimensions");
-  if (row_ptr.size() != std::size_t(block_rows) + 1) fail("row_ptr has " + std::to_string(row_ptr.size()) + " entries, expected block_rows+1");
+  if (row_ptr.size() != std::size_t(block_rows) + 1)
+    fail("row_ptr has " + std::to_string(row_ptr.size()) + " entries, expected block_rows+1");
   if (row_ptr[0] != 0 || std::size_t(row_ptr[block_rows]) != col_idx.size())
     fail("row_ptr and col_idx disagree on the number of blocks");
-  if (values.size() != col_idx.size() * std::size_t(block_entries())) fail("values size is not nnz_blocks * block_size^2");
+  if (values.size() != col_idx.size() * std::size_t(block_entries()))
+    fail("values size is not nnz_blocks * block_size^2");
   for (index_t i = 0; i < block_rows; ++i) {
     if (row_ptr[i + 1] < row_ptr[i]) fail("row_ptr decreases at block row " + std::to_string(i));
     for (index_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) {
-      if (col_idx[k] < 0 || col_idx[k] >= block_cols) fail("block column out of range in block row " + std::to_string(i));
-      if (k > row_ptr[i] && col_idx[k] <= col_idx[k - 1]) fail("block columns not sorted and unique in block row " + std::to_string(i));
+      if (col_idx[k] < 0 || col_idx[k] >= block_cols)
+        fail("block column out of range in block row " + std::to_string(i));
+      if (k > row_ptr[i] && col_idx[k] <= col_idx[k - 1])
+        fail("block columns not sorted and unique in block row " + std::to_string(i));
     }
   }
 }
 
 bool BsrMatrix::same_pattern(const BsrMatrix& o) const {
-  return block_size == o.block_size && block_rows == o.block_rows && block_cols == o.block_cols && row_ptr == o.row_ptr &&
-         col_idx == o.col_idx;
+  return block_size == o.block_size && block_rows == o.block_rows && block_cols == o.block_cols &&
+         row_ptr == o.row_ptr && col_idx == o.col_idx;
 }
 
 void spmv_ref(const BsrView& a, const double* x, double* y) {
@@ -120,10 +124,11 @@ void spmv(const BsrView& a, const double* x, double* y) {
 }
 
 BsrMatrix csr_to_bsr(const CsrMatrix& a, index_t bs) {
-  if (bs < 1 || bs > max_block_size) throw Error("block size " + std::to_string(bs) + " outside 1.." + std::to_string(max_block_size));
+  if (bs < 1 || bs > max_block_size)
+    throw Error("block size " + std::to_string(bs) + " outside 1.." + std::to_string(max_block_size));
   if (a.rows % bs || a.cols % bs)
-    throw Error("a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " matrix cannot be split into blocks of size " +
-                std::to_string(bs));
+    throw Error("a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
+                " matrix cannot be split into blocks of size " + std::to_string(bs));
   BsrMatrix b;
   b.block_size = bs;
   b.block_rows = a.rows / bs;

@@ -16,7 +16,8 @@ BsrOperator::BsrOperator(const BsrMatrix& a, Backend backend)
       col_idx_(backend, std::span<const index_t>(a.col_idx)),
       values_(backend, std::span<const double>(a.values)) {
   if (block_rows_ != block_cols_)
-    throw Error("BsrOperator: the matrix is not square (" + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) + ")");
+    throw Error("BsrOperator: the matrix is not square (" + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
+                ")");
 }
 
 void BsrOperator::update_values(const BsrMatrix& a) {
@@ -30,7 +31,8 @@ BsrView BsrOperator::view() const {
 }
 
 void BsrOperator::apply(const Vector& x, Vector& y) const {
-  if (x.size() != std::size_t(rows()) || y.size() != std::size_t(rows()) || x.backend() != backend_ || y.backend() != backend_)
+  if (x.size() != std::size_t(rows()) || y.size() != std::size_t(rows()) || x.backend() != backend_ ||
+      y.backend() != backend_)
     throw Error("BsrOperator::apply: vector size or backend does not match the operator");
   if (backend_ == Backend::cuda) return TB_CUDA_CALL(cuda::bsr_spmv(view(), x.data(), y.data()));
   spmv(view(), x.data(), y.data());

@@ -6,8 +6,8 @@
 #include <numbers>
 #include <vector>
 
-#include "solvers/core/error.hpp"
 #include "generator_spec.hpp"
+#include "solvers/core/error.hpp"
 #include "split_mix.hpp"
 
 namespace tb {
@@ -101,7 +101,8 @@ BsrMatrix generate_stencil7(const Stencil7Params& p) {
   std::vector<double> speed(n);  // each equation convects at its own speed
   for (auto& s : speed) s = p.symmetric ? 0.0 : rng.uniform(0.5, 1.0);
 
-  Grid g{p.nx, p.ny, p.nz, stretched_widths(p.nx, 1.0), stretched_widths(p.ny, 1.0), stretched_widths(p.nz, p.stretch), {}, {}, {}};
+  Grid g{p.nx, p.ny, p.nz, stretched_widths(p.nx, 1.0), stretched_widths(p.ny, 1.0), stretched_widths(p.nz, p.stretch),
+         {},   {},   {}};
   g.cx = centres(g.hx), g.cy = centres(g.hy), g.cz = centres(g.hz);
 
   BsrMatrix a;
@@ -129,8 +130,9 @@ BsrMatrix generate_stencil7(const Stencil7Params& p) {
           bool inside;
           index_t nbr;
         };
-        const Face faces[6] = {{2, -1, kk > 0, row - sz}, {1, -1, j > 0, row - sy},       {0, -1, i > 0, row - sx},
-                               {0, +1, i + 1 < p.nx, row + sx}, {1, +1, j + 1 < p.ny, row + sy}, {2, +1, kk + 1 < p.nz, row + sz}};
+        const Face faces[6] = {{2, -1, kk > 0, row - sz},       {1, -1, j > 0, row - sy},
+                               {0, -1, i > 0, row - sx},        {0, +1, i + 1 < p.nx, row + sx},
+                               {1, +1, j + 1 < p.ny, row + sy}, {2, +1, kk + 1 < p.nz, row + sz}};
         Dense off[6];
         for (int f = 0; f < 6; ++f) {
           const Face& fc = faces[f];
@@ -167,8 +169,7 @@ BsrMatrix generate_stencil7(const Stencil7Params& p) {
 
 Stencil7Params parse_stencil7(std::string_view text) {
   GeneratorSpec s(text);
-  if (s.name() != "stencil7")
-    throw Error("generator '" + std::string(text) + "': expected stencil7:key=value,...");
+  if (s.name() != "stencil7") throw Error("generator '" + std::string(text) + "': expected stencil7:key=value,...");
   Stencil7Params p;
   p.nx = index_t(s.integer("nx", p.nx));
   p.ny = index_t(s.integer("ny", p.ny));
@@ -186,8 +187,9 @@ Stencil7Params parse_stencil7(std::string_view text) {
 
 std::string describe(const Stencil7Params& p) {
   return "stencil7:nx=" + std::to_string(p.nx) + ",ny=" + std::to_string(p.ny) + ",nz=" + std::to_string(p.nz) +
-         ",n=" + std::to_string(p.block_size) + ",seed=" + std::to_string(p.seed) + ",stretch=" + std::to_string(p.stretch) +
-         ",peclet=" + std::to_string(p.peclet) + ",dt=" + std::to_string(p.dt) + ",coupling=" + std::to_string(p.coupling) +
+         ",n=" + std::to_string(p.block_size) + ",seed=" + std::to_string(p.seed) +
+         ",stretch=" + std::to_string(p.stretch) + ",peclet=" + std::to_string(p.peclet) +
+         ",dt=" + std::to_string(p.dt) + ",coupling=" + std::to_string(p.coupling) +
          ",symmetric=" + std::to_string(int(p.symmetric));
 }
 

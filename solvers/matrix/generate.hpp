@@ -20,10 +20,10 @@ struct Stencil7Params {
   index_t nx = 16, ny = 16, nz = 16;
   index_t block_size = 4;
   unsigned seed = 1;
-  double stretch = 1.05;   // geometric growth of the cell width away from each z=0 wall
-  double peclet = 10.0;    // strength of convection relative to diffusion
-  double dt = 0.1;         // implicit time step; smaller is more diagonally dominant
-  double coupling = 0.5;   // size of the off-diagonal reaction terms relative to the diagonal
+  double stretch = 1.05;  // geometric growth of the cell width away from each z=0 wall
+  double peclet = 10.0;   // strength of convection relative to diffusion
+  double dt = 0.1;        // implicit time step; smaller is more diagonally dominant
+  double coupling = 0.5;  // size of the off-diagonal reaction terms relative to the diagonal
   bool symmetric = false;
 };
 

@@ -9,8 +9,8 @@
 namespace tb {
 
 struct Bilu0Factors {
-  BsrMatrix lu;                   // L (unit block-lower, stored below the diagonal) and U (on and above), inverted diagonal
-  std::vector<index_t> diag;      // position of each diagonal block in lu.col_idx
+  BsrMatrix lu;               // L (unit block-lower, stored below the diagonal) and U (on and above), inverted diagonal
+  std::vector<index_t> diag;  // position of each diagonal block in lu.col_idx
 
   // The sweep layout, refilled from lu after every factorisation: L's blocks
   // row by row, and U's rows in reverse order (each row: inverted diagonal, then

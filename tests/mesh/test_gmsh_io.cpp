@@ -19,8 +19,6 @@ using testing::kGmsh41;
 using testing::replace;
 using testing::TempFile;
 
-
-
 TEST(GmshReader, Version22CountsAndMarkers) {
   TempFile f("three.msh", kGmsh22);
   const Mesh2D m = read_gmsh(f.path());

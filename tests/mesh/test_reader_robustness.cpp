@@ -59,7 +59,8 @@ void damage_everywhere(const std::string& name, const std::string& text) {
           line += k == t ? junk : words[k].c_str();
         }
         changed[l] = line;
-        read_survives(name, join(changed), "line " + std::to_string(l + 1) + " token " + std::to_string(t) + " -> '" + junk + "'");
+        read_survives(name, join(changed),
+                      "line " + std::to_string(l + 1) + " token " + std::to_string(t) + " -> '" + junk + "'");
       }
   }
 }

@@ -16,7 +16,6 @@ using testing::kSu2;
 using testing::replace;
 using testing::TempFile;
 
-
 TEST(Su2Reader, CountsAndMarkers) {
   TempFile f("three.su2", kSu2);
   const Mesh2D m = read_su2(f.path());

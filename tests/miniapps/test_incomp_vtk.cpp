@@ -3,7 +3,6 @@
 // x = 0.5 matches Ghia, Ghia & Shin, J. Comput. Phys. 48 (1982), Table I, within
 // 0.01 (on 64 x 64 cells the deviation is 0.003; see test_cavity_ghia.cpp).
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>

@@ -13,16 +13,18 @@ namespace {
 constexpr int threads = 256;
 
 __global__ void init_kernel(double* a, double* b, double* c, std::size_t n) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     a[i] = 0.0;
     b[i] = 1.0;
     c[i] = 2.0;
   }
 }
 
-__global__ void triad_kernel(double* __restrict__ a, const double* __restrict__ b, const double* __restrict__ c, double s,
-                             std::size_t n) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+__global__ void triad_kernel(double* __restrict__ a, const double* __restrict__ b, const double* __restrict__ c,
+                             double s, std::size_t n) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     a[i] = b[i] + s * c[i];
 }
 

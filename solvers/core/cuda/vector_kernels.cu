@@ -21,14 +21,13 @@ constexpr int threads = 256;
 // device, so a dot product gives the same bits on an H100 and an H200.
 constexpr int max_blocks = 1024;
 
-int blocks_for(std::size_t n) {
-  return int(std::min<std::size_t>((n + threads - 1) / threads, max_blocks));
-}
+int blocks_for(std::size_t n) { return int(std::min<std::size_t>((n + threads - 1) / threads, max_blocks)); }
 
 __device__ __forceinline__ std::size_t first_index() { return std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ std::size_t grid_stride() { return std::size_t(gridDim.x) * blockDim.x; }
 
-__global__ void __launch_bounds__(threads) dot_partials(const double* x, const double* y, std::size_t n, double* partial) {
+__global__ void __launch_bounds__(threads)
+    dot_partials(const double* x, const double* y, std::size_t n, double* partial) {
   double s = 0.0;
   for (std::size_t i = first_index(); i < n; i += grid_stride()) s += x[i] * y[i];
   s = cuda_reduction::block_sum<threads>(s);
@@ -107,7 +106,8 @@ double dot(const double* x, const double* y, std::size_t n) {
   sum_partials<<<1, threads>>>(s.partial, blocks, s.result);
   cuda_error::check_launch("sum_partials");
   double result = 0.0;
-  cuda_error::throw_if(cudaMemcpy(&result, s.result, sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy of the dot result");
+  cuda_error::throw_if(cudaMemcpy(&result, s.result, sizeof(double), cudaMemcpyDeviceToHost),
+                       "cudaMemcpy of the dot result");
   return result;
 }
 
@@ -143,7 +143,8 @@ bool all_finite(const double* x, std::size_t n) {
   find_non_finite<<<blocks_for(n), threads>>>(x, n, s.flag);
   cuda_error::check_launch("find_non_finite");
   int found = 0;
-  cuda_error::throw_if(cudaMemcpy(&found, s.flag, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy of the all_finite flag");
+  cuda_error::throw_if(cudaMemcpy(&found, s.flag, sizeof(int), cudaMemcpyDeviceToHost),
+                       "cudaMemcpy of the all_finite flag");
   return found == 0;
 }
 

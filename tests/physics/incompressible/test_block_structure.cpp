@@ -39,7 +39,8 @@ TEST(IncompressibleBlocks, TwoDimensionalMomentumHasTwoByTwoBlocksOnTheFivePoint
   expect_stencil7_pattern(a, 6, 5, 1);
   // Component coupling: the off-diagonal entries of the blocks are not all zero.
   double coupling = 0.0;
-  for (index_t k = 0; k < a.nnz_blocks(); ++k) coupling = std::max({coupling, std::abs(a.block(k)[1]), std::abs(a.block(k)[2])});
+  for (index_t k = 0; k < a.nnz_blocks(); ++k)
+    coupling = std::max({coupling, std::abs(a.block(k)[1]), std::abs(a.block(k)[2])});
   EXPECT_GT(coupling, 1e-3);
   expect_stencil7_pattern(flow.poisson_matrix(), 6, 5, 1);
   EXPECT_EQ(flow.poisson_matrix().block_size, 1);

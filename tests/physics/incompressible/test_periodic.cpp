@@ -75,7 +75,8 @@ double periodic_channel_error(index_t ny) {
 
 TEST(Periodic, ForceDrivenChannelConvergesAtSecondOrder) {
   const double coarse = periodic_channel_error(12), fine = periodic_channel_error(24);
-  std::printf("periodic channel max error: ny=12 %.3e, ny=24 %.3e, order %.2f\n", coarse, fine, std::log2(coarse / fine));
+  std::printf("periodic channel max error: ny=12 %.3e, ny=24 %.3e, order %.2f\n", coarse, fine,
+              std::log2(coarse / fine));
   EXPECT_GT(std::log2(coarse / fine), 1.8);
   EXPECT_LT(fine, 1e-2);
 }

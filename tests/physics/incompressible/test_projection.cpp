@@ -41,7 +41,8 @@ void expect_divergence_at_solver_tolerance(double rtol) {
   RegistrySolvers solvers("bicgstab(rtol=1e-10)+bilu0", spec);
   const SolveFunction inner = solvers.function();
   double rhs_norm = 0.0;
-  const SolveFunction spy = [&](const std::string& s, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+  const SolveFunction spy = [&](const std::string& s, const BsrMatrix& a, std::span<const double> b,
+                                std::span<double> x) {
     if (s == "pressure") rhs_norm = norm(b);
     return inner(s, a, b, x);
   };

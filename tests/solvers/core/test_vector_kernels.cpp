@@ -3,14 +3,13 @@
 // on a machine that may have no device.
 #include <gtest/gtest.h>
 
-#include "../../common/random.hpp"
-
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "../../common/random.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"

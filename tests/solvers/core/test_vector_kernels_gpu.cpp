@@ -4,14 +4,13 @@
 // grid-stride loops wrap. Skips with the reason when no device is visible.
 #include <gtest/gtest.h>
 
-#include "../../common/random.hpp"
-
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "../../common/random.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"

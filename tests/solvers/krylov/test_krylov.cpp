@@ -50,8 +50,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"gmres(rtol=1e-10,restart=7,orthog=cgs2)+jacobi", false, 3},
                       Case{"fgmres(rtol=1e-10,restart=9,orthog=mgs)+bilu0", false, 5},
                       Case{"gmres(rtol=1e-10,restart=30)+bilu0", false, 4},
-                      Case{"gmres(rtol=1e-10,restart=5)+block_jacobi", false, 6}, Case{"fgmres(rtol=1e-10)+bilu0", false, 4},
-                      Case{"fgmres(rtol=1e-10,restart=4)+jacobi", false, 3},
+                      Case{"gmres(rtol=1e-10,restart=5)+block_jacobi", false, 6},
+                      Case{"fgmres(rtol=1e-10)+bilu0", false, 4}, Case{"fgmres(rtol=1e-10,restart=4)+jacobi", false, 3},
                       Case{"richardson(rtol=1e-10,maxit=500)+bilu0", false, 4},
                       Case{"richardson(rtol=1e-10,maxit=2000)+block_jacobi", false, 2}));
 

@@ -1,13 +1,12 @@
 #include <gtest/gtest.h>
 
-#include "../../common/random.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "../../common/random.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/bsr.hpp"
 

@@ -5,9 +5,9 @@
 #include <Eigen/Dense>
 
 #include "../../common/systems.hpp"
+#include "solvers/core/error.hpp"
 #include "solvers/precond/basic.hpp"
 #include "solvers/precond/bilu0.hpp"
-#include "solvers/core/error.hpp"
 #include "solvers/precond/dense_block.hpp"
 
 namespace tb {
@@ -71,9 +71,12 @@ TEST_P(Bilu0Reference, ProductEqualsMatrixOnPattern) {
     for (int k = f.lu.row_ptr[i]; k < f.lu.row_ptr[i + 1]; ++k) {
       const int j = f.lu.col_idx[k];
       Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> blk(f.lu.block(k), n, n);
-      if (j < i) l.block(i * n, j * n, n, n) = blk;
-      else if (j == i) u.block(i * n, j * n, n, n) = Dense(blk).inverse();
-      else u.block(i * n, j * n, n, n) = blk;
+      if (j < i)
+        l.block(i * n, j * n, n, n) = blk;
+      else if (j == i)
+        u.block(i * n, j * n, n, n) = Dense(blk).inverse();
+      else
+        u.block(i * n, j * n, n, n) = blk;
     }
   const Dense lu = l * u;
   const Dense dense_a = Dense(test::to_eigen(a));
