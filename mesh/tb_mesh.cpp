@@ -12,15 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "mesh/cell_ordering.hpp"
 #include "mesh/check.hpp"
 #include "mesh/geometry.hpp"
 #include "mesh/graph/colouring.hpp"
 #include "mesh/graph/level_schedule.hpp"
-#include "mesh/graph/line_detection.hpp"
-#include "mesh/graph/ordering.hpp"
-#include "mesh/graph/partition.hpp"
 #include "mesh/io/mesh_io.hpp"
 #include "mesh/io/vtu_writer.hpp"
+#include "mesh/mesh_graph.hpp"
+#include "mesh/mesh_lines.hpp"
+#include "mesh/partition.hpp"
 #include "mesh/reorder.hpp"
 #include "solvers/core/error.hpp"
 

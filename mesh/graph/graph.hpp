@@ -1,15 +1,12 @@
 #pragma once
 // Undirected graphs in compressed adjacency form: the cell adjacency of a mesh
-// or the block pattern of a matrix. Symmetric, no self loops, sorted rows.
+// (mesh/mesh_graph.hpp) or the block pattern of a matrix. Symmetric, no self loops, sorted rows.
 #include <utility>
 #include <vector>
 
 #include "solvers/core/types.hpp"
 
 namespace tb {
-
-class Mesh2D;
-struct TetrahedralMesh;
 
 struct Graph {
   std::vector<index_t> row_ptr{0};
@@ -29,12 +26,5 @@ Graph graph_from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>
 // matrix's block pattern): symmetrised, diagonal dropped. Throws tb::Error on a
 // column index out of range.
 Graph graph_from_pattern(index_t n, const index_t* row_ptr, const index_t* col_idx);
-
-// Cells are vertices, interior faces are edges.
-Graph cell_graph(const Mesh2D& mesh);
-
-// Nodes are vertices, the six edges of every tetrahedron are edges: the block
-// pattern of a node-centred scheme on the mesh (seed 002 §V).
-Graph node_graph(const TetrahedralMesh& mesh);
 
 }  // namespace tb

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "mesh/geometry.hpp"
 #include "mesh/graph/graph.hpp"
 
 namespace tb {
@@ -32,18 +31,5 @@ std::vector<double> anisotropy(const Graph& g, const std::vector<double>& weight
 // Lines shorter than min_length are dropped.
 Lines detect_lines(const Graph& g, const std::vector<double>& weight, const std::vector<index_t>& seeds,
                    double threshold, index_t min_length = 2);
-
-// Coupling of face neighbours as a diffusion stencil weighs it: face length
-// over centroid distance. For a dx-by-dy rectangle the anisotropy is (dx/dy)^2.
-std::vector<double> face_coupling_weights(const Mesh2D& mesh, const MeshGeometry& geom, const Graph& cells);
-
-struct LineOptions {
-  double threshold = 4.0;                 // anisotropy; 4 is a quadrilateral of aspect ratio 2
-  std::vector<std::string> seed_markers;  // boundary markers whose cells start lines; empty: all
-  index_t min_length = 2;
-};
-
-// Lines on a mesh's cell graph, seeded by cells on boundary faces of the chosen markers.
-Lines detect_mesh_lines(const Mesh2D& mesh, const MeshGeometry& geom, const Graph& cells, const LineOptions& opt);
 
 }  // namespace tb

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "checkpoint.hpp"
+#include "physics/step_failure.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
 #include "solvers/core/atomic_file.hpp"

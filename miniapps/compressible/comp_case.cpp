@@ -3,8 +3,9 @@
 #include <filesystem>
 #include <numbers>
 
-#include "mesh/graph/ordering.hpp"
+#include "mesh/cell_ordering.hpp"
 #include "mesh/io/mesh_io.hpp"
+#include "mesh/mesh_graph.hpp"
 #include "mesh/reorder.hpp"
 #include "solvers/core/error.hpp"
 

@@ -6,6 +6,7 @@
 #include <istream>
 #include <ostream>
 
+#include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::compressible {

@@ -39,11 +39,13 @@ class CartesianGrid {
   const GridAxis& axis(int d) const { return axes_[d]; }
   index_t cells(int d) const { return axes_[d].cells(); }
   index_t num_cells() const { return n_[0] * n_[1] * n_[2]; }
-  index_t index(index_t i, index_t j, index_t k) const { return i + n_[0] * (j + n_[1] * k); }
+  StructuredIndex shape() const { return {n_[0], n_[1], n_[2]}; }
+  index_t index(index_t i, index_t j, index_t k) const { return shape().natural(i, j, k); }
   index_t index(const std::array<index_t, 3>& c) const { return index(c[0], c[1], c[2]); }
-  index_t stride(int d) const { return d == 0 ? 1 : d == 1 ? n_[0] : n_[0] * n_[1]; }
+  index_t stride(int d) const { return shape().stride(d); }
   std::array<index_t, 3> ijk(index_t cell) const {
-    return {cell % n_[0], (cell / n_[0]) % n_[1], cell / (n_[0] * n_[1])};
+    const StructuredIndex s = shape();
+    return {s.i_of(cell), s.j_of(cell), s.k_of(cell)};
   }
   Vec3 centre(const std::array<index_t, 3>& c) const {
     return {axes_[0].centres[c[0]], axes_[1].centres[c[1]], axes_[2].centres[c[2]]};

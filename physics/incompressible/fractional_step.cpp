@@ -7,6 +7,7 @@
 
 #include "physics/incompressible/momentum.hpp"
 #include "physics/incompressible/pressure.hpp"
+#include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::incompressible {

@@ -38,8 +38,8 @@ FvGrid::FvGrid(const AxisSpec& x, const AxisSpec& y, const AxisSpec& z, std::arr
 }
 
 std::array<index_t, 3> FvGrid::ijk(index_t cell) const {
-  const index_t nx = axes_[0].cells, ny = axes_[1].cells;
-  return {cell % nx, (cell / nx) % ny, cell / (nx * ny)};
+  const StructuredIndex s = shape();
+  return {s.i_of(cell), s.j_of(cell), s.k_of(cell)};
 }
 
 double FvGrid::volume(const std::array<index_t, 3>& c) const {

@@ -30,9 +30,10 @@ class FvGrid {
   index_t cells(int d) const { return axes_[d].cells; }
   index_t num_cells() const { return axes_[0].cells * axes_[1].cells * axes_[2].cells; }
   const AxisGeometry& axis(int d) const { return axes_[d]; }
+  StructuredIndex shape() const { return {axes_[0].cells, axes_[1].cells, axes_[2].cells}; }
   // Natural order, i fastest, then j, then k: the row order of tb::generate_stencil7.
-  index_t index(index_t i, index_t j, index_t k) const { return i + axes_[0].cells * (j + axes_[1].cells * k); }
-  index_t stride(int d) const { return d == 0 ? 1 : d == 1 ? axes_[0].cells : axes_[0].cells * axes_[1].cells; }
+  index_t index(index_t i, index_t j, index_t k) const { return shape().natural(i, j, k); }
+  index_t stride(int d) const { return shape().stride(d); }
   std::array<index_t, 3> ijk(index_t cell) const;
   bool has_neighbour(const std::array<index_t, 3>& c, int d, int s) const {
     return d < dim() && (axes_[d].periodic || (c[d] + s >= 0 && c[d] + s < axes_[d].cells));

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "solvers/core/error.hpp"
-#include "solvers/fgbilu/stencil7_matrix.hpp"
+#include "solvers/matrix/stencil7_matrix.hpp"
 
 namespace tb::banded {
 

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "mesh/graph/structured_index.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::banded {
@@ -18,8 +19,9 @@ struct Neighbour {
 
 // The stencil row i as (column, value) pairs in ascending column order.
 int stencil_row(const StencilCoefficients& c, index_t i, Neighbour* out) {
-  const index_t x = i % c.nx, y = (i / c.nx) % c.ny, z = i / (c.nx * c.ny);
-  const index_t sy = c.nx, sz = c.nx * c.ny;
+  const StructuredIndex g{c.nx, c.ny, c.nz};
+  const index_t x = g.i_of(i), y = g.j_of(i), z = g.k_of(i);
+  const index_t sy = g.stride(1), sz = g.stride(2);
   int n = 0;
   if (z > 0) out[n++] = {i - sz, -c.az};
   if (y > 0) out[n++] = {i - sy, -c.ay};
@@ -74,7 +76,7 @@ StencilCoefficients stencil_from_bsr(const BsrMatrix& a, index_t nx, index_t ny,
   c.az = coupling(a, nz, nx * ny);
   // The diagonal is shift + inside + wall * walls: row 0 (a corner) and the
   // centre cell (fewest walls) give two equations for shift and wall.
-  const index_t centre = nx / 2 + nx * (ny / 2 + ny * (nz / 2));
+  const index_t centre = StructuredIndex{nx, ny, nz}.natural(nx / 2, ny / 2, nz / 2);
   double in0, w0, inc, wc;
   face_sums(c, 0, in0, w0);
   face_sums(c, centre, inc, wc);

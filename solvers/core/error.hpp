@@ -11,14 +11,6 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A time or pseudo-time step that cannot be completed (a solution that stays
-// non-physical, a diverged iteration): the input was accepted, the run failed.
-// Drivers report it with exit status 1, bad input with 2.
-class StepFailure : public Error {
- public:
-  using Error::Error;
-};
-
 // Input that is malformed at a known place: "file:line: message".
 class ParseError : public Error {
  public:

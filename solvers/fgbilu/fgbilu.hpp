@@ -18,7 +18,7 @@
 #include "solvers/core/array.hpp"
 #include "solvers/core/stage_groups.hpp"
 #include "solvers/krylov/preconditioner.hpp"
-#include "stencil7_matrix.hpp"
+#include "solvers/matrix/stencil7_matrix.hpp"
 
 namespace tb::fgbilu {
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "mesh/graph/graph.hpp"
 #include "mesh/io/gmsh_reader.hpp"
+#include "mesh/mesh_graph.hpp"
 #include "mesh_fixtures.hpp"
 #include "sample_files.hpp"
 #include "solvers/core/error.hpp"

@@ -1,8 +1,9 @@
 // Line detection on a stretched boundary-layer mesh and line-X orderings.
 #include <gtest/gtest.h>
 
+#include "mesh/cell_ordering.hpp"
 #include "mesh/graph/line_ordering.hpp"
-#include "mesh/graph/ordering.hpp"
+#include "mesh/mesh_graph.hpp"
 #include "mesh_fixtures.hpp"
 #include "solvers/core/error.hpp"
 

@@ -8,13 +8,14 @@
 #include <numbers>
 
 #include "graph_fixtures.hpp"
+#include "mesh/cell_ordering.hpp"
 #include "mesh/check.hpp"
 #include "mesh/geometry.hpp"
 #include "mesh/graph/line_ordering.hpp"
-#include "mesh/graph/ordering.hpp"
-#include "mesh/graph/partition.hpp"
 #include "mesh/graph/rcm.hpp"
 #include "mesh/io/mesh_io.hpp"
+#include "mesh/mesh_graph.hpp"
+#include "mesh/partition.hpp"
 #include "mesh/reorder.hpp"
 #include "mesh_fixtures.hpp"
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "mesh/graph/wavefront.hpp"
 #include "mesh/structured/structured_grid.hpp"
 #include "solvers/core/error.hpp"
 
@@ -68,6 +69,27 @@ TEST(Hyperplanes, LowerNeighboursAreInThePreviousPlane) {
   EXPECT_EQ(two.ijk[1], (std::array<index_t, 3>{0, 0, 1}));
   EXPECT_EQ(two.ijk[2], (std::array<index_t, 3>{0, 1, 0}));
   EXPECT_EQ(two.ijk[3], (std::array<index_t, 3>{1, 0, 0}));
+}
+
+// The one natural numbering: i fastest, then j, then k, and back.
+TEST(StructuredIndex, NaturalOrderAndItsInverse) {
+  const StructuredIndex g{4, 3, 2};
+  EXPECT_EQ(g.cells(), 24);
+  EXPECT_EQ(g.stride(0), 1);
+  EXPECT_EQ(g.stride(1), 4);
+  EXPECT_EQ(g.stride(2), 12);
+  index_t expected = 0;
+  for (index_t k = 0; k < 2; ++k)
+    for (index_t j = 0; j < 3; ++j)
+      for (index_t i = 0; i < 4; ++i) {
+        const index_t c = g.natural(i, j, k);
+        EXPECT_EQ(c, expected++);
+        EXPECT_EQ(g.i_of(c), i);
+        EXPECT_EQ(g.j_of(c), j);
+        EXPECT_EQ(g.k_of(c), k);
+      }
+  const StructuredGrid3D grid({4, 1.0}, {3, 1.0}, {2, 1.0});
+  EXPECT_EQ(grid.index(3, 2, 1), g.natural(3, 2, 1));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <ostream>
 
 #include "miniapps/common/simulation.hpp"
+#include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/generate.hpp"
 

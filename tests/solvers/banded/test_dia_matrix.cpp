@@ -9,7 +9,7 @@
 #include "banded_systems.hpp"
 #include "solvers/banded/banded_product.hpp"
 #include "solvers/core/error.hpp"
-#include "solvers/fgbilu/stencil7_matrix.hpp"
+#include "solvers/matrix/stencil7_matrix.hpp"
 
 namespace tb {
 namespace {

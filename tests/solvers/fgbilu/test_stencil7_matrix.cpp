@@ -6,9 +6,9 @@
 #include <string>
 
 #include "solvers/core/error.hpp"
-#include "solvers/fgbilu/stencil7_matrix.hpp"
 #include "solvers/matrix/generate.hpp"
 #include "solvers/matrix/matrix_market.hpp"
+#include "solvers/matrix/stencil7_matrix.hpp"
 
 namespace tb::fgbilu {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "solvers/core/error.hpp"
 #include "solvers/core/stage_groups.hpp"
-#include "solvers/fgbilu/wavefront_schedule.hpp"
+#include "solvers/matrix/wavefront_schedule.hpp"
 
 namespace tb::fgbilu {
 namespace {

@@ -11,8 +11,8 @@
 #endif
 
 #include "../../common/systems.hpp"
-#include "mesh/graph/graph.hpp"
 #include "mesh/io/gmsh_reader.hpp"
+#include "mesh/mesh_graph.hpp"
 #include "multicolor_fixtures.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "../../common/systems.hpp"
-#include "mesh/graph/graph.hpp"
 #include "mesh/io/gmsh_reader.hpp"
+#include "mesh/mesh_graph.hpp"
 #include "multicolor_fixtures.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"

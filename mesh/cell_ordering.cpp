@@ -1,9 +1,10 @@
-#include "mesh/graph/ordering.hpp"
+#include "mesh/cell_ordering.hpp"
 
 #include "mesh/graph/colouring.hpp"
 #include "mesh/graph/line_ordering.hpp"
 #include "mesh/graph/one_way_dissection.hpp"
 #include "mesh/graph/rcm.hpp"
+#include "mesh/mesh_graph.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb {

@@ -1,12 +1,13 @@
 #pragma once
 // The wavefront schedule of seed 000, Algorithm 1: W:(p,q) -> (i,j,k) and the
 // plane sizes N_p, built once per grid from the one hyperplane enumeration in
-// mesh/structured (tb::wavefront_hyperplanes). Cells are numbered by their
+// mesh/graph (tb::wavefront_hyperplanes). Cells are numbered by their
 // wavefront position: plane p holds positions plane_ptr[p] .. plane_ptr[p+1).
 // The FGBILU coefficients are stored in this order (stencil7_matrix.hpp).
 #include <array>
 #include <vector>
 
+#include "mesh/graph/structured_index.hpp"
 #include "solvers/core/types.hpp"
 
 namespace tb::fgbilu {
@@ -16,12 +17,8 @@ namespace tb::fgbilu {
 enum Direction : int { k_minus = 0, j_minus = 1, i_minus = 2, i_plus = 3, j_plus = 4, k_plus = 5 };
 inline constexpr int num_neighbours = 6;
 
-struct GridShape {
-  index_t ni = 1, nj = 1, nk = 1;
-  index_t cells() const { return ni * nj * nk; }
-  // Natural order: i fastest (the row order of the 7-point block stencil).
-  index_t natural(index_t i, index_t j, index_t k) const { return i + ni * (j + nj * k); }
-};
+// Natural order: i fastest (the row order of the 7-point block stencil).
+using GridShape = StructuredIndex;
 
 // How the cells of a Stencil7Matrix are stored. The wavefront variants need
 // wavefront order (a hyperplane is a contiguous range); the sequential

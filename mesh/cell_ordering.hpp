@@ -2,8 +2,8 @@
 // Cell orderings of a mesh by name, as case files and tb-mesh spell them.
 #include <string>
 
-#include "mesh/graph/line_detection.hpp"
 #include "mesh/graph/permutation.hpp"
+#include "mesh/mesh_lines.hpp"
 
 namespace tb {
 

@@ -1,8 +1,8 @@
-#include "wavefront_schedule.hpp"
+#include "solvers/matrix/wavefront_schedule.hpp"
 
 #include <algorithm>
 
-#include "mesh/structured/structured_grid.hpp"
+#include "mesh/graph/wavefront.hpp"
 
 namespace tb::fgbilu {
 
@@ -36,7 +36,7 @@ WavefrontSchedule make_wavefront_schedule(const GridShape& shape, CellOrder orde
   for (index_t q = 0; q < n; ++q) {
     const auto [i, j, k] = s.ijk[q];
     const index_t c = s.natural[q];
-    const index_t sj = shape.ni, sk = shape.ni * shape.nj;
+    const index_t sj = shape.stride(1), sk = shape.stride(2);
     index_t* nb = s.neighbour.data();
     if (k > 0) nb[k_minus * n + q] = s.position[c - sk];
     if (j > 0) nb[j_minus * n + q] = s.position[c - sj];

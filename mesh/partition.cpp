@@ -1,4 +1,4 @@
-#include "mesh/graph/partition.hpp"
+#include "mesh/partition.hpp"
 
 #include <string>
 

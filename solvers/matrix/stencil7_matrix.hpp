@@ -14,11 +14,15 @@
 // (BSR) order the cells of a hyperplane lie up to I*J cells apart and every
 // block would be a separate memory transaction. Vectors stay in natural order:
 // they are the Krylov methods' vectors.
+//
+// It lives in solvers/matrix, below the rooms, because two rooms use it (FGBILU
+// factorises it, the banded room converts it to DIA); the namespace tb::fgbilu
+// names the paper whose format it is.
 #include <string>
 #include <vector>
 
 #include "solvers/matrix/bsr.hpp"
-#include "wavefront_schedule.hpp"
+#include "solvers/matrix/wavefront_schedule.hpp"
 
 namespace tb::fgbilu {
 

@@ -1,4 +1,4 @@
-#include "stencil7_matrix.hpp"
+#include "solvers/matrix/stencil7_matrix.hpp"
 
 #include <algorithm>
 #include <string>
