@@ -8,6 +8,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  clang-format-14  # tests/style: the pinned formatter of the format test
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   libmetis-dev libvtk9-dev
