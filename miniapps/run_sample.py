@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""Runs one of a miniapp's sample command lines (its samples.txt, printed by
+--help) for two steps, as the sample tests do, and checks the exit status.
+
+The sample runs in the source root (its paths are relative to it) with:
+  - the program name (tb-incomp, ...) replaced by the built binary in --bin-dir,
+    and mpiexec by --mpiexec (with --oversubscribe: the test machines have few cores);
+  - every path under out/ moved into --work, and --out added where the sample
+    has none, so tests write only to the build tree;
+  - --steps 2 appended, so that every sample runs two steps whatever its case says;
+  - in a sequence ("a; b", a checkpointed run then its restart) the checkpoint
+    interval set to 1, because two steps reach no checkpoint at the sample's own.
+Every command of the sample must exit with --expect, except --help, which exits 0.
+
+Usage: run_sample.py --bin-dir D --work W --source S --expect N [--mpiexec M] samples.txt INDEX
+(INDEX counts from 1 over the lines that are neither blank nor comments.)
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+
+def command_of(words, args, in_sequence):
+    out = []
+    for w in words:
+        if w.startswith("tb-") and os.path.exists(os.path.join(args.bin_dir, w)):
+            out.append(os.path.join(args.bin_dir, w))
+        elif w == "mpiexec":
+            if not args.mpiexec:
+                sys.exit("the sample needs mpiexec, which this build did not find")
+            out += [args.mpiexec, "--oversubscribe"]
+        elif w.startswith("out/"):
+            out.append(os.path.join(args.work, w))
+        elif in_sequence and re.match(r"^run\.checkpoint_every=\d+$", w):
+            out.append("run.checkpoint_every=1")
+        else:
+            out.append(w)
+    return out if "--help" in out else out + ["--steps", "2"]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin-dir", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--source", required=True)
+    p.add_argument("--expect", type=int, required=True)
+    p.add_argument("--mpiexec", default="")
+    p.add_argument("samples")
+    p.add_argument("index", type=int)
+    args = p.parse_args()
+    lines = [l for l in open(args.samples, encoding="utf-8").read().split("\n") if l.strip() and not l.strip().startswith("#")]
+    if not 1 <= args.index <= len(lines):
+        sys.exit(f"{args.samples} has {len(lines)} samples, not {args.index}")
+    sample = re.sub(r"[ \t]+#.*$", "", lines[args.index - 1])
+    os.makedirs(args.work, exist_ok=True)
+    parts = [s.strip() for s in sample.split(";") if s.strip()]
+    for part in parts:
+        cmd = command_of(shlex.split(part), args, len(parts) > 1)
+        if "--out" not in cmd and "--restart" not in cmd:
+            cmd += ["--out", os.path.join(args.work, "out")]  # not the default out/ of the source root
+        print("$", " ".join(shlex.quote(w) for w in cmd), flush=True)
+        status = subprocess.run(cmd, cwd=args.source).returncode
+        expect = 0 if "--help" in cmd else args.expect
+        if status != expect:
+            print(f"exit status {status}, expected {expect}")
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
