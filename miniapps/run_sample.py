@@ -7,7 +7,8 @@ The sample runs in the source root (its paths are relative to it) with:
     and mpiexec by --mpiexec (with --oversubscribe: the test machines have few cores);
   - every path under out/ moved into --work, and --out added where the sample
     has none, so tests write only to the build tree;
-  - --steps 2 appended, so that every sample runs two steps whatever its case says;
+  - --steps 2 appended, so that every sample runs two steps whatever its case
+    says (--steps 4 for the restart in "a; b": two steps past the checkpoint);
   - in a sequence ("a; b", a checkpointed run then its restart) the checkpoint
     interval set to 1, because two steps reach no checkpoint at the sample's own.
 Every command of the sample must exit with --expect, except --help, which exits 0.
@@ -23,7 +24,7 @@ import subprocess
 import sys
 
 
-def command_of(words, args, in_sequence):
+def command_of(words, args, in_sequence, steps):
     out = []
     for w in words:
         if w.startswith("tb-") and os.path.exists(os.path.join(args.bin_dir, w)):
@@ -38,7 +39,7 @@ def command_of(words, args, in_sequence):
             out.append("run.checkpoint_every=1")
         else:
             out.append(w)
-    return out if "--help" in out else out + ["--steps", "2"]
+    return out if "--help" in out else out + ["--steps", str(steps)]
 
 
 def main():
@@ -57,8 +58,9 @@ def main():
     sample = re.sub(r"[ \t]+#.*$", "", lines[args.index - 1])
     os.makedirs(args.work, exist_ok=True)
     parts = [s.strip() for s in sample.split(";") if s.strip()]
-    for part in parts:
-        cmd = command_of(shlex.split(part), args, len(parts) > 1)
+    for n, part in enumerate(parts):
+        # --steps counts from the start of the run, a restart's too: two more each.
+        cmd = command_of(shlex.split(part), args, len(parts) > 1, 2 * (n + 1))
         if "--out" not in cmd and "--restart" not in cmd:
             cmd += ["--out", os.path.join(args.work, "out")]  # not the default out/ of the source root
         print("$", " ".join(shlex.quote(w) for w in cmd), flush=True)
