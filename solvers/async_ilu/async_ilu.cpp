@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/precond/bilu0.hpp"
 #include "solvers/precond/dense_block.hpp"
@@ -114,7 +113,7 @@ void AsyncIlu::set_initial_guess() {
 
 void AsyncIlu::run_exact_on_host() {
   FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data()};
-  const index_t bad = ref::factor_sweeps(view_of(false), s, 1, Schedule::asynchronous);
+  const index_t bad = kernels::ref::factor_sweeps(view_of(false), s, 1, Schedule::asynchronous, 1);
   if (bad >= 0)
     throw Error("async_ilu: singular or non-finite pivot block in " +
                 std::string(opts_.block ? "block row " : "scalar row ") + std::to_string(bad));
@@ -122,8 +121,7 @@ void AsyncIlu::run_exact_on_host() {
 
 index_t AsyncIlu::run_sweeps(int sweeps) {
   FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data(), bad_row_.data()};
-  if (backend_ == Backend::cuda) return TB_CUDA_CALL(cuda::factor_sweeps(view_of(true), s, sweeps, opts_.schedule));
-  return omp::factor_sweeps(view_of(false), s, sweeps, opts_.schedule, chunk_rows());
+  return kernels::factor_sweeps(backend_, view_of(backend_ == Backend::cuda), s, sweeps, opts_.schedule, chunk_rows());
 }
 
 void AsyncIlu::factor(const BsrMatrix& a) {
@@ -167,10 +165,10 @@ void AsyncIlu::factor(const BsrMatrix& a) {
 
 void AsyncIlu::apply(const double* r, double* z) const {
   ApplyState s{lu_.data(), dinv_.data(), y_.data(), work_.data()};
-  if (opts_.apply_sweeps == 0) return ref::triangular_sweeps(view_of(false), s, r, z, 1, Schedule::asynchronous);
-  if (backend_ == Backend::cuda)
-    return TB_CUDA_CALL(cuda::triangular_sweeps(view_of(true), s, r, z, opts_.apply_sweeps, opts_.schedule));
-  omp::triangular_sweeps(view_of(false), s, r, z, opts_.apply_sweeps, opts_.schedule, chunk_rows());
+  if (opts_.apply_sweeps == 0)  // the exact triangular solves, on the host (apply_sweeps=0)
+    return kernels::ref::triangular_sweeps(view_of(false), s, r, z, 1, Schedule::asynchronous, 1);
+  kernels::triangular_sweeps(backend_, view_of(backend_ == Backend::cuda), s, r, z, opts_.apply_sweeps, opts_.schedule,
+                             chunk_rows());
 }
 
 }  // namespace tb::async_ilu

@@ -14,6 +14,7 @@
 // Every kernel returns the first block row whose U_ii could not be inverted
 // (in any sweep), or -1.
 #include "row_kernels.hpp"
+#include "solvers/core/backend.hpp"
 
 namespace tb::async_ilu {
 
@@ -38,25 +39,31 @@ struct ApplyState {
   double* work = nullptr;  // synchronous only: the second buffer of both sweeps
 };
 
-namespace ref {
-index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule);
-void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule);
-}  // namespace ref
+// chunk: the block rows the OpenMP kernels hand out at a time (Alg. 4 "in
+// parallel dynamically"); ref:: and cuda:: (one thread per block row, one
+// launch per sweep, block sizes 1..8) take no chunks and ignore it.
+#define TB_ASYNC_ILU_KERNELS                                                                               \
+  /* Eq. 18 / 22, Alg. 4: `sweeps` fixed-point sweeps of the factors */                                    \
+  index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk);     \
+  /* Alg. 2 / 5: z = U^{-1} L^{-1} r by `sweeps` sweeps of each triangular solve, from zero */             \
+  void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps, \
+                         Schedule schedule, int chunk);
 
-namespace omp {
-// Asynchronous: one parallel region for all sweeps, rows handed out
-// dynamically in chunks of `chunk` block rows, no barrier between sweeps.
-index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk);
-void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
+namespace kernels::ref {
+TB_ASYNC_ILU_KERNELS
+}
+namespace kernels::omp {
+TB_ASYNC_ILU_KERNELS
+}
+namespace kernels::cuda {
+TB_ASYNC_ILU_KERNELS
+}
+
+namespace kernels {
+// Dispatch: the backend the pointers live on (the host runs omp::).
+index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk);
+void triangular_sweeps(Backend b, const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
                        Schedule schedule, int chunk);
-}  // namespace omp
-
-namespace cuda {
-// One thread per block row, one launch per sweep; block sizes 1..8.
-index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule);
-void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule);
-}  // namespace cuda
+}  // namespace kernels
 
 }  // namespace tb::async_ilu

@@ -12,7 +12,7 @@
 #include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/precond/dense_block.hpp"
 
-namespace tb::async_ilu::omp {
+namespace tb::async_ilu::kernels::omp {
 
 namespace {
 
@@ -156,4 +156,4 @@ void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r
   });
 }
 
-}  // namespace tb::async_ilu::omp
+}  // namespace tb::async_ilu::kernels::omp

@@ -6,7 +6,7 @@
 #include "solvers/core/error.hpp"
 #include "solvers/precond/dense_block.hpp"
 
-namespace tb::async_ilu::ref {
+namespace tb::async_ilu::kernels::ref {
 
 namespace {
 
@@ -64,13 +64,13 @@ void sweeps_of(const FactorView& f, const ApplyState& s, const double* r, double
 
 }  // namespace
 
-index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule) {
+index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int /*chunk*/) {
   return with_block_size(f.block_size, [&]<int N>() { return factor<N>(f, s, sweeps, schedule); });
 }
 
 void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule) {
+                       Schedule schedule, int /*chunk*/) {
   with_block_size(f.block_size, [&]<int N>() { sweeps_of<N>(f, s, r, z, sweeps, schedule); });
 }
 
-}  // namespace tb::async_ilu::ref
+}  // namespace tb::async_ilu::kernels::ref

@@ -51,7 +51,7 @@ void scale(double a, Vector& x) {
 
 void fill(Vector& x, double value) {
   if (on_cuda(x)) return TB_CUDA_CALL(cuda::fill(x.data(), value, x.size()));
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = value;
+  omp::fill(x.data(), value, x.size());
 }
 
 void copy(const Vector& src, Vector& dst) { dst.copy_from(src); }
@@ -71,12 +71,10 @@ void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) {
       check_same(*v[g + i], w, "multi_dot");
       p[i] = v[g + i]->data();
     }
-    if (on_cuda(w)) {
-      // No fused CUDA kernel yet: one dot per vector, same results to round-off.
-      for (int i = 0; i < m; ++i) out[g + i] = TB_CUDA_CALL(cuda::dot(p[i], w.data(), w.size()));
-    } else {
+    if (on_cuda(w))
+      TB_CUDA_CALL(cuda::multi_dot(p, m, w.data(), out + g, w.size()));
+    else
       omp::multi_dot(p, m, w.data(), out + g, w.size());
-    }
   }
 }
 
@@ -88,11 +86,10 @@ void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w) {
       check_same(*v[g + i], w, "multi_axpy");
       p[i] = v[g + i]->data();
     }
-    if (on_cuda(w)) {
-      for (int i = 0; i < m; ++i) TB_CUDA_CALL(cuda::axpby(alpha[g + i], p[i], 1.0, w.data(), w.size()));
-    } else {
+    if (on_cuda(w))
+      TB_CUDA_CALL(cuda::multi_axpy(alpha + g, p, m, w.data(), w.size()));
+    else
       omp::multi_axpy(alpha + g, p, m, w.data(), w.size());
-    }
   }
 }
 
@@ -113,6 +110,17 @@ void axpby(double a, const double* x, double b, double* y, std::size_t n) {
 }
 void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) z[i] = a * x[i] + b * y[i] + c * z[i];
+}
+void scale(double a, double* x, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) x[i] *= a;
+}
+void fill(double* x, double value, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) x[i] = value;
+}
+bool all_finite(const double* x, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(x[i])) return false;
+  return true;
 }
 }  // namespace ref
 
@@ -136,6 +144,10 @@ void axpbypcz(double a, const double* x, double b, const double* y, double c, do
 void scale(double a, double* x, std::size_t n) {
 #pragma omp parallel for schedule(static) num_threads(threads_for(n)) if (threads_for(n) > 1)
   for (sidx i = 0; i < sidx(n); ++i) x[i] *= a;
+}
+void fill(double* x, double value, std::size_t n) {
+#pragma omp parallel for schedule(static) num_threads(threads_for(n)) if (threads_for(n) > 1)
+  for (sidx i = 0; i < sidx(n); ++i) x[i] = value;
 }
 // Up to four vectors per pass over w, as PETSc's VecMDot/VecMAXPY group them:
 // few enough streams for the hardware prefetchers, one read of w per group.

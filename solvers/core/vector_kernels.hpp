@@ -18,36 +18,33 @@ void copy(const Vector& src, Vector& dst);
 bool all_finite(const Vector& x);
 // out[i] = (v[i], w) for i < k, reading w once per group of four vectors: the
 // orthogonalisation of classical Gram-Schmidt in k/4 passes instead of k.
-// The ref and omp twins take at most four vectors per call.
 void multi_dot(const Vector* const* v, int k, const Vector& w, double* out);
 // w += sum_i alpha[i] v[i], likewise fused.
 void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w);
 
+// The device steps on raw pointers of the backend named, n entries each,
+// declared once and expanded in ref:: (sequential), omp:: (threads, reductions
+// through ordered_sums) and cuda:: (cuda/vector_kernels.cu). multi_dot and
+// multi_axpy take at most four vectors per call in ref:: and omp::; cuda::
+// has no fused kernel for them yet and runs one dot / axpby per vector.
+#define TB_CORE_KERNELS                                                                                    \
+  double dot(const double* x, const double* y, std::size_t n);                                             \
+  void axpby(double a, const double* x, double b, double* y, std::size_t n);                               \
+  void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n); \
+  void scale(double a, double* x, std::size_t n);                                                          \
+  void fill(double* x, double value, std::size_t n);                                                       \
+  bool all_finite(const double* x, std::size_t n);                                                         \
+  void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n);              \
+  void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n);
+
 namespace ref {
-void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n);
-void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n);
-double dot(const double* x, const double* y, std::size_t n);
-void axpby(double a, const double* x, double b, double* y, std::size_t n);
-void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);
+TB_CORE_KERNELS
 }  // namespace ref
-
 namespace omp {
-void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n);
-void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n);
-double dot(const double* x, const double* y, std::size_t n);
-void axpby(double a, const double* x, double b, double* y, std::size_t n);
-void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);
-void scale(double a, double* x, std::size_t n);
-bool all_finite(const double* x, std::size_t n);
+TB_CORE_KERNELS
 }  // namespace omp
-
 namespace cuda {
-double dot(const double* x, const double* y, std::size_t n);
-void axpby(double a, const double* x, double b, double* y, std::size_t n);
-void axpbypcz(double a, const double* x, double b, const double* y, double c, double* z, std::size_t n);
-void scale(double a, double* x, std::size_t n);
-void fill(double* x, double value, std::size_t n);
-bool all_finite(const double* x, std::size_t n);
+TB_CORE_KERNELS
 }  // namespace cuda
 
 }  // namespace tb::kernels

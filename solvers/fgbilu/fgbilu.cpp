@@ -78,7 +78,8 @@ void Factorization::setup(const BsrMatrix& a, const GridShape* given) {
   }
   if (backend_ == Backend::cuda) flag_ = Array<index_t>(backend_, 1);
   if (launch_ == Launch::sweep)
-    plane_groups_ = StageSchedule(backend_, std::span<const index_t>(s.plane_ptr), cuda::cl_points(host_.block_size));
+    plane_groups_ =
+        StageSchedule(backend_, std::span<const index_t>(s.plane_ptr), kernels::cuda::cl_points(host_.block_size));
   copy_values_to_backend();
   factor();
 }
@@ -124,31 +125,29 @@ void Factorization::factor() {
   double* d = d_.data();
   const WavefrontSchedule& s = host_.schedule;
   if (variant_ == Variant::seq || variant_ == Variant::omp) {
-    const index_t bad = variant_ == Variant::seq ? ref::factor_natural(a, d)
-                                                 : omp::factor_planes(a, d, s.plane_ptr.data(), s.num_planes());
+    const index_t bad = variant_ == Variant::seq
+                            ? kernels::ref::factor_natural(a, d)
+                            : kernels::omp::factor_planes(a, d, s.plane_ptr.data(), s.num_planes());
     if (bad >= 0) throw_singular(bad);
     return;
   }
   if (launch_ == Launch::sweep) {
-    const index_t bad = TB_CUDA_CALL(cuda::cl_factor_sweep(a, d, plane_groups_.view(), flag_.data()));
+    const index_t bad = TB_CUDA_CALL(kernels::cuda::cl_factor_sweep(a, d, plane_groups_.view(), flag_.data()));
     if (bad >= 0) throw_singular(bad);
     return;
   }
   for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
-    index_t bad = -1;
-    if (backend_ == Backend::cuda) {
-      if (variant_ == Variant::acc)
-        TB_CUDA_CALL(cuda::acc_factor_plane(a, d, b, e, scratch()));
-      else
-        TB_CUDA_CALL(cuda::cl_factor_plane(a, d, b, e));
-    } else {
-      bad = acc_host::factor_plane(a, d, b, e, scratch());
+    if (variant_ == Variant::cl) {
+      TB_CUDA_CALL(kernels::cuda::cl_factor_plane(a, d, b, e));
+      continue;
     }
+    const index_t bad = kernels::acc_factor_plane(backend_, a, d, b, e, scratch());
     if (bad >= 0) throw_singular(bad);
   }
-  if (backend_ == Backend::cuda) {
-    const index_t bad = TB_CUDA_CALL(cuda::first_non_finite_block(d, host_.cells(), host_.block_size, flag_.data()));
+  if (backend_ == Backend::cuda) {  // the device kernels do not report per plane
+    const index_t bad =
+        TB_CUDA_CALL(kernels::cuda::first_non_finite_block(d, host_.cells(), host_.block_size, flag_.data()));
     if (bad >= 0) throw_singular(bad);
   }
 }
@@ -158,46 +157,40 @@ void Factorization::solve(const double* r, double* z) const {
   const double* d = d_.data();
   const WavefrontSchedule& s = host_.schedule;
   if (variant_ == Variant::seq) {
-    ref::forward_natural(a, d, r, z);
-    ref::backward_natural(a, d, z);
+    kernels::ref::forward_natural(a, d, r, z);
+    kernels::ref::backward_natural(a, d, z);
     return;
   }
   if (variant_ == Variant::omp) {
-    omp::forward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), r, z);
-    omp::backward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), z);
+    kernels::omp::forward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), r, z);
+    kernels::omp::backward_sweep(a, d, s.plane_ptr.data(), s.num_planes(), z);
     return;
   }
   if (launch_ == Launch::sweep) {
-    TB_CUDA_CALL(cuda::cl_forward_sweep(a, d, plane_groups_.view(), r, z));
-    TB_CUDA_CALL(cuda::cl_backward_sweep(a, d, plane_groups_.view(), z));
+    TB_CUDA_CALL(kernels::cuda::cl_forward_sweep(a, d, plane_groups_.view(), r, z));
+    TB_CUDA_CALL(kernels::cuda::cl_backward_sweep(a, d, plane_groups_.view(), z));
     return;
   }
   double* zs = z_.data();
-  const bool cuda = backend_ == Backend::cuda;
   for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
     if (variant_ == Variant::cl)
-      TB_CUDA_CALL(cuda::cl_forward_plane(a, d, b, e, r, z));
-    else if (cuda)
-      TB_CUDA_CALL(cuda::acc_forward_plane(a, d, b, e, r, z, zs));
+      TB_CUDA_CALL(kernels::cuda::cl_forward_plane(a, d, b, e, r, z));
     else
-      acc_host::forward_plane(a, d, b, e, r, z, zs);
+      kernels::acc_forward_plane(backend_, a, d, b, e, r, z, zs);
   }
   for (index_t p = s.num_planes() - 1; p >= 0; --p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
     if (variant_ == Variant::cl)
-      TB_CUDA_CALL(cuda::cl_backward_plane(a, d, b, e, z));
-    else if (cuda)
-      TB_CUDA_CALL(cuda::acc_backward_plane(a, d, b, e, z, zs));
+      TB_CUDA_CALL(kernels::cuda::cl_backward_plane(a, d, b, e, z));
     else
-      acc_host::backward_plane(a, d, b, e, z, zs);
+      kernels::acc_backward_plane(backend_, a, d, b, e, z, zs);
   }
 }
 
 void Factorization::residual(const double* b, const double* x, double* r) const {
-  if (backend_ == Backend::cuda) return TB_CUDA_CALL(cuda::residual(view(), b, x, r));
-  if (variant_ == Variant::seq) return ref::residual(view(), b, x, r);
-  omp::residual(view(), b, x, r);
+  if (variant_ == Variant::seq) return kernels::ref::residual(view(), b, x, r);  // the sequential variant throughout
+  kernels::residual(backend_, view(), b, x, r);
 }
 
 Variant host_variant_for(const GridShape& g, int block_size, int threads) {

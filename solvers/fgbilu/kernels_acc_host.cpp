@@ -5,9 +5,9 @@
 
 #include "kernels.hpp"
 
-namespace tb::fgbilu::acc_host {
+namespace tb::fgbilu::kernels::ref {
 
-index_t factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
+index_t acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
   const index_t n = a.n;
   for (index_t q = begin; q < end; ++q)  // kernel #1
     for (index_t u = 0; u < n; ++u)
@@ -29,8 +29,8 @@ index_t factor_plane(const Stencil7View& a, double* d, index_t begin, index_t en
   return -1;
 }
 
-void forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
-                   double* z) {
+void acc_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
+                       double* z) {
   const index_t n = a.n;
   for (index_t q = begin; q < end; ++q)
     for (index_t u = 0; u < n; ++u) z[(q - begin) * n + u] = forward_gather_element(a, b, x, q, u);
@@ -39,7 +39,7 @@ void forward_plane(const Stencil7View& a, const double* d, index_t begin, index_
       x[std::size_t(a.natural[q]) * n + u] = block_row_dot(d, n, q, u, z + (q - begin) * n);
 }
 
-void backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x, double* z) {
+void acc_backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x, double* z) {
   const index_t n = a.n;
   for (index_t q = begin; q < end; ++q)
     for (index_t u = 0; u < n; ++u) z[(q - begin) * n + u] = backward_gather_element(a, x, q, u);
@@ -48,4 +48,4 @@ void backward_plane(const Stencil7View& a, const double* d, index_t begin, index
       x[std::size_t(a.natural[q]) * n + u] -= block_row_dot(d, n, q, u, z + (q - begin) * n);
 }
 
-}  // namespace tb::fgbilu::acc_host
+}  // namespace tb::fgbilu::kernels::ref

@@ -7,6 +7,7 @@
 
 #include "kernels.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
+#include "solvers/core/cuda_call.hpp"
 #include "solvers/core/types.hpp"
 #include "solvers/precond/dense_block.hpp"
 
@@ -67,7 +68,7 @@ constexpr index_t max_n = 32;
 
 }  // namespace
 
-namespace ref {
+namespace kernels::ref {
 
 index_t factor_natural(const Stencil7View& a, double* d) {
   return with_n(a, [&]<int N>() -> index_t {
@@ -123,9 +124,9 @@ void residual(const Stencil7View& a, const double* b, const double* x, double* r
   });
 }
 
-}  // namespace ref
+}  // namespace kernels::ref
 
-namespace omp {
+namespace kernels::omp {
 
 // One parallel region for all hyperplanes, the worksharing loop's barrier
 // between them (Algorithms 2 and 3). A region per hyperplane, as before, paid a
@@ -185,6 +186,34 @@ void residual(const Stencil7View& a, const double* b, const double* x, double* r
   });
 }
 
-}  // namespace omp
+}  // namespace kernels::omp
+
+// Dispatch on the backend (TB_CUDA_CALL throws "built without CUDA" in
+// host-only builds).
+namespace kernels {
+
+void residual(Backend b, const Stencil7View& a, const double* rhs, const double* x, double* r) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::residual(a, rhs, x, r));
+  omp::residual(a, rhs, x, r);
+}
+
+index_t acc_factor_plane(Backend b, const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::acc_factor_plane(a, d, begin, end, s));
+  return ref::acc_factor_plane(a, d, begin, end, s);
+}
+
+void acc_forward_plane(Backend b, const Stencil7View& a, const double* d, index_t begin, index_t end, const double* rhs,
+                       double* x, double* z) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::acc_forward_plane(a, d, begin, end, rhs, x, z));
+  ref::acc_forward_plane(a, d, begin, end, rhs, x, z);
+}
+
+void acc_backward_plane(Backend b, const Stencil7View& a, const double* d, index_t begin, index_t end, double* x,
+                        double* z) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::acc_backward_plane(a, d, begin, end, x, z));
+  ref::acc_backward_plane(a, d, begin, end, x, z);
+}
+
+}  // namespace kernels
 
 }  // namespace tb::fgbilu

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/prefetch.hpp"
@@ -53,7 +54,7 @@ bool BsrMatrix::same_pattern(const BsrMatrix& o) const {
          row_ptr == o.row_ptr && col_idx == o.col_idx;
 }
 
-void spmv_ref(const BsrView& a, const double* x, double* y) {
+void kernels::ref::bsr_spmv(const BsrView& a, const double* x, double* y) {
   const index_t bs = a.block_size;
   for (index_t i = 0; i < a.block_rows; ++i) {
     double* yi = y + std::size_t(i) * bs;
@@ -114,7 +115,7 @@ void spmv_dynamic(const BsrView& a, const double* x, double* y) {
 
 }  // namespace
 
-void spmv(const BsrView& a, const double* x, double* y) {
+void kernels::omp::bsr_spmv(const BsrView& a, const double* x, double* y) {
   with_block_size(a.block_size, [&]<int N>() {
     if constexpr (N > 0)
       spmv_fixed<N>(a, x, y);
@@ -122,6 +123,9 @@ void spmv(const BsrView& a, const double* x, double* y) {
       spmv_dynamic(a, x, y);
   });
 }
+
+void spmv(const BsrView& a, const double* x, double* y) { kernels::omp::bsr_spmv(a, x, y); }
+void spmv_ref(const BsrView& a, const double* x, double* y) { kernels::ref::bsr_spmv(a, x, y); }
 
 BsrMatrix csr_to_bsr(const CsrMatrix& a, index_t bs) {
   if (bs < 1 || bs > max_block_size)

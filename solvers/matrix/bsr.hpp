@@ -52,8 +52,8 @@ inline BsrView view(const BsrMatrix& a) {
   return {a.block_size, a.block_rows, a.block_cols, a.row_ptr.data(), a.col_idx.data(), a.values.data()};
 }
 
-// y = A x. The dispatching version picks the OpenMP kernel with a compile-time
-// block size for 1..8 and a runtime-size loop above that.
+// y = A x on the host: spmv runs kernels::omp::bsr_spmv, spmv_ref the
+// sequential kernels::ref::bsr_spmv (kernels.hpp, the room's declared kernels).
 void spmv(const BsrView& a, const double* x, double* y);
 void spmv_ref(const BsrView& a, const double* x, double* y);
 inline void spmv(const BsrMatrix& a, const double* x, double* y) { spmv(view(a), x, y); }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 
@@ -34,8 +35,12 @@ void BsrOperator::apply(const Vector& x, Vector& y) const {
   if (x.size() != std::size_t(rows()) || y.size() != std::size_t(rows()) || x.backend() != backend_ ||
       y.backend() != backend_)
     throw Error("BsrOperator::apply: vector size or backend does not match the operator");
-  if (backend_ == Backend::cuda) return TB_CUDA_CALL(cuda::bsr_spmv(view(), x.data(), y.data()));
-  spmv(view(), x.data(), y.data());
+  kernels::bsr_spmv(backend_, view(), x.data(), y.data());
+}
+
+void kernels::bsr_spmv(Backend b, const BsrView& a, const double* x, double* y) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::bsr_spmv(a, x, y));
+  omp::bsr_spmv(a, x, y);
 }
 
 }  // namespace tb

@@ -24,9 +24,4 @@ class BsrOperator final : public LinearOperator {
   Array<double> values_;
 };
 
-namespace cuda {
-// One declared CUDA kernel per BSR operation; host twins are tb::spmv / tb::spmv_ref.
-void bsr_spmv(const BsrView& a, const double* x, double* y);
-}  // namespace cuda
-
 }  // namespace tb

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cuda/point_implicit_kernels.hpp"
+#include "kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 
@@ -79,7 +80,7 @@ void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
     const index_t begin = p.colour_begin[k], end = p.colour_begin[k + 1];
     switch (opt_.kernel) {
       case Kernel::ref:
-        TB_CUDA_CALL(cuda::relax_colour_ref(m, begin, end, b_.data(), x_.data()));
+        TB_CUDA_CALL(kernels::cuda::relax_colour(m, begin, end, b_.data(), x_.data()));
         break;
       case Kernel::tuned:
         TB_CUDA_CALL(cuda::matvec_colour(m, begin, end, b_.data(), x_.data(), q_.data()));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "device_split.hpp"
+#include "kernels.hpp"
 #include "relax_colour.hpp"
 #include "solvers/core/error.hpp"
 
@@ -17,10 +18,7 @@ void sweep_colours(const ColourPattern& p, const RelaxView<Real>& m, Kernel kern
                    double* x) {
   for (int s = 0; s < sweeps; ++s)
     for (index_t k = 0; k < p.num_colours(); ++k) {
-      if (kernel == Kernel::ref)
-        relax_colour_ref(m, p.colour_begin[k], p.colour_begin[k + 1], b, x);
-      else
-        relax_colour_omp(m, p.colour_begin[k], p.colour_begin[k + 1], b, x);
+      kernels::relax_colour(kernel, m, p.colour_begin[k], p.colour_begin[k + 1], b, x);
     }
 }
 

@@ -57,11 +57,6 @@ TB_HOST_DEVICE inline void relax_row(const RelaxView<Real>& m, index_t i, const 
   }
 }
 
-// Rows begin .. end-1 (one colour), sequentially: the reference twin.
-void relax_colour_ref(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x);
-void relax_colour_ref(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x);
-// The same rows split over OpenMP threads (serial below openmp_min_length entries).
-void relax_colour_omp(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x);
-void relax_colour_omp(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x);
+// The kernels over relax_row, one per backend, are declared in kernels.hpp.
 
 }  // namespace tb::multicolor

@@ -1,8 +1,8 @@
-#include "candidates.hpp"
-
 #include <algorithm>
 #include <numeric>
 #include <vector>
+
+#include "kernels.hpp"
 
 namespace tb::parilut {
 
@@ -32,7 +32,7 @@ void row_candidates(const CsrMatrix& a, const IluFactors& f, index_t i, std::vec
 }
 
 template <bool Parallel>
-CsrMatrix find_candidates(const CsrMatrix& a, const IluFactors& f) {
+CsrMatrix candidates_in_two_passes(const CsrMatrix& a, const IluFactors& f) {
   const index_t n = a.rows;
   CsrMatrix c;
   c.rows = c.cols = n;
@@ -63,7 +63,11 @@ CsrMatrix find_candidates(const CsrMatrix& a, const IluFactors& f) {
 
 }  // namespace
 
-CsrMatrix find_candidates_ref(const CsrMatrix& a, const IluFactors& f) { return find_candidates<false>(a, f); }
-CsrMatrix find_candidates_omp(const CsrMatrix& a, const IluFactors& f) { return find_candidates<true>(a, f); }
+CsrMatrix kernels::ref::find_candidates(const CsrMatrix& a, const IluFactors& f) {
+  return candidates_in_two_passes<false>(a, f);
+}
+CsrMatrix kernels::omp::find_candidates(const CsrMatrix& a, const IluFactors& f) {
+  return candidates_in_two_passes<true>(a, f);
+}
 
 }  // namespace tb::parilut

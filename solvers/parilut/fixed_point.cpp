@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::parilut {
@@ -33,29 +34,37 @@ void residual_row(const FactorView& v, const CsrMatrix& c, index_t i, double* ou
 
 }  // namespace
 
-void sweep_ref(const CsrMatrix& a, IluFactors& f) {
+namespace kernels::ref {
+
+void sweep(const CsrMatrix& a, IluFactors& f) {
   const FactorView v = view(a, f);
   for (index_t i = 0; i < a.rows; ++i) sweep_row(v, i, PlainLoad{}, plain_store);
 }
 
-void sweep_omp(const CsrMatrix& a, IluFactors& f) {
+void candidate_residuals(const CsrMatrix& a, IluFactors& f, CsrMatrix& c) {
+  const FactorView v = view(a, f);
+  for (index_t i = 0; i < c.rows; ++i) residual_row(v, c, i, c.values.data());
+}
+
+}  // namespace kernels::ref
+
+namespace kernels::omp {
+
+void sweep(const CsrMatrix& a, IluFactors& f) {
   const FactorView v = view(a, f);
   const index_t n = a.rows;
 #pragma omp parallel for schedule(static) if (long(f.l.nnz()) + f.u.nnz() >= openmp_min_length)
   for (index_t i = 0; i < n; ++i) sweep_row(v, i, RelaxedLoad{}, relaxed_store);
 }
 
-void candidate_residuals_ref(const CsrMatrix& a, IluFactors& f, CsrMatrix& c) {
-  const FactorView v = view(a, f);
-  for (index_t i = 0; i < c.rows; ++i) residual_row(v, c, i, c.values.data());
-}
-
-void candidate_residuals_omp(const CsrMatrix& a, IluFactors& f, CsrMatrix& c) {
+void candidate_residuals(const CsrMatrix& a, IluFactors& f, CsrMatrix& c) {
   const FactorView v = view(a, f);
   const index_t n = c.rows;
 #pragma omp parallel for schedule(static) if (long(c.nnz()) >= openmp_min_length)
   for (index_t i = 0; i < n; ++i) residual_row(v, c, i, c.values.data());
 }
+
+}  // namespace kernels::omp
 
 void check_factors(const IluFactors& f) {
   for (index_t i = 0; i < f.u.rows; ++i) {

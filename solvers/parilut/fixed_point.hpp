@@ -80,16 +80,8 @@ TB_HOST_DEVICE inline double u_entry(const FactorView& v, index_t i, index_t j, 
   return a_value(v, i, j) - lu_dot(v, i, j, i, load);
 }
 
-// One sweep over every entry of L and U, row by row. The sequential twin
-// updates in place in natural order, so one sweep gives the exact ILU on the
-// pattern; the OpenMP one splits the rows over threads (static schedule) and is
-// exact after enough sweeps (Chow and Patel).
-void sweep_ref(const CsrMatrix& a, IluFactors& f);
-void sweep_omp(const CsrMatrix& a, IluFactors& f);
-
-// r_ij at the candidate locations (f's pattern, values filled in).
-void candidate_residuals_ref(const CsrMatrix& a, IluFactors& f, CsrMatrix& candidates);
-void candidate_residuals_omp(const CsrMatrix& a, IluFactors& f, CsrMatrix& candidates);
+// The sweep and the candidate residuals over these bodies are kernels::ref /
+// kernels::omp sweep and candidate_residuals (kernels.hpp).
 
 // Throws tb::Error naming the row of the first zero or non-finite pivot u_ii,
 // or of a non-finite entry: a sweep must not hand NaN to a Krylov method.

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "candidates.hpp"
 #include "fixed_point.hpp"
+#include "kernels.hpp"
 #include "pattern_update.hpp"
 #include "sample_select.hpp"
 #include "solvers/core/error.hpp"
@@ -16,7 +16,7 @@ namespace tb::parilut {
 namespace {
 
 void sweeps(const CsrMatrix& a, IluFactors& f, int count, Kernel kernel) {
-  for (int s = 0; s < count; ++s) kernel == Kernel::ref ? sweep_ref(a, f) : sweep_omp(a, f);
+  for (int s = 0; s < count; ++s) kernels::sweep(kernel, a, f);
 }
 
 // The rule that drops the `excess` smallest off-diagonal magnitudes of a
@@ -55,9 +55,9 @@ IluFactors parilut_factor(const CsrMatrix& a, const ParilutOptions& o, std::vect
       r.seconds[b] += t.seconds();
       t.restart();
     };
-    CsrMatrix candidates = o.kernel == Kernel::ref ? find_candidates_ref(a, f) : find_candidates_omp(a, f);
+    CsrMatrix candidates = kernels::find_candidates(o.kernel, a, f);
     lap(StepBlock::candidates);
-    o.kernel == Kernel::ref ? candidate_residuals_ref(a, f, candidates) : candidate_residuals_omp(a, f, candidates);
+    kernels::candidate_residuals(o.kernel, a, f, candidates);
     r.candidates = candidates.nnz();
     r.candidate_residual = frobenius(candidates.values);
     lap(StepBlock::residuals);

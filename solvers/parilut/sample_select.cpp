@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/types.hpp"
 #include "splitter_tree.hpp"
@@ -53,7 +54,8 @@ Selection sample_select(std::span<const double> data, std::size_t k) {
   std::size_t rank = k;
   while (level.size() > select_base_case) {
     const SplitterTree tree = pick_splitters(level, sample);
-    const BucketCounts counts = classify_omp(level, tree, oracles);
+    // Sampleselect has no kernel option: the OpenMP classification always (ref:: is its test twin).
+    const BucketCounts counts = kernels::omp::classify(level, tree, oracles);
     const Bucket t = bucket_holding(counts, rank);
     // A bucket as large as its parent means the sample saw only equal values
     // there: the selection no longer shrinks, so finish by sorting.
@@ -73,7 +75,7 @@ Selection sample_select_approx(std::span<const double> data, std::size_t k) {
   std::vector<double> sample;
   std::vector<std::uint8_t> oracles;
   const SplitterTree tree = pick_splitters(data, sample);
-  const BucketCounts counts = classify_omp(data, tree, oracles);
+  const BucketCounts counts = kernels::omp::classify(data, tree, oracles);
   const Bucket t = bucket_holding(counts, k);
   if (t.index == select_buckets - 1) return sample_select(data, k);
   // The upper splitter of bucket t: the sorted splitters are the tree's in-order walk.

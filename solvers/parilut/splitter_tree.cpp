@@ -7,6 +7,7 @@
 #include <omp.h>
 #endif
 
+#include "kernels.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/types.hpp"
 
@@ -75,7 +76,8 @@ Bucket bucket_holding(const BucketCounts& counts, std::size_t k) {
               " classified elements");
 }
 
-BucketCounts classify_ref(std::span<const double> data, const SplitterTree& tree, std::vector<std::uint8_t>& oracles) {
+BucketCounts kernels::ref::classify(std::span<const double> data, const SplitterTree& tree,
+                                    std::vector<std::uint8_t>& oracles) {
   oracles.resize(data.size());
   BucketCounts counts{};
   for (std::size_t i = 0; i < data.size(); ++i) {
@@ -86,10 +88,11 @@ BucketCounts classify_ref(std::span<const double> data, const SplitterTree& tree
   return counts;
 }
 
-// A single descent is a chain of eight dependent loads; eight independent
-// chains keep the core busy (the reason the super-scalar sample sort stores the
-// tree implicitly): 65,536 values took 1.8 ms one at a time, 0.6 ms so.
-BucketCounts classify_omp(std::span<const double> data, const SplitterTree& tree, std::vector<std::uint8_t>& oracles) {
+// The OpenMP kernel: per-thread counts summed at the end. A single descent is a chain of eight dependent loads; eight
+// independent chains keep the core busy (the reason the super-scalar sample sort stores the tree implicitly): 65,536
+// values took 1.8 ms one at a time, 0.6 ms so.
+BucketCounts kernels::omp::classify(std::span<const double> data, const SplitterTree& tree,
+                                    std::vector<std::uint8_t>& oracles) {
   constexpr std::size_t group = 8;
   const std::size_t n = data.size(), whole = n / group * group;
   oracles.resize(n);

@@ -57,10 +57,8 @@ TB_HOST_DEVICE inline int bucket_of(const double* tree, double e) {
   return i - tree_splitters;
 }
 
-// Oracles and bucket sizes: the sequential reference, and the OpenMP kernel
-// (per-thread counts summed at the end, eight elements descending together).
-BucketCounts classify_ref(std::span<const double> data, const SplitterTree& tree, std::vector<std::uint8_t>& oracles);
-BucketCounts classify_omp(std::span<const double> data, const SplitterTree& tree, std::vector<std::uint8_t>& oracles);
+// Oracles and bucket sizes over bucket_of: kernels::ref::classify and
+// kernels::omp::classify (kernels.hpp).
 
 // The sorted splitters (the tree's in-order walk).
 std::vector<double> sorted_splitters(const SplitterTree& tree);

@@ -34,7 +34,7 @@
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/error.hpp"
 
-namespace tb::async_ilu::cuda {
+namespace tb::async_ilu::kernels::cuda {
 
 namespace {
 
@@ -136,13 +136,13 @@ void solve(const FactorView& f, const ApplyState& s, const double* r, double* z,
 
 }  // namespace
 
-index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule) {
+index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int /*chunk*/) {
   return with_cuda_block_size(f.block_size, [&]<int N>() { return factor<N>(f, s, sweeps, schedule); });
 }
 
 void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule) {
+                       Schedule schedule, int /*chunk*/) {
   with_cuda_block_size(f.block_size, [&]<int N>() { solve<N>(f, s, r, z, sweeps, schedule); });
 }
 
-}  // namespace tb::async_ilu::cuda
+}  // namespace tb::async_ilu::kernels::cuda

@@ -148,4 +148,14 @@ bool all_finite(const double* x, std::size_t n) {
   return found == 0;
 }
 
+// No fused CUDA kernels yet: one dot / axpby per vector (the host kernels read
+// w once per group of four vectors).
+void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n) {
+  for (int i = 0; i < k; ++i) out[i] = dot(v[i], w, n);
+}
+
+void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n) {
+  for (int i = 0; i < k; ++i) axpby(alpha[i], v[i], 1.0, w, n);
+}
+
 }  // namespace tb::kernels::cuda

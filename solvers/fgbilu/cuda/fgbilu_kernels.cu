@@ -11,7 +11,7 @@
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/fgbilu/kernels.hpp"
 
-namespace tb::fgbilu::cuda {
+namespace tb::fgbilu::kernels::cuda {
 
 namespace {
 
@@ -305,7 +305,7 @@ void check_cl_size(index_t n) {
 
 }  // namespace
 
-void acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
+index_t acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
   const index_t np = end - begin, n = a.n;
   factor_product_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
   factor_update_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
@@ -317,6 +317,7 @@ void acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t e
     gj_pivot_kernel<<<blocks_for(np), threads>>>(d, n, r, begin, np);
   }
   cuda_error::check_launch("fgbilu acc factorisation");
+  return -1;  // the blocks are checked once after the last plane (first_non_finite_block)
 }
 
 void acc_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
@@ -417,4 +418,4 @@ index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_
   return bad == none ? -1 : bad;
 }
 
-}  // namespace tb::fgbilu::cuda
+}  // namespace tb::fgbilu::kernels::cuda

@@ -35,7 +35,7 @@
 #include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/error.hpp"
-#include "solvers/matrix/bsr_operator.hpp"
+#include "solvers/matrix/kernels.hpp"
 
 namespace tb::cuda {
 
@@ -146,19 +146,21 @@ void launch_flat(const BsrView& a, const double* x, double* y) {
 
 void check_block_size(const BsrView& a) {
   if (a.block_size < 1 || a.block_size > max_block_size)
-    throw Error("cuda::bsr_spmv: block size " + std::to_string(a.block_size) + " outside 1.." +
+    throw Error("kernels::cuda::bsr_spmv: block size " + std::to_string(a.block_size) + " outside 1.." +
                 std::to_string(max_block_size));
 }
 
-}  // namespace
-
-void bsr_spmv(const BsrView& a, const double* x, double* y) {
+// The tuned product: one thread per scalar row for block sizes 1..8, a warp
+// per block row above.
+void bsr_spmv_tuned(const BsrView& a, const double* x, double* y) {
   check_block_size(a);
   if (a.block_rows == 0) return;
   if (a.block_size <= 8) return bsr_spmv_ref(a, x, y);  // the faster mapping on an H100, see the top
   spmv_warp_per_block_row<<<blocks_for_threads(std::int64_t(a.block_rows) * warp_size), threads>>>(a, x, y);
   cuda_error::check_launch("bsr_spmv (warp per block row)");
 }
+
+}  // namespace
 
 void bsr_spmv_flat(const BsrView& a, const double* x, double* y) {
   check_block_size(a);
@@ -178,3 +180,7 @@ void bsr_spmv_ref(const BsrView& a, const double* x, double* y) {
 }
 
 }  // namespace tb::cuda
+
+namespace tb::kernels::cuda {
+void bsr_spmv(const BsrView& a, const double* x, double* y) { tb::cuda::bsr_spmv_tuned(a, x, y); }
+}  // namespace tb::kernels::cuda

@@ -17,6 +17,7 @@
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/core/error.hpp"
+#include "solvers/multicolor/kernels.hpp"
 #include "solvers/multicolor/options.hpp"
 
 namespace tb::multicolor::cuda {
@@ -341,12 +342,6 @@ void permute_blocks(const index_t* new_to_old, index_t block_rows, index_t n, co
 
 }  // namespace
 
-void relax_colour_ref(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x) {
-  relax_ref(m, begin, end, b, x);
-}
-void relax_colour_ref(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x) {
-  relax_ref(m, begin, end, b, x);
-}
 void relax_sweep_fused(const RelaxView<float>& m, const StageGroupsView& g, const double* b, double* x) {
   relax_sweep_fused_any(m, g, b, x);
 }
@@ -542,3 +537,14 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
 }
 
 }  // namespace tb::multicolor::cuda
+
+namespace tb::multicolor::kernels::cuda {
+
+void relax_colour(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x) {
+  multicolor::cuda::relax_ref(m, begin, end, b, x);
+}
+void relax_colour(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x) {
+  multicolor::cuda::relax_ref(m, begin, end, b, x);
+}
+
+}  // namespace tb::multicolor::kernels::cuda

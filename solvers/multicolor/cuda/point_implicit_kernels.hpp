@@ -10,10 +10,9 @@
 
 namespace tb::multicolor::cuda {
 
-// One thread per block row running relax_row, the host loop body: the twin the
-// tuned kernels are tested against.
-void relax_colour_ref(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x);
-void relax_colour_ref(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x);
+// One thread per block row running relax_row, the host loop body, is
+// kernels::cuda::relax_colour (solvers/multicolor/kernels.hpp): the twin the
+// tuned kernels below are tested against.
 
 // kernel=fused: one whole sweep (every colour, steps 1-3) in one launch, nb <= 32.
 // A group of nb lanes takes a block row, one lane per scalar row; workgroups

@@ -130,33 +130,33 @@ TEST(Kernels, PlaneKernelsMatchTheirSequentialTwins) {
   const PlaneScratch sc{scratch.data(), s.max_plane_size() * index_t(m.block_entries())};
   for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
-    ASSERT_EQ(ref::factor_plane(v, d_ref.data(), b, e), -1);
-    ASSERT_EQ(acc_host::factor_plane(v, d_acc.data(), b, e, sc), -1);
+    ASSERT_EQ(kernels::ref::factor_plane(v, d_ref.data(), b, e), -1);
+    ASSERT_EQ(kernels::ref::acc_factor_plane(v, d_acc.data(), b, e, sc), -1);
   }
-  ASSERT_EQ(omp::factor_planes(v, d_omp.data(), s.plane_ptr.data(), s.num_planes()), -1);
+  ASSERT_EQ(kernels::omp::factor_planes(v, d_omp.data(), s.plane_ptr.data(), s.num_planes()), -1);
   EXPECT_EQ(d_omp, d_ref);
   EXPECT_EQ(d_acc, d_ref);
   const std::vector<double> rhs = test::random_vector(std::size_t(a.rows()), 41);
   std::vector<double> x_ref(rhs.size()), x_omp(rhs.size()), x_acc(rhs.size()), z(std::size_t(s.max_plane_size()) * 3);
   for (index_t p = 0; p < s.num_planes(); ++p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
-    ref::forward_plane(v, d_ref.data(), b, e, rhs.data(), x_ref.data());
-    acc_host::forward_plane(v, d_ref.data(), b, e, rhs.data(), x_acc.data(), z.data());
+    kernels::ref::forward_plane(v, d_ref.data(), b, e, rhs.data(), x_ref.data());
+    kernels::ref::acc_forward_plane(v, d_ref.data(), b, e, rhs.data(), x_acc.data(), z.data());
   }
-  omp::forward_sweep(v, d_ref.data(), s.plane_ptr.data(), s.num_planes(), rhs.data(), x_omp.data());
+  kernels::omp::forward_sweep(v, d_ref.data(), s.plane_ptr.data(), s.num_planes(), rhs.data(), x_omp.data());
   EXPECT_EQ(x_omp, x_ref);
   EXPECT_EQ(x_acc, x_ref);
   for (index_t p = s.num_planes() - 1; p >= 0; --p) {
     const index_t b = s.plane_ptr[p], e = s.plane_ptr[p + 1];
-    ref::backward_plane(v, d_ref.data(), b, e, x_ref.data());
-    acc_host::backward_plane(v, d_ref.data(), b, e, x_acc.data(), z.data());
+    kernels::ref::backward_plane(v, d_ref.data(), b, e, x_ref.data());
+    kernels::ref::acc_backward_plane(v, d_ref.data(), b, e, x_acc.data(), z.data());
   }
-  omp::backward_sweep(v, d_ref.data(), s.plane_ptr.data(), s.num_planes(), x_omp.data());
+  kernels::omp::backward_sweep(v, d_ref.data(), s.plane_ptr.data(), s.num_planes(), x_omp.data());
   EXPECT_EQ(x_omp, x_ref);
   EXPECT_EQ(x_acc, x_ref);
   std::vector<double> r_ref(rhs.size()), r_omp(rhs.size());
-  ref::residual(v, rhs.data(), x_ref.data(), r_ref.data());
-  omp::residual(v, rhs.data(), x_ref.data(), r_omp.data());
+  kernels::ref::residual(v, rhs.data(), x_ref.data(), r_ref.data());
+  kernels::omp::residual(v, rhs.data(), x_ref.data(), r_omp.data());
   EXPECT_EQ(r_omp, r_ref);
 }
 

@@ -15,8 +15,8 @@
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/anisotropic_diffusion.hpp"
-#include "solvers/parilut/candidates.hpp"
 #include "solvers/parilut/fixed_point.hpp"
+#include "solvers/parilut/kernels.hpp"
 #include "solvers/parilut/parilut.hpp"
 #include "solvers/precond/bilu0.hpp"
 
@@ -69,21 +69,21 @@ TEST(Candidates, AreThePatternOfAPlusLUOutsideTheFactors) {
   for (const auto& e : pattern(f.l)) expected.erase(e);
   for (const auto& e : pattern(f.u)) expected.erase(e);
   ASSERT_FALSE(expected.empty());
-  EXPECT_EQ(pattern(find_candidates_ref(a, f)), expected);
-  EXPECT_EQ(pattern(find_candidates_omp(a, f)), expected);
+  EXPECT_EQ(pattern(kernels::ref::find_candidates(a, f)), expected);
+  EXPECT_EQ(pattern(kernels::omp::find_candidates(a, f)), expected);
 }
 
 TEST(Candidates, ResidualsEqualTheDenseILUResidual) {
   const CsrMatrix a = small_anisotropic();
   IluFactors f = grown_factors(a);
-  CsrMatrix c = find_candidates_ref(a, f);
-  candidate_residuals_ref(a, f, c);
+  CsrMatrix c = kernels::ref::find_candidates(a, f);
+  kernels::ref::candidate_residuals(a, f, c);
   const Eigen::MatrixXd r = dense(a) - dense(f.l) * dense(f.u);
   for (index_t i = 0; i < c.rows; ++i)
     for (index_t p = c.row_ptr[i]; p < c.row_ptr[i + 1]; ++p)
       EXPECT_NEAR(c.values[p], r(i, c.col_idx[p]), 1e-13 * r.cwiseAbs().maxCoeff());
-  CsrMatrix c_omp = find_candidates_omp(a, f);
-  candidate_residuals_omp(a, f, c_omp);
+  CsrMatrix c_omp = kernels::omp::find_candidates(a, f);
+  kernels::omp::candidate_residuals(a, f, c_omp);
   EXPECT_EQ(c_omp.values, c.values);
 }
 

@@ -18,10 +18,10 @@
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/anisotropic_diffusion.hpp"
-#include "solvers/parilut/candidates.hpp"
 #include "solvers/parilut/cuda/parilut_kernels.hpp"
 #include "solvers/parilut/cuda/sample_select_kernels.hpp"
 #include "solvers/parilut/device_sample_select.hpp"
+#include "solvers/parilut/kernels.hpp"
 #include "solvers/parilut/parilut.hpp"
 #include "solvers/parilut/sample_select.hpp"
 #include "solvers/parilut/splitter_tree.hpp"
@@ -85,8 +85,8 @@ TEST_F(ParilutGpu, ResidualsEqualTheHost) {
   ParilutOptions o;
   o.steps = 1, o.fill = 3.0, o.kernel = Kernel::ref;
   IluFactors f = parilut_factor(a, o);
-  CsrMatrix c = find_candidates_ref(a, f);
-  candidate_residuals_ref(a, f, c);
+  CsrMatrix c = kernels::ref::find_candidates(a, f);
+  kernels::ref::candidate_residuals(a, f, c);
   DeviceFactors d(a, f);
   Array<index_t> c_row = on_device(row_of_each_entry(c)), c_col = on_device(c.col_idx);
   Array<double> r(Backend::cuda, c.values.size());
@@ -114,7 +114,7 @@ TEST_F(ParilutGpu, ClassificationEqualsTheHost) {
   std::vector<double> sample;
   const SplitterTree tree = pick_splitters(data, sample);
   std::vector<std::uint8_t> oracles;
-  const BucketCounts expected = classify_ref(data, tree, oracles);
+  const BucketCounts expected = kernels::ref::classify(data, tree, oracles);
   Array<double> d_data = on_device(data), d_tree = on_device(std::vector<double>(tree.begin(), tree.end()));
   Array<std::uint8_t> d_oracles(Backend::cuda, data.size());
   Array<unsigned long long> d_counts(Backend::cuda, select_buckets);
@@ -153,7 +153,7 @@ TEST_F(ParilutGpu, BucketExtractionKeepsTheInputOrder) {
   std::vector<double> sample;
   const SplitterTree tree = pick_splitters(v, sample);
   std::vector<std::uint8_t> oracles;
-  const BucketCounts counts = classify_ref(v, tree, oracles);
+  const BucketCounts counts = kernels::ref::classify(v, tree, oracles);
   const int fullest = int(std::max_element(counts.begin(), counts.end()) - counts.begin());
   Array<double> d_v = on_device(v), d_out(Backend::cuda, v.size());
   Array<std::uint8_t> d_oracles = on_device(oracles);

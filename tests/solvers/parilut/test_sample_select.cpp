@@ -9,6 +9,7 @@
 
 #include "selection_data.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/parilut/kernels.hpp"
 #include "solvers/parilut/sample_select.hpp"
 #include "solvers/parilut/splitter_tree.hpp"
 
@@ -60,7 +61,7 @@ TEST(SplitterTree, EightWideClassificationEqualsTheReference) {
     const std::vector<double> s = sorted_splitters(tree);
     EXPECT_TRUE(std::is_sorted(s.begin(), s.end()));
     std::vector<std::uint8_t> ref, omp;
-    EXPECT_EQ(classify_ref(v, tree, ref), classify_omp(v, tree, omp));
+    EXPECT_EQ(kernels::ref::classify(v, tree, ref), kernels::omp::classify(v, tree, omp));
     EXPECT_EQ(ref, omp);
     for (std::size_t i = 0; i < n; i += 997) {  // bucket b holds [s_b, s_{b+1})
       const int b = ref[i];

@@ -1,0 +1,98 @@
+#pragma once
+// The core room's kernels (TB_CORE_KERNELS) of one backend against their
+// sequential twins kernels::ref, shared by the host and the GPU typed tests.
+// K names the backend (K::backend) and forwards each kernel. Arrays live on
+// K::backend (Array<T> on Backend::host is plain host memory). Tolerances:
+// reductions within the worst-case bound of a sum in any order (Higham, Eq.
+// 3.4); element-wise results within a few ulps (the device may contract into
+// FMAs); fill and all_finite exactly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "../../common/random.hpp"
+#include "solvers/core/array.hpp"
+#include "solvers/core/vector_kernels.hpp"
+
+namespace tb::test {
+
+inline double sum_bound(const std::vector<double>& x, const std::vector<double>& y) {
+  double s = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += std::abs(x[i] * y[i]);
+  return double(x.size() + 1) * std::numeric_limits<double>::epsilon() * s + 1e-300;
+}
+
+inline void expect_close(const std::vector<double>& got, const std::vector<double>& want, double ulps) {
+  ASSERT_EQ(got.size(), want.size());
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (std::size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want[i], ulps * eps * (1.0 + std::abs(want[i]))) << "entry " << i;
+}
+
+template <class K>
+Vector on(const std::vector<double>& v) {
+  return Vector(K::backend, std::span<const double>(v));
+}
+
+template <class K>
+void check_core_kernels(std::size_t n) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const std::vector<double> x = random_vector(n, 1), y = random_vector(n, 2), z = random_vector(n, 3);
+  const Vector xd = on<K>(x), yd = on<K>(y);
+
+  EXPECT_NEAR(K::dot(xd.data(), yd.data(), n), kernels::ref::dot(x.data(), y.data(), n), sum_bound(x, y)) << n;
+
+  std::vector<double> want = y;
+  Vector got = on<K>(y);
+  kernels::ref::axpby(0.7, x.data(), -1.3, want.data(), n);
+  K::axpby(0.7, xd.data(), -1.3, got.data(), n);
+  expect_close(got.to_host(), want, 8);
+
+  want = z, got = on<K>(z);
+  kernels::ref::axpbypcz(0.5, x.data(), 2.0, y.data(), -0.25, want.data(), n);
+  K::axpbypcz(0.5, xd.data(), 2.0, yd.data(), -0.25, got.data(), n);
+  expect_close(got.to_host(), want, 12);
+
+  want = x, got = on<K>(x);
+  kernels::ref::scale(-3.0, want.data(), n);
+  K::scale(-3.0, got.data(), n);
+  EXPECT_EQ(got.to_host(), want);  // one rounded product per entry on every backend
+
+  want = x, got = on<K>(x);
+  kernels::ref::fill(want.data(), 2.5, n);
+  K::fill(got.data(), 2.5, n);
+  EXPECT_EQ(got.to_host(), want);
+
+  std::vector<double> bad = x;
+  EXPECT_EQ(K::all_finite(xd.data(), n), kernels::ref::all_finite(x.data(), n));
+  if (n > 0) {
+    bad[n / 2] = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(K::all_finite(on<K>(bad).data(), n));
+    EXPECT_FALSE(kernels::ref::all_finite(bad.data(), n));
+  }
+
+  for (int k = 1; k <= 4; ++k) {
+    std::vector<std::vector<double>> v;
+    std::vector<Vector> vd;
+    std::vector<const double*> p, pd;
+    for (int i = 0; i < k; ++i) v.push_back(random_vector(n, 20 + unsigned(i)));
+    for (const auto& e : v) vd.push_back(on<K>(e));
+    for (int i = 0; i < k; ++i) p.push_back(v[std::size_t(i)].data()), pd.push_back(vd[std::size_t(i)].data());
+    double got_dots[4], want_dots[4];
+    kernels::ref::multi_dot(p.data(), k, z.data(), want_dots, n);
+    K::multi_dot(pd.data(), k, on<K>(z).data(), got_dots, n);
+    for (int i = 0; i < k; ++i)
+      EXPECT_NEAR(got_dots[i], want_dots[i], sum_bound(v[std::size_t(i)], z)) << "k=" << k << " i=" << i;
+    const double alpha[4] = {0.5, -1.25, 2.0, 0.125};
+    want = y, got = on<K>(y);
+    kernels::ref::multi_axpy(alpha, p.data(), k, want.data(), n);
+    K::multi_axpy(alpha, pd.data(), k, got.data(), n);
+    const std::vector<double> g = got.to_host();
+    for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(g[i], want[i], 16 * eps * 5.0) << "k=" << k << " entry " << i;
+  }
+}
+
+}  // namespace tb::test
