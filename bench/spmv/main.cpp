@@ -24,6 +24,7 @@
 #include "solvers/matrix/cuda/bsr_spmv.hpp"
 #include "solvers/matrix/generate.hpp"
 #include "solvers/precond/bilu0.hpp"
+#include "solvers/precond/kernels.hpp"
 
 namespace tb::bench {
 namespace {
@@ -178,9 +179,9 @@ void time_bilu0(const BsrMatrix& a, const std::vector<double>& r, int reps, Spmv
   WallTimer t;
   Bilu0Factors f = bilu0_symbolic(a);
   c.bilu0_symbolic_seconds = t.seconds();
-  c.bilu0_factor_seconds = best_seconds(std::min(reps, 3), [&] { bilu0_factor_ref(a, f); });
+  c.bilu0_factor_seconds = best_seconds(std::min(reps, 3), [&] { precond::kernels::ref::bilu0_factor(a, f); });
   std::vector<double> z(r.size());
-  c.bilu0_apply_seconds = best_seconds(reps, [&] { bilu0_apply_ref(f, r.data(), z.data()); });
+  c.bilu0_apply_seconds = best_seconds(reps, [&] { precond::kernels::ref::bilu0_apply(f, r.data(), z.data()); });
   c.has_bilu0 = true;
 }
 

@@ -6,6 +6,7 @@
 
 #include "bilu0.hpp"
 #include "dense_block.hpp"
+#include "kernels.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
 
@@ -91,12 +92,12 @@ class SequentialBilu0 final : public Preconditioner {
  public:
   void setup(const BsrMatrix& a, Backend) override {
     f_ = bilu0_symbolic(a);
-    bilu0_factor_ref(a, f_);
+    precond::kernels::ref::bilu0_factor(a, f_);
   }
-  void update(const BsrMatrix& a) override { bilu0_factor_ref(a, f_); }
+  void update(const BsrMatrix& a) override { precond::kernels::ref::bilu0_factor(a, f_); }
   void apply(const Vector& r, Vector& z) const override {
     check_vectors(r, z, f_.lu.rows(), "bilu0");
-    bilu0_apply_ref(f_, r.data(), z.data());
+    precond::kernels::ref::bilu0_apply(f_, r.data(), z.data());
   }
   bool supports(Backend b) const override { return b == Backend::host; }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "dense_block.hpp"
+#include "kernels.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/prefetch.hpp"
@@ -156,17 +157,21 @@ void apply_scalar(const Bilu0Factors& f, const double* r, double* z) {
 
 }  // namespace
 
-void bilu0_factor_ref(const BsrMatrix& a, Bilu0Factors& f) {
+namespace precond::kernels::ref {
+
+void bilu0_factor(const BsrMatrix& a, Bilu0Factors& f) {
   if (!f.lu.same_pattern(a)) throw Error("BILU(0): the matrix pattern differs from the one at set-up");
   f.lu.values = a.values;
   with_block_size(a.block_size, [&]<int N>() { factor<N>(f); });
   fill_sweep_layout(f);
 }
 
-void bilu0_apply_ref(const Bilu0Factors& f, const double* r, double* z) {
+void bilu0_apply(const Bilu0Factors& f, const double* r, double* z) {
   if (f.lu.block_size == 1) return apply_scalar(f, r, z);
   bilu0_apply_blocks(f, r, z);
 }
+
+}  // namespace precond::kernels::ref
 
 void bilu0_apply_blocks(const Bilu0Factors& f, const double* r, double* z) {
   with_block_size(f.lu.block_size, [&]<int N>() { apply<N>(f, r, z); });

@@ -25,12 +25,9 @@ struct Bilu0Factors {
 // Symbolic part: copies the pattern and finds the diagonals. Throws when a
 // diagonal block is missing.
 Bilu0Factors bilu0_symbolic(const BsrMatrix& a);
-// Numeric part on the symbolic factors; throws naming the block row of a
-// singular pivot block.
-void bilu0_factor_ref(const BsrMatrix& a, Bilu0Factors& f);
-// z = (LU)^{-1} r by the forward and backward block sweeps.
-void bilu0_apply_ref(const Bilu0Factors& f, const double* r, double* z);
-// The block sweeps for any block size: bilu0_apply_ref's twin for block size 1,
+// The numeric factorisation and the sweeps are the room's kernels
+// (kernels.hpp: precond::kernels::ref::bilu0_factor, bilu0_apply).
+// The block sweeps for any block size: bilu0_apply's twin for block size 1,
 // where it carries each row's value in a register instead (the same bits).
 void bilu0_apply_blocks(const Bilu0Factors& f, const double* r, double* z);
 

@@ -15,6 +15,7 @@
 #include "solvers/core/backend.hpp"
 #include "solvers/matrix/generate.hpp"
 #include "solvers/precond/bilu0.hpp"
+#include "solvers/precond/kernels.hpp"
 
 namespace tb {
 namespace {
@@ -76,7 +77,7 @@ TEST(CudaAsync, EnoughSweepsReachTheExactFactors) {
   AsyncIlu gpu(opts(true, 60, 3, Schedule::asynchronous));
   gpu.setup(a, Backend::cuda);
   Bilu0Factors exact = bilu0_symbolic(a);
-  bilu0_factor_ref(a, exact);
+  precond::kernels::ref::bilu0_factor(a, exact);
   const std::vector<double> lu = gpu.lu_values();
   const std::vector<double> dinv = gpu.dinv_values();
   const std::vector<index_t> diag = a.diagonal_positions();

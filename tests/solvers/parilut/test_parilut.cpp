@@ -19,6 +19,7 @@
 #include "solvers/parilut/kernels.hpp"
 #include "solvers/parilut/parilut.hpp"
 #include "solvers/precond/bilu0.hpp"
+#include "solvers/precond/kernels.hpp"
 
 namespace tb::parilut {
 namespace {
@@ -91,7 +92,7 @@ TEST(Candidates, ResidualsEqualTheDenseILUResidual) {
 IluFactors exact_ilu0(const CsrMatrix& a) {
   const BsrMatrix b = csr_to_bsr(a, 1);
   Bilu0Factors ref = bilu0_symbolic(b);
-  bilu0_factor_ref(b, ref);
+  precond::kernels::ref::bilu0_factor(b, ref);
   IluFactors f = initial_factors(a);  // the pattern; values from the reference
   for (index_t i = 0; i < a.rows; ++i) {
     for (index_t p = f.l.row_ptr[i]; p < f.l.row_ptr[i + 1] - 1; ++p)

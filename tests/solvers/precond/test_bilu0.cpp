@@ -9,6 +9,7 @@
 #include "solvers/precond/basic.hpp"
 #include "solvers/precond/bilu0.hpp"
 #include "solvers/precond/dense_block.hpp"
+#include "solvers/precond/kernels.hpp"
 
 namespace tb {
 namespace {
@@ -37,7 +38,7 @@ TEST_P(Bilu0Reference, MatchesDenseBlockIlu0) {
   p.nx = 4, p.ny = 3, p.nz = 3, p.block_size = n, p.seed = 11;
   const BsrMatrix a = generate_stencil7(p);
   Bilu0Factors f = bilu0_symbolic(a);
-  bilu0_factor_ref(a, f);
+  precond::kernels::ref::bilu0_factor(a, f);
 
   const int nb = a.block_rows;
   Dense m = Dense(test::to_eigen(a));
@@ -64,7 +65,7 @@ TEST_P(Bilu0Reference, ProductEqualsMatrixOnPattern) {
   p.nx = 3, p.ny = 4, p.nz = 2, p.block_size = n, p.seed = 5;
   const BsrMatrix a = generate_stencil7(p);
   Bilu0Factors f = bilu0_symbolic(a);
-  bilu0_factor_ref(a, f);
+  precond::kernels::ref::bilu0_factor(a, f);
   const int nb = a.block_rows, rows = a.rows();
   Dense l = Dense::Identity(rows, rows), u = Dense::Zero(rows, rows);
   for (int i = 0; i < nb; ++i)
@@ -88,7 +89,7 @@ TEST_P(Bilu0Reference, ProductEqualsMatrixOnPattern) {
     }
   // Apply is exactly (LU)^{-1}.
   std::vector<double> r = test::sine_rhs(rows), z(rows);
-  bilu0_apply_ref(f, r.data(), z.data());
+  precond::kernels::ref::bilu0_apply(f, r.data(), z.data());
   Eigen::Map<const Eigen::VectorXd> rv(r.data(), rows);
   Eigen::VectorXd expect = lu.partialPivLu().solve(rv);
   for (int i = 0; i < rows; ++i) EXPECT_NEAR(z[i], expect[i], 1e-10 * expect.cwiseAbs().maxCoeff());
@@ -104,10 +105,10 @@ TEST(Bilu0, ScalarSweepsEqualTheBlockSweepsBitwise) {
     p.nx = 9, p.ny = 7, p.nz = nz, p.block_size = 1, p.seed = 11;
     const BsrMatrix a = generate_stencil7(p);
     Bilu0Factors f = bilu0_symbolic(a);
-    bilu0_factor_ref(a, f);
+    precond::kernels::ref::bilu0_factor(a, f);
     std::vector<double> r(std::size_t(a.rows())), fast(r.size()), blocks(r.size());
     for (std::size_t i = 0; i < r.size(); ++i) r[i] = std::sin(1.0 + double(i));
-    bilu0_apply_ref(f, r.data(), fast.data());
+    precond::kernels::ref::bilu0_apply(f, r.data(), fast.data());
     bilu0_apply_blocks(f, r.data(), blocks.data());
     for (std::size_t i = 0; i < r.size(); ++i) ASSERT_EQ(fast[i], blocks[i]) << "row " << i << ", nz " << nz;
   }
@@ -135,7 +136,7 @@ TEST(Bilu0, SingularPivotIsNamed) {
   a.values = {1, 0, 0, 1, 1, 2, 2, 4};  // second diagonal block has rank 1
   Bilu0Factors f = bilu0_symbolic(a);
   try {
-    bilu0_factor_ref(a, f);
+    precond::kernels::ref::bilu0_factor(a, f);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("block row 1"), std::string::npos) << e.what();
