@@ -1,6 +1,7 @@
 #pragma once
-// The time loop every miniapp runs, and the entry point that turns a command
-// line into one run, a run with shadow solvers, or independent A/B runs.
+// The time loop every miniapp runs (time_loop.cpp), and the entry point that
+// turns a command line into one run, a run with shadow solvers, or independent
+// A/B runs (miniapp_main.cpp, ab_study.cpp).
 #include <filesystem>
 #include <functional>
 #include <map>
