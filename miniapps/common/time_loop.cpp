@@ -25,6 +25,11 @@ std::vector<std::string> record_columns(const std::string& prefix) {
           prefix + ":solve_s", prefix + ":reason",     prefix + ":checksum"};
 }
 
+// An autopilot's systems also say which candidate (1-based) was in charge and whether the step probed.
+std::vector<std::string> autopilot_columns(const std::string& prefix) {
+  return {prefix + ":in_charge", prefix + ":probe"};
+}
+
 void append_record(std::vector<std::string>& row, const SolveRecord& r) {
   row.insert(row.end(), {r.stats.solver, std::to_string(r.stats.iterations), format_number(r.stats.setup_seconds),
                          format_number(r.stats.solve_seconds), std::string(to_string(r.stats.reason)), r.checksum});
@@ -53,6 +58,10 @@ void write_step_row(StepTable& table, long step, const StepResult& res, const st
     const auto cols = record_columns(k == 0 ? r.system : r.system + "#" + std::to_string(k + 1));
     header.insert(header.end(), cols.begin(), cols.end());
     append_record(row, r);
+    if (r.candidate < 0) continue;
+    const auto ap = autopilot_columns(k == 0 ? r.system : r.system + "#" + std::to_string(k + 1));
+    header.insert(header.end(), ap.begin(), ap.end());
+    row.insert(row.end(), {std::to_string(r.candidate + 1), r.probe ? "1" : "0"});
   }
   header.insert(header.end(), {"step_s", "harness_s"});
   row.insert(row.end(), {format_number(times.step), format_number(times.harness)});
@@ -74,6 +83,7 @@ void add_solve_times(TimeSplit& split, const SystemSolvers& solvers) {
   }
   for (const auto& records : solvers.shadow_records())
     for (const auto& r : records) split.shadow += r.stats.setup_seconds + r.stats.solve_seconds;
+  split.probe += solvers.probe_seconds();
 }
 
 bool all_converged(const std::vector<SolveRecord>& records) {
@@ -88,6 +98,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);
   solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
+  solvers.plan_steps(s.steps);
 
   RunResult result;
   long first = 1;
@@ -99,6 +110,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     first = h.step + 1;
     wall_before = h.wall_seconds;
     result.totals = h.totals;
+    solvers.load_autopilots(h.harness_state);
   }
   std::unique_ptr<StepTable> steps;
   std::vector<std::unique_ptr<StepTable>> shadow_tables;
@@ -129,6 +141,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       result.stop_reason = e.what();
     }
     result.split.steps += advance.seconds();
+    solvers.end_step(res.cfl);
     add_solve_times(result.split, solvers);
     harness.restart();
     harness_s += solvers.bookkeeping_seconds();
@@ -165,7 +178,8 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     if (writes && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
       std::ostringstream state;
       sim.save_state(state);
-      write_checkpoint(s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals}, state.str());
+      write_checkpoint(s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots()},
+                       state.str());
     }
     result.split.output += output.seconds();
     progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);
@@ -176,6 +190,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     result.unconverged = true;
   result.wall_seconds = wall_before + wall.seconds();
   result.figures_of_merit = sim.figures_of_merit();
+  result.autopilots = solvers.autopilot_reports();
   if (writes) write_summary(s.out_dir, s, config, result);
   return result;
 }
