@@ -106,10 +106,17 @@ AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
     : spec_(spec),
       estimate_(std::size_t(candidates), unknown),
       refused_(std::size_t(candidates), 0),
+      interval_(std::size_t(candidates), 1),
       in_charge_(spec.start) {}
 
 bool AutopilotPolicy::probes(long step) const {
   return probe_requested_ || last_probe_ == 0 || step - last_probe_ >= spec_.every;
+}
+
+bool AutopilotPolicy::probes(long step, int k) const {
+  if (!probes(step) || refused_[std::size_t(k)]) return false;
+  const bool forced = probe_requested_ || last_probe_ == 0;
+  return k == in_charge_ || forced || round_ % interval_[std::size_t(k)] == 0;
 }
 
 void AutopilotPolicy::refuse(int candidate) {
@@ -174,6 +181,13 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     cfl_at_probe_ = cfl;
     decide(step);
     reference_ = smoothed_ = estimate_[std::size_t(in_charge_)];
+    // Back off from candidates far behind: their probes cost more than they are likely to win.
+    for (std::size_t k = 0; k < estimate_.size(); ++k) {
+      if (std::isnan(cost[k]) && !failed[k]) continue;
+      const bool far_behind = !(estimate_[k] <= 2.0 * reference_);
+      interval_[k] = int(k) != in_charge_ && far_behind ? std::min(2 * interval_[k], 8L) : 1;
+    }
+    ++round_;
     return;
   }
   if (failed[k0]) {
@@ -194,8 +208,9 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
 std::string AutopilotPolicy::save() const {
   std::ostringstream o;
   o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_) << " "
-    << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << "\n";
-  for (std::size_t k = 0; k < estimate_.size(); ++k) o << hex(estimate_[k]) << " " << int(refused_[k]) << "\n";
+    << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_ << "\n";
+  for (std::size_t k = 0; k < estimate_.size(); ++k)
+    o << hex(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
     o << p.step << " " << p.candidate << " " << hex(p.cost) << " " << p.iterations << " " << int(p.failed) << "\n";
@@ -219,10 +234,11 @@ void AutopilotPolicy::load(const std::string& text) {
     throw Error("autopilot state in the checkpoint is for another candidate list");
   probe_requested_ = requested != 0;
   reference_ = real(), smoothed_ = real(), cfl_at_probe_ = real();
+  in >> round_;
   for (std::size_t k = 0; k < n; ++k) {
     int r = 0;
     estimate_[k] = real();
-    in >> r;
+    in >> r >> interval_[k];
     refused_[k] = char(r);
   }
   in >> n;

@@ -50,8 +50,12 @@ class AutopilotPolicy {
   AutopilotPolicy(int candidates, const AutopilotSpec& spec);
 
   int in_charge() const { return in_charge_; }
-  // Whether every candidate solves the systems of this step.
+  // Whether the candidates solve the systems of this step beside the one in charge,
+  // and whether candidate k does: one found more than twice as costly as the one
+  // in charge is probed on every 2nd, 4th, then 8th scheduled probe only (a
+  // probe forced by drift, a failure or a regime change takes every candidate).
   bool probes(long step) const;
+  bool probes(long step, int k) const;
   // The candidates to try, in order, when the one in charge fails a solve:
   // the cheapest known first, never-measured ones after, failed ones last.
   std::vector<int> fallback_order() const;
@@ -83,6 +87,8 @@ class AutopilotPolicy {
   AutopilotSpec spec_;
   std::vector<double> estimate_;
   std::vector<char> refused_;
+  std::vector<long> interval_;  // each candidate's probe interval, in scheduled probes
+  long round_ = 0;              // probes done
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change

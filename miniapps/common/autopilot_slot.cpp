@@ -186,7 +186,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   if (probing_) {
     WallTimer probes;
     for (int k = 0; k < int(slots_.size()); ++k) {
-      if (k == in_charge || policy_.refused(k)) continue;
+      if (k == in_charge || !policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
       run(k, a, b, x_);
     }

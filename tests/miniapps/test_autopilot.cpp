@@ -31,18 +31,18 @@ struct FakeStep {
   double cfl;
 };
 
-// Feeds the policy what the slot would: all costs on probe steps, only the
-// in-charge cost otherwise.
+// Feeds the policy what the slot would: the costs of the candidates it probes
+// on probe steps, only the in-charge cost otherwise.
 void feed(AutopilotPolicy& p, long step, const FakeStep& s) {
   std::vector<double> cost(s.cost.size(), nan_cost);
   std::vector<long> its(s.cost.size(), 0);
   std::vector<char> failed = s.failed.empty() ? std::vector<char>(s.cost.size(), 0) : s.failed;
-  const bool probe = p.probes(step);
-  for (std::size_t k = 0; k < cost.size(); ++k)
-    if (probe || int(k) == p.in_charge()) cost[k] = s.cost[k], its[k] = long(100 * s.cost[k]);
-  if (!probe)
-    for (std::size_t k = 0; k < cost.size(); ++k)
-      if (int(k) != p.in_charge()) failed[k] = 0;
+  for (std::size_t k = 0; k < cost.size(); ++k) {
+    if (p.probes(step, int(k)) || int(k) == p.in_charge())
+      cost[k] = s.cost[k], its[k] = long(100 * s.cost[k]);
+    else
+      failed[k] = 0;
+  }
   p.observe(step, cost, its, failed, s.cfl);
 }
 
@@ -92,6 +92,12 @@ TEST(AutopilotPolicy, PicksTheCheapestAfterTheFirstProbe) {
   EXPECT_EQ(p.probes_log().size(), 3u);
   for (long step = 2; step <= 10; ++step) EXPECT_FALSE(p.probes(step)) << step;
   EXPECT_TRUE(p.probes(11));
+  // Candidate 1 cost 3x the one in charge: it sits out the next scheduled probe.
+  EXPECT_FALSE(p.probes(11, 0));
+  EXPECT_TRUE(p.probes(11, 1));
+  EXPECT_TRUE(p.probes(11, 2));
+  feed(p, 11, {{nan_cost, 1.0, 2.0}});
+  EXPECT_TRUE(p.probes(21, 0));
 }
 
 TEST(AutopilotPolicy, SwitchesAtTheFirstProbeAfterTheCheapestChanges) {
@@ -257,7 +263,10 @@ TEST(AutopilotLoop, MovesToTheCheaperCandidateAndRecordsItsDecisions) {
   const AutopilotReport& a = r.autopilots[0];
   ASSERT_EQ(a.switches.size(), 1u);
   EXPECT_EQ(a.switches[0].step, 2);
-  EXPECT_EQ(a.probes.size(), 6u);  // two candidates at steps 1, 4, 7
+  // Steps 1 and 7 measure both; at 4 the far costlier one sits out (back-off).
+  ASSERT_EQ(a.probes.size(), 5u);
+  EXPECT_EQ(a.probes[2].step, 4);
+  EXPECT_EQ(a.probes[2].candidate, 1);
   EXPECT_GT(a.probes[0].iterations, 2 * a.probes[1].iterations);
   EXPECT_GT(r.split.probe, 0.0);
   std::ifstream summary(out / "summary.json");
