@@ -162,7 +162,18 @@ void AutopilotPolicy::decide(long step) {
   if (best < 0 || best == in_charge_) return;
   const double current = estimate_[std::size_t(in_charge_)];
   // Hysteresis: a candidate within the band of the one in charge is noise.
-  if (std::isfinite(current) && !(estimate_[std::size_t(best)] < (1.0 - spec_.hysteresis) * current)) return;
+  if (std::isfinite(current) && !(estimate_[std::size_t(best)] < (1.0 - spec_.hysteresis) * current)) {
+    pending_ = -1;
+    return;
+  }
+  // A win by less than 2x, measured on one step, is confirmed by a second probe
+  // on the next step before the charge moves: one noisy step does not switch.
+  if (std::isfinite(current) && estimate_[std::size_t(best)] > 0.5 * current && pending_ != best) {
+    pending_ = best;
+    probe_requested_ = true;
+    return;
+  }
+  pending_ = -1;
   switches_.push_back({step + 1, in_charge_, best, std::isfinite(current) ? "cheaper" : "failed"});
   in_charge_ = best;
 }
@@ -181,6 +192,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     cfl_at_probe_ = cfl;
     decide(step);
     reference_ = smoothed_ = estimate_[std::size_t(in_charge_)];
+    reference_its_ = smoothed_its_ = double(iterations[std::size_t(in_charge_)]);
     // Back off from candidates far behind: their probes cost more than they are likely to win.
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       if (std::isnan(cost[k]) && !failed[k]) continue;
@@ -197,9 +209,13 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     return;
   }
   if (std::isnan(cost[k0])) return;
-  smoothed_ = std::isfinite(smoothed_) ? 0.5 * (smoothed_ + cost[k0]) : cost[k0];
+  // Drift: the iterations in charge (noise-free) growing by the drift fraction,
+  // or its seconds by twice that (the machine's load changed); both smoothed.
+  smoothed_ = std::isfinite(smoothed_) ? 0.75 * smoothed_ + 0.25 * cost[k0] : cost[k0];
+  smoothed_its_ = 0.75 * smoothed_its_ + 0.25 * double(iterations[k0]);
   estimate_[k0] = smoothed_;
-  if (std::isfinite(reference_) && smoothed_ > (1.0 + spec_.drift) * reference_) probe_requested_ = true;
+  if (std::isfinite(reference_) && smoothed_ > (1.0 + 2.0 * spec_.drift) * reference_) probe_requested_ = true;
+  if (smoothed_its_ > std::max((1.0 + spec_.drift) * reference_its_, reference_its_ + 2.0)) probe_requested_ = true;
   if (std::isfinite(cfl) && std::isfinite(cfl_at_probe_) && cfl_at_probe_ > 0.0 &&
       (cfl > 2.0 * cfl_at_probe_ || cfl < 0.5 * cfl_at_probe_))
     probe_requested_ = true;
@@ -208,7 +224,8 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
 std::string AutopilotPolicy::save() const {
   std::ostringstream o;
   o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_) << " "
-    << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_ << "\n";
+    << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_ << " " << pending_ << " "
+    << hex(reference_its_) << " " << hex(smoothed_its_) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
     o << hex(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << "\n";
   o << probes_.size() << "\n";
@@ -234,7 +251,8 @@ void AutopilotPolicy::load(const std::string& text) {
     throw Error("autopilot state in the checkpoint is for another candidate list");
   probe_requested_ = requested != 0;
   reference_ = real(), smoothed_ = real(), cfl_at_probe_ = real();
-  in >> round_;
+  in >> round_ >> pending_;
+  reference_its_ = real(), smoothed_its_ = real();
   for (std::size_t k = 0; k < n; ++k) {
     int r = 0;
     estimate_[k] = real();

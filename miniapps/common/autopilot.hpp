@@ -18,7 +18,7 @@ struct AutopilotSpec {
   std::vector<std::string> candidates;  // solver specifications, in the order written
   long every = 20;                      // probe at most this many steps apart
   double hysteresis = 0.15;             // switch only to a candidate cheaper by this fraction
-  double drift = 0.5;                   // probe when the cost in charge grows by this fraction
+  double drift = 0.5;                   // probe when the iterations in charge grow by this fraction (seconds: twice it)
   bool deterministic = false;           // decide from iterations x calibrated cost per iteration
   int start = 0;                        // the candidate in charge at the first step (0-based)
 };
@@ -94,6 +94,9 @@ class AutopilotPolicy {
   bool probe_requested_ = true;  // by drift, a failure or a regime change
   double reference_ = unknown;   // the cost in charge at the last probe
   double smoothed_ = unknown;    // the cost in charge since then, smoothed
+  double reference_its_ = 0.0;   // the iterations in charge at the last probe
+  double smoothed_its_ = 0.0;    // and since then, smoothed
+  int pending_ = -1;             // a candidate that won one probe by less than 2x: confirming
   double cfl_at_probe_ = unknown;
   std::vector<AutopilotProbe> probes_;
   std::vector<AutopilotSwitch> switches_;
