@@ -80,6 +80,23 @@ TEST(AutopilotSpec, ParsesCandidatesAndNamesWhatIsWrong) {
   EXPECT_NE(message("autopilot(candidates=[a;b], start=3)").find("2 candidates"), std::string::npos);
 }
 
+TEST(AutopilotSpec, ACaseFileTableIsTheTextForm) {
+  const fs::path file = fs::temp_directory_path() / ("tb-autopilot-case-" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(file) << "[solver.heat.autopilot]\ncandidates = [\"gmres(rtol=1e-9,maxit=50)+bilu0\", "
+                         "\"cg+jacobi\"]\nevery = 5\nmode = \"deterministic\"\n";
+  CaseSchema schema;
+  schema.add({"solver.heat", KeyType::text, "gmres+bilu0", "solver"});
+  CaseConfig config(schema);
+  config.load_toml(file.string());
+  EXPECT_EQ(config.text("solver.heat"),
+            "autopilot(candidates=[gmres(rtol=1e-9,maxit=50)+bilu0; cg+jacobi], every=5, mode=deterministic)");
+  const AutopilotSpec s = parse_autopilot_spec(config.text("solver.heat"));
+  EXPECT_EQ(s.candidates.size(), 2u);
+  EXPECT_EQ(s.every, 5);
+  EXPECT_TRUE(s.deterministic);
+  fs::remove(file);
+}
+
 TEST(AutopilotPolicy, PicksTheCheapestAfterTheFirstProbe) {
   AutopilotPolicy p(3, spec_of(0, 10));
   EXPECT_TRUE(p.probes(1));
