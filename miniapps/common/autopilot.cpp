@@ -115,8 +115,7 @@ bool AutopilotPolicy::probes(long step) const {
 
 bool AutopilotPolicy::probes(long step, int k) const {
   if (!probes(step) || refused_[std::size_t(k)]) return false;
-  const bool forced = probe_requested_ || last_probe_ == 0;
-  return k == in_charge_ || forced || round_ % interval_[std::size_t(k)] == 0;
+  return k == in_charge_ || last_probe_ == 0 || probe_all_ || round_ % interval_[std::size_t(k)] == 0;
 }
 
 void AutopilotPolicy::refuse(int candidate) {
@@ -188,7 +187,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
       probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] != 0});
     }
     last_probe_ = step;
-    probe_requested_ = false;
+    probe_requested_ = probe_all_ = false;
     cfl_at_probe_ = cfl;
     decide(step);
     reference_ = smoothed_ = estimate_[std::size_t(in_charge_)];
@@ -205,7 +204,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   if (failed[k0]) {
     // The step fell back on another candidate; the next step probes them all.
     estimate_[k0] = std::numeric_limits<double>::infinity();
-    probe_requested_ = true;
+    probe_requested_ = probe_all_ = true;
     return;
   }
   if (std::isnan(cost[k0])) return;
@@ -214,6 +213,9 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   smoothed_ = std::isfinite(smoothed_) ? 0.75 * smoothed_ + 0.25 * cost[k0] : cost[k0];
   smoothed_its_ = 0.75 * smoothed_its_ + 0.25 * double(iterations[k0]);
   estimate_[k0] = smoothed_;
+  // Drift and regime changes probe early, but not sooner than a quarter of the
+  // schedule after the last probe: a CFL ramp would otherwise probe every step.
+  if (step + 1 - last_probe_ < std::max(1L, spec_.every / 4)) return;
   if (std::isfinite(reference_) && smoothed_ > (1.0 + 2.0 * spec_.drift) * reference_) probe_requested_ = true;
   if (smoothed_its_ > std::max((1.0 + spec_.drift) * reference_its_, reference_its_ + 2.0)) probe_requested_ = true;
   if (std::isfinite(cfl) && std::isfinite(cfl_at_probe_) && cfl_at_probe_ > 0.0 &&
@@ -223,9 +225,9 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
 
 std::string AutopilotPolicy::save() const {
   std::ostringstream o;
-  o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_) << " "
-    << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_ << " " << pending_ << " "
-    << hex(reference_its_) << " " << hex(smoothed_its_) << "\n";
+  o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_)
+    << int(probe_all_) << " " << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_
+    << " " << pending_ << " " << hex(reference_its_) << " " << hex(smoothed_its_) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
     o << hex(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << "\n";
   o << probes_.size() << "\n";
@@ -249,7 +251,8 @@ void AutopilotPolicy::load(const std::string& text) {
   in >> tag >> n >> in_charge_ >> last_probe_ >> requested;
   if (tag != "policy" || n != estimate_.size())
     throw Error("autopilot state in the checkpoint is for another candidate list");
-  probe_requested_ = requested != 0;
+  probe_requested_ = requested / 10 != 0;
+  probe_all_ = requested % 10 != 0;
   reference_ = real(), smoothed_ = real(), cfl_at_probe_ = real();
   in >> round_ >> pending_;
   reference_its_ = real(), smoothed_its_ = real();

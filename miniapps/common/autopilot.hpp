@@ -52,8 +52,8 @@ class AutopilotPolicy {
   int in_charge() const { return in_charge_; }
   // Whether the candidates solve the systems of this step beside the one in charge,
   // and whether candidate k does: one found more than twice as costly as the one
-  // in charge is probed on every 2nd, 4th, then 8th scheduled probe only (a
-  // probe forced by drift, a failure or a regime change takes every candidate).
+  // in charge is probed on every 2nd, 4th, then 8th probe only (the first probe
+  // and one after a failed solve in charge take every candidate).
   bool probes(long step) const;
   bool probes(long step, int k) const;
   // The candidates to try, in order, when the one in charge fails a solve:
@@ -92,6 +92,7 @@ class AutopilotPolicy {
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change
+  bool probe_all_ = false;       // by a failure: every candidate, backed off or not
   double reference_ = unknown;   // the cost in charge at the last probe
   double smoothed_ = unknown;    // the cost in charge since then, smoothed
   double reference_its_ = 0.0;   // the iterations in charge at the last probe

@@ -144,7 +144,7 @@ TEST(AutopilotPolicy, HoldsUnderNoiseWithinTheHysteresisAndSwitchesBeyondIt) {
 }
 
 TEST(AutopilotPolicy, GrowingCostInChargeProbesBeforeTheSchedule) {
-  AutopilotPolicy p(2, spec_of(0, 100));
+  AutopilotPolicy p(2, spec_of(0, 20));
   feed(p, 1, {{1.0, 1.5}});
   long probed = 0;
   for (long step = 2; step <= 20; ++step) {
@@ -159,12 +159,21 @@ TEST(AutopilotPolicy, GrowingCostInChargeProbesBeforeTheSchedule) {
 }
 
 TEST(AutopilotPolicy, ACflRegimeChangeProbes) {
-  AutopilotPolicy p(2, spec_of(0, 100));
+  AutopilotPolicy p(2, spec_of(0, 8));
   feed(p, 1, {{1.0, 2.0}, {}, 1.0});
   feed(p, 2, {{1.0, 2.0}, {}, 1.9});
   EXPECT_FALSE(p.probes(3));
   feed(p, 3, {{1.0, 2.0}, {}, 2.1});
   EXPECT_TRUE(p.probes(4));
+  // Not sooner than a quarter of the schedule after the last probe (a CFL ramp).
+  AutopilotPolicy slow(2, spec_of(0, 100));
+  feed(slow, 1, {{1.0, 2.0}, {}, 1.0});
+  for (long step = 2; step <= 24; ++step) {
+    feed(slow, step, {{1.0, 2.0}, {}, std::pow(2.0, double(step))});
+    EXPECT_FALSE(slow.probes(step + 1)) << step;
+  }
+  feed(slow, 25, {{1.0, 2.0}, {}, 1e9});
+  EXPECT_TRUE(slow.probes(26));
 }
 
 TEST(AutopilotPolicy, AFailureInChargeProbesNextAndFallsBackByCost) {
