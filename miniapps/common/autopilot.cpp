@@ -107,6 +107,8 @@ AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
       estimate_(std::size_t(candidates), unknown),
       refused_(std::size_t(candidates), 0),
       interval_(std::size_t(candidates), 1),
+      failures_(std::size_t(candidates), 0),
+      barred_until_(std::size_t(candidates), 0),
       in_charge_(spec.start) {}
 
 bool AutopilotPolicy::probes(long step) const {
@@ -157,7 +159,17 @@ std::vector<int> AutopilotPolicy::fallback_order() const {
 }
 
 void AutopilotPolicy::decide(long step) {
-  const int best = cheapest();
+  int best = cheapest();
+  // A candidate that failed in charge is not put back for every x 2^(failures - 1)
+  // steps: cheap on one probe, it may fail again on the next harder system.
+  if (best >= 0 && step < barred_until_[std::size_t(best)]) {
+    best = -1;
+    for (int k = 0; k < int(estimate_.size()); ++k) {
+      const double e = estimate_[std::size_t(k)];
+      if (refused_[std::size_t(k)] || !std::isfinite(e) || step < barred_until_[std::size_t(k)]) continue;
+      if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
+    }
+  }
   if (best < 0 || best == in_charge_) return;
   const double current = estimate_[std::size_t(in_charge_)];
   // Hysteresis: a candidate within the band of the one in charge is noise.
@@ -180,6 +192,10 @@ void AutopilotPolicy::decide(long step) {
 void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span<const long> iterations,
                               std::span<const char> failed, double cfl) {
   const auto k0 = std::size_t(in_charge_);
+  if (failed[k0]) {
+    ++failures_[k0];
+    barred_until_[k0] = step + spec_.every * (1L << std::min(failures_[k0] - 1, 10L));
+  }
   if (probes(step)) {
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
@@ -229,7 +245,8 @@ std::string AutopilotPolicy::save() const {
     << int(probe_all_) << " " << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_
     << " " << pending_ << " " << hex(reference_its_) << " " << hex(smoothed_its_) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
-    o << hex(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << "\n";
+    o << hex(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
+      << barred_until_[k] << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
     o << p.step << " " << p.candidate << " " << hex(p.cost) << " " << p.iterations << " " << int(p.failed) << "\n";
@@ -259,7 +276,7 @@ void AutopilotPolicy::load(const std::string& text) {
   for (std::size_t k = 0; k < n; ++k) {
     int r = 0;
     estimate_[k] = real();
-    in >> r >> interval_[k];
+    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k];
     refused_[k] = char(r);
   }
   in >> n;

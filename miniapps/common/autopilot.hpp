@@ -87,8 +87,10 @@ class AutopilotPolicy {
   AutopilotSpec spec_;
   std::vector<double> estimate_;
   std::vector<char> refused_;
-  std::vector<long> interval_;  // each candidate's probe interval, in scheduled probes
-  long round_ = 0;              // probes done
+  std::vector<long> interval_;      // each candidate's probe interval, in scheduled probes
+  std::vector<long> failures_;      // solves each failed in charge
+  std::vector<long> barred_until_;  // a candidate that failed in charge is not put in charge before this step
+  long round_ = 0;                  // probes done
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change

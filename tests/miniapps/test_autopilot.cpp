@@ -186,6 +186,10 @@ TEST(AutopilotPolicy, AFailureInChargeProbesNextAndFallsBackByCost) {
   feed(p, 3, {{5.0, 3.0, 2.0, 1.5}, {1, 0, 0, 0}});
   EXPECT_EQ(p.in_charge(), 3);
   EXPECT_EQ(p.switches().back().reason, "failed");
+  // Candidate 1 failed in charge at steps 2 and 3: cheapest again, it is barred
+  // for every x 2 = 200 steps after the second failure.
+  for (long step = 4; step <= 104; ++step) feed(p, step, {{0.1, 3.0, 2.0, 1.5}});
+  EXPECT_EQ(p.in_charge(), 3);
   p.refuse(3);
   EXPECT_NE(p.in_charge(), 3);
 }
