@@ -216,7 +216,8 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
 void AutopilotSlot::end_step(double cfl) {
   probe_seconds_ += step_probe_seconds_;
   if (std::all_of(step_cost_.begin(), step_cost_.end(), [](double c) { return std::isnan(c); })) return;
-  std::vector<double> cost = step_cost_;
+  std::vector<double>& cost = cost_;  // reused: no allocation per step
+  cost.assign(step_cost_.begin(), step_cost_.end());
   for (std::size_t k = 0; k < cost.size(); ++k)
     if (!std::isnan(cost[k])) cost[k] += (spec_.deterministic ? per_setup_[k] : setup_seconds_[k]) / amortise_steps();
   // All ranks decide from the same numbers: the slowest rank's, and a failure anywhere.

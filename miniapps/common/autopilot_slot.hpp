@@ -72,6 +72,7 @@ class AutopilotSlot {
   std::vector<double> step_cost_;
   std::vector<long> step_iterations_;
   std::vector<char> step_failed_;
+  std::vector<double> cost_;    // end_step's costs and failure flags, for the reduction over ranks
   std::vector<double> x0_, x_;  // the initial guess, and a probe's copy of it
   std::vector<index_t> pattern_rows_, pattern_cols_;
   long step_ = 0;
