@@ -50,6 +50,39 @@ std::string node_text(const toml::node& n) {
   return {};
 }
 
+// "solver.<system>.autopilot" -> "solver.<system>"; "" for any other key.
+std::string autopilot_table_key(const std::string& key) {
+  const std::string suffix = ".autopilot";
+  if (key.rfind("solver.", 0) != 0 || key.size() <= suffix.size() ||
+      key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return {};
+  return key.substr(0, key.size() - suffix.size());
+}
+
+// A [solver.<system>.autopilot] table written as the autopilot's text form:
+//   candidates = ["gmres+bilu0", "gmres+jacobi"]  every = 10
+// becomes autopilot(candidates=[gmres+bilu0; gmres+jacobi], every=10); the
+// parameters are checked where the text form is (miniapps/common/autopilot.cpp).
+std::string autopilot_text(const toml::table& t, const std::string& path) {
+  std::string out = "autopilot(";
+  for (const auto& [k, node] : t) {
+    out += (out.back() == '(' ? "" : ", ") + std::string(k.str()) + "=";
+    if (const auto* list = node.as_array()) {
+      std::string items;
+      for (const auto& item : *list) {
+        if (!item.is_string())
+          throw ParseError(path, long(item.source().begin.line),
+                           "autopilot candidates are strings (solver specifications)");
+        items += (items.empty() ? "" : "; ") + node_text(item);
+      }
+      out += "[" + items + "]";
+    } else {
+      out += node_text(node);
+    }
+  }
+  return out + ")";
+}
+
 bool type_matches(KeyType t, const toml::node& n) {
   switch (t) {
     case KeyType::integer:
@@ -143,6 +176,10 @@ void CaseConfig::load_toml(const std::string& path) {
       const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
       const long line = long(node.source().begin.line);
       if (const auto* sub = node.as_table()) {
+        if (const std::string system = autopilot_table_key(key); !system.empty() && schema_.find(system)) {
+          values_[system] = autopilot_text(*sub, path);
+          continue;
+        }
         self(self, *sub, key);
         continue;
       }

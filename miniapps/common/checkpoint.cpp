@@ -10,7 +10,9 @@ namespace tb::harness {
 
 namespace {
 
-constexpr const char* magic = "tb-checkpoint 1";
+// Version 2 adds the harness state (autopilots) after the totals; version 1 is still read.
+constexpr const char* magic = "tb-checkpoint 2";
+constexpr const char* magic_v1 = "tb-checkpoint 1";
 
 // Length-prefixed strings and raw doubles: exact round trip of every bit.
 void put(std::ostream& o, const std::string& s) {
@@ -49,6 +51,7 @@ void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& 
     put(o, name);
     put(o, t.solves), put(o, t.iterations), put(o, t.failures), put(o, t.setup_seconds), put(o, t.solve_seconds);
   }
+  put(o, h.harness_state);
   put(o, state);
   put(o, std::string("end"));
   write_file_atomically((dir / "checkpoint.bin").string(), o.str());
@@ -59,7 +62,8 @@ std::string read_checkpoint(const std::filesystem::path& dir, const std::string&
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
   auto damaged = [&](const std::string& why) { return Error(path + ": not a usable checkpoint: " + why); };
-  if (get_string(in) != magic) throw damaged("wrong header");
+  const std::string version = get_string(in);
+  if (version != magic && version != magic_v1) throw damaged("wrong header");
   h.app = get_string(in);
   if (h.app != app) throw damaged("written by " + h.app + ", not " + app);
   h.step = get<long>(in);
@@ -73,6 +77,7 @@ std::string read_checkpoint(const std::filesystem::path& dir, const std::string&
     t.setup_seconds = get<double>(in), t.solve_seconds = get<double>(in);
     h.totals[name] = t;
   }
+  if (version == magic) h.harness_state = get_string(in);
   std::string state = get_string(in);
   if (!in || get_string(in) != "end") throw damaged("truncated");
   return state;

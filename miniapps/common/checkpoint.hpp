@@ -14,6 +14,7 @@ struct CheckpointHeader {
   long step = 0;
   double wall_seconds = 0.0;                   // wall time of the run so far
   std::map<std::string, SolverTotals> totals;  // "driver/<system>", "shadow<i>/<system>"
+  std::string harness_state;                   // the autopilots' decision state ("" without)
 };
 
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header, const std::string& state);

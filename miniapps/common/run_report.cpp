@@ -73,6 +73,56 @@ void write_outcome_table(std::ostringstream& md, const std::vector<StudyRow>& ro
   }
 }
 
+// Per autopilot system: its candidates, the refused ones, the calibration, every
+// probe (step, candidate, cost, iterations) and every switch.
+void write_autopilots(JsonWriter& w, const std::vector<AutopilotReport>& reports) {
+  if (reports.empty()) return;
+  w.begin_object("autopilot");
+  for (const AutopilotReport& a : reports) {
+    w.begin_object(a.system)
+        .value("mode", a.spec.deterministic ? "deterministic" : "timed")
+        .value("every", (long long)a.spec.every)
+        .value("hysteresis", a.spec.hysteresis)
+        .value("drift", a.spec.drift)
+        .value("probe_seconds", a.probe_seconds)
+        .value("fallbacks", (long long)a.fallbacks)
+        .begin_array("candidates");
+    for (const auto& c : a.spec.candidates) w.value("", c);
+    w.end_array().begin_array("refused");
+    for (const auto& c : a.refused) w.value("", c);
+    w.end_array();
+    if (a.spec.deterministic) {
+      w.begin_array("calibration");
+      for (std::size_t k = 0; k < a.per_iteration.size(); ++k)
+        w.begin_object()
+            .value("per_iteration_s", a.per_iteration[k])
+            .value("per_update_s", a.per_update[k])
+            .value("per_setup_s", a.per_setup[k])
+            .end_object();
+      w.end_array();
+    }
+    w.begin_array("probes");
+    for (const auto& p : a.probes)
+      w.begin_object()
+          .value("step", (long long)p.step)
+          .value("candidate", (long long)p.candidate + 1)
+          .value("cost_s", p.cost)
+          .value("iterations", (long long)p.iterations)
+          .value("failed", p.failed)
+          .end_object();
+    w.end_array().begin_array("switches");
+    for (const auto& s : a.switches)
+      w.begin_object()
+          .value("step", (long long)s.step)
+          .value("from", (long long)s.from + 1)
+          .value("to", (long long)s.to + 1)
+          .value("reason", s.reason)
+          .end_object();
+    w.end_array().end_object();
+  }
+  w.end_object();
+}
+
 }  // namespace
 
 void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, const CaseConfig& config,
@@ -92,6 +142,7 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
       .value("linear_setup", r.split.linear_setup)
       .value("linear_solve", r.split.linear_solve)
       .value("shadow_solvers", r.split.shadow)
+      .value("autopilot_probes", r.split.probe)
       .value("physics", r.split.physics())
       .value("harness", r.split.harness)
       .value("output", r.split.output)
@@ -104,7 +155,9 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
   for (const auto& [name, t] : r.totals) write_totals(w, name, t);
   w.end_object().begin_object("figures_of_merit");
   for (const auto& [name, value] : r.figures_of_merit) w.value(name, value);
-  w.end_object().value("case", config.to_toml()).end_object();
+  w.end_object();
+  write_autopilots(w, r.autopilots);
+  w.value("case", config.to_toml()).end_object();
   w.save((out_dir / "summary.json").string());
 }
 

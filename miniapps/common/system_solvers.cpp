@@ -41,7 +41,10 @@ SystemSolvers::SystemSolvers(const std::vector<std::string>& systems,
   for (const auto& s : systems_) {
     auto it = driver_specs.find(s);
     if (it == driver_specs.end()) throw Error("no solver specification for linear system '" + s + "'");
-    drivers_[s].solver = make_solver(it->second);
+    if (is_autopilot_spec(it->second))
+      autopilots_[s] = std::make_unique<AutopilotSlot>(s, parse_autopilot_spec(it->second));
+    else
+      drivers_[s].solver = make_solver(it->second);
   }
   for (std::size_t i = 0; i < shadows_.size(); ++i)
     for (const auto& s : systems_)
@@ -59,34 +62,60 @@ void SystemSolvers::begin_step(long step) {
   bookkeeping_seconds_ = 0.0;
   driver_records_.clear();
   for (auto& r : shadow_records_) r.clear();
+  for (auto& [system, ap] : autopilots_) ap->begin_step(step);
 }
 
-// Symbolic set-up on a new pattern, numeric update on new values, nothing when
-// the values are the ones already factored: a constant matrix (tb-incomp's and
-// tb-ib's pressure Poisson) is factored once. The values are kept for that test
-// only while they have never changed; the first change drops them, so a matrix
-// that changes every step costs one comparison that stops at its first entry.
-SolveStats SystemSolvers::Slot::run(const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-  bool refreshed = true;
-  if (a.row_ptr != row_ptr || a.col_idx != col_idx) {
-    solver->setup(a);
-    row_ptr = a.row_ptr;
-    col_idx = a.col_idx;
-    constant_values = a.values;
-    values_vary = false;
-  } else if (values_vary || a.values != constant_values) {
-    solver->update(a);
-    if (!values_vary) std::vector<double>().swap(constant_values);
-    values_vary = true;
-  } else {
-    refreshed = false;
+void SystemSolvers::end_step(double cfl) {
+  for (auto& [system, ap] : autopilots_) ap->end_step(cfl);
+}
+
+void SystemSolvers::plan_steps(long steps) {
+  for (auto& [system, ap] : autopilots_) ap->plan_steps(steps);
+}
+
+double SystemSolvers::probe_seconds() const {
+  double s = 0.0;
+  for (const auto& [system, ap] : autopilots_) s += ap->step_probe_seconds();
+  return s;
+}
+
+std::vector<AutopilotReport> SystemSolvers::autopilot_reports() const {
+  std::vector<AutopilotReport> reports;
+  for (const auto& [system, ap] : autopilots_) reports.push_back(ap->report());
+  return reports;
+}
+
+// "autopilot SYSTEM BYTES\n" then that many bytes of the slot's state, per system.
+std::string SystemSolvers::save_autopilots() const {
+  std::string out;
+  for (const auto& [system, ap] : autopilots_) {
+    const std::string state = ap->save();
+    out += "autopilot " + system + " " + std::to_string(state.size()) + "\n" + state;
   }
-  SolveStats st = solver->solve(b, x);
-  if (!refreshed) st.setup_seconds = 0.0;  // the solver reports its last set-up otherwise
-  return st;
+  return out;
 }
 
-SystemSolvers::Slot& SystemSolvers::driver(const std::string& system) {
+void SystemSolvers::load_autopilots(const std::string& state) {
+  std::size_t at = 0;
+  std::size_t loaded = 0;
+  while (at < state.size()) {
+    const auto eol = state.find('\n', at);
+    char system[256] = {};
+    std::size_t bytes = 0;
+    if (eol == std::string::npos ||
+        std::sscanf(state.substr(at, eol - at).c_str(), "autopilot %255s %zu", system, &bytes) != 2)
+      throw Error("the checkpoint's autopilot state is damaged");
+    auto it = autopilots_.find(system);
+    if (it == autopilots_.end())
+      throw Error(std::string("the checkpoint has an autopilot for system '") + system + "', the case has none");
+    it->second->load(state.substr(eol + 1, bytes));
+    at = eol + 1 + bytes;
+    ++loaded;
+  }
+  if (loaded != autopilots_.size()) throw Error("the checkpoint has no autopilot state for this case's autopilot");
+}
+
+SolverSlot& SystemSolvers::driver(const std::string& system) {
   auto it = drivers_.find(system);
   if (it == drivers_.end()) throw Error("internal: the physics solved an undeclared linear system '" + system + "'");
   return it->second;
@@ -94,7 +123,7 @@ SystemSolvers::Slot& SystemSolvers::driver(const std::string& system) {
 
 SolveStats SystemSolvers::solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                                 std::span<double> x) {
-  Slot& slot = driver(system);
+  if (!autopilots_.count(system)) driver(system);  // an undeclared system fails before any work
   WallTimer bookkeeping;
   const bool dump = std::find(dump_steps_.begin(), dump_steps_.end(), step_) != dump_steps_.end();
   const std::string checksum = checksums_ || dump || !shadows_.empty() ? system_checksum(a, b, x) : "-";
@@ -115,7 +144,12 @@ SolveStats SystemSolvers::solve(const std::string& system, const BsrMatrix& a, s
     SolveStats st = it->second.run(a, b, shadow_x_);
     shadow_records_[i].push_back({system, std::move(st), checksum});
   }
-  SolveStats st = slot.run(a, b, x);
+  if (auto ap = autopilots_.find(system); ap != autopilots_.end()) {
+    SolveStats st = ap->second->solve(a, b, x);
+    driver_records_.push_back({system, st, checksum, ap->second->solved_by(), ap->second->probing()});
+    return st;
+  }
+  SolveStats st = driver(system).run(a, b, x);
   driver_records_.push_back({system, st, checksum});
   return st;
 }

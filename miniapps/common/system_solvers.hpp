@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "autopilot_slot.hpp"
 #include "command_line.hpp"
 #include "simulation.hpp"
+#include "solver_slot.hpp"
 #include "solvers/krylov/linear_solver.hpp"
 
 namespace tb::harness {
@@ -30,6 +32,8 @@ struct SolveRecord {
   std::string system;
   SolveStats stats;
   std::string checksum;  // "-" where no result uses it
+  int candidate = -1;    // an autopilot's candidate that solved it (0-based); -1 without an autopilot
+  bool probe = false;    // the autopilot probed every candidate on this system
 };
 
 class SystemSolvers final : public LinearSystems {
@@ -45,6 +49,10 @@ class SystemSolvers final : public LinearSystems {
   // Seconds spent on checksums and dumps since the last begin_step.
   double bookkeeping_seconds() const { return bookkeeping_seconds_; }
   void begin_step(long step);
+  // The step's end: autopilots take their costs (cfl: the step's, NaN where none).
+  void end_step(double cfl);
+  // Steps the run plans: an autopilot amortises set-ups over them until a pattern changes.
+  void plan_steps(long steps);
   SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                    std::span<double> x) override;
 
@@ -53,20 +61,21 @@ class SystemSolvers final : public LinearSystems {
   const std::vector<std::vector<SolveRecord>>& shadow_records() const { return shadow_records_; }
   const std::vector<StudySpec>& shadows() const { return shadows_; }
 
+  // Seconds of this step's autopilot probes (candidates not in charge).
+  double probe_seconds() const;
+  std::vector<AutopilotReport> autopilot_reports() const;
+  // The autopilots' decision state, for the checkpoint ("" without autopilots).
+  std::string save_autopilots() const;
+  void load_autopilots(const std::string& state);
+
  private:
-  struct Slot {
-    std::unique_ptr<LinearSolver> solver;
-    std::vector<index_t> row_ptr, col_idx;  // the pattern set up last
-    std::vector<double> constant_values;    // the values factored, while they have never changed
-    bool values_vary = false;
-    SolveStats run(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
-  };
-  Slot& driver(const std::string& system);
+  SolverSlot& driver(const std::string& system);
 
   std::vector<std::string> systems_;
-  std::map<std::string, Slot> drivers_;
+  std::map<std::string, SolverSlot> drivers_;
+  std::map<std::string, std::unique_ptr<AutopilotSlot>> autopilots_;  // systems whose solver is an autopilot
   std::vector<StudySpec> shadows_;
-  std::vector<std::map<std::string, Slot>> shadow_slots_;
+  std::vector<std::map<std::string, SolverSlot>> shadow_slots_;
   std::vector<double> shadow_x_;
   std::vector<SolveRecord> driver_records_;
   std::vector<std::vector<SolveRecord>> shadow_records_;

@@ -1,6 +1,7 @@
 #pragma once
-// The time loop every miniapp runs, and the entry point that turns a command
-// line into one run, a run with shadow solvers, or independent A/B runs.
+// The time loop every miniapp runs (time_loop.cpp), and the entry point that
+// turns a command line into one run, a run with shadow solvers, or independent
+// A/B runs (miniapp_main.cpp, ab_study.cpp).
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -51,9 +52,10 @@ struct TimeSplit {
   double linear_setup = 0.0;  // driver solvers' set-up (symbolic and numeric)
   double linear_solve = 0.0;  // driver solvers' solves
   double shadow = 0.0;        // shadow solvers, set-up and solve
+  double probe = 0.0;         // autopilot probes: the candidates not in charge, set-up and solve
   double harness = 0.0;       // checksums, dumps, checks, snapshots, step tables, load sampling
   double output = 0.0;        // fields and checkpoints
-  double physics() const { return steps - linear_setup - linear_solve - shadow; }
+  double physics() const { return steps - linear_setup - linear_solve - shadow - probe; }
 };
 
 struct RunResult {
@@ -66,6 +68,7 @@ struct RunResult {
   std::vector<std::pair<std::string, double>> last_residuals;  // of the last step run (a failing one included)
   std::map<std::string, SolverTotals> totals;                  // "driver/<system>", "shadow<i>/<system>"
   std::vector<std::pair<std::string, double>> figures_of_merit;
+  std::vector<AutopilotReport> autopilots;  // one per system whose solver is an autopilot
 };
 
 // Runs (or, with settings.restart, resumes) one simulation: steps.csv, one

@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""The solver autopilot against each of its candidates run alone (issue 29).
+
+Per case: every candidate runs alone as the system's solver; then the
+autopilot over the same candidates starts from the worst of them (the one
+with the most linear time alone) and runs the same steps. Runs alternate
+(candidate 1, 2, ..., autopilot, candidate 1, ...) because this VM is shared
+and noisy; each figure is the median over --reps. Recorded per run: exit
+status, steps, the system's linear time (set-up + solve of the solver in
+charge, from summary.json's totals) plus, for the autopilot, the probes'
+seconds, the switches, and the figures of merit. Reported per case:
+  ratio     autopilot linear time (probes included) / the best candidate's alone
+  overhead  probe seconds / the autopilot's linear time
+  beats     whether the autopilot beat every candidate alone
+
+  /usr/bin/python3 bench/autopilot/autopilot.py --bin build/bin --reps 3 \\
+      --json bench/results/host-YYYYMMDD-autopilot.json
+  /usr/bin/python3 bench/autopilot/autopilot.py --quick     # smoke run, a few steps a case
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+FLOW = "fgmres(restart=30,rtol=1e-1,maxit=60)"
+CG = "cg(rtol=1e-9,maxit=2000)"
+BICG = "bicgstab(rtol=1e-8,maxit=3000)"
+# (label, program, arguments, system, candidates, every)
+CASES = [
+    ("tb-incomp default (100 steps), pressure", "tb-incomp", [], "pressure",
+     [CG + "+jacobi", CG + "+fgbilu", CG + "+bilu0"], 40),
+    # The default case is the inviscid cylinder with its CFL ramp (inputs/compressible/cylinder_inviscid.toml).
+    ("tb-comp2d default (150 steps), flow", "tb-comp2d", ["--steps", "150"], "flow",
+     [FLOW + "+bilu0", FLOW + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW + "+multicolor"], 40),
+    # The shipped NACA 0012 case with its CFL ramp: block Jacobi fails alone but wins stretches of the run.
+    ("tb-comp2d naca0012_laminar CFL ramp (100 steps), flow", "tb-comp2d",
+     ["inputs/compressible/naca0012_laminar.toml", "--steps", "100"], "flow",
+     [FLOW + "+bilu0", FLOW + "+block_jacobi", FLOW + "+multicolor"], 20),
+    ("tb-ib default (30 steps), pressure", "tb-ib", ["--steps", "30"], "pressure",
+     ["bicgstab_dia(rtol=1e-8,maxit=3000)", BICG + "+bilu0", BICG + "+jacobi"], 15),
+]
+QUICK_STEPS = "4"
+
+
+def run_once(binary, args, system, spec, out_dir):
+    t0 = time.perf_counter()
+    p = subprocess.run([binary] + args + ["--out", out_dir, "--set", "run.progress=false",
+                                          "--set", "solver." + system + "=" + spec],
+                       capture_output=True, text=True)
+    rec = {"exit": p.returncode, "wall_s": time.perf_counter() - t0}
+    if p.returncode != 0:
+        rec["stderr"] = p.stderr[-400:]
+    try:
+        s = json.load(open(os.path.join(out_dir, "summary.json")))
+    except (OSError, ValueError):
+        return rec
+    t = s["totals"].get("driver/" + system, {})
+    rec.update({"steps": s["steps"], "converged": s.get("converged"),
+                "solves": t.get("solves"), "iterations": t.get("iterations"), "failures": t.get("failures"),
+                "linear_s": t.get("setup_seconds", 0.0) + t.get("solve_seconds", 0.0),
+                "figures_of_merit": s.get("figures_of_merit", {})})
+    ap = s.get("autopilot", {}).get(system)
+    if ap:
+        rec["probe_s"] = ap["probe_seconds"]
+        rec["linear_s"] += ap["probe_seconds"]
+        rec["switches"] = ap["switches"]
+        rec["refused"] = ap["refused"]
+        rec["fallbacks"] = ap["fallbacks"]
+        rec["probes"] = len(ap["probes"])
+    return rec
+
+
+def autopilot_spec(candidates, every, start):
+    return "autopilot(candidates=[%s], every=%d, start=%d)" % ("; ".join(candidates), every, start)
+
+
+def median(runs, key):
+    vals = [r[key] for r in runs if r.get(key) is not None]
+    return statistics.median(vals) if vals else None
+
+
+def bench_case(case, bin_dir, reps, quick, work):
+    label, program, args, system, candidates, every = case
+    args = list(args)
+    if quick:
+        args = [a for a in args] + ["--steps", QUICK_STEPS]
+    binary = os.path.join(bin_dir, program)
+    alone = {c: [] for c in candidates}
+    for rep in range(reps):  # the candidates alone first: the worst one starts the autopilot
+        for k, c in enumerate(candidates):
+            alone[c].append(run_once(binary, args, system, c, os.path.join(work, "c%d-%d" % (k, rep))))
+    med = {c: median(alone[c], "linear_s") for c in candidates}
+    # A run that stops unconverged at its step limit exits 1 (comp2d must converge): what counts is no failed solve.
+    ok = {c: all(r.get("failures") == 0 for r in alone[c]) for c in candidates}
+    # The worst: the most linear seconds per step (a candidate that fails stops the run early, so its
+    # total is small; per step it is not).
+    per_step = {c: median([dict(r, per_step=r["linear_s"] / max(1, r.get("steps") or 1)) for r in alone[c]
+                           if r.get("linear_s") is not None], "per_step") for c in candidates}
+    worst = max(candidates, key=lambda c: per_step[c] if per_step[c] is not None else float("inf"))
+    start = candidates.index(worst) + 1
+    spec = autopilot_spec(candidates, every, start)
+    auto = []
+    for rep in range(reps):  # alternated with one more run of each candidate
+        auto.append(run_once(binary, args, system, spec, os.path.join(work, "ap-%d" % rep)))
+        for k, c in enumerate(candidates):
+            alone[c].append(run_once(binary, args, system, c, os.path.join(work, "c%d-r%d" % (k, rep))))
+    med = {c: median(alone[c], "linear_s") for c in candidates}
+    best = min((c for c in candidates if ok[c] and med[c] is not None), key=lambda c: med[c])
+    ap_linear = median(auto, "linear_s")
+    ap_probe = median(auto, "probe_s")
+    figures = {"autopilot": auto[0].get("figures_of_merit", {}), "best_alone": alone[best][0].get("figures_of_merit", {})}
+    result = {
+        "label": label, "system": system, "autopilot": spec, "candidates": candidates,
+        "alone_linear_s": med, "alone_ok": ok, "alone_steps": {c: alone[c][0].get("steps") for c in candidates},
+        "best_alone": best, "worst_alone": worst, "alone_linear_s_per_step": per_step,
+        "autopilot_linear_s": ap_linear, "autopilot_probe_s": ap_probe,
+        "autopilot_steps": auto[0].get("steps"), "autopilot_exit": [r["exit"] for r in auto],
+        "autopilot_failures": [r.get("failures") for r in auto],
+        "switches": auto[0].get("switches"), "refused": auto[0].get("refused"),
+        "ratio_to_best": ap_linear / med[best] if ap_linear and med[best] else None,
+        "probe_overhead": ap_probe / ap_linear if ap_linear else None,
+        "beats_every_candidate": bool(ap_linear is not None and all(
+            med[c] is None or not ok[c] or ap_linear < med[c] for c in candidates)),
+        "figures_of_merit": figures,
+        "runs": {"alone": alone, "autopilot": auto},
+    }
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--quick", action="store_true", help="a few steps per case, one repetition")
+    ap.add_argument("--cases", help="only the cases whose label contains this text")
+    a = ap.parse_args()
+    reps = 1 if a.quick else a.reps
+    cases = [c for c in CASES if not a.cases or a.cases in c[0]]
+    with open("/proc/loadavg") as f:
+        load_before = f.read().strip()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="tb-autopilot-bench-") as work:
+        for i, case in enumerate(cases):
+            r = bench_case(case, a.bin, reps, a.quick, os.path.join(work, str(i)))
+            results.append(r)
+            print("%s\n  alone: %s\n  autopilot (start %s): %.3f s linear, probes %.3f s; ratio to best %.2f, "
+                  "overhead %.1f %%, beats all: %s; switches %s" % (
+                      r["label"], ", ".join("%s %.3f s%s" % (c, v, "" if r["alone_ok"][c] else " (FAILED)")
+                                            for c, v in r["alone_linear_s"].items()),
+                      r["worst_alone"], r["autopilot_linear_s"] or float("nan"), r["autopilot_probe_s"] or 0.0,
+                      r["ratio_to_best"] or float("nan"), 100 * (r["probe_overhead"] or 0.0),
+                      r["beats_every_candidate"], [(s["step"], s["from"], s["to"]) for s in r["switches"] or []]))
+            sys.stdout.flush()
+    with open("/proc/loadavg") as f:
+        load_after = f.read().strip()
+    out = {"machine": platform.node(), "cpus": os.cpu_count(), "loadavg_before": load_before,
+           "loadavg_after": load_after, "reps": reps, "quick": a.quick, "cases": results}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)
+    print("loadavg before: %s, after: %s" % (load_before, load_after))
+    failed = [r["label"] for r in results if any(f != 0 for f in r["autopilot_failures"])]
+    if failed:
+        print("autopilot runs failed: %s" % failed)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+#include "autopilot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "solvers/core/error.hpp"
+
+namespace tb::harness {
+
+namespace {
+
+constexpr const char* keys_allowed = "candidates, every, hysteresis, drift, mode, start";
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\n") - b + 1);
+}
+
+// Splits at `sep` where no bracket or parenthesis is open.
+std::vector<std::string> split_top_level(const std::string& s, char sep) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char c : s) {
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (c == sep && depth == 0) {
+      parts.emplace_back();
+      continue;
+    }
+    parts.back() += c;
+  }
+  return parts;
+}
+
+double number(const std::string& text, const std::string& key, const std::string& value, double lo, double hi) {
+  std::size_t used = 0;
+  double v = 0.0;
+  try {
+    v = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || used == 0 || !(v >= lo && v <= hi))
+    throw Error("'" + text + "': autopilot parameter '" + key + "' = '" + value + "' is not a number in [" +
+                std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+std::string hex(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
+}
+
+}  // namespace
+
+bool is_autopilot_spec(const std::string& text) { return trim(text).rfind("autopilot(", 0) == 0; }
+
+AutopilotSpec parse_autopilot_spec(const std::string& raw) {
+  const std::string text = trim(raw);
+  if (!is_autopilot_spec(text) || text.back() != ')')
+    throw Error("'" + text + "': an autopilot is written autopilot(candidates=[SPEC; SPEC; ...], every=N, ...)");
+  AutopilotSpec spec;
+  bool have_candidates = false;
+  for (const std::string& part : split_top_level(text.substr(10, text.size() - 11), ',')) {
+    const auto eq = part.find('=');
+    if (eq == std::string::npos)
+      throw Error("'" + text + "': expected key=value in the autopilot, not '" + trim(part) + "'");
+    const std::string key = trim(part.substr(0, eq)), value = trim(part.substr(eq + 1));
+    if (key == "candidates") {
+      if (value.size() < 2 || value.front() != '[' || value.back() != ']')
+        throw Error("'" + text + "': autopilot candidates are written [SPEC; SPEC; ...]");
+      for (const std::string& c : split_top_level(value.substr(1, value.size() - 2), ';'))
+        if (!trim(c).empty()) spec.candidates.push_back(trim(c));
+      have_candidates = true;
+    } else if (key == "every") {
+      spec.every = long(number(text, key, value, 1, 1e9));
+    } else if (key == "hysteresis") {
+      spec.hysteresis = number(text, key, value, 0, 0.99);
+    } else if (key == "drift") {
+      spec.drift = number(text, key, value, 0, 1e6);
+    } else if (key == "start") {
+      spec.start = int(number(text, key, value, 1, 1000)) - 1;
+    } else if (key == "mode") {
+      if (value != "timed" && value != "deterministic")
+        throw Error("'" + text + "': autopilot mode '" + value + "' is not one of timed, deterministic");
+      spec.deterministic = value == "deterministic";
+    } else {
+      throw Error("'" + text + "': unknown autopilot parameter '" + key + "' (allowed: " + keys_allowed + ")");
+    }
+  }
+  if (!have_candidates || spec.candidates.size() < 2)
+    throw Error("'" + text + "': an autopilot needs candidates=[...] with at least two solver specifications");
+  for (const auto& c : spec.candidates)
+    if (is_autopilot_spec(c)) throw Error("'" + text + "': an autopilot candidate cannot be an autopilot");
+  if (spec.start >= int(spec.candidates.size()))
+    throw Error("'" + text + "': autopilot start=" + std::to_string(spec.start + 1) + " but there are " +
+                std::to_string(spec.candidates.size()) + " candidates");
+  return spec;
+}
+
+AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
+    : spec_(spec),
+      estimate_(std::size_t(candidates), unknown),
+      refused_(std::size_t(candidates), 0),
+      interval_(std::size_t(candidates), 1),
+      failures_(std::size_t(candidates), 0),
+      barred_until_(std::size_t(candidates), 0),
+      in_charge_(spec.start) {}
+
+bool AutopilotPolicy::probes(long step) const {
+  return probe_requested_ || last_probe_ == 0 || step - last_probe_ >= spec_.every;
+}
+
+bool AutopilotPolicy::probes(long step, int k) const {
+  if (!probes(step) || refused_[std::size_t(k)]) return false;
+  return k == in_charge_ || last_probe_ == 0 || probe_all_ || round_ % interval_[std::size_t(k)] == 0;
+}
+
+void AutopilotPolicy::refuse(int candidate) {
+  refused_[std::size_t(candidate)] = 1;
+  if (candidate != in_charge_) return;
+  for (int k = 0; k < int(refused_.size()); ++k)
+    if (!refused_[std::size_t(k)]) {
+      in_charge_ = k;
+      return;
+    }
+  throw Error("autopilot: every candidate was refused");
+}
+
+int AutopilotPolicy::cheapest() const {
+  int best = -1;
+  for (int k = 0; k < int(estimate_.size()); ++k) {
+    const double e = estimate_[std::size_t(k)];
+    if (refused_[std::size_t(k)] || !std::isfinite(e)) continue;
+    if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
+  }
+  return best;
+}
+
+std::vector<int> AutopilotPolicy::fallback_order() const {
+  std::vector<int> order;
+  // Three passes: measured and finite by cost, never measured, failed last.
+  std::vector<int> rest;
+  for (int k = 0; k < int(estimate_.size()); ++k)
+    if (k != in_charge_ && !refused_[std::size_t(k)]) rest.push_back(k);
+  std::vector<int> finite, never, failed;
+  for (int k : rest) {
+    const double e = estimate_[std::size_t(k)];
+    (std::isnan(e) ? never : std::isfinite(e) ? finite : failed).push_back(k);
+  }
+  std::stable_sort(finite.begin(), finite.end(),
+                   [&](int a, int b) { return estimate_[std::size_t(a)] < estimate_[std::size_t(b)]; });
+  for (const auto* v : {&finite, &never, &failed}) order.insert(order.end(), v->begin(), v->end());
+  return order;
+}
+
+void AutopilotPolicy::decide(long step) {
+  int best = cheapest();
+  // A candidate that failed in charge is not put back for every x 2^(failures - 1)
+  // steps: cheap on one probe, it may fail again on the next harder system.
+  if (best >= 0 && step < barred_until_[std::size_t(best)]) {
+    best = -1;
+    for (int k = 0; k < int(estimate_.size()); ++k) {
+      const double e = estimate_[std::size_t(k)];
+      if (refused_[std::size_t(k)] || !std::isfinite(e) || step < barred_until_[std::size_t(k)]) continue;
+      if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
+    }
+  }
+  if (best < 0 || best == in_charge_) return;
+  const double current = estimate_[std::size_t(in_charge_)];
+  // Hysteresis: a candidate within the band of the one in charge is noise.
+  if (std::isfinite(current) && !(estimate_[std::size_t(best)] < (1.0 - spec_.hysteresis) * current)) {
+    pending_ = -1;
+    return;
+  }
+  // A win by less than 2x, measured on one step, is confirmed by a second probe
+  // on the next step before the charge moves: one noisy step does not switch.
+  if (std::isfinite(current) && estimate_[std::size_t(best)] > 0.5 * current && pending_ != best) {
+    pending_ = best;
+    probe_requested_ = true;
+    return;
+  }
+  pending_ = -1;
+  switches_.push_back({step + 1, in_charge_, best, std::isfinite(current) ? "cheaper" : "failed"});
+  in_charge_ = best;
+}
+
+void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span<const long> iterations,
+                              std::span<const char> failed, double cfl) {
+  const auto k0 = std::size_t(in_charge_);
+  if (failed[k0]) {
+    ++failures_[k0];
+    barred_until_[k0] = step + spec_.every * (1L << std::min(failures_[k0] - 1, 10L));
+  }
+  if (probes(step)) {
+    for (std::size_t k = 0; k < estimate_.size(); ++k) {
+      if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
+      estimate_[k] = failed[k] ? std::numeric_limits<double>::infinity() : cost[k];
+      probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] != 0});
+    }
+    last_probe_ = step;
+    probe_requested_ = probe_all_ = false;
+    cfl_at_probe_ = cfl;
+    decide(step);
+    reference_ = smoothed_ = estimate_[std::size_t(in_charge_)];
+    reference_its_ = smoothed_its_ = double(iterations[std::size_t(in_charge_)]);
+    // Back off from candidates far behind: their probes cost more than they are likely to win.
+    for (std::size_t k = 0; k < estimate_.size(); ++k) {
+      if (std::isnan(cost[k]) && !failed[k]) continue;
+      const bool far_behind = !(estimate_[k] <= 2.0 * reference_);
+      interval_[k] = int(k) != in_charge_ && far_behind ? std::min(2 * interval_[k], 8L) : 1;
+    }
+    ++round_;
+    return;
+  }
+  if (failed[k0]) {
+    // The step fell back on another candidate; the next step probes them all.
+    estimate_[k0] = std::numeric_limits<double>::infinity();
+    probe_requested_ = probe_all_ = true;
+    return;
+  }
+  if (std::isnan(cost[k0])) return;
+  // Drift: the iterations in charge (noise-free) growing by the drift fraction,
+  // or its seconds by twice that (the machine's load changed); both smoothed.
+  smoothed_ = std::isfinite(smoothed_) ? 0.75 * smoothed_ + 0.25 * cost[k0] : cost[k0];
+  smoothed_its_ = 0.75 * smoothed_its_ + 0.25 * double(iterations[k0]);
+  estimate_[k0] = smoothed_;
+  // Drift and regime changes probe early, but not sooner than a quarter of the
+  // schedule after the last probe: a CFL ramp would otherwise probe every step.
+  if (step + 1 - last_probe_ < std::max(1L, spec_.every / 4)) return;
+  if (std::isfinite(reference_) && smoothed_ > (1.0 + 2.0 * spec_.drift) * reference_) probe_requested_ = true;
+  if (smoothed_its_ > std::max((1.0 + spec_.drift) * reference_its_, reference_its_ + 2.0)) probe_requested_ = true;
+  if (std::isfinite(cfl) && std::isfinite(cfl_at_probe_) && cfl_at_probe_ > 0.0 &&
+      (cfl > 2.0 * cfl_at_probe_ || cfl < 0.5 * cfl_at_probe_))
+    probe_requested_ = true;
+}
+
+std::string AutopilotPolicy::save() const {
+  std::ostringstream o;
+  o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_)
+    << int(probe_all_) << " " << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_
+    << " " << pending_ << " " << hex(reference_its_) << " " << hex(smoothed_its_) << "\n";
+  for (std::size_t k = 0; k < estimate_.size(); ++k)
+    o << hex(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
+      << barred_until_[k] << "\n";
+  o << probes_.size() << "\n";
+  for (const auto& p : probes_)
+    o << p.step << " " << p.candidate << " " << hex(p.cost) << " " << p.iterations << " " << int(p.failed) << "\n";
+  o << switches_.size() << "\n";
+  for (const auto& s : switches_) o << s.step << " " << s.from << " " << s.to << " " << s.reason << "\n";
+  return o.str();
+}
+
+void AutopilotPolicy::load(const std::string& text) {
+  std::istringstream in(text);
+  auto real = [&] {
+    std::string t;
+    in >> t;
+    return std::strtod(t.c_str(), nullptr);  // reads %a exactly, nan and inf included
+  };
+  std::string tag;
+  std::size_t n = 0;
+  int requested = 0;
+  in >> tag >> n >> in_charge_ >> last_probe_ >> requested;
+  if (tag != "policy" || n != estimate_.size())
+    throw Error("autopilot state in the checkpoint is for another candidate list");
+  probe_requested_ = requested / 10 != 0;
+  probe_all_ = requested % 10 != 0;
+  reference_ = real(), smoothed_ = real(), cfl_at_probe_ = real();
+  in >> round_ >> pending_;
+  reference_its_ = real(), smoothed_its_ = real();
+  for (std::size_t k = 0; k < n; ++k) {
+    int r = 0;
+    estimate_[k] = real();
+    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k];
+    refused_[k] = char(r);
+  }
+  in >> n;
+  probes_.assign(n, {});
+  for (auto& p : probes_) {
+    int f = 0;
+    in >> p.step >> p.candidate;
+    p.cost = real();
+    in >> p.iterations >> f;
+    p.failed = f != 0;
+  }
+  in >> n;
+  switches_.assign(n, {});
+  for (auto& s : switches_) in >> s.step >> s.from >> s.to >> s.reason;
+  if (!in) throw Error("autopilot state in the checkpoint is truncated");
+}
+
+}  // namespace tb::harness

@@ -1,0 +1,108 @@
+#pragma once
+// The solver autopilot's specification and its decisions (issue 29). A system
+// whose solver is written
+//   autopilot(candidates=[fgmres+bilu0; fgmres+fgbilu; gmres+parilut(fill=2)], every=20)
+// is solved by one candidate at a time, the one in charge; on probe steps every
+// candidate also solves the same system from the same initial guess (a shadow
+// solve: the trajectory always comes from the one in charge), and the policy
+// here moves the charge to the cheapest. This file holds no solver: costs in,
+// decisions out, so the decisions are tested with made-up cost streams.
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tb::harness {
+
+struct AutopilotSpec {
+  std::vector<std::string> candidates;  // solver specifications, in the order written
+  long every = 20;                      // probe at most this many steps apart
+  double hysteresis = 0.15;             // switch only to a candidate cheaper by this fraction
+  double drift = 0.5;                   // probe when the iterations in charge grow by this fraction (seconds: twice it)
+  bool deterministic = false;           // decide from iterations x calibrated cost per iteration
+  int start = 0;                        // the candidate in charge at the first step (0-based)
+};
+
+// True for text that starts with "autopilot(".
+bool is_autopilot_spec(const std::string& text);
+// Throws tb::Error quoting the text and naming the parameter and what is allowed.
+AutopilotSpec parse_autopilot_spec(const std::string& text);
+
+struct AutopilotProbe {
+  long step = 0;
+  int candidate = 0;
+  double cost = 0.0;  // seconds per step (deterministic mode: calibrated seconds)
+  long iterations = 0;
+  bool failed = false;
+};
+
+struct AutopilotSwitch {
+  long step = 0;  // the first step the new candidate is in charge
+  int from = 0;
+  int to = 0;
+  std::string reason;  // "cheaper", "failed"
+};
+
+class AutopilotPolicy {
+ public:
+  static constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
+
+  AutopilotPolicy(int candidates, const AutopilotSpec& spec);
+
+  int in_charge() const { return in_charge_; }
+  // Whether the candidates solve the systems of this step beside the one in charge,
+  // and whether candidate k does: one found more than twice as costly as the one
+  // in charge is probed on every 2nd, 4th, then 8th probe only (the first probe
+  // and one after a failed solve in charge take every candidate).
+  bool probes(long step) const;
+  bool probes(long step, int k) const;
+  // The candidates to try, in order, when the one in charge fails a solve:
+  // the cheapest known first, never-measured ones after, failed ones last.
+  std::vector<int> fallback_order() const;
+  // A candidate that cannot take the system: never probed nor put in charge.
+  void refuse(int candidate);
+  bool refused(int candidate) const { return refused_[std::size_t(candidate)] != 0; }
+
+  // The end of a step. cost[k]: candidate k's cost this step, NaN when it did not
+  // run; iterations[k] likewise; failed[k]: one of its solves did not converge.
+  // cfl: the step's CFL number (NaN where the physics has none); a change by more
+  // than 2x since the last probe is a regime change and triggers a probe.
+  void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,
+               double cfl);
+
+  const std::vector<AutopilotProbe>& probes_log() const { return probes_; }
+  const std::vector<AutopilotSwitch>& switches() const { return switches_; }
+  // The cost estimates in use (NaN: never measured, +inf: failed at its last probe).
+  const std::vector<double>& estimates() const { return estimate_; }
+
+  // Every number of the decision state, exactly (hexadecimal floats), for the
+  // checkpoint: a restarted run makes the decisions the full run makes.
+  std::string save() const;
+  void load(const std::string& text);
+
+ private:
+  void decide(long step);
+  int cheapest() const;
+
+  AutopilotSpec spec_;
+  std::vector<double> estimate_;
+  std::vector<char> refused_;
+  std::vector<long> interval_;      // each candidate's probe interval, in scheduled probes
+  std::vector<long> failures_;      // solves each failed in charge
+  std::vector<long> barred_until_;  // a candidate that failed in charge is not put in charge before this step
+  long round_ = 0;                  // probes done
+  int in_charge_ = 0;
+  long last_probe_ = 0;          // 0: none yet, so the first step probes
+  bool probe_requested_ = true;  // by drift, a failure or a regime change
+  bool probe_all_ = false;       // by a failure: every candidate, backed off or not
+  double reference_ = unknown;   // the cost in charge at the last probe
+  double smoothed_ = unknown;    // the cost in charge since then, smoothed
+  double reference_its_ = 0.0;   // the iterations in charge at the last probe
+  double smoothed_its_ = 0.0;    // and since then, smoothed
+  int pending_ = -1;             // a candidate that won one probe by less than 2x: confirming
+  double cfl_at_probe_ = unknown;
+  std::vector<AutopilotProbe> probes_;
+  std::vector<AutopilotSwitch> switches_;
+};
+
+}  // namespace tb::harness

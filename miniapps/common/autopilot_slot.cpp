@@ -1,0 +1,285 @@
+#include "autopilot_slot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "solvers/core/error.hpp"
+#include "solvers/core/timer.hpp"
+#include "solvers/factory/registry.hpp"
+#include "solvers/factory/solver_communicator.hpp"
+
+namespace tb::harness {
+
+namespace {
+
+std::string hex(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
+}
+
+// A calibrated cost on a grid of quarter powers of two (19 % apart), so that
+// two runs whose timings differ by a few per cent usually calibrate the same.
+double quantise(double seconds) {
+  if (!(seconds > 0.0) || !std::isfinite(seconds)) return seconds;
+  return std::exp2(std::round(4.0 * std::log2(seconds)) / 4.0);
+}
+
+// The largest of each value over the ranks (-1 stands for NaN: costs are >= 0).
+void max_over_ranks(std::vector<double>& v) {
+  for (double& x : v)
+    if (std::isnan(x)) x = -1.0;
+  solver_communicator()->space().reduce(nullptr, 0, v.data(), int(v.size()));
+  for (double& x : v)
+    if (x < 0.0) x = std::nan("");
+}
+
+std::uint64_t values_hash(const BsrMatrix& a) { return XXH3_64bits(a.values.data(), a.values.size() * sizeof(double)); }
+
+}  // namespace
+
+AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
+    : system_(std::move(system)), spec_(std::move(spec)), policy_(int(spec_.candidates.size()), spec_) {
+  const std::size_t n = spec_.candidates.size();
+  slots_.resize(n);
+  per_iteration_.assign(n, std::nan("")), per_update_.assign(n, std::nan("")), per_setup_.assign(n, std::nan(""));
+  setup_seconds_.assign(n, 0.0);
+  step_cost_.assign(n, std::nan("")), step_iterations_.assign(n, 0), step_failed_.assign(n, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
+    try {
+      slots_[k].solver = make_solver(spec_.candidates[k]);
+    } catch (const Error& e) {
+      refuse(int(k), e.what());
+    }
+  }
+}
+
+void AutopilotSlot::refuse(int k, const std::string& why) {
+  const std::string line = "candidate " + std::to_string(k + 1) + " (" + spec_.candidates[std::size_t(k)] + "): " + why;
+  std::fprintf(stderr, "autopilot for system '%s': refused %s\n", system_.c_str(), line.c_str());
+  refused_.push_back(line);
+  slots_[std::size_t(k)].solver.reset();
+  try {
+    policy_.refuse(k);
+  } catch (const Error&) {
+    throw Error("autopilot for system '" + system_ + "': every candidate was refused (last: " + line + ")");
+  }
+}
+
+void AutopilotSlot::begin_step(long step) {
+  step_ = step;
+  std::fill(step_cost_.begin(), step_cost_.end(), std::nan(""));
+  std::fill(step_iterations_.begin(), step_iterations_.end(), 0L);
+  std::fill(step_failed_.begin(), step_failed_.end(), char(0));
+  probing_ = policy_.probes(step);
+  solved_by_ = -1;
+  step_probe_seconds_ = 0.0;
+}
+
+// Each candidate set up on the first system: one that cannot take it is
+// refused here, before the first step writes anything.
+void AutopilotSlot::start_up(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0) {
+  for (int k = 0; k < int(slots_.size()); ++k) {
+    if (policy_.refused(k)) continue;
+    WallTimer t;
+    try {
+      slots_[std::size_t(k)].refresh(a);
+    } catch (const Error& e) {
+      refuse(k, e.what());
+      continue;
+    }
+    setup_seconds_[std::size_t(k)] = slots_[std::size_t(k)].solver->setup_seconds();
+    if (k == policy_.in_charge())
+      pending_setup_ = t.seconds();
+    else
+      probe_seconds_ += t.seconds();
+  }
+  if (spec_.deterministic && std::isnan(per_iteration_[std::size_t(policy_.in_charge())])) {
+    WallTimer t;
+    calibrate(a, b, x0);
+    probe_seconds_ += t.seconds();
+  }
+  if (!restored_) pattern_hash_ = values_hash(a);
+}
+
+// Deterministic mode's costs, measured once: the set-up just done, one numeric
+// update, and the best of three solves from the initial guess per iteration.
+void AutopilotSlot::calibrate(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0) {
+  const std::size_t n = slots_.size();
+  std::vector<double> all(3 * n, std::nan(""));
+  for (std::size_t k = 0; k < n; ++k) {
+    if (policy_.refused(int(k))) continue;
+    LinearSolver& s = *slots_[k].solver;
+    all[3 * k + 2] = setup_seconds_[k];
+    WallTimer update;
+    s.update(a);
+    all[3 * k + 1] = update.seconds();
+    double best = 1e300;
+    int iterations = 1;
+    for (int rep = 0; rep < 3; ++rep) {
+      x_.assign(x0.begin(), x0.end());
+      const SolveStats st = s.solve(b, x_);
+      if (st.solve_seconds < best) best = st.solve_seconds, iterations = std::max(1, st.iterations);
+    }
+    all[3 * k] = best / iterations;
+  }
+  max_over_ranks(all);
+  for (std::size_t k = 0; k < n; ++k) {
+    per_iteration_[k] = quantise(all[3 * k]);
+    per_update_[k] = quantise(all[3 * k + 1]);
+    per_setup_[k] = quantise(all[3 * k + 2]);
+  }
+}
+
+void AutopilotSlot::track_pattern(const BsrMatrix& a) {
+  if (a.row_ptr == pattern_rows_ && a.col_idx == pattern_cols_) return;
+  // After a restart the first system re-establishes the pattern: no change.
+  if (pattern_rows_.empty() && !restored_) pattern_start_ = step_;
+  if (!pattern_rows_.empty()) {
+    ++pattern_changes_;
+    pattern_steps_ += step_ - pattern_start_;
+    pattern_start_ = step_;
+    pattern_hash_ = values_hash(a);
+  }
+  pattern_rows_ = a.row_ptr;
+  pattern_cols_ = a.col_idx;
+}
+
+double AutopilotSlot::amortise_steps() const {
+  if (pattern_changes_ > 0) return std::max(1.0, double(pattern_steps_) / double(pattern_changes_));
+  if (planned_steps_ > 0) return double(std::max(1L, planned_steps_ - pattern_start_ + 1));
+  return double(spec_.every);
+}
+
+SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+  SolverSlot& slot = slots_[std::size_t(k)];
+  const SolveStats st = slot.run(a, b, x);
+  const auto i = std::size_t(k);
+  if (slot.last_refresh == Refresh::symbolic) setup_seconds_[i] = st.setup_seconds;
+  double cost = 0.0;
+  if (spec_.deterministic) {
+    cost = st.iterations * per_iteration_[i] + (values_vary_ ? per_update_[i] : 0.0);
+  } else {
+    cost = st.solve_seconds + (slot.last_refresh == Refresh::numeric ? st.setup_seconds : 0.0);
+  }
+  step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + cost;
+  step_iterations_[i] += st.iterations;
+  if (!st.converged()) step_failed_[i] = 1;
+  return st;
+}
+
+SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+  track_pattern(a);
+  if (!started_) {
+    start_up(a, b, x);
+    started_ = true;
+  }
+  if (spec_.deterministic && !values_vary_ && values_hash(a) != pattern_hash_) values_vary_ = true;
+  x0_.assign(x.begin(), x.end());
+  const int in_charge = policy_.in_charge();
+  if (probing_) {
+    WallTimer probes;
+    for (int k = 0; k < int(slots_.size()); ++k) {
+      if (k == in_charge || !policy_.probes(step_, k)) continue;
+      x_.assign(x0_.begin(), x0_.end());
+      run(k, a, b, x_);
+    }
+    step_probe_seconds_ += probes.seconds();
+  }
+  SolveStats st = run(in_charge, a, b, x);
+  st.setup_seconds += pending_setup_;
+  pending_setup_ = 0.0;
+  solved_by_ = in_charge;
+  if (st.converged()) return st;
+  // The one in charge failed: the next candidates take this solve in turn.
+  for (int k : policy_.fallback_order()) {
+    std::copy(x0_.begin(), x0_.end(), x.begin());
+    SolveStats next = run(k, a, b, x);
+    ++fallbacks_;
+    next.setup_seconds += st.setup_seconds;
+    next.solve_seconds += st.solve_seconds;
+    next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
+                  std::string(to_string(st.reason)) + "); " + next.detail;
+    st = std::move(next);
+    solved_by_ = k;
+    if (st.converged()) break;
+  }
+  return st;
+}
+
+void AutopilotSlot::end_step(double cfl) {
+  probe_seconds_ += step_probe_seconds_;
+  if (std::all_of(step_cost_.begin(), step_cost_.end(), [](double c) { return std::isnan(c); })) return;
+  std::vector<double>& cost = cost_;  // reused: no allocation per step
+  cost.assign(step_cost_.begin(), step_cost_.end());
+  for (std::size_t k = 0; k < cost.size(); ++k)
+    if (!std::isnan(cost[k])) cost[k] += (spec_.deterministic ? per_setup_[k] : setup_seconds_[k]) / amortise_steps();
+  // All ranks decide from the same numbers: the slowest rank's, and a failure anywhere.
+  if (!spec_.deterministic) {
+    for (const char failed : step_failed_) cost.push_back(failed ? 1.0 : 0.0);
+    max_over_ranks(cost);
+    for (std::size_t k = 0; k < step_failed_.size(); ++k) step_failed_[k] = cost[step_failed_.size() + k] > 0.5;
+    cost.resize(step_failed_.size());
+  }
+  policy_.observe(step_, cost, step_iterations_, step_failed_, cfl);
+}
+
+AutopilotReport AutopilotSlot::report() const {
+  return {system_,
+          spec_,
+          refused_,
+          per_iteration_,
+          per_update_,
+          per_setup_,
+          policy_.probes_log(),
+          policy_.switches(),
+          probe_seconds_,
+          fallbacks_};
+}
+
+std::string AutopilotSlot::save() const {
+  std::ostringstream o;
+  o << policy_.save() << "slot " << pattern_start_ << " " << pattern_changes_ << " " << pattern_steps_ << " "
+    << int(values_vary_) << " " << pattern_hash_ << " " << hex(probe_seconds_) << " " << fallbacks_ << "\n";
+  for (std::size_t k = 0; k < slots_.size(); ++k)
+    o << hex(per_iteration_[k]) << " " << hex(per_update_[k]) << " " << hex(per_setup_[k]) << "\n";
+  o << refused_.size() << "\n";
+  for (const auto& r : refused_) o << r << "\n";
+  return o.str();
+}
+
+void AutopilotSlot::load(const std::string& text) {
+  const auto at = text.find("slot ");
+  if (at == std::string::npos) throw Error("autopilot state in the checkpoint is truncated");
+  policy_.load(text.substr(0, at));
+  std::istringstream in(text.substr(at + 5));
+  auto real = [&] {
+    std::string t;
+    in >> t;
+    return std::strtod(t.c_str(), nullptr);
+  };
+  int vary = 0;
+  in >> pattern_start_ >> pattern_changes_ >> pattern_steps_ >> vary >> pattern_hash_;
+  values_vary_ = vary != 0;
+  probe_seconds_ = real();
+  in >> fallbacks_;
+  for (std::size_t k = 0; k < slots_.size(); ++k)
+    per_iteration_[k] = real(), per_update_[k] = real(), per_setup_[k] = real();
+  std::size_t n = 0;
+  in >> n;
+  in.ignore(1);
+  refused_.assign(n, {});
+  for (auto& r : refused_) std::getline(in, r);
+  if (!in) throw Error("autopilot state in the checkpoint is truncated");
+  for (int k = 0; k < int(slots_.size()); ++k)
+    if (policy_.refused(k)) slots_[std::size_t(k)].solver.reset();
+  restored_ = true;
+}
+
+}  // namespace tb::harness

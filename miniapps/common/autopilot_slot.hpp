@@ -1,0 +1,95 @@
+#pragma once
+// The autopilot on one linear system: a solver slot per candidate, the probes
+// run as shadow solves on the loop's own system (each from a copy of the
+// initial guess), the cost per step of each candidate with its set-up
+// amortised over the steps between pattern changes, and the fallback when the
+// one in charge fails. The decisions are AutopilotPolicy's (autopilot.hpp).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "autopilot.hpp"
+#include "solver_slot.hpp"
+
+namespace tb::harness {
+
+// What summary.json shows of one system's autopilot.
+struct AutopilotReport {
+  std::string system;
+  AutopilotSpec spec;
+  std::vector<std::string> refused;  // "candidate 2 (SPEC): why"
+  // Deterministic mode: seconds per iteration, per numeric update and per
+  // symbolic set-up of each candidate, calibrated once at start-up.
+  std::vector<double> per_iteration, per_update, per_setup;
+  std::vector<AutopilotProbe> probes;
+  std::vector<AutopilotSwitch> switches;
+  double probe_seconds = 0.0;  // shadow solves of the candidates not in charge, start-up included
+  long fallbacks = 0;          // solves the one in charge failed and another took
+};
+
+class AutopilotSlot {
+ public:
+  // Builds every candidate; a specification that does not parse is bad input
+  // (tb::Error), one the registry cannot build is refused at the first solve.
+  AutopilotSlot(std::string system, AutopilotSpec spec);
+  // Steps of the run, for amortising a set-up before any pattern has changed.
+  void plan_steps(long steps) { planned_steps_ = steps; }
+
+  void begin_step(long step);
+  // Solves with the one in charge (after probing the others on probe steps);
+  // on failure the others are tried from the same initial guess.
+  SolveStats solve(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
+  // Feeds the step's costs (the slowest rank's, under MPI) to the policy.
+  void end_step(double cfl);
+
+  // The candidate (0-based) that produced the last solution, and whether this step probes.
+  int solved_by() const { return solved_by_; }
+  bool probing() const { return probing_; }
+  double step_probe_seconds() const { return step_probe_seconds_; }
+  const AutopilotPolicy& policy() const { return policy_; }
+  AutopilotReport report() const;
+
+  std::string save() const;
+  void load(const std::string& text);
+
+ private:
+  void refuse(int k, const std::string& why);
+  void start_up(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
+  void calibrate(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
+  SolveStats run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x);
+  void track_pattern(const BsrMatrix& a);
+  double amortise_steps() const;
+
+  std::string system_;
+  AutopilotSpec spec_;
+  AutopilotPolicy policy_;
+  std::vector<SolverSlot> slots_;
+  std::vector<std::string> refused_;
+  std::vector<double> per_iteration_, per_update_, per_setup_;  // deterministic mode
+  std::vector<double> setup_seconds_;                           // timed mode: each one's last symbolic set-up
+  // This step: each candidate's cost so far (NaN: not run), iterations, failures.
+  std::vector<double> step_cost_;
+  std::vector<long> step_iterations_;
+  std::vector<char> step_failed_;
+  std::vector<double> cost_;    // end_step's costs and failure flags, for the reduction over ranks
+  std::vector<double> x0_, x_;  // the initial guess, and a probe's copy of it
+  std::vector<index_t> pattern_rows_, pattern_cols_;
+  long step_ = 0;
+  long planned_steps_ = 0;
+  long pattern_start_ = 1;  // the step the current pattern appeared
+  long pattern_changes_ = 0;
+  long pattern_steps_ = 0;          // steps the earlier patterns lasted, summed
+  bool values_vary_ = false;        // deterministic mode: values differ from the pattern's first
+  std::uint64_t pattern_hash_ = 0;  // of the pattern's first values
+  bool restored_ = false;           // state loaded from a checkpoint
+  double pending_setup_ = 0.0;      // the start-up set-up of the one in charge, for its first solve
+  bool started_ = false;
+  bool probing_ = false;
+  int solved_by_ = -1;
+  double step_probe_seconds_ = 0.0;
+  double probe_seconds_ = 0.0;
+  long fallbacks_ = 0;
+};
+
+}  // namespace tb::harness

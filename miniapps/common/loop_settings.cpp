@@ -1,0 +1,34 @@
+#include "loop_settings.hpp"
+
+#include "solvers/factory/solver_communicator.hpp"
+
+namespace tb::harness {
+
+namespace fs = std::filesystem;
+
+LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o,
+                           const fs::path& out_dir) {
+  LoopSettings s;
+  s.app = app.name;
+  s.out_dir = out_dir;
+  s.steps = config.integer("run.steps");
+  s.output_every = config.integer("run.output_every");
+  s.checkpoint_every = config.integer("run.checkpoint_every");
+  s.progress = config.boolean("run.progress");
+  s.checksums = config.boolean("run.checksums");
+  s.guard.max_growth = config.real("run.max_growth");
+  s.guard.max_failed_steps = config.integer("run.max_failed_steps");
+  for (const auto& system : app.systems) s.driver_specs[system] = config.text("solver." + system);
+  for (const auto& text : o.shadow) s.shadows.push_back(parse_study_spec(text, app.systems));
+  s.dump_steps = o.dump_steps;
+  s.writes_files = solver_communicator()->rank() == 0;
+  return s;
+}
+
+std::string join_specs(const std::map<std::string, std::string>& specs) {
+  std::string s;
+  for (const auto& [system, spec] : specs) s += (s.empty() ? "" : "; ") + system + "=" + spec;
+  return s;
+}
+
+}  // namespace tb::harness

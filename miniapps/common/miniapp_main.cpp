@@ -1,0 +1,122 @@
+// main() of every miniapp: the command line and case file to one run (or an
+// A/B study), and the exit codes: 0 done, 1 a solve or step failed, 2 bad input.
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+#include "ab_study.hpp"
+#include "loop_settings.hpp"
+#include "run_report.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/core/threading.hpp"
+#include "solvers/factory/registry.hpp"
+#include "solvers/factory/solver_communicator.hpp"
+#include "time_loop.hpp"
+
+namespace tb::harness {
+
+namespace fs = std::filesystem;
+
+CaseSchema make_schema(const MiniappDescription& app) {
+  CaseSchema schema;
+  schema.add({"run.steps", KeyType::integer, std::to_string(app.default_steps),
+              "time steps to run (steady cases stop earlier when converged)"});
+  schema.add({"run.output_every", KeyType::integer, "0",
+              "write fields every N steps; the final state is always written (0: only it)"});
+  schema.add({"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never"});
+  schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
+  schema.add({"run.checksums", KeyType::boolean, "false",
+              "checksum every solve's system in steps.csv (always on with --shadow or --dump-systems)"});
+  schema.add({"run.max_growth", KeyType::real, "1e+06",
+              "stop (exit 1) when a residual or state magnitude grows past this factor times its largest value "
+              "in the first 5 steps; 0 = no bound (non-finite values always stop the run)"});
+  schema.add({"run.max_failed_steps", KeyType::integer, "3",
+              "stop (exit 1) after this many steps in a row with a failed solve; 0 = never"});
+  if (app.declare_keys) app.declare_keys(schema);
+  for (const auto& system : app.systems)
+    if (!schema.find("solver." + system)) throw Error("internal: " + app.name + " declares no key solver." + system);
+  return schema;
+}
+
+namespace {
+
+void print_options(const MiniappDescription& app, const RunOptions& o, const LoopSettings& s) {
+  std::printf("%s: %s\n", app.name.c_str(), app.summary.c_str());
+  std::printf("  case: %s\n  output: %s\n  steps: %ld\n",
+              o.case_file.empty() ? "(built-in default)" : o.case_file.c_str(), s.out_dir.c_str(), s.steps);
+  for (const auto& [system, spec] : s.driver_specs) std::printf("  solver.%s = %s\n", system.c_str(), spec.c_str());
+  for (const auto& [k, v] : o.sets) std::printf("  --set %s=%s\n", k.c_str(), v.c_str());
+  for (const auto& sh : o.shadow) std::printf("  --shadow %s\n", sh.c_str());
+  for (const auto& ab : o.ab) std::printf("  --ab %s\n", ab.c_str());
+  std::printf("  threads: %s\n", threading::describe().c_str());
+  std::fflush(stdout);
+}
+
+int run_single(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o, const LoopSettings& s) {
+  auto sim = app.make(config);
+  const RunResult r = run_time_loop(*sim, config, s);
+  const std::vector<StudyRow> rows = study_rows("driver", s, o.shadow, r);
+  const long failures = rows.front().totals.failures;
+  if (s.writes_files && !s.shadows.empty()) write_ab_report(s.out_dir, "shadow", rows);
+  if (!r.stop_reason.empty()) {
+    std::fprintf(stderr, "%s: error: stopped, the state is no longer physical: %s\n", app.name.c_str(),
+                 r.stop_reason.c_str());
+    return 1;
+  }
+  std::printf("%s: %ld steps%s, %ld failed solves, %.3f s; results in %s\n", app.name.c_str(), r.last_step,
+              r.steady ? " (steady state reached)" : (r.unconverged ? " (NOT CONVERGED)" : ""), failures,
+              r.wall_seconds, s.out_dir.c_str());
+  if (r.unconverged)
+    std::fprintf(stderr, "%s: error: not converged in %ld steps (raise run.steps, or see steps.csv)\n",
+                 app.name.c_str(), r.last_step);
+  return failures > 0 || r.unconverged ? 1 : 0;
+}
+
+}  // namespace
+
+int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv) {
+  // Under mpiexec only rank 0 speaks on stdout (errors still reach stderr from
+  // every rank); asking for the rank starts MPI when the program was launched
+  // on several ranks (solvers/factory/solver_communicator.hpp).
+  if (solver_communicator()->rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+    std::fprintf(stderr, "%s: cannot silence stdout on this rank\n", app.name.c_str());
+  try {
+    const CaseSchema schema = make_schema(app);
+    const RunOptions o = parse_command_line(argc, argv);
+    if (o.help) {
+      std::printf("%s: %s\n\n%s\nSample runs:\n", app.name.c_str(), app.summary.c_str(),
+                  command_line_usage(app.name).c_str());
+      for (const auto& line : app.samples) std::printf("  %s\n", line.c_str());
+      std::printf("\nCase keys (TOML tables.keys) with their defaults:\n%s\n%s", schema.help().c_str(),
+                  Registry::builtin().help().c_str());
+      return 0;
+    }
+    CaseConfig config(schema);
+    fs::path out_dir = o.out_dir.empty() ? fs::path("out") / app.name : fs::path(o.out_dir);
+    if (!o.restart_dir.empty()) {
+      out_dir = o.restart_dir;
+      config.load_toml((out_dir / "case.toml").string());
+    } else if (!o.case_file.empty()) {
+      if (!fs::exists(o.case_file)) throw Error(o.case_file + ": case file not found");
+      config.load_toml(o.case_file);
+    }
+    for (const auto& [k, v] : o.sets) config.set(k, v);
+    if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
+    if (!o.ab.empty()) return run_independent_study(app, config, o, out_dir);
+    LoopSettings s = settings_from(app, config, o, out_dir);
+    s.restart = !o.restart_dir.empty();
+    print_options(app, o, s);
+    return run_single(app, config, o, s);
+  } catch (const StepFailure& e) {
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    return 1;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    return 2;
+  }
+}
+
+}  // namespace tb::harness

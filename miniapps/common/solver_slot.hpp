@@ -1,0 +1,26 @@
+#pragma once
+// One solver on one linear system of the loop: symbolic set-up when the
+// pattern is new, numeric update when the values change, nothing otherwise.
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "solvers/krylov/linear_solver.hpp"
+
+namespace tb::harness {
+
+enum class Refresh { none, numeric, symbolic };
+
+struct SolverSlot {
+  std::unique_ptr<LinearSolver> solver;
+  std::vector<index_t> row_ptr, col_idx;  // the pattern set up last
+  std::vector<double> constant_values;    // the values factored, while they have never changed
+  bool values_vary = false;
+  Refresh last_refresh = Refresh::none;  // what the last run() did before solving
+  // Brings the solver up to date with a, then solves from x.
+  SolveStats run(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
+  // Set-up or update only, without solving.
+  void refresh(const BsrMatrix& a);
+};
+
+}  // namespace tb::harness

@@ -1,0 +1,394 @@
+// The solver autopilot (issue 29): its decisions on made-up cost streams, and
+// the autopilot in the time loop on the decay test problem.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "decay_simulation.hpp"
+#include "miniapps/common/autopilot.hpp"
+#include "miniapps/common/case_config.hpp"
+#include "miniapps/common/time_loop.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace harness;
+
+const double nan_cost = std::nan("");
+
+// One step of made-up costs: every candidate measured (a probe's view).
+struct FakeStep {
+  FakeStep(std::vector<double> c, std::vector<char> f = {}, double step_cfl = std::nan(""))
+      : cost(std::move(c)), failed(std::move(f)), cfl(step_cfl) {}
+  std::vector<double> cost;
+  std::vector<char> failed;
+  double cfl;
+};
+
+// Feeds the policy what the slot would: the costs of the candidates it probes
+// on probe steps, only the in-charge cost otherwise.
+void feed(AutopilotPolicy& p, long step, const FakeStep& s) {
+  std::vector<double> cost(s.cost.size(), nan_cost);
+  std::vector<long> its(s.cost.size(), 0);
+  std::vector<char> failed = s.failed.empty() ? std::vector<char>(s.cost.size(), 0) : s.failed;
+  for (std::size_t k = 0; k < cost.size(); ++k) {
+    if (p.probes(step, int(k)) || int(k) == p.in_charge())
+      cost[k] = s.cost[k], its[k] = long(100 * s.cost[k]);
+    else
+      failed[k] = 0;
+  }
+  p.observe(step, cost, its, failed, s.cfl);
+}
+
+AutopilotSpec spec_of(int start, long every, double hysteresis = 0.15) {
+  AutopilotSpec s;
+  s.start = start, s.every = every, s.hysteresis = hysteresis;
+  return s;
+}
+
+TEST(AutopilotSpec, ParsesCandidatesAndNamesWhatIsWrong) {
+  const AutopilotSpec s = parse_autopilot_spec(
+      "autopilot(candidates=[fgmres+bilu0; fgmres+async_bilu(build_sweeps=1,apply_sweeps=3); "
+      "gmres+parilut(fill=2)], every=7, hysteresis=0.2, mode=deterministic, start=3)");
+  ASSERT_EQ(s.candidates.size(), 3u);
+  EXPECT_EQ(s.candidates[1], "fgmres+async_bilu(build_sweeps=1,apply_sweeps=3)");
+  EXPECT_EQ(s.every, 7);
+  EXPECT_DOUBLE_EQ(s.hysteresis, 0.2);
+  EXPECT_TRUE(s.deterministic);
+  EXPECT_EQ(s.start, 2);
+  EXPECT_TRUE(is_autopilot_spec(" autopilot(candidates=[a;b])"));
+  EXPECT_FALSE(is_autopilot_spec("gmres+bilu0"));
+  auto message = [](const std::string& text) {
+    try {
+      parse_autopilot_spec(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("autopilot(candidates=[gmres+bilu0], every=3)").find("at least two"), std::string::npos);
+  EXPECT_NE(message("autopilot(candidates=[a;b], every=zero)").find("'every'"), std::string::npos);
+  EXPECT_NE(message("autopilot(candidates=[a;b], speed=3)").find("unknown autopilot parameter 'speed'"),
+            std::string::npos);
+  EXPECT_NE(message("autopilot(candidates=[a;b], mode=fast)").find("timed, deterministic"), std::string::npos);
+  EXPECT_NE(message("autopilot(candidates=[a;b], start=3)").find("2 candidates"), std::string::npos);
+}
+
+TEST(AutopilotSpec, ACaseFileTableIsTheTextForm) {
+  const fs::path file = fs::temp_directory_path() / ("tb-autopilot-case-" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(file) << "[solver.heat.autopilot]\ncandidates = [\"gmres(rtol=1e-9,maxit=50)+bilu0\", "
+                         "\"cg+jacobi\"]\nevery = 5\nmode = \"deterministic\"\n";
+  CaseSchema schema;
+  schema.add({"solver.heat", KeyType::text, "gmres+bilu0", "solver"});
+  CaseConfig config(schema);
+  config.load_toml(file.string());
+  EXPECT_EQ(config.text("solver.heat"),
+            "autopilot(candidates=[gmres(rtol=1e-9,maxit=50)+bilu0; cg+jacobi], every=5, mode=deterministic)");
+  const AutopilotSpec s = parse_autopilot_spec(config.text("solver.heat"));
+  EXPECT_EQ(s.candidates.size(), 2u);
+  EXPECT_EQ(s.every, 5);
+  EXPECT_TRUE(s.deterministic);
+  fs::remove(file);
+}
+
+TEST(AutopilotPolicy, PicksTheCheapestAfterTheFirstProbe) {
+  AutopilotPolicy p(3, spec_of(0, 10));
+  EXPECT_TRUE(p.probes(1));
+  feed(p, 1, {{3.0, 1.0, 2.0}});
+  EXPECT_EQ(p.in_charge(), 1);
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 2);
+  EXPECT_EQ(p.switches()[0].from, 0);
+  EXPECT_EQ(p.switches()[0].to, 1);
+  EXPECT_EQ(p.probes_log().size(), 3u);
+  for (long step = 2; step <= 10; ++step) EXPECT_FALSE(p.probes(step)) << step;
+  EXPECT_TRUE(p.probes(11));
+  // Candidate 1 cost 3x the one in charge: it sits out the next scheduled probe.
+  EXPECT_FALSE(p.probes(11, 0));
+  EXPECT_TRUE(p.probes(11, 1));
+  EXPECT_TRUE(p.probes(11, 2));
+  feed(p, 11, {{nan_cost, 1.0, 2.0}});
+  EXPECT_TRUE(p.probes(21, 0));
+}
+
+TEST(AutopilotPolicy, SwitchesAtTheFirstProbeAfterTheCheapestChanges) {
+  AutopilotPolicy p(2, spec_of(0, 10));
+  for (long step = 1; step <= 60; ++step) feed(p, step, {{1.0, step <= 30 ? 2.0 : 0.5}});
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 32);  // probes at 1, 11, 21, 31: the one at 31 sees the change
+  EXPECT_EQ(p.in_charge(), 1);
+}
+
+// Costs jittered by +-5 % with a fixed-seed generator.
+double jitter(unsigned& seed, double cost) {
+  seed = seed * 1664525u + 1013904223u;
+  return cost * (0.95 + 0.1 * double(seed >> 8) / double(1u << 24));
+}
+
+TEST(AutopilotPolicy, HoldsUnderNoiseWithinTheHysteresisAndSwitchesBeyondIt) {
+  unsigned seed = 7;
+  AutopilotPolicy hold(2, spec_of(0, 3, 0.15));
+  for (long step = 1; step <= 300; ++step) feed(hold, step, {{jitter(seed, 1.0), jitter(seed, 0.95)}});
+  EXPECT_TRUE(hold.switches().empty());  // 5 % cheaper at best 14 % (0.9025 / 1.05): within the band
+  EXPECT_EQ(hold.in_charge(), 0);
+  AutopilotPolicy go(2, spec_of(0, 3, 0.15));
+  for (long step = 1; step <= 300; ++step) feed(go, step, {{jitter(seed, 1.0), jitter(seed, 0.7)}});
+  ASSERT_EQ(go.switches().size(), 1u);  // once there, it stays: 0.7 is never within 15 % of 1.0
+  EXPECT_EQ(go.switches()[0].step, 3);  // won by less than 2x at step 1: confirmed by the probe of step 2
+}
+
+TEST(AutopilotPolicy, GrowingCostInChargeProbesBeforeTheSchedule) {
+  AutopilotPolicy p(2, spec_of(0, 20));
+  feed(p, 1, {{1.0, 1.5}});
+  long probed = 0;
+  for (long step = 2; step <= 20; ++step) {
+    if (p.probes(step) && !probed) probed = step;
+    feed(p, step, {{step < 5 ? 1.0 : 3.0, 1.5}});
+  }
+  // Iterations in charge (100 x cost here), smoothed 1/4 a step: 150, 187.5 after
+  // steps 5, 6 (> (1 + drift 0.5) x 100).
+  EXPECT_EQ(probed, 7);
+  EXPECT_EQ(p.in_charge(), 1);  // 1.5 is half of 3.0: no confirming probe needed
+  EXPECT_EQ(p.switches().at(0).step, 8);
+}
+
+TEST(AutopilotPolicy, ACflRegimeChangeProbes) {
+  AutopilotPolicy p(2, spec_of(0, 8));
+  feed(p, 1, {{1.0, 2.0}, {}, 1.0});
+  feed(p, 2, {{1.0, 2.0}, {}, 1.9});
+  EXPECT_FALSE(p.probes(3));
+  feed(p, 3, {{1.0, 2.0}, {}, 2.1});
+  EXPECT_TRUE(p.probes(4));
+  // Not sooner than a quarter of the schedule after the last probe (a CFL ramp).
+  AutopilotPolicy slow(2, spec_of(0, 100));
+  feed(slow, 1, {{1.0, 2.0}, {}, 1.0});
+  for (long step = 2; step <= 24; ++step) {
+    feed(slow, step, {{1.0, 2.0}, {}, std::pow(2.0, double(step))});
+    EXPECT_FALSE(slow.probes(step + 1)) << step;
+  }
+  feed(slow, 25, {{1.0, 2.0}, {}, 1e9});
+  EXPECT_TRUE(slow.probes(26));
+}
+
+TEST(AutopilotPolicy, AFailureInChargeProbesNextAndFallsBackByCost) {
+  AutopilotPolicy p(4, spec_of(0, 100));
+  feed(p, 1, {{1.0, 3.0, 2.0, 1.5}, {0, 0, 0, 1}});  // candidate 4 failed its probe
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_EQ(p.fallback_order(), (std::vector<int>{2, 1, 3}));  // by cost, the failed one last
+  feed(p, 2, {{1.0, 3.0, 2.0, 1.5}, {1, 0, 0, 0}});
+  EXPECT_TRUE(p.probes(3));
+  feed(p, 3, {{5.0, 3.0, 2.0, 1.5}, {1, 0, 0, 0}});
+  EXPECT_EQ(p.in_charge(), 3);
+  EXPECT_EQ(p.switches().back().reason, "failed");
+  // Candidate 1 failed in charge at steps 2 and 3: cheapest again, it is barred
+  // for every x 2 = 200 steps after the second failure.
+  for (long step = 4; step <= 104; ++step) feed(p, step, {{0.1, 3.0, 2.0, 1.5}});
+  EXPECT_EQ(p.in_charge(), 3);
+  p.refuse(3);
+  EXPECT_NE(p.in_charge(), 3);
+}
+
+TEST(AutopilotPolicy, ARestoredStateRepeatsTheDecisionsExactly) {
+  auto stream = [](long step) {
+    return FakeStep{
+        {1.0 + 0.01 * double(step % 7), step < 20 ? 2.0 : 0.6, step < 40 ? 3.0 : 0.2 + 0.01 * double(step % 3)},
+        {},
+        1.0 + double(step / 15)};
+  };
+  AutopilotPolicy whole(3, spec_of(0, 4));
+  std::vector<int> charge_whole, charge_split;
+  for (long step = 1; step <= 100; ++step) feed(whole, step, stream(step)), charge_whole.push_back(whole.in_charge());
+  AutopilotPolicy first(3, spec_of(0, 4));
+  for (long step = 1; step <= 25; ++step) feed(first, step, stream(step)), charge_split.push_back(first.in_charge());
+  AutopilotPolicy resumed(3, spec_of(0, 4));
+  resumed.load(first.save());
+  for (long step = 26; step <= 100; ++step)
+    feed(resumed, step, stream(step)), charge_split.push_back(resumed.in_charge());
+  EXPECT_EQ(charge_whole, charge_split);
+  ASSERT_GT(whole.switches().size(), 1u);  // the stream does make it switch
+  ASSERT_EQ(whole.switches().size(), resumed.switches().size());
+  for (std::size_t i = 0; i < whole.switches().size(); ++i) {
+    EXPECT_EQ(whole.switches()[i].step, resumed.switches()[i].step);
+    EXPECT_EQ(whole.switches()[i].to, resumed.switches()[i].to);
+  }
+  ASSERT_EQ(whole.probes_log().size(), resumed.probes_log().size());
+  for (std::size_t i = 0; i < whole.probes_log().size(); ++i)
+    EXPECT_EQ(whole.probes_log()[i].cost, resumed.probes_log()[i].cost);  // bitwise
+  EXPECT_EQ(whole.save(), resumed.save());
+}
+
+// --- The autopilot in the loop, on the decay problem ---
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("tb-autopilot-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::vector<std::string> column_of(const fs::path& csv, const std::string& name) {
+  const auto rows = read_csv(csv);
+  std::vector<std::string> out;
+  if (rows.empty()) return out;
+  std::size_t c = rows[0].size();
+  for (std::size_t i = 0; i < rows[0].size(); ++i)
+    if (rows[0][i] == name) c = i;
+  if (c == rows[0].size()) {
+    ADD_FAILURE() << "no column " << name << " in " << csv;
+    return out;
+  }
+  for (std::size_t i = 1; i < rows.size(); ++i) out.push_back(rows[i][c]);
+  return out;
+}
+
+CaseConfig decay_config() {
+  CaseSchema schema;
+  schema.add({"solver.heat", KeyType::text, "gmres+bilu0", "solver"});
+  return CaseConfig(schema);
+}
+
+LoopSettings autopilot_settings(const fs::path& out, long steps, const std::string& spec) {
+  LoopSettings s;
+  s.app = "tb-decay";
+  s.out_dir = out;
+  s.steps = steps;
+  s.progress = false;
+  s.driver_specs = {{"heat", spec}};
+  return s;
+}
+
+// Unpreconditioned GMRES takes several times BiLU(0)'s iterations here, at a
+// per-iteration cost that is not several times lower: the autopilot, put on
+// the worse one, moves to BiLU(0) after the first probe and stays.
+const char* deterministic_pair =
+    "autopilot(candidates=[gmres(restart=100)+identity; gmres+bilu0], every=3, "
+    "mode=deterministic)";
+
+TEST(AutopilotLoop, MovesToTheCheaperCandidateAndRecordsItsDecisions) {
+  const fs::path out = fresh_dir("pick");
+  test::DecaySimulation sim(12);
+  const RunResult r = run_time_loop(sim, decay_config(), autopilot_settings(out, 8, deterministic_pair));
+  EXPECT_EQ(r.last_step, 8);
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:in_charge"),
+            (std::vector<std::string>{"1", "2", "2", "2", "2", "2", "2", "2"}));
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:probe"),
+            (std::vector<std::string>{"1", "0", "0", "1", "0", "0", "1", "0"}));  // every 3 steps
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  const AutopilotReport& a = r.autopilots[0];
+  ASSERT_EQ(a.switches.size(), 1u);
+  EXPECT_EQ(a.switches[0].step, 2);
+  // Steps 1 and 7 measure both; at 4 the far costlier one sits out (back-off).
+  ASSERT_EQ(a.probes.size(), 5u);
+  EXPECT_EQ(a.probes[2].step, 4);
+  EXPECT_EQ(a.probes[2].candidate, 1);
+  EXPECT_GT(a.probes[0].iterations, 2 * a.probes[1].iterations);
+  EXPECT_GT(r.split.probe, 0.0);
+  std::ifstream summary(out / "summary.json");
+  const std::string json((std::istreambuf_iterator<char>(summary)), {});
+  EXPECT_NE(json.find("\"autopilot\""), std::string::npos);
+  EXPECT_NE(json.find("\"switches\""), std::string::npos);
+  EXPECT_NE(json.find("\"per_iteration_s\""), std::string::npos);
+  fs::remove_all(out);
+}
+
+TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
+  const fs::path out = fresh_dir("fallback");
+  test::DecaySimulation sim;
+  const RunResult r = run_time_loop(
+      sim, decay_config(), autopilot_settings(out, 4, "autopilot(candidates=[gmres(maxit=1)+identity; gmres+bilu0])"));
+  EXPECT_EQ(r.last_step, 4);
+  EXPECT_TRUE(r.stop_reason.empty()) << r.stop_reason;
+  EXPECT_EQ(r.totals.at("driver/heat").failures, 0);  // the step's solve is the fallback's
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:in_charge"), (std::vector<std::string>{"2", "2", "2", "2"}));
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  EXPECT_EQ(r.autopilots[0].fallbacks, 1);
+  ASSERT_EQ(r.autopilots[0].switches.size(), 1u);
+  EXPECT_EQ(r.autopilots[0].switches[0].reason, "failed");
+  fs::remove_all(out);
+}
+
+TEST(AutopilotLoop, ACandidateThatCannotTakeTheSystemIsRefusedAtStartUp) {
+  const fs::path out = fresh_dir("refused");
+  test::DecaySimulation sim;  // 2x2 blocks: bicgstab_dia takes scalar matrices only
+  const RunResult r =
+      run_time_loop(sim, decay_config(),
+                    autopilot_settings(out, 3, "autopilot(candidates=[bicgstab_dia; no_such_solver; gmres+bilu0])"));
+  EXPECT_EQ(r.last_step, 3);
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  ASSERT_EQ(r.autopilots[0].refused.size(), 2u);
+  EXPECT_NE(r.autopilots[0].refused[0].find("candidate 2 (no_such_solver)"), std::string::npos);
+  EXPECT_NE(r.autopilots[0].refused[1].find("candidate 1 (bicgstab_dia)"), std::string::npos);
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:in_charge"), (std::vector<std::string>{"3", "3", "3"}));
+  // Nothing left to take the system: bad input, named.
+  test::DecaySimulation none;
+  EXPECT_THROW(run_time_loop(none, decay_config(),
+                             autopilot_settings(fresh_dir("none"), 1, "autopilot(candidates=[bicgstab_dia; nope])")),
+               Error);
+  fs::remove_all(out);
+}
+
+TEST(AutopilotLoop, DeterministicModeRepeatsAcrossRunsAndARestart) {
+  const fs::path a = fresh_dir("det-a"), b = fresh_dir("det-b"), split = fresh_dir("det-split");
+  const std::string spec =
+      "autopilot(candidates=[gmres(restart=100)+identity; gmres+jacobi; "
+      "gmres+bilu0], every=2, mode=deterministic)";
+  test::DecaySimulation sa(12), sb(12);
+  run_time_loop(sa, decay_config(), autopilot_settings(a, 10, spec));
+  run_time_loop(sb, decay_config(), autopilot_settings(b, 10, spec));
+  const auto charge_a = column_of(a / "steps.csv", "heat:in_charge");
+  EXPECT_EQ(charge_a, column_of(b / "steps.csv", "heat:in_charge"));
+
+  // A run that dies in step 8 (a checkpoint every 3 steps holds step 6), then
+  // resumed: step 7 is run again with the restored decision state, so its
+  // probes cost what they cost the first time, bit for bit.
+  LoopSettings s = autopilot_settings(split, 10, spec);
+  s.checkpoint_every = 3;
+  s.checksums = true;
+  test::DecaySimulation first(12);
+  first.fail_at_step = 8;
+  const RunResult r7 = run_time_loop(first, decay_config(), s);
+  ASSERT_EQ(r7.last_step, 7);
+  s.restart = true;
+  test::DecaySimulation resumed(12);
+  const RunResult r = run_time_loop(resumed, decay_config(), s);
+  EXPECT_EQ(r.last_step, 10);
+  const auto charge_split = column_of(split / "steps.csv", "heat:in_charge");
+  ASSERT_EQ(charge_split.size(), 10u);
+  const auto& p7 = r7.autopilots.at(0).probes;
+  const auto& p10 = r.autopilots.at(0).probes;
+  ASSERT_EQ(p7.back().step, 7);
+  ASSERT_GE(p10.size(), p7.size());
+  for (std::size_t i = 0; i < p7.size(); ++i) {
+    EXPECT_EQ(p7[i].step, p10[i].step);
+    EXPECT_EQ(p7[i].iterations, p10[i].iterations);
+    EXPECT_EQ(p7[i].cost, p10[i].cost) << "probe " << i;
+  }
+  EXPECT_EQ(charge_split, charge_a);  // and the decisions of the other runs
+  test::DecaySimulation whole(12);
+  run_time_loop(whole, decay_config(), autopilot_settings(fresh_dir("det-whole"), 10, spec));
+  ASSERT_EQ(whole.state().size(), resumed.state().size());
+  for (std::size_t i = 0; i < whole.state().size(); ++i) ASSERT_EQ(whole.state()[i], resumed.state()[i]) << i;
+  for (const auto& d : {a, b, split}) fs::remove_all(d);
+}
+
+}  // namespace
+}  // namespace tb
