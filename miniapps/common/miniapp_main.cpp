@@ -6,6 +6,7 @@
 
 #include "ab_study.hpp"
 #include "loop_settings.hpp"
+#include "physics/step_failure.hpp"
 #include "run_report.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/threading.hpp"
