@@ -11,16 +11,9 @@
 #include <string>
 
 #include "miniapps/common/time_loop.hpp"
+#include "run_files.hpp"
 
 namespace tb::test {
-
-// An empty directory under the system's temporary one, unique to this process.
-inline std::filesystem::path fresh_dir(const std::string& app, const std::string& name) {
-  const std::filesystem::path d =
-      std::filesystem::temp_directory_path() / (app + "-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(d);
-  return d;
-}
 
 inline std::string state_bytes(const harness::Simulation& sim) {
   std::ostringstream out;

@@ -12,6 +12,7 @@
 #include "miniapps/common/autopilot.hpp"
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/time_loop.hpp"
+#include "run_files.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb {
@@ -225,25 +226,9 @@ TEST(AutopilotPolicy, ARestoredStateRepeatsTheDecisionsExactly) {
 
 // --- The autopilot in the loop, on the decay problem ---
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("tb-autopilot-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return test::fresh_dir("tb-autopilot", name); }
 
-std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
-  std::ifstream in(p);
-  std::vector<std::vector<std::string>> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
-    rows.push_back(cells);
-  }
-  return rows;
-}
+using test::read_csv;
 
 std::vector<std::string> column_of(const fs::path& csv, const std::string& name) {
   const auto rows = read_csv(csv);

@@ -15,6 +15,7 @@
 #include "miniapps/common/time_loop.hpp"
 #include "miniapps/compressible/comp_case.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
+#include "run_files.hpp"
 
 namespace tb {
 namespace {
@@ -23,11 +24,7 @@ namespace fs = std::filesystem;
 using namespace harness;
 using compressible::CompressibleSimulation;
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("tb-comp2d-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return test::fresh_dir("tb-comp2d", name); }
 
 CaseConfig comp_config() {
   MiniappDescription app;

@@ -9,6 +9,7 @@
 #include "decay_simulation.hpp"
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/time_loop.hpp"
+#include "run_files.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/matrix_market.hpp"
 
@@ -18,25 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace harness;
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("tb-harness-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return test::fresh_dir("tb-harness", name); }
 
-std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
-  std::ifstream in(p);
-  std::vector<std::vector<std::string>> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
-    rows.push_back(cells);
-  }
-  return rows;
-}
+using test::read_csv;
 
 std::size_t column(const std::vector<std::string>& header, const std::string& name) {
   for (std::size_t i = 0; i < header.size(); ++i)

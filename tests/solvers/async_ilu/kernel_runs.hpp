@@ -3,6 +3,8 @@
 // system, its factor pattern, and one run of a backend's factor_sweeps or
 // triangular_sweeps with every array on that backend (Array<T> on Backend::host
 // is plain host memory).
+#include <algorithm>
+#include <cmath>
 #include <span>
 #include <utility>
 #include <vector>
@@ -108,5 +110,15 @@ struct RefKernels {
     async_ilu::kernels::ref::triangular_sweeps(f, s, r, z, sweeps, schedule, chunk);
   }
 };
+
+// max |a - b| / max |b|: how far an asynchronous result is from ref's fixed point.
+inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0.0, m = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    d = std::max(d, std::abs(a[i] - b[i]));
+    m = std::max(m, std::abs(b[i]));
+  }
+  return d / m;
+}
 
 }  // namespace tb::test

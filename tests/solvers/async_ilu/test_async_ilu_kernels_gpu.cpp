@@ -39,14 +39,7 @@ class AsyncIluKernelsGpu : public ::testing::Test {
 using Backends = ::testing::Types<CudaKernels>;
 TYPED_TEST_SUITE(AsyncIluKernelsGpu, Backends);
 
-double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0, m = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d = std::max(d, std::abs(a[i] - b[i]));
-    m = std::max(m, std::abs(b[i]));
-  }
-  return d / m;
-}
+using test::max_rel_diff;
 
 TYPED_TEST(AsyncIluKernelsGpu, SynchronousSweepsEqualRefBitwise) {
   for (index_t b : {1, 3, 5, 8}) {

@@ -1,0 +1,37 @@
+#pragma once
+// What the miniapp and harness tests read and write around a run: a fresh
+// output directory and the step tables (CSV) a run leaves there.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tb::test {
+
+// An empty directory under the system's temporary one, unique to this process.
+inline std::filesystem::path fresh_dir(const std::string& app, const std::string& name) {
+  const std::filesystem::path d =
+      std::filesystem::temp_directory_path() / (app + "-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  return d;
+}
+
+// The rows of a CSV file, each split at its commas (the step tables quote nothing).
+inline std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+}  // namespace tb::test
