@@ -1,13 +1,18 @@
 #pragma once
 // What the miniapp and harness tests read and write around a run: a fresh
-// output directory and the step tables (CSV) a run leaves there.
+// output directory, the settings of a quiet run into it, and the step tables
+// (CSV) a run leaves there.
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "miniapps/common/time_loop.hpp"
 
 namespace tb::test {
 
@@ -17,6 +22,19 @@ inline std::filesystem::path fresh_dir(const std::string& app, const std::string
       std::filesystem::temp_directory_path() / (app + "-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   return d;
+}
+
+// A run of `steps` steps into `out` with no progress line, one solver
+// specification per linear system.
+inline harness::LoopSettings quiet_settings(const std::string& app, const std::filesystem::path& out, long steps,
+                                            std::map<std::string, std::string> specs) {
+  harness::LoopSettings s;
+  s.app = app;
+  s.out_dir = out;
+  s.steps = steps;
+  s.progress = false;
+  s.driver_specs = std::move(specs);
+  return s;
 }
 
 // The rows of a CSV file, each split at its commas (the step tables quote nothing).

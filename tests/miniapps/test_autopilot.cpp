@@ -252,13 +252,7 @@ CaseConfig decay_config() {
 }
 
 LoopSettings autopilot_settings(const fs::path& out, long steps, const std::string& spec) {
-  LoopSettings s;
-  s.app = "tb-decay";
-  s.out_dir = out;
-  s.steps = steps;
-  s.progress = false;
-  s.driver_specs = {{"heat", spec}};
-  return s;
+  return test::quiet_settings("tb-decay", out, steps, {{"heat", spec}});
 }
 
 // Unpreconditioned GMRES takes several times BiLU(0)'s iterations here, at a

@@ -35,16 +35,10 @@ CaseConfig comp_config() {
 }
 
 LoopSettings settings(const fs::path& out, long steps, const CaseConfig& c) {
-  LoopSettings s;
-  s.app = "tb-comp2d";
-  s.out_dir = out;
-  s.steps = steps;
-  s.progress = false;
   // The default async_bilu is not bitwise reproducible on several threads (its
   // asynchronous sweeps race by design); bitwise restart needs a deterministic solver.
   (void)c;
-  s.driver_specs = {{"flow", "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0"}};
-  return s;
+  return test::quiet_settings("tb-comp2d", out, steps, {{"flow", "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0"}});
 }
 
 std::string state_bytes(const CompressibleSimulation& sim) {

@@ -58,13 +58,7 @@ MiniappDescription decay_app(test::DecaySimulation** last = nullptr) {
 }
 
 LoopSettings settings(const fs::path& out, long steps) {
-  LoopSettings s;
-  s.app = "tb-decay";
-  s.out_dir = out;
-  s.steps = steps;
-  s.progress = false;
-  s.driver_specs = {{"heat", "gmres(rtol=1e-10)+bilu0"}};
-  return s;
+  return test::quiet_settings("tb-decay", out, steps, {{"heat", "gmres(rtol=1e-10)+bilu0"}});
 }
 
 TEST(CaseConfig, DefaultsFileAndOverrides) {

@@ -31,13 +31,8 @@ MiniappDescription incomp_app() {
 }
 
 LoopSettings settings(const fs::path& out, long steps, const CaseConfig& c) {
-  LoopSettings s;
-  s.app = "tb-incomp";
-  s.out_dir = out;
-  s.steps = steps;
-  s.progress = false;
-  s.driver_specs = {{"momentum", c.text("solver.momentum")}, {"pressure", c.text("solver.pressure")}};
-  return s;
+  return test::quiet_settings("tb-incomp", out, steps,
+                              {{"momentum", c.text("solver.momentum")}, {"pressure", c.text("solver.pressure")}});
 }
 
 void expect_restart_bitwise(const CaseConfig& config) {

@@ -38,14 +38,9 @@ CaseConfig case_config(const std::string& file) {
 }
 
 LoopSettings settings(const fs::path& out, long steps, const CaseConfig& c) {
-  LoopSettings s;
-  s.app = "tb-ib";
-  s.out_dir = out;
-  s.steps = steps;
-  s.progress = false;
-  s.driver_specs = {{"advection_diffusion", c.text("solver.advection_diffusion")},
-                    {"pressure", c.text("solver.pressure")}};
-  return s;
+  return test::quiet_settings(
+      "tb-ib", out, steps,
+      {{"advection_diffusion", c.text("solver.advection_diffusion")}, {"pressure", c.text("solver.pressure")}});
 }
 
 double figure(const RunResult& r, const std::string& name) {
