@@ -79,7 +79,7 @@ Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& sp
     if (b.kind == BoundaryKind::wall && b.velocity[d] != 0.0)
       throw Error(std::string("wall ") + side_name(side) + ": a wall velocity must be tangential to the wall");
     if (b.kind == BoundaryKind::outflow) continue;  // set by advance_outflow
-    for_each_face(grid, side, [&](const std::array<index_t, 3>& c) {
+    for_each_face(grid, side, [&, t1 = t1, t2 = t2](const std::array<index_t, 3>& c) {
       double shape = 1.0;
       if (b.kind == BoundaryKind::inflow && b.profile == InflowProfile::parabolic)
         for (int t : {t1, t2})

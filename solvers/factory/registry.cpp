@@ -73,7 +73,7 @@ ParamValues validate(const std::string& who, const std::vector<ParamInfo>& info,
   std::vector<std::string> names;
   for (const auto& p : info) names.push_back(p.name);
   for (const auto& [key, value] : c.params) {
-    auto it = std::find_if(info.begin(), info.end(), [&](const ParamInfo& p) { return p.name == key; });
+    auto it = std::find_if(info.begin(), info.end(), [&key = key](const ParamInfo& p) { return p.name == key; });
     if (it == info.end()) {
       const std::string near = nearest_name(key, names);
       throw Error(who + " has no parameter '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +

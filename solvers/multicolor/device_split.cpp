@@ -1,6 +1,7 @@
 #include "device_split.hpp"
 
 #include <string>
+#include <type_traits>
 
 #include "cuda/point_implicit_kernels.hpp"
 #include "kernels.hpp"
@@ -98,7 +99,8 @@ void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
 
 void DeviceSplit::matvec_only(const ColourPattern& p) {
   auto run = [&](const auto& o) {
-    const RelaxView m{block_size_, ia_.data(), ja_.data(), d_.data(), o.data()};
+    using Real = std::remove_cvref_t<decltype(*o.data())>;  // spelled out: clang 14 deduces no aggregate
+    const RelaxView<Real> m{block_size_, ia_.data(), ja_.data(), d_.data(), o.data()};
     for (index_t k = 0; k < p.num_colours(); ++k)
       TB_CUDA_CALL(cuda::matvec_colour(m, p.colour_begin[k], p.colour_begin[k + 1], b_.data(), x_.data(), q_.data()));
   };
