@@ -158,7 +158,8 @@ std::string canonical_value(const CaseKey& key, std::string_view text) {
 }
 
 CaseConfig::CaseConfig(const CaseSchema& schema) : schema_(schema) {
-  for (const auto& k : schema.keys()) values_[k.name] = k.default_value;
+  // Canonical like every value set later, so that to_toml() reads back to itself ("1e-5" is kept as "1e-05").
+  for (const auto& k : schema.keys()) values_[k.name] = canonical_value(k, k.default_value);
 }
 
 void CaseConfig::load_toml(const std::string& path) {
