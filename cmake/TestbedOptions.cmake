@@ -16,6 +16,7 @@ tb_tristate_option(WITH_PYTHON "Build the Python bindings (pybind11, NumPy, SciP
 tb_tristate_option(WITH_PETSC "Offer PETSc's KSP and PC (with hypre) as the solver kind petsc")
 option(TB_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(TB_WERROR "Treat warnings in project code as errors" OFF)
+option(TB_FUZZ "Build the libFuzzer targets of fuzz/ (clang only; the fuzz preset)" OFF)
 
 # H100 and H200 are sm_90. Never 'native': it fails on machines without a GPU.
 set(TB_CUDA_ARCHITECTURES 90 CACHE STRING "CUDA architectures to compile for")
@@ -42,6 +43,19 @@ endfunction()
 
 if(TB_SANITIZE)
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=undefined>)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# Fuzzing (fuzz/, the fuzz preset): every project object is instrumented for
+# libFuzzer's coverage and checked by ASan and UBSan; only the fuzz_<target>
+# executables link libFuzzer's main().
+if(TB_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "TB_FUZZ=ON needs clang (libFuzzer); configure with the fuzz preset")
+  endif()
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link,address,undefined>
                       $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>
                       $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=undefined>)
   add_link_options(-fsanitize=address,undefined)

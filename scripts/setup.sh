@@ -4,6 +4,7 @@
 #   scripts/setup.sh            required packages
 #   scripts/setup.sh --petsc    (accepted for old scripts: PETSc is now always installed)
 #   scripts/setup.sh --gmsh     also gmsh (regenerates the mesh recipes in inputs/)
+#   scripts/setup.sh --fuzz     also clang 14, libFuzzer and libomp (scripts/fuzz.sh, the tsan preset)
 set -euo pipefail
 
 packages=(
@@ -21,8 +22,9 @@ for arg in "$@"; do
   case "$arg" in
     --petsc) ;;
     --gmsh) packages+=(gmsh) ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (expected --petsc, --gmsh or --help)" >&2; exit 2 ;;
+    --fuzz) packages+=(clang-14 libclang-rt-14-dev libomp-14-dev) ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --petsc, --gmsh, --fuzz or --help)" >&2; exit 2 ;;
   esac
 done
 
