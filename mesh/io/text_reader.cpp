@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -16,12 +15,7 @@ namespace tb {
 TextReader::TextReader(const std::string& path, char comment) : path_(path), comment_(comment) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open mesh file '" + path + "'");
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) {
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    const std::string excess = ec ? std::string() : input_limit_excess(size);
-    if (!excess.empty()) throw ParseError(path, 1, "the file has " + std::to_string(size) + " bytes" + excess);
-  }
+  check_input_file_size(path);
   std::ostringstream buffer;
   buffer << in.rdbuf();
   text_ = buffer.str();

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <string_view>
 
@@ -26,6 +27,14 @@ std::string input_limit_excess(std::uint64_t bytes) {
   const std::uint64_t need_mb = bytes / (1 << 20) + 1;
   return ", which would need " + std::to_string(need_mb) + " MiB, above the input limit of " +
          std::to_string(limit >> 20) + " MiB (raise it with TB_INPUT_LIMIT_MB=" + std::to_string(need_mb) + ")";
+}
+
+void check_input_file_size(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;  // the reader says why it cannot read it
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  const std::string excess = ec ? std::string() : input_limit_excess(size);
+  if (!excess.empty()) throw ParseError(path, 1, "the file has " + std::to_string(size) + " bytes" + excess);
 }
 
 std::uint64_t storage_bytes(std::uint64_t count, std::uint64_t per_item, std::uint64_t fixed) {

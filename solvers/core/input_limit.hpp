@@ -22,6 +22,10 @@ std::uint64_t input_limit_bytes();
 // end of a reader's message.
 std::string input_limit_excess(std::uint64_t bytes);
 
+// Throws tb::ParseError (path:1) when the regular file at `path` is larger
+// than the limit: readers that hold a file whole call it before reading.
+void check_input_file_size(const std::string& path);
+
 // bytes = count * per_item + fixed, saturating instead of wrapping.
 std::uint64_t storage_bytes(std::uint64_t count, std::uint64_t per_item, std::uint64_t fixed = 0);
 

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <string_view>
 
@@ -26,18 +25,9 @@ namespace {
 // ---------------------------------------------------------------- reading
 
 std::string load_file(const std::string& path) {
+  check_input_file_size(path);  // the text is held whole
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw Error("cannot open MatrixMarket file '" + path + "': " + std::strerror(errno));
-  // The text is held whole: a file past the input limit is refused before it is read.
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) {
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    const std::string excess = ec ? std::string() : input_limit_excess(size);
-    if (!excess.empty()) {
-      std::fclose(f);
-      throw ParseError(path, 1, "the file has " + std::to_string(size) + " bytes" + excess);
-    }
-  }
   std::string text;
   char buf[1 << 16];
   std::size_t n;
