@@ -36,7 +36,9 @@ struct CheckpointHeader {
 inline constexpr const char* restart_free_keys[] = {"run.steps", "run.progress", "run.output_every",
                                                     "run.checkpoint_every"};
 
-// XXH3_64bits of CaseConfig::to_toml() with the restart-free keys at their defaults.
+// XXH3_64bits of every key of the case but the restart-free ones, with its
+// value as the case reads it (reals and integers by value, so the digest
+// survives the round trip through DIR/case.toml that --restart makes).
 std::uint64_t case_digest(const CaseConfig& config);
 
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header, const std::string& state);

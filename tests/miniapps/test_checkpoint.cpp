@@ -192,5 +192,23 @@ TEST(CaseDigest, OnlyTheRestartFreeKeysMayChange) {
   }
 }
 
+// --restart reads the case back from the case.toml the run wrote: the digest
+// must not see the difference between "0" and 0.0, or "1e+06" and 1000000.0.
+TEST(CaseDigest, SurvivesTheRoundTripThroughCaseToml) {
+  const CaseSchema schema = small_schema();
+  CaseConfig written(schema);
+  written.set("physics.nu", "1e-2");
+  written.set("run.max_growth", "1e6");
+  const fs::path dir = test::fresh_dir("tb-checkpoint", "roundtrip");
+  fs::create_directories(dir);
+  std::ofstream(dir / "case.toml") << written.to_toml();
+  CaseConfig read_back(schema);
+  read_back.load_toml((dir / "case.toml").string());
+  EXPECT_EQ(case_digest(read_back), case_digest(written));
+  read_back.set("physics.nu", "0.010000001");
+  EXPECT_NE(case_digest(read_back), case_digest(written));
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace tb
