@@ -8,11 +8,14 @@
 namespace tb::gmsh {
 namespace {
 
+// The shortest node line, "1 0 0 0" and its newline: what a node count may reserve.
+constexpr std::size_t kMinNodeLine = 8;
+
 void read_nodes(TextReader& in, ElementSink& sink) {
   in.require_line("$Nodes");
   in.expect_tokens(1, 1, "number of nodes");
-  const long long n = in.integer(0, "number of nodes");
-  sink.reserve_nodes(n);
+  const long long n = in.count(0, "number of nodes");
+  sink.reserve_nodes(in.affordable(n, kMinNodeLine));
   for (long long i = 0; i < n; ++i) {
     in.require_line("$Nodes");
     if (in.tokens()[0][0] == '$')
@@ -27,20 +30,20 @@ void read_nodes(TextReader& in, ElementSink& sink) {
 void read_elements(TextReader& in, ElementSink& sink) {
   in.require_line("$Elements");
   in.expect_tokens(1, 1, "number of elements");
-  const long long n = in.integer(0, "number of elements");
+  const long long n = in.count(0, "number of elements");
   long long nodes[kMaxElementNodes];
   for (long long i = 0; i < n; ++i) {
     in.require_line("$Elements");
     if (in.tokens()[0][0] == '$')
       in.fail("$Elements ended after " + std::to_string(i) + " of " + std::to_string(n) + " elements");
     in.expect_tokens(3, std::numeric_limits<std::size_t>::max(), "element (tag type ntags ...)");
-    const int type = static_cast<int>(in.integer(1, "element type"));
+    const int type = in.to_int(in.tokens()[1], "element type");
     const long long ntags = in.integer(2, "number of tags");
     if (ntags < 0 || ntags > 64) in.fail("number of tags " + std::to_string(ntags) + " is out of range");
     const int nn = element_nodes(in, type);
     in.expect_tokens(3 + ntags + nn, 3 + ntags + nn, "element of type " + std::to_string(type));
-    const int physical = ntags > 0 ? static_cast<int>(in.integer(3, "physical tag")) : 0;
-    const int entity = ntags > 1 ? static_cast<int>(in.integer(4, "elementary tag")) : 0;
+    const int physical = ntags > 0 ? in.to_int(in.tokens()[3], "physical tag") : 0;
+    const int entity = ntags > 1 ? in.to_int(in.tokens()[4], "elementary tag") : 0;
     for (int k = 0; k < nn; ++k) nodes[k] = in.integer(3 + ntags + k, "node tag");
     sink.add_element(type, nodes, physical, entity);
   }

@@ -11,6 +11,9 @@ namespace tb::gmsh {
 namespace {
 
 constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
+// The fewest bytes of a node: its tag line "1" and its coordinates "0 0 0",
+// each with its newline; what a node count may reserve.
+constexpr std::size_t kMinNode = 8;
 
 // Curve tag -> its first physical tag (0: in no group). Points, surfaces and
 // volumes carry nothing a 2D mesh's boundary markers need.
@@ -18,7 +21,7 @@ std::map<int, int> read_entities(TextReader& in) {
   in.require_line("$Entities");
   in.expect_tokens(4, 4, "entity counts (points curves surfaces volumes)");
   long long count[4];
-  for (int d = 0; d < 4; ++d) count[d] = in.integer(d, "number of entities");
+  for (int d = 0; d < 4; ++d) count[d] = in.count(std::size_t(d), "number of entities");
   std::map<int, int> curve_physical;
   for (int d = 0; d < 4; ++d)
     for (long long i = 0; i < count[d]; ++i) {
@@ -29,8 +32,8 @@ std::map<int, int> read_entities(TextReader& in) {
       const long long nphys = in.integer(7, "number of physical tags");
       if (nphys < 0 || 8 + static_cast<std::size_t>(nphys) >= in.tokens().size())
         in.fail("curve entity: " + std::to_string(nphys) + " physical tags do not fit on the line");
-      curve_physical[static_cast<int>(in.integer(0, "curve tag"))] =
-          nphys > 0 ? static_cast<int>(in.integer(8, "physical tag")) : 0;
+      curve_physical[in.to_int(in.tokens()[0], "curve tag")] =
+          nphys > 0 ? in.to_int(in.tokens()[8], "physical tag") : 0;
     }
   in.require_line("$EndEntities");
   expect_section_end(in, "Entities");
@@ -40,16 +43,22 @@ std::map<int, int> read_entities(TextReader& in) {
 void read_nodes(TextReader& in, ElementSink& sink) {
   in.require_line("$Nodes");
   in.expect_tokens(4, 4, "$Nodes header (numEntityBlocks numNodes minNodeTag maxNodeTag)");
-  const long long blocks = in.integer(0, "number of node blocks");
-  sink.reserve_nodes(in.integer(1, "number of nodes"));
+  const long long blocks = in.count(0, "number of node blocks");
+  const long long declared = in.count(1, "number of nodes");
+  sink.reserve_nodes(in.affordable(declared, kMinNode));
+  long long listed = 0;
   std::vector<long long> tags;
   for (long long b = 0; b < blocks; ++b) {
     in.require_line("$Nodes");
     in.expect_tokens(4, 4, "node block header (entityDim entityTag parametric numNodesInBlock)");
-    const long long dim = in.integer(0, "entity dimension");
-    const bool parametric = in.integer(2, "parametric flag") != 0;
-    const long long n = in.integer(3, "number of nodes in block");
-    if (n < 0) in.fail("negative number of nodes in block");
+    const int dim = in.to_int(in.tokens()[0], "entity dimension");
+    if (dim < 0 || dim > 3) in.fail("entity dimension " + std::to_string(dim) + " is not 0, 1, 2 or 3");
+    const int parametric = in.to_int(in.tokens()[2], "parametric flag");
+    if (parametric != 0 && parametric != 1) in.fail("parametric flag " + std::to_string(parametric) + " is not 0 or 1");
+    const long long n = in.count(3, "number of nodes in block");
+    listed += n;
+    if (listed > declared)
+      in.fail("the node blocks hold more than the " + std::to_string(declared) + " nodes the $Nodes header declares");
     const std::size_t values = 3 + (parametric ? static_cast<std::size_t>(dim) : 0);
     tags.clear();
     for (long long i = 0; i < n; ++i) {
@@ -70,14 +79,20 @@ void read_nodes(TextReader& in, ElementSink& sink) {
 void read_elements(TextReader& in, ElementSink& sink, const std::map<int, int>& curve_physical) {
   in.require_line("$Elements");
   in.expect_tokens(4, 4, "$Elements header (numEntityBlocks numElements minElementTag maxElementTag)");
-  const long long blocks = in.integer(0, "number of element blocks");
+  const long long blocks = in.count(0, "number of element blocks");
+  const long long declared = in.count(1, "number of elements");
+  long long listed = 0;
   long long nodes[kMaxElementNodes];
   for (long long b = 0; b < blocks; ++b) {
     in.require_line("$Elements");
     in.expect_tokens(4, 4, "element block header (entityDim entityTag elementType numElementsInBlock)");
-    const int entity = static_cast<int>(in.integer(1, "entity tag"));
-    const int type = static_cast<int>(in.integer(2, "element type"));
-    const long long n = in.integer(3, "number of elements in block");
+    const int entity = in.to_int(in.tokens()[1], "entity tag");
+    const int type = in.to_int(in.tokens()[2], "element type");
+    const long long n = in.count(3, "number of elements in block");
+    listed += n;
+    if (listed > declared)
+      in.fail("the element blocks hold more than the " + std::to_string(declared) +
+              " elements the $Elements header declares");
     const int nn = element_nodes(in, type);
     int physical = 0;
     if (type == kLine) {

@@ -14,6 +14,7 @@ void NodeNumbering::reserve(const TextReader& in, long long n) {
 }
 
 index_t NodeNumbering::add(const TextReader& in, long long tag) {
+  if (tag < 1) in.fail("node tag " + std::to_string(tag) + ": Gmsh tags start at 1");
   if (size() == std::numeric_limits<index_t>::max()) in.fail("too many nodes for 32-bit indices");
   const auto [it, fresh] = index_.emplace(tag, size());
   if (!fresh) in.fail("node tag " + std::to_string(tag) + " appears twice");

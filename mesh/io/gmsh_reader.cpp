@@ -60,12 +60,13 @@ PhysicalNames read_physical_names(TextReader& in) {
   PhysicalNames names;
   in.require_line("$PhysicalNames");
   in.expect_tokens(1, 1, "number of physical names");
-  const long long n = in.integer(0, "number of physical names");
+  // The shortest entry: "1 1 a" and its newline.
+  const long long n = in.count(0, "number of physical names");
   for (long long i = 0; i < n; ++i) {
     in.require_line("$PhysicalNames");
     in.expect_tokens(3, std::numeric_limits<std::size_t>::max(), "physical name (dim tag \"name\")");
-    const int dim = static_cast<int>(in.integer(0, "physical dimension"));
-    const int tag = static_cast<int>(in.integer(1, "physical tag"));
+    const int dim = in.to_int(in.tokens()[0], "physical dimension");
+    const int tag = in.to_int(in.tokens()[1], "physical tag");
     std::string_view raw = in.raw_line();
     const auto open = raw.find('"'), close = raw.rfind('"');
     std::string name = open != close && close != std::string_view::npos

@@ -14,6 +14,9 @@ constexpr int kSu2Line = 3;
 constexpr int kSu2Triangle = 5;
 constexpr int kSu2Quadrilateral = 9;
 
+// The shortest point line, "0 0" and its newline: what NPOIN= may reserve.
+constexpr std::size_t kMinPointLine = 4;
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -79,7 +82,7 @@ void Su2Reader::read_elements(long long n) {
   index_t nodes[4];
   for (long long i = 0; i < n; ++i) {
     in_.require_line("NELEM elements");
-    const int type = static_cast<int>(in_.integer(0, "element type"));
+    const int type = in_.to_int(in_.tokens()[0], "element type");
     const int nn = element_nodes(type);
     if (type == kSu2Line) in_.fail("a line element among NELEM: boundary edges belong under a MARKER_TAG");
     in_.expect_tokens(1 + nn, 2 + nn, "element of type " + std::to_string(type));
@@ -93,7 +96,7 @@ void Su2Reader::read_elements(long long n) {
 }
 
 void Su2Reader::read_points(long long n) {
-  mesh_.nodes.reserve(static_cast<std::size_t>(std::min<long long>(n, 1 << 22)));
+  mesh_.nodes.reserve(in_.affordable(n, kMinPointLine));
   for (long long i = 0; i < n; ++i) {
     in_.require_line("NPOIN points");
     in_.expect_tokens(2, 4, "point (x y [index])");
@@ -114,7 +117,7 @@ void Su2Reader::read_markers(long long n) {
     const long long edges = count_value(key, value);
     for (long long e = 0; e < edges; ++e) {
       in_.require_line("marker elements");
-      const int type = static_cast<int>(in_.integer(0, "marker element type"));
+      const int type = in_.to_int(in_.tokens()[0], "marker element type");
       if (type != kSu2Line)
         in_.fail("marker element of type " + std::to_string(type) + ": a 2D mesh's markers hold lines (type 3)");
       in_.expect_tokens(3, 3, "marker line (3 node node)");

@@ -1,5 +1,6 @@
 #include "mesh/io/text_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -7,12 +8,14 @@
 #include <sstream>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/input_limit.hpp"
 
 namespace tb {
 
 TextReader::TextReader(const std::string& path, char comment) : path_(path), comment_(comment) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open mesh file '" + path + "'");
+  check_input_file_size(path);
   std::ostringstream buffer;
   buffer << in.rdbuf();
   text_ = buffer.str();
@@ -68,6 +71,25 @@ long long TextReader::to_integer(std::string_view token, const std::string& what
   if (ec != std::errc() || end != token.data() + token.size())
     fail(what + ": '" + std::string(token) + "' is not an integer");
   return value;
+}
+
+int TextReader::to_int(std::string_view token, const std::string& what) const {
+  const long long value = to_integer(token, what);
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+    fail(what + ": " + std::string(token) + " is out of range");
+  return static_cast<int>(value);
+}
+
+long long TextReader::count(std::size_t i, const std::string& what) const {
+  const long long n = to_integer(tokens_.at(i), what);
+  if (n < 0) fail(what + ": " + std::to_string(n) + " is negative");
+  return n;
+}
+
+std::size_t TextReader::affordable(long long n, std::size_t min_bytes) const {
+  // The last item may lack its newline, hence the + 1.
+  const std::size_t room = (remaining_bytes() + 1) / min_bytes;
+  return n < 0 ? 0 : std::min(static_cast<std::size_t>(n), room);
 }
 
 index_t TextReader::to_index(std::string_view token, const std::string& what) const {

@@ -12,6 +12,8 @@ namespace tb {
 class TextReader {
  public:
   // `comment` starts a comment that runs to the end of the line (0: none).
+  // Files past the input limit (solvers/core/input_limit.hpp) are refused
+  // before they are read.
   explicit TextReader(const std::string& path, char comment = 0);
 
   // Advances to the next line that is not blank; false at the end of the file.
@@ -29,7 +31,18 @@ class TextReader {
 
   [[noreturn]] void fail(const std::string& what) const;
   long long to_integer(std::string_view token, const std::string& what) const;
+  // An integer that must fit an int (element types, physical and entity tags).
+  int to_int(std::string_view token, const std::string& what) const;
   index_t to_index(std::string_view token, const std::string& what) const;
+  // The count in token i of the current line; fails when it is negative.
+  long long count(std::size_t i, const std::string& what) const;
+  // What a reader may reserve for `n` declared items of at least `min_bytes`
+  // each: no more than the bytes after this line can hold. A count is never
+  // trusted beyond that; a file that declares more than it holds fails where
+  // it runs out, naming the line and how many items came.
+  std::size_t affordable(long long n, std::size_t min_bytes) const;
+  // Bytes after the current line.
+  std::size_t remaining_bytes() const { return pos_ < text_.size() ? text_.size() - pos_ : 0; }
   double to_double(std::string_view token, const std::string& what) const;
   long long integer(std::size_t i, const std::string& what) const { return to_integer(tokens_.at(i), what); }
   double real(std::size_t i, const std::string& what) const { return to_double(tokens_.at(i), what); }

@@ -1,85 +1,194 @@
 #include "checkpoint.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <type_traits>
 
 #include "solvers/core/atomic_file.hpp"
+#include "solvers/core/build_commit.hpp"
 #include "solvers/core/error.hpp"
+#define XXH_INLINE_ALL  // header-only: nothing to link
+#include <xxhash.h>
 
 namespace tb::harness {
 
 namespace {
 
-// Version 2 adds the harness state (autopilots) after the totals; version 1 is still read.
-constexpr const char* magic = "tb-checkpoint 2";
-constexpr const char* magic_v1 = "tb-checkpoint 1";
+// Version 3 adds the checksum, the program version and the case digest.
+// Versions 1 and 2 (no checksum) are recognised and refused: nothing in them
+// can be verified.
+constexpr std::string_view magic = "tb-checkpoint 3\n";
+constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
 
-// Length-prefixed strings and raw doubles: exact round trip of every bit.
-void put(std::ostream& o, const std::string& s) {
+// Length-prefixed strings and raw values in native byte order: an exact round
+// trip of every bit.
+void put_string(std::string& o, std::string_view s) {
   const std::uint64_t n = s.size();
-  o.write(reinterpret_cast<const char*>(&n), sizeof n);
-  o.write(s.data(), std::streamsize(n));
+  o.append(reinterpret_cast<const char*>(&n), sizeof n);
+  o.append(s);
 }
 template <class T>
-void put(std::ostream& o, T v) {
-  o.write(reinterpret_cast<const char*>(&v), sizeof v);
+void put(std::string& o, T v) {
+  static_assert(std::is_arithmetic_v<T>, "numbers only; strings go through put_string");
+  o.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
-template <class T>
-T get(std::istream& in) {
-  T v{};
-  in.read(reinterpret_cast<char*>(&v), sizeof v);
-  return v;
+
+// Reads the payload; every read is checked against the bytes left, so even a
+// payload that passed the checksum cannot make it read or allocate past them.
+class PayloadReader {
+ public:
+  PayloadReader(std::string_view bytes, const std::string& path) : bytes_(bytes), path_(path) {}
+
+  template <class T>
+  T get(const char* what) {
+    T v{};
+    need(sizeof v, what);
+    std::memcpy(&v, bytes_.data(), sizeof v);
+    bytes_.remove_prefix(sizeof v);
+    return v;
+  }
+  std::string get_string(const char* what) {
+    const auto n = get<std::uint64_t>(what);
+    need(n, what);
+    std::string s(bytes_.substr(0, n));
+    bytes_.remove_prefix(n);
+    return s;
+  }
+  std::size_t left() const { return bytes_.size(); }
+  [[noreturn]] void fail(const std::string& why) const { throw Error(path_ + ": not a usable checkpoint: " + why); }
+
+ private:
+  void need(std::uint64_t n, const char* what) const {
+    if (n > bytes_.size())
+      fail(std::string("truncated in ") + what + " (" + std::to_string(n) + " bytes needed, " +
+           std::to_string(bytes_.size()) + " left)");
+  }
+  std::string_view bytes_;
+  const std::string& path_;
+};
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
 }
-std::string get_string(std::istream& in) {
-  const auto n = get<std::uint64_t>(in);
-  if (!in || n > (1ull << 40)) return {};
-  std::string s(n, '\0');
-  in.read(s.data(), std::streamsize(n));
-  return s;
+
+// Versions 1 and 2 began with the length-prefixed text "tb-checkpoint 1" or "... 2".
+bool is_unverifiable_old_format(std::string_view bytes) {
+  const std::string_view old = "tb-checkpoint ";
+  if (bytes.size() < sizeof(std::uint64_t) + old.size() + 1) return false;
+  return bytes.substr(sizeof(std::uint64_t), old.size()) == old;
 }
 
 }  // namespace
 
+std::uint64_t case_digest(const CaseConfig& config) {
+  // Over the values as the case reads them, not the text of to_toml(): that
+  // text is no fixed point of writing and reading back (a real default "0"
+  // is written 0 and read back 0.0, "1e+06" becomes 1000000.0), and --restart
+  // reads the case back from DIR/case.toml.
+  std::string text;
+  for (const CaseKey& k : config.schema().keys()) {
+    if (std::find(std::begin(restart_free_keys), std::end(restart_free_keys), k.name) != std::end(restart_free_keys))
+      continue;
+    std::string value = config.text(k.name);
+    if (k.type == KeyType::real) {
+      char buf[32];
+      value.assign(buf, std::to_chars(buf, buf + sizeof buf, config.real(k.name)).ptr);
+    } else if (k.type == KeyType::integer) {
+      value = std::to_string(config.integer(k.name));
+    }
+    text += k.name + "=" + std::to_string(value.size()) + ":" + value + "\n";
+  }
+  return XXH3_64bits(text.data(), text.size());
+}
+
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state) {
-  std::ostringstream o;
-  put(o, std::string(magic));
-  put(o, h.app);
-  put(o, h.step);
+  std::string o(magic);
+  put_string(o, h.app);
+  put_string(o, build_commit());
+  put(o, h.case_digest);
+  put(o, std::int64_t(h.step));
   put(o, h.wall_seconds);
   put(o, std::uint64_t(h.totals.size()));
   for (const auto& [name, t] : h.totals) {
-    put(o, name);
-    put(o, t.solves), put(o, t.iterations), put(o, t.failures), put(o, t.setup_seconds), put(o, t.solve_seconds);
+    put_string(o, name);
+    put(o, std::int64_t(t.solves)), put(o, std::int64_t(t.iterations)), put(o, std::int64_t(t.failures));
+    put(o, t.setup_seconds), put(o, t.solve_seconds);
   }
-  put(o, h.harness_state);
-  put(o, state);
-  put(o, std::string("end"));
-  write_file_atomically((dir / "checkpoint.bin").string(), o.str());
+  put_string(o, h.harness_state);
+  put_string(o, state);
+  put(o, XXH3_64bits(o.data(), o.size()));
+  write_file_atomically((dir / "checkpoint.bin").string(), o);
 }
 
-std::string read_checkpoint(const std::filesystem::path& dir, const std::string& app, CheckpointHeader& h) {
+std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
+                             CheckpointHeader& h) {
+  PayloadReader whole(bytes, path);
+  if (is_unverifiable_old_format(bytes))
+    whole.fail("format version " + std::string(1, bytes[sizeof(std::uint64_t) + 14]) +
+               " has no checksum, so nothing in it can be verified; this build reads version 3 only: run the case "
+               "again from the start");
+  if (bytes.substr(0, magic.size()) != magic) whole.fail("wrong header (expected 'tb-checkpoint 3')");
+  if (bytes.size() < magic.size() + checksum_bytes) whole.fail("truncated before the checksum");
+  const std::string_view body = bytes.substr(0, bytes.size() - checksum_bytes);
+  std::uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + body.size(), checksum_bytes);
+  const std::uint64_t computed = XXH3_64bits(body.data(), body.size());
+  if (stored != computed)
+    whole.fail("checksum mismatch (stored " + hex(stored) + ", computed " + hex(computed) +
+               "): the file is damaged or truncated");
+
+  PayloadReader in(body.substr(magic.size()), path);
+  h.app = in.get_string("the miniapp name");
+  if (h.app != app) in.fail("written by " + h.app + ", not " + app);
+  h.program_version = in.get_string("the program version");
+  if (h.program_version != build_commit())
+    in.fail("written by the build of commit " + h.program_version + ", this is " + build_commit() +
+            "; a checkpoint is restored only by the build that wrote it (run the case again, or restart with "
+            "that build)");
+  h.case_digest = in.get<std::uint64_t>("the case digest");
+  h.step = long(in.get<std::int64_t>("the step"));
+  if (h.step < 0) in.fail("negative step " + std::to_string(h.step));
+  h.wall_seconds = in.get<double>("the wall time");
+  const auto n = in.get<std::uint64_t>("the number of totals");
+  // Each total takes at least a length and five numbers.
+  if (n > in.left() / (6 * sizeof(std::uint64_t))) in.fail(std::to_string(n) + " totals do not fit in the file");
+  h.totals.clear();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string name = in.get_string("a total's name");
+    SolverTotals t;
+    t.solves = long(in.get<std::int64_t>("the totals"));
+    t.iterations = long(in.get<std::int64_t>("the totals"));
+    t.failures = long(in.get<std::int64_t>("the totals"));
+    t.setup_seconds = in.get<double>("the totals");
+    t.solve_seconds = in.get<double>("the totals");
+    h.totals[name] = t;
+  }
+  h.harness_state = in.get_string("the autopilot state");
+  std::string state = in.get_string("the physics state");
+  if (in.left() != 0) in.fail(std::to_string(in.left()) + " bytes after the physics state");
+  return state;
+}
+
+std::string read_checkpoint(const std::filesystem::path& dir, const std::string& app, std::uint64_t digest,
+                            CheckpointHeader& h) {
   const std::string path = (dir / "checkpoint.bin").string();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
-  auto damaged = [&](const std::string& why) { return Error(path + ": not a usable checkpoint: " + why); };
-  const std::string version = get_string(in);
-  if (version != magic && version != magic_v1) throw damaged("wrong header");
-  h.app = get_string(in);
-  if (h.app != app) throw damaged("written by " + h.app + ", not " + app);
-  h.step = get<long>(in);
-  h.wall_seconds = get<double>(in);
-  const auto n = get<std::uint64_t>(in);
-  if (!in || n > 10000) throw damaged("truncated totals");
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const std::string name = get_string(in);
-    SolverTotals t;
-    t.solves = get<long>(in), t.iterations = get<long>(in), t.failures = get<long>(in);
-    t.setup_seconds = get<double>(in), t.solve_seconds = get<double>(in);
-    h.totals[name] = t;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  std::string state = parse_checkpoint(bytes.str(), path, app, h);
+  if (h.case_digest != digest) {
+    std::string free_keys;
+    for (const char* key : restart_free_keys) free_keys += (free_keys.empty() ? "" : ", ") + std::string(key);
+    throw Error(path + ": not a usable checkpoint: written for another case (digest " + hex(h.case_digest) +
+                ", this case " + hex(digest) + "); a restart may change only " + free_keys);
   }
-  if (version == magic) h.harness_state = get_string(in);
-  std::string state = get_string(in);
-  if (!in || get_string(in) != "end") throw damaged("truncated");
   return state;
 }
 

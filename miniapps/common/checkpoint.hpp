@@ -1,10 +1,22 @@
 #pragma once
 // Checkpoints: the physics state plus the harness's running totals, written
 // atomically (temporary file, fsync, rename) to DIR/checkpoint.bin.
+//
+// Format version 3 (docs/harness.md, "Checkpoint and restart"):
+//   "tb-checkpoint 3\n"                      magic line
+//   payload                                   app, program version, case digest,
+//                                             step, wall time, totals, autopilot
+//                                             state, physics state
+//   XXH3_64bits of everything before it       8 bytes, little-endian
+// A checkpoint is restored only when its checksum holds, it names this miniapp
+// and this build's commit, and its case digest equals the running case's.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 
+#include "case_config.hpp"
 #include "system_solvers.hpp"
 
 namespace tb::harness {
@@ -15,11 +27,33 @@ struct CheckpointHeader {
   double wall_seconds = 0.0;                   // wall time of the run so far
   std::map<std::string, SolverTotals> totals;  // "driver/<system>", "shadow<i>/<system>"
   std::string harness_state;                   // the autopilots' decision state ("" without)
+  std::string program_version;                 // the build's commit (build_commit()); set by write_checkpoint
+  std::uint64_t case_digest = 0;               // case_digest() of the case that wrote it
 };
 
+// The keys a restart may change: what to run and what to write, not what is
+// computed. Every other key enters the case digest.
+inline constexpr const char* restart_free_keys[] = {"run.steps", "run.progress", "run.output_every",
+                                                    "run.checkpoint_every"};
+
+// XXH3_64bits of every key of the case but the restart-free ones, with its
+// value as the case reads it (reals and integers by value, so the digest
+// survives the round trip through DIR/case.toml that --restart makes).
+std::uint64_t case_digest(const CaseConfig& config);
+
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header, const std::string& state);
-// Returns the physics state; throws tb::Error naming the file when it is
-// missing, from another miniapp or damaged.
-std::string read_checkpoint(const std::filesystem::path& dir, const std::string& app, CheckpointHeader& header);
+
+// The checkpoint in `bytes` (read from `path`, named in errors): returns the
+// physics state and fills `header`. Throws tb::Error naming the path and the
+// reason when the bytes are not a version-3 checkpoint, the checksum fails,
+// the miniapp or the build differs, or the payload does not parse. Does not
+// check the case digest (read_checkpoint does). The fuzz target's entry point.
+std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
+                             CheckpointHeader& header);
+
+// Reads DIR/checkpoint.bin through parse_checkpoint and refuses it, naming the
+// file, when its case digest is not `digest` (the running case's).
+std::string read_checkpoint(const std::filesystem::path& dir, const std::string& app, std::uint64_t digest,
+                            CheckpointHeader& header);
 
 }  // namespace tb::harness

@@ -104,9 +104,10 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   RunResult result;
   long first = 1;
   double wall_before = 0.0;
+  const std::uint64_t digest = case_digest(config);
   if (s.restart) {
     CheckpointHeader h;
-    std::istringstream state(read_checkpoint(s.out_dir, s.app, h));
+    std::istringstream state(read_checkpoint(s.out_dir, s.app, digest, h));
     sim.load_state(state);
     first = h.step + 1;
     wall_before = h.wall_seconds;
@@ -179,8 +180,9 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     if (writes && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
       std::ostringstream state;
       sim.save_state(state);
-      write_checkpoint(s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots()},
-                       state.str());
+      write_checkpoint(
+          s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots(), {}, digest},
+          state.str());
     }
     result.split.output += output.seconds();
     progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);

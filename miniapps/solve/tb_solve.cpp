@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <span>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "solvers/core/atomic_file.hpp"
+#include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/json.hpp"
 #include "solvers/core/threading.hpp"
@@ -360,16 +362,44 @@ void write_system_matrix(const Options& o, const System& s) {
   tb::write_matrix_market(o.write_matrix, s.a, comment, o.digits);
 }
 
+// A file tb-solve will write: its folder must exist, and it must not be a
+// folder itself; checked before any input is read, so a typo in --out does not
+// cost the solves.
+void check_output_path(const std::string& option, const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw tb::Error(option + " " + path + ": is a folder; give a file name");
+  const fs::path folder = fs::path(path).parent_path();
+  if (!folder.empty() && !fs::is_directory(folder, ec))
+    throw tb::Error(option + " " + path + ": the folder " + folder.string() + " does not exist");
+}
+
+// Every specification is made (and so checked) before the system is read, so a
+// typo in the last one does not cost the time of reading and solving; one on
+// the cuda backend is refused here on a machine without a usable GPU.
+std::vector<std::unique_ptr<tb::LinearSolver>> make_solvers(const Options& o) {
+  std::vector<std::unique_ptr<tb::LinearSolver>> solvers;
+  for (const auto& spec : o.solvers) {
+    solvers.push_back(tb::make_solver(spec));
+    if (solvers.back()->backend() == tb::Backend::cuda) {
+      const std::string why = tb::cuda_unavailable_reason();
+      if (!why.empty()) throw tb::Error("spec '" + spec + "': backend=cuda, but no GPU can be used: " + why);
+    }
+  }
+  return solvers;
+}
+
 int run(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
   if (o.help) {
     std::printf("%s\n%s", usage_text().c_str(), tb::Registry::builtin().help().c_str());
     return 0;
   }
-  // Every specification is checked before any solve, so a typo in the last one
-  // does not cost the time of the others.
-  std::vector<std::unique_ptr<tb::LinearSolver>> solvers;
-  for (const auto& spec : o.solvers) solvers.push_back(tb::make_solver(spec));
+  std::vector<std::unique_ptr<tb::LinearSolver>> solvers = make_solvers(o);
+  check_output_path("--json", o.json_file);
+  check_output_path("--out", o.out_file);
+  check_output_path("--write-matrix", o.write_matrix);
 
   const System s = load_system(o);
   print_options(o, s);

@@ -11,12 +11,16 @@
 
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/input_limit.hpp"
 
 namespace tb::immersed {
 
 namespace {
 
 std::vector<Triangle> read_binary(const std::string& path, const std::string& bytes, std::uint32_t count) {
+  // The count already matches the file's size; the triangles take 72 bytes each against 50 in the file.
+  const std::string excess = input_limit_excess(storage_bytes(count, sizeof(Triangle)));
+  if (!excess.empty()) throw ParseError(path, 0, "binary STL with " + std::to_string(count) + " triangles" + excess);
   std::vector<Triangle> out(count);
   for (std::uint32_t t = 0; t < count; ++t) {
     const char* rec = bytes.data() + 84 + 50 * std::size_t(t) + 12;  // past the stored normal
@@ -92,12 +96,14 @@ std::vector<Triangle> read_ascii(const std::string& path, const std::string& tex
     if (!tok.next(w)) tok.fail("expected 'facet' or 'endsolid', found the end of the file");
   }
   if (w != "endsolid") tok.fail("expected 'facet' or 'endsolid', found '" + w + "'");
+  if (out.empty()) tok.fail("the solid has no facets: a body needs a closed surface");
   return out;
 }
 
 }  // namespace
 
 std::vector<Triangle> read_stl(const std::string& path) {
+  check_input_file_size(path);  // the bytes are held whole
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open the STL file '" + path + "'");
   std::ostringstream buf;
@@ -106,7 +112,10 @@ std::vector<Triangle> read_stl(const std::string& path) {
   if (bytes.size() >= 84) {
     std::uint32_t count;
     std::memcpy(&count, bytes.data() + 80, 4);
-    if (bytes.size() == 84 + 50 * std::size_t(count)) return read_binary(path, bytes, count);
+    if (bytes.size() == 84 + 50 * std::size_t(count)) {
+      if (count == 0) throw ParseError(path, 0, "binary STL with 0 triangles: a body needs a closed surface");
+      return read_binary(path, bytes, count);
+    }
   }
   if (bytes.compare(0, 5, "solid") != 0) {
     if (bytes.size() >= 84)

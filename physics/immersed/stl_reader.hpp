@@ -14,6 +14,9 @@ namespace tb::immersed {
 
 // Throws tb::ParseError naming the file and the line (ASCII) or the triangle
 // (binary) of the first malformed input, and tb::Error for unreadable files.
+// Refused too: a file or a triangle list past the input limit
+// (TB_INPUT_LIMIT_MB, solvers/core/input_limit.hpp), a surface without
+// triangles, a non-finite coordinate.
 std::vector<Triangle> read_stl(const std::string& path);
 
 // Writers, for tests and for exporting analytic bodies.

@@ -7,9 +7,25 @@ namespace {
 
 std::vector<ParamInfo> async_ilu_params() {
   return {
-      {"build_sweeps", ParamType::integer, "1", "asynchronous factorization sweeps; 0 = exact BILU(0) (host)", {}},
-      {"apply_sweeps", ParamType::integer, "3", "sweeps of each triangular solve, from zero; 0 = exact (host)", {}},
-      {"chunk", ParamType::integer, "384", "OpenMP dynamic chunk in block rows (scalar variant: times b)", {}},
+      // Sweeps beyond 1000 add nothing (seed 001 converges in a few); chunk * b stays an int.
+      {"build_sweeps",
+       ParamType::integer,
+       "1",
+       "asynchronous factorization sweeps; 0 = exact BILU(0) (host)",
+       {},
+       {0, 1000}},
+      {"apply_sweeps",
+       ParamType::integer,
+       "3",
+       "sweeps of each triangular solve, from zero; 0 = exact (host)",
+       {},
+       {0, 1000}},
+      {"chunk",
+       ParamType::integer,
+       "384",
+       "OpenMP dynamic chunk in block rows (scalar variant: times b)",
+       {},
+       {1, 1000000}},
       {"schedule",
        ParamType::choice,
        "async",

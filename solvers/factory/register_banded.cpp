@@ -1,3 +1,6 @@
+#include <cstdint>
+#include <limits>
+
 #include "registry.hpp"
 #include "solver_communicator.hpp"
 #include "solvers/banded/complete_solvers.hpp"
@@ -10,12 +13,18 @@ banded::BandedStop banded_stop(const ParamValues& p, const StopCriteria& s) {
   banded::BandedStop stop;
   stop.krylov = s;
   stop.eps = p.real("eps");
-  if (stop.eps < 0) throw Error("banded solver: eps=" + p.text("eps") + " is negative; expected eps >= 0");
   return stop;
 }
 
 ParamInfo eps_param() {
-  return {"eps", ParamType::real, "0", "also stop when ||r||_max <= eps (Algorithm 1 of seed 004); 0 = off", {}};
+  return {"eps", ParamType::real,
+          "0",   "also stop when ||r||_max <= eps (Algorithm 1 of seed 004); 0 = off",
+          {},    {0, unbounded, false, true}};
+}
+
+// Grid cells along one axis of cg_stencil; 0 is the default that asks for it.
+ParamInfo grid_param(const std::string& name, const std::string& help) {
+  return {name, ParamType::integer, "0", help, {}, {0, 1000000}};
 }
 
 }  // namespace
@@ -29,7 +38,8 @@ void register_banded(Registry& r) {
         ParamType::real,
         "0.5",
         "a diagonal with fewer than min_fill * n entries is kept as a sparse remainder, not stored whole; 0 = pure DIA",
-        {}},
+        {},
+        {0, 1}},
        {"reductions",
         ParamType::choice,
         "1",
@@ -38,8 +48,6 @@ void register_banded(Registry& r) {
         {"1", "classic"}}},
       [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
         const double min_fill = p.real("min_fill");
-        if (!(min_fill >= 0.0 && min_fill <= 1.0))
-          throw Error("bicgstab_dia: min_fill=" + p.text("min_fill") + "; expected a fraction in [0, 1]");
         const auto variant =
             p.text("reductions") == "classic" ? banded::GbcgVariant::classic : banded::GbcgVariant::one_reduction;
         return std::make_unique<banded::DiaBicgstabSolver>(banded_stop(p, s), b, solver_communicator(), min_fill,
@@ -48,9 +56,9 @@ void register_banded(Registry& r) {
   r.add(CompleteSolverEntry{
       "cg_stencil",
       "seed 004 GSCG: Jacobi CG for a constant-coefficient 7-point operator on an nx*ny*nz grid; reads no matrix",
-      {{"nx", ParamType::integer, "0", "grid cells in x (fastest); required", {}},
-       {"ny", ParamType::integer, "0", "grid cells in y; required", {}},
-       {"nz", ParamType::integer, "0", "grid cells in z; required", {}},
+      {grid_param("nx", "grid cells in x (fastest); required"),
+       grid_param("ny", "grid cells in y; required"),
+       grid_param("nz", "grid cells in z; required"),
        eps_param(),
        {"reductions",
         ParamType::choice,
@@ -62,6 +70,10 @@ void register_banded(Registry& r) {
         if (nx < 1 || ny < 1 || nz < 1)
           throw Error("cg_stencil: nx=" + std::to_string(nx) + ", ny=" + std::to_string(ny) + ", nz=" +
                       std::to_string(nz) + "; give the grid, each at least 1, e.g. cg_stencil(nx=32,ny=32,nz=32)");
+        // Every vector holds nx * ny * nz values under 32-bit indices.
+        if (std::int64_t(nx) * ny * nz > std::numeric_limits<index_t>::max())
+          throw Error("cg_stencil: nx*ny*nz: given " + std::to_string(std::int64_t(nx) * ny * nz) +
+                      " cells, allowed at most " + std::to_string(std::numeric_limits<index_t>::max()));
         const auto variant =
             p.text("reductions") == "classic" ? banded::GscgVariant::classic : banded::GscgVariant::one_reduction;
         return std::make_unique<banded::StencilCgSolver>(nx, ny, nz, banded_stop(p, s), b, solver_communicator(),

@@ -22,7 +22,9 @@ void register_krylov(Registry& r) {
     r.add(KrylovEntry{flexible ? "fgmres" : "gmres",
                       flexible ? "flexible GMRES(m): the preconditioner may change between iterations"
                                : "restarted GMRES(m), right-preconditioned",
-                      {{"restart", ParamType::integer, "30", "Krylov vectors per cycle", {}},
+                      // restart <= 1000: the basis holds restart + 1 vectors of the system's length and
+                      // each cycle orthogonalises in O(restart^2 n); published restarts are 10 to 100.
+                      {{"restart", ParamType::integer, "30", "Krylov vectors per cycle", {}, {1, 1000}},
                        {"orthog",
                         ParamType::choice,
                         "cgs",
@@ -34,7 +36,9 @@ void register_krylov(Registry& r) {
   }
   r.add(KrylovEntry{"richardson",
                     "preconditioned Richardson / defect correction x += omega M^-1 (b - A x)",
-                    {{"omega", ParamType::real, "1", "damping factor", {}}},
+                    // With a Jacobi-type M the mean eigenvalue of M^-1 A is 1, so omega >= 2 never
+                    // contracts; omega <= 0 never moves towards the solution.
+                    {{"omega", ParamType::real, "1", "damping factor", {}, {0, 2, true, true}}},
                     [](const ParamValues& p, const StopCriteria& s) { return make_richardson(s, p.real("omega")); }});
 }
 

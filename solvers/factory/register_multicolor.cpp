@@ -7,7 +7,7 @@ void register_multicolor(Registry& r) {
   r.add(PreconditionerEntry{
       "multicolor",
       "multicolour point-implicit relaxation, colour-grouped D (fp64, LU) + O (fp32 or fp64) (seed 002)",
-      {{"sweeps", ParamType::integer, "1", "outer sweeps over all colours from x = 0", {}},
+      {{"sweeps", ParamType::integer, "1", "outer sweeps over all colours from x = 0", {}, {1, 1000}},
        {"precision", ParamType::choice, "mixed", "off-diagonal blocks in fp32 (mixed) or fp64", {"mixed", "double"}},
        {"balance", ParamType::boolean, "true", "even out the colour sizes after greedy colouring", {}},
        {"kernel",

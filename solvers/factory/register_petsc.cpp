@@ -27,7 +27,7 @@ void register_petsc(Registry& r) {
         "PETSc matrix type: blocks kept (baij) or scalar (aij); auto = aij for gamg and hypre, which need it, else "
         "baij",
         {"auto", "baij", "aij"}},
-       {"restart", ParamType::integer, "30", "GMRES and FGMRES restart length", {}},
+       {"restart", ParamType::integer, "30", "GMRES and FGMRES restart length", {}, {1, 1000}},
        {"options",
         ParamType::text,
         "",
@@ -35,7 +35,6 @@ void register_petsc(Registry& r) {
         {}}},
       [](const ParamValues& p, const StopCriteria& s, Backend b) -> std::unique_ptr<CompleteSolver> {
         if (b != Backend::host) throw Error("petsc: backend=cuda is not offered; PETSc runs on the host here");
-        if (p.integer("restart") < 1) throw Error("petsc: restart=" + p.text("restart") + "; expected at least 1");
         const std::string& pc = p.text("pc");
         std::string format = p.text("format");
         if (format == "auto") format = pc == "gamg" || pc == "hypre" ? "aij" : "baij";

@@ -15,31 +15,57 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+// The iteration limits' cap (maxit, stagnation), see common_krylov_params.
+constexpr double max_iterations = 1e6;
+
 // Parameters every Krylov method takes: the stopping rules and the backend.
+// maxit bounds the residual history (8 bytes an iteration) at 8 MB; rtol = 0
+// leaves the stop to atol, eps or maxit (a fixed iteration count); dtol = 1
+// would call any rise above ||r0|| divergence, which BiCGStab's residual does
+// on the way to converging.
 std::vector<ParamInfo> common_krylov_params() {
   return {
-      {"rtol", ParamType::real, "1e-8", "stop when ||r|| <= rtol ||r0||", {}},
-      {"atol", ParamType::real, "0", "stop when ||r|| <= atol", {}},
-      {"maxit", ParamType::integer, "1000", "iteration limit", {}},
-      {"dtol", ParamType::real, "1e8", "divergence when ||r|| > dtol ||r0||", {}},
-      {"stagnation", ParamType::integer, "200", "stop when 200 iterations bring no 0.1% gain; 0 = never", {}},
+      {"rtol", ParamType::real, "1e-8", "stop when ||r|| <= rtol ||r0||", {}, {0, 1, false, true}},
+      {"atol", ParamType::real, "0", "stop when ||r|| <= atol", {}, {0, unbounded, false, true}},
+      {"maxit", ParamType::integer, "1000", "iteration limit", {}, {1, max_iterations}},
+      {"dtol", ParamType::real, "1e8", "divergence when ||r|| > dtol ||r0||", {}, {1, unbounded, true, true}},
+      {"stagnation",
+       ParamType::integer,
+       "200",
+       "stop when this many iterations bring no 0.1% gain; 0 = never",
+       {},
+       {0, max_iterations}},
       {"backend", ParamType::choice, "host", "where vectors and kernels live", {"host", "cuda"}},
   };
 }
 
-bool valid_value(const ParamInfo& p, const std::string& v) {
+std::string number_text(double x, ParamType type) {
+  if (type == ParamType::integer) return std::to_string(static_cast<long long>(x));
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+// The value as the parameter's type reads it; false when it does not parse.
+bool parse_number(const ParamInfo& p, const std::string& v, double& x) {
   const char* b = v.data();
   const char* e = v.data() + v.size();
+  if (p.type == ParamType::integer) {
+    long long i = 0;
+    auto [ptr, ec] = std::from_chars(b, e, i);
+    x = double(i);
+    return ec == std::errc() && ptr == e;
+  }
+  auto [ptr, ec] = std::from_chars(b, e, x);
+  return ec == std::errc() && ptr == e && std::isfinite(x);
+}
+
+bool valid_value(const ParamInfo& p, const std::string& v) {
   switch (p.type) {
-    case ParamType::integer: {
-      long x;
-      auto [ptr, ec] = std::from_chars(b, e, x);
-      return ec == std::errc() && ptr == e;
-    }
+    case ParamType::integer:
     case ParamType::real: {
-      double x;
-      auto [ptr, ec] = std::from_chars(b, e, x);
-      return ec == std::errc() && ptr == e && std::isfinite(x);
+      double x = 0;
+      return parse_number(p, v, x) && p.domain.contains(x);
     }
     case ParamType::boolean:
       return v == "true" || v == "false" || v == "1" || v == "0";
@@ -51,23 +77,13 @@ bool valid_value(const ParamInfo& p, const std::string& v) {
   return false;
 }
 
-std::string expected(const ParamInfo& p) {
-  switch (p.type) {
-    case ParamType::integer:
-      return "an integer";
-    case ParamType::real:
-      return "a finite real number";
-    case ParamType::boolean:
-      return "true or false";
-    case ParamType::choice:
-      return "one of " + join(p.choices);
-    case ParamType::text:
-      return "text";
-  }
-  return {};
+[[noreturn]] void refuse(const std::string& spec, const std::string& who, const std::string& key,
+                         const std::string& given, const std::string& allowed) {
+  throw Error("spec '" + spec + "': " + who + "." + key + ": given " + given + ", allowed " + allowed);
 }
 
-ParamValues validate(const std::string& who, const std::vector<ParamInfo>& info, const SpecComponent& c) {
+ParamValues validate(const std::string& spec, const std::string& who, const std::vector<ParamInfo>& info,
+                     const SpecComponent& c) {
   ParamValues out;
   for (const auto& p : info) out.values[p.name] = p.default_value;
   std::vector<std::string> names;
@@ -76,11 +92,11 @@ ParamValues validate(const std::string& who, const std::vector<ParamInfo>& info,
     auto it = std::find_if(info.begin(), info.end(), [&key = key](const ParamInfo& p) { return p.name == key; });
     if (it == info.end()) {
       const std::string near = nearest_name(key, names);
-      throw Error(who + " has no parameter '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+      throw Error("spec '" + spec + "': " + who + " has no parameter '" + key + "'" +
+                  (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                   "; allowed: " + (names.empty() ? "none" : join(names)));
     }
-    if (!valid_value(*it, value))
-      throw Error(who + ": parameter " + key + "=" + value + " is not valid; expected " + expected(*it));
+    if (!valid_value(*it, value)) refuse(spec, who, key, value, describe_domain(*it));
     out.values[key] = value;
   }
   return out;
@@ -109,24 +125,63 @@ std::string unknown(const std::string& kind, const std::string& name, const std:
 void describe_params(std::ostringstream& o, const std::vector<ParamInfo>& params) {
   for (const auto& p : params) {
     o << "      " << p.name << "=" << p.default_value << "  " << p.help;
-    if (p.type == ParamType::choice) o << " (" << join(p.choices) << ")";
+    if (p.type != ParamType::text) o << " [" << describe_domain(p) << "]";
     o << "\n";
   }
 }
 
-StopCriteria stop_criteria(const ParamValues& p, const std::string& spec) {
+// Each default lies in its parameter's domain: a registration error, found
+// when the registry is built.
+void check_defaults(const std::string& who, const std::vector<ParamInfo>& params) {
+  for (const auto& p : params)
+    if (!valid_value(p, p.default_value))
+      throw Error("internal: " + who + "." + p.name + " has the default " + p.default_value + " outside " +
+                  describe_domain(p));
+}
+
+// A component's own refusal (a grid past the index range, no cuda kernel),
+// quoted with the specification it came from.
+template <class Make>
+auto building(const std::string& spec, Make make) -> decltype(make()) {
+  try {
+    return make();
+  } catch (const Error& e) {
+    throw Error("spec '" + spec + "': " + e.what());
+  }
+}
+
+StopCriteria stop_criteria(const ParamValues& p) {
   StopCriteria stop;
   stop.rtol = p.real("rtol");
   stop.atol = p.real("atol");
   stop.maxit = p.integer("maxit");
   stop.dtol = p.real("dtol");
   stop.stagnation_window = p.integer("stagnation");
-  if (stop.rtol < 0 || stop.atol < 0 || stop.maxit < 0)
-    throw Error("solver specification '" + spec + "': rtol, atol and maxit must not be negative");
   return stop;
 }
 
 }  // namespace
+
+std::string describe_domain(const ParamInfo& p) {
+  switch (p.type) {
+    case ParamType::boolean:
+      return "true or false";
+    case ParamType::choice:
+      return "one of " + join(p.choices);
+    case ParamType::text:
+      return "text";
+    case ParamType::integer:
+    case ParamType::real:
+      break;
+  }
+  const ParamDomain& d = p.domain;
+  const std::string kind = p.type == ParamType::integer ? "an integer" : "a finite real number";
+  if (std::isinf(d.lo) && std::isinf(d.hi)) return kind;
+  if (std::isinf(d.hi)) return kind + (d.lo_open ? " > " : " >= ") + number_text(d.lo, p.type);
+  if (std::isinf(d.lo)) return kind + (d.hi_open ? " < " : " <= ") + number_text(d.hi, p.type);
+  return kind + " in " + (d.lo_open ? "(" : "[") + number_text(d.lo, p.type) + ", " + number_text(d.hi, p.type) +
+         (d.hi_open ? ")" : "]");
+}
 
 int ParamValues::integer(const std::string& key) const { return std::stoi(values.at(key)); }
 double ParamValues::real(const std::string& key) const { return std::stod(values.at(key)); }
@@ -137,16 +192,22 @@ bool ParamValues::boolean(const std::string& key) const {
 const std::string& ParamValues::text(const std::string& key) const { return values.at(key); }
 
 void Registry::add(KrylovEntry e) {
+  check_defaults(e.name, e.params);
   auto common = common_krylov_params();
   e.params.insert(e.params.end(), common.begin(), common.end());
+  check_defaults(e.name, e.params);
   krylov_.push_back(std::move(e));
 }
 
-void Registry::add(PreconditionerEntry e) { precond_.push_back(std::move(e)); }
+void Registry::add(PreconditionerEntry e) {
+  check_defaults(e.name, e.params);
+  precond_.push_back(std::move(e));
+}
 
 void Registry::add(CompleteSolverEntry e) {
   auto common = common_krylov_params();
   e.params.insert(e.params.end(), common.begin(), common.end());
+  check_defaults(e.name, e.params);
   complete_.push_back(std::move(e));
 }
 
@@ -157,7 +218,7 @@ std::vector<std::string> Registry::complete_solver_names() const { return names_
 std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
   const SolverSpec spec = parse_spec(text);
   if (spec.components.size() > 2)
-    throw Error("solver specification '" + spec.text + "': at most one '+' (a Krylov method + a preconditioner)");
+    throw Error("spec '" + spec.text + "': at most one '+' (a Krylov method + a preconditioner)");
   const SpecComponent& kc = spec.components[0];
   if (const CompleteSolverEntry* ce = find_entry(complete_, kc.name)) return make_complete(*ce, spec);
   const KrylovEntry* ke = find_entry(krylov_, kc.name);
@@ -167,39 +228,40 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
     std::string msg = unknown("Krylov method", kc.name, solvers);
     if (find_entry(precond_, kc.name))
       msg += "; '" + kc.name + "' is a preconditioner: write e.g. richardson+" + kc.name;
-    throw Error("solver specification '" + spec.text + "': " + msg);
+    throw Error("spec '" + spec.text + "': " + msg);
   }
-  const ParamValues kp = validate(ke->name, ke->params, kc);
-  const StopCriteria stop = stop_criteria(kp, spec.text);
+  const ParamValues kp = validate(spec.text, ke->name, ke->params, kc);
+  const StopCriteria stop = stop_criteria(kp);
 
-  std::unique_ptr<Preconditioner> precond;
+  const PreconditionerEntry* pe = find_entry(precond_, std::string("identity"));
+  ParamValues pp;
   if (spec.components.size() == 2) {
     const SpecComponent& pc = spec.components[1];
-    const PreconditionerEntry* pe = find_entry(precond_, pc.name);
-    if (!pe)
-      throw Error("solver specification '" + spec.text +
-                  "': " + unknown("preconditioner", pc.name, preconditioner_names()));
-    precond = pe->make(validate(pe->name, pe->params, pc));
-  } else {
-    precond = find_entry(precond_, std::string("identity"))->make(ParamValues{});
+    pe = find_entry(precond_, pc.name);
+    if (!pe) throw Error("spec '" + spec.text + "': " + unknown("preconditioner", pc.name, preconditioner_names()));
+    pp = validate(spec.text, pe->name, pe->params, pc);
   }
-  return std::make_unique<LinearSolver>(spec.text, ke->make(kp, stop), std::move(precond),
+  auto method = building(spec.text, [&] { return ke->make(kp, stop); });
+  auto precond = building(spec.text, [&] { return pe->make(pp); });
+  return std::make_unique<LinearSolver>(spec.text, std::move(method), std::move(precond),
                                         parse_backend(kp.text("backend")));
 }
 
 std::unique_ptr<LinearSolver> Registry::make_complete(const CompleteSolverEntry& e, const SolverSpec& spec) const {
   if (spec.components.size() > 1)
-    throw Error("solver specification '" + spec.text + "': " + e.name +
+    throw Error("spec '" + spec.text + "': " + e.name +
                 " is a complete solver with its own preconditioner; write it without '+'");
-  const ParamValues p = validate(e.name, e.params, spec.components[0]);
+  const ParamValues p = validate(spec.text, e.name, e.params, spec.components[0]);
   const Backend backend = parse_backend(p.text("backend"));
-  return std::make_unique<LinearSolver>(spec.text, e.make(p, stop_criteria(p, spec.text), backend), backend);
+  auto solver = building(spec.text, [&] { return e.make(p, stop_criteria(p), backend); });
+  return std::make_unique<LinearSolver>(spec.text, std::move(solver), backend);
 }
 
 std::string Registry::help() const {
   std::ostringstream o;
   o << "Solver specification: KRYLOV[(key=value,...)][+PRECONDITIONER[(key=value,...)]]\n"
        "  e.g. fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0\n"
+       "  Each parameter is listed as name=default, what it does and [the values allowed].\n"
        "  Krylov methods:\n";
   for (const auto& e : krylov_) {
     o << "    " << e.name << "  " << e.help << "\n";

@@ -2,6 +2,7 @@
 // The one place that maps solver names to classes. Each room's names are added
 // by a register_<room>() function in this folder; nothing registers itself.
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,13 +16,31 @@ namespace tb {
 
 enum class ParamType { integer, real, boolean, choice, text };  // text: any value the spec syntax allows
 
+constexpr double unbounded = std::numeric_limits<double>::infinity();
+
+// The values an integer or real parameter may take: lo..hi, each end open or
+// closed, +-unbounded for none. Every numeric parameter declares one that keeps
+// memory finite and the method meaningful (docs/solver_parameters.md).
+struct ParamDomain {
+  double lo = -unbounded;
+  double hi = unbounded;
+  bool lo_open = false;
+  bool hi_open = false;
+  bool contains(double x) const { return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi); }
+};
+
 struct ParamInfo {
   std::string name;
   ParamType type;
   std::string default_value;
   std::string help;
   std::vector<std::string> choices;  // for ParamType::choice
+  ParamDomain domain{};              // for ParamType::integer and ParamType::real
 };
+
+// "an integer in [1, 1000]", "a real number in (0, 2)", "one of host, cuda": the
+// 'allowed' part of a refusal and of --help.
+std::string describe_domain(const ParamInfo& p);
 
 // The validated parameters of one component: every key the entry declares, with
 // the written value or the default.
@@ -67,6 +86,8 @@ class Registry {
   void add(CompleteSolverEntry e);
   // Builds the solver a specification names; tb::Error lists what is allowed on
   // an unknown name, parameter or value.
+  // Every refusal of a parameter's value reads
+  //   spec 'TEXT': COMPONENT.PARAM: given VALUE, allowed DOMAIN
   std::unique_ptr<LinearSolver> make(std::string_view spec) const;
   // Every name with its parameters and defaults, for --help.
   std::string help() const;

@@ -13,6 +13,7 @@
 
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/input_limit.hpp"
 
 // Format reference: R. F. Boisvert, R. Pozo, K. Remington, "The Matrix Market
 // Exchange Formats: Initial Design", NISTIR 5935 (1996).
@@ -24,6 +25,7 @@ namespace {
 // ---------------------------------------------------------------- reading
 
 std::string load_file(const std::string& path) {
+  check_input_file_size(path);  // the text is held whole
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw Error("cannot open MatrixMarket file '" + path + "': " + std::strerror(errno));
   std::string text;
@@ -54,6 +56,8 @@ class LineReader {
   // Line of the last line returned: where the file ended once next() is false.
   long line() const { return line_; }
   std::size_t size() const { return text_.size(); }
+  // Bytes after the last line returned.
+  std::size_t remaining() const { return pos_ < text_.size() ? text_.size() - pos_ : 0; }
   [[noreturn]] void fail(const std::string& what) const { throw ParseError(path_, line_, what); }
   [[noreturn]] void fail_at(long line, const std::string& what) const { throw ParseError(path_, line, what); }
 
@@ -210,6 +214,36 @@ void parse_size_line(LineReader& in, std::string_view line, Header& h) {
   }
 }
 
+// The most data lines the bytes after the size line can hold: the shortest is
+// "1 1" (pattern), "1 1 0" or "0", each with its newline (the last one may
+// lack it, hence the + 1).
+std::int64_t entries_room(const LineReader& in, const Header& h) {
+  const std::int64_t shortest = h.format == Format::array ? 2 : h.field == Field::pattern ? 4 : 6;
+  return std::int64_t(in.remaining() + 1) / shortest;
+}
+
+// The declared sizes against what the rest of the file can hold and against
+// the input limit, before anything is allocated; `in` is at the size line.
+// Entries past what the remaining bytes can hold are never counted on: a file
+// that declares more than it has ends while they are read, and that error
+// names the line where it ended and how many entries came.
+void check_declared_sizes(LineReader& in, const Header& h) {
+  if (h.rows == 0 || h.cols == 0)
+    in.fail("size line: the matrix is " + join_ints({h.rows, h.cols}) + "; it needs at least one row and one column");
+  // What reading and assembling hold at once: per row an offset, a cursor and
+  // a row pointer; per stored entry the triple, its bucket copy and its CSR
+  // column and value (symmetric storage stores up to twice the entries).
+  constexpr std::uint64_t per_row = 2 * sizeof(std::size_t) + sizeof(index_t);
+  constexpr std::uint64_t per_entry = 2 * 16 + sizeof(index_t) + sizeof(double);
+  const std::uint64_t stored =
+      std::uint64_t(std::min(h.entries, entries_room(in, h))) * (h.symmetry == Symmetry::general ? 1 : 2);
+  const std::uint64_t bytes = storage_bytes(std::uint64_t(h.rows) + 1, per_row, storage_bytes(stored, per_entry));
+  const std::string excess = input_limit_excess(bytes);
+  if (!excess.empty())
+    in.fail("size line: a " + join_ints({h.rows, h.cols}) + " matrix with " + std::to_string(h.entries) + " entries" +
+            excess);
+}
+
 Header read_header(LineReader& in) {
   Header h;
   parse_banner(in, h);
@@ -228,6 +262,7 @@ Header read_header(LineReader& in) {
   if (h.block_size > 1 && (h.rows % h.block_size || h.cols % h.block_size))
     in.fail_at(block_line, "block_size " + std::to_string(h.block_size) + " does not divide the " +
                                join_ints({h.rows, h.cols}) + " matrix");
+  check_declared_sizes(in, h);
   return h;
 }
 
@@ -439,9 +474,8 @@ MatrixMarketMatrix read_matrix_market(const std::string& path) {
     in.fail("size line: " + std::to_string(h.entries) + " entries exceed the 32-bit index range");
 
   std::vector<Entry> entries;
-  // Each data line takes at least four bytes ("1 1\n"), so a size line cannot
-  // make us reserve more than the file could hold.
-  entries.reserve(std::size_t(std::min<std::int64_t>(stored, std::int64_t(in.size() / 2 + 1))));
+  // A size line cannot make us reserve more than the rest of the file holds.
+  entries.reserve(std::size_t(std::min<std::int64_t>(stored, 2 * entries_room(in, h))));
   TriangleCheck triangle;
   const double mirror_sign = h.symmetry == Symmetry::skew ? -1.0 : 1.0;
   read_entries(in, h, [&](index_t i, index_t j, double v) {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "decay_simulation.hpp"
@@ -300,6 +301,43 @@ TEST(TimeLoop, RestartWithoutCheckpointIsAClearError) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("no checkpoint"), std::string::npos) << e.what();
   }
+  fs::remove_all(out);
+}
+
+// Issue 27: a checkpoint restarts only the case that wrote it (run.steps and the
+// output keys aside); the refusal comes before any file of the run is rewritten.
+TEST(TimeLoop, RestartOfAnotherCaseIsRefusedBeforeAnyOutput) {
+  const fs::path out = fresh_dir("othercase");
+  CaseConfig config(make_schema(decay_app()));
+  LoopSettings s = settings(out, 4);
+  s.checkpoint_every = 2;
+  test::DecaySimulation first;
+  run_time_loop(first, config, s);
+  std::ifstream case_file(out / "case.toml");
+  const std::string case_before((std::istreambuf_iterator<char>(case_file)), std::istreambuf_iterator<char>());
+
+  CaseConfig other = config;
+  other.set("physics.growth", "1.5");
+  s.restart = true;
+  s.steps = 6;
+  test::DecaySimulation refused;
+  try {
+    run_time_loop(refused, other, s);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find((out / "checkpoint.bin").string() +
+                                         ": not a usable checkpoint: written for another case"),
+              std::string::npos)
+        << e.what();
+  }
+  std::ifstream case_after(out / "case.toml");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(case_after)), std::istreambuf_iterator<char>()), case_before);
+
+  CaseConfig longer = config;
+  longer.set("run.steps", "6");
+  longer.set("run.output_every", "3");
+  test::DecaySimulation resumed;
+  EXPECT_EQ(run_time_loop(resumed, longer, s).last_step, 6);
   fs::remove_all(out);
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -95,6 +96,40 @@ TEST(Stl, MalformedFilesNameTheFileAndPlace) {
   EXPECT_NE(error_of(bad).find("neither ASCII STL"), std::string::npos) << error_of(bad);
   EXPECT_NE(error_of(temp_path("missing.stl")).find("cannot open"), std::string::npos);
   fs::remove(bad);
+}
+
+// Issue 27: each refusal names the file and the line (ASCII) or the triangle (binary).
+TEST(Stl, EmptyAndNonFiniteSurfacesAreRefused) {
+  const std::string bad = temp_path("bad27.stl");
+  std::ofstream(bad) << "solid empty\nendsolid empty\n";
+  EXPECT_NE(error_of(bad).find(bad + ":2: the solid has no facets"), std::string::npos) << error_of(bad);
+  std::ofstream(bad) << "solid s\n facet normal 0 0 1\n  outer loop\n   vertex 0 inf 0\n";
+  EXPECT_NE(error_of(bad).find(bad + ":4: expected a vertex coordinate, found 'inf'"), std::string::npos)
+      << error_of(bad);
+  write_stl_binary(bad, {});
+  EXPECT_NE(error_of(bad).find(bad + ":0: binary STL with 0 triangles"), std::string::npos) << error_of(bad);
+  std::vector<Triangle> t = cube(0.0, 1.0);
+  t[3].v[1][2] = std::nan("");
+  write_stl_binary(bad, t);
+  EXPECT_NE(error_of(bad).find(bad + ":0: binary triangle 4: vertex 2 has a non-finite coordinate"), std::string::npos)
+      << error_of(bad);
+  fs::remove(bad);
+}
+
+TEST(Stl, SurfacesPastTheInputLimitAreRefused) {
+  const std::string big = temp_path("big27.stl");
+  // 20000 triangles: a 1,000,084-byte file (under 1 MiB) whose triangles need 1.4 MiB as doubles.
+  write_stl_binary(big, std::vector<Triangle>(20000, cube(0.0, 1.0)[0]));
+  ::setenv("TB_INPUT_LIMIT_MB", "1", 1);
+  const std::string e = error_of(big);
+  std::ofstream(big, std::ios::app) << std::string(std::size_t(1) << 20, ' ');  // now 2 MiB: not even read
+  const std::string e_file = error_of(big);
+  ::unsetenv("TB_INPUT_LIMIT_MB");
+  EXPECT_NE(e.find(big + ":0: binary STL with 20000 triangles, which would need 2 MiB, above the input limit of 1 MiB"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e_file.find(big + ":1: the file has 2048660 bytes, which would need 2 MiB"), std::string::npos) << e_file;
+  fs::remove(big);
 }
 
 TEST(Stl, CubeClassifiesLikeTheAnalyticInsideTest) {

@@ -117,8 +117,10 @@ TEST(KrylovStop, ZeroRightHandSideConvergesAtOnce) {
 }
 
 TEST(KrylovStop, RichardsonDivergesWithTooLargeDamping) {
+  // omega >= 2 is refused when the solver is made; 1.9 still exceeds 2 / lambda_max of the
+  // block-Jacobi-preconditioned stencil here, so the iteration grows.
   const BsrMatrix a = small_system();
-  auto solver = make_solver("richardson(omega=3,maxit=500)+block_jacobi");
+  auto solver = make_solver("richardson(omega=1.9,maxit=500)+block_jacobi");
   solver->setup(a);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
   std::vector<double> x(b.size(), 0.0);

@@ -391,6 +391,64 @@ TEST_F(MatrixMarketTest, VectorShapeErrors) {
   expect_error("%%MatrixMarket matrix array real symmetric\n1 1\n1\n", 1 + 1, "must use 'general' storage", true);
 }
 
+// Sets TB_INPUT_LIMIT_MB for one scope.
+class InputLimit {
+ public:
+  explicit InputLimit(const char* mb) { ::setenv("TB_INPUT_LIMIT_MB", mb, 1); }
+  ~InputLimit() { ::unsetenv("TB_INPUT_LIMIT_MB"); }
+};
+
+TEST_F(MatrixMarketTest, EmptyShapesAreRefused) {
+  expect_error(coo + "0 0 0\n", 2, "size line: the matrix is 0x0; it needs at least one row and one column");
+  expect_error(coo + "% c\n0 5 0\n", 3, "the matrix is 0x5");
+  expect_error(coo + "5 0 0\n", 2, "the matrix is 5x0");
+  expect_error("%%MatrixMarket matrix array real general\n0 1\n", 2, "the matrix is 0x1", true);
+  expect_error("%%MatrixMarket matrix array real general\n0 0\n", 2, "the matrix is 0x0");
+}
+
+// Issue 27: 10^9 rows and 3 entries allocated without bound; now the size line
+// is refused before anything is allocated, naming the limit and how to raise it.
+TEST_F(MatrixMarketTest, DeclaredSizesPastTheInputLimitAreRefused) {
+  expect_error(coo + "1000000000 1000000000 3\n1 1 1\n2 2 1\n3 3 1\n", 2,
+               "size line: a 1000000000x1000000000 matrix with 3 entries, which would need 19074 MiB, above the input "
+               "limit of 4096 MiB (raise it with TB_INPUT_LIMIT_MB=19074)");
+  expect_error("%%MatrixMarket matrix array real general\n1000000000 1\n1\n", 2, "above the input limit", true);
+  {
+    // 100000 rows need about 2 MiB: refused under a 1 MiB limit, read under the default.
+    const InputLimit limit("1");
+    expect_error(coo + "100000 100000 1\n1 1 1\n", 2,
+                 "above the input limit of 1 MiB (raise it with TB_INPUT_LIMIT_MB=2)");
+  }
+  EXPECT_EQ(read_matrix_market(write("ok.mtx", coo + "100000 100000 1\n1 1 1\n")).matrix.rows, 100000);
+}
+
+TEST_F(MatrixMarketTest, FileLargerThanTheInputLimitIsNotRead) {
+  std::string text = coo + "1 1 1\n1 1 1\n";
+  text.append(std::size_t(1) << 21, '%');  // a 2 MiB comment after the data
+  const InputLimit limit("1");
+  expect_error(text, 1,
+               "the file has " + std::to_string(text.size()) +
+                   " bytes, which would need 3 MiB, above the "
+                   "input limit of 1 MiB");
+}
+
+TEST_F(MatrixMarketTest, BadInputLimitIsNamed) {
+  const InputLimit limit("lots");
+  try {
+    read_matrix_market(write("a.mtx", coo + "1 1 1\n1 1 1\n"));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("TB_INPUT_LIMIT_MB: given 'lots', allowed a positive integer"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A count larger than the file holds is never trusted: reading stops where the file ends.
+TEST_F(MatrixMarketTest, DeclaredEntriesPastTheFileEndWhereTheFileEnds) {
+  expect_error(coo + "3 3 2000000000\n1 1 1\n", 3, "file ended after 1 of the 2000000000 entries");
+}
+
 // The reader should stream a million-entry file in well under a second; this
 // guards against a per-token iostream or quadratic regression, not a benchmark.
 TEST_F(MatrixMarketTest, LargeFileRoundTrip) {
