@@ -20,7 +20,9 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(mesh_.mesh, make_boundary_map(config));
   if (config.real("flow.reynolds") == 0.0)
     for (BoundaryKind k : kinds)
-      if (is_no_slip(k)) throw Error("boundary.noslip / boundary.isothermal need flow.reynolds > 0");
+      if (is_no_slip(k))
+        throw config.refusal("flow.reynolds", "> 0 with no-slip walls (" + config.key_and_value("boundary.noslip") +
+                                                  ", " + config.key_and_value("boundary.isothermal") + ")");
   disc_ = std::make_unique<EulerDiscretisation>(mesh_.mesh, std::move(kinds), make_euler_settings(config));
   std::vector<State> initial(std::size_t(mesh_.mesh.num_cells()), disc_->settings().free_stream);
   solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config));
