@@ -191,9 +191,10 @@ std::vector<std::string> CaseSchema::names() const {
 std::string CaseSchema::help() const {
   std::ostringstream o;
   std::size_t width = 0;
-  for (const auto& k : keys_) width = std::max(width, k.name.size() + k.default_value.size() + 3);
+  for (const auto& k : keys_) width = std::max(width, k.name.size() + canonical_value(k, k.default_value).size() + 3);
   for (const auto& k : keys_) {
-    std::string lhs = k.name + " = " + (k.type == KeyType::text ? "\"" + k.default_value + "\"" : k.default_value);
+    const std::string v = canonical_value(k, k.default_value);
+    std::string lhs = k.name + " = " + (k.type == KeyType::text ? "\"" + v + "\"" : v);
     o << "  " << lhs << std::string(width + 4 > lhs.size() ? width + 4 - lhs.size() : 1, ' ') << k.help;
     if (k.domain.restricts() && !k.domain.solver) o << " [allowed: " << k.domain.describe() << "]";
     o << "\n";

@@ -68,8 +68,10 @@ TEST(RefusedInput, NegativeStepsInTheCaseFileAndOnTheCommandLine) {
   CaseFolder f("steps");
   const std::string file = f.write("[run]\nsteps = -5\n");
   expect_refused(incomp_app(), {file}, f.out(), {file + ":2: run.steps: given -5, allowed >= 1"});
-  expect_refused(incomp_app(), {"--steps", "-1"}, f.out(), {"--steps: expected a non-negative integer, got '-1'"});
-  expect_refused(incomp_app(), {"--steps", "0"}, f.out(), {"--steps: run.steps: given 0, allowed >= 1"});
+  expect_refused(incomp_app(), {"--steps", "-1"}, f.out(), {"--steps: given '-1', allowed an integer >= 1"});
+  expect_refused(incomp_app(), {"--steps", "0"}, f.out(), {"--steps: given '0', allowed an integer >= 1"});
+  expect_refused(incomp_app(), {"--dump-systems", "2,0"}, f.out(),
+                 {"--dump-systems: given '0', allowed an integer >= 1"});
 }
 
 TEST(RefusedInput, NegativePeriodsAndTolerances) {
