@@ -12,11 +12,28 @@
 
 namespace tb::compressible {
 
+namespace {
+
+// Every marker a boundary key names is one of the mesh's, refused with the
+// key's place otherwise (boundary_kinds_by_marker checks the same, without it).
+void require_mesh_markers(const harness::CaseConfig& config, const Mesh2D& mesh) {
+  for (const char* key : {"boundary.wall", "boundary.farfield", "boundary.noslip", "boundary.isothermal"})
+    for (const auto& name : split_marker_list(config.text(key)))
+      if (mesh.find_marker(name) < 0) {
+        std::string markers;
+        for (const auto& m : mesh.marker_names) markers += (markers.empty() ? "'" : ", '") + m + "'";
+        throw config.refusal(key, "a comma-separated list of the mesh's markers (" + markers + "); '" + name +
+                                      "' is not a marker of the mesh");
+      }
+}
+
+}  // namespace
+
 CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config)
     : mesh_(load_ordered_mesh(config)),
       alpha_(angle_of_attack(config)),
       reference_length_(config.real("forces.reference_length")) {
-  if (!(reference_length_ > 0.0)) throw Error("forces.reference_length must be positive");
+  require_mesh_markers(config, mesh_.mesh);
   std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(mesh_.mesh, make_boundary_map(config));
   if (config.real("flow.reynolds") == 0.0)
     for (BoundaryKind k : kinds)

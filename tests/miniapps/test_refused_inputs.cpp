@@ -176,6 +176,10 @@ TEST(RefusedInput, CrossKeyChecksOfTheCompressibleCase) {
   expect_refused(comp_app(), {"--set", "scheme.order=3"}, f.out(),
                  {"--set: scheme.order: given 3, allowed one of 1, 2"});
   expect_refused(comp_app(), {"--set", "cfl.cut=1"}, f.out(), {"--set: cfl.cut: given 1, allowed > 0 and < 1"});
+  const std::string markers = f.write("[boundary]\nwall = \"cylinder,body\"\n");
+  expect_refused(comp_app(), {markers}, f.out(),
+                 {markers + ":2: boundary.wall: given \"cylinder,body\", allowed a comma-separated list of the mesh's "
+                            "markers ('cylinder', 'farfield'); 'body' is not a marker of the mesh"});
 }
 
 // The same runs with good input still run (the checks refuse only what they should).
