@@ -4,8 +4,10 @@
 
 #include "autopilot.hpp"
 #include "physics/step_failure.hpp"
+#include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/factory/spec.hpp"
 
 namespace tb::harness {
 
@@ -19,9 +21,19 @@ std::string describe(const BsrMatrix& a) {
   return "block size " + std::to_string(a.block_size) + ", " + std::to_string(a.block_rows) + " block rows";
 }
 
+// backend=cuda on a machine without a device: said as such, not as the
+// allocation that fails at set-up.
+bool wants_absent_device(const std::string& spec) {
+  for (const auto& component : parse_spec(spec).components)
+    for (const auto& [key, value] : component.params)
+      if (key == "backend" && value == "cuda" && cuda_device_count() == 0) return true;
+  return false;
+}
+
 // The reason a solver cannot take the matrix, or "" when its set-up succeeds.
 std::string set_up_refusal(const std::string& spec, const BsrMatrix& a) {
   try {
+    if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
     make_solver(spec)->setup(a);
   } catch (const Error& e) {
     return e.what();

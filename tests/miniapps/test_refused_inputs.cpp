@@ -125,8 +125,9 @@ TEST(RefusedInput, ABadAbOrShadowSpecificationBeforeTheBaseline) {
 TEST(RefusedInput, ACudaBackendWithoutADevice) {
   if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present: backend=cuda is allowed";
   CaseFolder f("cuda");
-  expect_refused(incomp_app(), {"--set", "solver.pressure=cg(backend=cuda)+jacobi"}, f.out(),
-                 {"--set: solver.pressure: given \"cg(backend=cuda)+jacobi\""});
+  expect_refused(
+      incomp_app(), {"--set", "solver.pressure=cg(backend=cuda)+jacobi"}, f.out(),
+      {"--set: solver.pressure: given \"cg(backend=cuda)+jacobi\"", "backend=cuda: " + cuda_unavailable_reason()});
 }
 
 // The autopilot goes on without the candidates that cannot take the system;
