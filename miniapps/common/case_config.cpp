@@ -2,13 +2,17 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
+#include "autopilot.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/factory/spec.hpp"
 
 namespace tb::harness {
 
@@ -83,6 +87,26 @@ std::string autopilot_text(const toml::table& t, const std::string& path) {
   return out + ")";
 }
 
+// A value as an error message quotes it: text in quotes, numbers as they are.
+std::string shown(KeyType t, const std::string& value) { return t == KeyType::text ? "\"" + value + "\"" : value; }
+
+std::string shown_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + (n.empty() ? std::string("\"\"") : n);
+  return out;
+}
+
+// An autopilot is checked as its parser and the autopilot's start-up check it:
+// its parameters and each candidate's syntax here; a candidate the registry
+// cannot build is the autopilot's to refuse (autopilot_slot.cpp).
+void check_solver_specification(const std::string& text) {
+  if (is_autopilot_spec(text)) {
+    for (const auto& candidate : parse_autopilot_spec(text).candidates) parse_spec(candidate);
+    return;
+  }
+  make_solver(text);
+}
+
 bool type_matches(KeyType t, const toml::node& n) {
   switch (t) {
     case KeyType::integer:
@@ -99,9 +123,56 @@ bool type_matches(KeyType t, const toml::node& n) {
 
 }  // namespace
 
+bool KeyDomain::restricts() const { return min || max || !names.empty() || existing_file || solver; }
+
+std::string KeyDomain::describe() const {
+  if (solver) return "a solver specification (--help lists every solver) or autopilot(candidates=[...])";
+  if (existing_file) return std::string("an existing regular file") + (empty_allowed ? " or \"\" (none)" : "");
+  if (!names.empty()) return "one of " + shown_names(names);
+  std::string out;
+  if (min) out = (min_open ? "> " : ">= ") + shortest(*min);
+  if (max) out += (out.empty() ? "" : " and ") + std::string(max_open ? "< " : "<= ") + shortest(*max);
+  return out.empty() ? "any value" : out;
+}
+
+KeyDomain at_least(double min) { return {.min = min}; }
+KeyDomain greater_than(double min) { return {.min = min, .min_open = true}; }
+KeyDomain in_range(double min, double max) { return {.min = min, .max = max}; }
+KeyDomain one_of(std::vector<std::string> names) { return {.names = std::move(names)}; }
+KeyDomain existing_file(bool empty_allowed) { return {.existing_file = true, .empty_allowed = empty_allowed}; }
+KeyDomain solver_specification() { return {.solver = true}; }
+
+void check_domain(const CaseKey& key, const std::string& value, bool files) {
+  const KeyDomain& d = key.domain;
+  auto refuse = [&](const std::string& why = "") {
+    return Error(key.name + ": given " + shown(key.type, value) + ", allowed " + d.describe() +
+                 (why.empty() ? "" : " (" + why + ")"));
+  };
+  if (d.min || d.max) {
+    const double v = std::stod(value);  // canonical: parses
+    if (d.min && (d.min_open ? !(v > *d.min) : !(v >= *d.min))) throw refuse();
+    if (d.max && (d.max_open ? !(v < *d.max) : !(v <= *d.max))) throw refuse();
+  }
+  if (!d.names.empty() && std::find(d.names.begin(), d.names.end(), value) == d.names.end()) throw refuse();
+  if (files && d.existing_file && !(value.empty() && d.empty_allowed)) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(value, ec);
+    if (!std::filesystem::exists(status)) throw refuse("no such file");
+    if (!std::filesystem::is_regular_file(status)) throw refuse("not a regular file");
+  }
+  if (d.solver) try {
+      check_solver_specification(value);
+    } catch (const Error& e) {
+      throw refuse(e.what());
+    }
+}
+
 void CaseSchema::add(CaseKey key) {
   if (find(key.name)) throw Error("case schema: key '" + key.name + "' declared twice");
-  canonical_value(key, key.default_value);  // a bad default is a programming error caught at start-up
+  // A bad default is a programming error caught at start-up; files and solvers
+  // are checked where a value is given (they depend on the machine).
+  const std::string value = canonical_value(key, key.default_value);
+  if (!key.domain.existing_file && !key.domain.solver) check_domain(key, value);
   keys_.push_back(std::move(key));
 }
 
@@ -120,18 +191,19 @@ std::vector<std::string> CaseSchema::names() const {
 std::string CaseSchema::help() const {
   std::ostringstream o;
   std::size_t width = 0;
-  for (const auto& k : keys_) width = std::max(width, k.name.size() + k.default_value.size() + 3);
+  for (const auto& k : keys_) width = std::max(width, k.name.size() + canonical_value(k, k.default_value).size() + 3);
   for (const auto& k : keys_) {
-    std::string lhs = k.name + " = " + (k.type == KeyType::text ? "\"" + k.default_value + "\"" : k.default_value);
-    o << "  " << lhs << std::string(width + 4 > lhs.size() ? width + 4 - lhs.size() : 1, ' ') << k.help << "\n";
+    const std::string v = canonical_value(k, k.default_value);
+    std::string lhs = k.name + " = " + (k.type == KeyType::text ? "\"" + v + "\"" : v);
+    o << "  " << lhs << std::string(width + 4 > lhs.size() ? width + 4 - lhs.size() : 1, ' ') << k.help;
+    if (k.domain.restricts() && !k.domain.solver) o << " [allowed: " << k.domain.describe() << "]";
+    o << "\n";
   }
   return o.str();
 }
 
 std::string canonical_value(const CaseKey& key, std::string_view text) {
-  auto bad = [&] {
-    return Error("key '" + key.name + "': value '" + std::string(text) + "' is not " + type_name(key.type));
-  };
+  auto bad = [&] { return Error(key.name + ": given \"" + std::string(text) + "\", allowed " + type_name(key.type)); };
   const char* b = text.data();
   const char* e = text.data() + text.size();
   switch (key.type) {
@@ -163,6 +235,13 @@ CaseConfig::CaseConfig(const CaseSchema& schema) : schema_(schema) {
 }
 
 void CaseConfig::load_toml(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw Error(path + ": case file not found");
+  if (!std::filesystem::is_regular_file(status))
+    throw Error(path + ": the case file: given " +
+                (std::filesystem::is_directory(status) ? "a directory" : "a file that is not a regular file") +
+                ", allowed a regular TOML file");
   toml::table root;
   try {
     root = toml::parse_file(path);
@@ -178,7 +257,14 @@ void CaseConfig::load_toml(const std::string& path) {
       const long line = long(node.source().begin.line);
       if (const auto* sub = node.as_table()) {
         if (const std::string system = autopilot_table_key(key); !system.empty() && schema_.find(system)) {
-          values_[system] = autopilot_text(*sub, path);
+          const std::string text = autopilot_text(*sub, path);
+          try {
+            check_domain(*schema_.find(system), text);
+          } catch (const Error& e) {
+            throw ParseError(path, line, e.what());
+          }
+          values_[system] = text;
+          origins_[system] = path + ":" + std::to_string(line);
           continue;
         }
         self(self, *sub, key);
@@ -187,9 +273,14 @@ void CaseConfig::load_toml(const std::string& path) {
       const CaseKey* spec = schema_.find(key);
       if (!spec) throw ParseError(path, line, unknown_key(schema_, key));
       if (!type_matches(spec->type, node))
-        throw ParseError(path, line, "key '" + key + "' must be " + type_name(spec->type));
+        throw ParseError(path, line,
+                         key + ": given " + (node.is_string() ? "\"" + node_text(node) + "\"" : node_text(node)) +
+                             ", allowed " + type_name(spec->type) + " (the key must be " + type_name(spec->type) + ")");
       try {
-        values_[key] = canonical_value(*spec, node_text(node));
+        const std::string value = canonical_value(*spec, node_text(node));
+        check_domain(*spec, value);
+        values_[key] = value;
+        origins_[key] = path + ":" + std::to_string(line);
       } catch (const Error& e) {
         throw ParseError(path, line, e.what());
       }
@@ -202,10 +293,42 @@ void CaseConfig::set(const std::string& key, const std::string& value, const std
   const CaseKey* spec = schema_.find(key);
   if (!spec) throw Error(origin + ": " + unknown_key(schema_, key));
   try {
-    values_[key] = canonical_value(*spec, value);
+    const std::string v = canonical_value(*spec, value);
+    check_domain(*spec, v);
+    values_[key] = v;
+    origins_[key] = origin;
   } catch (const Error& e) {
     throw Error(origin + ": " + e.what());
   }
+}
+
+void CaseConfig::check_files() const {
+  for (const auto& k : schema_.keys()) {
+    if (!k.domain.existing_file) continue;
+    try {
+      check_domain(k, values_.at(k.name), true);
+    } catch (const Error& e) {
+      const std::string from = origin(k.name);
+      throw Error((from.empty() ? "" : from + ": ") + e.what() + (from.empty() ? " (the default)" : ""));
+    }
+  }
+}
+
+std::string CaseConfig::key_and_value(const std::string& key) const {
+  const std::string from = origin(key);
+  return key + " = " + shown(require(key).type, values_.at(key)) + " (" + (from.empty() ? "the default" : from) + ")";
+}
+
+std::string CaseConfig::origin(const std::string& key) const {
+  require(key);
+  auto it = origins_.find(key);
+  return it == origins_.end() ? std::string() : it->second;
+}
+
+Error CaseConfig::refusal(const std::string& key, const std::string& allowed) const {
+  const std::string from = origin(key);
+  return Error((from.empty() ? "" : from + ": ") + key + ": given " + shown(require(key).type, values_.at(key)) +
+               (from.empty() ? " (the default)" : "") + ", allowed " + allowed);
 }
 
 const CaseKey& CaseConfig::require(const std::string& key) const {

@@ -9,11 +9,12 @@ namespace tb::harness {
 
 namespace {
 
-long parse_count(const std::string& option, const std::string& text) {
+// A step count or number: an integer >= min ("--steps: given -1, allowed an integer >= 1").
+long parse_count(const std::string& option, const std::string& text, long min) {
   long v = -1;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || v < 0)
-    throw Error(option + ": expected a non-negative integer, got '" + text + "'");
+  if (ec != std::errc() || p != text.data() + text.size() || v < min)
+    throw Error(option + ": given '" + text + "', allowed an integer >= " + std::to_string(min));
   return v;
 }
 
@@ -37,7 +38,7 @@ RunOptions parse_command_line(int argc, const char* const* argv) {
       if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + kv + "'");
       o.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (arg == "--steps") {
-      o.steps = parse_count("--steps", value());
+      o.steps = parse_count("--steps", value(), 1);  // run.steps's domain
     } else if (arg == "--ab") {
       o.ab.push_back(value());
     } else if (arg == "--shadow") {
@@ -49,7 +50,8 @@ RunOptions parse_command_line(int argc, const char* const* argv) {
       std::size_t start = 0;
       while (start <= list.size()) {
         const auto comma = list.find(',', start);
-        o.dump_steps.push_back(parse_count("--dump-systems", list.substr(start, comma - start)));
+        o.dump_steps.push_back(
+            parse_count("--dump-systems", list.substr(start, comma - start), 1));  // steps count from 1
         if (comma == std::string::npos) break;
         start = comma + 1;
       }

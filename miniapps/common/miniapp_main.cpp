@@ -8,6 +8,7 @@
 #include "loop_settings.hpp"
 #include "physics/step_failure.hpp"
 #include "run_report.hpp"
+#include "solver_check.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/threading.hpp"
 #include "solvers/factory/registry.hpp"
@@ -20,19 +21,22 @@ namespace fs = std::filesystem;
 
 CaseSchema make_schema(const MiniappDescription& app) {
   CaseSchema schema;
+  // A run advances at least one step: zero steps would write no state and report success.
   schema.add({"run.steps", KeyType::integer, std::to_string(app.default_steps),
-              "time steps to run (steady cases stop earlier when converged)"});
+              "time steps to run (steady cases stop earlier when converged)", at_least(1)});
   schema.add({"run.output_every", KeyType::integer, "0",
-              "write fields every N steps; the final state is always written (0: only it)"});
-  schema.add({"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never"});
+              "write fields every N steps; the final state is always written (0: only it)", at_least(0)});
+  schema.add(
+      {"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never", at_least(0)});
   schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
   schema.add({"run.checksums", KeyType::boolean, "false",
               "checksum every solve's system in steps.csv (always on with --shadow or --dump-systems)"});
   schema.add({"run.max_growth", KeyType::real, "1e+06",
               "stop (exit 1) when a residual or state magnitude grows past this factor times its largest value "
-              "in the first 5 steps; 0 = no bound (non-finite values always stop the run)"});
+              "in the first 5 steps; 0 = no bound (non-finite values always stop the run)",
+              at_least(0)});
   schema.add({"run.max_failed_steps", KeyType::integer, "3",
-              "stop (exit 1) after this many steps in a row with a failed solve; 0 = never"});
+              "stop (exit 1) after this many steps in a row with a failed solve; 0 = never", at_least(0)});
   if (app.declare_keys) app.declare_keys(schema);
   for (const auto& system : app.systems)
     if (!schema.find("solver." + system)) throw Error("internal: " + app.name + " declares no key solver." + system);
@@ -98,11 +102,16 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
       out_dir = o.restart_dir;
       config.load_toml((out_dir / "case.toml").string());
     } else if (!o.case_file.empty()) {
-      if (!fs::exists(o.case_file)) throw Error(o.case_file + ": case file not found");
       config.load_toml(o.case_file);
     }
     for (const auto& [k, v] : o.sets) config.set(k, v);
     if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
+    config.check_files();
+    // Every case key is in its domain by now; the case's cross-key checks run
+    // as the simulation is built, and every solver is set up on its system:
+    // all before the output folder exists (docs/harness.md, "Validated before
+    // the first step").
+    check_solvers_on_first_step(app, config, solvers_of_run(app, config, o));
     if (!o.ab.empty()) return run_independent_study(app, config, o, out_dir);
     LoopSettings s = settings_from(app, config, o, out_dir);
     s.restart = !o.restart_dir.empty();

@@ -95,8 +95,8 @@ bool all_converged(const std::vector<SolveRecord>& records) {
 
 RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& s) {
   const bool writes = s.writes_files;
+  SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);  // a bad specification: nothing written
   if (writes) fs::create_directories(s.out_dir);
-  SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);
   solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
   solvers.plan_steps(s.steps);

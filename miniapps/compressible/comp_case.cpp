@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "mesh/cell_ordering.hpp"
+#include "mesh/check.hpp"
 #include "mesh/io/mesh_io.hpp"
 #include "mesh/mesh_graph.hpp"
 #include "mesh/reorder.hpp"
@@ -14,56 +15,82 @@ namespace tb::compressible {
 using harness::KeyType;
 
 void declare_case_keys(harness::CaseSchema& schema) {
+  // The domains are those PseudoTimeSettings and the discretisation require
+  // (physics/compressible): checked here first, where the place is known.
+  const harness::KeyDomain open_unit{.min = 0, .max = 1, .min_open = true, .max_open = true};
+  const harness::KeyDomain open_closed_unit{.min = 0, .max = 1, .min_open = true};
   schema.add({"solver.flow", KeyType::text, default_flow_solver,
-              "the backward-Euler system (V/dtau + J) dw = -r: 4 x 4 blocks, one block row per cell"});
+              "the backward-Euler system (V/dtau + J) dw = -r: 4 x 4 blocks, one block row per cell",
+              harness::solver_specification()});
   schema.add({"mesh.file", KeyType::text, TB_INPUTS_DIR "/meshes/cylinder_coarse.msh",
-              "Gmsh 2.2 / 4.1 (.msh) or SU2 (.su2) mesh"});
+              "Gmsh 2.2 / 4.1 (.msh) or SU2 (.su2) mesh", harness::existing_file()});
   schema.add({"mesh.ordering", KeyType::text, "none",
-              "cell ordering applied once before assembly: none, rcm, 1wd, line, line-rcm, line-1wd"});
+              "cell ordering applied once before assembly: none, rcm, 1wd, line, line-rcm, line-1wd",
+              harness::one_of({"none", "rcm", "1wd", "line", "line-rcm", "line-1wd"})});
   schema.add({"boundary.wall", KeyType::text, "cylinder", "comma-separated markers that are slip walls"});
   schema.add({"boundary.farfield", KeyType::text, "farfield", "comma-separated markers that are far field"});
   schema.add(
       {"boundary.noslip", KeyType::text, "", "comma-separated markers that are adiabatic no-slip walls (viscous)"});
   schema.add({"boundary.isothermal", KeyType::text, "", "comma-separated markers that are isothermal no-slip walls"});
-  schema.add({"boundary.wall_temperature", KeyType::real, "1", "temperature of isothermal walls over T_inf"});
-  schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number"});
+  schema.add({"boundary.wall_temperature", KeyType::real, "1", "temperature of isothermal walls over T_inf",
+              harness::greater_than(0)});
+  schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number", harness::at_least(0)});
   schema.add({"flow.alpha_deg", KeyType::real, "0", "angle of attack in degrees"});
-  schema.add({"flow.gamma", KeyType::real, "1.4", "ratio of specific heats"});
+  schema.add({"flow.gamma", KeyType::real, "1.4", "ratio of specific heats", harness::greater_than(1)});
   schema.add({"flow.reynolds", KeyType::real, "0",
-              "Reynolds number on forces.reference_length; 0 = inviscid (Euler), else laminar Navier-Stokes"});
-  schema.add({"flow.prandtl", KeyType::real, "0.72", "Prandtl number (constant)"});
-  schema.add(
-      {"flow.t_inf_kelvin", KeyType::real, "288.15", "free-stream temperature for Sutherland's law (S = 110.4 K)"});
-  schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov"});
+              "Reynolds number on forces.reference_length; 0 = inviscid (Euler), else laminar Navier-Stokes",
+              harness::at_least(0)});
+  schema.add({"flow.prandtl", KeyType::real, "0.72", "Prandtl number (constant)", harness::greater_than(0)});
+  schema.add({"flow.t_inf_kelvin", KeyType::real, "288.15",
+              "free-stream temperature for Sutherland's law (S = 110.4 K)", harness::greater_than(0)});
+  schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov",
+              harness::one_of({"roe", "hllc", "rusanov"})});
   schema.add({"jacobian.flux", KeyType::text, "",
-              "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)"});
-  schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)"});
-  schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan"});
-  schema.add({"scheme.limiter_k", KeyType::real, "5", "Venkatakrishnan's K (eps^2 = (K h)^3)"});
-  schema.add({"cfl.min", KeyType::real, "20", "smallest CFL number of the ramp (cuts may go below)"});
-  schema.add({"cfl.start", KeyType::real, "500", "CFL of the first step (first order); 0: cfl.min"});
-  schema.add({"cfl.max", KeyType::real, "1e4", "largest CFL number"});
-  schema.add({"cfl.ramp_up", KeyType::real, "0.25", "Eq. 3 exponent when the residual fell"});
-  schema.add({"cfl.ramp_down", KeyType::real, "0.3", "Eq. 3 exponent when the residual grew"});
-  schema.add({"cfl.cut", KeyType::real, "0.1", "CFL factor when a step gives a non-physical state (step redone)"});
+              "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)",
+              harness::one_of({"", "roe", "hllc", "rusanov"})});
+  schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)",
+              harness::one_of({"1", "2"})});
+  schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan",
+              harness::one_of({"none", "venkatakrishnan"})});
+  schema.add({"scheme.limiter_k", KeyType::real, "5", "Venkatakrishnan's K (eps^2 = (K h)^3)", harness::at_least(0)});
+  schema.add({"cfl.min", KeyType::real, "20", "smallest CFL number of the ramp (cuts may go below)",
+              harness::greater_than(0)});
+  schema.add(
+      {"cfl.start", KeyType::real, "500", "CFL of the first step (first order); 0: cfl.min", harness::at_least(0)});
+  schema.add({"cfl.max", KeyType::real, "1e4", "largest CFL number", harness::greater_than(0)});
+  schema.add({"cfl.ramp_up", KeyType::real, "0.25", "Eq. 3 exponent when the residual fell", harness::at_least(0)});
+  schema.add({"cfl.ramp_down", KeyType::real, "0.3", "Eq. 3 exponent when the residual grew", harness::at_least(0)});
+  schema.add(
+      {"cfl.cut", KeyType::real, "0.1", "CFL factor when a step gives a non-physical state (step redone)", open_unit});
   schema.add({"cfl.second_order", KeyType::real, "100",
-              "CFL of the first second-order step (after the first-order start); 0: cfl.start"});
+              "CFL of the first second-order step (after the first-order start); 0: cfl.start", harness::at_least(0)});
   schema.add({"cfl.stall_steps", KeyType::integer, "10",
-              "steps without a new lowest residual before the CFL is cut by cfl.stall_cut; 0: never"});
-  schema.add({"cfl.stall_cut", KeyType::real, "0.5", "CFL factor when the residual stalled"});
+              "steps without a new lowest residual before the CFL is cut by cfl.stall_cut; 0: never",
+              harness::in_range(0, 1e6)});
+  schema.add({"cfl.stall_cut", KeyType::real, "0.5", "CFL factor when the residual stalled", open_closed_unit});
   schema.add({"relax.omega_cfl", KeyType::real, "0.1",
-              "a step relaxed below this omega scales the next CFL by omega / relax.omega_cfl (>= cfl.cut)"});
-  schema.add({"relax.max_change", KeyType::real, "0.2", "largest relative change of density and pressure per step"});
-  schema.add({"converge.rel_tol", KeyType::real, "1e-6", "converged when the energy residual fell by this factor"});
+              "a step relaxed below this omega scales the next CFL by omega / relax.omega_cfl (>= cfl.cut)",
+              harness::in_range(0, 1)});
+  schema.add({"relax.max_change", KeyType::real, "0.2", "largest relative change of density and pressure per step",
+              harness::greater_than(0)});
+  schema.add(
+      {"converge.rel_tol", KeyType::real, "1e-6", "converged when the energy residual fell by this factor", open_unit});
   schema.add({"converge.first_order_drop", KeyType::real, "0.1",
-              "energy-residual drop of the first-order start before second order"});
-  schema.add({"forces.reference_length", KeyType::real, "1", "length that normalises Cl and Cd (diameter, chord)"});
+              "energy-residual drop of the first-order start before second order", harness::greater_than(0)});
+  schema.add({"forces.reference_length", KeyType::real, "1", "length that normalises Cl and Cd (diameter, chord)",
+              harness::greater_than(0)});
 }
 
 OrderedMesh load_ordered_mesh(const harness::CaseConfig& config) {
   const std::string& file = config.text("mesh.file");
-  if (!std::filesystem::exists(file)) throw Error("mesh.file: '" + file + "' does not exist");
+  if (!std::filesystem::is_regular_file(file)) throw config.refusal("mesh.file", "an existing regular file");
   Mesh2D mesh = read_mesh(file);
+  // The checks tb-mesh info runs: a tangled, inverted or degenerate mesh is refused before any step.
+  if (const MeshCheck check = check_mesh(mesh); !check.ok()) {
+    std::string problems;
+    for (const auto& p : check.problems) problems += "\n  " + p;
+    throw config.refusal("mesh.file", "a mesh that passes the checks of tb-mesh info; this one fails them:" + problems);
+  }
   // Lines of the file's mesh with the options the line orderings use, so the
   // field shows the very lines they ordered by.
   const Lines lines = detect_mesh_lines(mesh, compute_geometry(mesh), cell_graph(mesh), LineOptions{});
@@ -102,9 +129,7 @@ double angle_of_attack(const harness::CaseConfig& config) {
 EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   EulerSettings s;
   s.gas.gamma = config.real("flow.gamma");
-  if (!(s.gas.gamma > 1.0)) throw Error("flow.gamma must exceed 1");
   const double mach = config.real("flow.mach");
-  if (!(mach >= 0.0)) throw Error("flow.mach must not be negative");
   try {
     s.flux = parse_flux_scheme(config.text("scheme.flux"));
   } catch (const Error& e) {
@@ -120,30 +145,22 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
     throw Error("scheme.limiter: '" + limiter + "': expected none or venkatakrishnan");
   s.limiter = limiter == "venkatakrishnan";
   s.limiter_k = config.real("scheme.limiter_k");
-  if (!(s.limiter_k >= 0.0)) throw Error("scheme.limiter_k must not be negative");
   s.free_stream = s.gas.free_stream(mach, angle_of_attack(config));
   const double re = config.real("flow.reynolds");
-  if (!(re >= 0.0)) throw Error("flow.reynolds must not be negative");
   if (re > 0.0) {
-    if (!(mach > 0.0)) throw Error("flow.reynolds > 0 needs flow.mach > 0 (mu_inf = Mach L / Re)");
+    if (!(mach > 0.0)) throw config.refusal("flow.mach", "> 0 when flow.reynolds > 0 (mu_inf = Mach L / Re)");
     s.viscous.mu_inf = mach * config.real("forces.reference_length") / re;
     s.viscous.gamma = s.gas.gamma;
     s.viscous.prandtl = config.real("flow.prandtl");
-    if (!(s.viscous.prandtl > 0.0)) throw Error("flow.prandtl must be positive");
-    const double t_inf = config.real("flow.t_inf_kelvin");
-    if (!(t_inf > 0.0)) throw Error("flow.t_inf_kelvin must be positive");
-    s.viscous.sutherland = 110.4 / t_inf;
+    s.viscous.sutherland = 110.4 / config.real("flow.t_inf_kelvin");
   }
   s.wall_temperature = config.real("boundary.wall_temperature");
-  if (!(s.wall_temperature > 0.0)) throw Error("boundary.wall_temperature must be positive");
   return s;
 }
 
 PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) {
   PseudoTimeSettings s;
-  const long order = config.integer("scheme.order");
-  if (order != 1 && order != 2) throw Error("scheme.order: " + std::to_string(order) + " (expected 1 or 2)");
-  s.order = int(order);
+  s.order = int(config.integer("scheme.order"));  // 1 or 2 (its domain)
   s.cfl_min = config.real("cfl.min");
   s.cfl_max = config.real("cfl.max");
   s.ramp_up = config.real("cfl.ramp_up");
@@ -152,13 +169,12 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   s.max_change = config.real("relax.max_change");
   s.cfl_start = config.real("cfl.start");
   s.cfl_second_order = config.real("cfl.second_order");
-  const long stall = config.integer("cfl.stall_steps");
-  if (stall < 0 || stall > 1000000) throw Error("cfl.stall_steps: " + std::to_string(stall) + " (expected 0 to 1e6)");
-  s.stall_steps = int(stall);
+  s.stall_steps = int(config.integer("cfl.stall_steps"));  // 0 to 1e6 (its domain)
   s.stall_cut = config.real("cfl.stall_cut");
   s.omega_cfl = config.real("relax.omega_cfl");
   s.rel_tol = config.real("converge.rel_tol");
   s.first_order_drop = config.real("converge.first_order_drop");
+  if (s.cfl_max < s.cfl_min) throw config.refusal("cfl.max", ">= " + config.key_and_value("cfl.min"));
   return s;
 }
 

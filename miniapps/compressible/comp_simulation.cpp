@@ -12,15 +12,34 @@
 
 namespace tb::compressible {
 
+namespace {
+
+// Every marker a boundary key names is one of the mesh's, refused with the
+// key's place otherwise (boundary_kinds_by_marker checks the same, without it).
+void require_mesh_markers(const harness::CaseConfig& config, const Mesh2D& mesh) {
+  for (const char* key : {"boundary.wall", "boundary.farfield", "boundary.noslip", "boundary.isothermal"})
+    for (const auto& name : split_marker_list(config.text(key)))
+      if (mesh.find_marker(name) < 0) {
+        std::string markers;
+        for (const auto& m : mesh.marker_names) markers += (markers.empty() ? "'" : ", '") + m + "'";
+        throw config.refusal(key, "a comma-separated list of the mesh's markers (" + markers + "); '" + name +
+                                      "' is not a marker of the mesh");
+      }
+}
+
+}  // namespace
+
 CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config)
     : mesh_(load_ordered_mesh(config)),
       alpha_(angle_of_attack(config)),
       reference_length_(config.real("forces.reference_length")) {
-  if (!(reference_length_ > 0.0)) throw Error("forces.reference_length must be positive");
+  require_mesh_markers(config, mesh_.mesh);
   std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(mesh_.mesh, make_boundary_map(config));
   if (config.real("flow.reynolds") == 0.0)
     for (BoundaryKind k : kinds)
-      if (is_no_slip(k)) throw Error("boundary.noslip / boundary.isothermal need flow.reynolds > 0");
+      if (is_no_slip(k))
+        throw config.refusal("flow.reynolds", "> 0 with no-slip walls (" + config.key_and_value("boundary.noslip") +
+                                                  ", " + config.key_and_value("boundary.isothermal") + ")");
   disc_ = std::make_unique<EulerDiscretisation>(mesh_.mesh, std::move(kinds), make_euler_settings(config));
   std::vector<State> initial(std::size_t(mesh_.mesh.num_cells()), disc_->settings().free_stream);
   solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config));

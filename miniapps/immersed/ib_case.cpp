@@ -1,6 +1,8 @@
 #include "miniapps/immersed/ib_case.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "physics/immersed/stl_reader.hpp"
 #include "solvers/core/error.hpp"
@@ -26,34 +28,46 @@ Vec3 vec(const harness::CaseConfig& c, const char* group, const char* name) {
 
 void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"solver.advection_diffusion", KeyType::text, default_advection_solver,
-              "Eq. 5: Crank-Nicolson advection-diffusion, one scalar system per velocity component"});
+              "Eq. 5: Crank-Nicolson advection-diffusion, one scalar system per velocity component",
+              harness::solver_specification()});
   schema.add({"solver.pressure", KeyType::text, default_pressure_solver,
-              "Eq. 6: pressure Poisson with the operator of Eq. 7 and Neumann ghost rows (nonsymmetric)"});
-  schema.add(
-      {"case.kind", KeyType::text, "flow", "flow (fractional step) or poisson_mms (manufactured Poisson problem)"});
+              "Eq. 6: pressure Poisson with the operator of Eq. 7 and Neumann ghost rows (nonsymmetric)",
+              harness::solver_specification()});
+  schema.add({"case.kind", KeyType::text, "flow",
+              "flow (fractional step) or poisson_mms (manufactured Poisson problem)",
+              harness::one_of({"flow", "poisson_mms"})});
   const double lo[3] = {-2.0, -2.0, -2.0}, hi[3] = {4.0, 2.0, 2.0};
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
     schema.add({key("grid", "min_", a), KeyType::real, std::to_string(lo[d]), "lower end of the box"});
     schema.add({key("grid", "max_", a), KeyType::real, std::to_string(hi[d]), "upper end of the box"});
-    schema.add({key("grid", "n", a), KeyType::integer, "24", "cells (uniform) when grid.core_h = 0"});
+    schema.add({key("grid", "n", a), KeyType::integer, "24", "cells (uniform) when grid.core_h = 0",
+                harness::in_range(2, 4096)});
     schema.add({key("grid", "core_min_", a), KeyType::real, "-0.7", "lower end of the refined core"});
     schema.add({key("grid", "core_max_", a), KeyType::real, "0.7", "upper end of the refined core"});
   }
-  schema.add(
-      {"grid.core_h", KeyType::real, "0.1", "cell width in the refined core; 0 = uniform grid of grid.n* cells"});
-  schema.add({"grid.ratio", KeyType::real, "1.2", "growth of the cell widths from the core to the box ends"});
-  schema.add({"body.shape", KeyType::text, "sphere", "sphere, ellipsoid, pulsating_ellipsoid or stl"});
+  schema.add({"grid.core_h", KeyType::real, "0.1", "cell width in the refined core; 0 = uniform grid of grid.n* cells",
+              harness::at_least(0)});
+  schema.add({"grid.ratio", KeyType::real, "1.2", "growth of the cell widths from the core to the box ends",
+              harness::at_least(1)});
+  schema.add({"body.shape", KeyType::text, "sphere", "sphere, ellipsoid, pulsating_ellipsoid or stl",
+              harness::one_of({"sphere", "ellipsoid", "pulsating_ellipsoid", "stl"})});
   for (const char* a : axis_names) {
     schema.add({key("body", "centre_", a), KeyType::real, "0", "centre of the sphere or ellipsoid"});
-    schema.add({key("body", "semi_", a), KeyType::real, "0.5", "ellipsoid semi-axis (at t = 0 when pulsating)"});
+    schema.add({key("body", "semi_", a), KeyType::real, "0.5", "ellipsoid semi-axis (at t = 0 when pulsating)",
+                harness::greater_than(0)});
   }
-  schema.add({"body.radius", KeyType::real, "0.5", "sphere radius"});
-  schema.add({"body.pulse_eps", KeyType::real, "0.1", "pulsation amplitude eps of a(t) = a0 (1 + eps sin(2 pi f t))"});
-  schema.add({"body.pulse_frequency", KeyType::real, "0.5", "pulsation frequency f"});
-  schema.add({"body.file", KeyType::text, "", "STL file (ASCII or binary) for body.shape = stl"});
-  schema.add({"flow.reynolds", KeyType::real, "100", "Re = |U| L / nu"});
-  schema.add({"flow.length", KeyType::real, "1", "reference length L of Re (the sphere's diameter)"});
+  schema.add({"body.radius", KeyType::real, "0.5", "sphere radius", harness::greater_than(0)});
+  // |eps| < 1 keeps the semi-axes positive at every time.
+  const harness::KeyDomain amplitude{.min = -1, .max = 1, .min_open = true, .max_open = true};
+  schema.add({"body.pulse_eps", KeyType::real, "0.1", "pulsation amplitude eps of a(t) = a0 (1 + eps sin(2 pi f t))",
+              amplitude});
+  schema.add({"body.pulse_frequency", KeyType::real, "0.5", "pulsation frequency f", harness::at_least(0)});
+  schema.add({"body.file", KeyType::text, "", "STL file (ASCII or binary) for body.shape = stl",
+              harness::existing_file(true)});
+  schema.add({"flow.reynolds", KeyType::real, "100", "Re = |U| L / nu", harness::greater_than(0)});
+  schema.add({"flow.length", KeyType::real, "1", "reference length L of Re (the sphere's diameter)",
+              harness::greater_than(0)});
   for (const char* a : axis_names)
     schema.add({key("flow", "u_", a), KeyType::real, a[0] == 'x' ? "1" : "0", "free stream"});
   for (int side = 0; side < 6; ++side)
@@ -61,75 +75,134 @@ void declare_case_keys(harness::CaseSchema& schema) {
                 side == 0   ? "inflow"
                 : side == 1 ? "outflow"
                             : "inflow",
-                "inflow (u = free stream, also the far field), wall (u = 0) or outflow (zero gradient, p = 0)"});
-  schema.add({"time.dt", KeyType::real, "0.04", "time step"});
-  schema.add({"time.steady_tol", KeyType::real, "2e-3", "steady once max |du/dt| falls below this; 0 = never"});
-  schema.add({"poisson.body_bc", KeyType::text, "dirichlet", "poisson_mms: dirichlet or neumann rows on the body"});
+                "inflow (u = free stream, also the far field), wall (u = 0) or outflow (zero gradient, p = 0)",
+                harness::one_of({"inflow", "wall", "outflow"})});
+  schema.add({"time.dt", KeyType::real, "0.04", "time step", harness::greater_than(0)});
+  schema.add({"time.steady_tol", KeyType::real, "2e-3", "steady once max |du/dt| falls below this; 0 = never",
+              harness::at_least(0)});
+  schema.add({"poisson.body_bc", KeyType::text, "dirichlet", "poisson_mms: dirichlet or neumann rows on the body",
+              harness::one_of({"dirichlet", "neumann"})});
 }
 
+namespace {
+
+// grid.max_* > grid.min_*: checked by the grid and by the body (whichever the
+// physics builds first) so that an inverted box is always named as such.
+void require_box(const harness::CaseConfig& config) {
+  for (const char* a : axis_names) {
+    const std::string min_key = key("grid", "min_", a), max_key = key("grid", "max_", a);
+    if (!(config.real(max_key) > config.real(min_key)))
+      throw config.refusal(max_key, "> " + config.key_and_value(min_key));
+  }
+}
+
+}  // namespace
+
 CartesianGrid make_grid(const harness::CaseConfig& config) {
+  require_box(config);
   std::array<std::vector<double>, 3> nodes;
   const double h = config.real("grid.core_h");
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
-    const double lo = config.real(key("grid", "min_", a)), hi = config.real(key("grid", "max_", a));
-    if (!(hi > lo)) throw Error(key("grid", "max_", a) + " must exceed " + key("grid", "min_", a));
+    const std::string min_key = key("grid", "min_", a), max_key = key("grid", "max_", a);
+    const double lo = config.real(min_key), hi = config.real(max_key);
     if (h > 0.0) {
-      try {
-        nodes[d] = clustered_axis_nodes(lo, hi, config.real(key("grid", "core_min_", a)),
-                                        config.real(key("grid", "core_max_", a)), h, config.real("grid.ratio"));
-      } catch (const Error& e) {
-        throw Error(key("grid", "core_min_", a) + " / " + key("grid", "core_max_", a) + ": " + e.what());
-      }
+      const std::string core_lo = key("grid", "core_min_", a), core_hi = key("grid", "core_max_", a);
+      if (!(config.real(core_lo) >= lo && config.real(core_lo) < config.real(core_hi)))
+        throw config.refusal(core_lo, ">= " + config.key_and_value(min_key) + " and < " +
+                                          config.key_and_value(core_hi) + " (the refined core lies inside the box)");
+      if (!(config.real(core_hi) <= hi))
+        throw config.refusal(core_hi,
+                             "<= " + config.key_and_value(max_key) + " (the refined core lies inside the box)");
+      nodes[d] = clustered_axis_nodes(lo, hi, config.real(core_lo), config.real(core_hi), h, config.real("grid.ratio"));
     } else {
-      const long n = config.integer(key("grid", "n", a));
-      if (n < 2 || n > 4096) throw Error(key("grid", "n", a) + " = " + std::to_string(n) + " is out of range 2..4096");
+      const long n = config.integer(key("grid", "n", a));  // 2 to 4096 (its domain)
       nodes[d] = shifted_axis_nodes(lo, AxisSpec{index_t(n), hi - lo, Stretching::Uniform, 1.0});
     }
   }
   return CartesianGrid(nodes);
 }
 
+namespace {
+
+// The box a body can reach, at any time for a pulsating one.
+struct Extent {
+  Vec3 lo, hi;
+};
+
+Extent extent_of(const harness::CaseConfig& config, const std::string& shape, const Body& body) {
+  const Vec3 c = vec(config, "body", "centre_");
+  if (shape == "stl") {
+    Extent e{{1e300, 1e300, 1e300}, {-1e300, -1e300, -1e300}};
+    for (const Triangle& t : body.triangulation())
+      for (const Vec3& v : t.v)
+        for (int d = 0; d < 3; ++d) e.lo[d] = std::min(e.lo[d], v[d]), e.hi[d] = std::max(e.hi[d], v[d]);
+    return e;
+  }
+  Vec3 reach = vec(config, "body", "semi_");
+  if (shape == "sphere") reach = {config.real("body.radius"), config.real("body.radius"), config.real("body.radius")};
+  if (shape == "pulsating_ellipsoid")
+    for (double& r : reach) r *= 1.0 + std::abs(config.real("body.pulse_eps"));
+  return {{c[0] - reach[0], c[1] - reach[1], c[2] - reach[2]}, {c[0] + reach[0], c[1] + reach[1], c[2] + reach[2]}};
+}
+
+// The ghost-cell method needs fluid on every side of the body: a body that
+// leaves the box, or touches its boundary, is refused (the issue's "body
+// outside the box" ran as free stream and reported a drag).
+void require_inside_box(const harness::CaseConfig& config, const std::string& shape, const Body& body) {
+  require_box(config);
+  const Extent e = extent_of(config, shape, body);
+  for (int d = 0; d < 3; ++d) {
+    const char* a = axis_names[d];
+    const std::string min_key = key("grid", "min_", a), max_key = key("grid", "max_", a);
+    if (e.lo[d] > config.real(min_key) && e.hi[d] < config.real(max_key)) continue;
+    char span[96];
+    std::snprintf(span, sizeof span, "; the body spans %s from %g to %g", a, e.lo[d], e.hi[d]);
+    const std::string blamed = shape == "stl" ? "body.file" : key("body", "centre_", a);
+    throw config.refusal(blamed, std::string("a body strictly inside the box, ") + config.key_and_value(min_key) +
+                                     " < " + a + " < " + config.key_and_value(max_key) + span);
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<Body> make_body(const harness::CaseConfig& config) {
   const std::string& shape = config.text("body.shape");
   const Vec3 centre = vec(config, "body", "centre_"), semi = vec(config, "body", "semi_");
-  if (shape == "sphere") return std::make_unique<Sphere>(centre, config.real("body.radius"));
-  if (shape == "ellipsoid") return std::make_unique<Ellipsoid>(centre, semi);
+  std::unique_ptr<Body> body;
+  if (shape == "sphere") body = std::make_unique<Sphere>(centre, config.real("body.radius"));
+  if (shape == "ellipsoid") body = std::make_unique<Ellipsoid>(centre, semi);
   if (shape == "pulsating_ellipsoid")
-    return std::make_unique<PulsatingEllipsoid>(centre, semi, config.real("body.pulse_eps"),
+    body = std::make_unique<PulsatingEllipsoid>(centre, semi, config.real("body.pulse_eps"),
                                                 config.real("body.pulse_frequency"));
   if (shape == "stl") {
-    if (config.text("body.file").empty()) throw Error("body.file: body.shape = stl needs an STL file");
-    return std::make_unique<TriangulatedBody>(read_stl(config.text("body.file")));
+    if (config.text("body.file").empty())
+      throw config.refusal("body.file", "an STL file when " + config.key_and_value("body.shape"));
+    body = std::make_unique<TriangulatedBody>(read_stl(config.text("body.file")));
   }
-  throw Error("body.shape: '" + shape + "' is not one of sphere, ellipsoid, pulsating_ellipsoid, stl");
+  if (!body) throw config.refusal("body.shape", "one of sphere, ellipsoid, pulsating_ellipsoid, stl");
+  require_inside_box(config, shape, *body);
+  return body;
 }
 
 FlowSettings make_flow_settings(const harness::CaseConfig& config) {
   FlowSettings s;
   s.free_stream = vec(config, "flow", "u_");
-  const double re = config.real("flow.reynolds"), speed = std::sqrt(dot(s.free_stream, s.free_stream));
-  if (!(re > 0.0)) throw Error("flow.reynolds must be positive");
-  if (!(speed > 0.0)) throw Error("flow.u_x, u_y, u_z: the free stream must not vanish (Re is based on it)");
-  s.nu = speed * config.real("flow.length") / re;
+  const double speed = std::sqrt(dot(s.free_stream, s.free_stream));
+  if (!(speed > 0.0))
+    throw config.refusal("flow.u_x", "a free stream that does not vanish (Re is based on it): " +
+                                         config.key_and_value("flow.u_y") + ", " + config.key_and_value("flow.u_z"));
+  s.nu = speed * config.real("flow.length") / config.real("flow.reynolds");  // both > 0 (their domains)
   s.dt = config.real("time.dt");
-  if (!(s.dt > 0.0)) throw Error("time.dt must be positive");
   for (int side = 0; side < 6; ++side) {
-    const std::string k = std::string("bc.") + side_names[side];
-    const std::string& v = config.text(k);
-    if (v == "inflow")
-      s.sides[side] = SideKind::inflow;
-    else if (v == "wall")
-      s.sides[side] = SideKind::wall;
-    else if (v == "outflow")
-      s.sides[side] = SideKind::outflow;
-    else
-      throw Error(k + ": '" + v + "' is not one of inflow, wall, outflow");
+    const std::string& v = config.text(std::string("bc.") + side_names[side]);  // one of three (its domain)
+    s.sides[side] = v == "inflow" ? SideKind::inflow : v == "wall" ? SideKind::wall : SideKind::outflow;
   }
   bool outflow = false;
   for (SideKind k : s.sides) outflow = outflow || k == SideKind::outflow;
   if (!outflow)
-    throw Error("bc: at least one side must be an outflow (it fixes the pressure level and takes the flux)");
+    throw config.refusal("bc.xmax",
+                         "\"outflow\" on at least one side (it fixes the pressure level and takes the flux)");
   return s;
 }
 

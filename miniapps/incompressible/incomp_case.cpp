@@ -30,34 +30,40 @@ std::string side_key(int side, const char* what) {
 
 void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"solver.momentum", KeyType::text, default_momentum_solver,
-              "momentum predictor: block system, n = 2 (2D) or 3 (3D), 7-point pattern"});
-  schema.add(
-      {"solver.pressure", KeyType::text, default_pressure_solver, "pressure correction: SPD Poisson system, n = 1"});
+              "momentum predictor: block system, n = 2 (2D) or 3 (3D), 7-point pattern",
+              harness::solver_specification()});
+  schema.add({"solver.pressure", KeyType::text, default_pressure_solver,
+              "pressure correction: SPD Poisson system, n = 1", harness::solver_specification()});
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
+    // x and y need two cells (the grid's rule, physics/incompressible/fv_grid.cpp); z: 1 is 2D.
     schema.add({key("grid", "n", a), KeyType::integer, d == 2 ? "1" : "32",
-                d == 2 ? "cells in z; 1 makes the case two-dimensional" : "cells in this direction"});
-    schema.add({key("grid", "l", a), KeyType::real, "1", "domain length"});
+                d == 2 ? "cells in z; 1 makes the case two-dimensional" : "cells in this direction",
+                harness::in_range(d == 2 ? 1 : 2, 100000)});
+    schema.add({key("grid", "l", a), KeyType::real, "1", "domain length", harness::greater_than(0)});
     schema.add({key("grid", "stretch_", a), KeyType::real, "0",
-                "tanh clustering towards both ends (beta of mesh/structured); 0 = uniform"});
+                "tanh clustering towards both ends (beta of mesh/structured); 0 = uniform", harness::at_least(0)});
   }
-  schema.add(
-      {"flow.reynolds", KeyType::real, "100", "Reynolds number U L / nu with unit reference velocity and length"});
+  schema.add({"flow.reynolds", KeyType::real, "100", "Reynolds number U L / nu with unit reference velocity and length",
+              harness::greater_than(0)});
   for (const char* a : axis_names)
     schema.add({key("flow", "force_", a), KeyType::real, "0", "body force per unit mass (drives a periodic channel)"});
-  schema.add({"time.dt", KeyType::real, "0.2", "time step"});
-  schema.add({"time.steady_tol", KeyType::real, "1e-5", "steady once max |du/dt| falls below this; 0 = never"});
+  schema.add({"time.dt", KeyType::real, "0.2", "time step", harness::greater_than(0)});
+  schema.add({"time.steady_tol", KeyType::real, "1e-5", "steady once max |du/dt| falls below this; 0 = never",
+              harness::at_least(0)});
   for (int side = 0; side < 6; ++side) {
     const bool lid = side == side_of(1, 1);
-    schema.add({side_key(side, "type"), KeyType::text, "wall", "wall, inflow, outflow or periodic (both sides)"});
+    schema.add({side_key(side, "type"), KeyType::text, "wall", "wall, inflow, outflow or periodic (both sides)",
+                harness::one_of({"wall", "inflow", "outflow", "periodic"})});
     schema.add({side_key(side, "u"), KeyType::real, lid ? "1" : "0", "x velocity of the wall, or mean inflow"});
     schema.add({side_key(side, "v"), KeyType::real, "0", "y velocity of the wall, or mean inflow"});
     schema.add({side_key(side, "w"), KeyType::real, "0", "z velocity of the wall, or mean inflow"});
-    schema.add(
-        {side_key(side, "profile"), KeyType::text, "uniform", "inflow profile: uniform or parabolic (mean = u,v,w)"});
+    schema.add({side_key(side, "profile"), KeyType::text, "uniform",
+                "inflow profile: uniform or parabolic (mean = u,v,w)", harness::one_of({"uniform", "parabolic"})});
   }
   schema.add({"validation.ghia_reynolds", KeyType::integer, "100",
-              "compare the centrelines with Ghia et al. (1982) at Re 100, 400 or 1000; 0 = no comparison"});
+              "compare the centrelines with Ghia et al. (1982) at Re 100, 400 or 1000; 0 = no comparison",
+              harness::one_of({"0", "100", "400", "1000"})});
   schema.add({"validation.poiseuille", KeyType::boolean, "false",
               "compare the outlet profile with the exact Poiseuille parabola of the xmin inflow"});
 }
@@ -66,13 +72,9 @@ FvGrid make_grid(const harness::CaseConfig& config) {
   std::array<AxisSpec, 3> axes;
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
-    const long cells = config.integer(key("grid", "n", a));
-    if (cells < 1 || cells > 100000)
-      throw Error(key("grid", "n", a) + " = " + std::to_string(cells) + " is out of range");
-    axes[d].cells = index_t(cells);
+    axes[d].cells = index_t(config.integer(key("grid", "n", a)));  // in its domain (declare_case_keys)
     axes[d].length = config.real(key("grid", "l", a));
     const double beta = config.real(key("grid", "stretch_", a));
-    if (beta < 0.0) throw Error(key("grid", "stretch_", a) + " must not be negative");
     axes[d].stretching = beta > 0.0 ? Stretching::Tanh : Stretching::Uniform;
     axes[d].parameter = beta > 0.0 ? beta : 1.0;
   }
@@ -98,15 +100,24 @@ std::array<BoundarySpec, 6> make_boundaries(const harness::CaseConfig& config) {
     }
     specs[side].velocity = {config.real(side_key(side, "u")), config.real(side_key(side, "v")),
                             config.real(side_key(side, "w"))};
+    // Cross-key checks, naming the keys (Boundaries checks the same, without the place).
+    const char* normal = side < 2 ? "u" : side < 4 ? "v" : "w";
+    if (specs[side].kind == BoundaryKind::wall && specs[side].velocity[std::size_t(side / 2)] != 0.0)
+      throw config.refusal(side_key(side, normal), std::string("0 on a wall (") + side_key(side, "type") +
+                                                       " = \"wall\": its velocity must be tangential)");
+  }
+  for (int d = 0; d < 3; ++d) {
+    const bool lo = specs[2 * d].kind == BoundaryKind::periodic, hi = specs[2 * d + 1].kind == BoundaryKind::periodic;
+    if (lo != hi)
+      throw config.refusal(side_key(lo ? 2 * d + 1 : 2 * d, "type"),
+                           "\"periodic\" as " + side_key(lo ? 2 * d : 2 * d + 1, "type") +
+                               " is: periodic on both sides of a direction or on neither");
   }
   return specs;
 }
 
 FlowSettings make_flow_settings(const harness::CaseConfig& config) {
-  const double re = config.real("flow.reynolds"), dt = config.real("time.dt");
-  if (!(re > 0.0)) throw Error("flow.reynolds must be positive");
-  if (!(dt > 0.0)) throw Error("time.dt must be positive");
-  FlowSettings s{1.0 / re, dt, {}};
+  FlowSettings s{1.0 / config.real("flow.reynolds"), config.real("time.dt"), {}};  // both > 0 (their domains)
   for (int d = 0; d < 3; ++d) s.body_force[d] = config.real(key("flow", "force_", axis_names[d]));
   return s;
 }

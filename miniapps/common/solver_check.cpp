@@ -1,0 +1,126 @@
+#include "solver_check.hpp"
+
+#include <set>
+
+#include "autopilot.hpp"
+#include "physics/step_failure.hpp"
+#include "solvers/core/backend.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/factory/registry.hpp"
+#include "solvers/factory/spec.hpp"
+
+namespace tb::harness {
+
+namespace {
+
+// Thrown by the probe once every system has been set up on: the rest of the
+// throw-away step is not needed.
+struct EverySystemSeen {};
+
+std::string describe(const BsrMatrix& a) {
+  return "block size " + std::to_string(a.block_size) + ", " + std::to_string(a.block_rows) + " block rows";
+}
+
+// backend=cuda on a machine without a device: said as such, not as the
+// allocation that fails at set-up.
+bool wants_absent_device(const std::string& spec) {
+  for (const auto& component : parse_spec(spec).components)
+    for (const auto& [key, value] : component.params)
+      if (key == "backend" && value == "cuda" && cuda_device_count() == 0) return true;
+  return false;
+}
+
+// The reason a solver cannot take the matrix, or "" when its set-up succeeds.
+std::string set_up_refusal(const std::string& spec, const BsrMatrix& a) {
+  try {
+    if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
+    make_solver(spec)->setup(a);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+void check_on(const SolverToCheck& s, const BsrMatrix& a) {
+  auto refuse = [&](const std::string& why) {
+    return Error(s.origin + ": given \"" + s.spec + "\", allowed a solver that takes the linear system '" + s.system +
+                 "' (" + describe(a) + "): " + why);
+  };
+  if (s.autopilot_allowed && is_autopilot_spec(s.spec)) {
+    // The autopilot refuses the candidates that cannot take the system and
+    // goes on with the others (autopilot_slot.cpp); with none left it cannot run.
+    std::string reasons;
+    for (const auto& candidate : parse_autopilot_spec(s.spec).candidates) {
+      const std::string why = set_up_refusal(candidate, a);
+      if (why.empty()) return;
+      reasons += (reasons.empty() ? "" : "; ") + candidate + ": " + why;
+    }
+    throw refuse("every autopilot candidate was refused: " + reasons);
+  }
+  if (const std::string why = set_up_refusal(s.spec, a); !why.empty()) throw refuse(why);
+}
+
+// Stands in for the harness's solvers during the throw-away first step: sets
+// every specification up on the first matrix of its system and leaves x as the
+// initial guess (the step's later systems have the same format whatever x is).
+class FirstStepProbe final : public LinearSystems {
+ public:
+  FirstStepProbe(const std::vector<SolverToCheck>& solvers, const std::vector<std::string>& systems)
+      : solvers_(solvers), waiting_(systems.begin(), systems.end()) {}
+
+  SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
+                   std::span<double> x) override {
+    (void)b, (void)x;
+    if (waiting_.erase(system) > 0) {
+      for (const auto& s : solvers_)
+        if (s.system == system) check_on(s, a);
+      if (waiting_.empty()) throw EverySystemSeen{};
+    }
+    SolveStats st;
+    st.solver = "first-step check";
+    st.reason = StopReason::converged_atol;
+    return st;
+  }
+
+ private:
+  const std::vector<SolverToCheck>& solvers_;
+  std::set<std::string> waiting_;
+};
+
+std::string driver_origin(const CaseConfig& config, const std::string& system) {
+  const std::string key = "solver." + system;
+  const std::string from = config.origin(key);
+  return from.empty() ? key + " (the default)" : from + ": " + key;
+}
+
+}  // namespace
+
+std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const CaseConfig& config,
+                                          const RunOptions& options) {
+  std::vector<SolverToCheck> out;
+  for (const auto& system : app.systems)
+    out.push_back({system, config.text("solver." + system), driver_origin(config, system)});
+  auto add_study = [&](const std::string& option, const std::string& text, bool autopilot_allowed) {
+    const StudySpec study = parse_study_spec(text, app.systems);
+    for (const auto& system : app.systems)
+      if (study.system.empty() || study.system == system)
+        out.push_back({system, study.spec, option + ": solver." + system, autopilot_allowed});
+  };
+  for (const auto& text : options.shadow) add_study("--shadow", text, false);
+  for (const auto& text : options.ab) add_study("--ab", text, true);
+  return out;
+}
+
+void check_solvers_on_first_step(const MiniappDescription& app, const CaseConfig& config,
+                                 const std::vector<SolverToCheck>& solvers) {
+  auto sim = app.make(config);
+  FirstStepProbe probe(solvers, sim->linear_systems());
+  try {
+    sim->advance(probe);
+  } catch (const EverySystemSeen&) {
+  } catch (const StepFailure&) {
+    // A step the physics cannot complete is the run's to report (exit 1), not bad input.
+  }
+}
+
+}  // namespace tb::harness
