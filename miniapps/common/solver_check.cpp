@@ -43,8 +43,9 @@ std::string set_up_refusal(const std::string& spec, const BsrMatrix& a) {
 
 void check_on(const SolverToCheck& s, const BsrMatrix& a) {
   auto refuse = [&](const std::string& why) {
-    return Error(s.origin + ": given \"" + s.spec + "\", allowed a solver that takes the linear system '" + s.system +
-                 "' (" + describe(a) + "): " + why);
+    return Error((s.place.empty() ? "" : s.place + ": ") + "solver." + s.system + ": given \"" + s.spec + "\"" +
+                 (s.place.empty() ? " (the default)" : "") + ", allowed a solver that takes the linear system '" +
+                 s.system + "' (" + describe(a) + "): " + why);
   };
   if (s.autopilot_allowed && is_autopilot_spec(s.spec)) {
     // The autopilot refuses the candidates that cannot take the system and
@@ -87,24 +88,18 @@ class FirstStepProbe final : public LinearSystems {
   std::set<std::string> waiting_;
 };
 
-std::string driver_origin(const CaseConfig& config, const std::string& system) {
-  const std::string key = "solver." + system;
-  const std::string from = config.origin(key);
-  return from.empty() ? key + " (the default)" : from + ": " + key;
-}
-
 }  // namespace
 
 std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const CaseConfig& config,
                                           const RunOptions& options) {
   std::vector<SolverToCheck> out;
   for (const auto& system : app.systems)
-    out.push_back({system, config.text("solver." + system), driver_origin(config, system)});
+    out.push_back({system, config.text("solver." + system), config.origin("solver." + system)});
   auto add_study = [&](const std::string& option, const std::string& text, bool autopilot_allowed) {
     const StudySpec study = parse_study_spec(text, app.systems);
     for (const auto& system : app.systems)
       if (study.system.empty() || study.system == system)
-        out.push_back({system, study.spec, option + ": solver." + system, autopilot_allowed});
+        out.push_back({system, study.spec, option, autopilot_allowed});
   };
   for (const auto& text : options.shadow) add_study("--shadow", text, false);
   for (const auto& text : options.ab) add_study("--ab", text, true);

@@ -16,7 +16,7 @@ namespace tb::harness {
 struct SolverToCheck {
   std::string system;             // the linear system it solves
   std::string spec;               // a solver or autopilot specification
-  std::string origin;             // where it was given: "FILE:LINE: solver.pressure", "--shadow: solver.pressure" ...
+  std::string place;              // where it was given: "FILE:LINE", "--set", "--shadow", "--ab"; "" for the default
   bool autopilot_allowed = true;  // a driver may be an autopilot, a shadow may not
 };
 
@@ -26,7 +26,7 @@ std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const C
 
 // Builds a simulation of the case, lets it assemble its first step and sets
 // each specification up on the first matrix of its system; tb::Error naming the
-// origin, the specification and the system's block size and size on refusal.
+// place, the specification and the system's block size and size on refusal.
 // A system the first step does not solve is not checked (only built).
 void check_solvers_on_first_step(const MiniappDescription& app, const CaseConfig& config,
                                  const std::vector<SolverToCheck>& solvers);
