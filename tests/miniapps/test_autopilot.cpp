@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -325,17 +326,18 @@ TEST(AutopilotLoop, ACandidateThatCannotTakeTheSystemIsRefusedAtStartUp) {
   fs::remove_all(out);
 }
 
-TEST(AutopilotLoop, DeterministicModeRepeatsAcrossRunsAndARestart) {
-  const fs::path a = fresh_dir("det-a"), b = fresh_dir("det-b"), split = fresh_dir("det-split");
+// Deterministic mode decides from iteration counts and a calibration timed
+// once at start-up (then rounded to a 19 % grid). A restart restores that
+// calibration and the decision state, so the resumed run repeats the probes
+// and decisions of the run it resumes, bit for bit, whatever the machine does
+// meanwhile. Two separate runs calibrate separately: on a loaded machine they
+// may land on neighbouring grid points and decide differently, so their
+// equality is not asserted here (docs/harness.md, "Solver autopilot").
+TEST(AutopilotLoop, DeterministicModeRestartRepeatsTheRunItResumes) {
+  const fs::path split = fresh_dir("det-split");
   const std::string spec =
       "autopilot(candidates=[gmres(restart=100)+identity; gmres+jacobi; "
       "gmres+bilu0], every=2, mode=deterministic)";
-  test::DecaySimulation sa(12), sb(12);
-  run_time_loop(sa, decay_config(), autopilot_settings(a, 10, spec));
-  run_time_loop(sb, decay_config(), autopilot_settings(b, 10, spec));
-  const auto charge_a = column_of(a / "steps.csv", "heat:in_charge");
-  EXPECT_EQ(charge_a, column_of(b / "steps.csv", "heat:in_charge"));
-
   // A run that dies in step 8 (a checkpoint every 3 steps holds step 6), then
   // resumed: step 7 is run again with the restored decision state, so its
   // probes cost what they cost the first time, bit for bit.
@@ -346,27 +348,29 @@ TEST(AutopilotLoop, DeterministicModeRepeatsAcrossRunsAndARestart) {
   first.fail_at_step = 8;
   const RunResult r7 = run_time_loop(first, decay_config(), s);
   ASSERT_EQ(r7.last_step, 7);
+  const auto charge_7 = column_of(split / "steps.csv", "heat:in_charge");
+  ASSERT_EQ(charge_7.size(), 7u);
   s.restart = true;
   test::DecaySimulation resumed(12);
   const RunResult r = run_time_loop(resumed, decay_config(), s);
   EXPECT_EQ(r.last_step, 10);
-  const auto charge_split = column_of(split / "steps.csv", "heat:in_charge");
-  ASSERT_EQ(charge_split.size(), 10u);
-  const auto& p7 = r7.autopilots.at(0).probes;
-  const auto& p10 = r.autopilots.at(0).probes;
-  ASSERT_EQ(p7.back().step, 7);
-  ASSERT_GE(p10.size(), p7.size());
-  for (std::size_t i = 0; i < p7.size(); ++i) {
-    EXPECT_EQ(p7[i].step, p10[i].step);
-    EXPECT_EQ(p7[i].iterations, p10[i].iterations);
-    EXPECT_EQ(p7[i].cost, p10[i].cost) << "probe " << i;
+  const AutopilotReport& p7 = r7.autopilots.at(0);
+  const AutopilotReport& p10 = r.autopilots.at(0);
+  EXPECT_EQ(p10.per_iteration, p7.per_iteration);  // restored, not timed again
+  EXPECT_EQ(p10.per_update, p7.per_update);
+  EXPECT_EQ(p10.per_setup, p7.per_setup);
+  ASSERT_EQ(p7.probes.back().step, 7);
+  ASSERT_GE(p10.probes.size(), p7.probes.size());
+  for (std::size_t i = 0; i < p7.probes.size(); ++i) {
+    EXPECT_EQ(p7.probes[i].step, p10.probes[i].step);
+    EXPECT_EQ(p7.probes[i].iterations, p10.probes[i].iterations);
+    EXPECT_EQ(p7.probes[i].cost, p10.probes[i].cost) << "probe " << i;
   }
-  EXPECT_EQ(charge_split, charge_a);  // and the decisions of the other runs
-  test::DecaySimulation whole(12);
-  run_time_loop(whole, decay_config(), autopilot_settings(fresh_dir("det-whole"), 10, spec));
-  ASSERT_EQ(whole.state().size(), resumed.state().size());
-  for (std::size_t i = 0; i < whole.state().size(); ++i) ASSERT_EQ(whole.state()[i], resumed.state()[i]) << i;
-  for (const auto& d : {a, b, split}) fs::remove_all(d);
+  // The resumed table repeats the first run's decisions for steps 1-7.
+  const auto charge_10 = column_of(split / "steps.csv", "heat:in_charge");
+  ASSERT_EQ(charge_10.size(), 10u);
+  EXPECT_TRUE(std::equal(charge_7.begin(), charge_7.end(), charge_10.begin()));
+  fs::remove_all(split);
 }
 
 }  // namespace
