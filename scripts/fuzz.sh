@@ -32,6 +32,8 @@ cmake --build build-fuzz -j"${BUILD_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 
 run_one() {
   local t=$1 work=build-fuzz/corpus/$1 findings=build-fuzz/findings/$1 log=build-fuzz/logs/$1.log
+  # Findings of earlier runs were reported by them (keep what matters in fuzz/corpus/).
+  rm -rf "$findings"
   mkdir -p "$work" "$findings" build-fuzz/logs "build-fuzz/tmp/$t"
   local dict=()
   [[ -f fuzz/dict/$t.dict ]] && dict=(-dict="fuzz/dict/$t.dict")
