@@ -49,13 +49,19 @@ double number(const std::string& text, const std::string& key, const std::string
   return v;
 }
 
-std::string hex(double v) {
+}  // namespace
+
+std::string exact_text(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%a", v);
   return buf;
 }
 
-}  // namespace
+double read_exact(std::istream& in) {
+  std::string t;
+  in >> t;
+  return std::strtod(t.c_str(), nullptr);  // reads %a exactly, nan and inf included
+}
 
 bool is_autopilot_spec(const std::string& text) { return trim(text).rfind("autopilot(", 0) == 0; }
 
@@ -242,14 +248,16 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
 std::string AutopilotPolicy::save() const {
   std::ostringstream o;
   o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_)
-    << int(probe_all_) << " " << hex(reference_) << " " << hex(smoothed_) << " " << hex(cfl_at_probe_) << " " << round_
-    << " " << pending_ << " " << hex(reference_its_) << " " << hex(smoothed_its_) << "\n";
+    << int(probe_all_) << " " << exact_text(reference_) << " " << exact_text(smoothed_) << " "
+    << exact_text(cfl_at_probe_) << " " << round_ << " " << pending_ << " " << exact_text(reference_its_) << " "
+    << exact_text(smoothed_its_) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
-    o << hex(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
+    o << exact_text(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
       << barred_until_[k] << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
-    o << p.step << " " << p.candidate << " " << hex(p.cost) << " " << p.iterations << " " << int(p.failed) << "\n";
+    o << p.step << " " << p.candidate << " " << exact_text(p.cost) << " " << p.iterations << " " << int(p.failed)
+      << "\n";
   o << switches_.size() << "\n";
   for (const auto& s : switches_) o << s.step << " " << s.from << " " << s.to << " " << s.reason << "\n";
   return o.str();
@@ -257,11 +265,6 @@ std::string AutopilotPolicy::save() const {
 
 void AutopilotPolicy::load(const std::string& text) {
   std::istringstream in(text);
-  auto real = [&] {
-    std::string t;
-    in >> t;
-    return std::strtod(t.c_str(), nullptr);  // reads %a exactly, nan and inf included
-  };
   std::string tag;
   std::size_t n = 0;
   int requested = 0;
@@ -270,12 +273,12 @@ void AutopilotPolicy::load(const std::string& text) {
     throw Error("autopilot state in the checkpoint is for another candidate list");
   probe_requested_ = requested / 10 != 0;
   probe_all_ = requested % 10 != 0;
-  reference_ = real(), smoothed_ = real(), cfl_at_probe_ = real();
+  reference_ = read_exact(in), smoothed_ = read_exact(in), cfl_at_probe_ = read_exact(in);
   in >> round_ >> pending_;
-  reference_its_ = real(), smoothed_its_ = real();
+  reference_its_ = read_exact(in), smoothed_its_ = read_exact(in);
   for (std::size_t k = 0; k < n; ++k) {
     int r = 0;
-    estimate_[k] = real();
+    estimate_[k] = read_exact(in);
     in >> r >> interval_[k] >> failures_[k] >> barred_until_[k];
     refused_[k] = char(r);
   }
@@ -284,7 +287,7 @@ void AutopilotPolicy::load(const std::string& text) {
   for (auto& p : probes_) {
     int f = 0;
     in >> p.step >> p.candidate;
-    p.cost = real();
+    p.cost = read_exact(in);
     in >> p.iterations >> f;
     p.failed = f != 0;
   }

@@ -7,6 +7,7 @@
 // solve: the trajectory always comes from the one in charge), and the policy
 // here moves the charge to the cheapest. This file holds no solver: costs in,
 // decisions out, so the decisions are tested with made-up cost streams.
+#include <iosfwd>
 #include <limits>
 #include <span>
 #include <string>
@@ -22,6 +23,12 @@ struct AutopilotSpec {
   bool deterministic = false;           // decide from iterations x calibrated cost per iteration
   int start = 0;                        // the candidate in charge at the first step (0-based)
 };
+
+// The doubles of the autopilots' checkpoint state (AutopilotPolicy and
+// AutopilotSlot save/load): hexadecimal floating point (%a), an exact round
+// trip, nan and inf included.
+std::string exact_text(double v);
+double read_exact(std::istream& in);
 
 // True for text that starts with "autopilot(".
 bool is_autopilot_spec(const std::string& text);

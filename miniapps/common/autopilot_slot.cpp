@@ -17,12 +17,6 @@ namespace tb::harness {
 
 namespace {
 
-std::string hex(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
-
 // A calibrated cost on a grid of quarter powers of two (19 % apart), so that
 // two runs whose timings differ by a few per cent usually calibrate the same.
 double quantise(double seconds) {
@@ -246,9 +240,9 @@ AutopilotReport AutopilotSlot::report() const {
 std::string AutopilotSlot::save() const {
   std::ostringstream o;
   o << policy_.save() << "slot " << pattern_start_ << " " << pattern_changes_ << " " << pattern_steps_ << " "
-    << int(values_vary_) << " " << pattern_hash_ << " " << hex(probe_seconds_) << " " << fallbacks_ << "\n";
+    << int(values_vary_) << " " << pattern_hash_ << " " << exact_text(probe_seconds_) << " " << fallbacks_ << "\n";
   for (std::size_t k = 0; k < slots_.size(); ++k)
-    o << hex(per_iteration_[k]) << " " << hex(per_update_[k]) << " " << hex(per_setup_[k]) << "\n";
+    o << exact_text(per_iteration_[k]) << " " << exact_text(per_update_[k]) << " " << exact_text(per_setup_[k]) << "\n";
   o << refused_.size() << "\n";
   for (const auto& r : refused_) o << r << "\n";
   return o.str();
@@ -259,18 +253,13 @@ void AutopilotSlot::load(const std::string& text) {
   if (at == std::string::npos) throw Error("autopilot state in the checkpoint is truncated");
   policy_.load(text.substr(0, at));
   std::istringstream in(text.substr(at + 5));
-  auto real = [&] {
-    std::string t;
-    in >> t;
-    return std::strtod(t.c_str(), nullptr);
-  };
   int vary = 0;
   in >> pattern_start_ >> pattern_changes_ >> pattern_steps_ >> vary >> pattern_hash_;
   values_vary_ = vary != 0;
-  probe_seconds_ = real();
+  probe_seconds_ = read_exact(in);
   in >> fallbacks_;
   for (std::size_t k = 0; k < slots_.size(); ++k)
-    per_iteration_[k] = real(), per_update_[k] = real(), per_setup_[k] = real();
+    per_iteration_[k] = read_exact(in), per_update_[k] = read_exact(in), per_setup_[k] = read_exact(in);
   std::size_t n = 0;
   in >> n;
   in.ignore(1);
