@@ -43,7 +43,7 @@ std::string StepGuard::check(long step, const StepResult& res,
   std::string systems;  // the systems whose solve failed in this step
   const SolveRecord* failed = nullptr;
   for (const auto& r : driver) {
-    if (r.stats.converged()) continue;
+    if (r.accepted) continue;
     if (!failed) failed = &r;
     if (systems.find("'" + r.system + "'") == std::string::npos)
       systems += (systems.empty() ? "'" : ", '") + r.system + "'";

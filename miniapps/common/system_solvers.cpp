@@ -14,10 +14,15 @@
 
 namespace tb::harness {
 
-void SolverTotals::add(const SolveStats& s) {
+bool accepted_solve(const SolveStats& s, bool accepts_iteration_limit) {
+  return s.converged() ||
+         (accepts_iteration_limit && s.reason == StopReason::max_iterations && s.final_residual < s.initial_residual);
+}
+
+void SolverTotals::add(const SolveStats& s, bool accepted) {
   ++solves;
   iterations += s.iterations;
-  failures += s.converged() ? 0 : 1;
+  failures += accepted ? 0 : 1;
   setup_seconds += s.setup_seconds;
   solve_seconds += s.solve_seconds;
 }
@@ -115,6 +120,13 @@ void SystemSolvers::load_autopilots(const std::string& state) {
   if (loaded != autopilots_.size()) throw Error("the checkpoint has no autopilot state for this case's autopilot");
 }
 
+SolveRecord SystemSolvers::record(const std::string& system, SolveStats st, const std::string& checksum) const {
+  const bool limit_ok = std::find(limit_accepted_.begin(), limit_accepted_.end(), system) != limit_accepted_.end();
+  SolveRecord r{system, std::move(st), checksum};
+  r.accepted = accepted_solve(r.stats, limit_ok);
+  return r;
+}
+
 SolverSlot& SystemSolvers::driver(const std::string& system) {
   auto it = drivers_.find(system);
   if (it == drivers_.end()) throw Error("internal: the physics solved an undeclared linear system '" + system + "'");
@@ -142,15 +154,17 @@ SolveStats SystemSolvers::solve(const std::string& system, const BsrMatrix& a, s
     if (it == shadow_slots_[i].end()) continue;
     shadow_x_.assign(x.begin(), x.end());
     SolveStats st = it->second.run(a, b, shadow_x_);
-    shadow_records_[i].push_back({system, std::move(st), checksum});
+    shadow_records_[i].push_back(record(system, std::move(st), checksum));
   }
   if (auto ap = autopilots_.find(system); ap != autopilots_.end()) {
     SolveStats st = ap->second->solve(a, b, x);
-    driver_records_.push_back({system, st, checksum, ap->second->solved_by(), ap->second->probing()});
+    SolveRecord r = record(system, st, checksum);
+    r.candidate = ap->second->solved_by(), r.probe = ap->second->probing();
+    driver_records_.push_back(std::move(r));
     return st;
   }
   SolveStats st = driver(system).run(a, b, x);
-  driver_records_.push_back({system, st, checksum});
+  driver_records_.push_back(record(system, st, checksum));
   return st;
 }
 

@@ -22,18 +22,24 @@ namespace tb::harness {
 struct SolverTotals {
   long solves = 0;
   long iterations = 0;
-  long failures = 0;
+  long failures = 0;  // solves not accepted (accepted_solve)
   double setup_seconds = 0.0;
   double solve_seconds = 0.0;
-  void add(const SolveStats& s);
+  void add(const SolveStats& s, bool accepted);
 };
+
+// A solve is accepted when it converged, or, for a system that accepts its
+// iteration limit (Simulation::accepts_iteration_limit), when it stopped there
+// with a smaller residual than it started from.
+bool accepted_solve(const SolveStats& s, bool accepts_iteration_limit);
 
 struct SolveRecord {
   std::string system;
   SolveStats stats;
-  std::string checksum;  // "-" where no result uses it
-  int candidate = -1;    // an autopilot's candidate that solved it (0-based); -1 without an autopilot
-  bool probe = false;    // the autopilot probed every candidate on this system
+  std::string checksum;   // "-" where no result uses it
+  int candidate = -1;     // an autopilot's candidate that solved it (0-based); -1 without an autopilot
+  bool probe = false;     // the autopilot probed every candidate on this system
+  bool accepted = false;  // accepted_solve
 };
 
 class SystemSolvers final : public LinearSystems {
@@ -44,6 +50,8 @@ class SystemSolvers final : public LinearSystems {
 
   // Systems of the listed steps are written as MatrixMarket into dir.
   void dump_steps(std::filesystem::path dir, std::vector<long> steps);
+  // Solves of `system` stopped by their iteration limit with a reduced residual are accepted.
+  void accept_iteration_limit(const std::string& system) { limit_accepted_.push_back(system); }
   // Checksums on every solve, not only with shadows or dumps.
   void record_checksums(bool on) { checksums_ = on; }
   // Seconds spent on checksums and dumps since the last begin_step.
@@ -71,7 +79,10 @@ class SystemSolvers final : public LinearSystems {
  private:
   SolverSlot& driver(const std::string& system);
 
+  SolveRecord record(const std::string& system, SolveStats st, const std::string& checksum) const;
+
   std::vector<std::string> systems_;
+  std::vector<std::string> limit_accepted_;
   std::map<std::string, SolverSlot> drivers_;
   std::map<std::string, std::unique_ptr<AutopilotSlot>> autopilots_;  // systems whose solver is an autopilot
   std::vector<StudySpec> shadows_;

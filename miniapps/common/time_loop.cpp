@@ -88,7 +88,7 @@ void add_solve_times(TimeSplit& split, const SystemSolvers& solvers) {
 }
 
 bool all_converged(const std::vector<SolveRecord>& records) {
-  return std::all_of(records.begin(), records.end(), [](const SolveRecord& r) { return r.stats.converged(); });
+  return std::all_of(records.begin(), records.end(), [](const SolveRecord& r) { return r.accepted; });
 }
 
 }  // namespace
@@ -96,6 +96,8 @@ bool all_converged(const std::vector<SolveRecord>& records) {
 RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& s) {
   const bool writes = s.writes_files;
   SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);  // a bad specification: nothing written
+  for (const std::string& system : sim.linear_systems())
+    if (sim.accepts_iteration_limit(system)) solvers.accept_iteration_limit(system);
   if (writes) fs::create_directories(s.out_dir);
   solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
@@ -162,10 +164,10 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       break;
     }
     result.last_step = step;
-    for (const auto& r : solvers.driver_records()) result.totals["driver/" + r.system].add(r.stats);
+    for (const auto& r : solvers.driver_records()) result.totals["driver/" + r.system].add(r.stats, r.accepted);
     for (std::size_t i = 0; i < s.shadows.size(); ++i) {
       if (writes) write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i], {});
-      for (const auto& r : solvers.shadow_records()[i]) result.totals[shadow_key(i, r.system)].add(r.stats);
+      for (const auto& r : solvers.shadow_records()[i]) result.totals[shadow_key(i, r.system)].add(r.stats, r.accepted);
     }
     // Steady only on a finite state whose last solves all converged.
     result.steady = sim.steady_state_reached() && all_converged(solvers.driver_records());

@@ -54,6 +54,7 @@ class DecaySimulation final : public harness::Simulation {
   }
   bool steady_state_reached() const override { return last_change_ < steady_tol; }
   bool must_converge() const override { return converge; }
+  bool accepts_iteration_limit(const std::string&) const override { return inexact; }
   std::vector<std::pair<std::string, double>> state_magnitudes() const override {
     return {{"max |u|", harness::max_magnitude(u_)}};
   }
@@ -68,6 +69,7 @@ class DecaySimulation final : public harness::Simulation {
   long grow_from = 0;     // from this step on (0: never) the state is multiplied by growth
   double growth = 1.0;
   bool converge = false;  // must_converge()
+  bool inexact = false;   // accepts_iteration_limit()
   void save_state(std::ostream& out) const override {
     out.write(reinterpret_cast<const char*>(&step_), sizeof step_);
     out.write(reinterpret_cast<const char*>(&time_), sizeof time_);

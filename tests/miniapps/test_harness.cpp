@@ -289,6 +289,54 @@ TEST(TimeLoop, FailedSolvesInARowStopTheRunAndAreNeverSteady) {
   fs::remove_all(out);
 }
 
+// A system that accepts its iteration limit (an inexact Newton step, seed 001
+// §6): richardson(maxit=1) stops there every step with a smaller residual; the
+// run goes past the three steps that stop it otherwise (TimeLoop.
+// FailedSolvesInARowStopTheRunAndAreNeverSteady) with no failed solve, and a
+// step whose solve stopped there may be steady.
+TEST(TimeLoop, AnIterationLimitedSolveThatReducedTheResidualIsAcceptedWhereTheSystemSaysSo) {
+  const fs::path out = fresh_dir("inexact");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation a;
+  a.inexact = true;
+  a.steady_tol = 0.0;  // never steady
+  LoopSettings s = settings(out, 5);
+  s.driver_specs = {{"heat", "richardson(maxit=1,rtol=1e-10)+jacobi"}};
+  const RunResult r = run_time_loop(a, config, s);
+  EXPECT_TRUE(r.stop_reason.empty()) << r.stop_reason;
+  EXPECT_EQ(r.last_step, 5);
+  EXPECT_EQ(r.totals.at("driver/heat").solves, 5);
+  EXPECT_EQ(r.totals.at("driver/heat").failures, 0);
+  test::DecaySimulation b;
+  b.inexact = true;
+  b.steady_tol = 1e300;
+  const RunResult steady = run_time_loop(b, config, s);
+  EXPECT_TRUE(steady.steady);
+  EXPECT_EQ(steady.last_step, 1);
+  fs::remove_all(out);
+}
+
+SolveStats stopped_at_limit(double initial, double final) {
+  SolveStats s;
+  s.reason = StopReason::max_iterations;
+  s.initial_residual = initial, s.final_residual = final;
+  return s;
+}
+
+TEST(SolverTotals, CountAsFailedOnlyTheSolvesNotAccepted) {
+  EXPECT_TRUE(accepted_solve(stopped_at_limit(1.0, 0.5), true));
+  EXPECT_FALSE(accepted_solve(stopped_at_limit(1.0, 0.5), false));
+  EXPECT_FALSE(accepted_solve(stopped_at_limit(1.0, 1.0), true));  // no progress
+  SolveStats broke = stopped_at_limit(1.0, 0.5);
+  broke.reason = StopReason::breakdown;
+  EXPECT_FALSE(accepted_solve(broke, true));
+  SolverTotals t;
+  t.add(stopped_at_limit(1.0, 0.5), true);
+  t.add(broke, false);
+  EXPECT_EQ(t.solves, 2);
+  EXPECT_EQ(t.failures, 1);
+}
+
 TEST(TimeLoop, RestartWithoutCheckpointIsAClearError) {
   const fs::path out = fresh_dir("nockpt");
   CaseConfig config(make_schema(decay_app()));
