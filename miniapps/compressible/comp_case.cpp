@@ -32,6 +32,9 @@ void declare_case_keys(harness::CaseSchema& schema) {
   schema.add(
       {"boundary.noslip", KeyType::text, "", "comma-separated markers that are adiabatic no-slip walls (viscous)"});
   schema.add({"boundary.isothermal", KeyType::text, "", "comma-separated markers that are isothermal no-slip walls"});
+  schema.add({"boundary.wall_flux", KeyType::text, "mirror",
+              "inviscid flux of all walls: mirror (scheme.flux with the mirrored state, as FVENS) or pressure (p n)",
+              harness::one_of({"mirror", "pressure"})});
   schema.add({"boundary.wall_temperature", KeyType::real, "1", "temperature of isothermal walls over T_inf",
               harness::greater_than(0)});
   schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number", harness::at_least(0)});
@@ -45,11 +48,19 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "free-stream temperature for Sutherland's law (S = 110.4 K)", harness::greater_than(0)});
   schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov",
               harness::one_of({"roe", "hllc", "rusanov"})});
+  schema.add({"scheme.entropy_fix", KeyType::text, "all",
+              "waves of the Roe flux that take Harten's entropy fix: acoustic, or all (entropy and shear too, for "
+              "stagnation points and wakes)",
+              harness::one_of({"acoustic", "all"})});
   schema.add({"jacobian.flux", KeyType::text, "",
               "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)",
               harness::one_of({"", "roe", "hllc", "rusanov"})});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)",
               harness::one_of({"1", "2"})});
+  schema.add({"scheme.boundary_gradients", KeyType::text, "ghosts",
+              "least-squares gradients of boundary cells: ghosts (a ghost per boundary face, as FVENS) or interior "
+              "(interior neighbours only)",
+              harness::one_of({"ghosts", "interior"})});
   schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan",
               harness::one_of({"none", "venkatakrishnan"})});
   schema.add({"scheme.limiter_k", KeyType::real, "5", "Venkatakrishnan's K (eps^2 = (K h)^3)", harness::at_least(0)});
@@ -68,6 +79,12 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "steps without a new lowest residual before the CFL is cut by cfl.stall_cut; 0: never",
               harness::in_range(0, 1e6)});
   schema.add({"cfl.stall_cut", KeyType::real, "0.5", "CFL factor when the residual stalled", open_closed_unit});
+  schema.add({"cfl.growth", KeyType::real, "1.5",
+              "smallest CFL factor after a healthy step (no relaxation, residual below cfl.growth_tolerance times the "
+              "previous); 1: Eq. 3 alone",
+              harness::in_range(1, 100)});
+  schema.add({"cfl.growth_tolerance", KeyType::real, "1.1",
+              "a healthy step leaves the residual below this times the previous one", harness::in_range(1, 100)});
   schema.add({"relax.omega_cfl", KeyType::real, "0.1",
               "a step relaxed below this omega scales the next CFL by omega / relax.omega_cfl (>= cfl.cut)",
               harness::in_range(0, 1)});
@@ -144,6 +161,8 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   if (limiter != "none" && limiter != "venkatakrishnan")
     throw Error("scheme.limiter: '" + limiter + "': expected none or venkatakrishnan");
   s.limiter = limiter == "venkatakrishnan";
+  s.boundary_ghost_gradients = config.text("scheme.boundary_gradients") == "ghosts";
+  s.entropy_fix.all_waves = config.text("scheme.entropy_fix") == "all";
   s.limiter_k = config.real("scheme.limiter_k");
   s.free_stream = s.gas.free_stream(mach, angle_of_attack(config));
   const double re = config.real("flow.reynolds");
@@ -155,6 +174,7 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
     s.viscous.sutherland = 110.4 / config.real("flow.t_inf_kelvin");
   }
   s.wall_temperature = config.real("boundary.wall_temperature");
+  s.wall_flux = config.text("boundary.wall_flux") == "mirror" ? WallFlux::Mirror : WallFlux::Pressure;
   return s;
 }
 
@@ -171,6 +191,8 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   s.cfl_second_order = config.real("cfl.second_order");
   s.stall_steps = int(config.integer("cfl.stall_steps"));  // 0 to 1e6 (its domain)
   s.stall_cut = config.real("cfl.stall_cut");
+  s.cfl_growth = config.real("cfl.growth");
+  s.growth_tolerance = config.real("cfl.growth_tolerance");
   s.omega_cfl = config.real("relax.omega_cfl");
   s.rel_tol = config.real("converge.rel_tol");
   s.first_order_drop = config.real("converge.first_order_drop");

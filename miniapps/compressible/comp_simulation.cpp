@@ -95,7 +95,8 @@ void CompressibleSimulation::write_fields(const std::filesystem::path& dir, long
   std::filesystem::create_directories(fields);
   char name[32];
   std::snprintf(name, sizeof name, "flow_%06ld.vtu", step);
-  write_flow_vtu((fields / name).string(), *disc_, solver_->state(), mesh_.ordering.new_to_old, mesh_.line_id);
+  write_flow_vtu((fields / name).string(), *disc_, solver_->state(), solver_->residual(), mesh_.ordering.new_to_old,
+                 mesh_.line_id);
   const std::string entry = std::string("fields/") + name;
   outputs_.add_and_write(dir / "flow.pvd", double(step), entry);
 }

@@ -18,7 +18,8 @@ std::string wall_csv(const std::vector<WallPoint>& wall) {
 }
 
 void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, const std::vector<State>& w,
-                    const std::vector<index_t>& file_cell, const std::vector<index_t>& line_id) {
+                    const std::vector<State>& r, const std::vector<index_t>& file_cell,
+                    const std::vector<index_t>& line_id) {
   const EulerSettings& s = disc.settings();
   const double p_inf = s.gas.pressure(s.free_stream);
   const double q_inf =
@@ -29,7 +30,8 @@ void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, co
   // c_inf = 1 (docs/compressible.md, "Field output").
   std::vector<CellField> fields = {{"density", {}, 1},        {"velocity", {}, 3},  {"pressure", {}, 1},
                                    {"temperature", {}, 1},    {"mach", {}, 1},      {"cp", {}, 1},
-                                   {"ordering_index", {}, 1}, {"file_cell", {}, 1}, {"line_id", {}, 1}};
+                                   {"ordering_index", {}, 1}, {"file_cell", {}, 1}, {"line_id", {}, 1},
+                                   {"energy_residual", {}, 1}};
   for (auto& f : fields) f.values.resize(n * std::size_t(f.components));
   for (std::size_t c = 0; c < n; ++c) {
     const Primitive p = s.gas.primitive(w[c]);
@@ -46,6 +48,8 @@ void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, co
     fields[6].values[c] = double(c);
     fields[7].values[c] = double(file_cell[c]);
     fields[8].values[c] = double(line_id[c]);
+    // Per unit area: where the pseudo-time iteration has yet to converge, on any cell size.
+    fields[9].values[c] = r[c][3] / disc.geometry().cell_area[c];
   }
   write_vtu(path, disc.mesh(), fields);
 }

@@ -14,8 +14,10 @@ namespace tb::compressible {
 // "x,y,cp,cf" rows, 17 significant digits.
 std::string wall_csv(const std::vector<WallPoint>& wall);
 
-// Writes `path` (.vtu); tb::Error when VTK is missing or the write fails.
+// Writes `path` (.vtu) with the state w and the energy residual of r per unit
+// area; tb::Error when VTK is missing or the write fails.
 void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, const std::vector<State>& w,
-                    const std::vector<index_t>& file_cell, const std::vector<index_t>& line_id);
+                    const std::vector<State>& r, const std::vector<index_t>& file_cell,
+                    const std::vector<index_t>& line_id);
 
 }  // namespace tb::compressible

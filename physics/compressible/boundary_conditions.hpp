@@ -4,7 +4,13 @@
 //   far field: the free stream as the outside state of the numerical flux, a
 //              characteristic condition (the Riemann flux lets each wave in or
 //              out by the sign of its speed);
-//   slip wall: no flux through the face, F = (0, p n_x, p n_y, 0);
+//   slip wall: no mass or energy through the face; the momentum flux is either
+//              p n with the inner pressure (WallFlux::Pressure), or the
+//              numerical flux between the inner state and its mirror image
+//              (WallFlux::Mirror, as FVENS), which for every scheme here lets no
+//              mass or energy through and adds the linearised wall Riemann
+//              pressure p + rho c u_n (Roe): a damping of the normal velocity
+//              that the pressure flux lacks, and whose Jacobian carries it;
 //   no-slip walls (adiabatic, isothermal): the same inviscid flux; their viscous
 //   flux (zero velocity, zero heat flux or a wall temperature) is added by the
 //   discretisation, which knows the wall distance.
@@ -17,6 +23,7 @@
 namespace tb::compressible {
 
 enum class BoundaryKind { FarField, SlipWall, NoSlipAdiabatic, NoSlipIsothermal };
+enum class WallFlux { Mirror, Pressure };
 
 inline bool is_wall(BoundaryKind k) { return k != BoundaryKind::FarField; }
 inline bool is_no_slip(BoundaryKind k) {
@@ -39,14 +46,18 @@ std::vector<std::string> split_marker_list(const std::string& text);
 // or a boundary face carries a marker (or none) that the map leaves out.
 std::vector<BoundaryKind> boundary_kinds_by_marker(const Mesh2D& mesh, const BoundaryMap& map);
 
+// The state mirrored in a wall of unit normal n: the normal momentum reversed.
+State mirrored(const State& s, double nx, double ny);
+
 // The flux out of the domain through a boundary face, `inner` the interior state
-// at the face, `free_stream` the far-field state.
+// at the face, `free_stream` the far-field state; walls by `wall`.
 State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner, const State& free_stream,
-                    double nx, double ny);
+                    double nx, double ny, WallFlux wall, EntropyFix fix = {});
 
 // d boundary_flux / d inner of the first-order boundary flux with `scheme`
-// (the far field's Riemann flux; the wall flux does not depend on it).
+// (the far field's Riemann flux; a mirror wall's flux through the chain rule
+// dF/dq_L + dF/dq_R M, M the mirror).
 Block boundary_flux_jacobian(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner,
-                             const State& free_stream, double nx, double ny);
+                             const State& free_stream, double nx, double ny, WallFlux wall, EntropyFix fix = {});
 
 }  // namespace tb::compressible

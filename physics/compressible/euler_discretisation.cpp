@@ -6,13 +6,24 @@
 
 namespace tb::compressible {
 
+namespace {
+
+std::vector<BoundaryKind> checked_kinds(const Mesh2D& mesh, std::vector<BoundaryKind> kinds) {
+  if (index_t(kinds.size()) != mesh.num_markers())
+    throw Error("EulerDiscretisation: " + std::to_string(kinds.size()) + " boundary kinds for " +
+                std::to_string(mesh.num_markers()) + " markers");
+  return kinds;
+}
+
+}  // namespace
+
 EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<BoundaryKind> kinds_by_marker,
                                          EulerSettings settings)
     : mesh_(mesh),
-      kinds_(std::move(kinds_by_marker)),
+      kinds_(checked_kinds(mesh, std::move(kinds_by_marker))),
       settings_(settings),
       geometry_(compute_geometry(mesh)),
-      gradients_(mesh, geometry_),
+      gradients_(mesh, geometry_, ghost_offsets()),
       limiter_(mesh, geometry_, settings_.limiter_k),
       pattern_(build_jacobian_pattern(mesh)),
       face_distance_(std::size_t(mesh.num_faces())) {
@@ -26,10 +37,47 @@ EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<Boundar
     const double d = std::max(dx * n.x + dy * n.y, 0.1 * std::hypot(dx, dy));
     face_distance_[std::size_t(f)] = face.is_boundary() ? 2.0 * d : d;
   }
-  if (index_t(kinds_.size()) != mesh.num_markers())
-    throw Error("EulerDiscretisation: " + std::to_string(kinds_.size()) + " boundary kinds for " +
-                std::to_string(mesh.num_markers()) + " markers");
   if (!settings_.gas.admissible(settings_.free_stream)) throw Error("the free-stream state is not admissible");
+}
+
+std::vector<Vec2> EulerDiscretisation::ghost_offsets() const {
+  if (!settings_.boundary_ghost_gradients) return {};
+  std::vector<Vec2> offsets;
+  offsets.reserve(std::size_t(mesh_.num_faces() - mesh_.num_interior_faces));
+  for (index_t f = mesh_.num_interior_faces; f < mesh_.num_faces(); ++f) {
+    const Vec2 x = geometry_.cell_centroid[std::size_t(mesh_.faces[std::size_t(f)].left)];
+    const Vec2 m = geometry_.face_midpoint[std::size_t(f)], n = geometry_.face_normal[std::size_t(f)];
+    if (boundary_kind(f) == BoundaryKind::FarField) {
+      offsets.push_back({m.x - x.x, m.y - x.y});
+    } else {
+      // The centroid mirrored in the wall's line.
+      const double d = (m.x - x.x) * n.x + (m.y - x.y) * n.y;
+      offsets.push_back({2.0 * d * n.x, 2.0 * d * n.y});
+    }
+  }
+  return offsets;
+}
+
+void EulerDiscretisation::compute_ghost_primitives(const std::vector<State>& w) {
+  const Gas& gas = settings_.gas;
+  ghost_primitive_.resize(std::size_t(mesh_.num_faces() - mesh_.num_interior_faces));
+  for (index_t f = mesh_.num_interior_faces; f < mesh_.num_faces(); ++f) {
+    const State& inner = w[std::size_t(mesh_.faces[std::size_t(f)].left)];
+    const BoundaryKind kind = boundary_kind(f);
+    Primitive p;
+    if (kind == BoundaryKind::FarField) {
+      p = gas.primitive(outside_state(f));
+    } else if (kind == BoundaryKind::SlipWall) {
+      // The mirror image: the normal velocity reversed.
+      p = gas.primitive(inner);
+      const Vec2 n = geometry_.face_normal[std::size_t(f)];
+      const double un = p.u * n.x + p.v * n.y;
+      p.u -= 2.0 * un * n.x, p.v -= 2.0 * un * n.y;
+    } else {
+      p = gas.primitive(wall_ghost(kind, inner));
+    }
+    ghost_primitive_[std::size_t(f - mesh_.num_interior_faces)] = {p.rho, p.u, p.v, p.p};
+  }
 }
 
 void EulerDiscretisation::compute_gradients(const std::vector<State>& w) {
@@ -38,7 +86,12 @@ void EulerDiscretisation::compute_gradients(const std::vector<State>& w) {
     const Primitive p = settings_.gas.primitive(w[c]);
     primitive_[c] = {p.rho, p.u, p.v, p.p};
   }
-  gradients_.compute(primitive_, grad_);
+  if (gradients_.has_ghosts()) {
+    compute_ghost_primitives(w);
+    gradients_.compute(primitive_, ghost_primitive_, grad_);
+  } else {
+    gradients_.compute(primitive_, grad_);
+  }
 }
 
 void EulerDiscretisation::reconstruct(const std::vector<State>& w) {
@@ -80,11 +133,12 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
     const State left = face_state(w, order, f);
     State flux;
     if (face.is_boundary()) {
-      flux = boundary_flux(boundary_kind(f), settings_.flux, gas, left, outside_state(f), n.x, n.y);
+      flux = boundary_flux(boundary_kind(f), settings_.flux, gas, left, outside_state(f), n.x, n.y, settings_.wall_flux,
+                           settings_.entropy_fix);
     } else {
       const State right = order == 2 ? reconstructed(w, face.right, geometry_.face_midpoint[std::size_t(f)])
                                      : w[std::size_t(face.right)];
-      flux = numerical_flux(settings_.flux, gas, left, right, n.x, n.y);
+      flux = numerical_flux(settings_.flux, gas, left, right, n.x, n.y, settings_.entropy_fix);
     }
     for (std::size_t k = 0; k < num_vars; ++k) {
       r[std::size_t(face.left)][k] += flux[k] * len;
@@ -95,6 +149,13 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
   if (mms_)
     for (std::size_t c = 0; c < r.size(); ++c)
       for (std::size_t k = 0; k < num_vars; ++k) r[c][k] -= mms_source_[c][k];
+}
+
+double EulerDiscretisation::wall_pressure(const std::vector<State>& w, int order, index_t face) const {
+  const Vec2 n = geometry_.face_normal[std::size_t(face)];
+  const State f = boundary_flux(boundary_kind(face), settings_.flux, settings_.gas, face_state(w, order, face),
+                                outside_state(face), n.x, n.y, settings_.wall_flux, settings_.entropy_fix);
+  return f[1] * n.x + f[2] * n.y;
 }
 
 void EulerDiscretisation::set_manufactured(const ManufacturedSolution* mms) {
@@ -143,10 +204,13 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     const State& left = w[std::size_t(face.left)];
     if (face.is_boundary()) {
       add_scaled_block(a, pos.ll,
-                       boundary_flux_jacobian(boundary_kind(f), scheme, gas, left, outside_state(f), n.x, n.y), len);
+                       boundary_flux_jacobian(boundary_kind(f), scheme, gas, left, outside_state(f), n.x, n.y,
+                                              settings_.wall_flux, settings_.entropy_fix),
+                       len);
       continue;
     }
-    const FluxJacobians j = flux_jacobians(scheme, gas, left, w[std::size_t(face.right)], n.x, n.y);
+    const FluxJacobians j =
+        flux_jacobians(scheme, gas, left, w[std::size_t(face.right)], n.x, n.y, settings_.entropy_fix);
     add_scaled_block(a, pos.ll, j.left, len);
     add_scaled_block(a, pos.lr, j.right, len);
     add_scaled_block(a, pos.rl, j.left, -len);

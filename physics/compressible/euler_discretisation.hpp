@@ -19,10 +19,18 @@ namespace tb::compressible {
 struct EulerSettings {
   Gas gas;
   FluxScheme flux = FluxScheme::Roe;
+  EntropyFix entropy_fix{0.1, true};  // of the Roe flux, in the residual and the Jacobian alike
   // The flux whose first-order derivative the Jacobian takes; empty: `flux`
   // (the exact first-order Jacobian). Rusanov's is the cheaper, more dissipative one.
   std::optional<FluxScheme> jacobian_flux;
   FluxScheme jacobian_scheme() const { return jacobian_flux.value_or(flux); }
+  // The least-squares gradients of boundary cells include a ghost per boundary
+  // face (far field: the outside state at the face midpoint; walls: the mirrored
+  // state at the mirrored centroid). false: interior neighbours only (before issue 24).
+  bool boundary_ghost_gradients = true;
+  // The walls' inviscid flux (boundary_conditions.hpp): the numerical flux with the
+  // mirror state, or the inner pressure alone (before issue 24).
+  WallFlux wall_flux = WallFlux::Mirror;
   bool limiter = false;    // Venkatakrishnan on the second-order reconstruction
   double limiter_k = 5.0;  // its K
   State free_stream{1.0, 0.0, 0.0, 1.0 / 0.56};
@@ -49,6 +57,11 @@ class EulerDiscretisation {
   // The state on the left side of face f as the residual of `order` saw it in
   // its last evaluation (cell value, or reconstructed at the midpoint).
   State face_state(const std::vector<State>& w, int order, index_t face) const;
+
+  // The pressure the inviscid flux exerts on wall face f: its normal momentum
+  // flux (the inner pressure with WallFlux::Pressure, the wall Riemann pressure
+  // with WallFlux::Mirror), so that forces integrate what the residual applies.
+  double wall_pressure(const std::vector<State>& w, int order, index_t face) const;
 
   // The viscous flux through a no-slip wall face (thin layer, the wall as a
   // mirrored ghost cell), as the residual adds it: r_i -= flux |f|.
@@ -82,6 +95,10 @@ class EulerDiscretisation {
 
  private:
   void compute_gradients(const std::vector<State>& w);
+  // Where each boundary face's ghost sits for the gradients (once per mesh), and
+  // its primitive value for the current state (per residual evaluation).
+  std::vector<Vec2> ghost_offsets() const;
+  void compute_ghost_primitives(const std::vector<State>& w);
   void reconstruct(const std::vector<State>& w);
   // The viscous terms (euler_viscous.cpp): modified-average face gradients inside,
   // the thin-layer wall stress on no-slip walls; and their thin-layer Jacobian.
@@ -105,7 +122,7 @@ class EulerDiscretisation {
   // centroid-to-face distance on a boundary face (to the mirrored ghost).
   std::vector<double> face_distance_;
   // Work arrays of the second-order residual, sized once.
-  std::vector<State> primitive_, phi_;
+  std::vector<State> primitive_, phi_, ghost_primitive_;
   std::vector<Gradient> grad_;
   // set_manufactured: per cell source, per face outside state and viscous flux . n.
   const ManufacturedSolution* mms_ = nullptr;

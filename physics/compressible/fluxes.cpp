@@ -74,7 +74,7 @@ T harten_t(const T& lambda, const T& delta) {
 
 template <class T>
 StateT<T> roe_flux_t(const Gas& gas, const StateT<T>& left, const StateT<T>& right, double nx, double ny,
-                     double entropy_fix) {
+                     EntropyFix fix) {
   using std::abs, std::sqrt;
   const PrimitiveT<T> l = primitive_t(gas.gamma, left), r = primitive_t(gas.gamma, right);
   const T hl = (left[3] + l.p) / l.rho, hr = (right[3] + r.p) / r.rho;
@@ -90,10 +90,12 @@ StateT<T> roe_flux_t(const Gas& gas, const StateT<T>& left, const StateT<T>& rig
   const T dun = (r.u - l.u) * nx + (r.v - l.v) * ny, dut = -(r.u - l.u) * ny + (r.v - l.v) * nx;
   const T a1 = (dp - rho * c * dun) / (2.0 * c * c), a2 = drho - dp / (c * c), a3 = rho * dut;
   const T a4 = (dp + rho * c * dun) / (2.0 * c * c);
-  const T delta = entropy_fix * (abs(un) + c);
+  const T delta = fix.fraction * (abs(un) + c);
   // Only the genuinely nonlinear (acoustic) fields can form expansion shocks;
-  // the linear fields keep |u . n| so that a stationary contact stays exact.
-  const T l1 = harten_t(T(un - c), delta), l2 = abs(un), l4 = harten_t(T(un + c), delta);
+  // by default the linear fields keep |u . n| so that a stationary contact stays
+  // exact (EntropyFix::all_waves gives them the fix too).
+  const T l1 = harten_t(T(un - c), delta), l4 = harten_t(T(un + c), delta);
+  const T l2 = fix.all_waves ? harten_t(un, delta) : abs(un);
 
   const StateT<T> fl = physical_flux_t(left, l, nx, ny), fr = physical_flux_t(right, r, nx, ny);
   const StateT<T> r1 = {T(1.0), u - c * nx, v - c * ny, h - c * un};
@@ -161,8 +163,8 @@ FluxJacobians dual_jacobians(const State& left, const State& right, F f) {
 
 }  // namespace
 
-State roe_flux(const Gas& gas, const State& left, const State& right, double nx, double ny, double entropy_fix) {
-  return roe_flux_t<double>(gas, left, right, nx, ny, entropy_fix);
+State roe_flux(const Gas& gas, const State& left, const State& right, double nx, double ny, EntropyFix fix) {
+  return roe_flux_t<double>(gas, left, right, nx, ny, fix);
 }
 
 State hllc_flux(const Gas& gas, const State& left, const State& right, double nx, double ny) {
@@ -170,10 +172,9 @@ State hllc_flux(const Gas& gas, const State& left, const State& right, double nx
 }
 
 FluxJacobians roe_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny,
-                                 double entropy_fix) {
-  return dual_jacobians(left, right, [&](const StateT<Dual8>& l, const StateT<Dual8>& r) {
-    return roe_flux_t(gas, l, r, nx, ny, entropy_fix);
-  });
+                                 EntropyFix fix) {
+  return dual_jacobians(
+      left, right, [&](const StateT<Dual8>& l, const StateT<Dual8>& r) { return roe_flux_t(gas, l, r, nx, ny, fix); });
 }
 
 FluxJacobians hllc_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny) {
@@ -182,10 +183,10 @@ FluxJacobians hllc_flux_jacobians(const Gas& gas, const State& left, const State
 }
 
 FluxJacobians flux_jacobians(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx,
-                             double ny) {
+                             double ny, EntropyFix fix) {
   switch (scheme) {
     case FluxScheme::Roe:
-      return roe_flux_jacobians(gas, left, right, nx, ny);
+      return roe_flux_jacobians(gas, left, right, nx, ny, fix);
     case FluxScheme::Hllc:
       return hllc_flux_jacobians(gas, left, right, nx, ny);
     case FluxScheme::Rusanov:
@@ -202,10 +203,11 @@ State rusanov_flux(const Gas& gas, const State& left, const State& right, double
   return f;
 }
 
-State numerical_flux(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx, double ny) {
+State numerical_flux(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx, double ny,
+                     EntropyFix fix) {
   switch (scheme) {
     case FluxScheme::Roe:
-      return roe_flux(gas, left, right, nx, ny);
+      return roe_flux(gas, left, right, nx, ny, fix);
     case FluxScheme::Hllc:
       return hllc_flux(gas, left, right, nx, ny);
     case FluxScheme::Rusanov:

@@ -26,7 +26,7 @@ std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const 
     const BoundaryKind kind = disc.boundary_kind(f);
     if (!is_wall(kind)) continue;
     const Vec2 mid = disc.geometry().face_midpoint[std::size_t(f)];
-    const double p = s.gas.pressure(disc.face_state(w, order, f));
+    const double p = disc.wall_pressure(w, order, f);
     double cf = 0.0;
     if (is_no_slip(kind) && s.viscous.enabled()) {
       // The viscous flux out of the fluid is tau n; the body feels -tau n.
@@ -50,7 +50,7 @@ Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>
     // The face normal points out of the fluid, into the body: the pressure pushes along it.
     const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
     const double len = disc.geometry().face_length[std::size_t(f)];
-    const double dp = (s.gas.pressure(disc.face_state(w, order, f)) - p_inf) * len;
+    const double dp = (disc.wall_pressure(w, order, f) - p_inf) * len;
     px += dp * n.x, py += dp * n.y;
     if (is_no_slip(kind) && s.viscous.enabled()) {
       const State fv = disc.wall_viscous_flux(w, f);

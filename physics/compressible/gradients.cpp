@@ -3,21 +3,36 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+
+#include "solvers/core/error.hpp"
 
 namespace tb::compressible {
 
-LeastSquaresGradients::LeastSquaresGradients(const Mesh2D& mesh, const MeshGeometry& geometry)
-    : mesh_(mesh), geometry_(geometry), inverse_(std::size_t(mesh.num_cells())) {
+LeastSquaresGradients::LeastSquaresGradients(const Mesh2D& mesh, const MeshGeometry& geometry,
+                                             std::vector<Vec2> ghost_offsets)
+    : mesh_(mesh),
+      geometry_(geometry),
+      ghost_offsets_(std::move(ghost_offsets)),
+      inverse_(std::size_t(mesh.num_cells())) {
+  const index_t boundary_faces = mesh.num_faces() - mesh.num_interior_faces;
+  if (!ghost_offsets_.empty() && index_t(ghost_offsets_.size()) != boundary_faces)
+    throw Error("LeastSquaresGradients: " + std::to_string(ghost_offsets_.size()) + " ghost offsets for " +
+                std::to_string(boundary_faces) + " boundary faces");
   std::vector<std::array<double, 3>> normal(std::size_t(mesh.num_cells()), {0.0, 0.0, 0.0});
+  const auto add = [&](index_t c, double dx, double dy) {
+    const double w2 = 1.0 / (dx * dx + dy * dy);
+    auto& m = normal[std::size_t(c)];
+    m[0] += w2 * dx * dx, m[1] += w2 * dx * dy, m[2] += w2 * dy * dy;
+  };
   for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
     const Face& face = mesh.faces[std::size_t(f)];
     const Vec2 a = geometry.cell_centroid[std::size_t(face.left)], b = geometry.cell_centroid[std::size_t(face.right)];
-    const double dx = b.x - a.x, dy = b.y - a.y, w2 = 1.0 / (dx * dx + dy * dy);
-    for (index_t c : {face.left, face.right}) {
-      auto& m = normal[std::size_t(c)];
-      m[0] += w2 * dx * dx, m[1] += w2 * dx * dy, m[2] += w2 * dy * dy;
-    }
+    add(face.left, b.x - a.x, b.y - a.y);
+    add(face.right, b.x - a.x, b.y - a.y);
   }
+  for (std::size_t b = 0; b < ghost_offsets_.size(); ++b)
+    add(mesh.faces[std::size_t(mesh.num_interior_faces) + b].left, ghost_offsets_[b].x, ghost_offsets_[b].y);
   for (std::size_t c = 0; c < normal.size(); ++c) {
     const auto& m = normal[c];
     const double det = m[0] * m[2] - m[1] * m[1];
@@ -29,6 +44,15 @@ LeastSquaresGradients::LeastSquaresGradients(const Mesh2D& mesh, const MeshGeome
 }
 
 void LeastSquaresGradients::compute(const std::vector<State>& q, std::vector<Gradient>& grad) const {
+  if (has_ghosts()) throw Error("LeastSquaresGradients::compute: these gradients need the ghost values");
+  compute(q, {}, grad);
+}
+
+void LeastSquaresGradients::compute(const std::vector<State>& q, const std::vector<State>& ghost,
+                                    std::vector<Gradient>& grad) const {
+  if (ghost.size() != ghost_offsets_.size())
+    throw Error("LeastSquaresGradients::compute: " + std::to_string(ghost.size()) + " ghost values for " +
+                std::to_string(ghost_offsets_.size()) + " ghosts");
   grad.assign(q.size(), Gradient{});
   for (index_t f = 0; f < mesh_.num_interior_faces; ++f) {
     const Face& face = mesh_.faces[std::size_t(f)];
@@ -40,6 +64,14 @@ void LeastSquaresGradients::compute(const std::vector<State>& q, std::vector<Gra
       // The same term for both cells: (-d)(-dq) = d dq.
       grad[l][2 * k] += dx * dq, grad[l][2 * k + 1] += dy * dq;
       grad[r][2 * k] += dx * dq, grad[r][2 * k + 1] += dy * dq;
+    }
+  }
+  for (std::size_t b = 0; b < ghost.size(); ++b) {
+    const std::size_t c = std::size_t(mesh_.faces[std::size_t(mesh_.num_interior_faces) + b].left);
+    const double dx = ghost_offsets_[b].x, dy = ghost_offsets_[b].y, w2 = 1.0 / (dx * dx + dy * dy);
+    for (int k = 0; k < num_vars; ++k) {
+      const double dq = w2 * (ghost[b][std::size_t(k)] - q[c][std::size_t(k)]);
+      grad[c][2 * k] += dx * dq, grad[c][2 * k + 1] += dy * dq;
     }
   }
   for (std::size_t c = 0; c < grad.size(); ++c) {

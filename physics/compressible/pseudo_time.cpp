@@ -38,6 +38,8 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
     throw Error("cfl.start and cfl.second_order must not be negative");
   if (!(s.omega_cfl >= 0.0 && s.omega_cfl <= 1.0)) throw Error("relax.omega_cfl must lie in [0, 1]");
   if (s.stall_steps < 0) throw Error("cfl.stall_steps must not be negative");
+  if (!(s.cfl_growth >= 1.0)) throw Error("cfl.growth must be at least 1");
+  if (!(s.growth_tolerance >= 1.0)) throw Error("cfl.growth_tolerance must be at least 1");
   if (!(s.stall_cut > 0.0 && s.stall_cut <= 1.0)) throw Error("cfl.stall_cut must lie in (0, 1]");
   if (index_t(w_.size()) != disc.num_cells())
     throw Error("initial state: " + std::to_string(w_.size()) + " cells, the mesh has " +
@@ -138,6 +140,9 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     since_best_ = 0;
     best_norm_ = norm_;  // the next stall_steps steps are measured from here
   }
+  // The growth floor (pseudo_time.hpp): a healthy step raises the CFL by at least cfl_growth.
+  if (rep.omega >= 1.0 && rep.safeguard == 0 && norm_ < settings_.growth_tolerance * previous)
+    factor = std::max(factor, settings_.cfl_growth);
   cfl_ *= factor;
   // Below cfl_min only for the step after cuts for a non-physical state.
   cfl_ = std::min(cfl_, settings_.cfl_max);

@@ -30,7 +30,7 @@ struct CylinderRun {
 };
 
 CylinderRun run_cylinder(FluxScheme flux, bool limiter, long max_steps, const Mesh2D& mesh = cylinder_mesh()) {
-  EulerDiscretisation disc(mesh, cylinder_boundaries(mesh), settings_at(0.38, 0.0, flux, limiter));
+  EulerDiscretisation disc(mesh, cylinder_boundaries(mesh), cylinder_case_settings(flux, limiter));
   PseudoTimeSolver solver(disc, std::vector<State>(std::size_t(mesh.num_cells()), disc.settings().free_stream), {});
   JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
   const LinearSolve solve = linear.function();

@@ -57,7 +57,7 @@ TEST(EulerDiscretisation, InteriorFacesCancelInTheSumOverABox) {
     const Face& face = mesh.faces[std::size_t(f)];
     if (inside(face.left) == inside(face.right)) continue;
     const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
-    const State flux = roe_flux(s.gas, w[std::size_t(face.left)], w[std::size_t(face.right)], n.x, n.y);
+    const State flux = roe_flux(s.gas, w[std::size_t(face.left)], w[std::size_t(face.right)], n.x, n.y, s.entropy_fix);
     const double sign = inside(face.left) ? 1.0 : -1.0;
     for (int k = 0; k < num_vars; ++k) expected[k] += sign * flux[k] * disc.geometry().face_length[std::size_t(f)];
   }
@@ -77,8 +77,8 @@ TEST(EulerDiscretisation, SecondOrderResidualSumsToTheBoundaryFluxes) {
     for (int k = 0; k < num_vars; ++k) sum[k] += x[k];
   for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
     const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
-    const State flux =
-        boundary_flux(disc.boundary_kind(f), s.flux, s.gas, disc.face_state(w, 2, f), s.free_stream, n.x, n.y);
+    const State flux = boundary_flux(disc.boundary_kind(f), s.flux, s.gas, disc.face_state(w, 2, f), s.free_stream, n.x,
+                                     n.y, s.wall_flux, s.entropy_fix);
     for (int k = 0; k < num_vars; ++k) boundary[k] += flux[k] * disc.geometry().face_length[std::size_t(f)];
   }
   for (int k = 0; k < num_vars; ++k) EXPECT_NEAR(sum[k], boundary[k], 1e-11) << "equation " << k;
@@ -98,6 +98,48 @@ TEST(LeastSquaresGradients, AreExactForLinearFields) {
   const Gradient exact = {0.1, -0.2, -0.3, 0.0, 0.0, 2.0, 0.0, 0.0};
   for (const Gradient& gc : grad)
     for (int k = 0; k < 2 * num_vars; ++k) ASSERT_NEAR(gc[k], exact[k], 1e-11);
+}
+
+// With a ghost per boundary face holding the field's value at the ghost's place,
+// the gradients stay exact for linear fields, boundary cells included; with the
+// ghosts off the boundary side, the boundary cells' gradients change and the
+// interior cells' do not.
+TEST(LeastSquaresGradients, WithBoundaryGhostsAreExactForLinearFieldsAndChangeOnlyBoundaryCells) {
+  const Mesh2D mesh = distorted(cylinder_mesh(), 9);
+  const MeshGeometry g = compute_geometry(mesh);
+  const auto field = [](const Vec2& x) { return State{1.0 + 0.1 * x.x - 0.2 * x.y, -0.3 * x.x, 2.0 * x.y, 0.5}; };
+  std::vector<Vec2> offsets;
+  std::vector<State> ghost, far_ghost;
+  std::vector<bool> boundary_cell(std::size_t(mesh.num_cells()), false);
+  for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
+    const std::size_t c = std::size_t(mesh.faces[std::size_t(f)].left);
+    const Vec2 x = g.cell_centroid[c], m = g.face_midpoint[std::size_t(f)];
+    // Alternately at the midpoint and at the centroid mirrored through it.
+    const double scale = f % 2 == 0 ? 1.0 : 2.0;
+    offsets.push_back({scale * (m.x - x.x), scale * (m.y - x.y)});
+    ghost.push_back(field({x.x + offsets.back().x, x.y + offsets.back().y}));
+    far_ghost.push_back({3.0, 1.0, -1.0, 0.5});
+    boundary_cell[c] = true;
+  }
+  LeastSquaresGradients with(mesh, g, offsets), without(mesh, g);
+  std::vector<State> q(std::size_t(mesh.num_cells()));
+  for (std::size_t c = 0; c < q.size(); ++c) q[c] = field(g.cell_centroid[c]);
+  std::vector<Gradient> grad, other, plain;
+  with.compute(q, ghost, grad);
+  const Gradient exact = {0.1, -0.2, -0.3, 0.0, 0.0, 2.0, 0.0, 0.0};
+  for (const Gradient& gc : grad)
+    for (int k = 0; k < 2 * num_vars; ++k) ASSERT_NEAR(gc[k], exact[k], 1e-11);
+  with.compute(q, far_ghost, other);
+  without.compute(q, plain);
+  int changed = 0;
+  for (std::size_t c = 0; c < q.size(); ++c) {
+    const bool differs = std::abs(other[c][0] - plain[c][0]) > 1e-6;
+    EXPECT_EQ(differs, bool(boundary_cell[c])) << "cell " << c;
+    changed += differs;
+  }
+  EXPECT_GT(changed, 100);
+  EXPECT_THROW(with.compute(q, std::vector<State>(3), grad), Error);  // ghost values miscounted
+  EXPECT_THROW(with.compute(q, grad), Error);                         // no ghost values
 }
 
 TEST(VenkatakrishnanLimiter, KeepsFaceValuesWithinTheNeighbourRangeWithoutMargin) {

@@ -171,20 +171,45 @@ TEST(CompressibleFlux, BoundaryJacobiansMatchFiniteDifferences) {
   const State inner = state(1.05, 0.35, 0.1, 0.75), far = gas.free_stream(0.38, 0.0);
   for (FluxScheme scheme : {FluxScheme::Roe, FluxScheme::Hllc, FluxScheme::Rusanov})
     for (BoundaryKind kind : {BoundaryKind::FarField, BoundaryKind::SlipWall})
-      for (const Normal& n : normals)
-        expect_near_block(
-            boundary_flux_jacobian(kind, scheme, gas, inner, far, n.x, n.y),
-            finite_difference(inner,
-                              [&](const State& x) { return boundary_flux(kind, scheme, gas, x, far, n.x, n.y); }),
-            kind == BoundaryKind::FarField ? "far field" : "slip wall");
+      for (WallFlux wall : {WallFlux::Mirror, WallFlux::Pressure})
+        for (const Normal& n : normals)
+          expect_near_block(
+              boundary_flux_jacobian(kind, scheme, gas, inner, far, n.x, n.y, wall),
+              finite_difference(
+                  inner, [&](const State& x) { return boundary_flux(kind, scheme, gas, x, far, n.x, n.y, wall); }),
+              kind == BoundaryKind::FarField ? "far field"
+              : wall == WallFlux::Mirror     ? "slip wall, mirror"
+                                             : "slip wall, pressure");
 }
 
 TEST(CompressibleFlux, SlipWallLetsNoMassOrEnergyThrough) {
   const State inner = state(1.05, 0.35, 0.1, 0.75);
-  const State f = boundary_flux(BoundaryKind::SlipWall, FluxScheme::Roe, gas, inner, inner, 0.6, 0.8);
+  const State f =
+      boundary_flux(BoundaryKind::SlipWall, FluxScheme::Roe, gas, inner, inner, 0.6, 0.8, WallFlux::Pressure);
   EXPECT_EQ(f[0], 0.0);
   EXPECT_EQ(f[3], 0.0);
   EXPECT_DOUBLE_EQ(f[1], 0.75 * 0.6);
+}
+
+// The mirror wall: no mass or energy for every scheme, a momentum flux along the
+// normal; the inner pressure when the flow is tangential, more when it runs into
+// the wall (u.n > 0) and less when it leaves it: the normal velocity is damped.
+TEST(CompressibleFlux, MirrorWallDampsTheNormalVelocity) {
+  const double nx = 0.6, ny = 0.8;
+  for (FluxScheme scheme : {FluxScheme::Roe, FluxScheme::Hllc, FluxScheme::Rusanov})
+    for (double un : {-0.2, 0.0, 0.3}) {
+      // Tangent (-0.8, 0.6) times 0.4 plus un along n; rho 1.05, p 0.75.
+      const State inner = state(1.05, -0.32 + un * nx, 0.24 + un * ny, 0.75);
+      const State f = boundary_flux(BoundaryKind::SlipWall, scheme, gas, inner, inner, nx, ny, WallFlux::Mirror);
+      EXPECT_EQ(f[0], 0.0);
+      EXPECT_EQ(f[3], 0.0);
+      EXPECT_NEAR(f[1] * ny - f[2] * nx, 0.0, 1e-14) << flux_scheme_name(scheme);
+      const double wall_pressure = f[1] * nx + f[2] * ny;
+      if (un == 0.0)
+        EXPECT_NEAR(wall_pressure, 0.75, 1e-14) << flux_scheme_name(scheme);
+      else
+        EXPECT_GT((wall_pressure - 0.75) * un, 0.05 * std::abs(un)) << flux_scheme_name(scheme) << ", u.n " << un;
+    }
 }
 
 TEST(CompressibleFlux, UnknownSchemeNamesTheChoices) {

@@ -80,7 +80,7 @@ TEST(MulticolorOnJacobians, MixedPrecisionGmresReachesTheDirectSolution) {
 // discretisation change makes (Cd falls to 0.0024 on the refined mesh).
 TEST(MulticolorOnJacobians, CylinderConvergesToTheSameFlowAsWithBilu0) {
   const Mesh2D mesh = cylinder_mesh();
-  EulerDiscretisation disc(mesh, cylinder_boundaries(mesh), settings_at(0.38, 0.0));
+  EulerDiscretisation disc(mesh, cylinder_boundaries(mesh), cylinder_case_settings());
   PseudoTimeSolver solver(disc, std::vector<State>(std::size_t(mesh.num_cells()), disc.settings().free_stream), {});
   JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+multicolor(sweeps=2)");
   const LinearSolve solve = linear.function();

@@ -83,7 +83,9 @@ TEST(PseudoTime, RelaxationBoundsTheRelativeDensityChange) {
 
 TEST(PseudoTime, CflFollowsEquation3AndOrderSwitchesAfterOneOrder) {
   Case c;
-  PseudoTimeSolver solver(c.disc, c.free_stream(), {});
+  PseudoTimeSettings settings;
+  settings.cfl_growth = 1.5;  // tb-comp2d's default
+  PseudoTimeSolver solver(c.disc, c.free_stream(), settings);
   EXPECT_EQ(solver.cfl(), 500.0);  // cfl_start
   JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
   const LinearSolve solve = linear.function();
@@ -107,10 +109,12 @@ TEST(PseudoTime, CflFollowsEquation3AndOrderSwitchesAfterOneOrder) {
     for (double x : r.residual_norms) next += x * x;
     next = std::sqrt(next);
     const double ratio = norm / next;
-    // Eq. 3, except that a relaxed step (omega < 1) does not raise the CFL.
+    // Eq. 3, except that a relaxed step (omega < 1) does not raise the CFL, and
+    // a healthy one raises it by at least cfl_growth = 1.5.
     double factor = std::pow(ratio, ratio > 1.0 ? 0.25 : 0.3);
     if (r.omega < 1.0) factor = std::min(factor, 1.0), ++relaxed;
     if (r.omega < 0.1) factor = std::min(factor, std::max(r.omega / 0.1, 0.1));
+    if (r.omega >= 1.0 && r.safeguard == 0 && next < 1.1 * norm) factor = std::max(factor, 1.5);
     const double expected = std::clamp(cfl * factor, 20.0, 1e4);
     EXPECT_NEAR(solver.cfl(), expected, 1e-12 * expected) << "step " << n + 1;
     norm = next;
@@ -127,6 +131,7 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   PseudoTimeSettings s;
   s.cfl_start = 1000.0;
   s.stall_steps = 4;
+  // Eq. 3 and the safeguard alone (cfl_growth = 1; the growth floor: the next test)
   PseudoTimeSolver solver(c.disc, c.free_stream(), s);
   const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
     std::fill(x.begin(), x.end(), 0.0);
@@ -146,6 +151,25 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   EXPECT_EQ(cfl[6], 500.0);
   EXPECT_EQ(cfl[7], 250.0);
   EXPECT_EQ(cfl.back(), s.cfl_min);  // never below cfl_min
+}
+
+TEST(PseudoTime, AHealthyStepRaisesTheCflByAtLeastTheGrowthFactor) {
+  // No update: no relaxation, a level residual (Eq. 3's factor is 1); the growth
+  // floor raises the CFL by cfl_growth each step, up to cfl_max.
+  Case c;
+  PseudoTimeSettings s;
+  s.cfl_start = 1000.0;
+  s.stall_steps = 0;
+  s.cfl_growth = 1.5;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+    std::fill(x.begin(), x.end(), 0.0);
+    return SolveStats{};
+  };
+  for (double expected : {1500.0, 2250.0, 3375.0, 5062.5, 7593.75, 1e4, 1e4}) {
+    solver.step(nothing);
+    EXPECT_DOUBLE_EQ(solver.cfl(), expected);
+  }
 }
 
 TEST(PseudoTime, AStronglyRelaxedStepCutsTheNextCfl) {
