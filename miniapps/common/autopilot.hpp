@@ -105,6 +105,7 @@ class AutopilotPolicy {
   std::vector<long> interval_;      // each candidate's probe interval, in scheduled probes
   std::vector<long> failures_;      // solves each failed in charge
   std::vector<long> barred_until_;  // a candidate that failed in charge is not put in charge before this step
+  std::vector<char> failed_once_;   // failed a solve of this run, probe or in charge: takes the charge by 2x only
   std::vector<char> fresh_;         // measured by this probe round: only these may take the charge
   long round_ = 0;                  // probes done
   long confirmations_ = 0;          // scheduled rounds in a row that kept the one in charge

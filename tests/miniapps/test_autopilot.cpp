@@ -333,6 +333,23 @@ TEST(AutopilotPolicy, AnEstimateFromAnEarlierProbeDoesNotTakeTheCharge) {
   EXPECT_EQ(p.fallback_order(), (std::vector<int>{2, 1}));
 }
 
+TEST(AutopilotPolicy, ACandidateThatFailedOnceTakesTheChargeOnlyByTwice) {
+  AutopilotPolicy p(3, spec_of(0, 10));
+  feed(p, 1, {{1.0, 1.5, 1.2}, {0, 1, 0}});  // candidate 2 fails its first probe
+  EXPECT_EQ(p.in_charge(), 0);
+  feed(p, 11, {{1.0, 0.6, 1.2}});  // then wins by 1.7x: not enough, and not confirmed
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_FALSE(p.probes(12));
+  feed(p, 31, {{1.0, 0.6, 0.7}});  // candidate 3, never failed, wins by 1.4x: confirmed next step
+  EXPECT_TRUE(p.probes(32));
+  feed(p, 32, {{1.0, 0.6, 0.7}});
+  EXPECT_EQ(p.in_charge(), 2);
+  feed(p, 42, {{1.0, 0.3, 0.7}});  // candidate 2 by 2.3x: at once
+  EXPECT_EQ(p.in_charge(), 1);
+  ASSERT_EQ(p.switches().size(), 2u);
+  EXPECT_EQ(p.switches()[1].step, 43);
+}
+
 TEST(AutopilotPolicy, ACflSwingingWithinTheProbedRangeDoesNotProbe) {
   AutopilotPolicy p(2, spec_of(0, 8));
   const auto stream = [](long step) {
