@@ -166,7 +166,7 @@ std::vector<int> AutopilotPolicy::fallback_order() const {
   return order;
 }
 
-void AutopilotPolicy::decide(long step) {
+void AutopilotPolicy::decide(long step, bool first) {
   // The cheapest of the candidates measured on this step's systems: an estimate
   // from an earlier probe was taken on other systems (an easier Newton step, a
   // lower CFL) and does not compare. A candidate that failed in charge is not put
@@ -197,7 +197,10 @@ void AutopilotPolicy::decide(long step) {
   }
   // A win by less than 2x, measured on one step, is confirmed by a second probe
   // on the next step before the charge moves: one noisy step does not switch.
-  if (std::isfinite(current) && estimate_[std::size_t(best)] > 0.5 * current && pending_ != best) {
+  // At the start-up round 1.5x will do: the one in charge was put there blind,
+  // and a confirmation costs a step of it in charge (it may be the worst).
+  const double at_once = first ? 1.0 / 1.5 : 0.5;
+  if (std::isfinite(current) && estimate_[std::size_t(best)] > at_once * current && pending_ != best) {
     pending_ = best;
     probe_requested_ = confirm_only_ = true;
     return;
@@ -230,7 +233,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     last_probe_ = step;
     probe_requested_ = probe_all_ = confirm_only_ = false;
     const int before = in_charge_;
-    decide(step);
+    decide(step, first);
     const auto k1 = std::size_t(in_charge_);
     track_in_charge(in_charge_ != before || first, true, std::isnan(cost[k1]) ? estimate_[k1] : cost[k1],
                     iterations[k1], cfl);

@@ -93,7 +93,7 @@ class AutopilotPolicy {
   void load(const std::string& text);
 
  private:
-  void decide(long step);
+  void decide(long step, bool first);
   // The in-charge cost and iterations smoothed, and the CFL range of the probes:
   // started again for a new one in charge (restart), else carried on; a probe
   // (probe) takes the smoothed figures as the reference for drift.

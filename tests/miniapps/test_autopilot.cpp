@@ -350,6 +350,25 @@ TEST(AutopilotPolicy, ACandidateThatFailedOnceTakesTheChargeOnlyByTwice) {
   EXPECT_EQ(p.switches()[1].step, 43);
 }
 
+TEST(AutopilotPolicy, TheStartUpRoundSwitchesAtOnceFromOneAndAHalfTimes) {
+  AutopilotPolicy p(2, spec_of(0, 10));
+  feed(p, 1, {{1.0, 0.6}});  // 1.67x at the start-up round: at once
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 2);
+  EXPECT_FALSE(p.probes(2));
+  feed(p, 11, {{0.6, 1.0}});  // later 1.67x is confirmed first
+  EXPECT_EQ(p.in_charge(), 1);
+  EXPECT_TRUE(p.probes(12));
+  feed(p, 12, {{0.6, 1.0}});
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_EQ(p.switches().back().step, 13);
+  // Below 1.5x the start-up round waits for the confirmation too.
+  AutopilotPolicy q(2, spec_of(0, 10));
+  feed(q, 1, {{1.0, 0.7}});
+  EXPECT_EQ(q.in_charge(), 0);
+  EXPECT_TRUE(q.probes(2));
+}
+
 TEST(AutopilotPolicy, ACflSwingingWithinTheProbedRangeDoesNotProbe) {
   AutopilotPolicy p(2, spec_of(0, 8));
   const auto stream = [](long step) {
