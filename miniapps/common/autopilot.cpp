@@ -244,10 +244,16 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     else if (pending_ < 0)
       ++confirmations_;
     // Back off from candidates far behind the one in charge on this step's
-    // systems: their probes cost more than they are likely to win.
+    // systems: their probes cost more than they are likely to win. Far is 2x
+    // for the runner-up (the likely challenger), 1.5x for the others.
+    int runner_up = -1;
+    for (std::size_t k = 0; k < estimate_.size(); ++k)
+      if (fresh_[k] && k != k1 && std::isfinite(estimate_[k]) &&
+          (runner_up < 0 || estimate_[k] < estimate_[std::size_t(runner_up)]))
+        runner_up = int(k);
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       if (!fresh_[k]) continue;
-      const bool far_behind = !(estimate_[k] <= 2.0 * estimate_[k1]);
+      const bool far_behind = !(estimate_[k] <= (int(k) == runner_up ? 2.0 : 1.5) * estimate_[k1]);
       interval_[k] = int(k) != in_charge_ && far_behind ? std::min(2 * interval_[k], 8L) : 1;
     }
     if (!confirming) ++round_;  // the rounds that count for the backed-off candidates

@@ -59,10 +59,11 @@ class AutopilotPolicy {
 
   int in_charge() const { return in_charge_; }
   // Whether the candidates solve the systems of this step beside the one in charge,
-  // and whether candidate k does: one found more than twice as costly as the one
-  // in charge is probed on every 2nd, 4th, then 8th probe only (the first probe
-  // and one after a failed solve in charge take every candidate); the probe that
-  // confirms a narrow win takes only the winner.
+  // and whether candidate k does: one found far behind the one in charge (the
+  // runner-up more than 2x as costly, any other more than 1.5x) is probed on
+  // every 2nd, 4th, then 8th probe only (the first probe and one after a failed
+  // solve in charge take every candidate); the probe that confirms a narrow win
+  // takes only the winner.
   bool probes(long step) const;
   // Steps from the last probe to the next scheduled one: every, doubled with each
   // round after the first in a row that confirmed the one in charge, up to backoff x every.

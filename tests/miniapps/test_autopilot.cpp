@@ -335,19 +335,41 @@ TEST(AutopilotPolicy, AnEstimateFromAnEarlierProbeDoesNotTakeTheCharge) {
 
 TEST(AutopilotPolicy, ACandidateThatFailedOnceTakesTheChargeOnlyByTwice) {
   AutopilotPolicy p(3, spec_of(0, 10));
-  feed(p, 1, {{1.0, 1.5, 1.2}, {0, 1, 0}});  // candidate 2 fails its first probe
+  feed(p, 1, {{1.0, 1.5, 1.2}});
+  feed(p, 11, {{1.0, 1.5, 1.2}, {0, 1, 0}});  // candidate 2 fails a probe: it sits out the next round
+  EXPECT_FALSE(p.probes(21));
+  EXPECT_TRUE(p.probes(31, 1));
+  feed(p, 31, {{1.0, 0.6, 1.2}});  // then wins by 1.7x: not enough, and not confirmed
   EXPECT_EQ(p.in_charge(), 0);
-  feed(p, 11, {{1.0, 0.6, 1.2}});  // then wins by 1.7x: not enough, and not confirmed
-  EXPECT_EQ(p.in_charge(), 0);
-  EXPECT_FALSE(p.probes(12));
-  feed(p, 31, {{1.0, 0.6, 0.7}});  // candidate 3, never failed, wins by 1.4x: confirmed next step
-  EXPECT_TRUE(p.probes(32));
-  feed(p, 32, {{1.0, 0.6, 0.7}});
+  EXPECT_FALSE(p.probes(32));
+  EXPECT_TRUE(p.probes(71, 1));
+  feed(p, 71, {{1.0, 0.6, 0.7}});  // candidate 3, never failed, wins by 1.4x: confirmed next step
+  EXPECT_TRUE(p.probes(72));
+  feed(p, 72, {{1.0, 0.6, 0.7}});
   EXPECT_EQ(p.in_charge(), 2);
-  feed(p, 42, {{1.0, 0.3, 0.7}});  // candidate 2 by 2.3x: at once
+  EXPECT_TRUE(p.probes(82, 1));
+  feed(p, 82, {{1.0, 0.3, 0.7}});  // candidate 2 by 2.3x: at once
   EXPECT_EQ(p.in_charge(), 1);
   ASSERT_EQ(p.switches().size(), 2u);
-  EXPECT_EQ(p.switches()[1].step, 43);
+  EXPECT_EQ(p.switches()[0].step, 73);
+  EXPECT_EQ(p.switches()[1].step, 83);
+}
+
+TEST(AutopilotPolicy, OnlyTheRunnerUpIsProbedUpToTwiceTheCostTheOthersUpToOneAndAHalf) {
+  AutopilotSpec spec = spec_of(0, 10);
+  spec.backoff = 1;
+  AutopilotPolicy p(4, spec);
+  feed(p, 1, {{1.0, 1.6, 1.8, 1.4}});  // runner-up: candidate 4 (1.4x)
+  EXPECT_TRUE(p.probes(11, 3));
+  EXPECT_FALSE(p.probes(11, 1));  // 1.6x and 1.8x, not the runner-up: they sit out a round
+  EXPECT_FALSE(p.probes(11, 2));
+  feed(p, 11, {{1.0, nan_cost, nan_cost, 1.4}});
+  EXPECT_TRUE(p.probes(21, 1));
+  EXPECT_TRUE(p.probes(21, 2));
+  AutopilotPolicy q(3, spec);
+  feed(q, 1, {{1.0, 1.9, 2.5}});  // the runner-up at 1.9x is probed on
+  EXPECT_TRUE(q.probes(11, 1));
+  EXPECT_FALSE(q.probes(11, 2));
 }
 
 TEST(AutopilotPolicy, TheStartUpRoundSwitchesAtOnceFromOneAndAHalfTimes) {
