@@ -123,7 +123,7 @@ TEST(AutopilotPolicy, SwitchesAtTheFirstProbeAfterTheCheapestChanges) {
   AutopilotPolicy p(2, spec_of(0, 10));
   for (long step = 1; step <= 60; ++step) feed(p, step, {{1.0, step <= 30 ? 2.0 : 0.5}});
   ASSERT_EQ(p.switches().size(), 1u);
-  EXPECT_EQ(p.switches()[0].step, 32);  // probes at 1, 11, 21, 31: the one at 31 sees the change
+  EXPECT_EQ(p.switches()[0].step, 32);  // probes at 1, 11, 31 (backed off): the one at 31 sees the change
   EXPECT_EQ(p.in_charge(), 1);
 }
 
