@@ -11,7 +11,7 @@ namespace tb::harness {
 
 namespace {
 
-constexpr const char* keys_allowed = "candidates, every, hysteresis, drift, mode, start";
+constexpr const char* keys_allowed = "candidates, every, backoff, hysteresis, drift, mode, start";
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\n");
@@ -84,6 +84,8 @@ AutopilotSpec parse_autopilot_spec(const std::string& raw) {
       have_candidates = true;
     } else if (key == "every") {
       spec.every = long(number(text, key, value, 1, 1e9));
+    } else if (key == "backoff") {
+      spec.backoff = long(number(text, key, value, 1, 1024));
     } else if (key == "hysteresis") {
       spec.hysteresis = number(text, key, value, 0, 0.99);
     } else if (key == "drift") {
@@ -115,15 +117,25 @@ AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
       interval_(std::size_t(candidates), 1),
       failures_(std::size_t(candidates), 0),
       barred_until_(std::size_t(candidates), 0),
+      failed_once_(std::size_t(candidates), 0),
+      fresh_(std::size_t(candidates), 0),
       in_charge_(spec.start) {}
 
+long AutopilotPolicy::schedule() const {
+  const long doublings = std::clamp(confirmations_ - 1, 0L, 30L);
+  return spec_.every * std::min(1L << doublings, spec_.backoff);
+}
+
 bool AutopilotPolicy::probes(long step) const {
-  return probe_requested_ || last_probe_ == 0 || step - last_probe_ >= spec_.every;
+  return probe_requested_ || last_probe_ == 0 || step - last_probe_ >= schedule();
 }
 
 bool AutopilotPolicy::probes(long step, int k) const {
   if (!probes(step) || refused_[std::size_t(k)]) return false;
-  return k == in_charge_ || last_probe_ == 0 || probe_all_ || round_ % interval_[std::size_t(k)] == 0;
+  if (k == in_charge_) return true;
+  // A narrow win is confirmed on the winner alone: the others lost that round.
+  if (confirm_only_) return k == pending_;
+  return last_probe_ == 0 || probe_all_ || round_ % interval_[std::size_t(k)] == 0;
 }
 
 void AutopilotPolicy::refuse(int candidate) {
@@ -135,16 +147,6 @@ void AutopilotPolicy::refuse(int candidate) {
       return;
     }
   throw Error("autopilot: every candidate was refused");
-}
-
-int AutopilotPolicy::cheapest() const {
-  int best = -1;
-  for (int k = 0; k < int(estimate_.size()); ++k) {
-    const double e = estimate_[std::size_t(k)];
-    if (refused_[std::size_t(k)] || !std::isfinite(e)) continue;
-    if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
-  }
-  return best;
 }
 
 std::vector<int> AutopilotPolicy::fallback_order() const {
@@ -164,20 +166,30 @@ std::vector<int> AutopilotPolicy::fallback_order() const {
   return order;
 }
 
-void AutopilotPolicy::decide(long step) {
-  int best = cheapest();
-  // A candidate that failed in charge is not put back for every x 2^(failures - 1)
-  // steps: cheap on one probe, it may fail again on the next harder system.
-  if (best >= 0 && step < barred_until_[std::size_t(best)]) {
-    best = -1;
-    for (int k = 0; k < int(estimate_.size()); ++k) {
-      const double e = estimate_[std::size_t(k)];
-      if (refused_[std::size_t(k)] || !std::isfinite(e) || step < barred_until_[std::size_t(k)]) continue;
-      if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
-    }
-  }
-  if (best < 0 || best == in_charge_) return;
+void AutopilotPolicy::decide(long step, bool first) {
+  // The cheapest of the candidates measured on this step's systems: an estimate
+  // from an earlier probe was taken on other systems (an easier Newton step, a
+  // lower CFL) and does not compare. A candidate that failed in charge is not put
+  // back for every x 2^(failures - 1) steps: cheap on one probe, it may fail
+  // again on the next harder system. One that failed any solve of this run
+  // takes the charge from a working one only when cheaper by 2x: on the harder
+  // systems ahead it may fail in charge (maxit iterations, then the fallback)
+  // or, converging to the same tolerance another way, slow the nonlinear
+  // iteration (NACA 0012: block Jacobi, failing alone, won probes by 1.4-1.6x
+  // and the run took 72 steps where BiLU(0)'s took 58).
   const double current = estimate_[std::size_t(in_charge_)];
+  int best = -1;
+  for (int k = 0; k < int(estimate_.size()); ++k) {
+    const auto i = std::size_t(k);
+    const double e = estimate_[i];
+    if (refused_[i] || !fresh_[i] || !std::isfinite(e) || step < barred_until_[i]) continue;
+    if (k != in_charge_ && failed_once_[i] && std::isfinite(current) && !(e <= 0.5 * current)) continue;
+    if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
+  }
+  if (best < 0 || best == in_charge_) {
+    pending_ = -1;  // the one in charge won this round: a win before it is not confirmed
+    return;
+  }
   // Hysteresis: a candidate within the band of the one in charge is noise.
   if (std::isfinite(current) && !(estimate_[std::size_t(best)] < (1.0 - spec_.hysteresis) * current)) {
     pending_ = -1;
@@ -185,9 +197,12 @@ void AutopilotPolicy::decide(long step) {
   }
   // A win by less than 2x, measured on one step, is confirmed by a second probe
   // on the next step before the charge moves: one noisy step does not switch.
-  if (std::isfinite(current) && estimate_[std::size_t(best)] > 0.5 * current && pending_ != best) {
+  // At the start-up round 1.5x will do: the one in charge was put there blind,
+  // and a confirmation costs a step of it in charge (it may be the worst).
+  const double at_once = first ? 1.0 / 1.5 : 0.5;
+  if (std::isfinite(current) && estimate_[std::size_t(best)] > at_once * current && pending_ != best) {
     pending_ = best;
-    probe_requested_ = true;
+    probe_requested_ = confirm_only_ = true;
     return;
   }
   pending_ = -1;
@@ -200,60 +215,101 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   const auto k0 = std::size_t(in_charge_);
   if (failed[k0]) {
     ++failures_[k0];
+    failed_once_[k0] = 1;
     barred_until_[k0] = step + spec_.every * (1L << std::min(failures_[k0] - 1, 10L));
   }
   if (probes(step)) {
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
+      fresh_[k] = 0;
       if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
       estimate_[k] = failed[k] ? std::numeric_limits<double>::infinity() : cost[k];
+      fresh_[k] = 1;
+      if (failed[k]) failed_once_[k] = 1;
       probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] != 0});
     }
+    // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
+    const bool first = last_probe_ == 0, confirming = confirm_only_;
+    const bool triggered = !first && probe_requested_ && !confirming;
     last_probe_ = step;
-    probe_requested_ = probe_all_ = false;
-    cfl_at_probe_ = cfl;
-    decide(step);
-    reference_ = smoothed_ = estimate_[std::size_t(in_charge_)];
-    reference_its_ = smoothed_its_ = double(iterations[std::size_t(in_charge_)]);
-    // Back off from candidates far behind: their probes cost more than they are likely to win.
+    probe_requested_ = probe_all_ = confirm_only_ = false;
+    const int before = in_charge_;
+    decide(step, first);
+    const auto k1 = std::size_t(in_charge_);
+    track_in_charge(in_charge_ != before || first, true, std::isnan(cost[k1]) ? estimate_[k1] : cost[k1],
+                    iterations[k1], cfl);
+    // Back-off: scheduled rounds that keep the one in charge space out; a switch,
+    // drift, a failure or a CFL change brings the schedule back to every.
+    if (in_charge_ != before || triggered)
+      confirmations_ = 0;
+    else if (pending_ < 0)
+      ++confirmations_;
+    // Back off from candidates far behind the one in charge on this step's
+    // systems: their probes cost more than they are likely to win. Far is 2x
+    // for the runner-up (the likely challenger), 1.5x for the others.
+    int runner_up = -1;
+    for (std::size_t k = 0; k < estimate_.size(); ++k)
+      if (fresh_[k] && k != k1 && std::isfinite(estimate_[k]) &&
+          (runner_up < 0 || estimate_[k] < estimate_[std::size_t(runner_up)]))
+        runner_up = int(k);
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
-      if (std::isnan(cost[k]) && !failed[k]) continue;
-      const bool far_behind = !(estimate_[k] <= 2.0 * reference_);
+      if (!fresh_[k]) continue;
+      const bool far_behind = !(estimate_[k] <= (int(k) == runner_up ? 2.0 : 1.5) * estimate_[k1]);
       interval_[k] = int(k) != in_charge_ && far_behind ? std::min(2 * interval_[k], 8L) : 1;
     }
-    ++round_;
+    if (!confirming) ++round_;  // the rounds that count for the backed-off candidates
     return;
   }
   if (failed[k0]) {
     // The step fell back on another candidate; the next step probes them all.
     estimate_[k0] = std::numeric_limits<double>::infinity();
     probe_requested_ = probe_all_ = true;
+    confirm_only_ = false;
     return;
   }
   if (std::isnan(cost[k0])) return;
   // Drift: the iterations in charge (noise-free) growing by the drift fraction,
-  // or its seconds by twice that (the machine's load changed); both smoothed.
-  smoothed_ = std::isfinite(smoothed_) ? 0.75 * smoothed_ + 0.25 * cost[k0] : cost[k0];
-  smoothed_its_ = 0.75 * smoothed_its_ + 0.25 * double(iterations[k0]);
+  // or its seconds by twice that (the machine's load changed); both smoothed
+  // since the one in charge took the charge, so that iterations that swing from
+  // step to step (Newton steps of a CFL ramp) do not read as drift.
+  track_in_charge(false, false, cost[k0], iterations[k0], cfl);
   estimate_[k0] = smoothed_;
   // Drift and regime changes probe early, but not sooner than a quarter of the
   // schedule after the last probe: a CFL ramp would otherwise probe every step.
   if (step + 1 - last_probe_ < std::max(1L, spec_.every / 4)) return;
-  if (std::isfinite(reference_) && smoothed_ > (1.0 + 2.0 * spec_.drift) * reference_) probe_requested_ = true;
-  if (smoothed_its_ > std::max((1.0 + spec_.drift) * reference_its_, reference_its_ + 2.0)) probe_requested_ = true;
-  if (std::isfinite(cfl) && std::isfinite(cfl_at_probe_) && cfl_at_probe_ > 0.0 &&
-      (cfl > 2.0 * cfl_at_probe_ || cfl < 0.5 * cfl_at_probe_))
-    probe_requested_ = true;
+  bool drifted = std::isfinite(reference_) && smoothed_ > (1.0 + 2.0 * spec_.drift) * reference_;
+  drifted = drifted || smoothed_its_ > std::max((1.0 + spec_.drift) * reference_its_, reference_its_ + 2.0);
+  // A regime change: the CFL number 2x outside the range of the probes since
+  // the one in charge took the charge (a CFL that swings within it was probed).
+  drifted = drifted || (std::isfinite(cfl) && std::isfinite(cfl_low_) && cfl_low_ > 0.0 &&
+                        (cfl > 2.0 * cfl_high_ || cfl < 0.5 * cfl_low_));
+  if (drifted) probe_requested_ = true, confirm_only_ = false;
+}
+
+void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, long iterations, double cfl) {
+  if (restart || !std::isfinite(smoothed_)) {
+    smoothed_ = cost;
+    smoothed_its_ = double(iterations);
+  } else {
+    smoothed_ = 0.75 * smoothed_ + 0.25 * cost;
+    smoothed_its_ = 0.75 * smoothed_its_ + 0.25 * double(iterations);
+  }
+  if (restart) cfl_low_ = cfl_high_ = cfl;
+  if (probe && !restart && std::isfinite(cfl)) {
+    cfl_low_ = std::isfinite(cfl_low_) ? std::min(cfl_low_, cfl) : cfl;
+    cfl_high_ = std::isfinite(cfl_high_) ? std::max(cfl_high_, cfl) : cfl;
+  }
+  if (probe) reference_ = smoothed_, reference_its_ = smoothed_its_;
 }
 
 std::string AutopilotPolicy::save() const {
   std::ostringstream o;
-  o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_)
-    << int(probe_all_) << " " << exact_text(reference_) << " " << exact_text(smoothed_) << " "
-    << exact_text(cfl_at_probe_) << " " << round_ << " " << pending_ << " " << exact_text(reference_its_) << " "
-    << exact_text(smoothed_its_) << "\n";
+  o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_) << " "
+    << int(probe_all_) << " " << int(confirm_only_) << " " << exact_text(reference_) << " " << exact_text(smoothed_)
+    << " " << exact_text(cfl_low_) << " " << exact_text(cfl_high_) << " " << round_ << " " << confirmations_ << " "
+    << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
     o << exact_text(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
-      << barred_until_[k] << "\n";
+      << barred_until_[k] << " " << int(failed_once_[k]) << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
     o << p.step << " " << p.candidate << " " << exact_text(p.cost) << " " << p.iterations << " " << int(p.failed)
@@ -267,20 +323,20 @@ void AutopilotPolicy::load(const std::string& text) {
   std::istringstream in(text);
   std::string tag;
   std::size_t n = 0;
-  int requested = 0;
-  in >> tag >> n >> in_charge_ >> last_probe_ >> requested;
+  int requested = 0, all = 0, confirm = 0;
+  in >> tag >> n >> in_charge_ >> last_probe_ >> requested >> all >> confirm;
   if (tag != "policy" || n != estimate_.size())
     throw Error("autopilot state in the checkpoint is for another candidate list");
-  probe_requested_ = requested / 10 != 0;
-  probe_all_ = requested % 10 != 0;
-  reference_ = read_exact(in), smoothed_ = read_exact(in), cfl_at_probe_ = read_exact(in);
-  in >> round_ >> pending_;
+  probe_requested_ = requested != 0, probe_all_ = all != 0, confirm_only_ = confirm != 0;
+  reference_ = read_exact(in), smoothed_ = read_exact(in);
+  cfl_low_ = read_exact(in), cfl_high_ = read_exact(in);
+  in >> round_ >> confirmations_ >> pending_;
   reference_its_ = read_exact(in), smoothed_its_ = read_exact(in);
   for (std::size_t k = 0; k < n; ++k) {
-    int r = 0;
+    int r = 0, f = 0;
     estimate_[k] = read_exact(in);
-    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k];
-    refused_[k] = char(r);
+    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k] >> f;
+    refused_[k] = char(r), failed_once_[k] = char(f);
   }
   in >> n;
   probes_.assign(n, {});

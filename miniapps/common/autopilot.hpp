@@ -17,7 +17,8 @@ namespace tb::harness {
 
 struct AutopilotSpec {
   std::vector<std::string> candidates;  // solver specifications, in the order written
-  long every = 20;                      // probe at most this many steps apart
+  long every = 20;                      // the scheduled probe interval while the charge is new
+  long backoff = 8;                     // confirmed again and again, the interval doubles up to this x every
   double hysteresis = 0.15;             // switch only to a candidate cheaper by this fraction
   double drift = 0.5;                   // probe when the iterations in charge grow by this fraction (seconds: twice it)
   bool deterministic = false;           // decide from iterations x calibrated cost per iteration
@@ -58,10 +59,15 @@ class AutopilotPolicy {
 
   int in_charge() const { return in_charge_; }
   // Whether the candidates solve the systems of this step beside the one in charge,
-  // and whether candidate k does: one found more than twice as costly as the one
-  // in charge is probed on every 2nd, 4th, then 8th probe only (the first probe
-  // and one after a failed solve in charge take every candidate).
+  // and whether candidate k does: one found far behind the one in charge (the
+  // runner-up more than 2x as costly, any other more than 1.5x) is probed on
+  // every 2nd, 4th, then 8th probe only (the first probe and one after a failed
+  // solve in charge take every candidate); the probe that confirms a narrow win
+  // takes only the winner.
   bool probes(long step) const;
+  // Steps from the last probe to the next scheduled one: every, doubled with each
+  // round after the first in a row that confirmed the one in charge, up to backoff x every.
+  long schedule() const;
   bool probes(long step, int k) const;
   // The candidates to try, in order, when the one in charge fails a solve:
   // the cheapest known first, never-measured ones after, failed ones last.
@@ -88,8 +94,11 @@ class AutopilotPolicy {
   void load(const std::string& text);
 
  private:
-  void decide(long step);
-  int cheapest() const;
+  void decide(long step, bool first);
+  // The in-charge cost and iterations smoothed, and the CFL range of the probes:
+  // started again for a new one in charge (restart), else carried on; a probe
+  // (probe) takes the smoothed figures as the reference for drift.
+  void track_in_charge(bool restart, bool probe, double cost, long iterations, double cfl);
 
   AutopilotSpec spec_;
   std::vector<double> estimate_;
@@ -97,17 +106,22 @@ class AutopilotPolicy {
   std::vector<long> interval_;      // each candidate's probe interval, in scheduled probes
   std::vector<long> failures_;      // solves each failed in charge
   std::vector<long> barred_until_;  // a candidate that failed in charge is not put in charge before this step
+  std::vector<char> failed_once_;   // failed a solve of this run, probe or in charge: takes the charge by 2x only
+  std::vector<char> fresh_;         // measured by this probe round: only these may take the charge
   long round_ = 0;                  // probes done
+  long confirmations_ = 0;          // scheduled rounds in a row that kept the one in charge
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change
   bool probe_all_ = false;       // by a failure: every candidate, backed off or not
-  double reference_ = unknown;   // the cost in charge at the last probe
-  double smoothed_ = unknown;    // the cost in charge since then, smoothed
-  double reference_its_ = 0.0;   // the iterations in charge at the last probe
-  double smoothed_its_ = 0.0;    // and since then, smoothed
+  bool confirm_only_ = false;    // by a narrow win: the winner only
+  double reference_ = unknown;   // the smoothed cost in charge at the last probe
+  double smoothed_ = unknown;    // the cost in charge, smoothed since it took the charge
+  double reference_its_ = 0.0;   // the smoothed iterations in charge at the last probe
+  double smoothed_its_ = 0.0;    // the iterations in charge, smoothed likewise
   int pending_ = -1;             // a candidate that won one probe by less than 2x: confirming
-  double cfl_at_probe_ = unknown;
+  double cfl_low_ = unknown;     // the CFL range of the probes since the one in charge took it
+  double cfl_high_ = unknown;
   std::vector<AutopilotProbe> probes_;
   std::vector<AutopilotSwitch> switches_;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -43,6 +44,7 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
   slots_.resize(n);
   per_iteration_.assign(n, std::nan("")), per_update_.assign(n, std::nan("")), per_setup_.assign(n, std::nan(""));
   setup_seconds_.assign(n, 0.0);
+  startup_setup_.assign(n, 0.0);
   step_cost_.assign(n, std::nan("")), step_iterations_.assign(n, 0), step_failed_.assign(n, 0);
   for (std::size_t k = 0; k < n; ++k) {
     parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
@@ -89,10 +91,12 @@ void AutopilotSlot::start_up(const BsrMatrix& a, std::span<const double> b, std:
       continue;
     }
     setup_seconds_[std::size_t(k)] = slots_[std::size_t(k)].solver->setup_seconds();
-    if (k == policy_.in_charge())
+    if (k == policy_.in_charge()) {
       pending_setup_ = t.seconds();
-    else
+    } else {
       probe_seconds_ += t.seconds();
+      startup_setup_[std::size_t(k)] = t.seconds();
+    }
   }
   if (spec_.deterministic && std::isnan(per_iteration_[std::size_t(policy_.in_charge())])) {
     WallTimer t;
@@ -136,6 +140,7 @@ void AutopilotSlot::track_pattern(const BsrMatrix& a) {
   // After a restart the first system re-establishes the pattern: no change.
   if (pattern_rows_.empty() && !restored_) pattern_start_ = step_;
   if (!pattern_rows_.empty()) {
+    std::fill(startup_setup_.begin(), startup_setup_.end(), 0.0);  // set up again on the new pattern
     ++pattern_changes_;
     pattern_steps_ += step_ - pattern_start_;
     pattern_start_ = step_;
@@ -186,8 +191,14 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     }
     step_probe_seconds_ += probes.seconds();
   }
+  // A candidate set up at start-up and now in charge on the same pattern: its
+  // set-up was not probing but what running it takes (the slot reuses it).
+  // A probe's symbolic set-up on a later pattern stays in that step's probe
+  // seconds (time_split.autopilot_probes has counted it already).
+  const double moved = std::exchange(startup_setup_[std::size_t(in_charge)], 0.0);
+  probe_seconds_ -= moved;
   SolveStats st = run(in_charge, a, b, x);
-  st.setup_seconds += pending_setup_;
+  st.setup_seconds += pending_setup_ + moved;
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
   if (st.converged()) return st;

@@ -84,6 +84,9 @@ class AutopilotSlot {
   std::uint64_t pattern_hash_ = 0;  // of the pattern's first values
   bool restored_ = false;           // state loaded from a checkpoint
   double pending_setup_ = 0.0;      // the start-up set-up of the one in charge, for its first solve
+  // Each candidate's start-up set-up, counted as probing until it takes the
+  // charge on that pattern: then it is the set-up of the one in charge.
+  std::vector<double> startup_setup_;
   bool started_ = false;
   bool probing_ = false;
   int solved_by_ = -1;

@@ -82,6 +82,7 @@ void write_autopilots(JsonWriter& w, const std::vector<AutopilotReport>& reports
     w.begin_object(a.system)
         .value("mode", a.spec.deterministic ? "deterministic" : "timed")
         .value("every", (long long)a.spec.every)
+        .value("backoff", (long long)a.spec.backoff)
         .value("hysteresis", a.spec.hysteresis)
         .value("drift", a.spec.drift)
         .value("probe_seconds", a.probe_seconds)

@@ -123,7 +123,7 @@ TEST(AutopilotPolicy, SwitchesAtTheFirstProbeAfterTheCheapestChanges) {
   AutopilotPolicy p(2, spec_of(0, 10));
   for (long step = 1; step <= 60; ++step) feed(p, step, {{1.0, step <= 30 ? 2.0 : 0.5}});
   ASSERT_EQ(p.switches().size(), 1u);
-  EXPECT_EQ(p.switches()[0].step, 32);  // probes at 1, 11, 21, 31: the one at 31 sees the change
+  EXPECT_EQ(p.switches()[0].step, 32);  // probes at 1, 11, 31 (backed off): the one at 31 sees the change
   EXPECT_EQ(p.in_charge(), 1);
 }
 
@@ -223,6 +223,199 @@ TEST(AutopilotPolicy, ARestoredStateRepeatsTheDecisionsExactly) {
   for (std::size_t i = 0; i < whole.probes_log().size(); ++i)
     EXPECT_EQ(whole.probes_log()[i].cost, resumed.probes_log()[i].cost);  // bitwise
   EXPECT_EQ(whole.save(), resumed.save());
+}
+
+// The steps on which the policy probes over steps 1..last, fed stream(step).
+template <class Stream>
+std::vector<long> probe_steps(AutopilotPolicy& p, long last, Stream stream) {
+  std::vector<long> out;
+  for (long step = 1; step <= last; ++step) {
+    if (p.probes(step)) out.push_back(step);
+    feed(p, step, stream(step));
+  }
+  return out;
+}
+
+TEST(AutopilotSpec, BackoffIsAPositiveFactorOfEvery) {
+  EXPECT_EQ(parse_autopilot_spec("autopilot(candidates=[a;b], every=5, backoff=4)").backoff, 4);
+  EXPECT_EQ(parse_autopilot_spec("autopilot(candidates=[a;b])").backoff, 8);
+  try {
+    parse_autopilot_spec("autopilot(candidates=[a;b], backoff=0)");
+    ADD_FAILURE() << "backoff=0 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'backoff' = '0' is not a number in [1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AutopilotPolicy, TheScheduleBacksOffWhileTheOneInChargeIsConfirmedAndResetsOnDrift) {
+  AutopilotPolicy p(2, spec_of(0, 10));  // backoff 8 (the default)
+  // Candidate 2 at 1.5x: never cheaper, never far enough behind to sit out.
+  const auto calm = [](long) { return FakeStep{{1.0, 1.5}}; };
+  // Intervals 10, 10, 20, 40, 80, then 80 (8 x every).
+  EXPECT_EQ(probe_steps(p, 240, calm), (std::vector<long>{1, 11, 31, 71, 151, 231}));
+  EXPECT_EQ(p.schedule(), 80);
+  EXPECT_TRUE(p.switches().empty());
+  // The iterations in charge grow 3x: a drift probe, and the schedule is every again.
+  const auto harder = [](long) { return FakeStep{{3.0, 4.0}}; };
+  std::vector<long> after;
+  for (long step = 241; step <= 270; ++step) {
+    if (p.probes(step)) after.push_back(step);
+    feed(p, step, harder(step));
+  }
+  // Smoothed 1/4 a step: 150, 200 after steps 241, 242 (> 1.5 x 100); not
+  // sooner than every/4 = 2 steps after the probe of 231.
+  ASSERT_FALSE(after.empty());
+  EXPECT_EQ(after[0], 243);
+  EXPECT_EQ(after.at(1), 253);  // back to every = 10 after the drift probe
+  EXPECT_EQ(p.in_charge(), 0);
+  // A switch also brings the schedule back to every.
+  AutopilotPolicy q(2, spec_of(0, 10));
+  const auto flip = [](long step) { return FakeStep{{1.0, step < 100 ? 1.5 : 0.4}}; };
+  EXPECT_EQ(probe_steps(q, 200, flip), (std::vector<long>{1, 11, 31, 71, 151, 161, 171, 191}));
+  ASSERT_EQ(q.switches().size(), 1u);
+  EXPECT_EQ(q.switches()[0].step, 152);
+}
+
+TEST(AutopilotPolicy, AWideLoserSitsOutAlternateRoundsAndIsStillProbed) {
+  AutopilotSpec spec = spec_of(0, 10);
+  spec.backoff = 1;  // a round every 10 steps, so that the rounds are easy to count
+  AutopilotPolicy p(3, spec);
+  std::vector<long> probed;
+  for (long step = 1; step <= 200; ++step) {
+    if (p.probes(step, 2) && p.in_charge() != 2) probed.push_back(step);
+    // Candidate 3 at 3x the one in charge until step 100, then the cheapest.
+    feed(p, step, {{1.0, 1.2, step < 100 ? 3.0 : 0.3}});
+  }
+  // Every round (1), then every 2nd (21), 4th (41), 8th (81), 8th (161).
+  EXPECT_EQ(probed, (std::vector<long>{1, 21, 41, 81, 161}));
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 162);  // more than 2x cheaper: at once
+  EXPECT_EQ(p.in_charge(), 2);
+}
+
+TEST(AutopilotPolicy, ANarrowWinIsConfirmedOnTheWinnerAloneAndOnlyOnTheNextStep) {
+  AutopilotPolicy p(3, spec_of(0, 10));
+  feed(p, 1, {{1.0, 0.8, 0.9}});  // candidate 2 wins by 20 %: pending
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_TRUE(p.probes(2));
+  EXPECT_TRUE(p.probes(2, 0));
+  EXPECT_TRUE(p.probes(2, 1));
+  EXPECT_FALSE(p.probes(2, 2));   // lost the round the win was in
+  feed(p, 2, {{1.0, 1.1, 0.9}});  // not confirmed: the one in charge won
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_EQ(p.probes_log().size(), 5u);
+  // The win of step 1 does not count for the next round (every = 10 steps
+  // after the confirming probe of step 2): a new win is confirmed again rather
+  // than taken at once.
+  for (long step = 3; step <= 11; ++step) EXPECT_FALSE(p.probes(step)) << step;
+  feed(p, 12, {{1.0, 0.8, 0.9}});
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_TRUE(p.probes(13));
+  feed(p, 13, {{1.0, 0.8, 0.9}});
+  EXPECT_EQ(p.in_charge(), 1);
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 14);
+}
+
+TEST(AutopilotPolicy, AnEstimateFromAnEarlierProbeDoesNotTakeTheCharge) {
+  AutopilotSpec spec = spec_of(0, 10);
+  spec.backoff = 1;
+  AutopilotPolicy p(3, spec);
+  feed(p, 1, {{1.0, 1.2, 2.5}});  // candidate 3 far behind: it sits out the next round
+  EXPECT_FALSE(p.probes(11, 2));
+  // Step 11's systems are 3x harder for everyone: candidate 3's 2.5 from step 1
+  // looks cheaper than the 3.0 in charge, but was measured on other systems.
+  feed(p, 11, {{3.0, 3.6, 7.5}});
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_FALSE(p.probes(12));  // no confirmation of a win that was not measured
+  EXPECT_TRUE(p.switches().empty());
+  // The fallback order still uses it (the best guess there is).
+  EXPECT_EQ(p.fallback_order(), (std::vector<int>{2, 1}));
+}
+
+TEST(AutopilotPolicy, ACandidateThatFailedOnceTakesTheChargeOnlyByTwice) {
+  AutopilotPolicy p(3, spec_of(0, 10));
+  feed(p, 1, {{1.0, 1.5, 1.2}});
+  feed(p, 11, {{1.0, 1.5, 1.2}, {0, 1, 0}});  // candidate 2 fails a probe: it sits out the next round
+  EXPECT_FALSE(p.probes(21));
+  EXPECT_TRUE(p.probes(31, 1));
+  feed(p, 31, {{1.0, 0.6, 1.2}});  // then wins by 1.7x: not enough, and not confirmed
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_FALSE(p.probes(32));
+  EXPECT_TRUE(p.probes(71, 1));
+  feed(p, 71, {{1.0, 0.6, 0.7}});  // candidate 3, never failed, wins by 1.4x: confirmed next step
+  EXPECT_TRUE(p.probes(72));
+  feed(p, 72, {{1.0, 0.6, 0.7}});
+  EXPECT_EQ(p.in_charge(), 2);
+  EXPECT_TRUE(p.probes(82, 1));
+  feed(p, 82, {{1.0, 0.3, 0.7}});  // candidate 2 by 2.3x: at once
+  EXPECT_EQ(p.in_charge(), 1);
+  ASSERT_EQ(p.switches().size(), 2u);
+  EXPECT_EQ(p.switches()[0].step, 73);
+  EXPECT_EQ(p.switches()[1].step, 83);
+}
+
+TEST(AutopilotPolicy, OnlyTheRunnerUpIsProbedUpToTwiceTheCostTheOthersUpToOneAndAHalf) {
+  AutopilotSpec spec = spec_of(0, 10);
+  spec.backoff = 1;
+  AutopilotPolicy p(4, spec);
+  feed(p, 1, {{1.0, 1.6, 1.8, 1.4}});  // runner-up: candidate 4 (1.4x)
+  EXPECT_TRUE(p.probes(11, 3));
+  EXPECT_FALSE(p.probes(11, 1));  // 1.6x and 1.8x, not the runner-up: they sit out a round
+  EXPECT_FALSE(p.probes(11, 2));
+  feed(p, 11, {{1.0, nan_cost, nan_cost, 1.4}});
+  EXPECT_TRUE(p.probes(21, 1));
+  EXPECT_TRUE(p.probes(21, 2));
+  AutopilotPolicy q(3, spec);
+  feed(q, 1, {{1.0, 1.9, 2.5}});  // the runner-up at 1.9x is probed on
+  EXPECT_TRUE(q.probes(11, 1));
+  EXPECT_FALSE(q.probes(11, 2));
+}
+
+TEST(AutopilotPolicy, TheStartUpRoundSwitchesAtOnceFromOneAndAHalfTimes) {
+  AutopilotPolicy p(2, spec_of(0, 10));
+  feed(p, 1, {{1.0, 0.6}});  // 1.67x at the start-up round: at once
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 2);
+  EXPECT_FALSE(p.probes(2));
+  feed(p, 11, {{0.6, 1.0}});  // later 1.67x is confirmed first
+  EXPECT_EQ(p.in_charge(), 1);
+  EXPECT_TRUE(p.probes(12));
+  feed(p, 12, {{0.6, 1.0}});
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_EQ(p.switches().back().step, 13);
+  // Below 1.5x the start-up round waits for the confirmation too.
+  AutopilotPolicy q(2, spec_of(0, 10));
+  feed(q, 1, {{1.0, 0.7}});
+  EXPECT_EQ(q.in_charge(), 0);
+  EXPECT_TRUE(q.probes(2));
+}
+
+TEST(AutopilotPolicy, ACflSwingingWithinTheProbedRangeDoesNotProbe) {
+  AutopilotPolicy p(2, spec_of(0, 8));
+  const auto stream = [](long step) {
+    const double cfl = step <= 2 ? 100.0 : step <= 4 ? 40.0 : step <= 20 ? (step % 2 ? 45.0 : 190.0) : 400.0;
+    return FakeStep{{1.0, 2.0}, {}, cfl};
+  };
+  // 1: the start-up (CFL 100); 4: the CFL fell to 40 at step 3, below 100 / 2;
+  // 12 and 20: scheduled, the CFL swinging between 45 and 190 meanwhile (inside
+  // the probed range [40, 100], then [40, 190], widened by 2x each way); 22:
+  // 400 at step 21 is above 2 x 190.
+  EXPECT_EQ(probe_steps(p, 24, stream), (std::vector<long>{1, 4, 12, 20, 22}));
+}
+
+TEST(AutopilotPolicy, IterationsThatSwingFromStepToStepAreNotDrift) {
+  AutopilotPolicy p(2, spec_of(0, 40));
+  // 100 and 300 iterations on alternate steps (a Newton solve's easy and hard
+  // steps), the other candidate always 1.5x.
+  const auto stream = [](long step) {
+    const double c = step % 2 ? 1.0 : 3.0;
+    return FakeStep{{c, 1.5 * c}};
+  };
+  const std::vector<long> probed = probe_steps(p, 200, stream);
+  // One drift probe while the smoothing catches up from step 1's low count
+  // (11, every/4 after the first), then the schedule: 51, 91, then 20 x 2.
+  EXPECT_EQ(probed, (std::vector<long>{1, 11, 51, 91, 171}));
 }
 
 // --- The autopilot in the loop, on the decay problem ---
@@ -335,9 +528,12 @@ TEST(AutopilotLoop, ACandidateThatCannotTakeTheSystemIsRefusedAtStartUp) {
 // equality is not asserted here (docs/harness.md, "Solver autopilot").
 TEST(AutopilotLoop, DeterministicModeRestartRepeatsTheRunItResumes) {
   const fs::path split = fresh_dir("det-split");
+  // backoff=1: a probe every 2 steps, so that step 7, run again after the
+  // restart, is a probe step (the back-off's state is restored in
+  // AutopilotPolicy.ARestoredStateRepeatsTheDecisionsExactly).
   const std::string spec =
       "autopilot(candidates=[gmres(restart=100)+identity; gmres+jacobi; "
-      "gmres+bilu0], every=2, mode=deterministic)";
+      "gmres+bilu0], every=2, backoff=1, mode=deterministic)";
   // A run that dies in step 8 (a checkpoint every 3 steps holds step 6), then
   // resumed: step 7 is run again with the restored decision state, so its
   // probes cost what they cost the first time, bit for bit.
