@@ -11,6 +11,7 @@ NACA0012 on the medium mesh when scripts/make-meshes.sh medium has made it.
 Set OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive for the issue's 1-thread figures.
 """
 import csv
+import datetime
 import json
 import os
 import subprocess
@@ -74,13 +75,19 @@ def main():
         sys.exit(__doc__)
     exe, out_json = os.path.abspath(sys.argv[1]), sys.argv[2]
     cases = [parse_case(c) for c in sys.argv[3:]] or default_cases()
-    results = {}
+    results = {"_run": {
+        "commit": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                                 text=True).stdout.strip(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "loadavg_before": open("/proc/loadavg").read().split()[:3],
+        "threads": os.environ.get("OMP_NUM_THREADS", "(unset)")}}
     with tempfile.TemporaryDirectory() as work:
         for name, toml, sets in cases:
             results[name] = run(exe, name, toml, sets, work)
             r = results[name]
             print(f"{name}: {r['pseudo_steps']} steps, converged {r['converged']}, {r['linear_iterations']} linear its, "
                   f"{1e3 * r['seconds_per_step']['total']:.1f} ms/step, max CFL {r['max_cfl']:.0f}, Cd {r['cd']:.5f}")
+    results["_run"]["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
     with open(out_json, "w") as f:
         json.dump(results, f, indent=1)
 
