@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the solver layer, its GPU tests and the benchmarks on a bare CUDA
-# machine (nvcc, CMake and a C++ compiler; no Debian -dev packages: Eigen and
-# GoogleTest come from .carry/, filled by scripts/device-carry.sh where they are
-# installed; MPI, VTK, METIS and toml++ stay off, so the miniapps are skipped)
-# and runs named steps, each under its own time limit. What a step writes goes
+# machine (nvcc, CMake and a C++ compiler; no Debian -dev packages: Eigen,
+# GoogleTest, toml++ and xxHash come from .carry/, filled by
+# scripts/device-carry.sh where they are installed; MPI, VTK and METIS stay off,
+# so the miniapps write no field files and order without METIS) and runs named steps, each under its own time limit. What a step writes goes
 # to $OUT/r (else build-device/r) and is packed into results.tgz beside it after
 # every step, so a run cut short still returns what finished. The GPU results
 # of 2026-11-22 were taken this way (bench/results/gpu-20261122-README.md).
@@ -12,8 +12,12 @@
 #   MC_SIZES=6309,983633 scripts/device-bench.sh build multicolor
 #   MC_ARGS="--gpu-only --mesh .carry/meshes/tet_sphere_103k.msh" scripts/device-bench.sh build multicolor
 #   ASYNC_ARGS="--gpu-only --system .carry/systems/cylinder-A.mtx" scripts/device-bench.sh build async
+#   scripts/device-bench.sh build loops autopilot       # the miniapps' time loops with GPU solvers
 #
-# Steps: build (configure and build everything), tests (ctest -L gpu), spmv,
+# Steps: build (configure and build everything), tests (ctest -L gpu), loops
+# (bench/time_loops/gpu_loops.py: each miniapp's cases with host and GPU
+# solvers, alternated), autopilot (bench/autopilot/autopilot.py --gpu: host
+# against GPU candidates inside the loops), spmv,
 # fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut, mpi (Open MPI from .carry/mpi,
 # scripts/device-carry.sh --mpi: a second build with MPI, then the MPI tests,
 # the two-rank GPU ones included, on two ranks sharing the GPU). Limits in seconds: MC_T,
@@ -34,6 +38,14 @@ if [ ! -f "$eigen_dir/Eigen3Config.cmake" ] || [ ! -f .carry/googletest/CMakeLis
   exit 2
 fi
 
+# The miniapps' dependencies, when carried (older .carry/ folders lack them).
+miniapp_flags=()
+if [ -f .carry/toml/lib/x86_64-linux-gnu/cmake/tomlplusplus/tomlplusplusConfig.cmake ]; then
+  miniapp_flags=(-Dtomlplusplus_DIR="$PWD/.carry/toml/lib/x86_64-linux-gnu/cmake/tomlplusplus"
+    -DTB_XXHASH_INCLUDE_DIR="$PWD/.carry/xxhash/include")
+fi
+py=$(command -v python3)
+
 for step in "$@"; do
   log "start $step"
   case $step in
@@ -41,13 +53,20 @@ for step in "$@"; do
       # GTest's package search is disabled so the carried sources are the ones built.
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR="$eigen_dir" \
         -DTB_GTEST_SOURCE_DIR="$PWD/.carry/googletest" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
-        -DWITH_CUDA=ON -DWITH_MPI=OFF -DWITH_VTK=OFF -DWITH_METIS=OFF >"$results/configure.log" 2>&1
+        -DWITH_CUDA=ON -DWITH_MPI=OFF -DWITH_VTK=OFF -DWITH_METIS=OFF -DWITH_PETSC=OFF -DWITH_PYTHON=OFF \
+        "${miniapp_flags[@]}" >"$results/configure.log" 2>&1
       cmake --build "$build" -j "$(nproc)" >"$results/build.log" 2>&1 || grep -E -B2 -A8 "error" "$results/build.log" | head -80
       nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
     tests)
       # --timeout: a kernel that never ends (a wait in fgbilu's launch=sweep) costs 2 minutes, not the call.
       ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" 2>&1 |
         tee "$results/gpu-tests.log" | tail -5 ;;
+    loops)
+      timeout "${LOOPS_T:-420}" "$py" bench/time_loops/gpu_loops.py --bin "$build/bin" ${LOOPS_ARGS:-} \
+        --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-time-loops.json" >"$results/loops.txt" 2>&1 ;;
+    autopilot)
+      timeout "${AP_T:-420}" "$py" bench/autopilot/autopilot.py --gpu --bin "$build/bin" ${AP_ARGS:-} \
+        --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-autopilot.json" >"$results/autopilot.txt" 2>&1 ;;
     spmv)
       timeout 90 "$build/bin/tb-bench-spmv" --json "$results/gpu-$stamp-spmv.json" >"$results/spmv.txt" 2>&1 ;;
     fgbilu)
@@ -91,7 +110,7 @@ for step in "$@"; do
         timeout 180 "$usr/bin/mpiexec.openmpi" -n 2 --oversubscribe "$build-mpi/bin/$t" >>"$results/mpi.txt" 2>&1
         echo "$t rc=$?" >>"$results/mpi.txt"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests spmv fgbilu fgbilu-target multicolor async banded parilut mpi)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

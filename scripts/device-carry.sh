@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Copies what a bare CUDA machine lacks into .carry/ (ignored by git), for
 # scripts/device-bench.sh on that machine: Eigen's headers with its CMake
-# package configuration, and GoogleTest's sources. Run it here, on a machine
-# with the Debian packages (scripts/setup.sh), before sending the tree over.
+# package configuration, GoogleTest's sources, and what the miniapps need
+# (toml++'s headers, library and CMake configuration; xxHash's headers). Run
+# it here, on a machine with the Debian packages (scripts/setup.sh), before
+# sending the tree over.
 #
 # Layout: .carry/eigen3/{include/eigen3,share/eigen3/cmake} mirrors /usr, so
 # Eigen3Config.cmake, which finds its headers at ../../../include/eigen3 from
@@ -40,10 +42,12 @@ if [ "${1:-}" = "--mpi" ]; then
 fi
 
 eigen_headers=/usr/include/eigen3
+toml_cmake=/usr/lib/x86_64-linux-gnu/cmake/tomlplusplus
 eigen_cmake=/usr/share/eigen3/cmake
 googletest=/usr/src/googletest
-for p in "$eigen_headers" "$eigen_cmake/Eigen3Config.cmake" "$googletest/CMakeLists.txt"; do
-  [ -e "$p" ] || { echo "device-carry.sh: $p is missing (install libeigen3-dev and libgtest-dev: scripts/setup.sh)" >&2; exit 2; }
+for p in "$eigen_headers" "$eigen_cmake/Eigen3Config.cmake" "$googletest/CMakeLists.txt" \
+  "$toml_cmake/tomlplusplusConfig.cmake" /usr/include/xxhash.h; do
+  [ -e "$p" ] || { echo "device-carry.sh: $p is missing (install libeigen3-dev, libgtest-dev, libtomlplusplus-dev and libxxhash-dev: scripts/setup.sh)" >&2; exit 2; }
 done
 
 rm -rf .carry/eigen3 .carry/googletest
@@ -51,4 +55,13 @@ mkdir -p .carry/eigen3/include .carry/eigen3/share/eigen3
 cp -a "$eigen_headers" .carry/eigen3/include/
 cp -a "$eigen_cmake" .carry/eigen3/share/eigen3/
 cp -a "$googletest" .carry/googletest
-du -sh .carry/eigen3 .carry/googletest
+
+# toml++'s configuration finds its prefix four folders up from itself:
+# .carry/toml/lib/x86_64-linux-gnu/cmake/tomlplusplus -> .carry/toml.
+rm -rf .carry/toml .carry/xxhash
+mkdir -p .carry/toml/include .carry/toml/lib/x86_64-linux-gnu/cmake .carry/xxhash/include
+cp -a /usr/include/toml++ .carry/toml/include/
+cp -a /usr/lib/x86_64-linux-gnu/libtomlplusplus.so* .carry/toml/lib/x86_64-linux-gnu/
+cp -a "$toml_cmake" .carry/toml/lib/x86_64-linux-gnu/cmake/
+cp -a /usr/include/xxhash.h /usr/include/xxh3.h .carry/xxhash/include/
+du -sh .carry/eigen3 .carry/googletest .carry/toml .carry/xxhash

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,6 +44,26 @@ CASES = [
      [FLOW + "+bilu0", FLOW + "+block_jacobi", FLOW + "+multicolor"], 20),
     ("tb-ib default (30 steps), pressure", "tb-ib", ["--steps", "30"], "pressure",
      ["bicgstab_dia(rtol=1e-8,maxit=3000)", BICG + "+bilu0", BICG + "+jacobi"], 15),
+]
+# --gpu: host against GPU candidates (issue 29's "a host-versus-GPU candidate list"), on a machine with a GPU.
+CUDA = "backend=cuda"
+FLOW_GPU = "fgmres(restart=30,rtol=1e-1,maxit=60,%s)" % CUDA
+CG_GPU = "cg(rtol=1e-9,maxit=2000,%s)" % CUDA
+BICG_GPU = "bicgstab(rtol=1e-8,maxit=3000,%s)" % CUDA
+GPU_CASES = [
+    ("gpu: tb-incomp default (100 steps), pressure", "tb-incomp", [], "pressure",
+     [CG + "+bilu0", CG_GPU + "+block_jacobi", CG_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)"], 40),
+    ("gpu: tb-incomp cavity3d_re1000 (20 steps), pressure", "tb-incomp",
+     ["inputs/incompressible/cavity3d_re1000.toml", "--steps", "20"], "pressure",
+     [CG + "+bilu0", CG_GPU + "+block_jacobi", CG_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)"], 10),
+    ("gpu: tb-comp2d default (150 steps), flow", "tb-comp2d", ["--steps", "150"], "flow",
+     [FLOW + "+bilu0", FLOW_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_GPU + "+multicolor"], 40),
+    ("gpu: tb-comp2d naca0012_laminar CFL ramp (100 steps), flow", "tb-comp2d",
+     ["inputs/compressible/naca0012_laminar.toml", "--steps", "100"], "flow",
+     [FLOW + "+bilu0", FLOW_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_GPU + "+multicolor"], 20),
+    ("gpu: tb-ib default (30 steps), pressure", "tb-ib", ["--steps", "30"], "pressure",
+     ["bicgstab_dia(rtol=1e-8,maxit=3000)", "bicgstab_dia(rtol=1e-8,maxit=3000,%s)" % CUDA,
+      BICG_GPU + "+fgbilu(variant=cl)"], 15),
 ]
 QUICK_STEPS = "4"
 
@@ -110,10 +131,12 @@ def bench_case(case, bin_dir, reps, quick, work):
         for k, c in enumerate(candidates):
             alone[c].append(run_once(binary, args, system, c, os.path.join(work, "c%d-r%d" % (k, rep))))
     med = {c: median(alone[c], "linear_s") for c in candidates}
-    best = min((c for c in candidates if ok[c] and med[c] is not None), key=lambda c: med[c])
+    good = [c for c in candidates if ok[c] and med[c] is not None]
+    best = min(good, key=lambda c: med[c]) if good else None
     ap_linear = median(auto, "linear_s")
     ap_probe = median(auto, "probe_s")
-    figures = {"autopilot": auto[0].get("figures_of_merit", {}), "best_alone": alone[best][0].get("figures_of_merit", {})}
+    figures = {"autopilot": auto[0].get("figures_of_merit", {}),
+               "best_alone": alone[best][0].get("figures_of_merit", {}) if best else {}}
     result = {
         "label": label, "system": system, "autopilot": spec, "candidates": candidates,
         "alone_linear_s": med, "alone_ok": ok, "alone_steps": {c: alone[c][0].get("steps") for c in candidates},
@@ -122,7 +145,7 @@ def bench_case(case, bin_dir, reps, quick, work):
         "autopilot_steps": auto[0].get("steps"), "autopilot_exit": [r["exit"] for r in auto],
         "autopilot_failures": [r.get("failures") for r in auto],
         "switches": auto[0].get("switches"), "refused": auto[0].get("refused"),
-        "ratio_to_best": ap_linear / med[best] if ap_linear and med[best] else None,
+        "ratio_to_best": ap_linear / med[best] if ap_linear and best and med[best] else None,
         "probe_overhead": ap_probe / ap_linear if ap_linear else None,
         "beats_every_candidate": bool(ap_linear is not None and all(
             med[c] is None or not ok[c] or ap_linear < med[c] for c in candidates)),
@@ -139,9 +162,11 @@ def main():
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--quick", action="store_true", help="a few steps per case, one repetition")
     ap.add_argument("--cases", help="only the cases whose label contains this text")
+    ap.add_argument("--commit", help="the commit of the tree measured (default: git rev-parse HEAD)")
+    ap.add_argument("--gpu", action="store_true", help="the host-versus-GPU candidate lists instead (needs a GPU)")
     a = ap.parse_args()
     reps = 1 if a.quick else a.reps
-    cases = [c for c in CASES if not a.cases or a.cases in c[0]]
+    cases = [c for c in (GPU_CASES if a.gpu else CASES) if not a.cases or a.cases in c[0]]
     with open("/proc/loadavg") as f:
         load_before = f.read().strip()
     results = []
@@ -159,7 +184,15 @@ def main():
             sys.stdout.flush()
     with open("/proc/loadavg") as f:
         load_after = f.read().strip()
-    out = {"machine": platform.node(), "cpus": os.cpu_count(), "loadavg_before": load_before,
+    gpu = ""
+    if shutil.which("nvidia-smi"):
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True).stdout.strip()
+    commit = a.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                        text=True).stdout.strip()
+    out = {"machine": platform.node(), "gpu": gpu, "commit": commit,
+           "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cpus": os.cpu_count(),
+           "loadavg_before": load_before,
            "loadavg_after": load_after, "reps": reps, "quick": a.quick, "cases": results}
     if a.json:
         with open(a.json, "w") as f:
