@@ -62,6 +62,7 @@ def run_once(binary, args, specs, out_dir):
     cmd = [binary] + args + ["--out", out_dir, "--set", "run.progress=false"]
     for system, spec in specs.items():
         cmd += ["--set", "solver.%s=%s" % (system, spec)]
+    shutil.rmtree(out_dir, ignore_errors=True)  # a refused run must not leave the last run's summary
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
     rec = {"exit": p.returncode, "wall_s": time.perf_counter() - t0}
@@ -116,6 +117,8 @@ def main():
                     print("%-40s %-22s %8.2f s wall, linear %s s, steps %s, exit %d" % (
                         label, k, rec["wall_s"], "%.3f" % rec["linear_s"] if "linear_s" in rec else "-",
                         rec.get("steps", "-"), rec["exit"]), flush=True)
+                    if "stderr_tail" in rec:
+                        print("    " + rec["stderr_tail"].strip().replace("\n", "\n    "), flush=True)
             host = median(runs["host default"], "wall_s")
             summary = {k: {"median_wall_s": median(v, "wall_s"), "median_linear_s": median(v, "linear_s"),
                            "median_loop_s": median(v, "loop_s"), "steps": v[0].get("steps"), "exit": v[0]["exit"],
