@@ -52,10 +52,10 @@ CG_GPU = "cg(rtol=1e-9,maxit=2000,%s)" % CUDA
 BICG_GPU = "bicgstab(rtol=1e-8,maxit=3000,%s)" % CUDA
 GPU_CASES = [
     ("gpu: tb-incomp default (100 steps), pressure", "tb-incomp", [], "pressure",
-     [CG + "+bilu0", CG_GPU + "+block_jacobi", CG_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)"], 40),
+     [CG + "+bilu0", CG_GPU + "+block_jacobi", CG_GPU + "+jacobi"], 40),
     ("gpu: tb-incomp cavity3d_re1000 (20 steps), pressure", "tb-incomp",
      ["inputs/incompressible/cavity3d_re1000.toml", "--steps", "20"], "pressure",
-     [CG + "+bilu0", CG_GPU + "+block_jacobi", CG_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)"], 10),
+     [CG + "+bilu0", CG_GPU + "+block_jacobi", CG_GPU + "+jacobi"], 10),
     ("gpu: tb-comp2d default (150 steps), flow", "tb-comp2d", ["--steps", "150"], "flow",
      [FLOW + "+bilu0", FLOW_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_GPU + "+multicolor"], 40),
     ("gpu: tb-comp2d naca0012_laminar CFL ramp (100 steps), flow", "tb-comp2d",
@@ -63,7 +63,7 @@ GPU_CASES = [
      [FLOW + "+bilu0", FLOW_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_GPU + "+multicolor"], 20),
     ("gpu: tb-ib default (30 steps), pressure", "tb-ib", ["--steps", "30"], "pressure",
      ["bicgstab_dia(rtol=1e-8,maxit=3000)", "bicgstab_dia(rtol=1e-8,maxit=3000,%s)" % CUDA,
-      BICG_GPU + "+fgbilu(variant=cl)"], 15),
+      BICG_GPU + "+block_jacobi"], 15),
 ]
 QUICK_STEPS = "4"
 
