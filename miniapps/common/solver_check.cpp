@@ -58,8 +58,10 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a) {
     bool any = false;
     for (const auto& candidate : parse_autopilot_spec(s.spec).candidates) {
       const std::string why = set_up_refusal(candidate, a);
-      if (why.empty()) any = true;
-      else reasons += (reasons.empty() ? "" : "; ") + candidate + ": " + why;
+      if (why.empty())
+        any = true;
+      else
+        reasons += (reasons.empty() ? "" : "; ") + candidate + ": " + why;
     }
     if (!any) throw refuse("every autopilot candidate was refused: " + reasons);
     return;
