@@ -79,7 +79,7 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "steps without a new lowest residual before the CFL is cut by cfl.stall_cut; 0: never",
               harness::in_range(0, 1e6)});
   schema.add({"cfl.stall_cut", KeyType::real, "0.5", "CFL factor when the residual stalled", open_closed_unit});
-  schema.add({"cfl.growth", KeyType::real, "1.5",
+  schema.add({"cfl.growth", KeyType::real, "1",
               "smallest CFL factor after a healthy step (no relaxation, residual below cfl.growth_tolerance times the "
               "previous); 1: Eq. 3 alone",
               harness::in_range(1, 100)});
