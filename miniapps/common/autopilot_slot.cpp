@@ -13,6 +13,7 @@
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/solver_communicator.hpp"
+#include "system_solvers.hpp"
 
 namespace tb::harness {
 
@@ -169,7 +170,7 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   }
   step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + cost;
   step_iterations_[i] += st.iterations;
-  if (!st.converged()) step_failed_[i] = 1;
+  if (!accepted_solve(st, limit_ok_)) step_failed_[i] = 1;
   return st;
 }
 
@@ -201,7 +202,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   st.setup_seconds += pending_setup_ + moved;
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
-  if (st.converged()) return st;
+  if (accepted_solve(st, limit_ok_)) return st;
   // The one in charge failed: the next candidates take this solve in turn.
   for (int k : policy_.fallback_order()) {
     std::copy(x0_.begin(), x0_.end(), x.begin());
@@ -213,7 +214,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
                   std::string(to_string(st.reason)) + "); " + next.detail;
     st = std::move(next);
     solved_by_ = k;
-    if (st.converged()) break;
+    if (accepted_solve(st, limit_ok_)) break;
   }
   return st;
 }

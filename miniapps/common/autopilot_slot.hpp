@@ -35,10 +35,15 @@ class AutopilotSlot {
   AutopilotSlot(std::string system, AutopilotSpec spec);
   // Steps of the run, for amortising a set-up before any pattern has changed.
   void plan_steps(long steps) { planned_steps_ = steps; }
+  // The system accepts a solve stopped by its iteration limit with a reduced
+  // residual (Simulation::accepts_iteration_limit): such a solve is no failure,
+  // neither for the fallback nor for the policy.
+  void accept_iteration_limit() { limit_ok_ = true; }
 
   void begin_step(long step);
   // Solves with the one in charge (after probing the others on probe steps);
-  // on failure the others are tried from the same initial guess.
+  // on failure (a solve not accepted: accepted_solve) the others are tried
+  // from the same initial guess.
   SolveStats solve(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
   // Feeds the step's costs (the slowest rank's, under MPI) to the policy.
   void end_step(double cfl);
@@ -88,6 +93,7 @@ class AutopilotSlot {
   // charge on that pattern: then it is the set-up of the one in charge.
   std::vector<double> startup_setup_;
   bool started_ = false;
+  bool limit_ok_ = false;  // accept_iteration_limit
   bool probing_ = false;
   int solved_by_ = -1;
   double step_probe_seconds_ = 0.0;

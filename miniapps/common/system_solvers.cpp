@@ -120,6 +120,11 @@ void SystemSolvers::load_autopilots(const std::string& state) {
   if (loaded != autopilots_.size()) throw Error("the checkpoint has no autopilot state for this case's autopilot");
 }
 
+void SystemSolvers::accept_iteration_limit(const std::string& system) {
+  limit_accepted_.push_back(system);
+  if (auto it = autopilots_.find(system); it != autopilots_.end()) it->second->accept_iteration_limit();
+}
+
 SolveRecord SystemSolvers::record(const std::string& system, SolveStats st, const std::string& checksum) const {
   const bool limit_ok = std::find(limit_accepted_.begin(), limit_accepted_.end(), system) != limit_accepted_.end();
   SolveRecord r{system, std::move(st), checksum};

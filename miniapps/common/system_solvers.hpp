@@ -51,7 +51,8 @@ class SystemSolvers final : public LinearSystems {
   // Systems of the listed steps are written as MatrixMarket into dir.
   void dump_steps(std::filesystem::path dir, std::vector<long> steps);
   // Solves of `system` stopped by their iteration limit with a reduced residual are accepted.
-  void accept_iteration_limit(const std::string& system) { limit_accepted_.push_back(system); }
+  // An autopilot of that system takes them as accepted too.
+  void accept_iteration_limit(const std::string& system);
   // Checksums on every solve, not only with shadows or dumps.
   void record_checksums(bool on) { checksums_ = on; }
   // Seconds spent on checksums and dumps since the last begin_step.

@@ -499,6 +499,24 @@ TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
   fs::remove_all(out);
 }
 
+// tb-comp2d's flow system takes a solve stopped by its iteration limit with a
+// reduced residual (seed 001 runs FGMRES for at most 60 iterations): the
+// autopilot must not count it as a failure, fall back, or switch away for it.
+TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNoFailure) {
+  const fs::path out = fresh_dir("accepted");
+  test::DecaySimulation sim;
+  sim.inexact = true;
+  const RunResult r = run_time_loop(
+      sim, decay_config(), autopilot_settings(out, 4, "autopilot(candidates=[gmres(maxit=1)+identity; gmres+bilu0])"));
+  EXPECT_EQ(r.last_step, 4);
+  EXPECT_EQ(r.totals.at("driver/heat").failures, 0);
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:reason")[0], "max_iterations");  // the solve in charge hit the limit
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  EXPECT_EQ(r.autopilots[0].fallbacks, 0);
+  for (const auto& s : r.autopilots[0].switches) EXPECT_NE(s.reason, "failed") << "at step " << s.step;
+  fs::remove_all(out);
+}
+
 TEST(AutopilotLoop, ACandidateThatCannotTakeTheSystemIsRefusedAtStartUp) {
   const fs::path out = fresh_dir("refused");
   test::DecaySimulation sim;  // 2x2 blocks: bicgstab_dia takes scalar matrices only
