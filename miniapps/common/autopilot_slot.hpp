@@ -36,8 +36,8 @@ class AutopilotSlot {
   // Steps of the run, for amortising a set-up before any pattern has changed.
   void plan_steps(long steps) { planned_steps_ = steps; }
   // The system accepts a solve stopped by its iteration limit with a reduced
-  // residual (Simulation::accepts_iteration_limit): such a solve is no failure,
-  // neither for the fallback nor for the policy.
+  // residual (Simulation::accepts_iteration_limit): such a solve is not solved
+  // again by the others (the policy still sees that it missed its tolerance).
   void accept_iteration_limit() { limit_ok_ = true; }
 
   void begin_step(long step);

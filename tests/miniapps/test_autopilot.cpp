@@ -501,8 +501,9 @@ TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
 
 // tb-comp2d's flow system takes a solve stopped by its iteration limit with a
 // reduced residual (seed 001 runs FGMRES for at most 60 iterations): the
-// autopilot must not count it as a failure, fall back, or switch away for it.
-TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNoFailure) {
+// autopilot keeps that solution and does not solve the system again with the
+// others (the policy still sees the missed tolerance and may switch).
+TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNotSolvedAgain) {
   const fs::path out = fresh_dir("accepted");
   test::DecaySimulation sim;
   sim.inexact = true;
@@ -513,7 +514,7 @@ TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNoFailure) {
   EXPECT_EQ(column_of(out / "steps.csv", "heat:reason")[0], "max_iterations");  // the solve in charge hit the limit
   ASSERT_EQ(r.autopilots.size(), 1u);
   EXPECT_EQ(r.autopilots[0].fallbacks, 0);
-  for (const auto& s : r.autopilots[0].switches) EXPECT_NE(s.reason, "failed") << "at step " << s.step;
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:in_charge")[0], "1");  // step 1's solution is the limited one
   fs::remove_all(out);
 }
 
