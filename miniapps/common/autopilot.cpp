@@ -213,16 +213,18 @@ void AutopilotPolicy::decide(long step, bool first) {
 void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span<const long> iterations,
                               std::span<const char> failed, double cfl) {
   const auto k0 = std::size_t(in_charge_);
-  if (failed[k0]) {
+  const bool k0_failed = failed[k0] == solve_failed;
+  if (failed[k0]) failed_once_[k0] = 1;
+  if (k0_failed) {
     ++failures_[k0];
-    failed_once_[k0] = 1;
     barred_until_[k0] = step + spec_.every * (1L << std::min(failures_[k0] - 1, 10L));
   }
   if (probes(step)) {
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       fresh_[k] = 0;
       if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
-      estimate_[k] = failed[k] ? std::numeric_limits<double>::infinity() : cost[k];
+      const bool counts_failed = failed[k] == solve_failed || (failed[k] && k != k0);
+      estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k];
       fresh_[k] = 1;
       if (failed[k]) failed_once_[k] = 1;
       probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] != 0});
@@ -259,7 +261,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     if (!confirming) ++round_;  // the rounds that count for the backed-off candidates
     return;
   }
-  if (failed[k0]) {
+  if (k0_failed) {
     // The step fell back on another candidate; the next step probes them all.
     estimate_[k0] = std::numeric_limits<double>::infinity();
     probe_requested_ = probe_all_ = true;

@@ -77,11 +77,19 @@ class AutopilotPolicy {
   bool refused(int candidate) const { return refused_[std::size_t(candidate)] != 0; }
 
   // The end of a step. cost[k]: candidate k's cost this step, NaN when it did not
-  // run; iterations[k] likewise; failed[k]: one of its solves did not converge.
+  // run; iterations[k] likewise; failed[k]: solve_failed when one of its solves
+  // was not accepted, missed_tolerance when one stopped at its iteration limit
+  // and the system accepted it (Simulation::accepts_iteration_limit), else 0. A
+  // probe that missed its tolerance counts as failed; the one in charge that
+  // did keeps its cost and the charge (nothing fell back) but takes the charge
+  // back from another only by 2x, as a failed one.
   // cfl: the step's CFL number (NaN where the physics has none); a change by more
   // than 2x since the last probe is a regime change and triggers a probe.
   void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,
                double cfl);
+
+  static constexpr char solve_failed = 1;
+  static constexpr char missed_tolerance = 2;
 
   const std::vector<AutopilotProbe>& probes_log() const { return probes_; }
   const std::vector<AutopilotSwitch>& switches() const { return switches_; }

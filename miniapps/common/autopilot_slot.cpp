@@ -170,11 +170,14 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   }
   step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + cost;
   step_iterations_[i] += st.iterations;
-  // For the policy a solve that did not reach its tolerance is a failure even
-  // where the loop accepts it: its seconds bought a less accurate step (block
+  // A solve that missed its tolerance where the loop accepts it is no fallback,
+  // but the policy must know: its seconds bought a less accurate step (block
   // Jacobi at the NACA 0012's iteration limit looks cheap a step and costs
   // pseudo-steps: 2.69 s of linear time alone against BILU(0)'s 0.70 s).
-  if (!st.converged()) step_failed_[i] = 1;
+  if (!accepted_solve(st, limit_ok_))
+    step_failed_[i] = AutopilotPolicy::solve_failed;
+  else if (!st.converged() && step_failed_[i] != AutopilotPolicy::solve_failed)
+    step_failed_[i] = AutopilotPolicy::missed_tolerance;
   return st;
 }
 
@@ -232,9 +235,16 @@ void AutopilotSlot::end_step(double cfl) {
     if (!std::isnan(cost[k])) cost[k] += (spec_.deterministic ? per_setup_[k] : setup_seconds_[k]) / amortise_steps();
   // All ranks decide from the same numbers: the slowest rank's, and a failure anywhere.
   if (!spec_.deterministic) {
-    for (const char failed : step_failed_) cost.push_back(failed ? 1.0 : 0.0);
+    // Ranked so that the maximum is the worst outcome: failed, missed, fine.
+    for (const char failed : step_failed_)
+      cost.push_back(failed == AutopilotPolicy::solve_failed ? 2.0 : failed ? 1.0 : 0.0);
     max_over_ranks(cost);
-    for (std::size_t k = 0; k < step_failed_.size(); ++k) step_failed_[k] = cost[step_failed_.size() + k] > 0.5;
+    for (std::size_t k = 0; k < step_failed_.size(); ++k) {
+      const double worst = cost[step_failed_.size() + k];
+      step_failed_[k] = worst > 1.5   ? AutopilotPolicy::solve_failed
+                        : worst > 0.5 ? AutopilotPolicy::missed_tolerance
+                                      : 0;
+    }
     cost.resize(step_failed_.size());
   }
   policy_.observe(step_, cost, step_iterations_, step_failed_, cfl);

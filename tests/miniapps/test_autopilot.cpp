@@ -196,6 +196,24 @@ TEST(AutopilotPolicy, AFailureInChargeProbesNextAndFallsBackByCost) {
   EXPECT_NE(p.in_charge(), 3);
 }
 
+// tb-comp2d's flow accepts a solve stopped at its iteration limit: the one in
+// charge that stops there keeps the charge and its cost (no fallback ran, no
+// probe round follows), while a probe that stops there cannot take the charge.
+TEST(AutopilotPolicy, AToleranceMissedWhereTheSystemAcceptsItIsNoFailureInCharge) {
+  constexpr char missed = AutopilotPolicy::missed_tolerance;
+  AutopilotPolicy p(2, spec_of(0, 10));
+  feed(p, 1, {{1.0, 1.5}});
+  feed(p, 2, {{1.0, nan_cost}, {missed, 0}});
+  EXPECT_FALSE(p.probes(3)) << "a failure in charge would probe every candidate next";
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_TRUE(std::isfinite(p.estimates()[0]));
+  feed(p, 11, {{1.0, 0.4}, {0, missed}});  // 2.5x cheaper, but it missed its tolerance
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_TRUE(std::isinf(p.estimates()[1]));
+  feed(p, 12, {{1.0, nan_cost}, {AutopilotPolicy::solve_failed, 0}});  // a real failure still probes
+  EXPECT_TRUE(p.probes(13));
+}
+
 TEST(AutopilotPolicy, ARestoredStateRepeatsTheDecisionsExactly) {
   auto stream = [](long step) {
     return FakeStep{
