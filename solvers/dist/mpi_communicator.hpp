@@ -43,6 +43,8 @@ class MpiCommunicator final : public banded::Communicator {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  // This group's own duplicate communicator (distributed matrices build theirs from it).
+  MPI_Comm comm() const { return comm_; }
   const VectorSpace& space() const override { return *space_; }
   std::unique_ptr<banded::GhostExchange> make_exchange(const banded::RowPartition& p, index_t band,
                                                        Backend backend) const override;

@@ -247,6 +247,22 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
                                         parse_backend(kp.text("backend")));
 }
 
+std::unique_ptr<KrylovMethod> Registry::make_method(const std::string& spec, const SpecComponent& c,
+                                                    Backend* backend) const {
+  const KrylovEntry* ke = find_entry(krylov_, c.name);
+  if (!ke) throw Error("spec '" + spec + "': " + unknown("Krylov method", c.name, krylov_names()));
+  const ParamValues kp = validate(spec, ke->name, ke->params, c);
+  if (backend) *backend = parse_backend(kp.text("backend"));
+  return building(spec, [&] { return ke->make(kp, stop_criteria(kp)); });
+}
+
+std::unique_ptr<Preconditioner> Registry::make_preconditioner(const std::string& spec, const SpecComponent& c) const {
+  const PreconditionerEntry* pe = find_entry(precond_, c.name);
+  if (!pe) throw Error("spec '" + spec + "': " + unknown("preconditioner", c.name, preconditioner_names()));
+  const ParamValues pp = validate(spec, pe->name, pe->params, c);
+  return building(spec, [&] { return pe->make(pp); });
+}
+
 std::unique_ptr<LinearSolver> Registry::make_complete(const CompleteSolverEntry& e, const SolverSpec& spec) const {
   if (spec.components.size() > 1)
     throw Error("spec '" + spec.text + "': " + e.name +
@@ -291,6 +307,7 @@ const Registry& Registry::builtin() {
     register_parilut(reg);
     register_banded(reg);
     register_petsc(reg);
+    register_schwarz(reg);
     return reg;
   }();
   return r;

@@ -89,6 +89,12 @@ class Registry {
   // Every refusal of a parameter's value reads
   //   spec 'TEXT': COMPONENT.PARAM: given VALUE, allowed DOMAIN
   std::unique_ptr<LinearSolver> make(std::string_view spec) const;
+  // The parts of a specification, built alone: a Krylov method from its
+  // component (e.g. "fgmres(restart=30)"; its backend in *backend) and a
+  // preconditioner from its own (e.g. a Schwarz method's local solver,
+  // "async_bilu(build_sweeps=1)"). `spec` is the text quoted in refusals.
+  std::unique_ptr<KrylovMethod> make_method(const std::string& spec, const SpecComponent& c, Backend* backend) const;
+  std::unique_ptr<Preconditioner> make_preconditioner(const std::string& spec, const SpecComponent& c) const;
   // Every name with its parameters and defaults, for --help.
   std::string help() const;
   std::vector<std::string> krylov_names() const;
@@ -117,5 +123,6 @@ void register_multicolor(Registry& r);
 void register_parilut(Registry& r);
 void register_banded(Registry& r);
 void register_petsc(Registry& r);
+void register_schwarz(Registry& r);
 
 }  // namespace tb

@@ -67,12 +67,20 @@ class SpecParser {
     return std::string(text_.substr(start, pos_ - start));
   }
 
-  // Values: everything up to ',' or ')' (numbers like 1e-1, words like mixed).
+  // Values: everything up to ',' or ')' (numbers like 1e-1, words like mixed),
+  // or a component in parentheses whose commas are its own
+  // (local=async_bilu(build_sweeps=1,apply_sweeps=3)).
   std::string token() {
     skip_space();
     const std::size_t start = pos_;
-    while (pos_ < text_.size() && peek() != ',' && peek() != ')' && !std::isspace(static_cast<unsigned char>(peek())))
+    int depth = 0;
+    while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(peek()))) {
+      if (depth == 0 && (peek() == ',' || peek() == ')')) break;
+      if (peek() == '(') ++depth;
+      if (peek() == ')') --depth;
       ++pos_;
+    }
+    if (depth > 0) fail("expected ')' to close the value");
     if (pos_ == start) fail("expected a value");
     return std::string(text_.substr(start, pos_ - start));
   }

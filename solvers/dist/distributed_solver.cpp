@@ -1,0 +1,113 @@
+#include "distributed_solver.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "dist_bsr_operator.hpp"
+#include "mpi_communicator.hpp"
+#include "schwarz.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/core/timer.hpp"
+#include "solvers/core/vector_kernels.hpp"
+
+namespace tb::dist {
+
+struct DistributedSolver::Parts {
+  RowDistribution rows;
+  RankBlocks blocks;
+  std::unique_ptr<DistBsrOperator> op;
+  std::unique_ptr<SchwarzPreconditioner> precond;
+  Vector b, x, r;
+};
+
+namespace {
+// The communicator's MPI handle, or MPI_COMM_NULL for the one-process group.
+MPI_Comm mpi_handle(const banded::Communicator& c) {
+  if (const auto* m = dynamic_cast<const MpiCommunicator*>(&c)) return m->comm();
+  if (c.size() != 1) throw Error("distributed solver: a group of " + std::to_string(c.size()) + " ranks without MPI");
+  return MPI_COMM_NULL;
+}
+}  // namespace
+
+DistributedSolver::DistributedSolver(std::string spec, std::unique_ptr<KrylovMethod> method,
+                                     std::unique_ptr<Preconditioner> local, int overlap,
+                                     std::shared_ptr<const banded::Communicator> comm)
+    : spec_(std::move(spec)),
+      method_(std::move(method)),
+      local_(std::move(local)),
+      overlap_(overlap),
+      comm_(std::move(comm)) {
+  if (!comm_) comm_ = banded::self_communicator();
+  if (local_->is_variable() && !method_->accepts_variable_preconditioner())
+    throw Error("spec '" + spec_ + "': the local solver changes between applications; use fgmres or richardson");
+  method_->set_vector_space(&comm_->space());
+}
+
+DistributedSolver::~DistributedSolver() = default;
+
+void DistributedSolver::setup(const BsrMatrix& my_rows, const RowDistribution& rows) {
+  WallTimer t;
+  if (rows.parts() != comm_->size())
+    throw Error("spec '" + spec_ + "': a distribution over " + std::to_string(rows.parts()) + " ranks on " +
+                std::to_string(comm_->size()));
+  const MPI_Comm comm = mpi_handle(*comm_);
+  auto p = std::make_unique<Parts>();
+  p->rows = rows;
+  p->blocks = RankBlocks::from_rows(my_rows, rows, comm_->rank());
+  p->op = std::make_unique<DistBsrOperator>(comm, rows, p->blocks);
+  // The Schwarz wrapper takes the local solver once; later setups reuse it through the wrapper.
+  std::unique_ptr<Preconditioner> local = parts_ ? nullptr : std::move(local_);
+  if (!local) throw Error("spec '" + spec_ + "': set up twice (a new pattern needs a new solver)");
+  p->precond = std::make_unique<SchwarzPreconditioner>(comm, rows, overlap_, std::move(local), *p->op);
+  p->precond->setup(my_rows, Backend::host);
+  const std::size_t n = std::size_t(my_rows.rows());
+  p->b = Vector(Backend::host, n);
+  p->x = Vector(Backend::host, n);
+  p->r = Vector(Backend::host, n);
+  parts_ = std::move(p);
+  setup_seconds_ = t.seconds();
+}
+
+void DistributedSolver::update(const BsrMatrix& my_rows) {
+  if (!parts_) throw Error("spec '" + spec_ + "': update() before setup()");
+  WallTimer t;
+  parts_->blocks.refresh_values(my_rows);
+  parts_->op->update_values(parts_->blocks);
+  parts_->precond->update(my_rows);
+  setup_seconds_ = t.seconds();
+}
+
+SolveStats DistributedSolver::solve(std::span<const double> b, std::span<double> x) {
+  if (!parts_) throw Error("spec '" + spec_ + "': solve() before setup()");
+  Parts& p = *parts_;
+  if (b.size() != p.b.size() || x.size() != p.x.size())
+    throw Error("spec '" + spec_ + "': vectors of length " + std::to_string(b.size()) + " and " +
+                std::to_string(x.size()) + " for " + std::to_string(p.b.size()) + " rows on this rank");
+  WallTimer t;
+  p.b.copy_from_host(b);
+  p.x.copy_from_host(x);
+  SolveStats st;
+  // Every rank takes the same branch: the finiteness test is reduced.
+  double bad = (kernels::all_finite(p.b) && kernels::all_finite(p.x)) ? 0.0 : 1.0;
+  comm_->space().reduce(nullptr, 0, &bad, 1);
+  if (bad != 0.0) {
+    st.reason = StopReason::non_finite;
+    st.detail = "right-hand side or initial guess holds NaN or Inf on some rank";
+  } else {
+    st = method_->solve(*p.op, *p.precond, p.b, p.x);
+  }
+  p.x.copy_to_host(x);
+  st.solve_seconds = t.seconds();
+  st.setup_seconds = setup_seconds_;
+  st.solver = spec_;
+  p.op->apply(p.x, p.r);
+  kernels::axpby(1.0, p.b, -1.0, p.r);
+  st.final_residual = comm_->space().norm2(p.r);
+  if (st.converged() && !std::isfinite(st.final_residual)) st.reason = StopReason::non_finite;
+  return st;
+}
+
+index_t DistributedSolver::subdomain_rows() const { return parts_ ? parts_->precond->subdomain_rows() : 0; }
+index_t DistributedSolver::ghost_columns() const { return parts_ ? parts_->op->ghost_count() : 0; }
+
+}  // namespace tb::dist

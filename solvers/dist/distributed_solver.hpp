@@ -1,0 +1,53 @@
+#pragma once
+// A Krylov method over a distributed BSR system with a preconditioner over
+// ranks (issue 28): the method's dots reduce over the ranks (MpiVectorSpace),
+// its products exchange ghosts (DistBsrOperator), and the preconditioner is
+// block Jacobi or restricted additive Schwarz around any registry
+// preconditioner (SchwarzPreconditioner). solvers/factory builds one from a
+// specification (make_distributed_solver). No MPI header here.
+#include <memory>
+#include <span>
+#include <string>
+
+#include "row_distribution.hpp"
+#include "solvers/banded/communicator.hpp"
+#include "solvers/krylov/krylov_method.hpp"
+
+namespace tb::dist {
+
+class DistributedSolver {
+ public:
+  // overlap 0: block Jacobi over ranks; 1: restricted additive Schwarz. comm:
+  // the ranks that share the system (a one-process group needs no MPI).
+  DistributedSolver(std::string spec, std::unique_ptr<KrylovMethod> method, std::unique_ptr<Preconditioner> local,
+                    int overlap, std::shared_ptr<const banded::Communicator> comm);
+  ~DistributedSolver();
+
+  // my_rows: this rank's block rows (rows.owned(rank)), global block columns.
+  // Symbolic and numeric; collective.
+  void setup(const BsrMatrix& my_rows, const RowDistribution& rows);
+  // Numbers only, the pattern of setup; collective.
+  void update(const BsrMatrix& my_rows);
+  // This rank's rows of b and x (x: the initial guess in, the solution out); collective.
+  SolveStats solve(std::span<const double> b, std::span<double> x);
+
+  const std::string& spec() const { return spec_; }
+  int rank() const { return comm_->rank(); }
+  int ranks() const { return comm_->size(); }
+  // Block rows this rank's subdomain solver works on (owned + overlap) and ghost columns of the product.
+  index_t subdomain_rows() const;
+  index_t ghost_columns() const;
+  double setup_seconds() const { return setup_seconds_; }
+
+ private:
+  struct Parts;  // the MPI objects
+  std::string spec_;
+  std::unique_ptr<KrylovMethod> method_;
+  std::unique_ptr<Preconditioner> local_;
+  int overlap_;
+  std::shared_ptr<const banded::Communicator> comm_;
+  std::unique_ptr<Parts> parts_;
+  double setup_seconds_ = 0.0;
+};
+
+}  // namespace tb::dist

@@ -1,0 +1,107 @@
+#include "halo_exchange.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "mpi_communicator.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::dist {
+
+namespace {
+void check(int code, const char* what) {
+  if (code != MPI_SUCCESS) throw Error(std::string("halo exchange: ") + what + " failed");
+}
+}  // namespace
+
+HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width) : plan_(std::move(plan)), width_(width) {
+  if (width < 1) throw Error("halo exchange: width " + std::to_string(width) + ", allowed >= 1");
+  const int n = plan_.neighbour_count();
+  if (plan_.send_offsets.size() != std::size_t(n) + 1 || plan_.recv_offsets.size() != std::size_t(n) + 1)
+    throw Error("halo exchange: the plan's offsets do not match its " + std::to_string(n) + " neighbours");
+  // The same neighbours both ways: a pair that talks one way only sends zero items the other.
+  check(MPI_Dist_graph_create_adjacent(comm, n, plan_.neighbours.data(), MPI_UNWEIGHTED, n, plan_.neighbours.data(),
+                                       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
+        "MPI_Dist_graph_create_adjacent");
+  send_counts_.resize(std::size_t(n));
+  send_displs_.resize(std::size_t(n));
+  recv_counts_.resize(std::size_t(n));
+  recv_displs_.resize(std::size_t(n));
+  for (int q = 0; q < n; ++q) {
+    send_counts_[std::size_t(q)] = int(plan_.send_count(q) * width);
+    send_displs_[std::size_t(q)] = int(plan_.send_offsets[std::size_t(q)] * width);
+    recv_counts_[std::size_t(q)] = int(plan_.recv_count(q) * width);
+    recv_displs_[std::size_t(q)] = int(plan_.recv_offsets[std::size_t(q)] * width);
+  }
+  send_buf_.resize(plan_.send_items.size() * std::size_t(width));
+  recv_buf_.resize(plan_.recv_items.size() * std::size_t(width));
+}
+
+HaloExchange::~HaloExchange() {
+  if (graph_ != MPI_COMM_NULL && !mpi_finalized()) {
+    if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&graph_);
+  }
+}
+
+void HaloExchange::begin(const double* src) {
+  const std::size_t w = std::size_t(width_);
+  for (std::size_t s = 0; s < plan_.send_items.size(); ++s)
+    std::copy_n(src + std::size_t(plan_.send_items[s]) * w, w, send_buf_.data() + s * w);
+  check(
+      MPI_Ineighbor_alltoallv(send_buf_.data(), send_counts_.data(), send_displs_.data(), MPI_DOUBLE, recv_buf_.data(),
+                              recv_counts_.data(), recv_displs_.data(), MPI_DOUBLE, graph_, &request_),
+      "MPI_Ineighbor_alltoallv");
+}
+
+void HaloExchange::end(double* dst, index_t dst_first) {
+  check(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait");
+  const std::size_t w = std::size_t(width_);
+  for (std::size_t s = 0; s < plan_.recv_items.size(); ++s)
+    std::copy_n(recv_buf_.data() + s * w, w, dst + std::size_t(plan_.recv_items[s] - dst_first) * w);
+}
+
+HaloPlan matrix_halo_plan(MPI_Comm comm, const RowDistribution& rows, std::span<const index_t> ghost_columns) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  if (rows.parts() != size)
+    throw Error("distributed matrix: the row distribution has " + std::to_string(rows.parts()) + " parts for " +
+                std::to_string(size) + " ranks");
+  const index_t first = rows.first(rank), owned = rows.owned(rank);
+  // What this rank needs from each rank: its ghost columns grouped by owner
+  // (contiguous, since both are ascending).
+  std::vector<int> need(std::size_t(size), 0), need_displs(std::size_t(size), 0);
+  for (index_t g : ghost_columns) ++need[std::size_t(rows.owner(g))];
+  for (int q = 1; q < size; ++q)
+    need_displs[std::size_t(q)] = need_displs[std::size_t(q) - 1] + need[std::size_t(q) - 1];
+  std::vector<int> give(std::size_t(size), 0), give_displs(std::size_t(size), 0);
+  check(MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm), "MPI_Alltoall");
+  for (int q = 1; q < size; ++q)
+    give_displs[std::size_t(q)] = give_displs[std::size_t(q) - 1] + give[std::size_t(q) - 1];
+  std::vector<index_t> asked(std::size_t(give_displs.back() + give.back()));
+  static_assert(sizeof(index_t) == sizeof(int));
+  check(MPI_Alltoallv(ghost_columns.data(), need.data(), need_displs.data(), MPI_INT, asked.data(), give.data(),
+                      give_displs.data(), MPI_INT, comm),
+        "MPI_Alltoallv");
+
+  HaloPlan plan;
+  for (int q = 0; q < size; ++q) {
+    const std::size_t uq = std::size_t(q);
+    if (q == rank || (need[uq] == 0 && give[uq] == 0)) continue;
+    plan.neighbours.push_back(q);
+    for (int k = give_displs[uq]; k < give_displs[uq] + give[uq]; ++k) {
+      const index_t row = asked[std::size_t(k)];
+      if (row < first || row >= first + owned)
+        throw Error("distributed matrix: rank " + std::to_string(q) + " asked rank " + std::to_string(rank) +
+                    " for row " + std::to_string(row) + ", which it does not own");
+      plan.send_items.push_back(row - first);
+    }
+    for (int k = need_displs[uq]; k < need_displs[uq] + need[uq]; ++k) plan.recv_items.push_back(owned + k);
+    plan.send_offsets.push_back(index_t(plan.send_items.size()));
+    plan.recv_offsets.push_back(index_t(plan.recv_items.size()));
+  }
+  return plan;
+}
+
+}  // namespace tb::dist

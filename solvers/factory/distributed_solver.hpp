@@ -1,0 +1,21 @@
+#pragma once
+// Distributed solves from a specification (issue 28), in builds with MPI:
+//   fgmres(restart=30)+bjacobi(local=bilu0)
+//   fgmres+asm(overlap=1,local=async_bilu(build_sweeps=1,apply_sweeps=3))
+//   cg+jacobi    (point or block Jacobi: the same on any number of ranks)
+// The Krylov method is any registry method; the preconditioner is bjacobi or
+// asm around any registry preconditioner, or a rank-independent one
+// (identity, jacobi, block_jacobi). One that needs the whole matrix (bilu0
+// written alone) is refused with the bjacobi/asm form to write instead.
+#include <memory>
+#include <string_view>
+
+#include "solvers/dist/distributed_solver.hpp"
+
+namespace tb {
+
+// comm: the ranks that share the system; null for solver_communicator().
+std::unique_ptr<dist::DistributedSolver> make_distributed_solver(
+    std::string_view spec, std::shared_ptr<const banded::Communicator> comm = nullptr);
+
+}  // namespace tb
