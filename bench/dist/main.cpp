@@ -1,0 +1,233 @@
+// tb-bench-dist: distributed BSR solves (issue 28) on the ranks of mpiexec.
+// Every rank reads or generates the whole system and computes the same METIS
+// partition of its block graph (deterministic), renumbers the block rows part
+// by part and keeps its own: the distribution a partitioned mesh gives. For
+// each specification: iterations, set-up and solve seconds (the slowest
+// rank's; solves best of --reps), the ghost columns and subdomain rows per
+// rank, and the bytes of this rank's matrix parts. Run it on 1, 2, ... ranks
+// and compare (strong scaling); iteration counts do not depend on the machine,
+// so oversubscribed runs (-n 16 on 2 cores) measure their growth with the
+// number of subdomains.
+//   mpiexec -n 2 build/bin/tb-bench-dist --json bench/results/host-DATE-dist-2.json
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "../async_ilu/ordering.hpp"
+#include "../common/block_system.hpp"
+#include "../common/command_line.hpp"
+#include "mesh/partition.hpp"
+#include "solvers/core/json_writer.hpp"
+#include "solvers/core/machine.hpp"
+#include "solvers/core/timer.hpp"
+#include "solvers/factory/distributed_solver.hpp"
+#include "solvers/factory/solver_communicator.hpp"
+#include "solvers/matrix/generator_spec.hpp"
+#include "solvers/matrix/matrix_market.hpp"
+
+namespace tb::bench {
+namespace {
+
+struct Options {
+  std::string system_file, rhs_file;
+  std::string generate = "stencil7:nx=24,ny=24,nz=24,n=4";
+  std::vector<std::string> solvers;
+  std::string partition = "metis";
+  int reps = 3;
+  int threads = 1;
+  std::string json_path;
+};
+
+const char* usage =
+    "tb-bench-dist [--system A.mtx [--rhs b.mtx] | --generate SPEC] [--solver SPEC]... [--partition metis|rows]\n"
+    "              [--reps N] [--threads N] [--json FILE]\n"
+    "Distributed solves of one system on the ranks of mpiexec (issue 28).\n"
+    "  --system FILE    a block system written by a miniapp's --dump-systems\n"
+    "  --rhs FILE       its right-hand side (default b_i = sin(0.37 i) + 0.5)\n"
+    "  --generate SPEC  a generated system (default stencil7:nx=24,ny=24,nz=24,n=4)\n"
+    "  --solver SPEC    a distributed specification, repeatable (default: fgmres(restart=30,rtol=1e-8,\n"
+    "                   maxit=2000) with bjacobi(local=bilu0), asm(overlap=1,local=bilu0) and jacobi)\n"
+    "  --partition P    metis (default: METIS k-way parts of the block graph) or rows (contiguous rows)\n"
+    "  --reps N         solves per specification, the best is kept (default 3)\n"
+    "  --threads N      OpenMP threads per rank (default 1)\n"
+    "  --json FILE      write the runs with the machine description\n";
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (ArgumentList args(argc, argv, usage); args.next();) {
+    const std::string& f = args.flag();
+    if (f == "--system")
+      o.system_file = args.value();
+    else if (f == "--rhs")
+      o.rhs_file = args.value();
+    else if (f == "--generate")
+      o.generate = args.value();
+    else if (f == "--solver")
+      o.solvers.push_back(args.value());
+    else if (f == "--partition") {
+      o.partition = args.value();
+      if (o.partition != "metis" && o.partition != "rows")
+        throw Error("--partition: given " + o.partition + ", allowed metis or rows");
+    } else if (f == "--reps")
+      o.reps = int(parse_count(f, args.value(), 1));
+    else if (f == "--threads")
+      o.threads = int(parse_count(f, args.value(), 1));
+    else if (f == "--json")
+      o.json_path = args.value();
+    else
+      args.reject();
+  }
+  if (o.solvers.empty())
+    for (const char* p : {"bjacobi(local=bilu0)", "asm(overlap=1,local=bilu0)", "jacobi"})
+      o.solvers.push_back(std::string("fgmres(restart=30,rtol=1e-8,maxit=2000)+") + p);
+  return o;
+}
+
+struct Run {
+  std::string solver, reason;
+  int iterations = 0;
+  bool converged = false;
+  double setup_s = 0.0, solve_s = 0.0;  // the slowest rank's
+  long long ghosts_max = 0, subdomain_rows_max = 0, owned_max = 0;
+  double relative_residual = 0.0;
+};
+
+double max_over(const banded::Communicator& c, double v) {
+  c.space().reduce(nullptr, 0, &v, 1);
+  return v;
+}
+
+Run run_one(const std::string& spec, const BsrMatrix& mine, const dist::RowDistribution& rows,
+            const std::vector<double>& b, int reps, const std::shared_ptr<const banded::Communicator>& world) {
+  Run r;
+  r.solver = spec;
+  auto solver = make_distributed_solver(spec, world);
+  solver->setup(mine, rows);
+  r.setup_s = max_over(*world, solver->setup_seconds());
+  r.solve_s = 1e300;
+  // One untimed solve first: the first touch of the work vectors and of the
+  // neighbourhood communicator's buffers is no part of a time step's solve.
+  for (int k = -1; k < reps; ++k) {
+    std::vector<double> x(b.size(), 0.0);
+    const SolveStats st = solver->solve(b, x);
+    const double seconds = max_over(*world, st.solve_seconds);
+    if (k >= 0) r.solve_s = std::min(r.solve_s, seconds);
+    r.iterations = st.iterations;
+    r.converged = st.converged();
+    r.reason = std::string(to_string(st.reason));
+    r.relative_residual = st.final_residual / st.initial_residual;
+  }
+  r.ghosts_max = (long long)max_over(*world, double(solver->ghost_columns()));
+  r.subdomain_rows_max = (long long)max_over(*world, double(solver->subdomain_rows()));
+  r.owned_max = (long long)max_over(*world, double(mine.block_rows));
+  return r;
+}
+
+int run(int argc, char** argv) {
+  DistributedSession session(argc, argv);
+  const Options o = parse(argc, argv);
+  set_host_threads(o.threads);
+  const auto world = solver_communicator();
+  const int me = world->rank(), ranks = world->size();
+  const bool root = me == 0;
+
+  std::string description;
+  BsrMatrix a;
+  if (!o.system_file.empty()) {
+    a = read_block_system(o.system_file);
+    description = o.system_file;
+  } else {
+    GeneratedSystem g = generate_system(o.generate);
+    a = std::move(g.a);
+    description = g.description;
+  }
+  // The partition, the same on every rank, and the renumbering that makes each part contiguous.
+  std::vector<double> b_whole(std::size_t(a.rows()));
+  for (std::size_t i = 0; i < b_whole.size(); ++i) b_whole[i] = std::sin(0.37 * double(i)) + 0.5;
+  if (!o.rhs_file.empty()) {
+    b_whole = read_matrix_market_vector(o.rhs_file);
+    if (b_whole.size() != std::size_t(a.rows()))
+      throw Error(o.rhs_file + ": " + std::to_string(b_whole.size()) + " entries for " + std::to_string(a.rows()) +
+                  " rows");
+  }
+  std::vector<index_t> counts(std::size_t(ranks), 0);
+  std::vector<index_t> new_to_old;
+  BsrMatrix ordered;
+  if (o.partition == "metis" && ranks > 1) {
+    const Graph g = graph_from_pattern(a.block_rows, a.row_ptr.data(), a.col_idx.data());
+    const std::vector<index_t> part = partition_graph(g, ranks);
+    for (index_t p : part) ++counts[std::size_t(p)];
+    const Permutation order = partition_ordering(part, ranks);
+    ordered = permute_symmetric(a, order);
+    new_to_old = order.new_to_old;
+  } else {
+    ordered = a;
+    const auto even = dist::RowDistribution::balanced(a.block_rows, ranks);
+    for (int q = 0; q < ranks; ++q) counts[std::size_t(q)] = even.owned(q);
+  }
+  const auto rows = dist::RowDistribution::from_counts(counts);
+  const BsrMatrix mine = dist::rows_of(ordered, rows, me);
+  // This rank's entries of b, in the original numbering of its block rows.
+  std::vector<double> b(std::size_t(mine.rows()));
+  const std::size_t bs = std::size_t(a.block_size);
+  for (index_t i = 0; i < mine.block_rows; ++i) {
+    const index_t global = rows.first(me) + i;
+    const std::size_t old = std::size_t(new_to_old.empty() ? global : new_to_old[std::size_t(global)]);
+    for (std::size_t c = 0; c < bs; ++c) b[std::size_t(i) * bs + c] = b_whole[old * bs + c];
+  }
+
+  const Machine m = describe_machine();
+  if (root)
+    std::cout << summary(m) << "\nsystem " << description << ": " << a.block_rows << " block rows of " << a.block_size
+              << ", " << ranks << " rank(s), partition " << o.partition << ", " << o.threads << " thread(s) a rank\n";
+  std::vector<Run> runs;
+  for (const std::string& spec : o.solvers) {
+    runs.push_back(run_one(spec, mine, rows, b, o.reps, world));
+    const Run& r = runs.back();
+    if (root)
+      std::cout << "  " << r.solver << ": " << r.iterations << " its"
+                << " (" << r.reason << ")"
+                << ", setup " << r.setup_s << " s, solve " << r.solve_s << " s, owned <= " << r.owned_max
+                << ", ghosts <= " << r.ghosts_max << ", subdomain <= " << r.subdomain_rows_max << " block rows\n";
+  }
+  if (!root || o.json_path.empty()) return 0;
+  JsonWriter j;
+  j.begin_object().value("benchmark", "tb-bench-dist");
+  write(j, m);
+  j.begin_object("config")
+      .value("system", description)
+      .value("block_rows", (long long)a.block_rows)
+      .value("block_size", (long long)a.block_size)
+      .value("ranks", ranks)
+      .value("threads_per_rank", o.threads)
+      .value("partition", o.partition)
+      .value("reps", o.reps)
+      .value("rhs", o.rhs_file.empty() ? std::string("b_i = sin(0.37 i) + 0.5, x0 = 0") : o.rhs_file + ", x0 = 0")
+      .value("timing", "set-up once, solve best of reps after one untimed solve; each the slowest rank's")
+      .end_object();
+  j.begin_array("runs");
+  for (const Run& r : runs)
+    j.begin_object()
+        .value("solver", r.solver)
+        .value("iterations", r.iterations)
+        .value("converged", r.converged)
+        .value("stop_reason", r.reason)
+        .value("relative_residual", r.relative_residual)
+        .value("setup_seconds", r.setup_s)
+        .value("solve_seconds", r.solve_s)
+        .value("owned_block_rows_max", r.owned_max)
+        .value("ghost_columns_max", r.ghosts_max)
+        .value("subdomain_block_rows_max", r.subdomain_rows_max)
+        .end_object();
+  j.end_array().end_object();
+  j.save(o.json_path);
+  std::cout << "wrote " << o.json_path << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace tb::bench
+
+int main(int argc, char** argv) { return tb::bench::guarded_main("tb-bench-dist", argc, argv, tb::bench::run); }
