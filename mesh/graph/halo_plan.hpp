@@ -11,11 +11,11 @@
 namespace tb {
 
 struct HaloPlan {
-  std::vector<int> neighbours;                // ranks, ascending, each once
-  std::vector<index_t> send_offsets{0};       // neighbours.size() + 1 offsets into send_items
-  std::vector<index_t> send_items;            // local indices of owned entries, per neighbour
-  std::vector<index_t> recv_offsets{0};       // neighbours.size() + 1 offsets into recv_items
-  std::vector<index_t> recv_items;            // local indices of ghost entries, per neighbour
+  std::vector<int> neighbours;           // ranks, ascending, each once
+  std::vector<index_t> send_offsets{0};  // neighbours.size() + 1 offsets into send_items
+  std::vector<index_t> send_items;       // local indices of owned entries, per neighbour
+  std::vector<index_t> recv_offsets{0};  // neighbours.size() + 1 offsets into recv_items
+  std::vector<index_t> recv_items;       // local indices of ghost entries, per neighbour
 
   int neighbour_count() const { return static_cast<int>(neighbours.size()); }
   index_t send_count(int n) const { return send_offsets[n + 1] - send_offsets[n]; }
