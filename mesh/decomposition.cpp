@@ -1,0 +1,92 @@
+#include "mesh/decomposition.hpp"
+
+#include <algorithm>
+
+#include "mesh/mesh_graph.hpp"
+
+namespace tb {
+
+namespace {
+
+// The faces of each cell (CSR), built once for all pieces.
+struct CellFaces {
+  std::vector<index_t> ptr, faces;
+};
+
+CellFaces cell_faces(const Mesh2D& mesh) {
+  CellFaces cf;
+  cf.ptr.assign(mesh.num_cells() + 1, 0);
+  for (const Face& f : mesh.faces) {
+    ++cf.ptr[f.left + 1];
+    if (!f.is_boundary()) ++cf.ptr[f.right + 1];
+  }
+  for (index_t c = 0; c < mesh.num_cells(); ++c) cf.ptr[c + 1] += cf.ptr[c];
+  cf.faces.resize(cf.ptr.back());
+  std::vector<index_t> next(cf.ptr.begin(), cf.ptr.end() - 1);
+  for (index_t f = 0; f < mesh.num_faces(); ++f) {
+    cf.faces[next[mesh.faces[f].left]++] = f;
+    if (!mesh.faces[f].is_boundary()) cf.faces[next[mesh.faces[f].right]++] = f;
+  }
+  return cf;
+}
+
+// Local nodes: the nodes of the held cells, ascending global. `node_local`
+// (one entry per global node, -1 = not in this piece) is shared by all pieces
+// and left as found.
+void add_cells(const Mesh2D& mesh, MeshPiece& piece, std::vector<index_t>& node_local) {
+  for (index_t c : piece.cells.global)
+    piece.node_global.insert(piece.node_global.end(), mesh.cell_begin(c), mesh.cell_begin(c) + mesh.cell_size(c));
+  std::sort(piece.node_global.begin(), piece.node_global.end());
+  piece.node_global.erase(std::unique(piece.node_global.begin(), piece.node_global.end()), piece.node_global.end());
+  for (index_t n = 0; n < static_cast<index_t>(piece.node_global.size()); ++n) {
+    node_local[piece.node_global[n]] = n;
+    piece.mesh.nodes.push_back(mesh.nodes[piece.node_global[n]]);
+  }
+  index_t local[4];
+  for (index_t c : piece.cells.global) {
+    for (index_t k = 0; k < mesh.cell_size(c); ++k) local[k] = node_local[mesh.cell_begin(c)[k]];
+    piece.mesh.add_cell(local, mesh.cell_size(c));
+  }
+}
+
+// Boundary edges for build_faces: the global boundary faces of held cells with
+// their markers, and the faces to cells not held with the cut marker.
+void add_boundary_edges(const Mesh2D& mesh, const CellFaces& cf, MeshPiece& piece,
+                        const std::vector<index_t>& node_local) {
+  for (index_t c : piece.cells.global)
+    for (index_t k = cf.ptr[c]; k < cf.ptr[c + 1]; ++k) {
+      const Face& f = mesh.faces[cf.faces[k]];
+      const BoundaryEdge edge{{node_local[f.nodes[0]], node_local[f.nodes[1]]}, f.marker};
+      if (f.is_boundary()) {
+        if (f.marker >= 0) piece.mesh.boundary_edges.push_back(edge);
+      } else if (piece.cells.local_of(f.left == c ? f.right : f.left) < 0) {
+        piece.mesh.boundary_edges.push_back({edge.nodes, piece.cut_marker});
+      }
+    }
+}
+
+}  // namespace
+
+std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
+                                      int ghost_layers) {
+  std::vector<Subdomain> subdomains = decompose(cell_graph(mesh), cell_owner, parts, ghost_layers);
+  const CellFaces cf = cell_faces(mesh);
+  std::vector<index_t> node_local(mesh.num_nodes(), -1);
+  std::vector<MeshPiece> pieces(parts);
+  for (int p = 0; p < parts; ++p) {
+    MeshPiece& piece = pieces[p];
+    piece.cells = std::move(subdomains[p]);
+    piece.mesh.marker_names = mesh.marker_names;
+    // Appended rather than looked up: the global marker indices stay valid in
+    // every piece, and the cut marker is never one of them.
+    piece.mesh.marker_names.push_back(kPartitionCutMarker);
+    piece.cut_marker = mesh.num_markers();
+    add_cells(mesh, piece, node_local);
+    add_boundary_edges(mesh, cf, piece, node_local);
+    for (index_t n : piece.node_global) node_local[n] = -1;
+    build_faces(piece.mesh);
+  }
+  return pieces;
+}
+
+}  // namespace tb
