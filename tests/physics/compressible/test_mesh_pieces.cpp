@@ -1,0 +1,147 @@
+// Issue 28: a rank's piece of the mesh (decompose_mesh, two ghost layers) gives
+// its owned cells the residual and Jacobian rows of the whole mesh, so a rank
+// can assemble its own cells alone: the least-squares gradients with boundary
+// ghosts, the limiter, the second-order reconstruction, the viscous terms and
+// the wall and far-field conditions all find every neighbour they read. The
+// piece's cut faces take any boundary kind (far field here): only the last
+// layer's rows, which no owned row reads, see them. Checked on one process for
+// METIS parts of the shipped meshes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "compressible_fixtures.hpp"
+#include "mesh/decomposition.hpp"
+#include "mesh/mesh_graph.hpp"
+#include "mesh/partition.hpp"
+
+namespace tb::test {
+namespace {
+
+struct Case {
+  std::string name;
+  Mesh2D mesh;
+  std::vector<BoundaryKind> kinds;
+  EulerSettings settings;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  {  // The cylinder case's discretisation, with the limiter, on a distorted mesh.
+    Mesh2D m = distorted(cylinder_mesh(), 7);
+    auto kinds = cylinder_boundaries(m);
+    out.push_back(
+        {"inviscid cylinder, limiter", std::move(m), std::move(kinds), cylinder_case_settings(FluxScheme::Roe, true)});
+  }
+  {  // Laminar NACA0012 (M 0.5, Re 5000): no-slip walls, ghosts in the gradients, HLLC residual, Roe Jacobian.
+    Mesh2D m = read_mesh(std::string(TB_SOURCE_DIR) + "/inputs/meshes/naca0012_coarse.msh");
+    BoundaryMap map;
+    map.far_field = {"farfield"};
+    map.no_slip_adiabatic = {"airfoil"};
+    auto kinds = boundary_kinds_by_marker(m, map);
+    EulerSettings s = settings_at(0.5, 1.0, FluxScheme::Hllc);
+    s.jacobian_flux = FluxScheme::Roe;
+    s.viscous.mu_inf = 0.5 / 5000.0;
+    out.push_back({"laminar NACA0012", std::move(m), std::move(kinds), s});
+  }
+  return out;
+}
+
+double largest(const std::vector<State>& r) {
+  double m = 0.0;
+  for (const State& s : r)
+    for (double v : s) m = std::max(m, std::abs(v));
+  return m;
+}
+
+TEST(MeshPieces, OwnedCellsHaveTheWholeMeshResidualAndJacobianRows) {
+  if (!metis_available()) GTEST_SKIP() << "built without METIS";
+  for (Case& c : cases()) {
+    const index_t cells = c.mesh.num_cells();
+    EulerDiscretisation whole(c.mesh, c.kinds, c.settings);
+    const std::vector<State> w = perturbed_free_stream(c.settings, cells, 0.05, 11);
+    std::vector<double> shift(static_cast<std::size_t>(cells));
+    for (index_t i = 0; i < cells; ++i) shift[std::size_t(i)] = 1.0 + 0.25 * double(i % 5);
+    std::vector<State> r_whole;
+    BsrMatrix a_whole = whole.pattern().matrix;
+    std::vector<double> radius_whole;
+    for (int order : {1, 2}) {
+      whole.residual(w, order, r_whole);
+      const double scale = largest(r_whole);
+      whole.assemble_jacobian(w, shift, a_whole);
+      whole.spectral_radius_sums(w, radius_whole);
+      for (int parts : {2, 3, 7}) {
+        const auto owner = partition_graph(cell_graph(c.mesh), parts);
+        for (const MeshPiece& piece : decompose_mesh(c.mesh, owner, parts)) {
+          const auto& global = piece.cells.global;
+          std::vector<BoundaryKind> kinds = c.kinds;
+          kinds.push_back(BoundaryKind::FarField);  // the cut marker
+          ASSERT_EQ(index_t(kinds.size()), piece.mesh.num_markers());
+          EulerDiscretisation local(piece.mesh, kinds, c.settings);
+          std::vector<State> wl(global.size());
+          std::vector<double> shift_l(global.size());
+          for (std::size_t k = 0; k < global.size(); ++k) {
+            wl[k] = w[std::size_t(global[k])];
+            shift_l[k] = shift[std::size_t(global[k])];
+          }
+          std::vector<State> rl;
+          local.residual(wl, order, rl);
+          BsrMatrix al = local.pattern().matrix;
+          local.assemble_jacobian(wl, shift_l, al);
+          std::vector<double> radius_l;
+          local.spectral_radius_sums(wl, radius_l);
+          const std::string where = c.name + ", order " + std::to_string(order) + ", " + std::to_string(parts) +
+                                    " parts, rank " + std::to_string(piece.cells.rank);
+          for (index_t i = 0; i < piece.cells.owned; ++i) {
+            const index_t g = global[std::size_t(i)];
+            for (int q = 0; q < 4; ++q)
+              ASSERT_NEAR(rl[std::size_t(i)][q], r_whole[std::size_t(g)][q], 1e-12 * scale) << where << " cell " << g;
+            ASSERT_NEAR(radius_l[std::size_t(i)], radius_whole[std::size_t(g)], 1e-12 * radius_whole[std::size_t(g)])
+                << where;
+            ASSERT_EQ(al.row_ptr[i + 1] - al.row_ptr[i], a_whole.row_ptr[g + 1] - a_whole.row_ptr[g]) << where;
+            for (index_t k = al.row_ptr[i]; k < al.row_ptr[i + 1]; ++k) {
+              const index_t kg = a_whole.find_block(g, global[std::size_t(al.col_idx[k])]);
+              ASSERT_GE(kg, 0) << where;
+              for (int e = 0; e < 16; ++e)
+                ASSERT_NEAR(al.block(k)[e], a_whole.block(kg)[e], 1e-12 * (1.0 + std::abs(a_whole.block(kg)[e])))
+                    << where << " block (" << g << ", " << global[std::size_t(al.col_idx[k])] << ")";
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// One ghost layer is not enough for the second-order residual: some owned cell
+// then differs, which shows that the test above can fail.
+TEST(MeshPieces, OneGhostLayerIsNotEnoughForTheSecondOrderResidual) {
+  if (!metis_available()) GTEST_SKIP() << "built without METIS";
+  Case c = std::move(cases()[1]);
+  EulerDiscretisation whole(c.mesh, c.kinds, c.settings);
+  const std::vector<State> w = perturbed_free_stream(c.settings, c.mesh.num_cells(), 0.05, 11);
+  std::vector<State> r_whole;
+  whole.residual(w, 2, r_whole);
+  const double scale = largest(r_whole);
+  const auto owner = partition_graph(cell_graph(c.mesh), 3);
+  double worst = 0.0;
+  for (const MeshPiece& piece : decompose_mesh(c.mesh, owner, 3, 1)) {
+    std::vector<BoundaryKind> kinds = c.kinds;
+    kinds.push_back(BoundaryKind::FarField);
+    EulerDiscretisation local(piece.mesh, kinds, c.settings);
+    std::vector<State> wl(piece.cells.global.size()), rl;
+    for (std::size_t k = 0; k < wl.size(); ++k) wl[k] = w[std::size_t(piece.cells.global[k])];
+    local.residual(wl, 2, rl);
+    for (index_t i = 0; i < piece.cells.owned; ++i)
+      for (int q = 0; q < 4; ++q)
+        worst = std::max(worst,
+                         std::abs(rl[std::size_t(i)][q] - r_whole[std::size_t(piece.cells.global[std::size_t(i)])][q]));
+  }
+  EXPECT_GT(worst, 1e-6 * scale);
+}
+
+}  // namespace
+}  // namespace tb::test
