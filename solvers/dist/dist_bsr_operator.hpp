@@ -16,21 +16,21 @@ namespace tb::dist {
 class DistBsrOperator final : public LinearOperator {
  public:
   // Collective. comm = MPI_COMM_NULL: one process without MPI (no ghosts allowed).
-  DistBsrOperator(MPI_Comm comm, const RowDistribution& rows, const RankBlocks& blocks);
-  // The same pattern with new numbers (RankBlocks::refresh_values).
-  void update_values(const RankBlocks& blocks);
+  DistBsrOperator(MPI_Comm comm, const RowDistribution& rows, RankBlocks blocks);
+  // New numbers on the pattern: `source` as RankBlocks::refresh_values takes it.
+  void refresh_values(const BsrMatrix& source) { blocks_.refresh_values(source); }
 
-  index_t rows() const override { return local_.rows(); }
+  index_t rows() const override { return blocks_.local.rows(); }
   Backend backend() const override { return Backend::host; }
   void apply(const Vector& x, Vector& y) const override;
 
   // The exchange of one vector's ghosts (null on one process): Schwarz
   // preconditioners with overlap reuse it for the residual's ghosts.
   HaloExchange* halo() const { return halo_.get(); }
-  index_t ghost_count() const { return off_rank_.block_cols; }
+  const RankBlocks& blocks() const { return blocks_; }
 
  private:
-  BsrMatrix local_, off_rank_;
+  RankBlocks blocks_;
   std::unique_ptr<HaloExchange> halo_;
   mutable std::vector<double> ghosts_, off_product_;
 };

@@ -14,7 +14,6 @@ namespace tb::dist {
 
 struct DistributedSolver::Parts {
   RowDistribution rows;
-  RankBlocks blocks;
   std::unique_ptr<DistBsrOperator> op;
   std::unique_ptr<SchwarzPreconditioner> precond;
   Vector b, x, r;
@@ -53,8 +52,7 @@ void DistributedSolver::setup(const BsrMatrix& my_rows, const RowDistribution& r
   const MPI_Comm comm = mpi_handle(*comm_);
   auto p = std::make_unique<Parts>();
   p->rows = rows;
-  p->blocks = RankBlocks::from_rows(my_rows, rows, comm_->rank());
-  p->op = std::make_unique<DistBsrOperator>(comm, rows, p->blocks);
+  p->op = std::make_unique<DistBsrOperator>(comm, rows, RankBlocks::from_rows(my_rows, rows, comm_->rank()));
   // The Schwarz wrapper takes the local solver once; later setups reuse it through the wrapper.
   std::unique_ptr<Preconditioner> local = parts_ ? nullptr : std::move(local_);
   if (!local) throw Error("spec '" + spec_ + "': set up twice (a new pattern needs a new solver)");
@@ -71,8 +69,7 @@ void DistributedSolver::setup(const BsrMatrix& my_rows, const RowDistribution& r
 void DistributedSolver::update(const BsrMatrix& my_rows) {
   if (!parts_) throw Error("spec '" + spec_ + "': update() before setup()");
   WallTimer t;
-  parts_->blocks.refresh_values(my_rows);
-  parts_->op->update_values(parts_->blocks);
+  parts_->op->refresh_values(my_rows);
   parts_->precond->update(my_rows);
   setup_seconds_ = t.seconds();
 }
@@ -108,6 +105,8 @@ SolveStats DistributedSolver::solve(std::span<const double> b, std::span<double>
 }
 
 index_t DistributedSolver::subdomain_rows() const { return parts_ ? parts_->precond->subdomain_rows() : 0; }
-index_t DistributedSolver::ghost_columns() const { return parts_ ? parts_->op->ghost_count() : 0; }
+index_t DistributedSolver::ghost_columns() const {
+  return parts_ ? index_t(parts_->op->blocks().ghost_columns.size()) : 0;
+}
 
 }  // namespace tb::dist

@@ -9,9 +9,7 @@
 namespace tb::dist {
 
 namespace {
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) throw Error(std::string("halo exchange: ") + what + " failed");
-}
+void check(int code, const char* call) { check_mpi(code, "halo exchange", call); }
 }  // namespace
 
 HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width) : plan_(std::move(plan)), width_(width) {

@@ -12,6 +12,10 @@
 
 namespace tb::dist {
 
+void check_mpi(int code, const char* who, const char* call) {
+  if (code != MPI_SUCCESS) throw Error(std::string(who) + ": " + call + " failed");
+}
+
 MpiCommunicator::MpiCommunicator(MPI_Comm comm) {
   MPI_Comm_dup(comm, &comm_);
   MPI_Comm_rank(comm_, &rank_);

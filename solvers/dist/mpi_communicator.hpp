@@ -59,4 +59,7 @@ class MpiCommunicator final : public banded::Communicator {
 // True once MPI_Finalize has run: MPI objects must then no longer be freed.
 bool mpi_finalized();
 
+// tb::Error "WHO: CALL failed" unless code is MPI_SUCCESS.
+void check_mpi(int code, const char* who, const char* call);
+
 }  // namespace tb::dist

@@ -3,31 +3,18 @@
 #include <algorithm>
 #include <string>
 
+#include "solvers/banded/row_partition.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::dist {
 
+// The shares are seed 004's row partitions (solvers/banded/row_partition.hpp).
 RowDistribution RowDistribution::balanced(index_t n, int parts) {
-  if (parts < 1) throw Error("RowDistribution: parts = " + std::to_string(parts) + ", allowed >= 1");
-  if (n < 0) throw Error("RowDistribution: n = " + std::to_string(n) + ", allowed >= 0");
-  RowDistribution d;
-  d.begin.assign(std::size_t(parts) + 1, 0);
-  const index_t share = n / parts, extra = n % parts;
-  for (int r = 0; r < parts; ++r) d.begin[std::size_t(r) + 1] = d.begin[std::size_t(r)] + share + (r < extra ? 1 : 0);
-  return d;
+  return RowDistribution{banded::balanced_partition(n, parts).starts};
 }
 
 RowDistribution RowDistribution::from_counts(std::span<const index_t> counts) {
-  if (counts.empty()) throw Error("RowDistribution: no ranks");
-  RowDistribution d;
-  d.begin.assign(counts.size() + 1, 0);
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    if (counts[r] < 0)
-      throw Error("RowDistribution: rank " + std::to_string(r) + " owns " + std::to_string(counts[r]) +
-                  " rows, allowed >= 0");
-    d.begin[r + 1] = d.begin[r] + counts[r];
-  }
-  return d;
+  return RowDistribution{banded::partition_from_sizes(std::vector<index_t>(counts.begin(), counts.end())).starts};
 }
 
 int RowDistribution::owner(index_t i) const {

@@ -17,7 +17,7 @@ struct RowDistribution {
 
   // Equal shares; the first n % parts ranks get one block row more; ranks past n own nothing.
   static RowDistribution balanced(index_t n, int parts);
-  // From each rank's count; tb::Error names a negative count.
+  // From each rank's count; tb::Error names a negative count or no ranks.
   static RowDistribution from_counts(std::span<const index_t> counts);
 
   int parts() const { return int(begin.size()) - 1; }

@@ -21,20 +21,24 @@ struct SchwarzPreconditioner::GhostRows {
   std::vector<std::size_t> recv_block_offset;   // first received block per neighbour (+ end)
   std::vector<std::vector<double>> send_values;
   std::vector<double> recv_values;
+  // The value messages, fixed by the pattern: set up once, so an update allocates nothing.
+  std::vector<const double*> value_send;
+  std::vector<double*> value_recv;
+  std::vector<int> value_send_n, value_recv_n;
+  std::vector<MPI_Request> requests;
 };
 
 namespace {
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) throw Error(std::string("Schwarz preconditioner: ") + what + " failed");
-}
+void check(int code, const char* call) { check_mpi(code, "Schwarz preconditioner", call); }
 
-// Sends send[q] to and receives recv[q] from each neighbour, ints or doubles.
+// Sends send[q] to and receives recv[q] from each neighbour, ints or doubles;
+// req: two requests per neighbour.
 template <class T>
 void swap_with_neighbours(MPI_Comm comm, const std::vector<int>& neighbours, const std::vector<const T*>& send,
-                          const std::vector<int>& send_n, const std::vector<T*>& recv, const std::vector<int>& recv_n) {
+                          const std::vector<int>& send_n, const std::vector<T*>& recv, const std::vector<int>& recv_n,
+                          std::vector<MPI_Request>& req) {
   const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : MPI_INT;
-  std::vector<MPI_Request> req(neighbours.size() * 2, MPI_REQUEST_NULL);
   constexpr int tag = 28;
   for (std::size_t q = 0; q < neighbours.size(); ++q) {
     check(MPI_Irecv(recv[q], recv_n[q], type, neighbours[q], tag, comm, &req[2 * q]), "MPI_Irecv");
@@ -64,8 +68,7 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
     throw Error("Schwarz preconditioner: " + std::to_string(a.block_rows) + " block rows for a rank that owns " +
                 std::to_string(owned));
   const HaloExchange* halo = overlap_ == 1 ? op_.halo() : nullptr;
-  const RankBlocks blocks = RankBlocks::from_rows(a, rows_, rank_);
-  const std::vector<index_t>& ghosts = blocks.ghost_columns;
+  const std::vector<index_t>& ghosts = op_.blocks().ghost_columns;
   const index_t extent = owned + (halo ? index_t(ghosts.size()) : 0);
   auto local_of = [&](index_t j) -> index_t {
     if (j >= first && j < first + owned) return j - first;
@@ -81,6 +84,7 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
     auto gr = std::make_unique<GhostRows>();
     gr->neighbours = plan.neighbours;
     const std::size_t n = plan.neighbours.size();
+    gr->requests.assign(2 * n, MPI_REQUEST_NULL);
     std::vector<std::vector<index_t>> send_pattern(n);
     gr->send_rows.resize(n);
     std::vector<int> send_n(n), recv_n(n);
@@ -101,7 +105,7 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
       sp[q] = send_pattern[q].data();
       rp[q] = gr->recv_lengths.data() + plan.recv_offsets[q];
     }
-    swap_with_neighbours(comm_, gr->neighbours, sp, send_n, rp, recv_n);
+    swap_with_neighbours(comm_, gr->neighbours, sp, send_n, rp, recv_n, gr->requests);
     // Round 2: the rows' global columns.
     std::vector<std::vector<index_t>> send_cols(n);
     gr->recv_block_offset.assign(n + 1, 0);
@@ -118,10 +122,17 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
     }
     gr->recv_cols.resize(gr->recv_block_offset[n]);
     for (std::size_t q = 0; q < n; ++q) rp[q] = gr->recv_cols.data() + gr->recv_block_offset[q];
-    swap_with_neighbours(comm_, gr->neighbours, sp, send_n, rp, recv_n);
+    swap_with_neighbours(comm_, gr->neighbours, sp, send_n, rp, recv_n, gr->requests);
+    const std::size_t be = std::size_t(a.block_entries());
     gr->send_values.resize(n);
-    for (std::size_t q = 0; q < n; ++q) gr->send_values[q].resize(send_cols[q].size() * std::size_t(a.block_entries()));
-    gr->recv_values.resize(gr->recv_cols.size() * std::size_t(a.block_entries()));
+    gr->recv_values.resize(gr->recv_cols.size() * be);
+    for (std::size_t q = 0; q < n; ++q) {
+      gr->send_values[q].resize(send_cols[q].size() * be);
+      gr->value_send.push_back(gr->send_values[q].data());
+      gr->value_send_n.push_back(int(gr->send_values[q].size()));
+      gr->value_recv.push_back(gr->recv_values.data() + gr->recv_block_offset[q] * be);
+      gr->value_recv_n.push_back(int((gr->recv_block_offset[q + 1] - gr->recv_block_offset[q]) * be));
+    }
     ghost_rows_ = std::move(gr);
   }
 
@@ -184,23 +195,16 @@ void SchwarzPreconditioner::assemble(const BsrMatrix& a) {
   const std::size_t be = std::size_t(a.block_entries());
   if (ghost_rows_) {
     GhostRows& gr = *ghost_rows_;
-    const std::size_t n = gr.neighbours.size();
-    std::vector<const double*> sp(n);
-    std::vector<double*> rp(n);
-    std::vector<int> send_n(n), recv_n(n);
-    for (std::size_t q = 0; q < n; ++q) {
+    for (std::size_t q = 0; q < gr.neighbours.size(); ++q) {
       double* out = gr.send_values[q].data();
       for (index_t i : gr.send_rows[q]) {
         const std::size_t len = std::size_t(a.row_ptr[i + 1] - a.row_ptr[i]) * be;
         std::copy_n(a.block(a.row_ptr[i]), len, out);
         out += len;
       }
-      sp[q] = gr.send_values[q].data();
-      send_n[q] = int(gr.send_values[q].size());
-      rp[q] = gr.recv_values.data() + gr.recv_block_offset[q] * be;
-      recv_n[q] = int((gr.recv_block_offset[q + 1] - gr.recv_block_offset[q]) * be);
     }
-    swap_with_neighbours(comm_, gr.neighbours, sp, send_n, rp, recv_n);
+    swap_with_neighbours(comm_, gr.neighbours, gr.value_send, gr.value_send_n, gr.value_recv, gr.value_recv_n,
+                         gr.requests);
   }
   for (std::size_t k = 0; k < owned_source_.size(); ++k) {
     const index_t src = owned_source_[k];

@@ -19,8 +19,9 @@ namespace tb::dist {
 
 class SchwarzPreconditioner final : public Preconditioner {
  public:
-  // overlap: 0 or 1. The operator supplies the residual's ghost exchange and
-  // must outlive this preconditioner; comm as for the operator.
+  // overlap: 0 or 1. The operator supplies the ghost columns and the
+  // residual's ghost exchange, and must outlive this preconditioner; comm as
+  // for the operator.
   SchwarzPreconditioner(MPI_Comm comm, const RowDistribution& rows, int overlap, std::unique_ptr<Preconditioner> local,
                         const DistBsrOperator& op);
   ~SchwarzPreconditioner() override;

@@ -44,11 +44,7 @@ std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_vie
   std::unique_ptr<Preconditioner> local;
   if (pc.name == "bjacobi" || pc.name == "asm" || rank_independent(pc.name)) {
     local = reg.make_preconditioner(s, pc);  // bjacobi and asm make their local solver
-    if (pc.name == "asm") {
-      overlap = 1;
-      for (const auto& [key, value] : pc.params)
-        if (key == "overlap") overlap = std::stoi(value);
-    }
+    if (pc.name == "asm") overlap = reg.preconditioner_parameters(s, pc).integer("overlap");
   } else {
     throw Error("spec '" + s + "': " + pc.name + " needs the whole matrix; over ranks write bjacobi(local=" +
                 text_of(pc) + ") or asm(overlap=1,local=" + text_of(pc) + ")");

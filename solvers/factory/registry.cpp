@@ -256,11 +256,15 @@ std::unique_ptr<KrylovMethod> Registry::make_method(const std::string& spec, con
   return building(spec, [&] { return ke->make(kp, stop_criteria(kp)); });
 }
 
-std::unique_ptr<Preconditioner> Registry::make_preconditioner(const std::string& spec, const SpecComponent& c) const {
+ParamValues Registry::preconditioner_parameters(const std::string& spec, const SpecComponent& c) const {
   const PreconditionerEntry* pe = find_entry(precond_, c.name);
   if (!pe) throw Error("spec '" + spec + "': " + unknown("preconditioner", c.name, preconditioner_names()));
-  const ParamValues pp = validate(spec, pe->name, pe->params, c);
-  return building(spec, [&] { return pe->make(pp); });
+  return validate(spec, pe->name, pe->params, c);
+}
+
+std::unique_ptr<Preconditioner> Registry::make_preconditioner(const std::string& spec, const SpecComponent& c) const {
+  const ParamValues pp = preconditioner_parameters(spec, c);
+  return building(spec, [&] { return find_entry(precond_, c.name)->make(pp); });
 }
 
 std::unique_ptr<LinearSolver> Registry::make_complete(const CompleteSolverEntry& e, const SolverSpec& spec) const {

@@ -95,6 +95,8 @@ class Registry {
   // "async_bilu(build_sweeps=1)"). `spec` is the text quoted in refusals.
   std::unique_ptr<KrylovMethod> make_method(const std::string& spec, const SpecComponent& c, Backend* backend) const;
   std::unique_ptr<Preconditioner> make_preconditioner(const std::string& spec, const SpecComponent& c) const;
+  // A preconditioner component's parameters, validated, defaults filled in.
+  ParamValues preconditioner_parameters(const std::string& spec, const SpecComponent& c) const;
   // Every name with its parameters and defaults, for --help.
   std::string help() const;
   std::vector<std::string> krylov_names() const;
