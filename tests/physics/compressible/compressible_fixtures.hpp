@@ -93,6 +93,28 @@ inline EulerSettings settings_at(double mach, double alpha, FluxScheme flux = Fl
   return s;
 }
 
+// The laminar NACA0012 case (inputs/compressible/naca0012_laminar.toml): far
+// field, adiabatic no-slip airfoil, M 0.5 and Re 5000 on the unit chord.
+inline std::vector<BoundaryKind> naca0012_laminar_boundaries(const Mesh2D& mesh) {
+  BoundaryMap map;
+  map.far_field = {"farfield"};
+  map.no_slip_adiabatic = {"airfoil"};
+  return boundary_kinds_by_marker(mesh, map);
+}
+inline EulerSettings naca0012_laminar_settings(double alpha, FluxScheme flux = FluxScheme::Roe) {
+  EulerSettings s = settings_at(0.5, alpha, flux);
+  s.viscous.mu_inf = 0.5 / 5000.0;
+  return s;
+}
+
+// The largest magnitude of any component: the scale of a residual.
+inline double max_abs(const std::vector<State>& r) {
+  double m = 0.0;
+  for (const State& s : r)
+    for (double x : s) m = std::max(m, std::abs(x));
+  return m;
+}
+
 // The discretisation inputs/compressible/cylinder_inviscid.toml chooses: the
 // inner pressure on the wall, gradients from interior neighbours, the entropy
 // fix on the acoustic waves (docs/compressible.md: on the unsymmetric coarse

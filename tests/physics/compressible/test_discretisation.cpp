@@ -14,13 +14,6 @@
 namespace tb::test {
 namespace {
 
-double max_abs(const std::vector<State>& r) {
-  double m = 0.0;
-  for (const State& s : r)
-    for (double x : s) m = std::max(m, std::abs(x));
-  return m;
-}
-
 TEST(EulerDiscretisation, PreservesTheFreeStreamOnADistortedMesh) {
   const Mesh2D mesh = distorted(cylinder_mesh(), 7);
   for (FluxScheme flux : {FluxScheme::Roe, FluxScheme::Hllc, FluxScheme::Rusanov})

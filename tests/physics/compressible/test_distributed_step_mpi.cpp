@@ -28,15 +28,8 @@ constexpr int vars = 4;
 
 struct Naca {
   Mesh2D mesh = read_mesh(std::string(TB_SOURCE_DIR) + "/inputs/meshes/naca0012_coarse.msh");
-  std::vector<BoundaryKind> kinds;
-  EulerSettings settings = settings_at(0.5, 1.0);
-  Naca() {
-    BoundaryMap map;
-    map.far_field = {"farfield"};
-    map.no_slip_adiabatic = {"airfoil"};
-    kinds = boundary_kinds_by_marker(mesh, map);
-    settings.viscous.mu_inf = 0.5 / 5000.0;
-  }
+  std::vector<BoundaryKind> kinds = naca0012_laminar_boundaries(mesh);
+  EulerSettings settings = naca0012_laminar_settings(1.0);
 };
 
 // diag(V_i / dtau_i): a CFL of 1000 on the spectral-radius sums (seed 001 Eq. 2).

@@ -38,23 +38,12 @@ std::vector<Case> cases() {
   }
   {  // Laminar NACA0012 (M 0.5, Re 5000): no-slip walls, ghosts in the gradients, HLLC residual, Roe Jacobian.
     Mesh2D m = read_mesh(std::string(TB_SOURCE_DIR) + "/inputs/meshes/naca0012_coarse.msh");
-    BoundaryMap map;
-    map.far_field = {"farfield"};
-    map.no_slip_adiabatic = {"airfoil"};
-    auto kinds = boundary_kinds_by_marker(m, map);
-    EulerSettings s = settings_at(0.5, 1.0, FluxScheme::Hllc);
+    auto kinds = naca0012_laminar_boundaries(m);
+    EulerSettings s = naca0012_laminar_settings(1.0, FluxScheme::Hllc);
     s.jacobian_flux = FluxScheme::Roe;
-    s.viscous.mu_inf = 0.5 / 5000.0;
     out.push_back({"laminar NACA0012", std::move(m), std::move(kinds), s});
   }
   return out;
-}
-
-double largest(const std::vector<State>& r) {
-  double m = 0.0;
-  for (const State& s : r)
-    for (double v : s) m = std::max(m, std::abs(v));
-  return m;
 }
 
 TEST(MeshPieces, OwnedCellsHaveTheWholeMeshResidualAndJacobianRows) {
@@ -70,7 +59,7 @@ TEST(MeshPieces, OwnedCellsHaveTheWholeMeshResidualAndJacobianRows) {
     std::vector<double> radius_whole;
     for (int order : {1, 2}) {
       whole.residual(w, order, r_whole);
-      const double scale = largest(r_whole);
+      const double scale = max_abs(r_whole);
       whole.assemble_jacobian(w, shift, a_whole);
       whole.spectral_radius_sums(w, radius_whole);
       for (int parts : {2, 3, 7}) {
@@ -125,7 +114,7 @@ TEST(MeshPieces, OneGhostLayerIsNotEnoughForTheSecondOrderResidual) {
   const std::vector<State> w = perturbed_free_stream(c.settings, c.mesh.num_cells(), 0.05, 11);
   std::vector<State> r_whole;
   whole.residual(w, 2, r_whole);
-  const double scale = largest(r_whole);
+  const double scale = max_abs(r_whole);
   const auto owner = partition_graph(cell_graph(c.mesh), 3);
   double worst = 0.0;
   for (const MeshPiece& piece : decompose_mesh(c.mesh, owner, 3, 1)) {

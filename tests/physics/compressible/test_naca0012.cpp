@@ -22,12 +22,8 @@ namespace {
 
 TEST(Naca0012Laminar, ConvergesSixOrdersWithoutLiftAndWithBothDragParts) {
   const Mesh2D mesh = read_mesh(std::string(TB_SOURCE_DIR) + "/inputs/meshes/naca0012_coarse.su2");
-  BoundaryMap map;
-  map.far_field = {"farfield"};
-  map.no_slip_adiabatic = {"airfoil"};
-  EulerSettings s = settings_at(0.5, 0.0);
-  s.viscous.mu_inf = 0.5 / 5000.0;
-  EulerDiscretisation disc(mesh, boundary_kinds_by_marker(mesh, map), s);
+  const EulerSettings s = naca0012_laminar_settings(0.0);
+  EulerDiscretisation disc(mesh, naca0012_laminar_boundaries(mesh), s);
   PseudoTimeSettings p;
   p.cfl_second_order = 500.0;  // as inputs/compressible/naca0012_laminar.toml
   PseudoTimeSolver solver(disc, std::vector<State>(std::size_t(mesh.num_cells()), s.free_stream), p);
