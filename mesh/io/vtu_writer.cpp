@@ -1,5 +1,6 @@
 #include "mesh/io/vtu_writer.hpp"
 
+#include <bit>
 #include <cstdio>
 
 #include "solvers/core/atomic_file.hpp"
@@ -12,6 +13,7 @@
 #include <vtkDoubleArray.h>
 #include <vtkNew.h>
 #include <vtkPoints.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 #endif
@@ -26,7 +28,7 @@ bool vtu_writer_available() {
 #endif
 }
 
-void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<CellField>& fields) {
+void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<CellField>& fields, index_t owned_cells) {
   for (const CellField& f : fields)
     if (f.components < 1 || f.values.size() != std::size_t(f.components) * std::size_t(mesh.num_cells()))
       throw Error("cell field '" + f.name + "' has " + std::to_string(f.values.size()) + " values for " +
@@ -52,6 +54,14 @@ void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<Ce
     for (std::size_t k = 0; k < f.values.size(); ++k) array->SetValue(vtkIdType(k), f.values[k]);
     grid->GetCellData()->AddArray(array);
   }
+  if (owned_cells >= 0) {
+    vtkNew<vtkUnsignedCharArray> ghosts;
+    ghosts->SetName(vtkDataSetAttributes::GhostArrayName());
+    ghosts->SetNumberOfTuples(mesh.num_cells());
+    for (index_t c = 0; c < mesh.num_cells(); ++c)
+      ghosts->SetValue(c, c < owned_cells ? 0 : vtkDataSetAttributes::DUPLICATECELL);
+    grid->GetCellData()->AddArray(ghosts);
+  }
   const std::string temporary = temporary_path_for(path);
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   writer->SetFileName(temporary.c_str());
@@ -66,8 +76,26 @@ void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<Ce
 #else
   (void)path;
   (void)mesh;
+  (void)owned_cells;
   throw Error("cannot write '" + path + "': this build has no VTK (configure with WITH_VTK=ON)");
 #endif
+}
+
+void write_pvtu(const std::string& path, const std::vector<std::string>& pieces, const std::vector<CellField>& fields,
+                int ghost_levels) {
+  std::string x = "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\" byte_order=\"" +
+                  std::string(std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian") +
+                  "\">\n  <PUnstructuredGrid GhostLevel=\"" + std::to_string(ghost_levels) + "\">\n" +
+                  "    <PPoints>\n      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n" +
+                  "    <PCellData>\n";
+  for (const CellField& f : fields)
+    x += "      <PDataArray type=\"Float64\" Name=\"" + f.name + "\" NumberOfComponents=\"" +
+         std::to_string(f.components) + "\"/>\n";
+  if (ghost_levels > 0) x += "      <PDataArray type=\"UInt8\" Name=\"vtkGhostType\"/>\n";
+  x += "    </PCellData>\n";
+  for (const std::string& piece : pieces) x += "    <Piece Source=\"" + piece + "\"/>\n";
+  x += "  </PUnstructuredGrid>\n</VTKFile>\n";
+  write_file_atomically(path, x);
 }
 
 }  // namespace tb

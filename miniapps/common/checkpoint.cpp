@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -107,7 +108,29 @@ std::uint64_t case_digest(const CaseConfig& config) {
   return XXH3_64bits(text.data(), text.size());
 }
 
-void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state) {
+std::string checkpoint_file(int rank, int ranks) {
+  if (ranks <= 1) return "checkpoint.bin";
+  return "checkpoint-rank" + std::to_string(rank) + "-of-" + std::to_string(ranks) + ".bin";
+}
+
+namespace {
+
+// The rank count of the checkpoints in dir other than `ranks`'s, 0 when there are none.
+int other_rank_count(const std::filesystem::path& dir, int ranks) {
+  std::error_code ec;
+  if (ranks != 1 && std::filesystem::exists(dir / checkpoint_file(), ec)) return 1;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    int r = -1, p = 0;
+    if (std::sscanf(name.c_str(), "checkpoint-rank%d-of-%d.bin", &r, &p) == 2 && r == 0 && p != ranks) return p;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state, int rank,
+                      int ranks) {
   std::string o(magic);
   put_string(o, h.app);
   put_string(o, build_commit());
@@ -123,7 +146,7 @@ void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& 
   put_string(o, h.harness_state);
   put_string(o, state);
   put(o, XXH3_64bits(o.data(), o.size()));
-  write_file_atomically((dir / "checkpoint.bin").string(), o);
+  write_file_atomically((dir / checkpoint_file(rank, ranks)).string(), o);
 }
 
 std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
@@ -176,10 +199,17 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
 }
 
 std::string read_checkpoint(const std::filesystem::path& dir, const std::string& app, std::uint64_t digest,
-                            CheckpointHeader& h) {
-  const std::string path = (dir / "checkpoint.bin").string();
+                            CheckpointHeader& h, int rank, int ranks) {
+  const std::string path = (dir / checkpoint_file(rank, ranks)).string();
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
+  if (!in) {
+    if (const int other = other_rank_count(dir, ranks); other > 0)
+      throw Error(path + ": no checkpoint for a run on " + std::to_string(ranks) + " rank" + (ranks > 1 ? "s" : "") +
+                  "; " + dir.string() + " holds the checkpoint of a run on " + std::to_string(other) +
+                  ", whose partition it keeps: restart it on " + std::to_string(other) + " (mpiexec -n " +
+                  std::to_string(other) + ")");
+    throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
+  }
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string state = parse_checkpoint(bytes.str(), path, app, h);

@@ -1,6 +1,9 @@
 #pragma once
 // Checkpoints: the physics state plus the harness's running totals, written
-// atomically (temporary file, fsync, rename) to DIR/checkpoint.bin.
+// atomically (temporary file, fsync, rename) to DIR/checkpoint.bin, or, in a
+// run decomposed over P > 1 ranks, by each rank r to its own
+// DIR/checkpoint-rank<r>-of-<P>.bin (its piece's state): such a run restarts
+// on P ranks only, and is refused on another count with the count to use.
 //
 // Format version 3 (docs/harness.md, "Checkpoint and restart"):
 //   "tb-checkpoint 3\n"                      magic line
@@ -41,7 +44,11 @@ inline constexpr const char* restart_free_keys[] = {"run.steps", "run.progress",
 // survives the round trip through DIR/case.toml that --restart makes).
 std::uint64_t case_digest(const CaseConfig& config);
 
-void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header, const std::string& state);
+// The file rank `rank` of a run on `ranks` ranks writes (checkpoint.bin on one).
+std::string checkpoint_file(int rank = 0, int ranks = 1);
+
+void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header, const std::string& state,
+                      int rank = 0, int ranks = 1);
 
 // The checkpoint in `bytes` (read from `path`, named in errors): returns the
 // physics state and fills `header`. Throws tb::Error naming the path and the
@@ -51,9 +58,11 @@ void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& 
 std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
                              CheckpointHeader& header);
 
-// Reads DIR/checkpoint.bin through parse_checkpoint and refuses it, naming the
-// file, when its case digest is not `digest` (the running case's).
+// Reads DIR/checkpoint_file(rank, ranks) through parse_checkpoint and refuses
+// it, naming the file, when its case digest is not `digest` (the running
+// case's). Without that file, but with one written on another rank count, the
+// refusal names that count.
 std::string read_checkpoint(const std::filesystem::path& dir, const std::string& app, std::uint64_t digest,
-                            CheckpointHeader& header);
+                            CheckpointHeader& header, int rank = 0, int ranks = 1);
 
 }  // namespace tb::harness

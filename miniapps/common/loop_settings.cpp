@@ -1,5 +1,7 @@
 #include "loop_settings.hpp"
 
+#include "domain_sharing.hpp"
+#include "solvers/factory/partitioned_solver.hpp"
 #include "solvers/factory/solver_communicator.hpp"
 
 namespace tb::harness {
@@ -18,12 +20,19 @@ LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& conf
   s.checksums = config.boolean("run.checksums");
   s.guard.max_growth = config.real("run.max_growth");
   s.guard.max_failed_steps = config.integer("run.max_failed_steps");
-  for (const auto& system : app.systems) s.driver_specs[system] = config.text("solver." + system);
+  s.decomposed = decomposed_run(app);
+  s.rank = run_rank();
+  s.ranks = run_ranks();
+  for (const auto& system : app.systems)
+    s.driver_specs[system] =
+        s.decomposed ? partitioned_form(config.text("solver." + system), run_ranks()) : config.text("solver." + system);
   for (const auto& text : o.shadow) s.shadows.push_back(parse_study_spec(text, app.systems));
   s.dump_steps = o.dump_steps;
   s.writes_files = solver_communicator()->rank() == 0;
   return s;
 }
+
+bool decomposed_run(const MiniappDescription& app) { return app.decomposes && run_ranks() > 1; }
 
 std::string join_specs(const std::map<std::string, std::string>& specs) {
   std::string s;

@@ -14,6 +14,10 @@ namespace tb::harness {
 LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o,
                            const std::filesystem::path& out_dir);
 
+// Whether this run splits the physics over its ranks: the miniapp decomposes
+// and runs on more than one rank.
+bool decomposed_run(const MiniappDescription& app);
+
 // "system=spec; system=spec" of the driving solvers.
 std::string join_specs(const std::map<std::string, std::string>& specs);
 

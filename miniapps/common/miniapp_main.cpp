@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "ab_study.hpp"
+#include "domain_sharing.hpp"
 #include "loop_settings.hpp"
 #include "physics/step_failure.hpp"
 #include "run_report.hpp"
@@ -57,9 +58,25 @@ void print_options(const MiniappDescription& app, const RunOptions& o, const Loo
   std::fflush(stdout);
 }
 
+// A run decomposed over ranks that fails on some ranks only (a file one rank
+// cannot write, a local solver's breakdown) cannot leave the others waiting in
+// a collective call: the error is printed and the whole run aborted.
+RunResult run_loop_on_every_rank(const MiniappDescription& app, Simulation& sim, const CaseConfig& config,
+                                 const LoopSettings& s) {
+  if (!s.decomposed) return run_time_loop(sim, config, s);
+  try {
+    return run_time_loop(sim, config, s);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error on rank %d: %s\n", app.name.c_str(), s.rank, e.what());
+    abort_ranks(dynamic_cast<const StepFailure*>(&e) ? 1 : 2);
+  }
+}
+
 int run_single(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o, const LoopSettings& s) {
   auto sim = app.make(config);
-  const RunResult r = run_time_loop(*sim, config, s);
+  if (const std::string d = sim->decomposition(); !d.empty()) std::printf("  decomposition: %s\n", d.c_str());
+  std::fflush(stdout);
+  const RunResult r = run_loop_on_every_rank(app, *sim, config, s);
   const std::vector<StudyRow> rows = study_rows("driver", s, o.shadow, r);
   const long failures = rows.front().totals.failures;
   if (s.writes_files && !s.shadows.empty()) write_ab_report(s.out_dir, "shadow", rows);
@@ -107,6 +124,12 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     for (const auto& [k, v] : o.sets) config.set(k, v);
     if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
     config.check_files();
+    if (decomposed_run(app) && (!o.shadow.empty() || !o.ab.empty() || !o.dump_steps.empty()))
+      throw Error(std::string(!o.shadow.empty() ? "--shadow"
+                              : !o.ab.empty()   ? "--ab"
+                                                : "--dump-systems") +
+                  ": a one-process study; under mpiexec " + app.name + " splits its mesh over the " +
+                  std::to_string(run_ranks()) + " ranks (run it without mpiexec)");
     // Every case key is in its domain by now; the case's cross-key checks run
     // as the simulation is built, and every solver is set up on its system:
     // all before the output folder exists (docs/harness.md, "Validated before

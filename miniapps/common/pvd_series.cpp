@@ -9,8 +9,12 @@
 
 namespace tb::harness {
 
-void PvdSeries::add_and_write(const std::filesystem::path& pvd, double time, const std::string& file) {
+void PvdSeries::add(double time, const std::string& file) {
   if (entries_.empty() || entries_.back().second != file) entries_.emplace_back(time, file);
+}
+
+void PvdSeries::add_and_write(const std::filesystem::path& pvd, double time, const std::string& file) {
+  add(time, file);
   write_file_atomically(pvd.string(), text());
 }
 

@@ -15,6 +15,9 @@ class PvdSeries {
   // Adds `file` (relative to the .pvd) at `time` unless it is already the last
   // entry, then rewrites `pvd` whole (atomically).
   void add_and_write(const std::filesystem::path& pvd, double time, const std::string& file);
+  // The entry alone: a decomposed run's ranks other than 0 keep the list (it is
+  // in their checkpoints too) and leave the file to rank 0.
+  void add(double time, const std::string& file);
   std::string text() const;
   // Checkpoint form; load throws tb::Error on a truncated or implausible list.
   void save(std::ostream& out) const;

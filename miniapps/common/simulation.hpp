@@ -23,6 +23,9 @@ class LinearSystems {
  public:
   virtual ~LinearSystems() = default;
   // Solves A x = b for the named system; x holds the initial guess on entry.
+  // In a decomposed run (MiniappDescription::decomposes, under mpiexec) every
+  // rank calls it at once with its own block rows of A (global block columns,
+  // rank r's rows after rank r-1's) and its own entries of b and x.
   virtual SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                            std::span<double> x) = 0;
 };
@@ -71,8 +74,12 @@ class Simulation {
   // Everything needed to continue bit for bit after a restart.
   virtual void save_state(std::ostream& out) const = 0;
   virtual void load_state(std::istream& in) = 0;
-  // Field output (VTK) for step 'step' into 'dir'.
+  // Field output (VTK) for step 'step' into 'dir'. In a decomposed run every
+  // rank writes its piece, and rank 0 the file that collects them.
   virtual void write_fields(const std::filesystem::path& dir, long step) { (void)dir, (void)step; }
+  // In a decomposed run, how the domain was split ("2 ranks own 2,981 / 2,982
+  // cells..."), printed once at start-up; empty otherwise.
+  virtual std::string decomposition() const { return {}; }
   // Final figures of the case (drag, centreline error...), for summary.json.
   virtual std::vector<std::pair<std::string, double>> figures_of_merit() const { return {}; }
 };

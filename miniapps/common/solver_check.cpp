@@ -3,10 +3,13 @@
 #include <set>
 
 #include "autopilot.hpp"
+#include "loop_settings.hpp"
 #include "physics/step_failure.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/factory/partitioned_solver.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/factory/solver_communicator.hpp"
 #include "solvers/factory/spec.hpp"
 
 namespace tb::harness {
@@ -31,22 +34,28 @@ bool wants_absent_device(const std::string& spec) {
 }
 
 // The reason a solver cannot take the matrix, or "" when its set-up succeeds.
-std::string set_up_refusal(const std::string& spec, const BsrMatrix& a) {
+// Decomposed: `a` is this rank's rows, the set-up collective (partitioned_solver.hpp).
+std::string set_up_refusal(const std::string& spec, const BsrMatrix& a, bool decomposed) {
   try {
     if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
-    make_solver(spec)->setup(a);
+    if (decomposed)
+      make_partitioned_solver(partitioned_form(spec, solver_communicator()->size()))->setup(a);
+    else
+      make_solver(spec)->setup(a);
   } catch (const Error& e) {
     return e.what();
   }
   return {};
 }
 
-void check_on(const SolverToCheck& s, const BsrMatrix& a) {
+void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed) {
   auto refuse = [&](const std::string& why) {
     return Error((s.place.empty() ? "" : s.place + ": ") + "solver." + s.system + ": given \"" + s.spec + "\"" +
                  (s.place.empty() ? " (the default)" : "") + ", allowed a solver that takes the linear system '" +
                  s.system + "' (" + describe(a) + "): " + why);
   };
+  if (decomposed && is_autopilot_spec(s.spec))
+    throw refuse("the autopilot runs on one process; a run on several ranks takes one specification");
   if (s.autopilot_allowed && is_autopilot_spec(s.spec)) {
     // The autopilot refuses the candidates that cannot take the system and
     // goes on with the others (autopilot_slot.cpp); with none left it cannot run.
@@ -57,7 +66,7 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a) {
     std::string reasons;
     bool any = false;
     for (const auto& candidate : parse_autopilot_spec(s.spec).candidates) {
-      const std::string why = set_up_refusal(candidate, a);
+      const std::string why = set_up_refusal(candidate, a, false);
       if (why.empty())
         any = true;
       else
@@ -66,7 +75,7 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a) {
     if (!any) throw refuse("every autopilot candidate was refused: " + reasons);
     return;
   }
-  if (const std::string why = set_up_refusal(s.spec, a); !why.empty()) throw refuse(why);
+  if (const std::string why = set_up_refusal(s.spec, a, decomposed); !why.empty()) throw refuse(why);
 }
 
 // Stands in for the harness's solvers during the throw-away first step: sets
@@ -74,15 +83,15 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a) {
 // initial guess (the step's later systems have the same format whatever x is).
 class FirstStepProbe final : public LinearSystems {
  public:
-  FirstStepProbe(const std::vector<SolverToCheck>& solvers, const std::vector<std::string>& systems)
-      : solvers_(solvers), waiting_(systems.begin(), systems.end()) {}
+  FirstStepProbe(const std::vector<SolverToCheck>& solvers, const std::vector<std::string>& systems, bool decomposed)
+      : solvers_(solvers), waiting_(systems.begin(), systems.end()), decomposed_(decomposed) {}
 
   SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                    std::span<double> x) override {
     (void)b, (void)x;
     if (waiting_.erase(system) > 0) {
       for (const auto& s : solvers_)
-        if (s.system == system) check_on(s, a);
+        if (s.system == system) check_on(s, a, decomposed_);
       if (waiting_.empty()) throw EverySystemSeen{};
     }
     SolveStats st;
@@ -94,6 +103,7 @@ class FirstStepProbe final : public LinearSystems {
  private:
   const std::vector<SolverToCheck>& solvers_;
   std::set<std::string> waiting_;
+  bool decomposed_;
 };
 
 }  // namespace
@@ -117,7 +127,7 @@ std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const C
 void check_solvers_on_first_step(const MiniappDescription& app, const CaseConfig& config,
                                  const std::vector<SolverToCheck>& solvers) {
   auto sim = app.make(config);
-  FirstStepProbe probe(solvers, sim->linear_systems());
+  FirstStepProbe probe(solvers, sim->linear_systems(), decomposed_run(app));
   try {
     sim->advance(probe);
   } catch (const EverySystemSeen&) {

@@ -9,6 +9,7 @@
 
 #include "solvers/core/error.hpp"
 #include "solvers/core/timer.hpp"
+#include "solvers/factory/partitioned_solver.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/matrix_market.hpp"
 
@@ -40,16 +41,21 @@ std::string system_checksum(const BsrMatrix& a, std::span<const double> b, std::
 
 SystemSolvers::SystemSolvers(const std::vector<std::string>& systems,
                              const std::map<std::string, std::string>& driver_specs,
-                             const std::vector<StudySpec>& shadows)
+                             const std::vector<StudySpec>& shadows, bool decomposed)
     : systems_(systems), shadows_(shadows), shadow_slots_(shadows.size()), shadow_records_(shadows.size()) {
+  if (decomposed && !shadows.empty())
+    throw Error("--shadow: shadow solvers run on one process; a run on several ranks takes none");
   // Build every solver now: a bad specification fails before the first step.
   for (const auto& s : systems_) {
     auto it = driver_specs.find(s);
     if (it == driver_specs.end()) throw Error("no solver specification for linear system '" + s + "'");
+    if (decomposed && is_autopilot_spec(it->second))
+      throw Error("solver." + s +
+                  ": the autopilot runs on one process; a run on several ranks takes one specification");
     if (is_autopilot_spec(it->second))
       autopilots_[s] = std::make_unique<AutopilotSlot>(s, parse_autopilot_spec(it->second));
     else
-      drivers_[s].solver = make_solver(it->second);
+      drivers_[s].solver = decomposed ? make_partitioned_solver(it->second) : make_solver(it->second);
   }
   for (std::size_t i = 0; i < shadows_.size(); ++i)
     for (const auto& s : systems_)

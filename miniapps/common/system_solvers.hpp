@@ -45,8 +45,11 @@ struct SolveRecord {
 class SystemSolvers final : public LinearSystems {
  public:
   // driver_specs: system -> specification; shadows apply to one system or all.
+  // decomposed: the systems hold each rank's rows (Simulation's decomposed
+  // contract); the drivers are make_partitioned_solver's, and autopilots and
+  // shadows, one-process studies, are refused.
   SystemSolvers(const std::vector<std::string>& systems, const std::map<std::string, std::string>& driver_specs,
-                const std::vector<StudySpec>& shadows);
+                const std::vector<StudySpec>& shadows, bool decomposed = false);
 
   // Systems of the listed steps are written as MatrixMarket into dir.
   void dump_steps(std::filesystem::path dir, std::vector<long> steps);

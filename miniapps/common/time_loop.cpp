@@ -95,10 +95,17 @@ bool all_converged(const std::vector<SolveRecord>& records) {
 
 RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& s) {
   const bool writes = s.writes_files;
-  SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows);  // a bad specification: nothing written
+  // Fields, snapshots and checkpoints: rank 0's alone, or every rank's piece of a decomposed run.
+  const bool writes_state = writes || s.decomposed;
+  const int rank = s.decomposed ? s.rank : 0, ranks = s.decomposed ? s.ranks : 1;
+  if (s.decomposed && (s.checksums || !s.dump_steps.empty()))
+    throw Error(std::string(s.checksums ? "run.checksums" : "--dump-systems") +
+                ": a run on several ranks holds each system in pieces; checksums and dumps are one-process studies");
+  // A bad specification: nothing written.
+  SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows, s.decomposed);
   for (const std::string& system : sim.linear_systems())
     if (sim.accepts_iteration_limit(system)) solvers.accept_iteration_limit(system);
-  if (writes) fs::create_directories(s.out_dir);
+  if (writes_state) fs::create_directories(s.out_dir);
   solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
   solvers.plan_steps(s.steps);
@@ -109,7 +116,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   const std::uint64_t digest = case_digest(config);
   if (s.restart) {
     CheckpointHeader h;
-    std::istringstream state(read_checkpoint(s.out_dir, s.app, digest, h));
+    std::istringstream state(read_checkpoint(s.out_dir, s.app, digest, h, rank, ranks));
     sim.load_state(state);
     first = h.step + 1;
     wall_before = h.wall_seconds;
@@ -129,7 +136,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   ProgressLine progress(s.app, first, s.steps, s.progress && writes);
   StepGuard guard(s.guard);
   StateSnapshot last_good;  // the state after the last accepted step (rank 0 writes it on a blow-up)
-  if (writes) last_good.take(sim, first - 1);
+  if (writes_state) last_good.take(sim, first - 1);
   WallTimer wall;
   result.last_step = first - 1;
   for (long step = first; step <= s.steps; ++step) {
@@ -156,7 +163,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       // The failing step's row stays in the tables (its numbers show what went
       // wrong); the fields written are those of the last good state.
       if (steps && !res.residuals.empty()) write_step_row(*steps, step, res, solvers.driver_records(), {});
-      if (writes && last_good.restore(sim)) {
+      if (writes_state && last_good.restore(sim)) {
         sim.write_fields(s.out_dir, last_good.step());
         result.stop_reason +=
             "; the last good state (step " + std::to_string(last_good.step()) + ") is in " + s.out_dir.string();
@@ -171,20 +178,20 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     }
     // Steady only on a finite state whose last solves all converged.
     result.steady = sim.steady_state_reached() && all_converged(solvers.driver_records());
-    if (writes) last_good.take(sim, step);
+    if (writes_state) last_good.take(sim, step);
     harness_s += harness.seconds();
     result.split.harness += harness_s;
     if (steps) write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance.seconds(), harness_s});
     // The final state is always written: a run must leave something to look at.
     WallTimer output;
     const bool last = result.steady || step == s.steps;
-    if (writes && (last || (s.output_every > 0 && step % s.output_every == 0))) sim.write_fields(s.out_dir, step);
-    if (writes && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
+    if (writes_state && (last || (s.output_every > 0 && step % s.output_every == 0))) sim.write_fields(s.out_dir, step);
+    if (writes_state && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
       std::ostringstream state;
       sim.save_state(state);
       write_checkpoint(
           s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots(), {}, digest},
-          state.str());
+          state.str(), rank, ranks);
     }
     result.split.output += output.seconds();
     progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);

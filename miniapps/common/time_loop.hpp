@@ -25,6 +25,10 @@ struct MiniappDescription {
   std::function<void(CaseSchema&)> declare_keys;  // the physics' own keys
   std::function<std::unique_ptr<Simulation>(const CaseConfig&)> make;
   long default_steps = 100;  // default of run.steps (a steady solver may need more)
+  // Under mpiexec the physics splits its domain over the ranks (issue 28):
+  // each rank assembles its part and the linear systems hold each rank's rows
+  // (Simulation's contract in simulation.hpp). False: every rank runs the whole physics.
+  bool decomposes = false;
 };
 
 struct LoopSettings {
@@ -40,10 +44,16 @@ struct LoopSettings {
   std::vector<long> dump_steps;
   bool checksums = false;  // run.checksums: a checksum on every solve (shadows and dumps always have them)
   GuardLimits guard;       // when a run stops as no longer physical
-  // False on the MPI ranks other than 0: under mpiexec every rank runs the same
-  // physics and solves (the banded solvers share theirs over the ranks), and
-  // rank 0 alone writes files; the others still read a checkpoint to resume.
+  // False on the MPI ranks other than 0: rank 0 alone writes the tables, the
+  // case and the summary. Under mpiexec a miniapp that does not decompose runs
+  // the same physics and solves on every rank (the banded solvers share theirs
+  // over the ranks); the others still read a checkpoint to resume.
   bool writes_files = true;
+  // The physics is decomposed over more than one rank: every rank writes its
+  // piece of the fields and its own checkpoint (checkpoint.hpp), and the
+  // driver solvers take each rank's rows (make_partitioned_solver).
+  bool decomposed = false;
+  int rank = 0, ranks = 1;  // of a decomposed run
 };
 
 // Where the steps' time went, summed over the steps of this run.

@@ -1,11 +1,16 @@
 #include "miniapps/compressible/comp_simulation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <istream>
 #include <ostream>
 
+#include "mesh/decomposition.hpp"
 #include "mesh/io/vtu_writer.hpp"
+#include "mesh/mesh_graph.hpp"
+#include "mesh/partition.hpp"
+#include "miniapps/common/domain_sharing.hpp"
 #include "miniapps/compressible/field_output.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
@@ -27,33 +32,112 @@ void require_mesh_markers(const harness::CaseConfig& config, const Mesh2D& mesh)
       }
 }
 
+// FNV-1a over the values: a piece's cells, or a whole partition, as one number.
+std::uint64_t digest_of(std::span<const index_t> values) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (index_t v : values) h = (h ^ std::uint64_t(std::uint32_t(v))) * 1099511628211ull;
+  return h;
+}
+
+// "3,019": counts people read at start-up.
+std::string grouped(double count) {
+  std::string digits = std::to_string(static_cast<long long>(count)), out;
+  for (std::size_t k = 0; k < digits.size(); ++k) {
+    if (k > 0 && (digits.size() - k) % 3 == 0) out += ',';
+    out += digits[k];
+  }
+  return out;
+}
+
+// "3,019 + 3,019" for a few ranks, "371..380 per rank" for many.
+std::string per_rank(const std::vector<double>& counts) {
+  std::string out;
+  if (counts.size() <= 8) {
+    for (double c : counts) out += (out.empty() ? "" : " + ") + grouped(c);
+    return out;
+  }
+  const auto [lo, hi] = std::minmax_element(counts.begin(), counts.end());
+  return grouped(*lo) + ".." + grouped(*hi) + " per rank";
+}
+
 }  // namespace
 
-CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config)
-    : mesh_(load_ordered_mesh(config)),
-      alpha_(angle_of_attack(config)),
-      reference_length_(config.real("forces.reference_length")) {
-  require_mesh_markers(config, mesh_.mesh);
-  std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(mesh_.mesh, make_boundary_map(config));
+CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config, bool decompose)
+    : alpha_(angle_of_attack(config)), reference_length_(config.real("forces.reference_length")) {
+  OrderedMesh whole = load_ordered_mesh(config);
+  require_mesh_markers(config, whole.mesh);
+  std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(whole.mesh, make_boundary_map(config));
   if (config.real("flow.reynolds") == 0.0)
     for (BoundaryKind k : kinds)
       if (is_no_slip(k))
         throw config.refusal("flow.reynolds", "> 0 with no-slip walls (" + config.key_and_value("boundary.noslip") +
                                                   ", " + config.key_and_value("boundary.isothermal") + ")");
-  disc_ = std::make_unique<EulerDiscretisation>(mesh_.mesh, std::move(kinds), make_euler_settings(config));
-  std::vector<State> initial(std::size_t(mesh_.mesh.num_cells()), disc_->settings().free_stream);
-  solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config));
+  if (decompose && harness::run_ranks() > 1) {
+    decompose_mesh_over_ranks(std::move(whole));
+    // The piece's artificial boundary, beyond the last ghost layer: whatever it
+    // does to those ghosts' residuals, no owned cell sees it (two layers).
+    kinds.push_back(BoundaryKind::FarField);
+  } else {
+    mesh_ = std::move(whole.mesh);
+    file_cell_ = std::move(whole.ordering.new_to_old);
+    line_id_ = std::move(whole.line_id);
+    ordering_index_.resize(std::size_t(mesh_.num_cells()));
+    for (std::size_t c = 0; c < ordering_index_.size(); ++c) ordering_index_[c] = index_t(c);
+  }
+  disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), make_euler_settings(config));
+  std::vector<State> initial(std::size_t(mesh_.num_cells()), disc_->settings().free_stream);
+  solver_ =
+      std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config), share_.get());
+}
+
+CompressibleSimulation::~CompressibleSimulation() = default;
+
+// Every rank computes the same METIS partition of the whole mesh (checked) and
+// keeps its piece; the whole mesh goes when `whole` does.
+void CompressibleSimulation::decompose_mesh_over_ranks(OrderedMesh whole) {
+  const int ranks = harness::run_ranks(), me = harness::run_rank();
+  if (!metis_available())
+    throw Error("tb-comp2d on " + std::to_string(ranks) +
+                " ranks partitions its mesh with METIS, which this build lacks (scripts/setup.sh installs it)");
+  const index_t cells = whole.mesh.num_cells();
+  const std::vector<index_t> owner = partition_graph(cell_graph(whole.mesh), ranks);
+  MeshPiece piece = std::move(decompose_mesh(whole.mesh, owner, ranks)[std::size_t(me)]);
+  const Permutation order = partition_ordering(owner, ranks);
+  const std::size_t n = piece.cells.global.size();
+  std::vector<index_t> rows(n);
+  file_cell_.resize(n), line_id_.resize(n), ordering_index_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t g = std::size_t(piece.cells.global[k]);
+    rows[k] = order.old_to_new[g];
+    file_cell_[k] = whole.ordering.new_to_old[g];
+    line_id_[k] = whole.line_id[g];
+    ordering_index_[k] = index_t(g);
+  }
+  partition_digest_ = digest_of(std::span<const index_t>(piece.cells.global).first(std::size_t(piece.cells.owned)));
+  const index_t owned = piece.cells.owned, ghosts = piece.cells.ghosts();
+  share_ = harness::share_over_ranks(std::move(piece.cells), std::move(rows), cells);
+  mesh_ = std::move(piece.mesh);
+  // METIS is deterministic for one input and one build; a rank that differed would assemble nonsense.
+  const double d = double(digest_of(owner) >> 12);
+  if (share_->max(d) != -share_->max(-d)) throw Error("the ranks computed different partitions of the mesh");
+  const std::vector<double> counts = share_->gather_on_root(std::vector<double>{double(owned), double(ghosts)});
+  std::vector<double> own, ghost;
+  for (std::size_t r = 0; r + 1 < counts.size(); r += 2) own.push_back(counts[r]), ghost.push_back(counts[r + 1]);
+  if (me == 0)
+    decomposition_ = grouped(cells) + " cells over " + std::to_string(ranks) +
+                     " ranks (METIS, 2 ghost layers): owned " + per_rank(own) + ", ghosts " + per_rank(ghost);
 }
 
 harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solvers) {
   const long step = solver_->steps() + 1;
+  const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves and steps are one and the same
   const PseudoStepReport r = solver_->step([&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
     SolveStats s = solvers.solve("flow", a, b, x);
-    if (!s.converged())
+    if (!s.converged() && speaks)
       std::fprintf(stderr, "tb-comp2d: step %ld: the flow solve did not converge: %s\n", step, s.line().c_str());
     return s;
   });
-  if (r.retries > 0)
+  if (r.retries > 0 && speaks)
     std::fprintf(stderr, "tb-comp2d: step %ld: non-physical state, redone with CFL %.3g (%d cut%s)\n", step, r.cfl,
                  r.retries, r.retries > 1 ? "s" : "");
   // Pseudo time has no common clock across cells: "time" counts steps.
@@ -76,47 +160,86 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
 void CompressibleSimulation::save_state(std::ostream& out) const {
   solver_->save(out);
   outputs_.save(out);
+  if (share_) out.write(reinterpret_cast<const char*>(&partition_digest_), sizeof partition_digest_);
 }
 
 void CompressibleSimulation::load_state(std::istream& in) {
+  if (share_) {
+    // The piece first: a checkpoint of another partition refused before its states are read.
+    const std::streampos start = in.tellg();
+    in.seekg(-std::streamoff(sizeof partition_digest_), std::ios::end);
+    std::uint64_t digest = 0;
+    in.read(reinterpret_cast<char*>(&digest), sizeof digest);
+    if (!in || digest != partition_digest_)
+      throw Error("checkpoint: rank " + std::to_string(share_->rank()) +
+                  "'s cells are not those of the run that wrote it (another mesh or partition)");
+    in.seekg(start);
+  }
   solver_->load(in);
   outputs_.load(in);
 }
 
 void CompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {
-  write_file_atomically((dir / "wall.csv").string(),
-                        wall_csv(wall_distribution(*disc_, solver_->state(), solver_->order())));
+  const bool root = !share_ || share_->rank() == 0;
+  const std::vector<WallPoint> wall = wall_distribution(*disc_, solver_->state(), solver_->order(), share_.get());
+  if (root) write_file_atomically((dir / "wall.csv").string(), wall_csv(wall));
   if (!vtu_writer_available()) {
-    if (!warned_no_vtk_) std::fprintf(stderr, "tb-comp2d: built without VTK: no .vtu/.pvd output\n");
+    if (!warned_no_vtk_ && root) std::fprintf(stderr, "tb-comp2d: built without VTK: no .vtu/.pvd output\n");
     warned_no_vtk_ = true;
     return;
   }
   const std::filesystem::path fields = dir / "fields";
   std::filesystem::create_directories(fields);
-  char name[32];
-  std::snprintf(name, sizeof name, "flow_%06ld.vtu", step);
-  write_flow_vtu((fields / name).string(), *disc_, solver_->state(), solver_->residual(), mesh_.ordering.new_to_old,
-                 mesh_.line_id);
-  const std::string entry = std::string("fields/") + name;
-  outputs_.add_and_write(dir / "flow.pvd", double(step), entry);
+  char stem[32];
+  std::snprintf(stem, sizeof stem, "flow_%06ld", step);
+  if (!share_) {
+    const std::string name = std::string(stem) + ".vtu";
+    write_vtu((fields / name).string(), mesh_,
+              flow_fields(*disc_, solver_->state(), solver_->residual(), file_cell_, line_id_));
+    outputs_.add_and_write(dir / "flow.pvd", double(step), "fields/" + name);
+    return;
+  }
+  write_piece(fields, stem);
+  const std::string entry = "fields/" + std::string(stem) + ".pvtu";
+  if (root)
+    outputs_.add_and_write(dir / "flow.pvd", double(step), entry);
+  else
+    outputs_.add(double(step), entry);
+}
+
+// This rank's piece (ghost cells marked), then, once every piece is on disk, rank 0's .pvtu of them.
+void CompressibleSimulation::write_piece(const std::filesystem::path& fields, const std::string& stem) {
+  std::vector<CellField> f = flow_fields(*disc_, solver_->state(), solver_->residual(), file_cell_, line_id_);
+  for (CellField& field : f)
+    if (field.name == "ordering_index")
+      for (std::size_t c = 0; c < field.values.size(); ++c) field.values[c] = double(ordering_index_[c]);
+  f.push_back({"rank", std::vector<double>(std::size_t(mesh_.num_cells()), double(share_->rank())), 1});
+  const auto piece = [&](int r) { return stem + "_r" + std::to_string(r) + ".vtu"; };
+  write_vtu((fields / piece(share_->rank())).string(), mesh_, f, share_->owned());
+  share_->max(0.0);  // every piece written
+  if (share_->rank() != 0) return;
+  std::vector<std::string> pieces;
+  for (int r = 0; r < share_->ranks(); ++r) pieces.push_back(piece(r));
+  write_pvtu((fields / (stem + ".pvtu")).string(), pieces, f, 2);
 }
 
 std::vector<std::pair<std::string, double>> CompressibleSimulation::figures_of_merit() const {
-  const Forces f = pressure_forces(*disc_, solver_->state(), solver_->order(), alpha_, reference_length_);
-  const std::vector<State>& r = solver_->residual();
-  std::vector<std::pair<std::string, double>> figures = {{"cl", f.cl},
-                                                         {"cd", f.cd},
-                                                         {"cd_pressure", f.cd_pressure},
-                                                         {"cd_viscous", f.cd_viscous},
-                                                         {"converged", solver_->converged() ? 1.0 : 0.0},
-                                                         {"pseudo_steps", double(solver_->steps())},
-                                                         {"order", double(solver_->order())},
-                                                         {"final_cfl", solver_->cfl()},
-                                                         {"energy_residual", residual_norms(r)[3]},
-                                                         {"entropy_error", entropy_error(*disc_, solver_->state())},
-                                                         {"cells", double(disc_->num_cells())}};
-  // Only where the wall shear turns negative on the upper surface (never NaN in summary.json).
-  const double separation = separation_x(wall_distribution(*disc_, solver_->state(), solver_->order()));
+  const DomainShare* share = share_.get();
+  const Forces f = pressure_forces(*disc_, solver_->state(), solver_->order(), alpha_, reference_length_, share);
+  std::vector<std::pair<std::string, double>> figures = {
+      {"cl", f.cl},
+      {"cd", f.cd},
+      {"cd_pressure", f.cd_pressure},
+      {"cd_viscous", f.cd_viscous},
+      {"converged", solver_->converged() ? 1.0 : 0.0},
+      {"pseudo_steps", double(solver_->steps())},
+      {"order", double(solver_->order())},
+      {"final_cfl", solver_->cfl()},
+      {"energy_residual", solver_->residual_norms()[3]},
+      {"entropy_error", entropy_error(*disc_, solver_->state(), share)},
+      {"cells", double(share ? share->global_size() : disc_->num_cells())}};
+  // Only where the wall shear turns negative on the upper surface (never NaN in summary.json; rank 0's).
+  const double separation = separation_x(wall_distribution(*disc_, solver_->state(), solver_->order(), share));
   if (std::isfinite(separation)) figures.emplace_back("separation_x", separation);
   return figures;
 }

@@ -2,7 +2,17 @@
 // tb-comp2d's physics as the harness sees it: one linear system per pseudo-time
 // step ("flow"), steady once the energy residual fell by converge.rel_tol,
 // fields as .vtu/.pvd, the wall Cp as CSV, Cl and Cd as figures of merit.
+//
+// Decomposed over the ranks of an mpiexec run (issue 28): every rank reads the
+// mesh and computes the same METIS partition of its cells, keeps its piece
+// (owned cells and two ghost layers, mesh/decomposition.hpp) and drops the
+// rest; the pseudo-time solver steps the piece with ghost exchanges and global
+// reductions (DomainShare), the flow system holds each rank's rows in the
+// part-by-part numbering, each rank writes its piece of the fields (.vtu with
+// vtkGhostType) and rank 0 the .pvtu, the .pvd and wall.csv.
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/pvd_series.hpp"
@@ -13,7 +23,9 @@ namespace tb::compressible {
 
 class CompressibleSimulation final : public harness::Simulation {
  public:
-  explicit CompressibleSimulation(const harness::CaseConfig& config);
+  // decompose: split the mesh over the run's ranks when there are several.
+  explicit CompressibleSimulation(const harness::CaseConfig& config, bool decompose = false);
+  ~CompressibleSimulation() override;
 
   std::vector<std::string> linear_systems() const override { return {"flow"}; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
@@ -28,12 +40,22 @@ class CompressibleSimulation final : public harness::Simulation {
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
+  std::string decomposition() const override { return decomposition_; }
 
   const PseudoTimeSolver& solver() const { return *solver_; }
   const EulerDiscretisation& discretisation() const { return *disc_; }
 
  private:
-  OrderedMesh mesh_;
+  void decompose_mesh_over_ranks(OrderedMesh whole);
+  void write_piece(const std::filesystem::path& fields, const std::string& stem);
+
+  Mesh2D mesh_;  // the whole mesh in its ordering, or this rank's piece
+  // Per cell of mesh_: the file's cell number and the line id (comp_case.hpp's OrderedMesh).
+  std::vector<index_t> file_cell_, line_id_;
+  std::vector<index_t> ordering_index_;  // per cell: its number in the ordered whole mesh
+  std::unique_ptr<DomainShare> share_;   // null: the whole mesh on this process
+  std::uint64_t partition_digest_ = 0;   // of the piece's cells, checked on restart
+  std::string decomposition_;
   std::unique_ptr<EulerDiscretisation> disc_;
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;

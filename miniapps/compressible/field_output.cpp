@@ -17,9 +17,9 @@ std::string wall_csv(const std::vector<WallPoint>& wall) {
   return s;
 }
 
-void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, const std::vector<State>& w,
-                    const std::vector<State>& r, const std::vector<index_t>& file_cell,
-                    const std::vector<index_t>& line_id) {
+std::vector<CellField> flow_fields(const EulerDiscretisation& disc, const std::vector<State>& w,
+                                   const std::vector<State>& r, const std::vector<index_t>& file_cell,
+                                   const std::vector<index_t>& line_id) {
   const EulerSettings& s = disc.settings();
   const double p_inf = s.gas.pressure(s.free_stream);
   const double q_inf =
@@ -51,7 +51,7 @@ void write_flow_vtu(const std::string& path, const EulerDiscretisation& disc, co
     // Per unit area: where the pseudo-time iteration has yet to converge, on any cell size.
     fields[9].values[c] = r[c][3] / disc.geometry().cell_area[c];
   }
-  write_vtu(path, disc.mesh(), fields);
+  return fields;
 }
 
 }  // namespace tb::compressible

@@ -18,8 +18,9 @@ int main(int argc, char** argv) {
   app.systems = {"flow"};
   app.declare_keys = compressible::declare_case_keys;
   app.default_steps = 1000;
+  app.decomposes = true;  // under mpiexec: METIS pieces of the mesh (issue 28)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {
-    return std::make_unique<compressible::CompressibleSimulation>(config);
+    return std::make_unique<compressible::CompressibleSimulation>(config, true);
   };
   return harness::run_miniapp(app, argc, argv);
 }

@@ -13,9 +13,15 @@ double dynamic_pressure(const EulerSettings& s) {
   return 0.5 * (f[1] * f[1] + f[2] * f[2]) / f[0];
 }
 
+// Wall faces of the rank's own cells: a ghost cell's face is its owner's to count.
+bool counted(const Mesh2D& mesh, index_t face, const DomainShare* share) {
+  return !share || mesh.faces[std::size_t(face)].left < share->owned();
+}
+
 }  // namespace
 
-std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const std::vector<State>& w, int order) {
+std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const std::vector<State>& w, int order,
+                                         const DomainShare* share) {
   const EulerSettings& s = disc.settings();
   const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
   const double speed = std::hypot(s.free_stream[1], s.free_stream[2]);
@@ -24,7 +30,7 @@ std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const 
   const Mesh2D& mesh = disc.mesh();
   for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
     const BoundaryKind kind = disc.boundary_kind(f);
-    if (!is_wall(kind)) continue;
+    if (!is_wall(kind) || !counted(mesh, f, share)) continue;
     const Vec2 mid = disc.geometry().face_midpoint[std::size_t(f)];
     const double p = disc.wall_pressure(w, order, f);
     double cf = 0.0;
@@ -35,18 +41,25 @@ std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const 
     }
     points.push_back({mid.x, mid.y, (p - p_inf) / q_inf, cf});
   }
+  if (!share || share->ranks() == 1) return points;
+  constexpr std::size_t fields = sizeof(WallPoint) / sizeof(double);
+  static_assert(sizeof(WallPoint) == fields * sizeof(double), "WallPoint: doubles only, gathered as such");
+  const std::vector<double> all =
+      share->gather_on_root({reinterpret_cast<const double*>(points.data()), points.size() * fields});
+  points.resize(all.size() / fields);
+  std::copy(all.begin(), all.end(), reinterpret_cast<double*>(points.data()));
   return points;
 }
 
 Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
-                       double reference_length) {
+                       double reference_length, const DomainShare* share) {
   const EulerSettings& s = disc.settings();
   const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
   const Mesh2D& mesh = disc.mesh();
   double px = 0.0, py = 0.0, vx = 0.0, vy = 0.0;
   for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
     const BoundaryKind kind = disc.boundary_kind(f);
-    if (!is_wall(kind)) continue;
+    if (!is_wall(kind) || !counted(mesh, f, share)) continue;
     // The face normal points out of the fluid, into the body: the pressure pushes along it.
     const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
     const double len = disc.geometry().face_length[std::size_t(f)];
@@ -57,6 +70,11 @@ Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>
       vx -= fv[1] * len, vy -= fv[2] * len;
     }
   }
+  if (share) {
+    double parts[4] = {px, py, vx, vy};
+    share->sum(parts);
+    px = parts[0], py = parts[1], vx = parts[2], vy = parts[3];
+  }
   const double scale = 1.0 / (q_inf * reference_length), c = std::cos(alpha), sn = std::sin(alpha);
   Forces out;
   out.cd_pressure = scale * (px * c + py * sn);
@@ -66,14 +84,20 @@ Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>
   return out;
 }
 
-double entropy_error(const EulerDiscretisation& disc, const std::vector<State>& w) {
+double entropy_error(const EulerDiscretisation& disc, const std::vector<State>& w, const DomainShare* share) {
   const Gas& gas = disc.settings().gas;
   const auto entropy = [&](const State& s) { return gas.pressure(s) / std::pow(s[0], gas.gamma); };
   const double s_inf = entropy(disc.settings().free_stream);
   double sum = 0.0, area = 0.0;
-  for (std::size_t c = 0; c < w.size(); ++c) {
+  const std::size_t own = share ? std::size_t(share->owned()) : w.size();
+  for (std::size_t c = 0; c < own; ++c) {
     const double v = disc.geometry().cell_area[c], e = entropy(w[c]) / s_inf - 1.0;
     sum += v * e * e, area += v;
+  }
+  if (share) {
+    double parts[2] = {sum, area};
+    share->sum(parts);
+    sum = parts[0], area = parts[1];
   }
   return std::sqrt(sum / area);
 }

@@ -23,10 +23,20 @@ namespace {
 
 double total_norm(const State& n) { return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] + n[3] * n[3]); }
 
+std::span<double> doubles_of(std::vector<State>& v) {
+  return v.empty() ? std::span<double>() : std::span<double>(v.front().data(), v.size() * num_vars);
+}
+
 }  // namespace
 
-PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings)
-    : disc_(disc), settings_(settings), w_(std::move(initial)), a_(disc.pattern().matrix) {
+PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings,
+                                   const DomainShare* share)
+    : disc_(disc),
+      settings_(settings),
+      share_(share),
+      owned_(share ? share->owned() : disc.num_cells()),
+      w_(std::move(initial)),
+      a_(disc.pattern().matrix) {
   const PseudoTimeSettings& s = settings_;
   if (s.order != 1 && s.order != 2) throw Error("order must be 1 or 2, not " + std::to_string(s.order));
   if (!(s.cfl_min > 0.0) || !(s.cfl_max >= s.cfl_min))
@@ -44,37 +54,85 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
   if (index_t(w_.size()) != disc.num_cells())
     throw Error("initial state: " + std::to_string(w_.size()) + " cells, the mesh has " +
                 std::to_string(disc.num_cells()));
+  if (share && share->local_size() != disc.num_cells())
+    throw Error("internal: the domain share has " + std::to_string(share->local_size()) + " local cells, the piece " +
+                std::to_string(disc.num_cells()));
   for (std::size_t c = 0; c < w_.size(); ++c)
     if (!disc.settings().gas.admissible(w_[c]))
       throw Error("initial state: cell " + std::to_string(c) + " is not admissible");
   order_ = 1;
   cfl_ = std::min(start_cfl(), s.cfl_max);
+  if (share_) make_rank_rows();
   evaluate_residual();
-  energy_reference_ = residual_norms(r_)[3];
+  energy_reference_ = norms_[3];
   best_norm_ = norm_;
 }
 
+State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
+  if (!share_) return tb::compressible::residual_norms(r);
+  State n{};
+  for (std::size_t c = 0; c < std::size_t(owned_); ++c)
+    for (std::size_t k = 0; k < num_vars; ++k) n[k] += r[c][k] * r[c][k];
+  share_->sum(n);  // one reduction of the four sums
+  for (double& x : n) x = std::sqrt(x);
+  return n;
+}
+
 void PseudoTimeSolver::evaluate_residual() {
+  if (share_) share_->exchange(doubles_of(w_), num_vars);  // the ghosts' states, once per evaluation
   disc_.residual(w_, order_, r_);
-  norm_ = total_norm(residual_norms(r_));
+  norms_ = global_norms(r_);
+  norm_ = total_norm(norms_);
+}
+
+// The owned rows of a_ with global block columns, sorted within each row as a
+// BsrMatrix wants them; rank_row_source_ names the block of a_ each came from.
+void PseudoTimeSolver::make_rank_rows() {
+  const std::span<const index_t> global = share_->global_rows();
+  rank_rows_ = BsrMatrix{};
+  rank_rows_.block_size = num_vars;
+  rank_rows_.block_rows = owned_;
+  rank_rows_.block_cols = share_->global_size();
+  rank_rows_.row_ptr.assign(1, 0);
+  std::vector<std::pair<index_t, index_t>> row;
+  for (index_t i = 0; i < owned_; ++i) {
+    row.clear();
+    for (index_t k = a_.row_ptr[std::size_t(i)]; k < a_.row_ptr[std::size_t(i) + 1]; ++k)
+      row.emplace_back(global[std::size_t(a_.col_idx[std::size_t(k)])], k);
+    std::sort(row.begin(), row.end());
+    for (const auto& [col, k] : row) {
+      rank_rows_.col_idx.push_back(col);
+      rank_row_source_.push_back(k);
+    }
+    rank_rows_.row_ptr.push_back(index_t(rank_rows_.col_idx.size()));
+  }
+  rank_rows_.values.assign(rank_rows_.col_idx.size() * num_vars * num_vars, 0.0);
+}
+
+void PseudoTimeSolver::copy_rank_row_values() {
+  constexpr std::size_t bb = num_vars * num_vars;
+  for (std::size_t k = 0; k < rank_row_source_.size(); ++k)
+    std::copy_n(a_.values.begin() + std::ptrdiff_t(std::size_t(rank_row_source_[k]) * bb), bb,
+                rank_rows_.values.begin() + std::ptrdiff_t(k * bb));
 }
 
 double PseudoTimeSolver::relaxation(const std::vector<double>& dw) const {
   const Gas& gas = disc_.settings().gas;
   double worst = 0.0;
-  for (std::size_t c = 0; c < w_.size(); ++c) {
+  for (std::size_t c = 0; c < std::size_t(owned_); ++c) {
     State next;
     for (std::size_t k = 0; k < num_vars; ++k) next[k] = w_[c][k] + dw[c * num_vars + k];
     const double p = gas.pressure(w_[c]);
     worst = std::max({worst, std::abs(dw[c * num_vars]) / w_[c][0], std::abs(gas.pressure(next) - p) / p});
   }
   // Non-finite entries of dw need no care here: the admissibility check after the update refuses them.
+  if (share_) worst = share_->max(worst);
   return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
 }
 
 PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   const Gas& gas = disc_.settings().gas;
-  const std::size_t n = w_.size();
+  const std::size_t n = w_.size(), own = std::size_t(owned_);
   PseudoStepReport rep;
   rep.order = order_;
   using clock = std::chrono::steady_clock;
@@ -82,8 +140,8 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   auto t0 = clock::now();
   disc_.spectral_radius_sums(w_, sums_);
   rep.jacobian_s += seconds(t0);
-  rhs_.resize(n * num_vars);
-  for (std::size_t c = 0; c < n; ++c)
+  rhs_.resize(own * num_vars);
+  for (std::size_t c = 0; c < own; ++c)
     for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
   for (;; ++rep.retries) {
     if (rep.retries > settings_.max_retries)
@@ -95,15 +153,20 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     t0 = clock::now();
     disc_.assemble_jacobian(w_, shift_, a_);
     rep.jacobian_s += seconds(t0);
-    dw_.assign(n * num_vars, 0.0);
-    rep.solves.push_back(solve(a_, rhs_, dw_));
+    if (share_) copy_rank_row_values();
+    dw_.assign(own * num_vars, 0.0);
+    rep.solves.push_back(solve(share_ ? rank_rows_ : a_, rhs_, dw_));
     const double omega = relaxation(dw_);
     trial_.resize(n);
     bool admissible = true;
-    for (std::size_t c = 0; c < n && admissible; ++c) {
+    for (std::size_t c = 0; c < own && admissible; ++c) {
       for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] = w_[c][k] + omega * dw_[c * num_vars + k];
       admissible = gas.admissible(trial_[c]);
     }
+    // Ghosts keep their states until the exchange before the next residual; a
+    // non-physical cell on any rank redoes the step on every rank.
+    std::copy(w_.begin() + std::ptrdiff_t(own), w_.end(), trial_.begin() + std::ptrdiff_t(own));
+    if (share_) admissible = share_->max(admissible ? 0.0 : 1.0) == 0.0;
     if (admissible) {
       rep.omega = omega;
       break;
@@ -147,14 +210,14 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   // Below cfl_min only for the step after cuts for a non-physical state.
   cfl_ = std::min(cfl_, settings_.cfl_max);
   if (rep.retries == 0) cfl_ = std::max(cfl_, settings_.cfl_min);
-  rep.residual_norms = residual_norms(r_);
+  rep.residual_norms = norms_;
   rep.energy_drop = rep.residual_norms[3] / energy_reference_;
   if (order_ < settings_.order && rep.energy_drop <= settings_.first_order_drop) {
     t0 = clock::now();
     order_ = settings_.order;
     cfl_ = std::min(settings_.cfl_second_order > 0.0 ? settings_.cfl_second_order : start_cfl(), settings_.cfl_max);
     evaluate_residual();
-    energy_reference_ = residual_norms(r_)[3];
+    energy_reference_ = norms_[3];
     best_norm_ = norm_;
     since_best_ = 0;
     rep.residual_s += seconds(t0);
@@ -163,13 +226,13 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
 }
 
 bool PseudoTimeSolver::converged() const {
-  return order_ == settings_.order && residual_norms(r_)[3] <= settings_.rel_tol * energy_reference_;
+  return order_ == settings_.order && norms_[3] <= settings_.rel_tol * energy_reference_;
 }
 
 void PseudoTimeSolver::save(std::ostream& out) const {
   auto put = [&](const auto& x) { out.write(reinterpret_cast<const char*>(&x), sizeof x); };
   put(order_), put(cfl_), put(energy_reference_), put(steps_), put(best_norm_), put(since_best_);
-  const std::size_t n = w_.size();
+  const std::size_t n = std::size_t(owned_);
   put(n);
   out.write(reinterpret_cast<const char*>(w_.data()), std::streamsize(n * sizeof(State)));
 }
@@ -179,8 +242,9 @@ void PseudoTimeSolver::load(std::istream& in) {
   get(order_), get(cfl_), get(energy_reference_), get(steps_), get(best_norm_), get(since_best_);
   std::size_t n = 0;
   get(n);
-  if (!in || n != w_.size())
-    throw Error("checkpoint: " + std::to_string(n) + " cells, the mesh has " + std::to_string(w_.size()));
+  if (!in || n != std::size_t(owned_))
+    throw Error("checkpoint: " + std::to_string(n) + " cells, the " + std::string(share_ ? "piece" : "mesh") + " has " +
+                std::to_string(owned_));
   in.read(reinterpret_cast<char*>(w_.data()), std::streamsize(n * sizeof(State)));
   if (!in) throw Error("checkpoint: state truncated");
   evaluate_residual();

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "physics/compressible/euler_discretisation.hpp"
+#include "physics/domain_share.hpp"
 #include "solvers/krylov/solve_stats.hpp"
 
 namespace tb::compressible {
@@ -59,7 +60,8 @@ struct PseudoTimeSettings {
   double growth_tolerance = 1.1;    // a healthy step's residual stays below this times the previous
 };
 
-// Solves A x = b, x holding the initial guess.
+// Solves A x = b, x holding the initial guess. On a decomposed mesh, A holds
+// this rank's block rows (global block columns), b and x its own entries.
 using LinearSolve = std::function<SolveStats(const BsrMatrix& a, std::span<const double> b, std::span<double> x)>;
 
 struct PseudoStepReport {
@@ -79,32 +81,47 @@ struct PseudoStepReport {
 
 class PseudoTimeSolver {
  public:
-  PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings);
+  // share: this rank's part of a decomposed mesh (disc's mesh is the piece,
+  // `initial` has a state per local cell); null for the whole mesh. It must
+  // outlive the solver.
+  PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings,
+                   const DomainShare* share = nullptr);
 
   PseudoStepReport step(const LinearSolve& solve);
   bool converged() const;
 
+  // Per local cell; only the owned ones' residuals are meaningful on a piece.
   const std::vector<State>& state() const { return w_; }
   const std::vector<State>& residual() const { return r_; }
+  // ||r_k||_2 per equation over the whole mesh (all ranks), of the current state.
+  const State& residual_norms() const { return norms_; }
+  index_t owned_cells() const { return owned_; }
   int order() const { return order_; }
   double cfl() const { return cfl_; }
   long steps() const { return steps_; }
   const PseudoTimeSettings& settings() const { return settings_; }
 
-  // Everything the next step depends on, so that a restart continues bit for bit.
+  // Everything the next step depends on, so that a restart continues bit for
+  // bit: the scalars and the owned cells' states (a piece's own on a decomposed mesh).
   void save(std::ostream& out) const;
   void load(std::istream& in);
 
  private:
   void evaluate_residual();
+  State global_norms(const std::vector<State>& r) const;
+  void make_rank_rows();
+  void copy_rank_row_values();
   double start_cfl() const { return settings_.cfl_start > 0.0 ? settings_.cfl_start : settings_.cfl_min; }
   double relaxation(const std::vector<double>& dw) const;
 
   EulerDiscretisation& disc_;
   PseudoTimeSettings settings_;
+  const DomainShare* share_;  // null: the whole mesh
+  index_t owned_;
   std::vector<State> w_, r_, trial_;
   int order_ = 1;
   double cfl_ = 0.0;
+  State norms_{};      // ||r_k|| of the current state
   double norm_ = 0.0;  // ||r|| of the current state, all equations
   double energy_reference_ = 0.0;
   long steps_ = 0;
@@ -113,9 +130,13 @@ class PseudoTimeSolver {
   // Per step, allocated once.
   BsrMatrix a_;
   std::vector<double> sums_, shift_, rhs_, dw_;
+  // On a piece: the owned rows of a_ in the distributed numbering, columns
+  // sorted, and the block of a_ each of their blocks comes from (made once).
+  BsrMatrix rank_rows_;
+  std::vector<index_t> rank_row_source_;
 };
 
-// ||r_k||_2 per equation k.
+// ||r_k||_2 per equation k over all entries of r.
 State residual_norms(const std::vector<State>& r);
 
 }  // namespace tb::compressible

@@ -1,24 +1,65 @@
+#include <mpi.h>
+
 #include "distributed_solver.hpp"
+#include "partitioned_solver.hpp"
 #include "registry.hpp"
 #include "solver_communicator.hpp"
+#include "solvers/dist/mpi_communicator.hpp"
 
 namespace tb {
 
 namespace {
 
-bool rank_independent(const std::string& name) {
-  return name == "identity" || name == "jacobi" || name == "block_jacobi";
-}
+// A DistributedSolver as a LinearSolver's complete solver: the row
+// distribution comes from every rank's row count (one MPI_Allgather per pattern).
+class PartitionedSolver final : public CompleteSolver {
+ public:
+  explicit PartitionedSolver(std::unique_ptr<dist::DistributedSolver> solver) : solver_(std::move(solver)) {}
 
-// The component as written (name and parameters), for the form to write instead.
-std::string text_of(const SpecComponent& c) {
-  std::string t = c.name;
-  for (std::size_t k = 0; k < c.params.size(); ++k)
-    t += (k == 0 ? "(" : ",") + c.params[k].first + "=" + c.params[k].second;
-  return c.params.empty() ? t : t + ")";
-}
+  void setup(const BsrMatrix& a) override {
+    auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
+    if (!comm) throw Error("internal: a partitioned solver without MPI ranks");
+    std::vector<index_t> counts(std::size_t(comm->size()));
+    const index_t mine = a.block_rows;
+    dist::check_mpi(MPI_Allgather(&mine, 1, mpi_index_type(), counts.data(), 1, mpi_index_type(), comm->comm()),
+                    "partitioned solver", "MPI_Allgather");
+    agreed(*comm, [&] { solver_->setup(a, dist::RowDistribution::from_counts(counts)); });
+  }
+  void update(const BsrMatrix& a) override {
+    agreed(*std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator()), [&] { solver_->update(a); });
+  }
+  SolveStats solve(std::span<const double> b, std::span<double> x) override { return solver_->solve(b, x); }
+  // The distributed solver checks the shapes and reduces its finiteness test over the ranks.
+  bool spans_ranks() const override { return true; }
+
+ private:
+  // A local solver that refuses its subdomain (a zero pivot) throws on its rank
+  // alone, after the set-up's collective calls: every rank throws, none waits.
+  template <class Work>
+  static void agreed(const dist::MpiCommunicator& comm, Work&& work) {
+    std::string why;
+    try {
+      work();
+    } catch (const Error& e) {
+      why = e.what();
+    }
+    double failed = why.empty() ? 0.0 : 1.0;
+    dist::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_DOUBLE, MPI_MAX, comm.comm()), "partitioned solver",
+                    "MPI_Allreduce");
+    if (failed != 0.0) throw Error(why.empty() ? "another rank's solver refused its part of the system" : why);
+  }
+  static MPI_Datatype mpi_index_type() { return sizeof(index_t) == 8 ? MPI_INT64_T : MPI_INT32_T; }
+  std::unique_ptr<dist::DistributedSolver> solver_;
+};
 
 }  // namespace
+
+std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
+  if (solver_communicator()->size() == 1) return make_solver(spec);
+  auto solver = make_distributed_solver(spec);
+  const std::string text = solver->spec();
+  return std::make_unique<LinearSolver>(text, std::make_unique<PartitionedSolver>(std::move(solver)), Backend::host);
+}
 
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_view text,
                                                                  std::shared_ptr<const banded::Communicator> comm) {
@@ -42,12 +83,12 @@ std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_vie
   if (spec.components.size() == 2) pc = spec.components[1];
   int overlap = 0;
   std::unique_ptr<Preconditioner> local;
-  if (pc.name == "bjacobi" || pc.name == "asm" || rank_independent(pc.name)) {
+  if (pc.name == "bjacobi" || pc.name == "asm" || rank_independent_preconditioner(pc.name)) {
     local = reg.make_preconditioner(s, pc);  // bjacobi and asm make their local solver
     if (pc.name == "asm") overlap = reg.preconditioner_parameters(s, pc).integer("overlap");
   } else {
     throw Error("spec '" + s + "': " + pc.name + " needs the whole matrix; over ranks write bjacobi(local=" +
-                text_of(pc) + ") or asm(overlap=1,local=" + text_of(pc) + ")");
+                component_text(pc) + ") or asm(overlap=1,local=" + component_text(pc) + ")");
   }
   return std::make_unique<dist::DistributedSolver>(s, std::move(method), std::move(local), overlap,
                                                    comm ? std::move(comm) : solver_communicator());

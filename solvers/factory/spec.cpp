@@ -101,4 +101,11 @@ class SpecParser {
 
 SolverSpec parse_spec(std::string_view text) { return SpecParser(text).parse(); }
 
+std::string component_text(const SpecComponent& c) {
+  std::string t = c.name;
+  for (std::size_t k = 0; k < c.params.size(); ++k)
+    t += (k == 0 ? "(" : ",") + c.params[k].first + "=" + c.params[k].second;
+  return c.params.empty() ? t : t + ")";
+}
+
 }  // namespace tb

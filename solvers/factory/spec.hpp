@@ -26,4 +26,7 @@ struct SolverSpec {
 // Throws tb::Error quoting the text and the column of the first syntax error.
 SolverSpec parse_spec(std::string_view text);
 
+// A component as written: "name" or "name(key=value,...)".
+std::string component_text(const SpecComponent& c);
+
 }  // namespace tb

@@ -19,6 +19,11 @@ class CompleteSolver {
   // reason, iterations, residuals (final_residual recomputed from b - A x) and
   // detail; LinearSolver adds the specification and the timings.
   virtual SolveStats solve(std::span<const double> b, std::span<double> x) = 0;
+  // True for a solver over ranks, given this rank's block rows of the system
+  // (not square) and its own entries of b and x: it checks the shapes and
+  // tests b and x for NaN and Inf itself, over all ranks (a local test would
+  // send one rank past the others' collective calls). LinearSolver does otherwise.
+  virtual bool spans_ranks() const { return false; }
 };
 
 }  // namespace tb

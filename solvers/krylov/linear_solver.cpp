@@ -42,7 +42,10 @@ void check_matrix(const BsrMatrix& a, const std::string& spec) {
 }  // namespace
 
 void LinearSolver::setup(const BsrMatrix& a) {
-  check_matrix(a, spec_);
+  if (complete_ && complete_->spans_ranks())
+    a.validate();  // this rank's rows: the solver checks the shape against the ranks'
+  else
+    check_matrix(a, spec_);
   WallTimer t;
   if (complete_) {
     complete_->setup(a);
@@ -122,8 +125,10 @@ SolveStats LinearSolver::solve_complete(std::span<const double> b, std::span<dou
   if (!set_up_) throw Error("solver '" + spec_ + "': solve() before setup()");
   WallTimer t;
   SolveStats st;
-  if (!std::all_of(b.begin(), b.end(), [](double v) { return std::isfinite(v); }) ||
-      !std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); })) {
+  const auto finite = [](std::span<const double> v) {
+    return std::all_of(v.begin(), v.end(), [](double e) { return std::isfinite(e); });
+  };
+  if (!complete_->spans_ranks() && (!finite(b) || !finite(x))) {
     st.reason = StopReason::non_finite;
     st.detail = "right-hand side or initial guess holds NaN or Inf";
   } else {

@@ -172,6 +172,31 @@ TEST_F(CheckpointTest, AnotherCaseIsRefusedNamingTheFile) {
   }
 }
 
+// A run decomposed over ranks writes one file per rank and restarts on its own
+// rank count only; on another count the refusal names the count to use.
+TEST_F(CheckpointTest, EachRankReadsItsOwnFileAndAnotherRankCountIsRefused) {
+  EXPECT_EQ(checkpoint_file(), "checkpoint.bin");
+  EXPECT_EQ(checkpoint_file(1, 3), "checkpoint-rank1-of-3.bin");
+  for (int r = 0; r < 3; ++r) write_checkpoint(dir_, sample_header(0x1234), "rank " + std::to_string(r), r, 3);
+  CheckpointHeader h;
+  EXPECT_EQ(read_checkpoint(dir_, "tb-test", 0x1234, h, 2, 3), "rank 2");
+  fs::remove(dir_ / "checkpoint.bin");
+  for (int ranks : {1, 2, 4}) {
+    try {
+      read_checkpoint(dir_, "tb-test", 0x1234, h, 0, ranks);
+      FAIL() << ranks << " ranks: no error";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(": no checkpoint for a run on " + std::to_string(ranks) + " rank"), std::string::npos)
+          << what;
+      EXPECT_NE(
+          what.find("holds the checkpoint of a run on 3, whose partition it keeps: restart it on 3 (mpiexec -n 3)"),
+          std::string::npos)
+          << what;
+    }
+  }
+}
+
 TEST(CaseDigest, OnlyTheRestartFreeKeysMayChange) {
   const CaseSchema schema = small_schema();
   const CaseConfig base(schema);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "solvers/factory/partitioned_solver.hpp"
 #include "solvers/factory/registry.hpp"
 
 namespace tb {
@@ -25,6 +26,20 @@ TEST(SpecParser, ComponentsAndParameters) {
   EXPECT_EQ(s.components[0].params[1].second, "1e-1");
   EXPECT_EQ(s.components[1].name, "bilu0");
   EXPECT_TRUE(s.components[1].params.empty());
+}
+
+// A decomposed run wraps a preconditioner that needs the whole matrix in block
+// Jacobi over the ranks, parameters kept; what already works over ranks stays.
+TEST(PartitionedForm, WholeMatrixPreconditionersBecomeBlockJacobisLocalSolver) {
+  EXPECT_EQ(partitioned_form("fgmres(restart=30,rtol=1e-1)+bilu0", 2),
+            "fgmres(restart=30,rtol=1e-1)+bjacobi(local=bilu0)");
+  EXPECT_EQ(partitioned_form("fgmres+async_bilu(build_sweeps=1,apply_sweeps=3)", 3),
+            "fgmres+bjacobi(local=async_bilu(build_sweeps=1,apply_sweeps=3))");
+  for (const char* kept : {"fgmres+asm(overlap=1,local=bilu0)", "cg+bjacobi(local=parilut)", "gmres+jacobi",
+                           "bicgstab+block_jacobi", "cg", "bicgstab_dia(rtol=1e-9)"})
+    EXPECT_EQ(partitioned_form(kept, 2), kept);
+  EXPECT_EQ(partitioned_form("fgmres+bilu0", 1), "fgmres+bilu0");
+  EXPECT_THROW(partitioned_form("fgmres+", 2), Error);
 }
 
 TEST(SpecParser, SyntaxErrorsGiveColumn) {

@@ -1,0 +1,28 @@
+#pragma once
+// The ranks a miniapp runs on, and its share of a decomposed domain over them
+// (issue 28): MPI's in builds with MPI (domain_sharing_mpi.cpp: the ghosts
+// through a neighbourhood all-to-all, the reductions through MPI_Allreduce),
+// none without (domain_sharing_self.cpp). No MPI header here.
+#include <memory>
+#include <vector>
+
+#include "mesh/graph/subdomain.hpp"
+#include "physics/domain_share.hpp"
+
+namespace tb::harness {
+
+// The processes of this run (1 without mpiexec, or without MPI).
+int run_ranks();
+int run_rank();
+
+// Ends every rank of the run with `code` (MPI_Abort), for an error some ranks
+// may not share; exit(code) on one process.
+[[noreturn]] void abort_ranks(int code);
+
+// This rank's share: `cells` from decompose() or decompose_mesh(), each local
+// entry's row in the distributed numbering (global_rows, part by part), and the
+// entries over all ranks. Collective. Throws tb::Error on one process (a whole
+// domain needs no share: WholeDomain).
+std::unique_ptr<DomainShare> share_over_ranks(Subdomain cells, std::vector<index_t> global_rows, index_t global_size);
+
+}  // namespace tb::harness

@@ -1,0 +1,100 @@
+// A DomainShare over MPI: the run's communicator (solver_communicator(), the
+// world under mpiexec), one HaloExchange per width of exchanged values (made
+// at its first use, collectively, then reused), reductions in one
+// MPI_Allreduce each.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "domain_sharing.hpp"
+#include "solvers/core/error.hpp"
+#include "solvers/dist/halo_exchange.hpp"
+#include "solvers/dist/mpi_communicator.hpp"
+#include "solvers/factory/solver_communicator.hpp"
+
+namespace tb::harness {
+
+namespace {
+
+void check(int code, const char* call) { dist::check_mpi(code, "domain share", call); }
+
+class MpiDomainShare final : public DomainShare {
+ public:
+  MpiDomainShare(std::shared_ptr<const dist::MpiCommunicator> comm, Subdomain cells, std::vector<index_t> rows,
+                 index_t global_size)
+      : comm_(std::move(comm)), cells_(std::move(cells)), rows_(std::move(rows)), global_size_(global_size) {
+    if (rows_.size() != cells_.global.size())
+      throw Error("internal: " + std::to_string(rows_.size()) + " global rows for " +
+                  std::to_string(cells_.global.size()) + " local entries");
+  }
+
+  int rank() const override { return comm_->rank(); }
+  int ranks() const override { return comm_->size(); }
+  index_t owned() const override { return cells_.owned; }
+  index_t local_size() const override { return cells_.size(); }
+  index_t global_size() const override { return global_size_; }
+  std::span<const index_t> global_rows() const override { return rows_; }
+
+  void exchange(std::span<double> values, index_t width) const override {
+    if (values.size() != std::size_t(cells_.size()) * std::size_t(width))
+      throw Error("internal: exchange of " + std::to_string(values.size()) + " values, " +
+                  std::to_string(cells_.size()) + " local entries of width " + std::to_string(width));
+    auto& h = exchanges_[width];
+    if (!h) h = std::make_unique<dist::HaloExchange>(comm_->comm(), cells_.halo, width);
+    // A rank with no local entries still takes part (its data pointer may be null).
+    static double none = 0.0;
+    h->exchange(values.empty() ? &none : values.data());
+  }
+
+  void sum(std::span<double> v) const override {
+    check(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_SUM, comm_->comm()), "MPI_Allreduce");
+  }
+  void max(std::span<double> v) const override {
+    check(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm_->comm()), "MPI_Allreduce");
+  }
+  using DomainShare::max;
+  using DomainShare::sum;
+
+  std::vector<double> gather_on_root(std::span<const double> mine) const override {
+    const int n = ranks();
+    int count = int(mine.size());
+    std::vector<int> counts(rank() == 0 ? std::size_t(n) : 0), displs(counts.size());
+    check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_->comm()), "MPI_Gather");
+    std::size_t total = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) displs[r] = int(total), total += std::size_t(counts[r]);
+    std::vector<double> all(total);
+    check(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+                      comm_->comm()),
+          "MPI_Gatherv");
+    return all;
+  }
+
+ private:
+  std::shared_ptr<const dist::MpiCommunicator> comm_;
+  Subdomain cells_;
+  std::vector<index_t> rows_;
+  index_t global_size_;
+  mutable std::map<index_t, std::unique_ptr<dist::HaloExchange>> exchanges_;
+};
+
+}  // namespace
+
+int run_ranks() { return solver_communicator()->size(); }
+int run_rank() { return solver_communicator()->rank(); }
+
+std::unique_ptr<DomainShare> share_over_ranks(Subdomain cells, std::vector<index_t> global_rows, index_t global_size) {
+  auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
+  if (!comm) throw Error("internal: a decomposed domain on one process");
+  return std::make_unique<MpiDomainShare>(std::move(comm), std::move(cells), std::move(global_rows), global_size);
+}
+
+void abort_ranks(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);  // MPI_Abort does not return; the compiler does not know it
+}
+
+}  // namespace tb::harness

@@ -1,0 +1,18 @@
+// Built without MPI: one process, nothing to share.
+#include <cstdlib>
+
+#include "domain_sharing.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::harness {
+
+int run_ranks() { return 1; }
+int run_rank() { return 0; }
+
+std::unique_ptr<DomainShare> share_over_ranks(Subdomain, std::vector<index_t>, index_t) {
+  throw Error("internal: a decomposed domain in a build without MPI");
+}
+
+void abort_ranks(int code) { std::exit(code); }
+
+}  // namespace tb::harness

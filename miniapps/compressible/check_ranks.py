@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""tb-comp2d decomposed over ranks against one rank (issue 28's checks).
+
+    check_ranks.py TB_COMP2D MPIEXEC WORK CHECK
+
+CHECK is one of
+  cd        the laminar NACA0012 to steady state, with the case's own solver
+            (fgmres + bilu0, run on ranks as fgmres + bjacobi(local=bilu0)), on
+            1, 2 and 3 ranks: Cd, Cl and the entropy error agree with one rank to
+            1e-6; the start-up line names the cells each rank owns; the .pvtu has
+            one piece per rank whose cells, ghosts removed, are the mesh's, each
+            with its rank.
+  jacobi    four pseudo-time steps with FGMRES + point Jacobi, a preconditioner
+            that does not depend on the ranks: the residual norms and the CFL of
+            every step agree with one rank's to 1e-10 relative (the ten digits of
+            steps.csv), the iteration counts exactly, on 2 and 3 ranks. (The
+            solves stop at their 60 iterations unconverged; the ranks' other
+            order of summation grows through them to 1.5e-9 by step 5.)
+  restart   a 2-rank run checkpointed at step 3 is refused on 3 ranks and on one
+            (naming the 2 it needs), and resumed on 2 it gives the steps of the
+            uninterrupted 2-rank run digit for digit.
+Three ranks run oversubscribed on a 2-core machine. Exits 1 naming the first
+difference.
+"""
+import csv
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+EXE, MPIEXEC, WORK, CHECK = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4]
+SOURCE = pathlib.Path(__file__).resolve().parents[2]
+CASE = SOURCE / "inputs/compressible/naca0012_laminar.toml"
+MESH = SOURCE / "inputs/meshes/naca0012_coarse.su2"
+
+
+def fail(message):
+    print(f"check_ranks {CHECK}: {message}")
+    sys.exit(1)
+
+
+def run(ranks, out, *args, expect=None, restart=None):
+    command = [EXE, str(CASE), "--set", f"mesh.file={MESH}", "--set", "run.progress=false", "--out", str(out), *args]
+    if restart:
+        command = [EXE, "--restart", str(restart), *args]
+    if ranks > 1:
+        command = [MPIEXEC, "-n", str(ranks), "--oversubscribe", *command]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if expect is not None and done.returncode != expect:
+        fail(f"{' '.join(command)}: exit {done.returncode}, expected {expect}\n{done.stdout}\n{done.stderr}")
+    return done
+
+
+def figures(out):
+    return json.loads((out / "summary.json").read_text())["figures_of_merit"]
+
+
+def steps(out):
+    with open(out / "steps.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def close(a, b, tol):
+    return abs(a - b) <= tol * max(abs(a), abs(b), 1e-300)
+
+
+def check_cd():
+    one = figures(WORK / "one")
+    for ranks in (2, 3):
+        out = WORK / f"ranks{ranks}"
+        done = run(ranks, out, expect=0)
+        if f"over {ranks} ranks (METIS, 2 ghost layers): owned" not in done.stdout:
+            fail(f"{ranks} ranks: no start-up line with the cells per rank:\n{done.stdout}")
+        many = figures(out)
+        for key in ("cd", "cl", "cd_pressure", "cd_viscous", "entropy_error"):
+            if abs(one[key] - many[key]) > 1e-6:
+                fail(f"{ranks} ranks: {key} {many[key]!r}, one rank {one[key]!r} (more than 1e-6 apart)")
+        check_pieces(out, ranks, int(one["cells"]))
+        print(f"{ranks} ranks: cd {many['cd']} (one rank {one['cd']}), {int(many['pseudo_steps'])} steps")
+
+
+def check_pieces(out, ranks, cells):
+    import vtk  # Debian's python3-vtk9, for /usr/bin/python3
+
+    pvd = (out / "flow.pvd").read_text()
+    last = pvd.rsplit('file="', 1)[1].split('"', 1)[0]
+    if not last.endswith(".pvtu"):
+        fail(f"{ranks} ranks: the .pvd names {last}, not a .pvtu")
+    reader = vtk.vtkXMLPUnstructuredGridReader()
+    reader.SetFileName(str(out / last))
+    reader.Update()
+    if reader.GetNumberOfPieces() != ranks:
+        fail(f"{last}: {reader.GetNumberOfPieces()} pieces for {ranks} ranks")
+    remove = vtk.vtkRemoveGhosts()
+    remove.SetInputData(reader.GetOutput())
+    remove.Update()
+    grid = remove.GetOutput()
+    if grid.GetNumberOfCells() != cells:
+        fail(f"{last}: {grid.GetNumberOfCells()} cells without ghosts, the mesh has {cells}")
+    rank = grid.GetCellData().GetArray("rank")
+    seen = {int(rank.GetValue(i)) for i in range(grid.GetNumberOfCells())}
+    if seen != set(range(ranks)):
+        fail(f"{last}: the owned cells carry ranks {sorted(seen)}")
+
+
+def check_jacobi():
+    args = ["--set", "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+jacobi", "--steps", "4"]
+    run(1, WORK / "jacobi1", *args, expect=1)
+    one = steps(WORK / "jacobi1")
+    for ranks in (2, 3):
+        run(ranks, WORK / f"jacobi{ranks}", *args, expect=1)
+        many = steps(WORK / f"jacobi{ranks}")
+        if len(many) != len(one):
+            fail(f"{ranks} ranks: {len(many)} steps, one rank {len(one)}")
+        for a, b in zip(one, many):
+            if a["flow:iterations"] != b["flow:iterations"]:
+                fail(f"{ranks} ranks, step {a['step']}: {b['flow:iterations']} iterations, one rank {a['flow:iterations']}")
+            for key in ("cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E"):
+                if not close(float(a[key]), float(b[key]), 1e-10):
+                    fail(f"{ranks} ranks, step {a['step']}: {key} {b[key]}, one rank {a[key]}")
+        print(f"{ranks} ranks: {len(many)} steps equal one rank's to 1e-10")
+
+
+def check_restart():
+    whole, part = WORK / "whole", WORK / "part"
+    run(2, whole, "--steps", "6", expect=1)
+    run(2, part, "--steps", "3", "--set", "run.checkpoint_every=3", expect=1)
+    for ranks in (3, 1):
+        done = run(ranks, None, restart=part, expect=2)
+        if "holds the checkpoint of a run on 2, whose partition it keeps: restart it on 2" not in done.stderr:
+            fail(f"restart on {ranks} ranks: not refused with the rank count to use:\n{done.stderr}")
+    run(2, None, "--steps", "6", restart=part, expect=1)
+    a, b = steps(whole), steps(part)
+    keys = ("step", "cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E", "flow:iterations")
+    if [[r[k] for k in keys] for r in a] != [[r[k] for k in keys] for r in b]:
+        fail("the resumed 2-rank run differs from the uninterrupted one:\n" +
+             "\n".join(f"{[r[k] for k in keys]}" for r in a + b))
+    print("restart: refused on 3 ranks and on one; resumed on 2, 6 steps equal the uninterrupted run's")
+
+
+if __name__ == "__main__":
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
+    if CHECK == "cd":
+        run(1, WORK / "one", expect=0)
+        check_cd()
+    elif CHECK == "jacobi":
+        check_jacobi()
+    elif CHECK == "restart":
+        check_restart()
+    else:
+        fail("CHECK is cd, jacobi or restart")

@@ -1,0 +1,30 @@
+#pragma once
+// A LinearSolver for a system of which each rank passes only its own block
+// rows (global block columns; rank r's rows follow rank r-1's), as a
+// decomposed time loop assembles it (issue 28). On more than one rank it is
+// make_distributed_solver's solver behind the LinearSolver interface (setup,
+// update and solve collective); on one process, make_solver's. No MPI here.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "solvers/krylov/linear_solver.hpp"
+
+namespace tb {
+
+// Preconditioners that are the same over any number of ranks, taken as written.
+bool rank_independent_preconditioner(const std::string& name);
+
+// The specification a decomposed run on `ranks` ranks solves with: a
+// preconditioner that needs the whole matrix (bilu0, fgbilu, ...) becomes the
+// local solver of block Jacobi over the ranks, as PETSc's default does:
+//   fgmres(restart=30)+bilu0  ->  fgmres(restart=30)+bjacobi(local=bilu0)
+// Everything else (bjacobi, asm, rank-independent preconditioners, complete
+// solvers, which make_distributed_solver refuses with its reason) unchanged,
+// and every specification on one rank.
+std::string partitioned_form(std::string_view spec, int ranks);
+
+// Over solver_communicator()'s ranks.
+std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec);
+
+}  // namespace tb
