@@ -136,9 +136,16 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
     ghost_rows_ = std::move(gr);
   }
 
-  // The subdomain's pattern: owned rows, then (overlap 1) the ghost rows in
-  // local order, columns outside the subdomain dropped, sorted per row.
+  // Block Jacobi's subdomain is the operator's own local block (owned rows and
+  // columns, renumbered from 0, refreshed before this update): no second copy.
   subdomain_ = BsrMatrix{};
+  owned_source_.clear();
+  if (!halo) {
+    local_->setup(op_.blocks().local, Backend::host);
+    return;
+  }
+  // The subdomain's pattern: owned rows, then the ghost rows in local order,
+  // columns outside the subdomain dropped, sorted per row.
   subdomain_.block_size = a.block_size;
   subdomain_.block_rows = subdomain_.block_cols = extent;
   owned_source_.clear();
@@ -186,6 +193,10 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
 
 void SchwarzPreconditioner::update(const BsrMatrix& a) {
   if (a.block_rows != rows_.owned(rank_)) throw Error("Schwarz preconditioner: update with another number of rows");
+  if (!ghost_rows_) {
+    local_->update(op_.blocks().local);  // the operator refreshed its values first
+    return;
+  }
   assemble(a);
   local_->update(subdomain_);
 }
