@@ -11,6 +11,7 @@
 #include "run_report.hpp"
 #include "solver_check.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/machine.hpp"
 #include "solvers/core/threading.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/solver_communicator.hpp"
@@ -102,6 +103,7 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
   // on several ranks (solvers/factory/solver_communicator.hpp).
   if (solver_communicator()->rank() != 0 && !std::freopen("/dev/null", "w", stdout))
     std::fprintf(stderr, "%s: cannot silence stdout on this rank\n", app.name.c_str());
+  const double rss_at_start = process_memory().rss_mib;  // libraries and runtimes, MPI's included
   try {
     const CaseSchema schema = make_schema(app);
     const RunOptions o = parse_command_line(argc, argv);
@@ -138,6 +140,7 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     if (!o.ab.empty()) return run_independent_study(app, config, o, out_dir);
     LoopSettings s = settings_from(app, config, o, out_dir);
     s.restart = !o.restart_dir.empty();
+    s.rss_at_start_mib = rss_at_start;
     print_options(app, o, s);
     return run_single(app, config, o, s);
   } catch (const StepFailure& e) {

@@ -148,6 +148,14 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
       .value("harness", r.split.harness)
       .value("output", r.split.output)
       .end_object();
+  // This process's memory (rank 0's under mpiexec), MiB: at the start of main()
+  // (shared libraries and runtimes), its peak at the end of the steps and at the end.
+  w.begin_object("memory")
+      .value("ranks", (long long)s.ranks)
+      .value("rss_at_start_mib", s.rss_at_start_mib)
+      .value("peak_rss_in_steps_mib", r.peak_rss_loop_mib)
+      .value("peak_rss_mib", r.peak_rss_mib)
+      .end_object();
   w.begin_object("solvers");
   for (const auto& [system, spec] : s.driver_specs) w.value(system, spec);
   w.end_object().begin_array("shadows");

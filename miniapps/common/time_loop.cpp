@@ -10,6 +10,7 @@
 #include "run_report.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/machine.hpp"
 #include "solvers/core/threading.hpp"
 #include "solvers/core/timer.hpp"
 #include "state_snapshot.hpp"
@@ -138,6 +139,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   StateSnapshot last_good;  // the state after the last accepted step (rank 0 writes it on a blow-up)
   if (writes_state) last_good.take(sim, first - 1);
   WallTimer wall;
+  bool fields_written = false;
   result.last_step = first - 1;
   for (long step = first; step <= s.steps; ++step) {
     WallTimer harness;
@@ -182,10 +184,15 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     harness_s += harness.seconds();
     result.split.harness += harness_s;
     if (steps) write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance.seconds(), harness_s});
+    // The peak before the first field output (VTK's writers add their own).
+    if (!fields_written) result.peak_rss_loop_mib = process_memory().peak_rss_mib;
     // The final state is always written: a run must leave something to look at.
     WallTimer output;
     const bool last = result.steady || step == s.steps;
-    if (writes_state && (last || (s.output_every > 0 && step % s.output_every == 0))) sim.write_fields(s.out_dir, step);
+    if (writes_state && (last || (s.output_every > 0 && step % s.output_every == 0))) {
+      sim.write_fields(s.out_dir, step);
+      fields_written = true;
+    }
     if (writes_state && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
       std::ostringstream state;
       sim.save_state(state);
@@ -203,6 +210,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   result.wall_seconds = wall_before + wall.seconds();
   result.figures_of_merit = sim.figures_of_merit();
   result.autopilots = solvers.autopilot_reports();
+  result.peak_rss_mib = process_memory().peak_rss_mib;
   if (writes) write_summary(s.out_dir, s, config, result);
   return result;
 }

@@ -2,6 +2,7 @@
 // The time loop every miniapp runs (time_loop.cpp), and the entry point that
 // turns a command line into one run, a run with shadow solvers, or independent
 // A/B runs (miniapp_main.cpp, ab_study.cpp).
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -53,7 +54,8 @@ struct LoopSettings {
   // piece of the fields and its own checkpoint (checkpoint.hpp), and the
   // driver solvers take each rank's rows (make_partitioned_solver).
   bool decomposed = false;
-  int rank = 0, ranks = 1;  // of a decomposed run
+  int rank = 0, ranks = 1;                 // of a decomposed run
+  double rss_at_start_mib = std::nan("");  // the process's resident memory as main() began (libraries, runtime)
 };
 
 // Where the steps' time went, summed over the steps of this run.
@@ -79,6 +81,9 @@ struct RunResult {
   std::map<std::string, SolverTotals> totals;                  // "driver/<system>", "shadow<i>/<system>"
   std::vector<std::pair<std::string, double>> figures_of_merit;
   std::vector<AutopilotReport> autopilots;  // one per system whose solver is an autopilot
+  double peak_rss_loop_mib =
+      std::nan("");                    // this process's peak resident memory at the end of the steps (before output)
+  double peak_rss_mib = std::nan("");  // ... at the end of the run
 };
 
 // Runs (or, with settings.restart, resumes) one simulation: steps.csv, one

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <string>
 #include <thread>
 
 #include "git_commit.hpp"
@@ -99,6 +101,18 @@ std::string summary(const Machine& m) {
   s += "load   " + std::string(load) + " (1-minute average at start)\n";
   s += "build  " + m.git_commit + ", " + m.build_type + ", " + m.compiler + ", " + m.date_utc + "\n";
   return s;
+}
+
+ProcessMemory process_memory() {
+  ProcessMemory m{std::nan(""), std::nan("")};
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    long kib = 0;
+    if (std::sscanf(line.c_str(), "VmRSS: %ld kB", &kib) == 1) m.rss_mib = double(kib) / 1024.0;
+    if (std::sscanf(line.c_str(), "VmHWM: %ld kB", &kib) == 1) m.peak_rss_mib = double(kib) / 1024.0;
+  }
+  return m;
 }
 
 }  // namespace tb

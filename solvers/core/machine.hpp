@@ -26,4 +26,12 @@ void write(JsonWriter& json, const Machine& m);
 // A few lines for the top of the stdout report.
 std::string summary(const Machine& m);
 
+// This process's resident memory now and its peak so far (VmRSS, VmHWM of
+// /proc/self/status), MiB; NaN where the system does not say.
+struct ProcessMemory {
+  double rss_mib;
+  double peak_rss_mib;
+};
+ProcessMemory process_memory();
+
 }  // namespace tb

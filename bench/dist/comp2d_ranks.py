@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Strong scaling of tb-comp2d decomposed over ranks (issue 28, deliverable 6).
+
+    bench/dist/comp2d_ranks.py [--exe build/bin/tb-comp2d] [--ranks 1,2] [--reps 3]
+        [--case inputs/compressible/naca0012_laminar.toml] [--set KEY=VALUE ...] --json OUT
+
+Runs the case to steady state on each rank count in turn, the counts
+alternated within every repetition (a shared machine's load then falls on all
+of them alike), one OpenMP thread per rank. Per run: the loop's wall time
+(summary.json), pseudo-steps, linear iterations, Cd, each rank's peak resident
+memory (/usr/bin/time), and rank 0's memory at the start of main() and its peak
+in the steps before any field output (summary.json "memory"). Reports the
+median over the repetitions and, against one rank, the parallel efficiency
+T1 / (P TP), the memory ratio of the largest rank's peak, and that of the
+memory the steps added to what the process held at start.
+"""
+import argparse
+import json
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def one_run(args, ranks, out):
+    command = [args.exe, args.case, "--out", str(out), "--set", "run.progress=false"]
+    for kv in args.set:
+        command += ["--set", kv]
+    # Each rank's peak RSS into its own file (lines on a shared stderr interleave).
+    out.mkdir(parents=True)
+    timed = ["sh", "-c", '/usr/bin/time -f %M -o "$0/rss.${OMPI_COMM_WORLD_RANK:-0}" "$@"', str(out)] + command
+    if ranks > 1:
+        timed = [args.mpiexec, "-n", str(ranks), "--oversubscribe"] + timed
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    done = subprocess.run(timed, capture_output=True, text=True, env=env, timeout=3600)
+    if done.returncode != 0:
+        sys.exit(f"comp2d_ranks: {' '.join(timed)}: exit {done.returncode}\n{done.stderr[-2000:]}")
+    rss = [int((out / f"rss.{r}").read_text().split()[-1]) / 1024.0 for r in range(ranks)]
+    summary = json.loads((out / "summary.json").read_text())
+    fom, mem = summary["figures_of_merit"], summary["memory"]
+    return {
+        "wall_seconds": summary["wall_seconds"],
+        "pseudo_steps": int(fom["pseudo_steps"]),
+        "iterations": summary["totals"]["driver/flow"]["iterations"],
+        "cd": fom["cd"],
+        "peak_rss_mib_per_rank": rss,
+        "rank0_rss_at_start_mib": mem["rss_at_start_mib"],
+        "rank0_peak_rss_in_steps_mib": mem["peak_rss_in_steps_mib"],
+        "solver": summary["solvers"]["flow"],
+    }
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--exe", default=str(ROOT / "build/bin/tb-comp2d"))
+    p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--case", default=str(ROOT / "inputs/compressible/naca0012_laminar.toml"))
+    p.add_argument("--set", action="append", default=[])
+    p.add_argument("--ranks", default="1,2")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--json", required=True)
+    args = p.parse_args()
+    counts = [int(r) for r in args.ranks.split(",")]
+    runs = {r: [] for r in counts}
+    with tempfile.TemporaryDirectory() as tmp:
+        for rep in range(args.reps):
+            for r in counts if rep % 2 == 0 else reversed(counts):
+                runs[r].append(one_run(args, r, pathlib.Path(tmp) / f"r{r}_{rep}"))
+                last = runs[r][-1]
+                print(f"rep {rep + 1}, {r} rank(s): {last['wall_seconds']:.2f} s, {last['pseudo_steps']} steps, "
+                      f"{last['iterations']} iterations, peak RSS {max(last['peak_rss_mib_per_rank']):.0f} MiB/rank",
+                      flush=True)
+    results = []
+    for r in counts:
+        rs = runs[r]
+        med = {k: statistics.median(x[k] for x in rs) for k in ("wall_seconds", "pseudo_steps", "iterations")}
+        peak = statistics.median(max(x["peak_rss_mib_per_rank"]) for x in rs)
+        added = statistics.median(x["rank0_peak_rss_in_steps_mib"] - x["rank0_rss_at_start_mib"] for x in rs)
+        results.append({"ranks": r, **med, "cd": rs[0]["cd"], "solver": rs[0]["solver"],
+                        "peak_rss_mib_per_rank": peak, "steps_added_rss_mib_rank0": added,
+                        "at_start_rss_mib_rank0": statistics.median(x["rank0_rss_at_start_mib"] for x in rs),
+                        "runs": rs})
+    base = results[0]
+    for res in results[1:]:
+        res["parallel_efficiency"] = base["wall_seconds"] / (res["ranks"] * res["wall_seconds"])
+        res["peak_rss_ratio"] = res["peak_rss_mib_per_rank"] / base["peak_rss_mib_per_rank"]
+        res["steps_added_rss_ratio"] = res["steps_added_rss_mib_rank0"] / base["steps_added_rss_mib_rank0"]
+        res["iteration_ratio"] = res["iterations"] / base["iterations"]
+        print(f"{res['ranks']} ranks: efficiency {res['parallel_efficiency']:.2f}, peak RSS {res['peak_rss_ratio']:.2f}x, "
+              f"memory the steps added {res['steps_added_rss_ratio']:.2f}x, iterations {res['iteration_ratio']:.2f}x")
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    doc = {"benchmark": "comp2d_ranks", "command": " ".join(sys.argv), "case": args.case, "sets": args.set,
+           "machine": {"hostname": platform.node(), "logical_cpus": os.cpu_count(),
+                       "load_average_1min_at_end": os.getloadavg()[0]},
+           "git_commit": commit, "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "threads_per_rank": 1, "reps": args.reps, "results": results}
+    pathlib.Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
