@@ -12,7 +12,8 @@ memory (/usr/bin/time), and rank 0's memory at the start of main() and its peak
 in the steps before any field output (summary.json "memory"). Reports the
 median over the repetitions and, against one rank, the parallel efficiency
 T1 / (P TP), the memory ratio of the largest rank's peak, and that of the
-memory the steps added to what the process held at start.
+memory the steps added to what the process held at start. Needs /usr/bin/time
+(Debian: time) and, for more than one rank, Open MPI's mpiexec.
 """
 import argparse
 import json
@@ -66,6 +67,8 @@ def main():
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--json", required=True)
     args = p.parse_args()
+    if not os.access("/usr/bin/time", os.X_OK):
+        sys.exit("comp2d_ranks: /usr/bin/time not found (apt-get install time): it measures each rank's memory")
     counts = [int(r) for r in args.ranks.split(",")]
     runs = {r: [] for r in counts}
     with tempfile.TemporaryDirectory() as tmp:
