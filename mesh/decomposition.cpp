@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mesh/mesh_graph.hpp"
+#include "solvers/core/error.hpp"
 
 namespace tb {
 
@@ -67,26 +68,44 @@ void add_boundary_edges(const Mesh2D& mesh, const CellFaces& cf, MeshPiece& piec
 
 }  // namespace
 
+namespace {
+
+// The piece of one subdomain: its cells as a local mesh, markers kept, cut marker appended.
+MeshPiece make_piece(const Mesh2D& mesh, const CellFaces& cf, Subdomain cells, std::vector<index_t>& node_local) {
+  MeshPiece piece;
+  piece.cells = std::move(cells);
+  piece.mesh.marker_names = mesh.marker_names;
+  // Appended rather than looked up: the global marker indices stay valid in
+  // every piece, and the cut marker is never one of them.
+  piece.mesh.marker_names.push_back(kPartitionCutMarker);
+  piece.cut_marker = mesh.num_markers();
+  add_cells(mesh, piece, node_local);
+  add_boundary_edges(mesh, cf, piece, node_local);
+  for (index_t n : piece.node_global) node_local[n] = -1;
+  build_faces(piece.mesh);
+  return piece;
+}
+
+}  // namespace
+
 std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
                                       int ghost_layers) {
   std::vector<Subdomain> subdomains = decompose(cell_graph(mesh), cell_owner, parts, ghost_layers);
   const CellFaces cf = cell_faces(mesh);
   std::vector<index_t> node_local(mesh.num_nodes(), -1);
-  std::vector<MeshPiece> pieces(parts);
-  for (int p = 0; p < parts; ++p) {
-    MeshPiece& piece = pieces[p];
-    piece.cells = std::move(subdomains[p]);
-    piece.mesh.marker_names = mesh.marker_names;
-    // Appended rather than looked up: the global marker indices stay valid in
-    // every piece, and the cut marker is never one of them.
-    piece.mesh.marker_names.push_back(kPartitionCutMarker);
-    piece.cut_marker = mesh.num_markers();
-    add_cells(mesh, piece, node_local);
-    add_boundary_edges(mesh, cf, piece, node_local);
-    for (index_t n : piece.node_global) node_local[n] = -1;
-    build_faces(piece.mesh);
-  }
+  std::vector<MeshPiece> pieces;
+  for (int p = 0; p < parts; ++p) pieces.push_back(make_piece(mesh, cf, std::move(subdomains[p]), node_local));
   return pieces;
+}
+
+MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts, int rank,
+                             int ghost_layers) {
+  if (rank < 0 || rank >= parts)
+    throw Error("decompose_mesh_for: rank " + std::to_string(rank) + ", allowed 0.." + std::to_string(parts - 1));
+  // Every subdomain's plan is needed for this one's sends; only this rank's mesh is built.
+  std::vector<Subdomain> subdomains = decompose(cell_graph(mesh), cell_owner, parts, ghost_layers);
+  std::vector<index_t> node_local(mesh.num_nodes(), -1);
+  return make_piece(mesh, cell_faces(mesh), std::move(subdomains[std::size_t(rank)]), node_local);
 }
 
 }  // namespace tb

@@ -36,4 +36,9 @@ struct MeshPiece {
 std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
                                       int ghost_layers = 2);
 
+// decompose_mesh(...)[rank] without building the other ranks' meshes: what a
+// rank that decomposes for itself needs. tb::Error on a rank outside [0, parts).
+MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts, int rank,
+                             int ghost_layers = 2);
+
 }  // namespace tb

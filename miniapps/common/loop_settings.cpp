@@ -2,7 +2,6 @@
 
 #include "domain_sharing.hpp"
 #include "solvers/factory/partitioned_solver.hpp"
-#include "solvers/factory/solver_communicator.hpp"
 
 namespace tb::harness {
 
@@ -23,12 +22,13 @@ LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& conf
   s.decomposed = decomposed_run(app);
   s.rank = run_rank();
   s.ranks = run_ranks();
-  for (const auto& system : app.systems)
-    s.driver_specs[system] =
-        s.decomposed ? partitioned_form(config.text("solver." + system), run_ranks()) : config.text("solver." + system);
+  for (const auto& system : app.systems) {
+    const std::string& spec = config.text("solver." + system);
+    s.driver_specs[system] = s.decomposed ? partitioned_form(spec, s.ranks) : spec;
+  }
   for (const auto& text : o.shadow) s.shadows.push_back(parse_study_spec(text, app.systems));
   s.dump_steps = o.dump_steps;
-  s.writes_files = solver_communicator()->rank() == 0;
+  s.writes_files = s.rank == 0;
   return s;
 }
 

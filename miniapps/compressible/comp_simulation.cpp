@@ -101,7 +101,7 @@ void CompressibleSimulation::decompose_mesh_over_ranks(OrderedMesh whole) {
                 " ranks partitions its mesh with METIS, which this build lacks (scripts/setup.sh installs it)");
   const index_t cells = whole.mesh.num_cells();
   const std::vector<index_t> owner = partition_graph(cell_graph(whole.mesh), ranks);
-  MeshPiece piece = std::move(decompose_mesh(whole.mesh, owner, ranks)[std::size_t(me)]);
+  MeshPiece piece = decompose_mesh_for(whole.mesh, owner, ranks, me);
   const Permutation order = partition_ordering(owner, ranks);
   const std::size_t n = piece.cells.global.size();
   std::vector<index_t> rows(n);
