@@ -1,10 +1,10 @@
 #pragma once
 // One rank's share of a decomposed domain, as the physics sees it (issue 28):
-// the local entries (cells, grid points) are the rank's own first, then ghosts
-// copied from the ranks that own them. The physics assembles every local entry,
-// keeps only its own rows, refreshes the ghosts once per residual evaluation
-// (exchange) and turns each serial sum or maximum into one global reduction.
-// No MPI here: miniapps/common implements it over MPI; WholeDomain is the
+// the local entries (cells, grid points) are the rank's own and ghosts copied
+// from the ranks that own them; a mesh piece puts its own first, a slab of a
+// structured grid keeps the natural order (ghost planes below, its own, above). The physics assembles every local
+// entry, keeps only its own rows, refreshes the ghosts once per residual evaluation (exchange) and turns each serial
+// sum or maximum into one global reduction. No MPI here: miniapps/common implements it over MPI; WholeDomain is the
 // one-process case, in which every call is the serial code's.
 #include <span>
 #include <vector>
@@ -18,8 +18,10 @@ class DomainShare {
   virtual ~DomainShare() = default;
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
-  // Local entries 0..owned()-1 are this rank's; the rest, to local_size(), are ghosts.
+  // Local entries first_owned() .. first_owned() + owned() - 1 are this rank's;
+  // the rest, to local_size(), are ghosts.
   virtual index_t owned() const = 0;
+  virtual index_t first_owned() const { return 0; }
   virtual index_t local_size() const = 0;
   // Entries over all ranks, and each local entry's row in the distributed
   // system: the ranks' entries numbered part by part (rank 0's first), so a

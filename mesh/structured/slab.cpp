@@ -93,4 +93,11 @@ std::vector<Slab> decompose_slabs(const StructuredIndex& grid, int parts, int gh
   return slabs;
 }
 
+HaloPlan natural_order_halo(const Slab& slab) {
+  HaloPlan h = slab.halo;
+  for (auto* items : {&h.send_items, &h.recv_items})
+    for (index_t& l : *items) l = slab.global_of(l) - slab.global_begin();
+  return h;
+}
+
 }  // namespace tb

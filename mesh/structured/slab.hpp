@@ -47,4 +47,8 @@ struct Slab {
 // argument on parts < 1, ghost_planes < 0 or a grid dimension < 1.
 std::vector<Slab> decompose_slabs(const StructuredIndex& grid, int parts, int ghost_planes);
 
+// slab.halo in the natural local order, the order a piece of the grid steps in:
+// local = global - global_begin() (ghost planes below, owned, above).
+HaloPlan natural_order_halo(const Slab& slab);
+
 }  // namespace tb

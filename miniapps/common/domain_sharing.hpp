@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mesh/graph/subdomain.hpp"
+#include "mesh/structured/slab.hpp"
 #include "physics/domain_share.hpp"
 
 namespace tb::harness {
@@ -24,5 +25,11 @@ int run_rank();
 // entries over all ranks. Collective. Throws tb::Error on one process (a whole
 // domain needs no share: WholeDomain).
 std::unique_ptr<DomainShare> share_over_ranks(Subdomain cells, std::vector<index_t> global_rows, index_t global_size);
+
+// This rank's slab of a structured grid of `cells` cells (decompose_slabs),
+// its local entries in the natural order (natural_order_halo): the ghost planes
+// below, its own planes, those above. Its rows are the grid's natural numbering,
+// which is part by part for slabs. Collective; throws tb::Error on one process.
+std::unique_ptr<DomainShare> share_over_slab(const Slab& slab, index_t cells);
 
 }  // namespace tb::harness

@@ -20,27 +20,36 @@ namespace {
 
 void check(int code, const char* call) { dist::check_mpi(code, "domain share", call); }
 
+// The local entries a share holds: how many, which are owned, and the plan that refreshes the ghosts.
+struct LocalEntries {
+  index_t size = 0;
+  index_t first_owned = 0;
+  index_t owned = 0;
+  HaloPlan halo;
+};
+
 class MpiDomainShare final : public DomainShare {
  public:
-  MpiDomainShare(std::shared_ptr<const dist::MpiCommunicator> comm, Subdomain cells, std::vector<index_t> rows,
+  MpiDomainShare(std::shared_ptr<const dist::MpiCommunicator> comm, LocalEntries cells, std::vector<index_t> rows,
                  index_t global_size)
       : comm_(std::move(comm)), cells_(std::move(cells)), rows_(std::move(rows)), global_size_(global_size) {
-    if (rows_.size() != cells_.global.size())
-      throw Error("internal: " + std::to_string(rows_.size()) + " global rows for " +
-                  std::to_string(cells_.global.size()) + " local entries");
+    if (rows_.size() != std::size_t(cells_.size))
+      throw Error("internal: " + std::to_string(rows_.size()) + " global rows for " + std::to_string(cells_.size) +
+                  " local entries");
   }
 
   int rank() const override { return comm_->rank(); }
   int ranks() const override { return comm_->size(); }
   index_t owned() const override { return cells_.owned; }
-  index_t local_size() const override { return cells_.size(); }
+  index_t first_owned() const override { return cells_.first_owned; }
+  index_t local_size() const override { return cells_.size; }
   index_t global_size() const override { return global_size_; }
   std::span<const index_t> global_rows() const override { return rows_; }
 
   void exchange(std::span<double> values, index_t width) const override {
-    if (values.size() != std::size_t(cells_.size()) * std::size_t(width))
-      throw Error("internal: exchange of " + std::to_string(values.size()) + " values, " +
-                  std::to_string(cells_.size()) + " local entries of width " + std::to_string(width));
+    if (values.size() != std::size_t(cells_.size) * std::size_t(width))
+      throw Error("internal: exchange of " + std::to_string(values.size()) + " values, " + std::to_string(cells_.size) +
+                  " local entries of width " + std::to_string(width));
     auto& h = exchanges_[width];
     if (!h) h = std::make_unique<dist::HaloExchange>(comm_->comm(), cells_.halo, width);
     // A rank with no local entries still takes part (its data pointer may be null).
@@ -73,7 +82,7 @@ class MpiDomainShare final : public DomainShare {
 
  private:
   std::shared_ptr<const dist::MpiCommunicator> comm_;
-  Subdomain cells_;
+  LocalEntries cells_;
   std::vector<index_t> rows_;
   index_t global_size_;
   mutable std::map<index_t, std::unique_ptr<dist::HaloExchange>> exchanges_;
@@ -84,10 +93,26 @@ class MpiDomainShare final : public DomainShare {
 int run_ranks() { return solver_communicator()->size(); }
 int run_rank() { return solver_communicator()->rank(); }
 
-std::unique_ptr<DomainShare> share_over_ranks(Subdomain cells, std::vector<index_t> global_rows, index_t global_size) {
+namespace {
+
+std::shared_ptr<const dist::MpiCommunicator> run_communicator() {
   auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
   if (!comm) throw Error("internal: a decomposed domain on one process");
-  return std::make_unique<MpiDomainShare>(std::move(comm), std::move(cells), std::move(global_rows), global_size);
+  return comm;
+}
+
+}  // namespace
+
+std::unique_ptr<DomainShare> share_over_ranks(Subdomain cells, std::vector<index_t> global_rows, index_t global_size) {
+  LocalEntries local{cells.size(), 0, cells.owned, std::move(cells.halo)};
+  return std::make_unique<MpiDomainShare>(run_communicator(), std::move(local), std::move(global_rows), global_size);
+}
+
+std::unique_ptr<DomainShare> share_over_slab(const Slab& slab, index_t cells) {
+  LocalEntries local{slab.size(), slab.planes_below * slab.plane_size, slab.owned(), natural_order_halo(slab)};
+  std::vector<index_t> rows(std::size_t(slab.size()));
+  for (index_t l = 0; l < slab.size(); ++l) rows[std::size_t(l)] = slab.global_begin() + l;
+  return std::make_unique<MpiDomainShare>(run_communicator(), std::move(local), std::move(rows), cells);
 }
 
 void abort_ranks(int code) {

@@ -13,6 +13,10 @@ std::unique_ptr<DomainShare> share_over_ranks(Subdomain, std::vector<index_t>, i
   throw Error("internal: a decomposed domain in a build without MPI");
 }
 
+std::unique_ptr<DomainShare> share_over_slab(const Slab&, index_t) {
+  throw Error("internal: a decomposed domain in a build without MPI");
+}
+
 void abort_ranks(int code) { std::exit(code); }
 
 }  // namespace tb::harness

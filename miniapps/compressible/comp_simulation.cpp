@@ -11,6 +11,7 @@
 #include "mesh/mesh_graph.hpp"
 #include "mesh/partition.hpp"
 #include "miniapps/common/domain_sharing.hpp"
+#include "miniapps/common/rank_counts.hpp"
 #include "miniapps/compressible/field_output.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
@@ -37,27 +38,6 @@ std::uint64_t digest_of(std::span<const index_t> values) {
   std::uint64_t h = 14695981039346656037ull;
   for (index_t v : values) h = (h ^ std::uint64_t(std::uint32_t(v))) * 1099511628211ull;
   return h;
-}
-
-// "3,019": counts people read at start-up.
-std::string grouped(double count) {
-  std::string digits = std::to_string(static_cast<long long>(count)), out;
-  for (std::size_t k = 0; k < digits.size(); ++k) {
-    if (k > 0 && (digits.size() - k) % 3 == 0) out += ',';
-    out += digits[k];
-  }
-  return out;
-}
-
-// "3,019 + 3,019" for a few ranks, "371..380 per rank" for many.
-std::string per_rank(const std::vector<double>& counts) {
-  std::string out;
-  if (counts.size() <= 8) {
-    for (double c : counts) out += (out.empty() ? "" : " + ") + grouped(c);
-    return out;
-  }
-  const auto [lo, hi] = std::minmax_element(counts.begin(), counts.end());
-  return grouped(*lo) + ".." + grouped(*hi) + " per rank";
 }
 
 }  // namespace
@@ -124,8 +104,9 @@ void CompressibleSimulation::decompose_mesh_over_ranks(OrderedMesh whole) {
   std::vector<double> own, ghost;
   for (std::size_t r = 0; r + 1 < counts.size(); r += 2) own.push_back(counts[r]), ghost.push_back(counts[r + 1]);
   if (me == 0)
-    decomposition_ = grouped(cells) + " cells over " + std::to_string(ranks) +
-                     " ranks (METIS, 2 ghost layers): owned " + per_rank(own) + ", ghosts " + per_rank(ghost);
+    decomposition_ = harness::grouped(cells) + " cells over " + std::to_string(ranks) +
+                     " ranks (METIS, 2 ghost layers): owned " + harness::per_rank(own) + ", ghosts " +
+                     harness::per_rank(ghost);
 }
 
 harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solvers) {

@@ -17,8 +17,15 @@ namespace tb::incompressible {
 
 bool vts_output_available();
 
-// Writes dir/name; tb::Error when VTK is missing or the write fails.
-void write_vts(const std::filesystem::path& path, const FractionalStep& flow);
+// Writes dir/name; tb::Error when VTK is missing or the write fails. On a piece
+// of the grid (a decomposed run) the file holds the owned planes only, at their
+// place in the whole grid's extent, with a "rank" cell array of `rank`.
+void write_vts(const std::filesystem::path& path, const FractionalStep& flow, int rank = 0);
+
+// The .pvts joining the ranks' pieces of a decomposed run: pieces[r] holds the
+// whole grid's planes [planes[r][0], planes[r][1]) of `grid`'s slab axis.
+void write_pvts(const std::filesystem::path& path, const FvGrid& grid, const std::vector<std::string>& pieces,
+                const std::vector<std::array<index_t, 2>>& planes);
 
 // A cell array of a .vts file (components interleaved) and its cell counts per
 // direction; tb::Error when VTK is missing, the file unreadable or the array absent.

@@ -6,6 +6,9 @@
 #include <istream>
 #include <ostream>
 
+#include "mesh/structured/slab.hpp"
+#include "miniapps/common/domain_sharing.hpp"
+#include "miniapps/common/rank_counts.hpp"
 #include "miniapps/incompressible/field_output.hpp"
 #include "miniapps/incompressible/incomp_case.hpp"
 #include "solvers/core/atomic_file.hpp"
@@ -13,16 +16,56 @@
 
 namespace tb::incompressible {
 
-IncompressibleSimulation::IncompressibleSimulation(const harness::CaseConfig& config)
-    : flow_(std::make_unique<FractionalStep>(make_grid(config), make_boundaries(config), make_flow_settings(config))),
-      steady_tol_(config.real("time.steady_tol")),
+namespace {
+
+std::array<index_t, 3> slab_identity(const FvGrid& g) {
+  const PlaneRange& p = g.planes();
+  return {p.first + p.owned_begin, p.owned_end - p.owned_begin, p.whole_planes};
+}
+
+}  // namespace
+
+IncompressibleSimulation::IncompressibleSimulation(const harness::CaseConfig& config, bool decompose)
+    : steady_tol_(config.real("time.steady_tol")),
       ghia_reynolds_(int(config.integer("validation.ghia_reynolds"))),
       poiseuille_(config.boolean("validation.poiseuille")) {
-  for (int d = 0; d < flow_->grid().dim(); ++d)
-    domain_length_ = std::max(domain_length_, flow_->grid().axis(d).nodes.back() - flow_->grid().axis(d).nodes.front());
   if (ghia_reynolds_ != 0 && !ghia_u_vertical(ghia_reynolds_))
     throw Error("validation.ghia_reynolds = " + std::to_string(ghia_reynolds_) +
                 ": Ghia et al. tabulate 100, 400, 1000");
+  FvGrid grid = make_grid(config);
+  if (decompose && harness::run_ranks() > 1) grid = slab_of_this_rank(grid);
+  flow_ = std::make_unique<FractionalStep>(grid, make_boundaries(config), make_flow_settings(config), share_.get());
+  for (int d = 0; d < flow_->grid().dim(); ++d) domain_length_ = std::max(domain_length_, flow_->grid().extent(d));
+}
+
+IncompressibleSimulation::~IncompressibleSimulation() = default;
+
+// Slabs of whole planes along the slowest axis (y in 2D, z in 3D), two ghost
+// planes each side: what the Rhie-Chow faces of the owned cells reach (the
+// pressure gradient of the first ghost plane needs the second).
+FvGrid IncompressibleSimulation::slab_of_this_rank(const FvGrid& whole) {
+  const int ranks = harness::run_ranks(), me = harness::run_rank();
+  const PlaneRange& all = whole.planes();
+  const std::string axis = all.axis == 1 ? "y" : "z";
+  const std::string on =
+      "tb-incomp on " + std::to_string(ranks) + " ranks splits the grid into slabs of " + axis + " planes";
+  if (whole.axis(all.axis).periodic)
+    throw Error(on + ": a grid periodic in " + axis + " cannot be split (run it on one rank)");
+  if (all.whole_planes < ranks)
+    throw Error(on + ": its " + std::to_string(all.whole_planes) + " planes allow at most " +
+                std::to_string(all.whole_planes) + " ranks");
+  constexpr int ghost_planes = 2;
+  const Slab slab = decompose_slabs(whole.shape(), ranks, ghost_planes)[std::size_t(me)];
+  share_ = harness::share_over_slab(slab, whole.num_cells());
+  const std::vector<double> planes = share_->gather_on_root(std::vector<double>{double(slab.planes)});
+  if (me == 0) {
+    std::string cells = std::to_string(whole.cells(0)) + " x " + std::to_string(whole.cells(1));
+    if (whole.dim() == 3) cells += " x " + std::to_string(whole.cells(2));
+    decomposition_ = cells + " cells over " + std::to_string(ranks) + " ranks (slabs of " + axis + " planes, " +
+                     std::to_string(ghost_planes) + " ghost planes): owned " + harness::per_rank(planes) + " planes";
+  }
+  return FvGrid::piece(whole, slab.first_plane - slab.planes_below, slab.planes_below + slab.planes + slab.planes_above,
+                       slab.planes_below, slab.planes_below + slab.planes);
 }
 
 harness::StepResult IncompressibleSimulation::advance(harness::LinearSystems& solvers) {
@@ -53,17 +96,35 @@ bool IncompressibleSimulation::steady_state_reached() const {
 }
 
 std::vector<std::pair<std::string, double>> IncompressibleSimulation::state_magnitudes() const {
-  return {{"max |u|", harness::max_magnitude(flow_->velocity())},
-          {"max |p|", harness::max_magnitude(flow_->pressure())}};
+  std::array<double, 2> m = {harness::max_magnitude(flow_->velocity()), harness::max_magnitude(flow_->pressure())};
+  if (share_) share_->max(m);  // the ghosts are copies of other ranks' values: the maxima over the ranks
+  return {{"max |u|", m[0]}, {"max |p|", m[1]}};
 }
 
+// A decomposed run's checkpoint ends with the rank's slab: its first plane,
+// its planes, the whole grid's.
 void IncompressibleSimulation::save_state(std::ostream& out) const {
   flow_->save(out);
   out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
   outputs_.save(out);
+  if (share_) {
+    const std::array<index_t, 3> slab = slab_identity(flow_->grid());
+    out.write(reinterpret_cast<const char*>(slab.data()), sizeof slab);
+  }
 }
 
 void IncompressibleSimulation::load_state(std::istream& in) {
+  if (share_) {
+    // The slab first: a checkpoint of other planes refused before the state is read.
+    const std::streampos start = in.tellg();
+    std::array<index_t, 3> slab{};
+    in.seekg(-std::streamoff(sizeof slab), std::ios::end);
+    in.read(reinterpret_cast<char*>(slab.data()), sizeof slab);
+    if (!in || slab != slab_identity(flow_->grid()))
+      throw Error("checkpoint: rank " + std::to_string(share_->rank()) +
+                  "'s planes are not those of the run that wrote it (another grid)");
+    in.seekg(start);
+  }
   flow_->load(in);
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   outputs_.load(in);
@@ -72,62 +133,90 @@ void IncompressibleSimulation::load_state(std::istream& in) {
 }
 
 void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {
+  const bool root = !share_ || share_->rank() == 0;
   const std::filesystem::path fields = dir / "fields";
   std::filesystem::create_directories(fields);
-  write_file_atomically((fields / "centreline_u.csv").string(), profile_csv(u_vertical_centreline(), "y", "u"));
-  write_file_atomically((fields / "centreline_v.csv").string(), profile_csv(v_horizontal_centreline(), "x", "v"));
+  const Profile u = u_vertical_centreline(), v = v_horizontal_centreline();  // every rank: they add up
+  if (root) {
+    write_file_atomically((fields / "centreline_u.csv").string(), profile_csv(u, "y", "u"));
+    write_file_atomically((fields / "centreline_v.csv").string(), profile_csv(v, "x", "v"));
+  }
   if (!vts_output_available()) {
-    if (!warned_no_vtk_) std::fprintf(stderr, "tb-incomp: built without VTK: no .vts/.pvd output\n");
+    if (!warned_no_vtk_ && root) std::fprintf(stderr, "tb-incomp: built without VTK: no .vts/.pvd output\n");
     warned_no_vtk_ = true;
     return;
   }
-  char name[32];
-  std::snprintf(name, sizeof name, "flow_%06ld.vts", step);
-  write_vts(fields / name, *flow_);
-  std::string entry = "fields/";
-  entry += name;
-  outputs_.add_and_write(dir / "flow.pvd", flow_->time(), entry);
+  char stem[32];
+  std::snprintf(stem, sizeof stem, "flow_%06ld", step);
+  const std::string entry = "fields/" + std::string(stem) + (share_ ? ".pvts" : ".vts");
+  if (share_)
+    write_piece(fields, stem);
+  else
+    write_vts(fields / (std::string(stem) + ".vts"), *flow_);
+  if (root)
+    outputs_.add_and_write(dir / "flow.pvd", flow_->time(), entry);
+  else
+    outputs_.add(flow_->time(), entry);
+}
+
+// This rank's owned planes, then, once every piece is on disk, rank 0's .pvts of them.
+void IncompressibleSimulation::write_piece(const std::filesystem::path& fields, const std::string& stem) {
+  const auto piece = [&](int r) { return stem + "_r" + std::to_string(r) + ".vts"; };
+  write_vts(fields / piece(share_->rank()), *flow_, share_->rank());
+  const PlaneRange& planes = flow_->grid().planes();
+  const double first = double(planes.first + planes.owned_begin);
+  const std::vector<double> owned =
+      share_->gather_on_root(std::vector<double>{first, first + double(planes.owned_end - planes.owned_begin)});
+  if (share_->rank() != 0) return;  // the gather also waited for every piece
+  std::vector<std::string> pieces;
+  std::vector<std::array<index_t, 2>> ranges;
+  for (int r = 0; r < share_->ranks(); ++r) {
+    pieces.push_back(piece(r));
+    ranges.push_back({index_t(owned[2 * std::size_t(r)]), index_t(owned[2 * std::size_t(r) + 1])});
+  }
+  write_pvts(fields / (stem + ".pvts"), flow_->grid(), pieces, ranges);
 }
 
 Profile IncompressibleSimulation::u_vertical_centreline() const {
   const FvGrid& g = flow_->grid();
-  const std::array<double, 3> mid = {0.5 * g.axis(0).nodes.back(), 0.0, 0.5 * g.axis(2).nodes.back()};
+  const std::array<double, 3> mid = {0.5 * g.extent(0), 0.0, 0.5 * g.extent(2)};
   return sample_line(*flow_, 0, 1, mid);
 }
 
 Profile IncompressibleSimulation::v_horizontal_centreline() const {
   const FvGrid& g = flow_->grid();
-  const std::array<double, 3> mid = {0.0, 0.5 * g.axis(1).nodes.back(), 0.5 * g.axis(2).nodes.back()};
+  const std::array<double, 3> mid = {0.0, 0.5 * g.extent(1), 0.5 * g.extent(2)};
   return sample_line(*flow_, 1, 0, mid);
 }
 
 double IncompressibleSimulation::poiseuille_error() const {
   const FvGrid& g = flow_->grid();
   const int n = g.dim();
-  const double height = g.axis(1).nodes.back();
+  const double height = g.extent(1);
   // The mean velocity from the inflow, or in a periodic channel from the force: f H^2 / (12 nu).
   const double inflow = flow_->boundaries().inflow_rate();
   const FlowSettings& fs = flow_->settings();
   const double mean =
-      inflow != 0.0 ? inflow / (height * g.axis(2).nodes.back()) : fs.body_force[0] * height * height / (12.0 * fs.nu);
+      inflow != 0.0 ? inflow / (height * g.extent(2)) : fs.body_force[0] * height * height / (12.0 * fs.nu);
   double worst = 0.0;
   for (index_t k = 0; k < g.cells(2); ++k)
     for (index_t j = 0; j < g.cells(1); ++j) {
+      if (!g.owns({g.cells(0) - 1, j, k})) continue;
       const double s = g.axis(1).centres[j] / height;
       const double u = flow_->velocity()[std::size_t(n) * g.index(g.cells(0) - 1, j, k)];
       worst = std::max(worst, std::abs(u - 6.0 * mean * s * (1.0 - s)));
     }
-  return worst;
+  return share_ ? share_->max(worst) : worst;
 }
 
 std::vector<std::pair<std::string, double>> IncompressibleSimulation::figures_of_merit() const {
   std::vector<std::pair<std::string, double>> f = {
       {"time", flow_->time()}, {"max_du_dt", last_change_}, {"max_divergence", last_divergence_}};
   if (ghia_reynolds_ != 0) {
-    f.emplace_back("ghia_u_max_deviation", max_deviation(u_vertical_centreline(), *ghia_u_vertical(ghia_reynolds_),
-                                                         flow_->grid().axis(1).nodes.back()));
+    f.emplace_back("ghia_u_max_deviation",
+                   max_deviation(u_vertical_centreline(), *ghia_u_vertical(ghia_reynolds_), flow_->grid().extent(1)));
     f.emplace_back("ghia_v_max_deviation", max_deviation(v_horizontal_centreline(), *ghia_v_horizontal(ghia_reynolds_),
-                                                         flow_->grid().axis(0).nodes.back()));
+                                                         flow_->grid().extent(0)));
   }
   if (poiseuille_) f.emplace_back("poiseuille_max_error", poiseuille_error());
   return f;

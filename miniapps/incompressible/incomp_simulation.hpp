@@ -2,6 +2,13 @@
 // tb-incomp's physics as the harness sees it: two linear systems per step
 // (momentum, then pressure), steady state by time marching, fields as .vts/.pvd
 // and centreline CSVs, Ghia or Poiseuille errors as figures of merit.
+//
+// Decomposed over the ranks of an mpiexec run (issue 28): the grid is split
+// into slabs of planes along y (2D) or z (3D), each rank steps its slab with two
+// ghost planes each side (FvGrid::piece, FractionalStep over a DomainShare),
+// writes its piece of the fields (.vts) and rank 0 the .pvts, the .pvd and the
+// centreline CSVs, whose samples the ranks add up.
+#include <cstdint>
 #include <limits>
 #include <memory>
 
@@ -15,7 +22,9 @@ namespace tb::incompressible {
 
 class IncompressibleSimulation final : public harness::Simulation {
  public:
-  explicit IncompressibleSimulation(const harness::CaseConfig& config);
+  // decompose: split the grid over the run's ranks when there are several.
+  explicit IncompressibleSimulation(const harness::CaseConfig& config, bool decompose = false);
+  ~IncompressibleSimulation() override;
 
   std::vector<std::string> linear_systems() const override { return {"momentum", "pressure"}; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
@@ -25,6 +34,7 @@ class IncompressibleSimulation final : public harness::Simulation {
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
+  std::string decomposition() const override { return decomposition_; }
 
   const FractionalStep& flow() const { return *flow_; }
   // u(y) through the vertical centreline and v(x) through the horizontal one (mid-plane in 3D).
@@ -34,6 +44,11 @@ class IncompressibleSimulation final : public harness::Simulation {
   double poiseuille_error() const;
 
  private:
+  FvGrid slab_of_this_rank(const FvGrid& whole);
+  void write_piece(const std::filesystem::path& fields, const std::string& stem);
+
+  std::unique_ptr<DomainShare> share_;  // null: the whole grid on this process
+  std::string decomposition_;
   std::unique_ptr<FractionalStep> flow_;
   double steady_tol_ = 0.0;
   int ghia_reynolds_ = 0;

@@ -17,8 +17,9 @@ int main(int argc, char** argv) {
   app.samples = harness::miniapp_samples();
   app.systems = {"momentum", "pressure"};
   app.declare_keys = incompressible::declare_case_keys;
+  app.decomposes = true;  // under mpiexec: slabs of the grid (issue 28)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {
-    return std::make_unique<incompressible::IncompressibleSimulation>(config);
+    return std::make_unique<incompressible::IncompressibleSimulation>(config, true);
   };
   return harness::run_miniapp(app, argc, argv);
 }

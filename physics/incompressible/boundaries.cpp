@@ -27,10 +27,19 @@ void for_each_face(const FvGrid& g, int side, F&& f) {
 
 bool side_exists(const FvGrid& g, int side) { return side / 2 < g.dim() && !g.axis(side / 2).periodic; }
 
+// Visits the faces of a side that lie on this rank's planes.
+template <class F>
+void for_each_owned_face(const FvGrid& g, int side, F&& f) {
+  for_each_face(g, side, [&](const std::array<index_t, 3>& c) {
+    if (g.owns(c)) f(c);
+  });
+}
+
 // Poiseuille shape 6 s (1 - s) averaged over face i, so that the discrete
-// inflow rate is exactly the mean velocity times the area on any grid.
-double parabola(const AxisGeometry& a, index_t i) {
-  const double s0 = a.nodes[i] / a.nodes.back(), s1 = a.nodes[i + 1] / a.nodes.back();
+// inflow rate is exactly the mean velocity times the area on any grid;
+// `length` is the whole domain's (a piece's axis is part of it).
+double parabola(const AxisGeometry& a, index_t i, double length) {
+  const double s0 = a.nodes[i] / length, s1 = a.nodes[i + 1] / length;
   const double integral = 3.0 * (s1 * s1 - s0 * s0) - 2.0 * (s1 * s1 * s1 - s0 * s0 * s0);
   return integral / (s1 - s0);
 }
@@ -56,7 +65,8 @@ InflowProfile parse_inflow_profile(const std::string& text) {
   throw Error("inflow profile '" + text + "' is not one of uniform, parabolic");
 }
 
-Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& specs) : grid_(grid), specs_(specs) {
+Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& specs, const DomainShare* share)
+    : grid_(grid), share_(share), specs_(specs) {
   bool has_inflow = false, has_outflow = false;
   for (int d = 0; d < grid.dim(); ++d) {
     const bool lo = specs_[2 * d].kind == BoundaryKind::periodic, hi = specs_[2 * d + 1].kind == BoundaryKind::periodic;
@@ -68,14 +78,17 @@ Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& sp
       throw Error(what);
     }
   }
+  for (int side = 0; side < 6; ++side)
+    if (grid.is_interface(side)) specs_[side] = BoundarySpec{};  // at rest; only ghost rows see it
   for (int side = 0; side < 6; ++side) {
     if (!side_exists(grid, side)) continue;
     const int d = side / 2;
     const auto [t1, t2] = tangential(d);
     values_[side].assign(3 * std::size_t(grid.cells(t1) * grid.cells(t2)), 0.0);
     const BoundarySpec& b = specs_[side];
-    has_inflow = has_inflow || b.kind == BoundaryKind::inflow;
-    has_outflow = has_outflow || b.kind == BoundaryKind::outflow;
+    // The case's sides, not the piece's: the same answer on every rank.
+    has_inflow = has_inflow || specs[side].kind == BoundaryKind::inflow;
+    has_outflow = has_outflow || specs[side].kind == BoundaryKind::outflow;
     if (b.kind == BoundaryKind::wall && b.velocity[d] != 0.0)
       throw Error(std::string("wall ") + side_name(side) + ": a wall velocity must be tangential to the wall");
     if (b.kind == BoundaryKind::outflow) continue;  // set by advance_outflow
@@ -83,12 +96,13 @@ Boundaries::Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& sp
       double shape = 1.0;
       if (b.kind == BoundaryKind::inflow && b.profile == InflowProfile::parabolic)
         for (int t : {t1, t2})
-          if (t < grid.dim() && !grid.axis(t).periodic) shape *= parabola(grid.axis(t), c[t]);
+          if (t < grid.dim() && !grid.axis(t).periodic) shape *= parabola(grid.axis(t), c[t], grid.extent(t));
       double* v = values_[side].data() + 3 * face_index(side, c);
       for (int e = 0; e < 3; ++e) v[e] = shape * b.velocity[e];
     });
   }
   if (has_outflow && !has_inflow) throw Error("an outflow boundary needs an inflow boundary to set its speed");
+  has_outflow_ = has_outflow;
 }
 
 index_t Boundaries::face_index(int side, const std::array<index_t, 3>& c) const {
@@ -99,13 +113,14 @@ index_t Boundaries::face_index(int side, const std::array<index_t, 3>& c) const 
 double Boundaries::side_flux(int side) const {
   const int d = side / 2, s = side % 2 == 0 ? -1 : 1;
   double q = 0.0;
-  for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) { q += s * grid_.area(d, c) * value(side, c)[d]; });
+  for_each_owned_face(grid_, side,
+                      [&](const std::array<index_t, 3>& c) { q += s * grid_.area(d, c) * value(side, c)[d]; });
   return q;
 }
 
 double Boundaries::side_area(int side) const {
   double a = 0.0;
-  for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) { a += grid_.area(side / 2, c); });
+  for_each_owned_face(grid_, side, [&](const std::array<index_t, 3>& c) { a += grid_.area(side / 2, c); });
   return a;
 }
 
@@ -113,16 +128,20 @@ double Boundaries::inflow_rate() const {
   double q = 0.0;
   for (int side = 0; side < 2 * grid_.dim(); ++side)
     if (specs_[side].kind == BoundaryKind::inflow) q -= side_flux(side);
-  return q;
+  return share_ ? share_->sum(q) : q;
 }
 
 void Boundaries::advance_outflow(std::span<const double> u, double dt) {
   const int n = grid_.dim();
-  double outflow_area = 0.0;
-  for (int side = 0; side < 2 * n; ++side)
-    if (specs_[side].kind == BoundaryKind::outflow) outflow_area += side_area(side);
-  if (outflow_area == 0.0) return;
-  const double q_in = inflow_rate();
+  if (!has_outflow_) return;  // the case's, so every rank returns here or none
+  // The outflow area and the inflow rate, over the ranks in one reduction.
+  std::array<double, 2> sums{};
+  for (int side = 0; side < 2 * n; ++side) {
+    if (specs_[side].kind == BoundaryKind::outflow) sums[0] += side_area(side);
+    if (specs_[side].kind == BoundaryKind::inflow) sums[1] -= side_flux(side);
+  }
+  if (share_) share_->sum(sums);
+  const double outflow_area = sums[0], q_in = sums[1];
   const double speed = q_in / outflow_area;
   double q_out = 0.0;
   for (int side = 0; side < 2 * n; ++side) {
@@ -137,6 +156,7 @@ void Boundaries::advance_outflow(std::span<const double> u, double dt) {
     });
     q_out += side_flux(side);
   }
+  if (share_) q_out = share_->sum(q_out);
   const double shift = (q_in - q_out) / outflow_area;
   for (int side = 0; side < 2 * n; ++side) {
     if (specs_[side].kind != BoundaryKind::outflow) continue;

@@ -11,12 +11,16 @@
 //            normal component shifted uniformly so that the outflow flux equals
 //            the inflow flux and the Poisson problem stays solvable.
 //   periodic on both sides of a direction (the grid joins them; no boundary faces).
+// On a piece of the grid (fv_grid.hpp) the sides between ranks are walls at
+// rest that only ghost cells see, and the fluxes sum the owned faces over the
+// ranks (DomainShare), so every rank shifts its outflow by the same amount.
 #include <array>
 #include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "physics/domain_share.hpp"
 #include "physics/incompressible/fv_grid.hpp"
 
 namespace tb::incompressible {
@@ -38,7 +42,8 @@ InflowProfile parse_inflow_profile(const std::string& text);
 
 class Boundaries {
  public:
-  Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& specs);
+  // `share`: the ranks a piece of the grid sums its fluxes over (null: one process).
+  Boundaries(const FvGrid& grid, const std::array<BoundarySpec, 6>& specs, const DomainShare* share = nullptr);
 
   BoundaryKind kind(int side) const { return specs_[side].kind; }
   // Velocity (3 components) on the face of cell c that lies on the side.
@@ -56,12 +61,14 @@ class Boundaries {
 
  private:
   index_t face_index(int side, const std::array<index_t, 3>& c) const;
-  double side_flux(int side) const;  // outward volume flux
-  double side_area(int side) const;
+  double side_flux(int side) const;  // outward volume flux through this rank's faces
+  double side_area(int side) const;  // of this rank's faces
 
   const FvGrid& grid_;
+  const DomainShare* share_;
   std::array<BoundarySpec, 6> specs_;
   std::array<std::vector<double>, 6> values_;  // 3 per boundary face
+  bool has_outflow_ = false;                   // the case has an outflow side (on any rank)
 };
 
 }  // namespace tb::incompressible

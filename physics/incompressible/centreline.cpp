@@ -25,9 +25,15 @@ Bracket bracket(const AxisGeometry& a, double x) {
 
 Profile sample_line(const FractionalStep& flow, int component, int along, const std::array<double, 3>& point) {
   const FvGrid& g = flow.grid();
+  const PlaneRange& planes = g.planes();
   const int n = g.dim();
   std::array<Bracket, 3> br{};
   for (int d = 0; d < 3; ++d) br[d] = d == along ? Bracket{0, 0, 1.0} : bracket(g.axis(d), point[d]);
+  // On a piece of the grid each point is sampled by the rank owning its cells
+  // (across the slab axis: the lower bracketing plane, whose upper one is then
+  // at most a ghost); the others leave it zero and the ranks' profiles add up.
+  const auto owned_plane = [&](index_t local) { return local >= planes.owned_begin && local < planes.owned_end; };
+  const bool mine = along == planes.axis || owned_plane(br[planes.axis].lo);
   // Weighted sum over the (up to four) bracketing cells of the value at position t along the line.
   auto across = [&](auto&& value_at) {
     double sum = 0.0;
@@ -47,27 +53,39 @@ Profile sample_line(const FractionalStep& flow, int component, int along, const 
     return sum;
   };
   const AxisGeometry& ax = g.axis(along);
+  // The whole line's cells and where this grid's first one sits on it.
+  const bool sliced = along == planes.axis;
+  const index_t whole_cells = sliced ? planes.whole_planes : ax.cells, first = sliced ? planes.first : 0;
+  const std::size_t ends = ax.periodic ? 0 : 1;
   Profile p;
+  p.coord.assign(std::size_t(whole_cells) + 2 * ends, 0.0);
+  p.value.assign(p.coord.size(), 0.0);
   auto boundary = [&](int s) {
     return across([&](std::array<index_t, 3> c) {
       c[along] = s < 0 ? 0 : ax.cells - 1;
       return component < n ? flow.boundaries().value(side_of(along, s), c)[component] : 0.0;
     });
   };
-  if (!ax.periodic) {
-    p.coord.push_back(ax.nodes.front());
-    p.value.push_back(boundary(-1));
+  if (mine && ends == 1 && first == 0) {
+    p.coord.front() = ax.nodes.front();
+    p.value.front() = boundary(-1);
   }
   for (index_t i = 0; i < ax.cells; ++i) {
-    p.coord.push_back(ax.centres[i]);
-    p.value.push_back(across([&](std::array<index_t, 3> c) {
+    if (!mine || (sliced && !owned_plane(i))) continue;
+    const std::size_t slot = std::size_t(first + i) + ends;
+    p.coord[slot] = ax.centres[i];
+    p.value[slot] = across([&](std::array<index_t, 3> c) {
       c[along] = i;
       return component < n ? flow.velocity()[std::size_t(n) * g.index(c[0], c[1], c[2]) + component] : 0.0;
-    }));
+    });
   }
-  if (!ax.periodic) {
-    p.coord.push_back(ax.nodes.back());
-    p.value.push_back(boundary(1));
+  if (mine && ends == 1 && first + ax.cells == whole_cells) {
+    p.coord.back() = ax.nodes.back();
+    p.value.back() = boundary(1);
+  }
+  if (const DomainShare* share = flow.share()) {
+    share->sum(p.coord);
+    share->sum(p.value);
   }
   return p;
 }

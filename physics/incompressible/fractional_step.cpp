@@ -1,6 +1,7 @@
 #include "physics/incompressible/fractional_step.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <istream>
 #include <ostream>
@@ -24,11 +25,35 @@ void read_raw(std::istream& in, T* data, std::size_t count) {
   if (!in) throw Error("checkpoint: incompressible state truncated");
 }
 
+// Rows [begin, end) of `local` with their columns shifted by `offset` into a
+// numbering of `columns` block columns (a slab's local cells are a contiguous
+// run of the whole grid's, so the shift keeps each row sorted).
+BsrMatrix row_range(const BsrMatrix& local, index_t begin, index_t end, index_t offset, index_t columns) {
+  BsrMatrix rows;
+  rows.block_size = local.block_size;
+  rows.block_rows = end - begin;
+  rows.block_cols = columns;
+  const index_t first = local.row_ptr[std::size_t(begin)], last = local.row_ptr[std::size_t(end)];
+  rows.row_ptr.clear();
+  for (index_t i = begin; i <= end; ++i) rows.row_ptr.push_back(local.row_ptr[std::size_t(i)] - first);
+  for (index_t k = first; k < last; ++k) rows.col_idx.push_back(local.col_idx[std::size_t(k)] + offset);
+  rows.values.assign(std::size_t(last - first) * std::size_t(local.block_entries()), 0.0);
+  return rows;
+}
+
+// The values of those rows, refreshed in place.
+void copy_row_values(const BsrMatrix& local, index_t begin, BsrMatrix& rows) {
+  const std::size_t from = std::size_t(local.row_ptr[std::size_t(begin)]) * std::size_t(local.block_entries());
+  std::copy_n(local.values.begin() + std::ptrdiff_t(from), rows.values.size(), rows.values.begin());
+}
+
 }  // namespace
 
-FractionalStep::FractionalStep(const FvGrid& grid, const std::array<BoundarySpec, 6>& bcs, const FlowSettings& settings)
+FractionalStep::FractionalStep(const FvGrid& grid, const std::array<BoundarySpec, 6>& bcs, const FlowSettings& settings,
+                               const DomainShare* share)
     : grid_(grid),
-      boundaries_(grid_, bcs),
+      share_(share),
+      boundaries_(grid_, bcs, share),
       settings_(settings),
       momentum_(make_stencil_pattern(grid_, grid_.dim())),
       poisson_(make_stencil_pattern(grid_, 1)),
@@ -38,55 +63,88 @@ FractionalStep::FractionalStep(const FvGrid& grid, const std::array<BoundarySpec
   for (auto* v : {&u_, &u_old_, &grad_p_, &rhs_m_, &du_}) v->assign(cells * n, 0.0);
   for (auto* v : {&p_, &rhs_p_, &phi_, &div_}) v->assign(cells, 0.0);
   assemble_poisson(grid_, poisson_, poisson_.matrix);
+  if (share_) {
+    const PlaneRange& planes = grid_.planes();
+    const index_t begin = grid_.owned_cell_begin(), end = grid_.owned_cell_end();
+    const index_t offset = planes.first * grid_.stride(planes.axis),
+                  whole = planes.whole_planes * grid_.stride(planes.axis);
+    TB_REQUIRE(share_->local_size() == grid_.num_cells() && share_->first_owned() == begin &&
+                   share_->owned() == end - begin && share_->global_size() == whole,
+               "internal: the domain share does not hold this piece of the grid");
+    momentum_rows_ = row_range(momentum_.matrix, begin, end, offset, whole);
+    poisson_rows_ = row_range(poisson_.matrix, begin, end, offset, whole);
+    copy_row_values(poisson_.matrix, begin, poisson_rows_);  // constant in time
+  }
+}
+
+std::span<double> FractionalStep::owned_part(std::vector<double>& v, index_t width) const {
+  const index_t begin = grid_.owned_cell_begin(), end = grid_.owned_cell_end();
+  return std::span<double>(v).subspan(std::size_t(begin * width), std::size_t((end - begin) * width));
 }
 
 StepReport FractionalStep::step(const SolveFunction& solve) {
   const double dt = settings_.dt;
+  const index_t n = grid_.dim();
   StepReport r;
   u_old_ = u_;
   boundaries_.advance_outflow(u_, dt);
   pressure_gradient(grid_, p_, grad_p_);
-  r.momentum_residual = assemble_momentum(
-      grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force}, momentum_.matrix, rhs_m_);
+  r.momentum_residual =
+      assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force},
+                        momentum_.matrix, rhs_m_, share_);
   std::fill(du_.begin(), du_.end(), 0.0);
-  if (!solve("momentum", momentum_.matrix, rhs_m_, du_).converged()) r.failed.push_back("momentum");
+  if (share_) copy_row_values(momentum_.matrix, grid_.owned_cell_begin(), momentum_rows_);
+  if (!solve("momentum", momentum_matrix(), owned_part(rhs_m_, n), owned_part(du_, n)).converged())
+    r.failed.push_back("momentum");
   for (std::size_t i = 0; i < u_.size(); ++i) u_[i] += du_[i];
+  exchange(u_, n);  // u* on the ghosts, for the Rhie-Chow faces of the owned cells
 
   rhie_chow_velocities(grid_, boundaries_, u_, p_, grad_p_, dt, faces_);
   poisson_rhs(grid_, faces_, dt, rhs_p_);
   std::fill(phi_.begin(), phi_.end(), 0.0);
-  if (!solve("pressure", poisson_.matrix, rhs_p_, phi_).converged()) r.failed.push_back("pressure");
+  if (!solve("pressure", poisson_matrix(), owned_part(rhs_p_, 1), owned_part(phi_, 1)).converged())
+    r.failed.push_back("pressure");
+  exchange(phi_, 1);  // the projection's differences across the owned cells' faces
   project(grid_, phi_, dt, grad_p_, faces_, u_, p_);
+  exchange(u_, n);  // the outer ghost plane's grad phi was one-sided
+  exchange(p_, 1);
   incompressible::divergence(grid_, faces_, div_);
 
   time_ += dt;
   ++steps_;
   r.time = time_;
-  r.cfl = cfl();
-  for (std::size_t i = 0; i < u_.size(); ++i) {
-    if (!std::isfinite(u_[i])) {
-      std::string what = "step ";
-      what += std::to_string(steps_);
-      what += ": the velocity is no longer finite";
-      if (!r.failed.empty()) what += " after a failed " + r.failed.front() + " solve";
-      throw StepFailure(what);
-    }
-    r.velocity_change = std::max(r.velocity_change, std::abs(u_[i] - u_old_[i]) / dt);
-  }
-  for (double d : div_) r.divergence = std::max(r.divergence, std::abs(d));
+  report_maxima(r);
   return r;
 }
 
-double FractionalStep::cfl() const {
+// The CFL number, max |du/dt| and max |div U| over the owned cells of every
+// rank in one reduction; a velocity no longer finite on any rank ends the step on all.
+void FractionalStep::report_maxima(StepReport& r) const {
   const int n = grid_.dim();
-  double worst = 0.0;
-  for (index_t cell = 0; cell < grid_.num_cells(); ++cell) {
+  std::array<double, 4> worst{};  // cfl, velocity change, divergence, not finite
+  for (index_t cell = grid_.owned_cell_begin(); cell < grid_.owned_cell_end(); ++cell) {
     const auto c = grid_.ijk(cell);
     double sum = 0.0;
-    for (int d = 0; d < n; ++d) sum += std::abs(u_[std::size_t(n) * cell + d]) / grid_.axis(d).widths[c[d]];
-    worst = std::max(worst, sum * settings_.dt);
+    for (int d = 0; d < n; ++d) {
+      const std::size_t k = std::size_t(n) * std::size_t(cell) + std::size_t(d);
+      if (!std::isfinite(u_[k])) worst[3] = 1.0;
+      sum += std::abs(u_[k]) / grid_.axis(d).widths[c[d]];
+      worst[1] = std::max(worst[1], std::abs(u_[k] - u_old_[k]) / settings_.dt);
+    }
+    worst[0] = std::max(worst[0], sum * settings_.dt);
+    worst[2] = std::max(worst[2], std::abs(div_[std::size_t(cell)]));
   }
-  return worst;
+  if (share_) share_->max(worst);
+  if (worst[3] != 0.0) {
+    std::string what = "step ";
+    what += std::to_string(steps_);
+    what += ": the velocity is no longer finite";
+    if (!r.failed.empty()) what += " after a failed " + r.failed.front() + " solve";
+    throw StepFailure(what);
+  }
+  r.cfl = worst[0];
+  r.velocity_change = worst[1];
+  r.divergence = worst[2];
 }
 
 void FractionalStep::save(std::ostream& out) const {

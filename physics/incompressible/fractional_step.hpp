@@ -8,12 +8,18 @@
 //   5. projection: faces and cells corrected by -dt grad phi, p += phi.
 // The matrices' patterns are built once in the constructor; a step refills
 // values and reuses every buffer, so the loop allocates nothing.
+//
+// On a piece of the grid (issue 28) every rank steps its piece: it assembles all
+// its cells, solves for its own rows only (the whole grid's numbering: a slab's
+// cells are one contiguous range of it), refreshes the ghost planes after each
+// update (u*, phi, then u, p), and reduces its norms and maxima over the ranks.
 #include <functional>
 #include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "physics/domain_share.hpp"
 #include "physics/incompressible/boundaries.hpp"
 #include "physics/incompressible/operators.hpp"
 #include "physics/incompressible/stencil_pattern.hpp"
@@ -22,7 +28,8 @@
 namespace tb::incompressible {
 
 // Solves A x = b for the named system ("momentum", "pressure"); x holds the
-// initial guess. The miniapp passes the harness's solvers here.
+// initial guess. The miniapp passes the harness's solvers here. On a piece, A is
+// the rank's rows (whole-grid block columns) and b, x its entries.
 using SolveFunction = std::function<SolveStats(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                                                std::span<double> x)>;
 
@@ -43,7 +50,10 @@ struct StepReport {
 
 class FractionalStep {
  public:
-  FractionalStep(const FvGrid& grid, const std::array<BoundarySpec, 6>& bcs, const FlowSettings& settings);
+  // `grid` may be a piece (FvGrid::piece) whose ghosts `share` refreshes; its
+  // local entries are the grid's cells in their natural order.
+  FractionalStep(const FvGrid& grid, const std::array<BoundarySpec, 6>& bcs, const FlowSettings& settings,
+                 const DomainShare* share = nullptr);
   FractionalStep(const FractionalStep&) = delete;
   FractionalStep& operator=(const FractionalStep&) = delete;
 
@@ -59,8 +69,10 @@ class FractionalStep {
   const FaceVelocities& faces() const { return faces_; }
   // Divergence of the face velocities per cell (after the last projection).
   std::span<const double> divergence() const { return div_; }
-  const BsrMatrix& momentum_matrix() const { return momentum_.matrix; }
-  const BsrMatrix& poisson_matrix() const { return poisson_.matrix; }
+  // The systems as solved: on a piece, this rank's rows.
+  const BsrMatrix& momentum_matrix() const { return share_ ? momentum_rows_ : momentum_.matrix; }
+  const BsrMatrix& poisson_matrix() const { return share_ ? poisson_rows_ : poisson_.matrix; }
+  const DomainShare* share() const { return share_; }
   double time() const { return time_; }
   long steps() const { return steps_; }
 
@@ -68,14 +80,22 @@ class FractionalStep {
   void load(std::istream& in);
 
  private:
-  double cfl() const;
+  void report_maxima(StepReport& r) const;
+  // Ghosts take their owners' values (nothing on one process).
+  void exchange(std::span<double> values, index_t width) const {
+    if (share_) share_->exchange(values, width);
+  }
+  std::span<double> owned_part(std::vector<double>& v, index_t width) const;
 
   FvGrid grid_;
+  const DomainShare* share_;
   Boundaries boundaries_;
   FlowSettings settings_;
   StencilPattern momentum_, poisson_;
   std::vector<double> u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
   FaceVelocities faces_;
+  // On a piece: the owned rows of the two matrices with whole-grid columns.
+  BsrMatrix momentum_rows_, poisson_rows_;
   double time_ = 0.0;
   long steps_ = 0;
 };

@@ -22,9 +22,22 @@ struct AxisGeometry {
   std::vector<double> weight;   // cells - 1 (cells when periodic): weight of cell i in the value at face i+1/2
 };
 
+// The planes of the slab axis a grid holds; the whole grid holds them all.
+struct PlaneRange {
+  int axis = 1;             // the slab axis: 1 in 2D, 2 in 3D (tb::slab_axis)
+  index_t first = 0;        // whole-grid index of local plane 0
+  index_t owned_begin = 0;  // local planes [owned_begin, owned_end) are this rank's
+  index_t owned_end = 0;
+  index_t whole_planes = 0;  // planes of the whole grid
+};
+
 class FvGrid {
  public:
   FvGrid(const AxisSpec& x, const AxisSpec& y, const AxisSpec& z, std::array<bool, 3> periodic = {});
+  // Planes [first, first + count) of `whole`'s slab axis, of which local planes
+  // [owned_begin, owned_end) are owned. Throws tb::Error on a periodic slab axis
+  // or a range outside the whole grid.
+  static FvGrid piece(const FvGrid& whole, index_t first, index_t count, index_t owned_begin, index_t owned_end);
 
   int dim() const { return axes_[2].cells == 1 ? 2 : 3; }
   index_t cells(int d) const { return axes_[d].cells; }
@@ -50,11 +63,30 @@ class FvGrid {
     return s > 0 ? c[d] : (c[d] == 0 ? axes_[d].cells - 1 : c[d] - 1);
   }
   double volume(const std::array<index_t, 3>& c) const;
+
+  const PlaneRange& planes() const { return planes_; }
+  bool is_piece() const { return planes_.whole_planes != cells(planes_.axis); }
+  // This rank's cells: c on an owned plane; local cells [owned_cell_begin, owned_cell_end).
+  bool owns(const std::array<index_t, 3>& c) const {
+    return c[planes_.axis] >= planes_.owned_begin && c[planes_.axis] < planes_.owned_end;
+  }
+  index_t owned_cell_begin() const { return planes_.owned_begin * stride(planes_.axis); }
+  index_t owned_cell_end() const { return planes_.owned_end * stride(planes_.axis); }
+  // A side of the piece between two ranks rather than on the domain's boundary.
+  bool is_interface(int side) const;
+  // The whole domain's end coordinate in direction d (its nodes start at 0).
+  double extent(int d) const { return extent_[d]; }
+  // The cell whose pressure correction is pinned to zero (the whole grid's
+  // cell 0) when this grid owns it, else -1.
+  index_t pressure_pin() const { return planes_.first == 0 && planes_.owned_begin == 0 ? 0 : -1; }
+
   // Area of the faces of cell c normal to direction d.
   double area(int d, const std::array<index_t, 3>& c) const;
 
  private:
   std::array<AxisGeometry, 3> axes_;
+  PlaneRange planes_;
+  std::array<double, 3> extent_{};
 };
 
 }  // namespace tb::incompressible

@@ -59,12 +59,13 @@ struct RowAssembler {
 }  // namespace
 
 double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPattern& pattern, const MomentumInput& in,
-                         BsrMatrix& a, std::span<double> rhs) {
+                         BsrMatrix& a, std::span<double> rhs, const DomainShare* share) {
   const int n = g.dim();
+  const index_t own_begin = g.owned_cell_begin(), own_end = g.owned_cell_end();
   const RowAssembler row{g, b, in, n};
   // The norm adds in ordered_sums' fixed order: the same bits for any team size.
   const long grain = threading::stream_grain / 16;  // a row is about 16 streamed doubles per component
-  const auto norm = ordered_sums<2>(g.num_cells(), grain, [&](std::ptrdiff_t i, double* acc) {
+  auto norm = ordered_sums<2>(g.num_cells(), grain, [&](std::ptrdiff_t i, double* acc) {
     const index_t cell = index_t(i);
     const Cell c = g.ijk(cell);
     const auto& pos = pattern.position[cell];
@@ -83,9 +84,11 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
         const index_t p = pos[slot_of(d, s)];
         row.face(c, cell, d, s, res, diag, p >= 0 ? a.block(p) : nullptr);
       }
+    if (cell < own_begin || cell >= own_end) return;  // a ghost's row: another rank's to count
     for (int e = 0; e < n; ++e) acc[0] += res[e] * res[e] / vol;
     acc[1] += vol;
   });
+  if (share) share->sum(norm);
   return std::sqrt(norm[0] / norm[1]);
 }
 

@@ -23,8 +23,9 @@ struct MomentumInput {
 };
 
 // Fills the values of a (pattern from make_stencil_pattern with block size dim)
-// and rhs = R(u^n); returns ||R||_2 over the domain volume (the steady residual).
+// and rhs = R(u^n); returns ||R||_2 over the domain volume (the steady residual),
+// on a piece of the grid over the owned cells of all ranks of `share`.
 double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPattern& pattern, const MomentumInput& in,
-                         BsrMatrix& a, std::span<double> rhs);
+                         BsrMatrix& a, std::span<double> rhs, const DomainShare* share = nullptr);
 
 }  // namespace tb::incompressible

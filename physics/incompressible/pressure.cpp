@@ -4,6 +4,7 @@ namespace tb::incompressible {
 
 void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a) {
   const int n = g.dim();
+  const index_t pin = g.pressure_pin();
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const auto c = g.ijk(cell);
     const auto& pos = pattern.position[cell];
@@ -14,21 +15,22 @@ void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix&
         const double coef = g.area(d, c) / g.axis(d).spacing[g.face_below(c, d, s)];
         diag += coef;
         const index_t nb = g.neighbour(cell, c, d, s);
-        a.values[pos[slot_of(d, s)]] = (cell == 0 || nb == 0) ? 0.0 : -coef;
+        a.values[pos[slot_of(d, s)]] = (cell == pin || nb == pin) ? 0.0 : -coef;
       }
-    a.values[pos[self_slot]] = cell == 0 ? 1.0 : diag;
+    a.values[pos[self_slot]] = cell == pin ? 1.0 : diag;
   }
 }
 
 void poisson_rhs(const FvGrid& g, const FaceVelocities& faces, double dt, std::span<double> rhs) {
   const int n = g.dim();
+  const index_t pin = g.pressure_pin();
 #pragma omp parallel for schedule(static) if (g.num_cells() >= openmp_min_length)
   for (index_t cell = 0; cell < g.num_cells(); ++cell) {
     const auto c = g.ijk(cell);
     double flux = 0.0;
     for (int d = 0; d < n; ++d)
       flux += g.area(d, c) * (faces.normal[d][faces.face(d, c, 1)] - faces.normal[d][faces.face(d, c, -1)]);
-    rhs[cell] = cell == 0 ? 0.0 : -flux / dt;
+    rhs[cell] = cell == pin ? 0.0 : -flux / dt;
   }
 }
 
