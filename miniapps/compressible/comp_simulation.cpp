@@ -138,23 +138,22 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
            {"jacobian_s", r.jacobian_s}}};
 }
 
+// A decomposed run's state opens with its piece's digest: a checkpoint of
+// another partition is refused before its states are read. (At the front: a
+// snapshot's stream cannot seek.)
 void CompressibleSimulation::save_state(std::ostream& out) const {
+  if (share_) out.write(reinterpret_cast<const char*>(&partition_digest_), sizeof partition_digest_);
   solver_->save(out);
   outputs_.save(out);
-  if (share_) out.write(reinterpret_cast<const char*>(&partition_digest_), sizeof partition_digest_);
 }
 
 void CompressibleSimulation::load_state(std::istream& in) {
   if (share_) {
-    // The piece first: a checkpoint of another partition refused before its states are read.
-    const std::streampos start = in.tellg();
-    in.seekg(-std::streamoff(sizeof partition_digest_), std::ios::end);
     std::uint64_t digest = 0;
     in.read(reinterpret_cast<char*>(&digest), sizeof digest);
     if (!in || digest != partition_digest_)
       throw Error("checkpoint: rank " + std::to_string(share_->rank()) +
                   "'s cells are not those of the run that wrote it (another mesh or partition)");
-    in.seekg(start);
   }
   solver_->load(in);
   outputs_.load(in);

@@ -70,10 +70,11 @@ FvGrid IncompressibleSimulation::slab_of_this_rank(const FvGrid& whole) {
 
 harness::StepResult IncompressibleSimulation::advance(harness::LinearSystems& solvers) {
   const long step = flow_->steps() + 1;
+  const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves are one and the same
   const StepReport r =
       flow_->step([&](const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
         SolveStats s = solvers.solve(system, a, b, x);
-        if (!s.converged())
+        if (!s.converged() && speaks)
           std::fprintf(stderr, "tb-incomp: step %ld: the %s solve did not converge: %s\n", step, system.c_str(),
                        s.line().c_str());
         return s;
@@ -101,35 +102,35 @@ std::vector<std::pair<std::string, double>> IncompressibleSimulation::state_magn
   return {{"max |u|", m[0]}, {"max |p|", m[1]}};
 }
 
-// A decomposed run's checkpoint ends with the rank's slab: its first plane,
-// its planes, the whole grid's.
+// A decomposed run's state opens with the rank's slab (its first plane, its
+// planes, the whole grid's), so a checkpoint of other planes is refused before
+// the state is read. (At the front: a snapshot's stream cannot seek.)
 void IncompressibleSimulation::save_state(std::ostream& out) const {
-  flow_->save(out);
-  out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
-  outputs_.save(out);
   if (share_) {
     const std::array<index_t, 3> slab = slab_identity(flow_->grid());
     out.write(reinterpret_cast<const char*>(slab.data()), sizeof slab);
   }
+  flow_->save(out);
+  out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
+  outputs_.save(out);
 }
 
 void IncompressibleSimulation::load_state(std::istream& in) {
   if (share_) {
-    // The slab first: a checkpoint of other planes refused before the state is read.
-    const std::streampos start = in.tellg();
     std::array<index_t, 3> slab{};
-    in.seekg(-std::streamoff(sizeof slab), std::ios::end);
     in.read(reinterpret_cast<char*>(slab.data()), sizeof slab);
     if (!in || slab != slab_identity(flow_->grid()))
       throw Error("checkpoint: rank " + std::to_string(share_->rank()) +
                   "'s planes are not those of the run that wrote it (another grid)");
-    in.seekg(start);
   }
   flow_->load(in);
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   outputs_.load(in);
-  last_divergence_ = 0.0;
-  for (double d : flow_->divergence()) last_divergence_ = std::max(last_divergence_, std::abs(d));
+  last_divergence_ = 0.0;  // over the owned cells: a ghost's faces beyond the piece are not its own
+  const FvGrid& g = flow_->grid();
+  for (index_t c = g.owned_cell_begin(); c < g.owned_cell_end(); ++c)
+    last_divergence_ = std::max(last_divergence_, std::abs(flow_->divergence()[std::size_t(c)]));
+  if (share_) last_divergence_ = share_->max(last_divergence_);
 }
 
 void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {

@@ -106,7 +106,10 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
     r.failed.push_back("pressure");
   exchange(phi_, 1);  // the projection's differences across the owned cells' faces
   project(grid_, phi_, dt, grad_p_, faces_, u_, p_);
-  exchange(u_, n);  // the outer ghost plane's grad phi was one-sided
+  // Every ghost now holds its owner's state, as written, checked and restarted
+  // from (the outer plane's grad phi was one-sided; u there is not needed before
+  // the next exchange of u*, but a state with wrong ghosts would be a trap).
+  exchange(u_, n);
   exchange(p_, 1);
   incompressible::divergence(grid_, faces_, div_);
 

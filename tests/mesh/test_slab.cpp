@@ -3,6 +3,7 @@
 // planes filled by a simulated exchange.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "halo_checks.hpp"
@@ -120,6 +121,34 @@ TEST(Slabs, ThinAndEmptySlabs) {
   expect_slabs(grid, 8, 2);
   expect_slabs(grid, 8, 4);
   expect_slabs(grid, 1, 2);
+}
+
+// The plan in the natural local order (ghost planes below, owned, above): the
+// same cells travel, now numbered global - global_begin().
+TEST(Slabs, NaturalOrderHaloMovesTheSameCells) {
+  const StructuredIndex grid{3, 9, 1};
+  const std::vector<Slab> slabs = decompose_slabs(grid, 3, 2);
+  index_t wrong = 0, moved = 0;
+  for (const Slab& r : slabs) {
+    const HaloPlan hr = natural_order_halo(r);
+    const index_t own_begin = r.planes_below * r.plane_size, own_end = own_begin + r.owned();
+    for (int n = 0; n < hr.neighbour_count(); ++n) {
+      const Slab& q = slabs[hr.neighbours[n]];
+      const HaloPlan hq = natural_order_halo(q);
+      const int back = int(std::find(hq.neighbours.begin(), hq.neighbours.end(), r.rank) - hq.neighbours.begin());
+      ASSERT_EQ(hq.send_count(back), hr.recv_count(n));
+      const index_t q_begin = q.planes_below * q.plane_size;
+      for (index_t k = 0; k < hr.recv_count(n); ++k) {
+        const index_t recv = hr.recv_items[hr.recv_offsets[n] + k], send = hq.send_items[hq.send_offsets[back] + k];
+        wrong += recv >= own_begin && recv < own_end;                 // a ghost receives
+        wrong += send < q_begin || send >= q_begin + q.owned();       // an owned cell sends
+        wrong += r.global_begin() + recv != q.global_begin() + send;  // the same cell
+        ++moved;
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(moved, 2 * 2 * 2 * 3);  // two interfaces, two ghost planes each way, 3 cells a plane
 }
 
 TEST(Slabs, RefuseBadArguments) {
