@@ -25,28 +25,6 @@ void read_raw(std::istream& in, T* data, std::size_t count) {
   if (!in) throw Error("checkpoint: incompressible state truncated");
 }
 
-// Rows [begin, end) of `local` with their columns shifted by `offset` into a
-// numbering of `columns` block columns (a slab's local cells are a contiguous
-// run of the whole grid's, so the shift keeps each row sorted).
-BsrMatrix row_range(const BsrMatrix& local, index_t begin, index_t end, index_t offset, index_t columns) {
-  BsrMatrix rows;
-  rows.block_size = local.block_size;
-  rows.block_rows = end - begin;
-  rows.block_cols = columns;
-  const index_t first = local.row_ptr[std::size_t(begin)], last = local.row_ptr[std::size_t(end)];
-  rows.row_ptr.clear();
-  for (index_t i = begin; i <= end; ++i) rows.row_ptr.push_back(local.row_ptr[std::size_t(i)] - first);
-  for (index_t k = first; k < last; ++k) rows.col_idx.push_back(local.col_idx[std::size_t(k)] + offset);
-  rows.values.assign(std::size_t(last - first) * std::size_t(local.block_entries()), 0.0);
-  return rows;
-}
-
-// The values of those rows, refreshed in place.
-void copy_row_values(const BsrMatrix& local, index_t begin, BsrMatrix& rows) {
-  const std::size_t from = std::size_t(local.row_ptr[std::size_t(begin)]) * std::size_t(local.block_entries());
-  std::copy_n(local.values.begin() + std::ptrdiff_t(from), rows.values.size(), rows.values.begin());
-}
-
 }  // namespace
 
 FractionalStep::FractionalStep(const FvGrid& grid, const std::array<BoundarySpec, 6>& bcs, const FlowSettings& settings,
@@ -69,11 +47,9 @@ FractionalStep::FractionalStep(const FvGrid& grid, const std::array<BoundarySpec
     const index_t offset = planes.first * grid_.stride(planes.axis),
                   whole = planes.whole_planes * grid_.stride(planes.axis);
     TB_REQUIRE(share_->local_size() == grid_.num_cells() && share_->first_owned() == begin &&
-                   share_->owned() == end - begin && share_->global_size() == whole,
+                   share_->owned() == end - begin && share_->global_size() == whole &&
+                   share_->global_rows()[0] == offset,
                "internal: the domain share does not hold this piece of the grid");
-    momentum_rows_ = row_range(momentum_.matrix, begin, end, offset, whole);
-    poisson_rows_ = row_range(poisson_.matrix, begin, end, offset, whole);
-    copy_row_values(poisson_.matrix, begin, poisson_rows_);  // constant in time
   }
 }
 
@@ -93,8 +69,7 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
       assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force},
                         momentum_.matrix, rhs_m_, share_);
   std::fill(du_.begin(), du_.end(), 0.0);
-  if (share_) copy_row_values(momentum_.matrix, grid_.owned_cell_begin(), momentum_rows_);
-  if (!solve("momentum", momentum_matrix(), owned_part(rhs_m_, n), owned_part(du_, n)).converged())
+  if (!solve("momentum", momentum_.matrix, owned_part(rhs_m_, n), owned_part(du_, n)).converged())
     r.failed.push_back("momentum");
   for (std::size_t i = 0; i < u_.size(); ++i) u_[i] += du_[i];
   exchange(u_, n);  // u* on the ghosts, for the Rhie-Chow faces of the owned cells
@@ -102,7 +77,7 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
   rhie_chow_velocities(grid_, boundaries_, u_, p_, grad_p_, dt, faces_);
   poisson_rhs(grid_, faces_, dt, rhs_p_);
   std::fill(phi_.begin(), phi_.end(), 0.0);
-  if (!solve("pressure", poisson_matrix(), owned_part(rhs_p_, 1), owned_part(phi_, 1)).converged())
+  if (!solve("pressure", poisson_.matrix, owned_part(rhs_p_, 1), owned_part(phi_, 1)).converged())
     r.failed.push_back("pressure");
   exchange(phi_, 1);  // the projection's differences across the owned cells' faces
   project(grid_, phi_, dt, grad_p_, faces_, u_, p_);

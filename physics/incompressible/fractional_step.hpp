@@ -9,8 +9,8 @@
 // The matrices' patterns are built once in the constructor; a step refills
 // values and reuses every buffer, so the loop allocates nothing.
 //
-// On a piece of the grid (issue 28) every rank steps its piece: it assembles all
-// its cells, solves for its own rows only (the whole grid's numbering: a slab's
+// On a piece of the grid (issue 28) every rank steps its piece: it assembles
+// its own rows only (the whole grid's numbering: a slab's
 // cells are one contiguous range of it), refreshes the ghost planes after each
 // update (u*, phi, then u, p), and reduces its norms and maxima over the ranks.
 #include <functional>
@@ -69,9 +69,9 @@ class FractionalStep {
   const FaceVelocities& faces() const { return faces_; }
   // Divergence of the face velocities per cell (after the last projection).
   std::span<const double> divergence() const { return div_; }
-  // The systems as solved: on a piece, this rank's rows.
-  const BsrMatrix& momentum_matrix() const { return share_ ? momentum_rows_ : momentum_.matrix; }
-  const BsrMatrix& poisson_matrix() const { return share_ ? poisson_rows_ : poisson_.matrix; }
+  // The systems as solved: on a piece, this rank's rows (make_stencil_pattern).
+  const BsrMatrix& momentum_matrix() const { return momentum_.matrix; }
+  const BsrMatrix& poisson_matrix() const { return poisson_.matrix; }
   const DomainShare* share() const { return share_; }
   double time() const { return time_; }
   long steps() const { return steps_; }
@@ -94,8 +94,6 @@ class FractionalStep {
   StencilPattern momentum_, poisson_;
   std::vector<double> u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
   FaceVelocities faces_;
-  // On a piece: the owned rows of the two matrices with whole-grid columns.
-  BsrMatrix momentum_rows_, poisson_rows_;
   double time_ = 0.0;
   long steps_ = 0;
 };

@@ -65,8 +65,9 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
   const RowAssembler row{g, b, in, n};
   // The norm adds in ordered_sums' fixed order: the same bits for any team size.
   const long grain = threading::stream_grain / 16;  // a row is about 16 streamed doubles per component
-  auto norm = ordered_sums<2>(g.num_cells(), grain, [&](std::ptrdiff_t i, double* acc) {
-    const index_t cell = index_t(i);
+  // The matrix's rows: every cell, or a piece's owned cells.
+  auto norm = ordered_sums<2>(own_end - own_begin, grain, [&](std::ptrdiff_t i, double* acc) {
+    const index_t cell = own_begin + index_t(i);
     const Cell c = g.ijk(cell);
     const auto& pos = pattern.position[cell];
     for (int slot = 0; slot < 7; ++slot)
@@ -84,7 +85,6 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
         const index_t p = pos[slot_of(d, s)];
         row.face(c, cell, d, s, res, diag, p >= 0 ? a.block(p) : nullptr);
       }
-    if (cell < own_begin || cell >= own_end) return;  // a ghost's row: another rank's to count
     for (int e = 0; e < n; ++e) acc[0] += res[e] * res[e] / vol;
     acc[1] += vol;
   });

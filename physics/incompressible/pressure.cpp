@@ -5,7 +5,7 @@ namespace tb::incompressible {
 void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a) {
   const int n = g.dim();
   const index_t pin = g.pressure_pin();
-  for (index_t cell = 0; cell < g.num_cells(); ++cell) {
+  for (index_t cell = g.owned_cell_begin(); cell < g.owned_cell_end(); ++cell) {  // the matrix's rows
     const auto c = g.ijk(cell);
     const auto& pos = pattern.position[cell];
     double diag = 0.0;

@@ -20,9 +20,12 @@ inline constexpr int self_slot = 3;
 
 struct StencilPattern {
   BsrMatrix matrix;                              // the pattern, values zero
-  std::vector<std::array<index_t, 7>> position;  // block position of each slot of each row; -1 when absent
+  std::vector<std::array<index_t, 7>> position;  // block position of each slot of each cell; -1 when absent
 };
 
+// On a piece of the grid (fv_grid.hpp) the rows are the owned cells' only, with
+// the whole grid's columns: the rank's rows of the distributed system, which no
+// ghost row ever needs; position has every local cell, a ghost's all -1.
 StencilPattern make_stencil_pattern(const FvGrid& grid, index_t block_size);
 
 // True when cell c has a neighbour across side s in direction d.

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-"""Strong scaling of tb-comp2d decomposed over ranks (issue 28, deliverable 6).
+"""Strong scaling of a miniapp decomposed over ranks (issue 28, deliverable 6).
 
-    bench/dist/comp2d_ranks.py [--exe build/bin/tb-comp2d] [--ranks 1,2] [--reps 3]
-        [--case inputs/compressible/naca0012_laminar.toml] [--set KEY=VALUE ...] --json OUT
+    bench/dist/miniapp_ranks.py [--miniapp tb-comp2d|tb-incomp] [--ranks 1,2] [--reps 3]
+        [--case FILE] [--set KEY=VALUE ...] --json OUT
 
-Runs the case to steady state on each rank count in turn, the counts
-alternated within every repetition (a shared machine's load then falls on all
-of them alike), one OpenMP thread per rank. Per run: the loop's wall time
-(summary.json), pseudo-steps, linear iterations, Cd, each rank's peak resident
+tb-comp2d (the default) runs inputs/compressible/naca0012_laminar.toml to
+steady state, tb-incomp its built-in cavity (give --set grid.nx=128 ...).
+Runs the case on each rank count in turn, the counts alternated within every
+repetition (a shared machine's load then falls on all of them alike), one
+OpenMP thread per rank. Per run: the loop's wall time (summary.json), steps,
+linear iterations of all systems, the figures of merit, each rank's peak resident
 memory (/usr/bin/time), and rank 0's memory at the start of main() and its peak
 in the steps before any field output (summary.json "memory"). Reports the
 median over the repetitions and, against one rank, the parallel efficiency
@@ -29,8 +31,11 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+DEFAULT_CASES = {"tb-comp2d": str(ROOT / "inputs/compressible/naca0012_laminar.toml"), "tb-incomp": None}
+
+
 def one_run(args, ranks, out):
-    command = [args.exe, args.case, "--out", str(out), "--set", "run.progress=false"]
+    command = [args.exe] + ([args.case] if args.case else []) + ["--out", str(out), "--set", "run.progress=false"]
     for kv in args.set:
         command += ["--set", kv]
     # Each rank's peak RSS into its own file (lines on a shared stderr interleave).
@@ -41,34 +46,41 @@ def one_run(args, ranks, out):
     env = dict(os.environ, OMP_NUM_THREADS="1")
     done = subprocess.run(timed, capture_output=True, text=True, env=env, timeout=3600)
     if done.returncode != 0:
-        sys.exit(f"comp2d_ranks: {' '.join(timed)}: exit {done.returncode}\n{done.stderr[-2000:]}")
+        sys.exit(f"miniapp_ranks: {' '.join(timed)}: exit {done.returncode}\n{done.stderr[-2000:]}")
     rss = [int((out / f"rss.{r}").read_text().split()[-1]) / 1024.0 for r in range(ranks)]
     summary = json.loads((out / "summary.json").read_text())
     fom, mem = summary["figures_of_merit"], summary["memory"]
+    totals = summary["totals"]
     return {
         "wall_seconds": summary["wall_seconds"],
-        "pseudo_steps": int(fom["pseudo_steps"]),
-        "iterations": summary["totals"]["driver/flow"]["iterations"],
-        "cd": fom["cd"],
+        "steps": summary["steps"],
+        "iterations": sum(t["iterations"] for k, t in totals.items() if k.startswith("driver/")),
+        "iterations_per_system": {k[len("driver/"):]: t["iterations"] for k, t in totals.items()
+                                  if k.startswith("driver/")},
+        "figures_of_merit": fom,
+        "time_split": summary["time_split"],
         "peak_rss_mib_per_rank": rss,
         "rank0_rss_at_start_mib": mem["rss_at_start_mib"],
         "rank0_peak_rss_in_steps_mib": mem["peak_rss_in_steps_mib"],
-        "solver": summary["solvers"]["flow"],
+        "solvers": summary["solvers"],
     }
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--exe", default=str(ROOT / "build/bin/tb-comp2d"))
+    p.add_argument("--miniapp", choices=sorted(DEFAULT_CASES), default="tb-comp2d")
+    p.add_argument("--exe", help="default: build/bin/MINIAPP")
     p.add_argument("--mpiexec", default="mpiexec")
-    p.add_argument("--case", default=str(ROOT / "inputs/compressible/naca0012_laminar.toml"))
+    p.add_argument("--case", help="default: the NACA0012 case for tb-comp2d, the built-in cavity for tb-incomp")
     p.add_argument("--set", action="append", default=[])
     p.add_argument("--ranks", default="1,2")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--json", required=True)
     args = p.parse_args()
+    args.exe = args.exe or str(ROOT / "build/bin" / args.miniapp)
+    args.case = args.case or DEFAULT_CASES[args.miniapp]
     if not os.access("/usr/bin/time", os.X_OK):
-        sys.exit("comp2d_ranks: /usr/bin/time not found (apt-get install time): it measures each rank's memory")
+        sys.exit("miniapp_ranks: /usr/bin/time not found (apt-get install time): it measures each rank's memory")
     counts = [int(r) for r in args.ranks.split(",")]
     runs = {r: [] for r in counts}
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,16 +88,16 @@ def main():
             for r in counts if rep % 2 == 0 else reversed(counts):
                 runs[r].append(one_run(args, r, pathlib.Path(tmp) / f"r{r}_{rep}"))
                 last = runs[r][-1]
-                print(f"rep {rep + 1}, {r} rank(s): {last['wall_seconds']:.2f} s, {last['pseudo_steps']} steps, "
+                print(f"rep {rep + 1}, {r} rank(s): {last['wall_seconds']:.2f} s, {last['steps']} steps, "
                       f"{last['iterations']} iterations, peak RSS {max(last['peak_rss_mib_per_rank']):.0f} MiB/rank",
                       flush=True)
     results = []
     for r in counts:
         rs = runs[r]
-        med = {k: statistics.median(x[k] for x in rs) for k in ("wall_seconds", "pseudo_steps", "iterations")}
+        med = {k: statistics.median(x[k] for x in rs) for k in ("wall_seconds", "steps", "iterations")}
         peak = statistics.median(max(x["peak_rss_mib_per_rank"]) for x in rs)
         added = statistics.median(x["rank0_peak_rss_in_steps_mib"] - x["rank0_rss_at_start_mib"] for x in rs)
-        results.append({"ranks": r, **med, "cd": rs[0]["cd"], "solver": rs[0]["solver"],
+        results.append({"ranks": r, **med, "figures_of_merit": rs[0]["figures_of_merit"], "solvers": rs[0]["solvers"],
                         "peak_rss_mib_per_rank": peak, "steps_added_rss_mib_rank0": added,
                         "at_start_rss_mib_rank0": statistics.median(x["rank0_rss_at_start_mib"] for x in rs),
                         "runs": rs})
@@ -99,7 +111,8 @@ def main():
               f"memory the steps added {res['steps_added_rss_ratio']:.2f}x, iterations {res['iteration_ratio']:.2f}x")
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
-    doc = {"benchmark": "comp2d_ranks", "command": " ".join(sys.argv), "case": args.case, "sets": args.set,
+    doc = {"benchmark": "miniapp_ranks", "miniapp": args.miniapp, "command": " ".join(sys.argv), "case": args.case,
+           "sets": args.set,
            "machine": {"hostname": platform.node(), "logical_cpus": os.cpu_count(),
                        "load_average_1min_at_end": os.getloadavg()[0]},
            "git_commit": commit, "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
