@@ -22,12 +22,13 @@ CHECK is one of
 Three ranks run oversubscribed on a 2-core machine. Exits 1 naming the first
 difference.
 """
-import csv
 import json
 import pathlib
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from rank_checks import RankChecks, close, same_rows, steps  # noqa: E402
 
 EXE, MPIEXEC, WORK, CHECK = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4]
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
@@ -35,34 +36,12 @@ CASE = SOURCE / "inputs/compressible/naca0012_laminar.toml"
 MESH = SOURCE / "inputs/meshes/naca0012_coarse.su2"
 
 
-def fail(message):
-    print(f"check_ranks {CHECK}: {message}")
-    sys.exit(1)
-
-
-def run(ranks, out, *args, expect=None, restart=None):
-    command = [EXE, str(CASE), "--set", f"mesh.file={MESH}", "--set", "run.progress=false", "--out", str(out), *args]
-    if restart:
-        command = [EXE, "--restart", str(restart), *args]
-    if ranks > 1:
-        command = [MPIEXEC, "-n", str(ranks), "--oversubscribe", *command]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    if expect is not None and done.returncode != expect:
-        fail(f"{' '.join(command)}: exit {done.returncode}, expected {expect}\n{done.stdout}\n{done.stderr}")
-    return done
+CHECKS = RankChecks(EXE, MPIEXEC, CHECK, [str(CASE), "--set", f"mesh.file={MESH}"])
+fail, run = CHECKS.fail, CHECKS.run
 
 
 def figures(out):
     return json.loads((out / "summary.json").read_text())["figures_of_merit"]
-
-
-def steps(out):
-    with open(out / "steps.csv", newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def close(a, b, tol):
-    return abs(a - b) <= tol * max(abs(a), abs(b), 1e-300)
 
 
 def check_cd():
@@ -126,14 +105,10 @@ def check_restart():
     whole, part = WORK / "whole", WORK / "part"
     run(2, whole, "--steps", "6", expect=1)
     run(2, part, "--steps", "3", "--set", "run.checkpoint_every=3", expect=1)
-    for ranks in (3, 1):
-        done = run(ranks, None, restart=part, expect=2)
-        if "holds the checkpoint of a run on 2, whose partition it keeps: restart it on 2" not in done.stderr:
-            fail(f"restart on {ranks} ranks: not refused with the rank count to use:\n{done.stderr}")
-    run(2, None, "--steps", "6", restart=part, expect=1)
+    CHECKS.expect_restart_only_on(2, part, "--steps", "6")
     a, b = steps(whole), steps(part)
     keys = ("step", "cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E", "flow:iterations")
-    if [[r[k] for k in keys] for r in a] != [[r[k] for k in keys] for r in b]:
+    if not same_rows(a, b, keys):
         fail("the resumed 2-rank run differs from the uninterrupted one:\n" +
              "\n".join(f"{[r[k] for k in keys]}" for r in a + b))
     print("restart: refused on 3 ranks and on one; resumed on 2, 6 steps equal the uninterrupted run's")

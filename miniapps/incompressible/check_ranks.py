@@ -29,8 +29,10 @@ import csv
 import json
 import pathlib
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from rank_checks import RankChecks, close, same_rows, steps  # noqa: E402
 
 EXE, MPIEXEC, WORK, CHECK = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4]
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
@@ -42,26 +44,12 @@ CASES = {
 }
 
 
-def fail(message):
-    print(f"check_ranks {CHECK}: {message}")
-    sys.exit(1)
+CHECKS = RankChecks(EXE, MPIEXEC, CHECK, [])
+fail = CHECKS.fail
 
 
 def run(ranks, out, *args, case="cavity", expect=0, restart=None):
-    command = [EXE, *CASES[case], "--set", "run.progress=false", "--out", str(out), *args]
-    if restart:
-        command = [EXE, "--restart", str(restart), *args]
-    if ranks > 1:
-        command = [MPIEXEC, "-n", str(ranks), "--oversubscribe", *command]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    if done.returncode != expect:
-        fail(f"{' '.join(command)}: exit {done.returncode}, expected {expect}\n{done.stdout}\n{done.stderr}")
-    return done
-
-
-def steps(out):
-    with open(out / "steps.csv", newline="") as f:
-        return list(csv.DictReader(f))
+    return CHECKS.run(ranks, out, *args, base=CASES[case], expect=expect, restart=restart)
 
 
 def profile(path):
@@ -139,15 +127,11 @@ def check_restart():
     whole, part = WORK / "whole", WORK / "part"
     run(2, whole, "--steps", "6")
     run(2, part, "--steps", "3", "--set", "run.checkpoint_every=3")
-    for ranks in (3, 1):
-        done = run(ranks, None, restart=part, expect=2)
-        if "holds the checkpoint of a run on 2, whose partition it keeps: restart it on 2" not in done.stderr:
-            fail(f"restart on {ranks} ranks: not refused with the rank count to use:\n{done.stderr}")
-    run(2, None, "--steps", "6", restart=part)
+    CHECKS.expect_restart_only_on(2, part, "--steps", "6")
     keys = ("step", "cfl", "res:momentum", "res:du_dt", "res:divergence", "momentum:iterations",
             "pressure:iterations")
     a, b = steps(whole), steps(part)
-    if [[r[k] for k in keys] for r in a] != [[r[k] for k in keys] for r in b]:
+    if not same_rows(a, b, keys):
         fail("the resumed 2-rank run differs from the uninterrupted one:\n" +
              "\n".join(f"{[r[k] for k in keys]}" for r in a + b))
     print("restart: refused on 3 ranks and on one; resumed on 2, 6 steps equal the uninterrupted run's")

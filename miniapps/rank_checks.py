@@ -1,0 +1,56 @@
+"""What the miniapps' check_ranks.py scripts share (issue 28): running a miniapp
+on one rank or under mpiexec, reading its steps.csv, comparing numbers, and
+stopping with the first difference."""
+import csv
+import subprocess
+import sys
+
+
+class RankChecks:
+    """exe: the miniapp; mpiexec: Open MPI's; check: the name printed on failure;
+    base: the arguments every run takes before --out (the case, --set ...)."""
+
+    def __init__(self, exe, mpiexec, check, base):
+        self.exe, self.mpiexec, self.check, self.base = exe, mpiexec, check, base
+
+    def fail(self, message):
+        print(f"check_ranks {self.check}: {message}")
+        sys.exit(1)
+
+    def run(self, ranks, out, *args, base=None, expect=0, restart=None):
+        """Runs on `ranks` ranks (oversubscribed) into `out`, or resumes `restart`;
+        fails unless the exit status is `expect`."""
+        command = [self.exe, *(self.base if base is None else base), "--set", "run.progress=false", "--out",
+                   str(out), *args]
+        if restart:
+            command = [self.exe, "--restart", str(restart), *args]
+        if ranks > 1:
+            command = [self.mpiexec, "-n", str(ranks), "--oversubscribe", *command]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        if expect is not None and done.returncode != expect:
+            self.fail(f"{' '.join(command)}: exit {done.returncode}, expected {expect}\n{done.stdout}\n{done.stderr}")
+        return done
+
+    def expect_restart_only_on(self, ranks, part, *args):
+        """A checkpoint of a `ranks`-rank run is refused on one rank more and on
+        one, naming the count, and resumed on `ranks` it exits 0 or 1."""
+        for other in (ranks + 1, 1):
+            done = self.run(other, None, restart=part, expect=2)
+            needed = f"holds the checkpoint of a run on {ranks}, whose partition it keeps: restart it on {ranks}"
+            if needed not in done.stderr:
+                self.fail(f"restart on {other} ranks: not refused with the rank count to use:\n{done.stderr}")
+        self.run(ranks, None, *args, restart=part, expect=None)
+
+
+def steps(out):
+    with open(out / "steps.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def close(a, b, tol):
+    return abs(a - b) <= tol * max(abs(a), abs(b), 1e-300)
+
+
+def same_rows(a, b, keys):
+    """True when the two step tables hold the same text in `keys`, row for row."""
+    return [[r[k] for k in keys] for r in a] == [[r[k] for k in keys] for r in b]
