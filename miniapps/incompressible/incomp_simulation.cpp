@@ -126,11 +126,7 @@ void IncompressibleSimulation::load_state(std::istream& in) {
   flow_->load(in);
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   outputs_.load(in);
-  last_divergence_ = 0.0;  // over the owned cells: a ghost's faces beyond the piece are not its own
-  const FvGrid& g = flow_->grid();
-  for (index_t c = g.owned_cell_begin(); c < g.owned_cell_end(); ++c)
-    last_divergence_ = std::max(last_divergence_, std::abs(flow_->divergence()[std::size_t(c)]));
-  if (share_) last_divergence_ = share_->max(last_divergence_);
+  last_divergence_ = flow_->max_divergence();
 }
 
 void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {

@@ -11,13 +11,24 @@
 
 namespace tb::compressible {
 
-State residual_norms(const std::vector<State>& r) {
+namespace {
+
+// Per equation, the sum of the squares of r's entries.
+State squared_sums(std::span<const State> r) {
   State n{};
   for (const State& s : r)
     for (std::size_t k = 0; k < num_vars; ++k) n[k] += s[k] * s[k];
+  return n;
+}
+
+State square_roots(State n) {
   for (double& x : n) x = std::sqrt(x);
   return n;
 }
+
+}  // namespace
+
+State residual_norms(const std::vector<State>& r) { return square_roots(squared_sums(r)); }
 
 namespace {
 
@@ -69,13 +80,9 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
 }
 
 State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
-  if (!share_) return tb::compressible::residual_norms(r);
-  State n{};
-  for (std::size_t c = 0; c < std::size_t(owned_); ++c)
-    for (std::size_t k = 0; k < num_vars; ++k) n[k] += r[c][k] * r[c][k];
-  share_->sum(n);  // one reduction of the four sums
-  for (double& x : n) x = std::sqrt(x);
-  return n;
+  State n = squared_sums(std::span<const State>(r).first(std::size_t(owned_)));
+  if (share_) share_->sum(n);  // one reduction of the four sums
+  return square_roots(n);
 }
 
 void PseudoTimeSolver::evaluate_residual() {

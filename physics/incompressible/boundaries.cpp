@@ -124,22 +124,22 @@ double Boundaries::side_area(int side) const {
   return a;
 }
 
-double Boundaries::inflow_rate() const {
+double Boundaries::own_inflow() const {
   double q = 0.0;
   for (int side = 0; side < 2 * grid_.dim(); ++side)
     if (specs_[side].kind == BoundaryKind::inflow) q -= side_flux(side);
-  return share_ ? share_->sum(q) : q;
+  return q;
 }
+
+double Boundaries::inflow_rate() const { return share_ ? share_->sum(own_inflow()) : own_inflow(); }
 
 void Boundaries::advance_outflow(std::span<const double> u, double dt) {
   const int n = grid_.dim();
   if (!has_outflow_) return;  // the case's, so every rank returns here or none
   // The outflow area and the inflow rate, over the ranks in one reduction.
-  std::array<double, 2> sums{};
-  for (int side = 0; side < 2 * n; ++side) {
+  std::array<double, 2> sums = {0.0, own_inflow()};
+  for (int side = 0; side < 2 * n; ++side)
     if (specs_[side].kind == BoundaryKind::outflow) sums[0] += side_area(side);
-    if (specs_[side].kind == BoundaryKind::inflow) sums[1] -= side_flux(side);
-  }
   if (share_) share_->sum(sums);
   const double outflow_area = sums[0], q_in = sums[1];
   const double speed = q_in / outflow_area;

@@ -63,6 +63,7 @@ class Boundaries {
   index_t face_index(int side, const std::array<index_t, 3>& c) const;
   double side_flux(int side) const;  // outward volume flux through this rank's faces
   double side_area(int side) const;  // of this rank's faces
+  double own_inflow() const;         // inflow_rate through this rank's faces
 
   const FvGrid& grid_;
   const DomainShare* share_;

@@ -125,6 +125,13 @@ void FractionalStep::report_maxima(StepReport& r) const {
   r.divergence = worst[2];
 }
 
+double FractionalStep::max_divergence() const {
+  double worst = 0.0;
+  for (index_t cell = grid_.owned_cell_begin(); cell < grid_.owned_cell_end(); ++cell)
+    worst = std::max(worst, std::abs(div_[std::size_t(cell)]));
+  return share_ ? share_->max(worst) : worst;
+}
+
 void FractionalStep::save(std::ostream& out) const {
   write_raw(out, &time_, 1);
   write_raw(out, &steps_, 1);

@@ -10,9 +10,9 @@
 // values and reuses every buffer, so the loop allocates nothing.
 //
 // On a piece of the grid (issue 28) every rank steps its piece: it assembles
-// its own rows only (the whole grid's numbering: a slab's
-// cells are one contiguous range of it), refreshes the ghost planes after each
-// update (u*, phi, then u, p), and reduces its norms and maxima over the ranks.
+// its own rows only (in the whole grid's numbering, of which a slab's cells are
+// one contiguous range), refreshes the ghost planes after each update (u*, phi,
+// then u, p), and reduces its norms and maxima over the ranks.
 #include <functional>
 #include <iosfwd>
 #include <span>
@@ -69,6 +69,8 @@ class FractionalStep {
   const FaceVelocities& faces() const { return faces_; }
   // Divergence of the face velocities per cell (after the last projection).
   std::span<const double> divergence() const { return div_; }
+  // Its largest magnitude over the owned cells of every rank (what a step reports).
+  double max_divergence() const;
   // The systems as solved: on a piece, this rank's rows (make_stencil_pattern).
   const BsrMatrix& momentum_matrix() const { return momentum_.matrix; }
   const BsrMatrix& poisson_matrix() const { return poisson_.matrix; }

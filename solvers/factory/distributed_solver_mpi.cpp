@@ -14,19 +14,18 @@ namespace {
 // distribution comes from every rank's row count (one MPI_Allgather per pattern).
 class PartitionedSolver final : public CompleteSolver {
  public:
-  explicit PartitionedSolver(std::unique_ptr<dist::DistributedSolver> solver) : solver_(std::move(solver)) {}
+  PartitionedSolver(std::unique_ptr<dist::DistributedSolver> solver, std::shared_ptr<const dist::MpiCommunicator> comm)
+      : solver_(std::move(solver)), comm_(std::move(comm)) {}
 
   void setup(const BsrMatrix& a) override {
-    auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
-    if (!comm) throw Error("internal: a partitioned solver without MPI ranks");
-    std::vector<index_t> counts(std::size_t(comm->size()));
+    std::vector<index_t> counts(std::size_t(comm_->size()));
     const index_t mine = a.block_rows;
-    dist::check_mpi(MPI_Allgather(&mine, 1, mpi_index_type(), counts.data(), 1, mpi_index_type(), comm->comm()),
+    dist::check_mpi(MPI_Allgather(&mine, 1, mpi_index_type(), counts.data(), 1, mpi_index_type(), comm_->comm()),
                     "partitioned solver", "MPI_Allgather");
-    agreed(*comm, [&] { solver_->setup(a, dist::RowDistribution::from_counts(counts)); });
+    agreed(*comm_, [&] { solver_->setup(a, dist::RowDistribution::from_counts(counts)); });
   }
   void update(const BsrMatrix& a) override {
-    agreed(*std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator()), [&] { solver_->update(a); });
+    agreed(*comm_, [&] { solver_->update(a); });
   }
   SolveStats solve(std::span<const double> b, std::span<double> x) override { return solver_->solve(b, x); }
   // The distributed solver checks the shapes and reduces its finiteness test over the ranks.
@@ -50,15 +49,19 @@ class PartitionedSolver final : public CompleteSolver {
   }
   static MPI_Datatype mpi_index_type() { return sizeof(index_t) == 8 ? MPI_INT64_T : MPI_INT32_T; }
   std::unique_ptr<dist::DistributedSolver> solver_;
+  std::shared_ptr<const dist::MpiCommunicator> comm_;
 };
 
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
   if (solver_communicator()->size() == 1) return make_solver(spec);
-  auto solver = make_distributed_solver(spec);
+  auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
+  if (!comm) throw Error("internal: a partitioned solver without MPI ranks");
+  auto solver = make_distributed_solver(spec, comm);
   const std::string text = solver->spec();
-  return std::make_unique<LinearSolver>(text, std::make_unique<PartitionedSolver>(std::move(solver)), Backend::host);
+  return std::make_unique<LinearSolver>(text, std::make_unique<PartitionedSolver>(std::move(solver), std::move(comm)),
+                                        Backend::host);
 }
 
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_view text,
