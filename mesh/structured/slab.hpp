@@ -41,6 +41,16 @@ struct Slab {
   index_t global_of(index_t local) const;
 };
 
+// The planes of the slab axis a piece of a grid holds (tb-incomp's FvGrid,
+// tb-ib's CartesianGrid); the whole grid holds them all.
+struct PlaneRange {
+  int axis = 1;             // the slab axis: 1 in 2D, 2 in 3D (slab_axis)
+  index_t first = 0;        // whole-grid index of local plane 0
+  index_t owned_begin = 0;  // local planes [owned_begin, owned_end) are this rank's
+  index_t owned_end = 0;
+  index_t whole_planes = 0;  // planes of the whole grid
+};
+
 // Balanced slabs: the first (planes % parts) ranks get one plane more; a rank
 // gets none when parts exceed the planes. `ghost_planes` below and above each
 // non-empty slab, fewer at the domain ends. Throws tb::Error naming the

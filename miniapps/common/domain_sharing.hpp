@@ -16,6 +16,9 @@ namespace tb::harness {
 int run_ranks();
 int run_rank();
 
+// The largest v over the run's ranks (MPI_Allreduce); v on one process. Collective.
+int max_over_ranks(int v);
+
 // Ends every rank of the run with `code` (MPI_Abort), for an error some ranks
 // may not share; exit(code) on one process.
 [[noreturn]] void abort_ranks(int code);

@@ -103,6 +103,12 @@ std::shared_ptr<const dist::MpiCommunicator> run_communicator() {
 
 }  // namespace
 
+int max_over_ranks(int v) {
+  if (run_ranks() == 1) return v;
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, run_communicator()->comm());
+  return v;
+}
+
 std::unique_ptr<DomainShare> share_over_ranks(Subdomain cells, std::vector<index_t> global_rows, index_t global_size) {
   LocalEntries local{cells.size(), 0, cells.owned, std::move(cells.halo)};
   return std::make_unique<MpiDomainShare>(run_communicator(), std::move(local), std::move(global_rows), global_size);

@@ -19,7 +19,7 @@ LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& conf
   s.checksums = config.boolean("run.checksums");
   s.guard.max_growth = config.real("run.max_growth");
   s.guard.max_failed_steps = config.integer("run.max_failed_steps");
-  s.decomposed = decomposed_run(app);
+  s.decomposed = decomposed_run(app, config);
   s.rank = run_rank();
   s.ranks = run_ranks();
   for (const auto& system : app.systems) {
@@ -32,7 +32,9 @@ LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& conf
   return s;
 }
 
-bool decomposed_run(const MiniappDescription& app) { return app.decomposes && run_ranks() > 1; }
+bool decomposed_run(const MiniappDescription& app, const CaseConfig& config) {
+  return app.decomposes && run_ranks() > 1 && config.boolean("run.decompose");
+}
 
 std::string join_specs(const std::map<std::string, std::string>& specs) {
   std::string s;

@@ -14,9 +14,9 @@ namespace tb::harness {
 LoopSettings settings_from(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o,
                            const std::filesystem::path& out_dir);
 
-// Whether this run splits the physics over its ranks: the miniapp decomposes
-// and runs on more than one rank.
-bool decomposed_run(const MiniappDescription& app);
+// Whether this run splits the physics over its ranks: the miniapp decomposes,
+// runs on more than one rank and its case keeps run.decompose = true.
+bool decomposed_run(const MiniappDescription& app, const CaseConfig& config);
 
 // "system=spec; system=spec" of the driving solvers.
 std::string join_specs(const std::map<std::string, std::string>& specs);

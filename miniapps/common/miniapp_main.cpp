@@ -39,6 +39,11 @@ CaseSchema make_schema(const MiniappDescription& app) {
               at_least(0)});
   schema.add({"run.max_failed_steps", KeyType::integer, "3",
               "stop (exit 1) after this many steps in a row with a failed solve; 0 = never", at_least(0)});
+  if (app.decomposes)
+    schema.add({"run.decompose", KeyType::boolean, "true",
+                "under mpiexec: split the grid or mesh over the ranks, each assembling and solving its own cells "
+                "(false: every rank runs the whole physics and only the solves are shared, as seed 004's banded "
+                "solvers take them)"});
   if (app.declare_keys) app.declare_keys(schema);
   for (const auto& system : app.systems)
     if (!schema.find("solver." + system)) throw Error("internal: " + app.name + " declares no key solver." + system);
@@ -126,7 +131,7 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     for (const auto& [k, v] : o.sets) config.set(k, v);
     if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
     config.check_files();
-    if (decomposed_run(app) && (!o.shadow.empty() || !o.ab.empty() || !o.dump_steps.empty()))
+    if (decomposed_run(app, config) && (!o.shadow.empty() || !o.ab.empty() || !o.dump_steps.empty()))
       throw Error(std::string(!o.shadow.empty() ? "--shadow"
                               : !o.ab.empty()   ? "--ab"
                                                 : "--dump-systems") +

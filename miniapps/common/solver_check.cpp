@@ -127,7 +127,7 @@ std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const C
 void check_solvers_on_first_step(const MiniappDescription& app, const CaseConfig& config,
                                  const std::vector<SolverToCheck>& solvers) {
   auto sim = app.make(config);
-  FirstStepProbe probe(solvers, sim->linear_systems(), decomposed_run(app));
+  FirstStepProbe probe(solvers, sim->linear_systems(), decomposed_run(app, config));
   try {
     sim->advance(probe);
   } catch (const EverySystemSeen&) {

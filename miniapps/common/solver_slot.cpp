@@ -1,5 +1,7 @@
 #include "solver_slot.hpp"
 
+#include "domain_sharing.hpp"
+
 namespace tb::harness {
 
 // Symbolic set-up on a new pattern, numeric update on new values, nothing when
@@ -8,14 +10,18 @@ namespace tb::harness {
 // only while they have never changed; the first change drops them, so a matrix
 // that changes every step costs one comparison that stops at its first entry.
 void SolverSlot::refresh(const BsrMatrix& a) {
-  if (a.row_ptr != row_ptr || a.col_idx != col_idx) {
+  Refresh needed = a.row_ptr != row_ptr || a.col_idx != col_idx ? Refresh::symbolic
+                   : values_vary || a.values != constant_values ? Refresh::numeric
+                                                                : Refresh::none;
+  if (spans_ranks) needed = Refresh(max_over_ranks(int(needed)));
+  if (needed == Refresh::symbolic) {
     solver->setup(a);
     row_ptr = a.row_ptr;
     col_idx = a.col_idx;
     constant_values = a.values;
     values_vary = false;
     last_refresh = Refresh::symbolic;
-  } else if (values_vary || a.values != constant_values) {
+  } else if (needed == Refresh::numeric) {
     solver->update(a);
     if (!values_vary) std::vector<double>().swap(constant_values);
     values_vary = true;

@@ -17,6 +17,10 @@ struct SolverSlot {
   std::vector<double> constant_values;    // the values factored, while they have never changed
   bool values_vary = false;
   Refresh last_refresh = Refresh::none;  // what the last run() did before solving
+  // A solver over the ranks of a decomposed run: set-up and update are
+  // collective, so every rank does what the rank with the most to do needs (a
+  // moving body changes the pattern of some ranks' rows only).
+  bool spans_ranks = false;
   // Brings the solver up to date with a, then solves from x.
   SolveStats run(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
   // Set-up or update only, without solving.

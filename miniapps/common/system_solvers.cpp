@@ -54,8 +54,10 @@ SystemSolvers::SystemSolvers(const std::vector<std::string>& systems,
                   ": the autopilot runs on one process; a run on several ranks takes one specification");
     if (is_autopilot_spec(it->second))
       autopilots_[s] = std::make_unique<AutopilotSlot>(s, parse_autopilot_spec(it->second));
-    else
+    else {
       drivers_[s].solver = decomposed ? make_partitioned_solver(it->second) : make_solver(it->second);
+      drivers_[s].spans_ranks = decomposed;
+    }
   }
   for (std::size_t i = 0; i < shadows_.size(); ++i)
     for (const auto& s : systems_)

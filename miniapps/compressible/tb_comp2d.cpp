@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   app.default_steps = 1000;
   app.decomposes = true;  // under mpiexec: METIS pieces of the mesh (issue 28)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {
-    return std::make_unique<compressible::CompressibleSimulation>(config, true);
+    return std::make_unique<compressible::CompressibleSimulation>(config, config.boolean("run.decompose"));
   };
   return harness::run_miniapp(app, argc, argv);
 }

@@ -57,8 +57,9 @@ void check_sizes(const CartesianGrid& grid, const std::vector<CellArray>& arrays
                   std::to_string(grid.num_cells()) + " cells");
 }
 
-// The cells of the k-planes [k0, k1) (and their nodes) as one structured piece
-// whose extent sits inside the whole grid's, as a .pvts piece must.
+// The cells of the local k-planes [k0, k1) (and their nodes) as one structured
+// piece whose extent sits inside the whole grid's, as a .pvts piece must (a
+// rank's piece of the grid starts at whole plane planes().first).
 void write_piece_vts(const std::filesystem::path& path, const CartesianGrid& grid, const std::vector<CellArray>& arrays,
                      index_t k0, index_t k1) {
 #ifdef TB_WITH_VTK
@@ -71,7 +72,8 @@ void write_piece_vts(const std::filesystem::path& path, const CartesianGrid& gri
     for (double yj : y)
       for (double xi : x) points->SetPoint(id++, xi, yj, z[std::size_t(k)]);
   vtkNew<vtkStructuredGrid> g;
-  g->SetExtent(0, int(x.size()) - 1, 0, int(y.size()) - 1, int(k0), int(k1));
+  const int shift = int(grid.planes().first);
+  g->SetExtent(0, int(x.size()) - 1, 0, int(y.size()) - 1, int(k0) + shift, int(k1) + shift);
   g->SetPoints(points);
   const std::size_t plane = (x.size() - 1) * (y.size() - 1), first = std::size_t(k0) * plane;
   const std::size_t cells = std::size_t(k1 - k0) * plane;
@@ -101,13 +103,8 @@ void write_grid_vts(const std::filesystem::path& path, const CartesianGrid& grid
   write_piece_vts(path, grid, arrays, 0, grid.cells(2));
 }
 
-std::vector<std::string> write_grid_pvts(const std::filesystem::path& path, const CartesianGrid& grid,
-                                         const std::vector<CellArray>& arrays, int pieces) {
-  check_sizes(grid, arrays);
-  const index_t nk = grid.cells(2);
-  if (pieces < 1 || pieces > nk)
-    throw Error("write_grid_pvts: " + std::to_string(pieces) + " pieces for " + std::to_string(nk) + " k-planes");
-  const std::string stem = path.stem().string();
+void write_pvts(const std::filesystem::path& path, const CartesianGrid& grid, const std::vector<CellArray>& arrays,
+                const std::vector<PvtsPiece>& pieces) {
   const auto extent = [&](index_t k0, index_t k1) {
     return "0 " + std::to_string(grid.cells(0)) + " 0 " + std::to_string(grid.cells(1)) + " " + std::to_string(k0) +
            " " + std::to_string(k1);
@@ -115,25 +112,44 @@ std::vector<std::string> write_grid_pvts(const std::filesystem::path& path, cons
   std::string xml =
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"PStructuredGrid\" version=\"1.0\" "
       "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n  <PStructuredGrid WholeExtent=\"" +
-      extent(0, nk) + "\" GhostLevel=\"0\">\n    <PCellData>\n";
+      extent(0, grid.planes().whole_planes) + "\" GhostLevel=\"0\">\n    <PCellData>\n";
   for (const CellArray& a : arrays)
     xml += "      <PDataArray type=\"Float64\" Name=\"" + a.name + "\" NumberOfComponents=\"" +
            std::to_string(a.components) + "\"/>\n";
   xml +=
       "    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" "
       "NumberOfComponents=\"3\"/>\n    </PPoints>\n";
+  for (const PvtsPiece& p : pieces)
+    xml += "    <Piece Extent=\"" + extent(p.k0, p.k1) + "\" Source=\"" + p.file + "\"/>\n";
+  xml += "  </PStructuredGrid>\n</VTKFile>\n";
+  write_file_atomically(path.string(), xml);
+}
+
+std::vector<std::string> write_grid_pvts(const std::filesystem::path& path, const CartesianGrid& grid,
+                                         const std::vector<CellArray>& arrays, int pieces) {
+  check_sizes(grid, arrays);
+  const index_t nk = grid.cells(2);
+  if (pieces < 1 || pieces > nk)
+    throw Error("write_grid_pvts: " + std::to_string(pieces) + " pieces for " + std::to_string(nk) + " k-planes");
+  const std::string stem = path.stem().string();
+  std::vector<PvtsPiece> written;
   std::vector<std::string> files;
   for (int p = 0; p < pieces; ++p) {
     // Balanced whole planes: a piece must be a box of the structured grid.
     const index_t k0 = nk * p / pieces, k1 = nk * (p + 1) / pieces;
     const std::string piece = stem + "_" + std::to_string(p) + ".vts";
     write_piece_vts(path.parent_path() / piece, grid, arrays, k0, k1);
-    xml += "    <Piece Extent=\"" + extent(k0, k1) + "\" Source=\"" + piece + "\"/>\n";
+    written.push_back({piece, k0, k1});
     files.push_back(piece);
   }
-  xml += "  </PStructuredGrid>\n</VTKFile>\n";
-  write_file_atomically(path.string(), xml);
+  write_pvts(path, grid, arrays, written);
   return files;
+}
+
+void write_owned_vts(const std::filesystem::path& path, const CartesianGrid& piece,
+                     const std::vector<CellArray>& arrays) {
+  check_sizes(piece, arrays);
+  write_piece_vts(path, piece, arrays, piece.planes().owned_begin, piece.planes().owned_end);
 }
 
 void write_surface_vtp(const std::filesystem::path& path, const std::vector<Triangle>& triangles) {

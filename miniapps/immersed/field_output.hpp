@@ -30,6 +30,18 @@ void write_grid_vts(const std::filesystem::path& path, const CartesianGrid& grid
 // k-planes). Returns the pieces' file names.
 std::vector<std::string> write_grid_pvts(const std::filesystem::path& path, const CartesianGrid& grid,
                                          const std::vector<CellArray>& arrays, int pieces);
+// A decomposed run (issue 28): each rank writes its owned planes as a piece
+// (write_owned_vts; extent in the whole grid's planes) and rank 0 the .pvts
+// naming them (write_pvts; `grid` may be any rank's piece: only the whole
+// grid's sizes are read).
+struct PvtsPiece {
+  std::string file;        // beside the .pvts
+  index_t k0 = 0, k1 = 0;  // whole-grid planes [k0, k1)
+};
+void write_owned_vts(const std::filesystem::path& path, const CartesianGrid& piece,
+                     const std::vector<CellArray>& arrays);
+void write_pvts(const std::filesystem::path& path, const CartesianGrid& grid, const std::vector<CellArray>& arrays,
+                const std::vector<PvtsPiece>& pieces);
 void write_surface_vtp(const std::filesystem::path& path, const std::vector<Triangle>& triangles);
 
 // The cell-type array of a classification, as doubles.

@@ -6,6 +6,8 @@
 #include <istream>
 #include <ostream>
 
+#include "miniapps/common/domain_sharing.hpp"
+#include "miniapps/common/rank_counts.hpp"
 #include "miniapps/immersed/field_output.hpp"
 #include "miniapps/immersed/ib_case.hpp"
 #include "physics/immersed/surface_force.hpp"
@@ -16,15 +18,16 @@ namespace tb::immersed {
 
 namespace {
 
-SolveFunction reporting(harness::LinearSystems& solvers, long step) {
-  return
-      [&solvers, step](const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-        SolveStats s = solvers.solve(system, a, b, x);
-        if (!s.converged())
-          std::fprintf(stderr, "tb-ib: step %ld: the %s solve did not converge: %s\n", step, system.c_str(),
-                       s.line().c_str());
-        return s;
-      };
+// speaks: rank 0 of a decomposed run (the ranks' solves are one and the same).
+SolveFunction reporting(harness::LinearSystems& solvers, long step, bool speaks) {
+  return [&solvers, step, speaks](const std::string& system, const BsrMatrix& a, std::span<const double> b,
+                                  std::span<double> x) {
+    SolveStats s = solvers.solve(system, a, b, x);
+    if (!s.converged() && speaks)
+      std::fprintf(stderr, "tb-ib: step %ld: the %s solve did not converge: %s\n", step, system.c_str(),
+                   s.line().c_str());
+    return s;
+  };
 }
 
 bool warn_without_vtk(bool& warned) {
@@ -40,21 +43,96 @@ std::string numbered(const char* stem, long step, const char* ext) {
   return name;
 }
 
+// Ghost planes of a slab: the image boxes of the ghost cells within three
+// planes of the owned ones (ghost_cells.cpp's image_reach) reach three planes
+// further, and the drag's probes from an owned surface point three.
+constexpr int ib_ghost_planes = 6;
+
+// The cells as a .vts, or in a decomposed run this rank's owned planes as a
+// piece and, once every piece is on disk, rank 0's .pvts naming them. Returns
+// the file the .pvd series names.
+std::string write_cell_fields(const std::filesystem::path& fields, const std::string& stem, const IbSlab& slab,
+                              const std::vector<CellArray>& arrays) {
+  if (!slab.share) {
+    write_grid_vts(fields / (stem + ".vts"), slab.grid, arrays);
+    return stem + ".vts";
+  }
+  const DomainShare& share = *slab.share;
+  const auto piece = [&](int r) { return stem + "_r" + std::to_string(r) + ".vts"; };
+  write_owned_vts(fields / piece(share.rank()), slab.grid, arrays);
+  const std::array<index_t, 3> me = slab.identity();
+  const std::vector<double> owned = share.gather_on_root(std::vector<double>{double(me[0]), double(me[0] + me[1])});
+  if (share.rank() == 0) {  // the gather also waited for every piece
+    std::vector<PvtsPiece> pieces;
+    for (int r = 0; r < share.ranks(); ++r)
+      pieces.push_back({piece(r), index_t(owned[2 * std::size_t(r)]), index_t(owned[2 * std::size_t(r) + 1])});
+    write_pvts(fields / (stem + ".pvts"), slab.grid, arrays, pieces);
+  }
+  return stem + ".pvts";
+}
+
 }  // namespace
 
-FlowSimulation::FlowSimulation(const harness::CaseConfig& config)
-    : flow_(std::make_unique<ImmersedFlow>(make_grid(config), make_body(config), make_flow_settings(config))),
+IbSlab::IbSlab(const CartesianGrid& whole, bool decompose) : grid(whole) {
+  for (int d = 0; d < 3; ++d)
+    longest_side = std::max(longest_side, whole.axis(d).nodes.back() - whole.axis(d).nodes.front());
+  const int ranks = harness::run_ranks(), me = harness::run_rank();
+  if (!decompose || ranks <= 1) return;
+  const index_t planes = whole.cells(2);
+  if (planes < ranks)
+    throw Error("tb-ib on " + std::to_string(ranks) + " ranks splits the grid into slabs of z planes: its " +
+                std::to_string(planes) + " planes allow at most " + std::to_string(planes) + " ranks");
+  const Slab slab = decompose_slabs(whole.shape(), ranks, ib_ghost_planes)[std::size_t(me)];
+  share = harness::share_over_slab(slab, whole.num_cells());
+  grid = CartesianGrid::piece(whole, slab.first_plane - slab.planes_below,
+                              slab.planes_below + slab.planes + slab.planes_above, slab.planes_below,
+                              slab.planes_below + slab.planes);
+  const std::vector<double> owned = share->gather_on_root(std::vector<double>{double(slab.planes)});
+  if (me == 0)
+    decomposition = std::to_string(whole.cells(0)) + " x " + std::to_string(whole.cells(1)) + " x " +
+                    std::to_string(planes) + " cells over " + std::to_string(ranks) + " ranks (slabs of z planes, " +
+                    std::to_string(ib_ghost_planes) + " ghost planes): owned " + harness::per_rank(owned) + " planes";
+}
+
+std::array<index_t, 3> IbSlab::identity() const {
+  const PlaneRange& p = grid.planes();
+  return {p.first + p.owned_begin, p.owned_end - p.owned_begin, p.whole_planes};
+}
+
+namespace {
+
+void save_identity(std::ostream& out, const IbSlab& slab) {
+  if (!slab.share) return;
+  const std::array<index_t, 3> id = slab.identity();
+  out.write(reinterpret_cast<const char*>(id.data()), sizeof id);
+}
+
+// A decomposed state opens with the rank's slab, so a checkpoint of other
+// planes is refused before the state is read (a snapshot's stream cannot seek).
+void check_identity(std::istream& in, const IbSlab& slab) {
+  if (!slab.share) return;
+  std::array<index_t, 3> id{};
+  in.read(reinterpret_cast<char*>(id.data()), sizeof id);
+  if (!in || id != slab.identity())
+    throw Error("checkpoint: rank " + std::to_string(slab.share->rank()) +
+                "'s planes are not those of the run that wrote it (another grid)");
+}
+
+}  // namespace
+
+FlowSimulation::FlowSimulation(const harness::CaseConfig& config, bool decompose)
+    : slab_(make_grid(config), decompose),
+      flow_(
+          std::make_unique<ImmersedFlow>(slab_.grid, make_body(config), make_flow_settings(config), slab_.share.get())),
       steady_tol_(config.real("time.steady_tol")) {}
 
 harness::StepResult FlowSimulation::advance(harness::LinearSystems& solvers) {
-  const StepReport r = flow_->step(reporting(solvers, flow_->steps() + 1));
+  const StepReport r = flow_->step(reporting(solvers, flow_->steps() + 1, slab_.root()));
   last_change_ = r.velocity_change;
-  double speed = 0.0, length = 0.0;
-  for (int d = 0; d < 3; ++d) {
-    speed = std::max(speed, harness::max_magnitude(flow_->velocity(d)));
-    length = std::max(length, flow_->grid().axis(d).nodes.back() - flow_->grid().axis(d).nodes.front());
-  }
-  last_domain_cfl_ = flow_->settings().dt * speed / length;
+  double speed = 0.0;
+  for (int d = 0; d < 3; ++d) speed = std::max(speed, harness::max_magnitude(flow_->velocity(d)));
+  if (slab_.share) speed = slab_.share->max(speed);
+  last_domain_cfl_ = flow_->settings().dt * speed / slab_.longest_side;
   last_divergence_ = r.divergence;
   harness::StepResult out{
       r.time, flow_->settings().dt, r.cfl, {{"du_dt", r.velocity_change}, {"divergence", r.divergence}}};
@@ -71,12 +149,13 @@ bool FlowSimulation::steady_state_reached() const {
 }
 
 std::vector<std::pair<std::string, double>> FlowSimulation::state_magnitudes() const {
-  double u = 0.0;
+  std::array<double, 2> m = {0.0, harness::max_magnitude(flow_->pressure())};
   for (int d = 0; d < 3; ++d) {
-    const double m = harness::max_magnitude(flow_->velocity(d));
-    u = m != m ? m : std::max(u, m);
+    const double u = harness::max_magnitude(flow_->velocity(d));
+    m[0] = u != u ? u : std::max(m[0], u);
   }
-  return {{"max |u|", u}, {"max |p|", harness::max_magnitude(flow_->pressure())}};
+  if (slab_.share) slab_.share->max(m);  // the ghost planes are copies: the maxima over the ranks
+  return {{"max |u|", m[0]}, {"max |p|", m[1]}};
 }
 
 double FlowSimulation::drag() const {
@@ -86,6 +165,7 @@ double FlowSimulation::drag() const {
 }
 
 void FlowSimulation::save_state(std::ostream& out) const {
+  save_identity(out, slab_);
   flow_->save(out);
   out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
   out.write(reinterpret_cast<const char*>(&last_divergence_), sizeof last_divergence_);
@@ -94,6 +174,7 @@ void FlowSimulation::save_state(std::ostream& out) const {
 }
 
 void FlowSimulation::load_state(std::istream& in) {
+  check_identity(in, slab_);
   flow_->load(in);
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   in.read(reinterpret_cast<char*>(&last_divergence_), sizeof last_divergence_);
@@ -102,7 +183,7 @@ void FlowSimulation::load_state(std::istream& in) {
 }
 
 void FlowSimulation::write_fields(const std::filesystem::path& dir, long step) {
-  if (warn_without_vtk(warned_no_vtk_)) return;
+  if (slab_.root() ? warn_without_vtk(warned_no_vtk_) : !vtk_output_available()) return;
   const std::filesystem::path fields = dir / "fields";
   std::filesystem::create_directories(fields);
   const CartesianGrid& g = flow_->grid();
@@ -110,18 +191,18 @@ void FlowSimulation::write_fields(const std::filesystem::path& dir, long step) {
   for (index_t c = 0; c < g.num_cells(); ++c)
     for (int d = 0; d < 3; ++d) velocity.values[3 * std::size_t(c) + d] = flow_->velocity(d)[c];
   CellArray pressure{"pressure", 1, {flow_->pressure().begin(), flow_->pressure().end()}};
+  char stem[32];
+  std::snprintf(stem, sizeof stem, "flow_%06ld", step);
+  const std::string vts = write_cell_fields(fields, stem, slab_, {velocity, pressure, cell_type_array(flow_->cells())});
   const std::string vtp = numbered("body", step, "vtp");
-  // Under MPI (several ranks, rank 0 writing) one piece per rank in a .pvts.
-  const int ranks = solver_communicator()->size();
-  const std::string vts = numbered("flow", step, ranks > 1 ? "pvts" : "vts");
-  const std::vector<CellArray> arrays = {velocity, pressure, cell_type_array(flow_->cells())};
-  if (ranks > 1)
-    write_grid_pvts(fields / vts, g, arrays, std::min(ranks, int(g.cells(2))));
-  else
-    write_grid_vts(fields / vts, g, arrays);
-  write_surface_vtp(fields / vtp, flow_->body().triangulation());
-  fields_.add_and_write(dir / "flow.pvd", flow_->time(), "fields/" + vts);
-  surfaces_.add_and_write(dir / "body.pvd", flow_->time(), "fields/" + vtp);
+  if (slab_.root()) {
+    write_surface_vtp(fields / vtp, flow_->body().triangulation());
+    fields_.add_and_write(dir / "flow.pvd", flow_->time(), "fields/" + vts);
+    surfaces_.add_and_write(dir / "body.pvd", flow_->time(), "fields/" + vtp);
+  } else {  // the series live in every rank's state, as rank 0's
+    fields_.add(flow_->time(), "fields/" + vts);
+    surfaces_.add(flow_->time(), "fields/" + vtp);
+  }
 }
 
 std::vector<std::pair<std::string, double>> FlowSimulation::figures_of_merit() const {
@@ -138,25 +219,31 @@ std::vector<std::pair<std::string, double>> FlowSimulation::figures_of_merit() c
   return f;
 }
 
-PoissonSimulation::PoissonSimulation(const harness::CaseConfig& config)
-    : grid_(make_grid(config)),
+PoissonSimulation::PoissonSimulation(const harness::CaseConfig& config, bool decompose)
+    : slab_(make_grid(config), decompose),
+      grid_(slab_.grid),
       body_(make_body(config)),
       condition_(poisson_body_condition(config)),
-      cells_(build_ghost_cells(grid_, *body_)) {}
+      cells_(build_ghost_cells(grid_, *body_)) {
+  if (slab_.share) check_ghost_planes(grid_, cells_, *slab_.share);
+}
 
 harness::StepResult PoissonSimulation::advance(harness::LinearSystems& solvers) {
-  result_ = solve_manufactured_poisson(grid_, cells_, condition_, reporting(solvers, 1));
+  result_ = solve_manufactured_poisson(grid_, cells_, condition_, reporting(solvers, 1, slab_.root()));
+  if (slab_.share) result_.max_error = slab_.share->max(result_.max_error);
   solved_ = true;
   return {1.0, 1.0, std::nan(""), {{"max_error", result_.max_error}}};
 }
 
 void PoissonSimulation::save_state(std::ostream& out) const {
+  save_identity(out, slab_);
   const char done = solved_;
   out.write(&done, 1);
   out.write(reinterpret_cast<const char*>(&result_.max_error), sizeof result_.max_error);
 }
 
 void PoissonSimulation::load_state(std::istream& in) {
+  check_identity(in, slab_);
   char done = 0;
   in.read(&done, 1);
   in.read(reinterpret_cast<char*>(&result_.max_error), sizeof result_.max_error);
@@ -165,25 +252,28 @@ void PoissonSimulation::load_state(std::istream& in) {
 }
 
 void PoissonSimulation::write_fields(const std::filesystem::path& dir, long step) {
-  bool warned = false;
+  bool warned = !slab_.root();
   if (warn_without_vtk(warned) || result_.phi.empty()) return;
   std::filesystem::create_directories(dir / "fields");
+  // phi and its error on the owned cells (the ghost planes' values are not written).
   CellArray phi{"phi", 1, result_.phi}, error{"error", 1, std::vector<double>(result_.phi.size(), 0.0)};
-  for (index_t c = 0; c < grid_.num_cells(); ++c)
+  for (index_t c = grid_.owned_cell_begin(); c < grid_.owned_cell_end(); ++c)
     if (cells_.types[c] == CellType::fluid)
       error.values[c] = result_.phi[c] - manufactured_phi(grid_.centre(grid_.ijk(c)));
-  write_grid_vts(dir / "fields" / numbered("poisson", step, "vts"), grid_, {phi, error, cell_type_array(cells_)});
-  write_surface_vtp(dir / "fields" / numbered("body", step, "vtp"), body_->triangulation());
+  char stem[32];
+  std::snprintf(stem, sizeof stem, "poisson_%06ld", step);
+  write_cell_fields(dir / "fields", stem, slab_, {phi, error, cell_type_array(cells_)});
+  if (slab_.root()) write_surface_vtp(dir / "fields" / numbered("body", step, "vtp"), body_->triangulation());
 }
 
 std::vector<std::pair<std::string, double>> PoissonSimulation::figures_of_merit() const {
   return {{"max_error", result_.max_error}, {"cells", double(grid_.num_cells())}};
 }
 
-std::unique_ptr<harness::Simulation> make_simulation(const harness::CaseConfig& config) {
+std::unique_ptr<harness::Simulation> make_simulation(const harness::CaseConfig& config, bool decompose) {
   const std::string& kind = config.text("case.kind");
-  if (kind == "flow") return std::make_unique<FlowSimulation>(config);
-  if (kind == "poisson_mms") return std::make_unique<PoissonSimulation>(config);
+  if (kind == "flow") return std::make_unique<FlowSimulation>(config, decompose);
+  if (kind == "poisson_mms") return std::make_unique<PoissonSimulation>(config, decompose);
   throw Error("case.kind: '" + kind + "' is not one of flow, poisson_mms");
 }
 

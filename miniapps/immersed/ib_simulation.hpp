@@ -4,6 +4,10 @@
 // per step, steady state by time marching, drag of a sphere as figures of
 // merit. PoissonSimulation: the manufactured Poisson problem, one solve, its
 // max-norm error as the figure of merit.
+//
+// Under mpiexec both split the grid into slabs of z planes (issue 28), six
+// ghost planes each side (IbSlab): each rank classifies, assembles and solves
+// its own planes; rank 0 writes a .pvts of the ranks' pieces.
 #include <limits>
 #include <memory>
 
@@ -17,9 +21,24 @@ namespace tb::immersed {
 
 inline const std::vector<std::string> ib_systems = {"advection_diffusion", "pressure"};
 
+// The grid of a run: the whole grid, or under mpiexec (decompose) this rank's
+// slab of it with the share that refreshes its ghost planes.
+struct IbSlab {
+  IbSlab(const CartesianGrid& whole, bool decompose);
+  CartesianGrid grid;
+  std::unique_ptr<DomainShare> share;  // null: the whole grid on this process
+  std::string decomposition;           // rank 0's start-up line; empty on one process
+  // The whole grid's longest side (the domain length of the steady test).
+  double longest_side = 0.0;
+  bool root() const { return !share || share->rank() == 0; }
+  // The rank's slab (first owned plane, owned planes, whole planes): what a decomposed state opens with.
+  std::array<index_t, 3> identity() const;
+};
+
 class FlowSimulation final : public harness::Simulation {
  public:
-  explicit FlowSimulation(const harness::CaseConfig& config);
+  // decompose: split the grid over the run's ranks when there are several.
+  explicit FlowSimulation(const harness::CaseConfig& config, bool decompose = false);
 
   std::vector<std::string> linear_systems() const override { return ib_systems; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
@@ -28,6 +47,7 @@ class FlowSimulation final : public harness::Simulation {
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
+  std::string decomposition() const override { return slab_.decomposition; }
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
 
   const ImmersedFlow& flow() const { return *flow_; }
@@ -35,6 +55,7 @@ class FlowSimulation final : public harness::Simulation {
   double drag() const;
 
  private:
+  IbSlab slab_;
   std::unique_ptr<ImmersedFlow> flow_;
   double steady_tol_ = 0.0;
   double last_change_ = std::numeric_limits<double>::infinity();
@@ -46,7 +67,7 @@ class FlowSimulation final : public harness::Simulation {
 
 class PoissonSimulation final : public harness::Simulation {
  public:
-  explicit PoissonSimulation(const harness::CaseConfig& config);
+  explicit PoissonSimulation(const harness::CaseConfig& config, bool decompose = false);
 
   std::vector<std::string> linear_systems() const override { return ib_systems; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
@@ -54,12 +75,14 @@ class PoissonSimulation final : public harness::Simulation {
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
+  std::string decomposition() const override { return slab_.decomposition; }
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
 
   double max_error() const { return result_.max_error; }
 
  private:
-  CartesianGrid grid_;
+  IbSlab slab_;
+  const CartesianGrid& grid_;
   std::unique_ptr<Body> body_;
   BodyCondition condition_;
   GhostCells cells_;
@@ -67,6 +90,7 @@ class PoissonSimulation final : public harness::Simulation {
   bool solved_ = false;
 };
 
-std::unique_ptr<harness::Simulation> make_simulation(const harness::CaseConfig& config);
+// decompose: as the simulations' constructors.
+std::unique_ptr<harness::Simulation> make_simulation(const harness::CaseConfig& config, bool decompose = false);
 
 }  // namespace tb::immersed

@@ -19,7 +19,10 @@ int main(int argc, char** argv) {
   app.samples = harness::miniapp_samples();
   app.systems = immersed::ib_systems;
   app.declare_keys = immersed::declare_case_keys;
-  app.make = immersed::make_simulation;
+  app.decomposes = true;  // under mpiexec: slabs of z planes (issue 28)
+  app.make = [](const harness::CaseConfig& config) {
+    return immersed::make_simulation(config, config.boolean("run.decompose"));
+  };
   app.default_steps = 1000;
   return harness::run_miniapp(app, argc, argv);
 }

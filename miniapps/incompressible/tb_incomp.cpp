@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   app.declare_keys = incompressible::declare_case_keys;
   app.decomposes = true;  // under mpiexec: slabs of the grid (issue 28)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {
-    return std::make_unique<incompressible::IncompressibleSimulation>(config, true);
+    return std::make_unique<incompressible::IncompressibleSimulation>(config, config.boolean("run.decompose"));
   };
   return harness::run_miniapp(app, argc, argv);
 }

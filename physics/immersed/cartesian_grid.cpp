@@ -71,6 +71,25 @@ CartesianGrid::CartesianGrid(const std::array<std::vector<double>, 3>& nodes) {
     n_[d] = a.cells();
   }
   TB_REQUIRE(double(n_[0]) * double(n_[1]) * double(n_[2]) < 2e9, "grid too large for 32-bit indices");
+  planes_ = {2, 0, 0, n_[2], n_[2]};
+}
+
+CartesianGrid CartesianGrid::piece(const CartesianGrid& whole, index_t first, index_t count, index_t owned_begin,
+                                   index_t owned_end) {
+  const index_t planes = whole.cells(2);
+  TB_REQUIRE(first >= 0 && count >= 2 && first + count <= planes && owned_begin >= 0 && owned_begin < owned_end &&
+                 owned_end <= count,
+             "internal: z planes " + std::to_string(first) + " + " + std::to_string(count) + " (owned " +
+                 std::to_string(owned_begin) + ".." + std::to_string(owned_end) + ") of " + std::to_string(planes));
+  const std::vector<double>& z = whole.axis(2).nodes;
+  CartesianGrid g({whole.axis(0).nodes, whole.axis(1).nodes, {z.begin() + first, z.begin() + first + count + 1}});
+  g.planes_ = {2, first, owned_begin, owned_end, planes};
+  return g;
+}
+
+bool CartesianGrid::is_interface(int side) const {
+  if (side / 2 != 2) return false;
+  return side % 2 == 0 ? planes_.first > 0 : planes_.first + n_[2] < planes_.whole_planes;
 }
 
 double CartesianGrid::min_width(const std::array<index_t, 3>& c) const {

@@ -8,6 +8,7 @@
 #include <array>
 #include <vector>
 
+#include "mesh/structured/slab.hpp"
 #include "mesh/structured/structured_grid.hpp"
 
 namespace tb::immersed {
@@ -35,6 +36,11 @@ class CartesianGrid {
   // Throws tb::Error naming the direction when it has fewer than 2 cells or
   // nodes that do not increase.
   explicit CartesianGrid(const std::array<std::vector<double>, 3>& nodes);
+  // A rank's slab of `whole` (issue 28): z planes [first, first + count), of
+  // which local planes [owned_begin, owned_end) are owned; the same node values,
+  // so widths and centres have the whole grid's bits. tb::Error on a range outside the grid.
+  static CartesianGrid piece(const CartesianGrid& whole, index_t first, index_t count, index_t owned_begin,
+                             index_t owned_end);
 
   const GridAxis& axis(int d) const { return axes_[d]; }
   index_t cells(int d) const { return axes_[d].cells(); }
@@ -61,9 +67,23 @@ class CartesianGrid {
   // Distance between the centres of cells i and i+1 (the 0.5 (Delta x_i + Delta x_{i+1}) of Eq. 7).
   double spacing(int d, index_t i) const { return axes_[d].centres[i + 1] - axes_[d].centres[i]; }
 
+  // The z planes this grid holds; the whole grid owns them all.
+  const PlaneRange& planes() const { return planes_; }
+  bool is_piece() const { return planes_.whole_planes != n_[2]; }
+  // This rank's cells: local cells [owned_cell_begin, owned_cell_end), whole planes in natural order.
+  index_t owned_cell_begin() const { return planes_.owned_begin * stride(2); }
+  index_t owned_cell_end() const { return planes_.owned_end * stride(2); }
+  bool owns(const std::array<index_t, 3>& c) const { return c[2] >= planes_.owned_begin && c[2] < planes_.owned_end; }
+  // The whole grid's index of local cell `cell` (its row in the distributed system).
+  index_t global_index(index_t cell) const { return cell + planes_.first * stride(2); }
+  index_t whole_cells() const { return planes_.whole_planes * stride(2); }
+  // A side of the piece between two ranks rather than on the box.
+  bool is_interface(int side) const;
+
  private:
   std::array<GridAxis, 3> axes_;
   std::array<index_t, 3> n_{};
+  PlaneRange planes_;
 };
 
 }  // namespace tb::immersed

@@ -32,8 +32,16 @@ double interpolate_cells(const CartesianGrid& grid, std::span<const double> fiel
   return v;
 }
 
-ImmersedFlow::ImmersedFlow(CartesianGrid grid, std::unique_ptr<Body> body, const FlowSettings& settings)
-    : grid_(std::move(grid)), body_(std::move(body)), settings_(settings), faces_(grid_) {
+ImmersedFlow::ImmersedFlow(CartesianGrid grid, std::unique_ptr<Body> body, const FlowSettings& settings,
+                           const DomainShare* share)
+    : grid_(std::move(grid)),
+      body_(std::move(body)),
+      settings_(settings),
+      share_(share),
+      begin_(grid_.owned_cell_begin()),
+      end_(grid_.owned_cell_end()),
+      faces_end_(std::min(grid_.num_cells(), end_ + grid_.stride(2))),
+      faces_(grid_) {
   TB_REQUIRE(settings.nu > 0.0, "the viscosity must be positive");
   TB_REQUIRE(settings.dt > 0.0, "time.dt must be positive");
   TB_REQUIRE(settings.rho > 0.0, "the density must be positive");
@@ -77,6 +85,7 @@ double ImmersedFlow::face_value(int d, int side) const {
 void ImmersedFlow::place_body() {
   const std::vector<CellType> before = ib_.types;
   ib_ = build_ghost_cells(grid_, *body_);
+  if (share_) check_ghost_planes(grid_, ib_, *share_);
   pattern_ = make_system_pattern(grid_, ib_);
   ad_matrix_ = p_matrix_ = pattern_.matrix;
   const FlowSettings& s = settings_;
@@ -91,7 +100,7 @@ void ImmersedFlow::place_body() {
 void ImmersedFlow::fill_cleared(const std::vector<CellType>& before) {
   cleared_ = 0;
   std::fill(cleared_flag_.begin(), cleared_flag_.end(), 0);
-  for (index_t cell = 0; cell < grid_.num_cells(); ++cell) {
+  for (index_t cell = begin_; cell < end_; ++cell) {
     if (ib_.types[cell] != CellType::fluid || before[cell] == CellType::fluid) continue;
     ++cleared_;
     cleared_flag_[cell] = 1;
@@ -111,6 +120,10 @@ void ImmersedFlow::fill_cleared(const std::vector<CellType>& before) {
     for (int e = 0; e < 3; ++e) u_[e][cell] = count > 0 ? sum[e] / count : wall[e];
     if (count > 0) p_[cell] = sum[3] / count;
   }
+  if (share_) {
+    cleared_ = long(share_->sum(double(cleared_)));
+    for (auto* field : {&u_[0], &u_[1], &u_[2], &p_}) exchange(*field);
+  }
   if (cleared_ > 0) interpolate_faces();
 }
 
@@ -120,7 +133,7 @@ void ImmersedFlow::advection(int e, std::span<double> out) const {
   const std::vector<double>& phi = u_[e];
   const BoxConditions box = velocity_box();
 #pragma omp parallel for schedule(static)
-  for (index_t cell = 0; cell < grid_.num_cells(); ++cell) {
+  for (index_t cell = begin_; cell < end_; ++cell) {
     if (ib_.types[cell] != CellType::fluid) {
       out[cell] = 0.0;
       continue;
@@ -153,7 +166,7 @@ void ImmersedFlow::predictor(const SolveFunction& solve, StepReport& r) {
     advection(e, work_);
     apply_laplacian(grid_, ib_, box, wall, u_[e], rhs_);
     const bool first = steps_ == 0;
-    for (index_t cell = 0; cell < grid_.num_cells(); ++cell) {
+    for (index_t cell = begin_; cell < end_; ++cell) {
       const double n_now = work_[cell];
       // Adams-Bashforth 2 (Euler on the first step and in freshly cleared cells).
       const double h = first || cleared_flag_[cell] ? n_now : 1.5 * n_now - 0.5 * n_old_[e][cell];
@@ -164,8 +177,9 @@ void ImmersedFlow::predictor(const SolveFunction& solve, StepReport& r) {
     set_ghost_rhs(
         ib_, BodyCondition::dirichlet, [&](const GhostCell& g) { return body_->velocity(g.boundary_point)[e]; }, rhs_);
     u_old_[e] = u_[e];
-    const SolveStats st = solve("advection_diffusion", ad_matrix_, rhs_, u_[e]);
+    const SolveStats st = solve("advection_diffusion", ad_matrix_, owned(rhs_), owned(u_[e]));
     if (!st.converged()) r.failed.push_back("advection_diffusion");
+    exchange(u_[e]);
   }
   std::fill(cleared_flag_.begin(), cleared_flag_.end(), 0);
 }
@@ -174,7 +188,7 @@ void ImmersedFlow::interpolate_faces() {
   for (int d = 0; d < 3; ++d) {
     std::vector<double>& f = faces_.normal(d);
     const std::vector<double>& u = u_[d];
-    for (index_t cell = 0; cell < grid_.num_cells(); ++cell) {
+    for (index_t cell = begin_; cell < faces_end_; ++cell) {
       const auto c = grid_.ijk(cell);
       if (c[d] > 0) {
         const index_t lo = c[d] - 1;
@@ -193,10 +207,11 @@ void ImmersedFlow::interpolate_faces() {
 void ImmersedFlow::pressure_solve(const SolveFunction& solve, StepReport& r) {
   const double scale = settings_.rho / settings_.dt;
 #pragma omp parallel for schedule(static)
-  for (index_t cell = 0; cell < grid_.num_cells(); ++cell)
+  for (index_t cell = begin_; cell < end_; ++cell)
     rhs_[cell] = ib_.types[cell] == CellType::fluid ? -scale * face_divergence(grid_, faces_, grid_.ijk(cell)) : 0.0;
-  const SolveStats st = solve("pressure", p_matrix_, rhs_, p_);
+  const SolveStats st = solve("pressure", p_matrix_, owned(rhs_), owned(p_));
   if (!st.converged()) r.failed.push_back("pressure");
+  exchange(p_);
 }
 
 // Eq. 4 on faces (the differences of Eq. 7) and at centres (central
@@ -206,7 +221,7 @@ void ImmersedFlow::project(StepReport& r) {
   const BoxConditions pbox = pressure_box();
   for (int d = 0; d < 3; ++d) {
     std::vector<double>& f = faces_.normal(d);
-    for (index_t cell = 0; cell < grid_.num_cells(); ++cell) {
+    for (index_t cell = begin_; cell < faces_end_; ++cell) {
       const auto c = grid_.ijk(cell);
       const double w = grid_.axis(d).widths[c[d]];
       if (c[d] > 0 && ib_.types[cell] != CellType::solid && ib_.types[cell - grid_.stride(d)] != CellType::solid)
@@ -214,7 +229,7 @@ void ImmersedFlow::project(StepReport& r) {
       for (int s : {-1, 1})
         if (!has_neighbour(grid_, c, d, s) && pbox[side_of(d, s)] == FaceKind::dirichlet)
           f[faces_.face(d, c, s)] -= k * s * (0.0 - p_[cell]) / (0.5 * w);
-      if (ib_.types[cell] != CellType::fluid) continue;
+      if (ib_.types[cell] != CellType::fluid || cell >= end_) continue;
       double face_p[2];
       for (int s : {-1, 1}) {
         double pf = p_[cell];
@@ -231,7 +246,10 @@ void ImmersedFlow::project(StepReport& r) {
       u_[d][cell] -= k * (face_p[1] - face_p[0]) / w;
     }
   }
-  for (index_t cell = 0; cell < grid_.num_cells(); ++cell) {
+  double not_finite = 0.0;
+  for (index_t cell = begin_; cell < end_; ++cell) {
+    for (int d = 0; d < 3; ++d)
+      if (!std::isfinite(u_[d][cell])) not_finite = 1.0;
     if (ib_.types[cell] != CellType::fluid) continue;
     const auto c = grid_.ijk(cell);
     r.divergence = std::max(r.divergence, std::abs(face_divergence(grid_, faces_, c)));
@@ -242,6 +260,13 @@ void ImmersedFlow::project(StepReport& r) {
     }
     r.cfl = std::max(r.cfl, cfl);
   }
+  if (share_) {
+    std::array<double, 4> m = {r.divergence, r.velocity_change, r.cfl, not_finite};
+    share_->max(m);
+    r.divergence = m[0], r.velocity_change = m[1], r.cfl = m[2], not_finite = m[3];
+    for (auto* field : {&u_[0], &u_[1], &u_[2]}) exchange(*field);
+  }
+  if (not_finite > 0.0) throw StepFailure("step " + std::to_string(steps_ + 1) + ": the velocity is no longer finite");
 }
 
 StepReport ImmersedFlow::step(const SolveFunction& solve) {
@@ -254,9 +279,6 @@ StepReport ImmersedFlow::step(const SolveFunction& solve) {
   time_ += settings_.dt;
   ++steps_;
   r.time = time_;
-  for (int d = 0; d < 3; ++d)
-    for (double v : u_[d])
-      if (!std::isfinite(v)) throw StepFailure("step " + std::to_string(steps_) + ": the velocity is no longer finite");
   return r;
 }
 

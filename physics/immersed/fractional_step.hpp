@@ -15,9 +15,17 @@
 // Box sides are inflow (u = the free stream; also the far field), wall (u = 0)
 // or outflow (zero gradient, p = 0). Patterns are built per body position; the
 // step refills values and reuses every buffer.
+//
+// Decomposed (issue 28): the grid may be a rank's slab of z planes
+// (CartesianGrid::piece) whose ghost planes `share` refreshes. The rank
+// computes its owned cells (and the faces between them and the first ghost
+// plane), solves its rows of each system with the other ranks, exchanges the
+// ghost planes after each solve and after the projection, and reduces the
+// step's maxima in one allreduce.
 #include <iosfwd>
 #include <memory>
 
+#include "physics/domain_share.hpp"
 #include "physics/immersed/face_field.hpp"
 #include "physics/immersed/scalar_system.hpp"
 #include "physics/immersed/solve_function.hpp"
@@ -45,7 +53,9 @@ struct StepReport {
 
 class ImmersedFlow {
  public:
-  ImmersedFlow(CartesianGrid grid, std::unique_ptr<Body> body, const FlowSettings& settings);
+  // share: the ranks over which `grid` (a piece) is split; null for the whole grid on one process.
+  ImmersedFlow(CartesianGrid grid, std::unique_ptr<Body> body, const FlowSettings& settings,
+               const DomainShare* share = nullptr);
   ImmersedFlow(const ImmersedFlow&) = delete;
   ImmersedFlow& operator=(const ImmersedFlow&) = delete;
 
@@ -60,7 +70,8 @@ class ImmersedFlow {
   const FaceField& faces() const { return faces_; }
   double time() const { return time_; }
   long steps() const { return steps_; }
-  long cleared_cells() const { return cleared_; }  // freshly cleared cells at the last body move
+  long cleared_cells() const { return cleared_; }  // freshly cleared cells at the last body move, all ranks'
+  const DomainShare* share() const { return share_; }
 
   void save(std::ostream& out) const;
   void load(std::istream& in);
@@ -76,10 +87,20 @@ class ImmersedFlow {
   double face_value(int d, int side) const;
   BoxConditions velocity_box() const;
   BoxConditions pressure_box() const;
+  void exchange(std::vector<double>& field) const {
+    if (share_) share_->exchange(field, 1);
+  }
+  // This rank's entries of a local field: the rows it solves for.
+  std::span<double> owned(std::vector<double>& v) const {
+    return std::span<double>(v).subspan(std::size_t(begin_), std::size_t(end_ - begin_));
+  }
 
   CartesianGrid grid_;
   std::unique_ptr<Body> body_;
   FlowSettings settings_;
+  const DomainShare* share_;
+  index_t begin_, end_;  // owned cells
+  index_t faces_end_;    // the owned cells and the first plane above: their low faces are the owned cells' faces
   GhostCells ib_;
   SystemPattern pattern_;
   BsrMatrix ad_matrix_, p_matrix_;

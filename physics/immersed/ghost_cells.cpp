@@ -1,6 +1,7 @@
 #include "physics/immersed/ghost_cells.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <string>
@@ -92,6 +93,30 @@ GhostCell locate(const CartesianGrid& grid, const Body& body, index_t cell) {
   return g;
 }
 
+// On a rank's piece of the grid (issue 28) only the ghost cells whose image
+// box can reach an owned cell get image points and weights: a box spans at
+// most image_reach planes from its ghost cell (|IP - G| = 2 |B - G| is at most
+// two widths, and the box adds the next centre). The others are located but
+// keep no stencil (nodes -1): their rows belong to other ranks.
+constexpr index_t image_reach = 3;
+
+bool resolved_on_this_piece(const CartesianGrid& grid, index_t cell) {
+  if (!grid.is_piece()) return true;
+  const index_t k = grid.ijk(cell)[2];
+  return k + image_reach >= grid.planes().owned_begin && k < grid.planes().owned_end + image_reach;
+}
+
+// An image point below the first or above the last centre of the piece would
+// be clamped to the wrong box: the ghost planes were too few for this body.
+void check_inside_piece(const CartesianGrid& grid, const GhostCell& g) {
+  const std::vector<double>& z = grid.axis(2).centres;
+  const bool below = grid.is_interface(4) && g.image_point[2] < z.front();
+  const bool above = grid.is_interface(5) && g.image_point[2] > z.back();
+  if (below || above)
+    throw Error("ghost cell " + cell_name(grid, g.cell) + ": its image point lies beyond this rank's " +
+                std::to_string(grid.cells(2)) + " z planes; run on fewer ranks");
+}
+
 }  // namespace
 
 std::vector<CellType> classify_cells(const CartesianGrid& grid, const Body& body) {
@@ -125,6 +150,11 @@ GhostCells build_ghost_cells(const CartesianGrid& grid, const Body& body) {
     pending.pop_front();
     out.ghost_of[cell] = index_t(out.ghosts.size());
     out.ghosts.push_back(locate(grid, body, cell));
+    if (!resolved_on_this_piece(grid, cell)) {
+      boxes.push_back({-1, -1, -1, -1, -1, -1, -1, -1});
+      continue;
+    }
+    check_inside_piece(grid, out.ghosts.back());
     boxes.push_back(image_box(grid, out.ghosts.back().image_point));
     for (index_t node : boxes.back())
       if (out.types[node] == CellType::solid) {
@@ -134,11 +164,33 @@ GhostCells build_ghost_cells(const CartesianGrid& grid, const Body& body) {
   }
   for (std::size_t k = 0; k < out.ghosts.size(); ++k) {
     GhostCell& g = out.ghosts[k];
+    if (boxes[k][0] < 0) {
+      g.dirichlet.nodes.fill(-1);
+      g.neumann.nodes.fill(-1);
+      continue;
+    }
     const double scale = grid.min_width(grid.ijk(g.cell));
     g.dirichlet = interpolation(grid, g, boxes[k], scale, false);
     g.neumann = interpolation(grid, g, boxes[k], scale, true);
   }
   return out;
+}
+
+void check_ghost_planes(const CartesianGrid& grid, const GhostCells& ib, const DomainShare& share) {
+  std::vector<double> owners(ib.types.size());
+  for (std::size_t c = 0; c < owners.size(); ++c) owners[c] = double(ib.types[c]);
+  share.exchange(owners, 1);
+  const index_t reach = image_reach * grid.stride(2);
+  const index_t lo = std::max<index_t>(0, grid.owned_cell_begin() - reach);
+  const index_t hi = std::min(grid.num_cells(), grid.owned_cell_end() + reach);
+  index_t differ = -1;
+  for (index_t c = lo; c < hi && differ < 0; ++c)
+    if (owners[c] != double(ib.types[c])) differ = c;
+  if (share.max(differ >= 0 ? 1.0 : 0.0) == 0.0) return;
+  throw Error("the body's ghost cells reach further than the " + std::to_string(grid.cells(2)) +
+              " z planes a rank holds (cell types differ across ranks" +
+              (differ >= 0 ? " at z plane " + std::to_string(grid.planes().first + grid.ijk(differ)[2]) : "") +
+              "); run on fewer ranks");
 }
 
 double dirichlet_ghost_rhs(const GhostCell& g, double value) { return (2.0 - g.dirichlet.boundary_weight) * value; }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "physics/domain_share.hpp"
 #include "physics/immersed/body.hpp"
 
 namespace tb::immersed {
@@ -49,6 +50,12 @@ struct GhostCells {
 // Throws tb::Error naming the ghost cell (i, j, k) when its interpolation is
 // singular (an image point stencil that degenerates on a badly resolved surface).
 GhostCells build_ghost_cells(const CartesianGrid& grid, const Body& body);
+
+// On a rank's piece of the grid: the cell types it classified on its ghost
+// planes must be their owners' within reach of its image boxes, or a ghost
+// cell this rank cannot see (beyond its ghost planes) would change its rows
+// unnoticed. tb::Error (on every rank) naming the plane otherwise. Collective.
+void check_ghost_planes(const CartesianGrid& grid, const GhostCells& ib, const DomainShare& share);
 
 // The ghost rows (Mittal 2008 Eq. 12), each as  phi_G + sum_k c_k phi_k = rhs:
 //   Dirichlet phi = phi_B:      phi_G + phi(IP) = 2 phi_B   -> c_k = +w_k, rhs = (2 - w_B) phi_B

@@ -24,7 +24,8 @@ PoissonResult solve_manufactured_poisson(const CartesianGrid& grid, const GhostC
   assemble_system(grid, ib, pattern, box, body, 0.0, 1.0, a);
   const std::size_t n = std::size_t(grid.num_cells());
   std::vector<double> rhs(n, 0.0);
-  for (index_t cell = 0; cell < grid.num_cells(); ++cell)
+  const index_t begin = grid.owned_cell_begin(), end = grid.owned_cell_end();
+  for (index_t cell = begin; cell < end; ++cell)
     if (ib.types[cell] == CellType::fluid) rhs[cell] = 2.25 * manufactured_phi(grid.centre(grid.ijk(cell)));
   add_box_values(
       grid, ib, box, 1.0, [](int, const Vec3& x) { return manufactured_phi(x); }, rhs);
@@ -37,8 +38,11 @@ PoissonResult solve_manufactured_poisson(const CartesianGrid& grid, const GhostC
       rhs);
   PoissonResult r;
   r.phi.assign(n, 0.0);
-  r.stats = solve("pressure", a, rhs, r.phi);
-  for (index_t cell = 0; cell < grid.num_cells(); ++cell)
+  const auto owned = [&](std::vector<double>& v) {
+    return std::span<double>(v).subspan(std::size_t(begin), std::size_t(end - begin));
+  };
+  r.stats = solve("pressure", a, owned(rhs), owned(r.phi));
+  for (index_t cell = begin; cell < end; ++cell)
     if (ib.types[cell] == CellType::fluid)
       r.max_error = std::max(r.max_error, std::abs(r.phi[cell] - manufactured_phi(grid.centre(grid.ijk(cell)))));
   return r;

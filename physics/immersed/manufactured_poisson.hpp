@@ -18,11 +18,12 @@ Vec3 manufactured_gradient(const Vec3& x);
 
 struct PoissonResult {
   std::vector<double> phi;
-  double max_error = 0.0;  // over fluid cells
+  double max_error = 0.0;  // over fluid cells (a piece's own: the caller reduces it over the ranks)
   SolveStats stats;
 };
 
-// Assembles and solves the system (named "pressure") through `solve`.
+// Assembles and solves the system (named "pressure") through `solve`; on a
+// rank's piece of the grid its rows, with the other ranks (phi: the owned cells' values).
 PoissonResult solve_manufactured_poisson(const CartesianGrid& grid, const GhostCells& ib, BodyCondition body,
                                          const SolveFunction& solve);
 

@@ -27,16 +27,17 @@ Vec3 face_centre(const CartesianGrid& grid, const std::array<index_t, 3>& c, int
 SystemPattern make_system_pattern(const CartesianGrid& grid, const GhostCells& ib) {
   SystemPattern p;
   BsrMatrix& a = p.matrix;
-  const index_t n = grid.num_cells();
+  const index_t n = grid.num_cells(), begin = grid.owned_cell_begin(), end = grid.owned_cell_end();
   a.block_size = 1;
-  a.block_rows = a.block_cols = n;
-  a.row_ptr.assign(std::size_t(n) + 1, 0);
-  a.col_idx.reserve(std::size_t(n) * 7);
+  a.block_rows = end - begin;
+  a.block_cols = grid.whole_cells();
+  a.row_ptr.assign(std::size_t(a.block_rows) + 1, 0);
+  a.col_idx.reserve(std::size_t(a.block_rows) * 7);
   p.diagonal.assign(std::size_t(n), -1);
   p.neighbour.assign(std::size_t(n), {-1, -1, -1, -1, -1, -1});
   p.ghost_node.assign(ib.ghosts.size(), {-1, -1, -1, -1, -1, -1, -1, -1});
   std::array<std::pair<index_t, int>, 9> row;  // (column, slot): slots 0-5 neighbours or 0-7 nodes, 99 the diagonal
-  for (index_t cell = 0; cell < n; ++cell) {
+  for (index_t cell = begin; cell < end; ++cell) {
     int count = 0;
     row[count++] = {cell, 99};
     const auto c = grid.ijk(cell);
@@ -60,9 +61,9 @@ SystemPattern make_system_pattern(const CartesianGrid& grid, const GhostCells& i
         p.neighbour[cell][row[e].second] = pos;
       else
         p.ghost_node[ib.ghost_of[cell]][row[e].second] = pos;
-      a.col_idx.push_back(row[e].first);
+      a.col_idx.push_back(grid.global_index(row[e].first));
     }
-    a.row_ptr[cell + 1] = a.nnz_blocks();
+    a.row_ptr[cell - begin + 1] = a.nnz_blocks();
   }
   a.values.assign(a.col_idx.size(), 0.0);
   return p;
@@ -71,7 +72,7 @@ SystemPattern make_system_pattern(const CartesianGrid& grid, const GhostCells& i
 void assemble_system(const CartesianGrid& grid, const GhostCells& ib, const SystemPattern& p, const BoxConditions& box,
                      BodyCondition body, double alpha, double beta, BsrMatrix& a) {
   std::fill(a.values.begin(), a.values.end(), 0.0);
-  for (index_t cell = 0; cell < grid.num_cells(); ++cell) {
+  for (index_t cell = grid.owned_cell_begin(); cell < grid.owned_cell_end(); ++cell) {
     if (ib.types[cell] != CellType::fluid) {
       a.values[p.diagonal[cell]] = 1.0;
       continue;
@@ -101,14 +102,14 @@ void add_box_values(const CartesianGrid& grid, const GhostCells& ib, const BoxCo
                     const FaceValue& value, std::span<double> rhs) {
   for (int d = 0; d < 3; ++d)
     for (int s : {-1, 1}) {
-      if (box[side_of(d, s)] != FaceKind::dirichlet) continue;
+      if (box[side_of(d, s)] != FaceKind::dirichlet || grid.is_interface(side_of(d, s))) continue;
       const int a = (d + 1) % 3, b = (d + 2) % 3;
       std::array<index_t, 3> c{};
       c[d] = s < 0 ? 0 : grid.cells(d) - 1;
       for (c[b] = 0; c[b] < grid.cells(b); ++c[b])
         for (c[a] = 0; c[a] < grid.cells(a); ++c[a]) {
           const index_t cell = grid.index(c);
-          if (ib.types[cell] != CellType::fluid) continue;
+          if (ib.types[cell] != CellType::fluid || !grid.owns(c)) continue;
           rhs[cell] += beta * eq7_coefficient(grid, c, d, s) * value(side_of(d, s), face_centre(grid, c, d, s));
         }
     }
@@ -123,7 +124,7 @@ void set_ghost_rhs(const GhostCells& ib, BodyCondition body, const std::function
 void apply_laplacian(const CartesianGrid& grid, const GhostCells& ib, const BoxConditions& box, const FaceValue& value,
                      std::span<const double> phi, std::span<double> out) {
 #pragma omp parallel for schedule(static)
-  for (index_t cell = 0; cell < grid.num_cells(); ++cell) {
+  for (index_t cell = grid.owned_cell_begin(); cell < grid.owned_cell_end(); ++cell) {
     if (ib.types[cell] != CellType::fluid) {
       out[cell] = 0.0;
       continue;

@@ -7,7 +7,10 @@
 //   ghost rows  ghost_cells.hpp (Mittal 2008 Eq. 12), Dirichlet or Neumann;
 //   solid rows  the identity (their values are never read by a fluid row).
 // Box faces are Dirichlet (the value sits on the face, half a cell from the
-// centre) or Neumann with zero gradient.
+// centre) or Neumann with zero gradient. On a rank's piece of the grid
+// (CartesianGrid::piece) the rows, right-hand sides and Laplacians are the
+// owned cells' and the columns the whole grid's: the rank's rows of the
+// distributed system; the ghost planes' cells are only read.
 #include <array>
 #include <functional>
 #include <span>

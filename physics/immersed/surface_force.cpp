@@ -5,6 +5,18 @@
 
 namespace tb::immersed {
 
+namespace {
+
+// Whether the surface point at height z lies in an owned z plane: node values
+// are the whole grid's bits on every rank, so each point has one owner.
+bool owned_height(const CartesianGrid& g, double z) {
+  const std::vector<double>& nodes = g.axis(2).nodes;
+  const PlaneRange& p = g.planes();
+  return (!g.is_interface(4) || z >= nodes[p.owned_begin]) && (!g.is_interface(5) || z < nodes[p.owned_end]);
+}
+
+}  // namespace
+
 SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int bands, int sectors) {
   const CartesianGrid& g = flow.grid();
   const double r = sphere.radius(), mu = flow.settings().rho * flow.settings().nu;
@@ -16,6 +28,7 @@ SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int ba
       const double phi = (s + 0.5) * dphi;
       const Vec3 n{st * std::cos(phi), st * std::sin(phi), ct};
       const Vec3 xs = sphere.centre() + r * n;
+      if (g.is_piece() && !owned_height(g, xs[2])) continue;
       std::array<index_t, 3> c;
       for (int d = 0; d < 3; ++d) c[d] = std::min(g.bracket(d, xs[d]) + 1, g.cells(d) - 1);
       const double delta = g.min_width(c);
@@ -30,6 +43,13 @@ SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int ba
         f.viscous[d] += mu * (4.0 * u1 - u2) / (2.0 * delta) * area;
       }
     }
+  }
+  if (const DomainShare* share = flow.share()) {
+    std::array<double, 6> sums = {f.pressure[0], f.pressure[1], f.pressure[2],
+                                  f.viscous[0],  f.viscous[1],  f.viscous[2]};
+    share->sum(sums);
+    f.pressure = {sums[0], sums[1], sums[2]};
+    f.viscous = {sums[3], sums[4], sums[5]};
   }
   return f;
 }

@@ -8,6 +8,7 @@
 #include <array>
 #include <vector>
 
+#include "mesh/structured/slab.hpp"
 #include "mesh/structured/structured_grid.hpp"
 
 namespace tb::incompressible {
@@ -20,15 +21,6 @@ struct AxisGeometry {
   bool periodic = false;
   std::vector<double> spacing;  // cells - 1 (cells when periodic): centre(i+1) - centre(i)
   std::vector<double> weight;   // cells - 1 (cells when periodic): weight of cell i in the value at face i+1/2
-};
-
-// The planes of the slab axis a grid holds; the whole grid holds them all.
-struct PlaneRange {
-  int axis = 1;             // the slab axis: 1 in 2D, 2 in 3D (tb::slab_axis)
-  index_t first = 0;        // whole-grid index of local plane 0
-  index_t owned_begin = 0;  // local planes [owned_begin, owned_end) are this rank's
-  index_t owned_end = 0;
-  index_t whole_planes = 0;  // planes of the whole grid
 };
 
 class FvGrid {

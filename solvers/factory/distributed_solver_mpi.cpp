@@ -12,12 +12,16 @@ namespace {
 
 // A DistributedSolver as a LinearSolver's complete solver: the row
 // distribution comes from every rank's row count (one MPI_Allgather per pattern).
+// A new pattern (a moving body's) gets a fresh distributed solver: its halo
+// and subdomains belong to one pattern.
 class PartitionedSolver final : public CompleteSolver {
  public:
   PartitionedSolver(std::unique_ptr<dist::DistributedSolver> solver, std::shared_ptr<const dist::MpiCommunicator> comm)
       : solver_(std::move(solver)), comm_(std::move(comm)) {}
 
   void setup(const BsrMatrix& a) override {
+    if (set_up_) solver_ = make_distributed_solver(solver_->spec(), comm_);
+    set_up_ = true;
     std::vector<index_t> counts(std::size_t(comm_->size()));
     const index_t mine = a.block_rows;
     dist::check_mpi(MPI_Allgather(&mine, 1, mpi_index_type(), counts.data(), 1, mpi_index_type(), comm_->comm()),
@@ -50,6 +54,7 @@ class PartitionedSolver final : public CompleteSolver {
   static MPI_Datatype mpi_index_type() { return sizeof(index_t) == 8 ? MPI_INT64_T : MPI_INT32_T; }
   std::unique_ptr<dist::DistributedSolver> solver_;
   std::shared_ptr<const dist::MpiCommunicator> comm_;
+  bool set_up_ = false;
 };
 
 }  // namespace

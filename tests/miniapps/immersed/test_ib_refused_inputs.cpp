@@ -24,7 +24,7 @@ harness::MiniappDescription ib_app() {
   app.name = "tb-ib";
   app.systems = immersed::ib_systems;
   app.declare_keys = immersed::declare_case_keys;
-  app.make = immersed::make_simulation;
+  app.make = [](const harness::CaseConfig& c) { return immersed::make_simulation(c); };
   return app;
 }
 

@@ -16,6 +16,7 @@
 #include "solvers/dist/dist_bsr_operator.hpp"
 #include "solvers/dist/halo_exchange.hpp"
 #include "solvers/factory/distributed_solver.hpp"
+#include "solvers/factory/partitioned_solver.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/generate.hpp"
 
@@ -203,6 +204,22 @@ TEST(DistributedSolver, UpdateTakesNewValuesOnThePattern) {
   ASSERT_TRUE(st.converged());
   const auto exact = test::direct_solve(a, rhs(a.rows()));  // a third of the first system's solution
   EXPECT_LT(test::max_abs_diff(gather(x, rows, a.block_size), exact), 1e-7 * test::max_abs(exact));
+}
+
+// A decomposed time loop whose body moves sets its solver up on each new
+// pattern (tb-ib's pulsating ellipsoid): the second set-up solves the second system.
+TEST(PartitionedSolver, ANewPatternIsSetUpAfresh) {
+  auto solver = make_partitioned_solver("fgmres(rtol=1e-10)+bjacobi(local=bilu0)");
+  for (bool symmetric : {false, true}) {
+    const BsrMatrix a = system_matrix(symmetric);
+    const auto rows = dist::RowDistribution::balanced(a.block_rows, world_size());
+    solver->setup(dist::rows_of(a, rows, world_rank()));
+    std::vector<double> x(std::size_t(rows.owned(world_rank()) * a.block_size), 0.0);
+    const SolveStats st = solver->solve(my_part(rhs(a.rows()), rows, a.block_size), x);
+    ASSERT_TRUE(st.converged()) << st.line();
+    const auto exact = test::direct_solve(a, rhs(a.rows()));
+    EXPECT_LT(test::max_abs_diff(gather(x, rows, a.block_size), exact), 1e-7 * test::max_abs(exact));
+  }
 }
 
 TEST(DistributedSolver, SpecificationsThatNeedTheWholeMatrixAreRefused) {
