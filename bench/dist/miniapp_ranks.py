@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Strong scaling of a miniapp decomposed over ranks (issue 28, deliverable 6).
 
-    bench/dist/miniapp_ranks.py [--miniapp tb-comp2d|tb-incomp] [--ranks 1,2] [--reps 3]
+    bench/dist/miniapp_ranks.py [--miniapp tb-comp2d|tb-incomp|tb-ib] [--ranks 1,2] [--reps 3]
         [--case FILE] [--set KEY=VALUE ...] --json OUT
 
 tb-comp2d (the default) runs inputs/compressible/naca0012_laminar.toml to
-steady state, tb-incomp its built-in cavity (give --set grid.nx=128 ...).
+steady state, tb-incomp its built-in cavity (give --set grid.nx=128 ...), tb-ib
+its built-in sphere (D/h = 10, to steady state).
 Runs the case on each rank count in turn, the counts alternated within every
 repetition (a shared machine's load then falls on all of them alike), one
 OpenMP thread per rank. Per run: the loop's wall time (summary.json), steps,
@@ -31,7 +32,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-DEFAULT_CASES = {"tb-comp2d": str(ROOT / "inputs/compressible/naca0012_laminar.toml"), "tb-incomp": None}
+DEFAULT_CASES = {"tb-comp2d": str(ROOT / "inputs/compressible/naca0012_laminar.toml"), "tb-incomp": None,
+                 "tb-ib": None}
 
 
 def one_run(args, ranks, out):
@@ -71,7 +73,7 @@ def main():
     p.add_argument("--miniapp", choices=sorted(DEFAULT_CASES), default="tb-comp2d")
     p.add_argument("--exe", help="default: build/bin/MINIAPP")
     p.add_argument("--mpiexec", default="mpiexec")
-    p.add_argument("--case", help="default: the NACA0012 case for tb-comp2d, the built-in cavity for tb-incomp")
+    p.add_argument("--case", help="default: the NACA0012 case for tb-comp2d, the built-in cases of the others")
     p.add_argument("--set", action="append", default=[])
     p.add_argument("--ranks", default="1,2")
     p.add_argument("--reps", type=int, default=3)

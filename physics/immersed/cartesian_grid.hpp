@@ -69,7 +69,8 @@ class CartesianGrid {
 
   // The z planes this grid holds; the whole grid owns them all.
   const PlaneRange& planes() const { return planes_; }
-  bool is_piece() const { return planes_.whole_planes != n_[2]; }
+  // Owns fewer planes than the whole grid has (a piece may hold them all, its ghosts included).
+  bool is_piece() const { return planes_.owned_end - planes_.owned_begin != planes_.whole_planes; }
   // This rank's cells: local cells [owned_cell_begin, owned_cell_end), whole planes in natural order.
   index_t owned_cell_begin() const { return planes_.owned_begin * stride(2); }
   index_t owned_cell_end() const { return planes_.owned_end * stride(2); }

@@ -12,7 +12,8 @@ namespace {
 bool owned_height(const CartesianGrid& g, double z) {
   const std::vector<double>& nodes = g.axis(2).nodes;
   const PlaneRange& p = g.planes();
-  return (!g.is_interface(4) || z >= nodes[p.owned_begin]) && (!g.is_interface(5) || z < nodes[p.owned_end]);
+  const bool bottom = p.first + p.owned_begin == 0, top = p.first + p.owned_end == p.whole_planes;
+  return (bottom || z >= nodes[p.owned_begin]) && (top || z < nodes[p.owned_end]);
 }
 
 }  // namespace

@@ -57,7 +57,8 @@ class FvGrid {
   double volume(const std::array<index_t, 3>& c) const;
 
   const PlaneRange& planes() const { return planes_; }
-  bool is_piece() const { return planes_.whole_planes != cells(planes_.axis); }
+  // Owns fewer planes than the whole grid has (a piece may hold them all, its ghosts included).
+  bool is_piece() const { return planes_.owned_end - planes_.owned_begin != planes_.whole_planes; }
   // This rank's cells: c on an owned plane; local cells [owned_cell_begin, owned_cell_end).
   bool owns(const std::array<index_t, 3>& c) const {
     return c[planes_.axis] >= planes_.owned_begin && c[planes_.axis] < planes_.owned_end;
