@@ -41,6 +41,20 @@ class RankChecks:
                 self.fail(f"restart on {other} ranks: not refused with the rank count to use:\n{done.stderr}")
         self.run(ranks, None, *args, restart=part, expect=None)
 
+    def restart_equals_uninterrupted(self, work, keys, expect=0):
+        """A 2-rank run checkpointed at step 3 is refused on 3 ranks and on one
+        and, resumed on 2, gives the uninterrupted 6-step run's `keys` row for
+        row; `expect`: the runs' exit status."""
+        whole, part = work / "whole", work / "part"
+        self.run(2, whole, "--steps", "6", expect=expect)
+        self.run(2, part, "--steps", "3", "--set", "run.checkpoint_every=3", expect=expect)
+        self.expect_restart_only_on(2, part, "--steps", "6")
+        a, b = steps(whole), steps(part)
+        if not same_rows(a, b, keys):
+            self.fail("the resumed 2-rank run differs from the uninterrupted one:\n" +
+                      "\n".join(f"{[r[k] for k in keys]}" for r in a + b))
+        print("restart: refused on 3 ranks and on one; resumed on 2, 6 steps equal the uninterrupted run's")
+
 
 def steps(out):
     with open(out / "steps.csv", newline="") as f:

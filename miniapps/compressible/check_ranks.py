@@ -28,7 +28,7 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from rank_checks import RankChecks, close, same_rows, steps  # noqa: E402
+from rank_checks import RankChecks, close, steps  # noqa: E402
 
 EXE, MPIEXEC, WORK, CHECK = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4]
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
@@ -102,16 +102,8 @@ def check_jacobi():
 
 
 def check_restart():
-    whole, part = WORK / "whole", WORK / "part"
-    run(2, whole, "--steps", "6", expect=1)
-    run(2, part, "--steps", "3", "--set", "run.checkpoint_every=3", expect=1)
-    CHECKS.expect_restart_only_on(2, part, "--steps", "6")
-    a, b = steps(whole), steps(part)
-    keys = ("step", "cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E", "flow:iterations")
-    if not same_rows(a, b, keys):
-        fail("the resumed 2-rank run differs from the uninterrupted one:\n" +
-             "\n".join(f"{[r[k] for k in keys]}" for r in a + b))
-    print("restart: refused on 3 ranks and on one; resumed on 2, 6 steps equal the uninterrupted run's")
+    CHECKS.restart_equals_uninterrupted(
+        WORK, ("step", "cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E", "flow:iterations"), expect=1)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
-from rank_checks import RankChecks, close, same_rows, steps  # noqa: E402
+from rank_checks import RankChecks, close, steps  # noqa: E402
 
 EXE, MPIEXEC, WORK, CHECK = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4]
 SOURCE = HERE.parents[1]
@@ -123,17 +123,8 @@ def check_drag():
 
 
 def check_restart():
-    whole, part = WORK / "whole", WORK / "part"
-    CHECKS.run(2, whole, "--steps", "6")
-    CHECKS.run(2, part, "--steps", "3", "--set", "run.checkpoint_every=3")
-    CHECKS.expect_restart_only_on(2, part, "--steps", "6")
-    keys = ("step", "cfl", "res:du_dt", "res:divergence", "res:cd", "advection_diffusion:iterations",
-            "pressure:iterations")
-    a, b = steps(whole), steps(part)
-    if not same_rows(a, b, keys):
-        fail("the resumed 2-rank run differs from the uninterrupted one:\n" +
-             "\n".join(f"{[r[k] for k in keys]}" for r in a + b))
-    print("restart: refused on 3 ranks and on one; resumed on 2, 6 steps equal the uninterrupted run's")
+    CHECKS.restart_equals_uninterrupted(WORK, ("step", "cfl", "res:du_dt", "res:divergence", "res:cd",
+                                               "advection_diffusion:iterations", "pressure:iterations"))
 
 
 if __name__ == "__main__":
