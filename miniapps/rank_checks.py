@@ -2,6 +2,7 @@
 on one rank or under mpiexec, reading its steps.csv, comparing numbers, and
 stopping with the first difference."""
 import csv
+import shutil
 import subprocess
 import sys
 
@@ -40,6 +41,28 @@ class RankChecks:
             if needed not in done.stderr:
                 self.fail(f"restart on {other} ranks: not refused with the rank count to use:\n{done.stderr}")
         self.run(ranks, None, *args, restart=part, expect=None)
+
+    def expect_steps_close(self, label, one, many, keys, rel, iterations=(), slack=0):
+        """The step tables `one` and `many` have as many rows, `keys` agree to
+        `rel` relative in every row and the counts in `iterations` within `slack`."""
+        if len(many) != len(one):
+            self.fail(f"{label}: {len(many)} steps, one rank {len(one)}")
+        for a, b in zip(one, many):
+            for key in iterations:
+                if abs(int(a[key]) - int(b[key])) > slack:
+                    self.fail(f"{label}, step {a['step']}: {key} {b[key]}, one rank {a[key]}")
+            for key in keys:
+                if not close(float(a[key]), float(b[key]), rel):
+                    self.fail(f"{label}, step {a['step']}: {key} {b[key]}, one rank {a[key]}")
+        print(f"{label}: {len(many)} steps equal one rank's to {rel:g}")
+
+    def dispatch(self, work, checks):
+        """Empties `work` and runs checks[self.check] (a name -> function dict)."""
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        if self.check not in checks:
+            self.fail("CHECK is " + ", ".join(checks))
+        checks[self.check]()
 
     def restart_equals_uninterrupted(self, work, keys, expect=0):
         """A 2-rank run checkpointed at step 3 is refused on 3 ranks and on one

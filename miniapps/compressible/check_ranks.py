@@ -24,11 +24,10 @@ difference.
 """
 import json
 import pathlib
-import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from rank_checks import RankChecks, close, steps  # noqa: E402
+from rank_checks import RankChecks, steps  # noqa: E402
 
 EXE, MPIEXEC, WORK, CHECK = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4]
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
@@ -45,6 +44,7 @@ def figures(out):
 
 
 def check_cd():
+    run(1, WORK / "one", expect=0)
     one = figures(WORK / "one")
     for ranks in (2, 3):
         out = WORK / f"ranks{ranks}"
@@ -89,16 +89,9 @@ def check_jacobi():
     one = steps(WORK / "jacobi1")
     for ranks in (2, 3):
         run(ranks, WORK / f"jacobi{ranks}", *args, expect=1)
-        many = steps(WORK / f"jacobi{ranks}")
-        if len(many) != len(one):
-            fail(f"{ranks} ranks: {len(many)} steps, one rank {len(one)}")
-        for a, b in zip(one, many):
-            if a["flow:iterations"] != b["flow:iterations"]:
-                fail(f"{ranks} ranks, step {a['step']}: {b['flow:iterations']} iterations, one rank {a['flow:iterations']}")
-            for key in ("cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E"):
-                if not close(float(a[key]), float(b[key]), 1e-10):
-                    fail(f"{ranks} ranks, step {a['step']}: {key} {b[key]}, one rank {a[key]}")
-        print(f"{ranks} ranks: {len(many)} steps equal one rank's to 1e-10")
+        CHECKS.expect_steps_close(f"{ranks} ranks", one, steps(WORK / f"jacobi{ranks}"),
+                                  ("cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E"), 1e-10,
+                                  iterations=("flow:iterations",))
 
 
 def check_restart():
@@ -107,14 +100,4 @@ def check_restart():
 
 
 if __name__ == "__main__":
-    shutil.rmtree(WORK, ignore_errors=True)
-    WORK.mkdir(parents=True)
-    if CHECK == "cd":
-        run(1, WORK / "one", expect=0)
-        check_cd()
-    elif CHECK == "jacobi":
-        check_jacobi()
-    elif CHECK == "restart":
-        check_restart()
-    else:
-        fail("CHECK is cd, jacobi or restart")
+    CHECKS.dispatch(WORK, {"cd": check_cd, "jacobi": check_jacobi, "restart": check_restart})

@@ -26,7 +26,6 @@ difference.
 """
 import json
 import pathlib
-import shutil
 import subprocess
 import sys
 
@@ -79,14 +78,7 @@ def check_jacobi():
         one = steps(WORK / f"{tag}1")
         for ranks in (2, 3):
             CHECKS.run(ranks, WORK / f"{tag}{ranks}", base=args)
-            many = steps(WORK / f"{tag}{ranks}")
-            if len(many) != len(one):
-                fail(f"{name}, {ranks} ranks: {len(many)} steps, one rank {len(one)}")
-            for a, b in zip(one, many):
-                for key in keys:
-                    if not close(float(a[key]), float(b[key]), 1e-10):
-                        fail(f"{name}, {ranks} ranks, step {a['step']}: {key} {b[key]}, one rank {a[key]}")
-            print(f"{name}, {ranks} ranks: {len(many)} steps equal one rank's to 1e-10")
+            CHECKS.expect_steps_close(f"{name}, {ranks} ranks", one, steps(WORK / f"{tag}{ranks}"), keys, 1e-10)
 
 
 def check_drag():
@@ -128,9 +120,5 @@ def check_restart():
 
 
 if __name__ == "__main__":
-    shutil.rmtree(WORK, ignore_errors=True)
-    WORK.mkdir(parents=True)
-    checks = {"banded": check_banded, "jacobi": check_jacobi, "drag": check_drag, "restart": check_restart}
-    if CHECK not in checks:
-        fail("CHECK is " + ", ".join(checks))
-    checks[CHECK]()
+    CHECKS.dispatch(WORK, {"banded": check_banded, "jacobi": check_jacobi, "drag": check_drag,
+                           "restart": check_restart})

@@ -125,27 +125,6 @@ void write_pvts(const std::filesystem::path& path, const CartesianGrid& grid, co
   write_file_atomically(path.string(), xml);
 }
 
-std::vector<std::string> write_grid_pvts(const std::filesystem::path& path, const CartesianGrid& grid,
-                                         const std::vector<CellArray>& arrays, int pieces) {
-  check_sizes(grid, arrays);
-  const index_t nk = grid.cells(2);
-  if (pieces < 1 || pieces > nk)
-    throw Error("write_grid_pvts: " + std::to_string(pieces) + " pieces for " + std::to_string(nk) + " k-planes");
-  const std::string stem = path.stem().string();
-  std::vector<PvtsPiece> written;
-  std::vector<std::string> files;
-  for (int p = 0; p < pieces; ++p) {
-    // Balanced whole planes: a piece must be a box of the structured grid.
-    const index_t k0 = nk * p / pieces, k1 = nk * (p + 1) / pieces;
-    const std::string piece = stem + "_" + std::to_string(p) + ".vts";
-    write_piece_vts(path.parent_path() / piece, grid, arrays, k0, k1);
-    written.push_back({piece, k0, k1});
-    files.push_back(piece);
-  }
-  write_pvts(path, grid, arrays, written);
-  return files;
-}
-
 void write_owned_vts(const std::filesystem::path& path, const CartesianGrid& piece,
                      const std::vector<CellArray>& arrays) {
   check_sizes(piece, arrays);

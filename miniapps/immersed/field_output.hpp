@@ -23,13 +23,6 @@ struct CellArray {
 
 // tb::Error when VTK is missing or the write fails.
 void write_grid_vts(const std::filesystem::path& path, const CartesianGrid& grid, const std::vector<CellArray>& arrays);
-// The same grid as a .pvts at `path` with `pieces` .vts pieces beside it
-// (<stem>_<p>.vts, p = 0 .. pieces-1), the k-planes split evenly: what a run on
-// several MPI ranks writes, one piece per rank's slab of the row decomposition
-// (seed 004 §III-A: rows run i fastest, so a rank's rows are whole or nearly whole
-// k-planes). Returns the pieces' file names.
-std::vector<std::string> write_grid_pvts(const std::filesystem::path& path, const CartesianGrid& grid,
-                                         const std::vector<CellArray>& arrays, int pieces);
 // A decomposed run (issue 28): each rank writes its owned planes as a piece
 // (write_owned_vts; extent in the whole grid's planes) and rank 0 the .pvts
 // naming them (write_pvts; `grid` may be any rank's piece: only the whole

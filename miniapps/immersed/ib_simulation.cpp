@@ -8,6 +8,7 @@
 
 #include "miniapps/common/domain_sharing.hpp"
 #include "miniapps/common/rank_counts.hpp"
+#include "miniapps/common/slab_pieces.hpp"
 #include "miniapps/immersed/field_output.hpp"
 #include "miniapps/immersed/ib_case.hpp"
 #include "physics/immersed/surface_force.hpp"
@@ -60,12 +61,11 @@ std::string write_cell_fields(const std::filesystem::path& fields, const std::st
   const DomainShare& share = *slab.share;
   const auto piece = [&](int r) { return stem + "_r" + std::to_string(r) + ".vts"; };
   write_owned_vts(fields / piece(share.rank()), slab.grid, arrays);
-  const std::array<index_t, 3> me = slab.identity();
-  const std::vector<double> owned = share.gather_on_root(std::vector<double>{double(me[0]), double(me[0] + me[1])});
+  const std::vector<std::array<index_t, 2>> owned = harness::owned_planes_on_root(share, slab.grid.planes());
   if (share.rank() == 0) {  // the gather also waited for every piece
     std::vector<PvtsPiece> pieces;
     for (int r = 0; r < share.ranks(); ++r)
-      pieces.push_back({piece(r), index_t(owned[2 * std::size_t(r)]), index_t(owned[2 * std::size_t(r) + 1])});
+      pieces.push_back({piece(r), owned[std::size_t(r)][0], owned[std::size_t(r)][1]});
     write_pvts(fields / (stem + ".pvts"), slab.grid, arrays, pieces);
   }
   return stem + ".pvts";
@@ -93,32 +93,6 @@ IbSlab::IbSlab(const CartesianGrid& whole, bool decompose) : grid(whole) {
                     std::to_string(planes) + " cells over " + std::to_string(ranks) + " ranks (slabs of z planes, " +
                     std::to_string(ib_ghost_planes) + " ghost planes): owned " + harness::per_rank(owned) + " planes";
 }
-
-std::array<index_t, 3> IbSlab::identity() const {
-  const PlaneRange& p = grid.planes();
-  return {p.first + p.owned_begin, p.owned_end - p.owned_begin, p.whole_planes};
-}
-
-namespace {
-
-void save_identity(std::ostream& out, const IbSlab& slab) {
-  if (!slab.share) return;
-  const std::array<index_t, 3> id = slab.identity();
-  out.write(reinterpret_cast<const char*>(id.data()), sizeof id);
-}
-
-// A decomposed state opens with the rank's slab, so a checkpoint of other
-// planes is refused before the state is read (a snapshot's stream cannot seek).
-void check_identity(std::istream& in, const IbSlab& slab) {
-  if (!slab.share) return;
-  std::array<index_t, 3> id{};
-  in.read(reinterpret_cast<char*>(id.data()), sizeof id);
-  if (!in || id != slab.identity())
-    throw Error("checkpoint: rank " + std::to_string(slab.share->rank()) +
-                "'s planes are not those of the run that wrote it (another grid)");
-}
-
-}  // namespace
 
 FlowSimulation::FlowSimulation(const harness::CaseConfig& config, bool decompose)
     : slab_(make_grid(config), decompose),
@@ -165,7 +139,7 @@ double FlowSimulation::drag() const {
 }
 
 void FlowSimulation::save_state(std::ostream& out) const {
-  save_identity(out, slab_);
+  if (slab_.share) harness::write_slab_identity(out, slab_.grid.planes());
   flow_->save(out);
   out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
   out.write(reinterpret_cast<const char*>(&last_divergence_), sizeof last_divergence_);
@@ -174,7 +148,7 @@ void FlowSimulation::save_state(std::ostream& out) const {
 }
 
 void FlowSimulation::load_state(std::istream& in) {
-  check_identity(in, slab_);
+  if (slab_.share) harness::check_slab_identity(in, slab_.grid.planes(), slab_.share->rank());
   flow_->load(in);
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   in.read(reinterpret_cast<char*>(&last_divergence_), sizeof last_divergence_);
@@ -236,14 +210,14 @@ harness::StepResult PoissonSimulation::advance(harness::LinearSystems& solvers) 
 }
 
 void PoissonSimulation::save_state(std::ostream& out) const {
-  save_identity(out, slab_);
+  if (slab_.share) harness::write_slab_identity(out, slab_.grid.planes());
   const char done = solved_;
   out.write(&done, 1);
   out.write(reinterpret_cast<const char*>(&result_.max_error), sizeof result_.max_error);
 }
 
 void PoissonSimulation::load_state(std::istream& in) {
-  check_identity(in, slab_);
+  if (slab_.share) harness::check_slab_identity(in, slab_.grid.planes(), slab_.share->rank());
   char done = 0;
   in.read(&done, 1);
   in.read(reinterpret_cast<char*>(&result_.max_error), sizeof result_.max_error);

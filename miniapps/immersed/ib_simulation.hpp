@@ -31,8 +31,6 @@ struct IbSlab {
   // The whole grid's longest side (the domain length of the steady test).
   double longest_side = 0.0;
   bool root() const { return !share || share->rank() == 0; }
-  // The rank's slab (first owned plane, owned planes, whole planes): what a decomposed state opens with.
-  std::array<index_t, 3> identity() const;
 };
 
 class FlowSimulation final : public harness::Simulation {

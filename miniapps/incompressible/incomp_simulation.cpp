@@ -9,21 +9,13 @@
 #include "mesh/structured/slab.hpp"
 #include "miniapps/common/domain_sharing.hpp"
 #include "miniapps/common/rank_counts.hpp"
+#include "miniapps/common/slab_pieces.hpp"
 #include "miniapps/incompressible/field_output.hpp"
 #include "miniapps/incompressible/incomp_case.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::incompressible {
-
-namespace {
-
-std::array<index_t, 3> slab_identity(const FvGrid& g) {
-  const PlaneRange& p = g.planes();
-  return {p.first + p.owned_begin, p.owned_end - p.owned_begin, p.whole_planes};
-}
-
-}  // namespace
 
 IncompressibleSimulation::IncompressibleSimulation(const harness::CaseConfig& config, bool decompose)
     : steady_tol_(config.real("time.steady_tol")),
@@ -102,27 +94,16 @@ std::vector<std::pair<std::string, double>> IncompressibleSimulation::state_magn
   return {{"max |u|", m[0]}, {"max |p|", m[1]}};
 }
 
-// A decomposed run's state opens with the rank's slab (its first plane, its
-// planes, the whole grid's), so a checkpoint of other planes is refused before
-// the state is read. (At the front: a snapshot's stream cannot seek.)
+// A decomposed run's state opens with the rank's slab (harness::write_slab_identity).
 void IncompressibleSimulation::save_state(std::ostream& out) const {
-  if (share_) {
-    const std::array<index_t, 3> slab = slab_identity(flow_->grid());
-    out.write(reinterpret_cast<const char*>(slab.data()), sizeof slab);
-  }
+  if (share_) harness::write_slab_identity(out, flow_->grid().planes());
   flow_->save(out);
   out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
   outputs_.save(out);
 }
 
 void IncompressibleSimulation::load_state(std::istream& in) {
-  if (share_) {
-    std::array<index_t, 3> slab{};
-    in.read(reinterpret_cast<char*>(slab.data()), sizeof slab);
-    if (!in || slab != slab_identity(flow_->grid()))
-      throw Error("checkpoint: rank " + std::to_string(share_->rank()) +
-                  "'s planes are not those of the run that wrote it (another grid)");
-  }
+  if (share_) harness::check_slab_identity(in, flow_->grid().planes(), share_->rank());
   flow_->load(in);
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   outputs_.load(in);
@@ -160,17 +141,10 @@ void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, lo
 void IncompressibleSimulation::write_piece(const std::filesystem::path& fields, const std::string& stem) {
   const auto piece = [&](int r) { return stem + "_r" + std::to_string(r) + ".vts"; };
   write_vts(fields / piece(share_->rank()), *flow_, share_->rank());
-  const PlaneRange& planes = flow_->grid().planes();
-  const double first = double(planes.first + planes.owned_begin);
-  const std::vector<double> owned =
-      share_->gather_on_root(std::vector<double>{first, first + double(planes.owned_end - planes.owned_begin)});
+  const std::vector<std::array<index_t, 2>> ranges = harness::owned_planes_on_root(*share_, flow_->grid().planes());
   if (share_->rank() != 0) return;  // the gather also waited for every piece
   std::vector<std::string> pieces;
-  std::vector<std::array<index_t, 2>> ranges;
-  for (int r = 0; r < share_->ranks(); ++r) {
-    pieces.push_back(piece(r));
-    ranges.push_back({index_t(owned[2 * std::size_t(r)]), index_t(owned[2 * std::size_t(r) + 1])});
-  }
+  for (int r = 0; r < share_->ranks(); ++r) pieces.push_back(piece(r));
   write_pvts(fields / (stem + ".pvts"), flow_->grid(), pieces, ranges);
 }
 
