@@ -8,6 +8,10 @@ namespace tb::banded {
 
 namespace {
 
+std::string pattern_text(const BsrMatrix& a) {
+  return std::to_string(a.block_rows) + " rows, " + std::to_string(a.nnz_blocks()) + " entries";
+}
+
 // This rank's rows of b and x onto the backend, the solve, and the gather of
 // every rank's rows of x into the full x on every rank.
 template <class Method>
@@ -34,6 +38,7 @@ DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shar
     : stop_(stop), backend_(backend), comm_(std::move(comm)), min_fill_(min_fill), variant_(variant) {}
 
 void DiaBicgstabSolver::setup(const BsrMatrix& a) {
+  if (own_rows_) return setup_own_rows(a);
   part_ = balanced_partition(a.block_rows, comm_->size());
   const int me = comm_->rank();
   slab_ = dia_from_bsr(a, part_.first(me), part_.rows(me), &map_, min_fill_);
@@ -54,11 +59,10 @@ void DiaBicgstabSolver::setup(const BsrMatrix& a) {
 
 void DiaBicgstabSolver::update(const BsrMatrix& a) {
   if (!gbcg_) return setup(a);
+  if (own_rows_) return update_own_rows(a);
   if (!a.same_pattern(pattern_))
-    throw Error("bicgstab_dia: update with a matrix whose pattern differs from setup's (" +
-                std::to_string(a.block_rows) + " rows, " + std::to_string(a.nnz_blocks()) + " entries; set up with " +
-                std::to_string(pattern_.block_rows) + " rows, " + std::to_string(pattern_.nnz_blocks()) +
-                "); call setup for a new pattern");
+    throw Error("bicgstab_dia: update with a matrix whose pattern differs from setup's (" + pattern_text(a) +
+                "; set up with " + pattern_text(pattern_) + "); call setup for a new pattern");
   update_values(a, map_, slab_);
   if (variant_ == GbcgVariant::classic) return gbcg_->update_values(slab_);
   update_values(a, transposed_map_, transposed_slab_);
@@ -67,7 +71,65 @@ void DiaBicgstabSolver::update(const BsrMatrix& a) {
 
 SolveStats DiaBicgstabSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!gbcg_) throw Error("bicgstab_dia: solve() before setup()");
+  if (own_rows_) return solve_own_rows(b, x);
   return solve_slab(*gbcg_, *comm_, part_, b_, x_, x_local_, b, x, "bicgstab_dia");
+}
+
+bool DiaBicgstabSolver::take_own_rows() {
+  if (gbcg_) throw Error("bicgstab_dia: take_own_rows() after setup()");
+  own_rows_ = true;
+  return true;
+}
+
+void DiaBicgstabSolver::setup_own_rows(const BsrMatrix& a) {
+  gbcg_.reset();
+  owned_ = std::make_unique<OwnedRowsDia>(a, *comm_, min_fill_, variant_ == GbcgVariant::one_reduction);
+  part_ = owned_->partition();
+  pattern_.block_size = a.block_size;
+  pattern_.block_rows = a.block_rows;
+  pattern_.block_cols = a.block_cols;
+  pattern_.row_ptr = a.row_ptr;
+  pattern_.col_idx = a.col_idx;
+  // A zero diagonal is found on its rank alone.
+  agreed(*comm_, [&] {
+    gbcg_ = variant_ == GbcgVariant::one_reduction
+                ? std::make_unique<Gbcg>(owned_->slab(), owned_->transposed_slab(), comm_, part_, stop_, backend_)
+                : std::make_unique<Gbcg>(owned_->slab(), comm_, part_, stop_, backend_);
+  });
+  b_ = Vector(backend_, std::size_t(owned_->slab().rows));
+  x_ = Vector(backend_, std::size_t(owned_->slab().rows));
+}
+
+void DiaBicgstabSolver::update_own_rows(const BsrMatrix& a) {
+  agreed(*comm_, [&] {
+    if (!a.same_pattern(pattern_))
+      throw Error("bicgstab_dia: rank " + std::to_string(comm_->rank()) + " updates with rows whose pattern (" +
+                  pattern_text(a) + ") differs from setup's (" + pattern_text(pattern_) +
+                  "); call setup for a new pattern");
+  });
+  owned_->update_values(a, *comm_);
+  agreed(*comm_, [&] {
+    if (variant_ == GbcgVariant::classic)
+      gbcg_->update_values(owned_->slab());
+    else
+      gbcg_->update_values(owned_->slab(), owned_->transposed_slab());
+  });
+}
+
+// This rank's entries of b and x: no gather.
+SolveStats DiaBicgstabSolver::solve_own_rows(std::span<const double> b, std::span<double> x) {
+  const std::size_t rows = std::size_t(part_.rows(comm_->rank()));
+  agreed(*comm_, [&] {
+    if (b.size() != rows || x.size() != rows)
+      throw Error("bicgstab_dia: rank " + std::to_string(comm_->rank()) + " gave vectors of length " +
+                  std::to_string(b.size()) + " and " + std::to_string(x.size()) + " for its " + std::to_string(rows) +
+                  " rows");
+  });
+  b_.copy_from_host(b);
+  x_.copy_from_host(x);
+  SolveStats st = gbcg_->solve(b_, x_);
+  x_.copy_to_host(x);
+  return st;
 }
 
 const SolveTimes& DiaBicgstabSolver::times() const {

@@ -3,10 +3,13 @@
 // that take the full BSR system on every rank (physics replicated), cut this
 // rank's slab at setup (§III-A), solve distributed when the Communicator has
 // more than one rank, and return the full solution on every rank.
+// bicgstab_dia also takes each rank's own rows (take_own_rows: a decomposed
+// loop's assembly), and then b and x's own entries only.
 #include <memory>
 
 #include "gbcg.hpp"
 #include "gscg.hpp"
+#include "owned_rows.hpp"
 #include "solvers/krylov/complete_solver.hpp"
 
 namespace tb::banded {
@@ -20,11 +23,17 @@ class DiaBicgstabSolver final : public CompleteSolver {
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  bool take_own_rows() override;
+  bool spans_ranks() const override { return own_rows_; }
   // Compute / halo / reduction time of the solves since setup or reset_times().
   const SolveTimes& times() const;
   void reset_times();
 
  private:
+  void setup_own_rows(const BsrMatrix& a);
+  void update_own_rows(const BsrMatrix& a);
+  SolveStats solve_own_rows(std::span<const double> b, std::span<double> x);
+
   BandedStop stop_;
   Backend backend_;
   std::shared_ptr<const Communicator> comm_;
@@ -37,6 +46,8 @@ class DiaBicgstabSolver final : public CompleteSolver {
   std::unique_ptr<Gbcg> gbcg_;
   Vector b_, x_;
   std::vector<double> x_local_;
+  bool own_rows_ = false;
+  std::unique_ptr<OwnedRowsDia> owned_;  // own_rows_: the slabs, which the ranks built together
 };
 
 class StencilCgSolver final : public CompleteSolver {

@@ -37,50 +37,42 @@ index_t diagonal_of(const std::vector<index_t>& offsets, index_t offset) {
   return index_t(std::lower_bound(offsets.begin(), offsets.end(), offset) - offsets.begin());
 }
 
-}  // namespace
-
-DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map, double min_fill) {
-  a.validate();
-  check_scalar(a);
-  check_range(a.block_rows, first_row, rows, "DIA conversion");
+void check_min_fill(double min_fill) {
   if (!(min_fill >= 0.0 && min_fill <= 1.0))
     throw Error("DIA conversion: min_fill = " + std::to_string(min_fill) + ", expected a fraction in [0, 1]");
+}
+
+// Rows [first_row, first_row + rows) of the global matrix, which a holds from
+// its row 0 = global row a_first on.
+DiaMatrix cut(const BsrMatrix& a, index_t a_first, index_t first_row, index_t rows, const DiagonalChoice& choice,
+              DiaMap* map) {
   DiaMatrix m;
-  m.n = a.block_rows;
+  m.n = a.block_cols;
   m.first_row = first_row;
   m.rows = rows;
-  // Offsets of the whole matrix, not of the slab: every rank then stores the
-  // same diagonals and the same band, which the ghost zones are sized by.
-  std::map<index_t, index_t> count;
-  for (index_t i = 0; i < a.block_rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) ++count[a.col_idx[k] - i];
-  bool sparse = false;
-  for (const auto& [offset, entries] : count) {
-    if (offset == 0 || double(entries) >= min_fill * double(m.n)) {
-      m.offsets.push_back(offset);
-    } else {
-      sparse = true;
-      m.rest_band = std::max(m.rest_band, std::abs(offset));
-    }
-  }
+  m.offsets = choice.offsets;
+  m.rest_band = choice.rest_band;
   const std::size_t nd = m.offsets.size();
   DiaMap local;
   DiaMap& mp = map ? *map : local;
   mp.bsr_entry.assign(std::size_t(rows) * nd, -1);
   mp.rest_entry.clear();
-  if (sparse) m.rest_ptr.assign(std::size_t(rows) + 1, 0);
+  if (choice.sparse) m.rest_ptr.assign(std::size_t(rows) + 1, 0);
   for (index_t i = 0; i < rows; ++i) {
-    const index_t g = first_row + i;
-    for (index_t k = a.row_ptr[g]; k < a.row_ptr[g + 1]; ++k) {
+    const index_t g = first_row + i, held = g - a_first;
+    for (index_t k = a.row_ptr[held]; k < a.row_ptr[held + 1]; ++k) {
       const index_t offset = a.col_idx[k] - g, d = diagonal_of(m.offsets, offset);
       if (d < index_t(nd) && m.offsets[std::size_t(d)] == offset) {
         mp.bsr_entry[std::size_t(i) * nd + std::size_t(d)] = k;
-      } else {
+      } else if (choice.sparse) {
         m.rest_offsets.push_back(offset);
         mp.rest_entry.push_back(k);
+      } else {
+        throw Error("DIA conversion: row " + std::to_string(g) + " has an entry on diagonal " + std::to_string(offset) +
+                    ", which the whole matrix's diagonals do not include");
       }
     }
-    if (sparse) m.rest_ptr[std::size_t(i) + 1] = index_t(m.rest_offsets.size());
+    if (choice.sparse) m.rest_ptr[std::size_t(i) + 1] = index_t(m.rest_offsets.size());
   }
   m.values.assign(std::size_t(rows) * nd, 0.0);
   m.rest_values.assign(m.rest_offsets.size(), 0.0);
@@ -88,16 +80,59 @@ DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaM
   return m;
 }
 
-void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m) {
+}  // namespace
+
+DiagonalCounts count_diagonals(const BsrMatrix& rows, index_t first_row) {
+  DiagonalCounts count;
+  for (index_t i = 0; i < rows.block_rows; ++i)
+    for (index_t k = rows.row_ptr[i]; k < rows.row_ptr[i + 1]; ++k) ++count[rows.col_idx[k] - (first_row + i)];
+  return count;
+}
+
+DiagonalChoice choose_diagonals(const DiagonalCounts& whole, index_t n, double min_fill) {
+  check_min_fill(min_fill);
+  DiagonalChoice c;
+  for (const auto& [offset, entries] : whole) {
+    if (offset == 0 || double(entries) >= min_fill * double(n)) {
+      c.offsets.push_back(offset);
+    } else {
+      c.sparse = true;
+      c.rest_band = std::max(c.rest_band, std::abs(offset));
+    }
+  }
+  return c;
+}
+
+DiaMatrix dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap* map, double min_fill) {
+  a.validate();
+  check_scalar(a);
+  check_range(a.block_rows, first_row, rows, "DIA conversion");
+  // Offsets of the whole matrix, not of the slab: every rank then stores the
+  // same diagonals and the same band, which the ghost zones are sized by.
+  return cut(a, 0, first_row, rows, choose_diagonals(count_diagonals(a, 0), a.block_rows, min_fill), map);
+}
+
+DiaMatrix dia_from_rows(const BsrMatrix& rows, index_t first_row, const DiagonalChoice& choice, DiaMap* map) {
+  rows.validate();
+  if (rows.block_size != 1)
+    throw Error("DIA conversion: the BSR rows have block size " + std::to_string(rows.block_size) +
+                "; the banded solvers take scalar matrices (block size 1)");
+  check_range(rows.block_cols, first_row, rows.block_rows, "DIA conversion of a block of rows");
+  return cut(rows, first_row, first_row, rows.block_rows, choice, map);
+}
+
+void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m) { update_values(a.values, map, m); }
+
+void update_values(std::span<const double> values, const DiaMap& map, DiaMatrix& m) {
   if (map.bsr_entry.size() != m.values.size() || map.rest_entry.size() != m.rest_values.size())
     throw Error("DIA update: the map holds " + std::to_string(map.bsr_entry.size() + map.rest_entry.size()) +
                 " entries, the matrix " + std::to_string(m.values.size() + m.rest_values.size()) +
                 "; update needs the matrix setup was given");
   for (std::size_t e = 0; e < m.values.size(); ++e) {
     const index_t k = map.bsr_entry[e];
-    m.values[e] = k < 0 ? 0.0 : a.values[std::size_t(k)];
+    m.values[e] = k < 0 ? 0.0 : values[std::size_t(k)];
   }
-  for (std::size_t e = 0; e < m.rest_values.size(); ++e) m.rest_values[e] = a.values[std::size_t(map.rest_entry[e])];
+  for (std::size_t e = 0; e < m.rest_values.size(); ++e) m.rest_values[e] = values[std::size_t(map.rest_entry[e])];
 }
 
 DiaMatrix transposed_dia_from_bsr(const BsrMatrix& a, index_t first_row, index_t rows, DiaMap& map, double min_fill) {

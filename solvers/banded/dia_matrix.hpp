@@ -4,6 +4,8 @@
 // A DiaMatrix holds the rows [first_row, first_row + rows) of a global n x n
 // matrix: the whole matrix on one rank, one slab of the row decomposition of
 // §III-A on several. Entries whose column falls outside [0, n) are stored as 0.
+#include <map>
+#include <span>
 #include <vector>
 
 #include "solvers/matrix/bsr.hpp"
@@ -81,6 +83,26 @@ inline DiaMatrix dia_from_bsr(const BsrMatrix& a, DiaMap* map = nullptr, double 
 }
 // Numeric only: the values of a matrix with the pattern map was made from.
 void update_values(const BsrMatrix& a, const DiaMap& map, DiaMatrix& m);
+// The same from the values the map's positions index (a.values, or those
+// followed by the entries other ranks sent: owned_rows.hpp).
+void update_values(std::span<const double> values, const DiaMap& map, DiaMatrix& m);
+
+// dia_from_bsr in its three steps, for rows that no single process holds all of:
+// the entries per diagonal (column - row) of a block of rows whose local row i
+// is global row first_row + i,
+using DiagonalCounts = std::map<index_t, index_t>;
+DiagonalCounts count_diagonals(const BsrMatrix& rows, index_t first_row);
+// the diagonals stored whole given the whole matrix's counts (the main one
+// always; others with at least min_fill * n entries) and the band of the rest,
+struct DiagonalChoice {
+  std::vector<index_t> offsets;  // ascending
+  index_t rest_band = 0;
+  bool sparse = false;  // some entries go to the remainder
+};
+DiagonalChoice choose_diagonals(const DiagonalCounts& whole, index_t n, double min_fill);
+// and the DIA rows of a block of scalar rows (block_rows local, block_cols = n
+// global columns) whose row 0 is global row first_row.
+DiaMatrix dia_from_rows(const BsrMatrix& rows, index_t first_row, const DiagonalChoice& choice, DiaMap* map = nullptr);
 
 // Rows [first_row, first_row + rows) of A^T, as dia_from_bsr would cut them
 // from the transposed matrix; map refers to A's own values, so

@@ -52,6 +52,70 @@ void MpiCommunicator::allgather(const banded::RowPartition& p, const double* loc
   MPI_Allgatherv(local, p.rows(rank_), MPI_DOUBLE, global, counts.data(), displs.data(), MPI_DOUBLE, comm_);
 }
 
+MPI_Datatype mpi_index_type() { return sizeof(index_t) == 8 ? MPI_INT64_T : MPI_INT32_T; }
+
+std::vector<index_t> MpiCommunicator::allgather(std::span<const index_t> mine) const {
+  const auto ranks = std::size_t(size_);
+  std::vector<int> counts(ranks), displs(ranks);
+  const int count = int(mine.size());
+  check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_), "MPI allgather", "MPI_Allgather");
+  long total = 0;
+  for (std::size_t q = 0; q < ranks; ++q) {
+    displs[q] = int(total);
+    total += counts[q];
+  }
+  std::vector<index_t> all(static_cast<std::size_t>(total));
+  check_mpi(MPI_Allgatherv(mine.data(), count, mpi_index_type(), all.data(), counts.data(), displs.data(),
+                           mpi_index_type(), comm_),
+            "MPI allgather", "MPI_Allgatherv");
+  return all;
+}
+
+std::vector<int> MpiCommunicator::exchange_counts(std::span<const int> send_counts) const {
+  if (send_counts.size() != std::size_t(size_))
+    throw Error("MPI exchange: " + std::to_string(send_counts.size()) + " send counts for " + std::to_string(size_) +
+                " ranks");
+  std::vector<int> recv(std::size_t(size_), 0);
+  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm_), "MPI exchange",
+            "MPI_Alltoall");
+  return recv;
+}
+
+namespace {
+
+std::vector<int> displacements(std::span<const int> counts) {
+  std::vector<int> d(counts.size(), 0);
+  for (std::size_t q = 1; q < counts.size(); ++q) d[q] = d[q - 1] + counts[q - 1];
+  return d;
+}
+
+template <class T>
+void alltoallv(MPI_Comm comm, int size, MPI_Datatype type, std::span<const T> send, std::span<const int> send_counts,
+               std::span<T> recv, std::span<const int> recv_counts) {
+  const std::vector<int> sd = displacements(send_counts), rd = displacements(recv_counts);
+  const auto ranks = std::size_t(size);
+  if (send_counts.size() != ranks || recv_counts.size() != ranks ||
+      send.size() != std::size_t(sd.back() + send_counts.back()) ||
+      recv.size() != std::size_t(rd.back() + recv_counts.back()))
+    throw Error("MPI exchange: " + std::to_string(send.size()) + " values to send and room for " +
+                std::to_string(recv.size()) + " do not match the counts for " + std::to_string(size) + " ranks");
+  check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), sd.data(), type, recv.data(), recv_counts.data(), rd.data(),
+                          type, comm),
+            "MPI exchange", "MPI_Alltoallv");
+}
+
+}  // namespace
+
+void MpiCommunicator::exchange(std::span<const index_t> send, std::span<const int> send_counts,
+                               std::span<index_t> recv, std::span<const int> recv_counts) const {
+  alltoallv(comm_, size_, mpi_index_type(), send, send_counts, recv, recv_counts);
+}
+
+void MpiCommunicator::exchange(std::span<const double> send, std::span<const int> send_counts, std::span<double> recv,
+                               std::span<const int> recv_counts) const {
+  alltoallv(comm_, size_, MPI_DOUBLE, send, send_counts, recv, recv_counts);
+}
+
 namespace {
 
 // Processes the launcher started (mpiexec sets these), or 1 outside a launcher.

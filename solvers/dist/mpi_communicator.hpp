@@ -49,12 +49,21 @@ class MpiCommunicator final : public banded::Communicator {
   std::unique_ptr<banded::GhostExchange> make_exchange(const banded::RowPartition& p, index_t band,
                                                        Backend backend) const override;
   void allgather(const banded::RowPartition& p, const double* local, double* global) const override;
+  std::vector<index_t> allgather(std::span<const index_t> mine) const override;
+  std::vector<int> exchange_counts(std::span<const int> send_counts) const override;
+  void exchange(std::span<const index_t> send, std::span<const int> send_counts, std::span<index_t> recv,
+                std::span<const int> recv_counts) const override;
+  void exchange(std::span<const double> send, std::span<const int> send_counts, std::span<double> recv,
+                std::span<const int> recv_counts) const override;
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   std::unique_ptr<MpiVectorSpace> space_;
 };
+
+// The MPI type of tb::index_t.
+MPI_Datatype mpi_index_type();
 
 // True once MPI_Finalize has run: MPI objects must then no longer be freed.
 bool mpi_finalized();

@@ -22,36 +22,20 @@ class PartitionedSolver final : public CompleteSolver {
   void setup(const BsrMatrix& a) override {
     if (set_up_) solver_ = make_distributed_solver(solver_->spec(), comm_);
     set_up_ = true;
-    std::vector<index_t> counts(std::size_t(comm_->size()));
     const index_t mine = a.block_rows;
-    dist::check_mpi(MPI_Allgather(&mine, 1, mpi_index_type(), counts.data(), 1, mpi_index_type(), comm_->comm()),
-                    "partitioned solver", "MPI_Allgather");
-    agreed(*comm_, [&] { solver_->setup(a, dist::RowDistribution::from_counts(counts)); });
+    const std::vector<index_t> counts = comm_->allgather(std::span<const index_t>(&mine, 1));
+    // A local solver that refuses its subdomain (a zero pivot) throws on its
+    // rank alone, after the set-up's collective calls.
+    banded::agreed(*comm_, [&] { solver_->setup(a, dist::RowDistribution::from_counts(counts)); });
   }
   void update(const BsrMatrix& a) override {
-    agreed(*comm_, [&] { solver_->update(a); });
+    banded::agreed(*comm_, [&] { solver_->update(a); });
   }
   SolveStats solve(std::span<const double> b, std::span<double> x) override { return solver_->solve(b, x); }
   // The distributed solver checks the shapes and reduces its finiteness test over the ranks.
   bool spans_ranks() const override { return true; }
 
  private:
-  // A local solver that refuses its subdomain (a zero pivot) throws on its rank
-  // alone, after the set-up's collective calls: every rank throws, none waits.
-  template <class Work>
-  static void agreed(const dist::MpiCommunicator& comm, Work&& work) {
-    std::string why;
-    try {
-      work();
-    } catch (const Error& e) {
-      why = e.what();
-    }
-    double failed = why.empty() ? 0.0 : 1.0;
-    dist::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_DOUBLE, MPI_MAX, comm.comm()), "partitioned solver",
-                    "MPI_Allreduce");
-    if (failed != 0.0) throw Error(why.empty() ? "another rank's solver refused its part of the system" : why);
-  }
-  static MPI_Datatype mpi_index_type() { return sizeof(index_t) == 8 ? MPI_INT64_T : MPI_INT32_T; }
   std::unique_ptr<dist::DistributedSolver> solver_;
   std::shared_ptr<const dist::MpiCommunicator> comm_;
   bool set_up_ = false;
@@ -61,6 +45,13 @@ class PartitionedSolver final : public CompleteSolver {
 
 std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
   if (solver_communicator()->size() == 1) return make_solver(spec);
+  // A complete solver that can take each rank's own rows (bicgstab_dia) does so.
+  const SolverSpec parsed = parse_spec(spec);
+  for (const std::string& name : Registry::builtin().complete_solver_names())
+    if (parsed.components[0].name == name) {
+      auto solver = make_solver(spec);
+      if (solver->complete()->take_own_rows()) return solver;
+    }
   auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
   if (!comm) throw Error("internal: a partitioned solver without MPI ranks");
   auto solver = make_distributed_solver(spec, comm);
@@ -80,7 +71,7 @@ std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_vie
     if (kc.name == name)
       throw Error("spec '" + s + "': " + name +
                   " shares its solves over the ranks by its own slabs of the whole matrix; a distributed matrix "
-                  "takes a Krylov method + bjacobi(local=...) or asm(overlap=1,local=...)");
+                  "takes bicgstab_dia or a Krylov method + bjacobi(local=...) or asm(overlap=1,local=...)");
   Backend backend = Backend::host;
   auto method = reg.make_method(s, kc, &backend);
   if (backend != Backend::host)

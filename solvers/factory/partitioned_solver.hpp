@@ -19,12 +19,9 @@ bool rank_independent_preconditioner(const std::string& name);
 // preconditioner that needs the whole matrix (bilu0, fgbilu, ...) becomes the
 // local solver of block Jacobi over the ranks, as PETSc's default does:
 //   fgmres(restart=30)+bilu0  ->  fgmres(restart=30)+bjacobi(local=bilu0)
-// and seed 004's banded BiCGStab, which cuts its own slabs of the whole
-// matrix, becomes the same iteration on the distributed matrix:
-//   bicgstab_dia(rtol=1e-9)   ->  bicgstab(rtol=1e-9)+jacobi
 // Everything else (bjacobi, asm, rank-independent preconditioners, complete
-// solvers, which make_distributed_solver refuses with its reason) unchanged,
-// and every specification on one rank.
+// solvers: bicgstab_dia takes each rank's own rows, cg_stencil is refused
+// with its reason) unchanged, and every specification on one rank.
 std::string partitioned_form(std::string_view spec, int ranks);
 
 // Over solver_communicator()'s ranks.

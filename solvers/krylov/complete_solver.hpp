@@ -24,6 +24,11 @@ class CompleteSolver {
   // tests b and x for NaN and Inf itself, over all ranks (a local test would
   // send one rank past the others' collective calls). LinearSolver does otherwise.
   virtual bool spans_ranks() const { return false; }
+  // Asks a solver over ranks to take from now on, before setup, each rank's
+  // own block rows and its own entries of b and x (a decomposed time loop's
+  // assembly) instead of the whole system on every rank; spans_ranks() is then
+  // true. False: it cannot.
+  virtual bool take_own_rows() { return false; }
 };
 
 }  // namespace tb

@@ -8,6 +8,7 @@
 #include "../../common/random.hpp"
 #include "banded_systems.hpp"
 #include "solvers/banded/banded_product.hpp"
+#include "solvers/banded/owned_rows.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/stencil7_matrix.hpp"
 
@@ -160,6 +161,73 @@ TEST(DiaMatrix, UpdateValuesFollowsNewNumbers) {
   for (double& v : a.values) v *= -2.5;
   banded::update_values(a, map, d);
   EXPECT_EQ(d.values, banded::dia_from_bsr(a, 4, 9).values);
+}
+
+// Rows [first, first + rows) of a, global columns: what a rank assembles.
+BsrMatrix block_of_rows(const BsrMatrix& a, index_t first, index_t rows) {
+  BsrMatrix r;
+  r.block_rows = rows;
+  r.block_cols = a.block_cols;
+  r.row_ptr.assign(1, 0);
+  for (index_t i = first; i < first + rows; ++i) {
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      r.col_idx.push_back(a.col_idx[k]);
+      r.values.push_back(a.values[std::size_t(k)]);
+    }
+    r.row_ptr.push_back(index_t(r.col_idx.size()));
+  }
+  return r;
+}
+
+void expect_same_dia(const DiaMatrix& got, const DiaMatrix& expected) {
+  EXPECT_EQ(got.n, expected.n);
+  EXPECT_EQ(got.first_row, expected.first_row);
+  EXPECT_EQ(got.rows, expected.rows);
+  EXPECT_EQ(got.offsets, expected.offsets);
+  EXPECT_EQ(got.values, expected.values);
+  EXPECT_EQ(got.rest_ptr, expected.rest_ptr);
+  EXPECT_EQ(got.rest_offsets, expected.rest_offsets);
+  EXPECT_EQ(got.rest_values, expected.rest_values);
+  EXPECT_EQ(got.rest_band, expected.rest_band);
+}
+
+// dia_from_bsr in steps: a block of rows converted with the whole matrix's
+// choice of diagonals is the slab dia_from_bsr cuts.
+TEST(DiaMatrix, BlocksOfRowsWithTheWholeMatrixsDiagonalsAreItsSlabs) {
+  const BsrMatrix a = test::banded_with_sparse_diagonals(90, {-9, -1, 0, 1, 9}, {-40, 33}, 6, 4);
+  for (const double min_fill : {0.0, 0.5}) {
+    const auto choice = banded::choose_diagonals(banded::count_diagonals(a, 0), 90, min_fill);
+    for (const auto& [first, rows] : {std::pair<index_t, index_t>{0, 90}, {17, 40}, {89, 1}, {30, 0}}) {
+      SCOPED_TRACE(std::to_string(first) + "+" + std::to_string(rows) + ", min_fill " + std::to_string(min_fill));
+      banded::DiaMap map;
+      const DiaMatrix d = banded::dia_from_rows(block_of_rows(a, first, rows), first, choice, &map);
+      expect_same_dia(d, banded::dia_from_bsr(a, first, rows, nullptr, min_fill));
+    }
+  }
+  // A block whose entry lies on a diagonal the choice lacks is refused.
+  const auto narrow = banded::choose_diagonals(banded::count_diagonals(test::random_banded(90, {-1, 0, 1}, 2), 0), 90, 0);
+  EXPECT_THROW(banded::dia_from_rows(block_of_rows(a, 0, 10), 0, narrow), Error);
+  EXPECT_THROW(banded::dia_from_rows(block_of_rows(a, 0, 10), 85, narrow), Error);  // rows past n
+}
+
+// On one process the owned rows are the whole matrix: the slabs of
+// dia_from_bsr and transposed_dia_from_bsr, before and after an update.
+TEST(DiaMatrix, OwnedRowsOfOneProcessAreTheWholeMatrixsSlabs) {
+  BsrMatrix a = test::banded_with_sparse_diagonals(120, {-10, -1, 0, 1, 10}, {-23, 19}, 7, 3);
+  const auto& self = *banded::self_communicator();
+  banded::OwnedRowsDia owned(a, self, 0.5, true);
+  EXPECT_EQ(owned.partition().starts, (std::vector<index_t>{0, 120}));
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round ? "after an update" : "at set-up");
+    banded::DiaMap map;
+    expect_same_dia(owned.slab(), banded::dia_from_bsr(a, nullptr, 0.5));
+    expect_same_dia(owned.transposed_slab(), banded::transposed_dia_from_bsr(a, 0, 120, map, 0.5));
+    for (std::size_t k = 0; k < a.values.size(); ++k) a.values[k] *= 1.0 + 0.01 * double(k % 5);
+    owned.update_values(a, self);
+  }
+  EXPECT_EQ(owned.received_entries(), 0u);
+  BsrMatrix rectangular = block_of_rows(a, 0, 100);
+  EXPECT_THROW(banded::OwnedRowsDia(rectangular, self, 0.5, true), Error);
 }
 
 // A do-nothing exchange with two phases: the product must split the interior

@@ -36,20 +36,10 @@ TEST(PartitionedForm, WholeMatrixPreconditionersBecomeBlockJacobisLocalSolver) {
   EXPECT_EQ(partitioned_form("fgmres+async_bilu(build_sweeps=1,apply_sweeps=3)", 3),
             "fgmres+bjacobi(local=async_bilu(build_sweeps=1,apply_sweeps=3))");
   for (const char* kept : {"fgmres+asm(overlap=1,local=bilu0)", "cg+bjacobi(local=parilut)", "gmres+jacobi",
-                           "bicgstab+block_jacobi", "cg", "bicgstab_dia(eps=1e-6)", "cg_stencil"})
+                           "bicgstab+block_jacobi", "cg", "bicgstab_dia", "bicgstab_dia(eps=1e-6)", "cg_stencil"})
     EXPECT_EQ(partitioned_form(kept, 2), kept);
   EXPECT_EQ(partitioned_form("fgmres+bilu0", 1), "fgmres+bilu0");
   EXPECT_THROW(partitioned_form("fgmres+", 2), Error);
-}
-
-// Seed 004's GBCG is BiCGStab + Jacobi: on a distributed matrix the same
-// iteration with the same stopping rules; its storage and reduction options go.
-TEST(PartitionedForm, BandedBicgstabBecomesJacobiBicgstab) {
-  EXPECT_EQ(partitioned_form("bicgstab_dia", 2), "bicgstab+jacobi");
-  EXPECT_EQ(partitioned_form("bicgstab_dia(rtol=1e-9,min_fill=0,maxit=300,reductions=classic,eps=0)", 3),
-            "bicgstab(rtol=1e-9,maxit=300)+jacobi");
-  EXPECT_EQ(partitioned_form("bicgstab_dia(backend=cuda,atol=1e-12)", 2), "bicgstab(backend=cuda,atol=1e-12)+jacobi");
-  EXPECT_EQ(partitioned_form("bicgstab_dia(rtol=1e-9)", 1), "bicgstab_dia(rtol=1e-9)");
 }
 
 TEST(SpecParser, SyntaxErrorsGiveColumn) {
