@@ -20,9 +20,7 @@ void Communicator::allgather(const RowPartition& p, const double* local, double*
   if (local != global) std::copy(local, local + p.n(), global);
 }
 
-std::vector<index_t> Communicator::allgather(std::span<const index_t> mine) const {
-  return {mine.begin(), mine.end()};
-}
+std::vector<index_t> Communicator::allgather(std::span<const index_t> mine) const { return {mine.begin(), mine.end()}; }
 
 std::vector<int> Communicator::exchange_counts(std::span<const int> send_counts) const {
   return {send_counts.begin(), send_counts.end()};

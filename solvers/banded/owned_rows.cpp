@@ -55,8 +55,8 @@ OwnedRowsDia::OwnedRowsDia(const BsrMatrix& rows, const Communicator& comm, doub
                   "; the banded solvers take scalar matrices (block size 1)");
     if (rows.block_cols != part_.n())
       throw Error("DIA conversion of owned rows: rank " + std::to_string(comm.rank()) + "'s rows have " +
-                  std::to_string(rows.block_cols) + " columns, the ranks' rows add up to " +
-                  std::to_string(part_.n()) + " (a square matrix, global columns, expected)");
+                  std::to_string(rows.block_cols) + " columns, the ranks' rows add up to " + std::to_string(part_.n()) +
+                  " (a square matrix, global columns, expected)");
   });
   const index_t first = part_.first(comm.rank());
   const DiagonalChoice choice = choose_diagonals(whole_counts(rows, first, comm), part_.n(), min_fill);

@@ -106,8 +106,8 @@ void alltoallv(MPI_Comm comm, int size, MPI_Datatype type, std::span<const T> se
 
 }  // namespace
 
-void MpiCommunicator::exchange(std::span<const index_t> send, std::span<const int> send_counts,
-                               std::span<index_t> recv, std::span<const int> recv_counts) const {
+void MpiCommunicator::exchange(std::span<const index_t> send, std::span<const int> send_counts, std::span<index_t> recv,
+                               std::span<const int> recv_counts) const {
   alltoallv(comm_, size_, mpi_index_type(), send, send_counts, recv, recv_counts);
 }
 

@@ -205,7 +205,8 @@ TEST(DiaMatrix, BlocksOfRowsWithTheWholeMatrixsDiagonalsAreItsSlabs) {
     }
   }
   // A block whose entry lies on a diagonal the choice lacks is refused.
-  const auto narrow = banded::choose_diagonals(banded::count_diagonals(test::random_banded(90, {-1, 0, 1}, 2), 0), 90, 0);
+  const auto narrow =
+      banded::choose_diagonals(banded::count_diagonals(test::random_banded(90, {-1, 0, 1}, 2), 0), 90, 0);
   EXPECT_THROW(banded::dia_from_rows(block_of_rows(a, 0, 10), 0, narrow), Error);
   EXPECT_THROW(banded::dia_from_rows(block_of_rows(a, 0, 10), 85, narrow), Error);  // rows past n
 }
