@@ -5,9 +5,7 @@
 // in the triangular kernel lane r reads row r of column j (Fig. 10-12), so each
 // warp load is one contiguous run of doubles (or floats). x and q are read
 // through the read-only data path (__ldg), as the paper does.
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <string>
 #include <vector>
@@ -19,6 +17,7 @@
 #include "solvers/core/error.hpp"
 #include "solvers/multicolor/kernels.hpp"
 #include "solvers/multicolor/options.hpp"
+#include "vendor_libraries.hpp"
 
 namespace tb::multicolor::cuda {
 
@@ -379,9 +378,11 @@ void scatter_blocks(const index_t* new_to_old, index_t block_rows, index_t n, co
 // ---- the library baseline -----------------------------------------------------
 
 namespace {
+const VendorLibraries& lib() { return vendor_libraries(); }
+
 void check_sparse(cusparseStatus_t s, const char* what) {
   if (s != CUSPARSE_STATUS_SUCCESS)
-    throw Error(std::string("cuSPARSE ") + what + " failed: " + cusparseGetErrorString(s));
+    throw Error(std::string("cuSPARSE ") + what + " failed: " + lib().cusparseGetErrorString(s));
 }
 void check_blas(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
@@ -413,17 +414,17 @@ struct LibraryColourSolver {
 
   ~LibraryColourSolver() {
     for (cusparseSpMatDescr_t d : colour_csr)
-      if (d) cusparseDestroySpMat(d);
+      if (d) lib().cusparseDestroySpMat(d);
     for (cusparseDnVecDescr_t d : colour_q)
-      if (d) cusparseDestroyDnVec(d);
-    if (x_vec) cusparseDestroyDnVec(x_vec);
+      if (d) lib().cusparseDestroyDnVec(d);
+    if (x_vec) lib().cusparseDestroyDnVec(x_vec);
     cudaFree(rebased_offsets);
     cudaFree(spmv_buffer);
     cudaFree(d_blocks);
     cudaFree(q_blocks);
-    if (descr) cusparseDestroyMatDescr(descr);
-    if (sparse) cusparseDestroy(sparse);
-    if (blas) cublasDestroy(blas);
+    if (descr) lib().cusparseDestroyMatDescr(descr);
+    if (sparse) lib().cusparseDestroy(sparse);
+    if (blas) lib().cublasDestroy(blas);
   }
 };
 
@@ -432,7 +433,7 @@ static_assert(sizeof(index_t) == 4, "the CSR descriptors below declare 32-bit in
 
 cusparseDnVecDescr_t dense_vector(index_t size, double* values) {
   cusparseDnVecDescr_t v = nullptr;
-  check_sparse(cusparseCreateDnVec(&v, size, values, CUDA_R_64F), "cusparseCreateDnVec");
+  check_sparse(lib().cusparseCreateDnVec(&v, size, values, CUDA_R_64F), "cusparseCreateDnVec");
   return v;
 }
 
@@ -455,15 +456,16 @@ void describe_colour_csr(LibraryColourSolver& s) {
     const index_t begin = s.colour_begin[k], rows = s.colour_begin[k + 1] - begin;
     const index_t nnz = s.ia[begin + rows] - s.ia[begin];
     cusparseSpMatDescr_t m = nullptr;
-    check_sparse(cusparseCreateCsr(&m, rows, s.block_rows, nnz, s.rebased_offsets + first[std::size_t(k)],
-                                   const_cast<index_t*>(s.m.ja) + s.ia[begin], const_cast<double*>(s.m.o) + s.ia[begin],
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-                 "cusparseCreateCsr");
+    check_sparse(
+        lib().cusparseCreateCsr(&m, rows, s.block_rows, nnz, s.rebased_offsets + first[std::size_t(k)],
+                                const_cast<index_t*>(s.m.ja) + s.ia[begin], const_cast<double*>(s.m.o) + s.ia[begin],
+                                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+        "cusparseCreateCsr");
     s.colour_csr.push_back(m);
     s.colour_q.push_back(dense_vector(rows, s.q + begin));
     std::size_t b = 0;
-    check_sparse(cusparseSpMV_bufferSize(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, m, s.x_vec, &one,
-                                         s.colour_q.back(), CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &b),
+    check_sparse(lib().cusparseSpMV_bufferSize(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, m, s.x_vec, &one,
+                                               s.colour_q.back(), CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &b),
                  "cusparseSpMV_bufferSize");
     buffer_bytes = std::max(buffer_bytes, b);
   }
@@ -473,11 +475,11 @@ void describe_colour_csr(LibraryColourSolver& s) {
 // q_k = q_k - O_k x for nb = 1 through the generic API.
 void colour_csr_spmv(LibraryColourSolver& s, index_t colour, const double* x) {
   const double minus_one = -1.0, one = 1.0;
-  check_sparse(cusparseDnVecSetValues(s.x_vec, const_cast<double*>(x)), "cusparseDnVecSetValues");
-  check_sparse(
-      cusparseSpMV(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one, s.colour_csr[std::size_t(colour)], s.x_vec,
-                   &one, s.colour_q[std::size_t(colour)], CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, s.spmv_buffer),
-      "cusparseSpMV");
+  check_sparse(lib().cusparseDnVecSetValues(s.x_vec, const_cast<double*>(x)), "cusparseDnVecSetValues");
+  check_sparse(lib().cusparseSpMV(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &minus_one,
+                                  s.colour_csr[std::size_t(colour)], s.x_vec, &one, s.colour_q[std::size_t(colour)],
+                                  CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, s.spmv_buffer),
+               "cusparseSpMV");
 }
 }  // namespace
 
@@ -491,9 +493,9 @@ std::shared_ptr<LibraryColourSolver> make_library_colour_solver(const RelaxView<
   s.ia.assign(ia_host, ia_host + block_rows + 1);
   s.block_rows = block_rows;
   s.q = q;
-  check_sparse(cusparseCreate(&s.sparse), "cusparseCreate");
-  check_sparse(cusparseCreateMatDescr(&s.descr), "cusparseCreateMatDescr");
-  check_blas(cublasCreate(&s.blas), "cublasCreate");
+  check_sparse(lib().cusparseCreate(&s.sparse), "cusparseCreate");
+  check_sparse(lib().cusparseCreateMatDescr(&s.descr), "cusparseCreateMatDescr");
+  check_blas(lib().cublasCreate(&s.blas), "cublasCreate");
   const index_t nb = m.block_size;
   std::vector<const double*> d_host(static_cast<std::size_t>(block_rows));
   std::vector<double*> q_host(static_cast<std::size_t>(block_rows));
@@ -524,15 +526,17 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
   if (nnzb > 0 && nb == 1)
     colour_csr_spmv(s, colour, x);
   else if (nnzb > 0)
-    check_sparse(cusparseDbsrmv(s.sparse, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, rows,
-                                s.block_rows, nnzb, &minus_one, s.descr, s.m.o, s.m.ia + begin, s.m.ja, nb, x, &one, q),
-                 "cusparseDbsrmv");
-  check_blas(cublasDtrsmBatched(s.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, 1,
-                                &one, s.d_blocks + begin, nb, s.q_blocks + begin, nb, rows),
+    check_sparse(
+        lib().cusparseDbsrmv(s.sparse, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, rows, s.block_rows,
+                             nnzb, &minus_one, s.descr, s.m.o, s.m.ia + begin, s.m.ja, nb, x, &one, q),
+        "cusparseDbsrmv");
+  check_blas(lib().cublasDtrsmBatched(s.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
+                                      nb, 1, &one, s.d_blocks + begin, nb, s.q_blocks + begin, nb, rows),
              "cublasDtrsmBatched (lower)");
-  check_blas(cublasDtrsmBatched(s.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, nb,
-                                1, &one, s.d_blocks + begin, nb, s.q_blocks + begin, nb, rows),
-             "cublasDtrsmBatched (upper)");
+  check_blas(
+      lib().cublasDtrsmBatched(s.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, nb,
+                               1, &one, s.d_blocks + begin, nb, s.q_blocks + begin, nb, rows),
+      "cublasDtrsmBatched (upper)");
   cuda_error::throw_if(cudaMemcpy(x + std::size_t(begin) * nb, q, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
 }
 

@@ -51,5 +51,9 @@ std::shared_ptr<LibraryColourSolver> make_library_colour_solver(const RelaxView<
                                                                 const index_t* colour_begin_host, index_t num_colours,
                                                                 const index_t* ia_host, index_t block_rows, double* q);
 void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* b, double* x);
+// Opens cuSPARSE and cuBLAS for the baseline and finds each function it calls,
+// without a GPU (make_library_colour_solver does it on first use); tb::Error
+// names what is missing.
+void check_vendor_libraries();
 
 }  // namespace tb::multicolor::cuda

@@ -10,6 +10,7 @@
 
 #include "kernel_inputs.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/multicolor/cuda/point_implicit_kernels.hpp"
 
 namespace tb::multicolor {
 namespace {
@@ -63,6 +64,17 @@ TEST(MulticolorKernelDispatch, FollowsTheKernelSelectorAndRefusesCudaOnlyKernels
   EXPECT_EQ(by_tuned, want);
   for (Kernel k : {Kernel::library, Kernel::fused, Kernel::automatic})
     EXPECT_THROW(kernels::relax_colour(k, m, begin, end, in.b.data(), by_ref.data()), Error) << int(k);
+}
+
+// The library baseline's cuSPARSE and cuBLAS are opened on first use, not
+// linked: every function it calls must be found in the libraries the build
+// was configured with. Needs no GPU.
+TEST(MulticolorLibraryBaseline, VendorLibrariesOpenWithEveryFunction) {
+#ifdef TB_WITH_CUDA
+  EXPECT_NO_THROW(cuda::check_vendor_libraries());
+#else
+  GTEST_SKIP() << "built without CUDA: no library baseline";
+#endif
 }
 
 }  // namespace
