@@ -1,12 +1,16 @@
 #pragma once
 // Small banded test systems: random scalar matrices with a given set of
-// diagonals, and the Poisson-type stencil7 systems of the paper (§II-B).
+// diagonals, and the Poisson-type stencil7 systems of the paper (§II-B); and
+// the comparison of two DIA slabs entry for entry.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <utility>
 #include <vector>
 
+#include "solvers/banded/dia_matrix.hpp"
 #include "solvers/matrix/bsr.hpp"
 #include "solvers/matrix/generate.hpp"
 
@@ -72,6 +76,19 @@ inline BsrMatrix poisson7(index_t nx, index_t ny, index_t nz, bool symmetric = t
   p.nx = nx, p.ny = ny, p.nz = nz, p.block_size = 1, p.stretch = 1.0, p.symmetric = symmetric;
   p.peclet = symmetric ? 0.0 : 10.0;
   return generate_stencil7(p);
+}
+
+// Every field of a slab, as dia_from_bsr would cut it.
+inline void expect_same_dia(const banded::DiaMatrix& got, const banded::DiaMatrix& expected) {
+  EXPECT_EQ(got.n, expected.n);
+  EXPECT_EQ(got.first_row, expected.first_row);
+  EXPECT_EQ(got.rows, expected.rows);
+  EXPECT_EQ(got.offsets, expected.offsets);
+  EXPECT_EQ(got.values, expected.values);
+  EXPECT_EQ(got.rest_ptr, expected.rest_ptr);
+  EXPECT_EQ(got.rest_offsets, expected.rest_offsets);
+  EXPECT_EQ(got.rest_values, expected.rest_values);
+  EXPECT_EQ(got.rest_band, expected.rest_band);
 }
 
 }  // namespace tb::test

@@ -179,18 +179,6 @@ BsrMatrix block_of_rows(const BsrMatrix& a, index_t first, index_t rows) {
   return r;
 }
 
-void expect_same_dia(const DiaMatrix& got, const DiaMatrix& expected) {
-  EXPECT_EQ(got.n, expected.n);
-  EXPECT_EQ(got.first_row, expected.first_row);
-  EXPECT_EQ(got.rows, expected.rows);
-  EXPECT_EQ(got.offsets, expected.offsets);
-  EXPECT_EQ(got.values, expected.values);
-  EXPECT_EQ(got.rest_ptr, expected.rest_ptr);
-  EXPECT_EQ(got.rest_offsets, expected.rest_offsets);
-  EXPECT_EQ(got.rest_values, expected.rest_values);
-  EXPECT_EQ(got.rest_band, expected.rest_band);
-}
-
 // dia_from_bsr in steps: a block of rows converted with the whole matrix's
 // choice of diagonals is the slab dia_from_bsr cuts.
 TEST(DiaMatrix, BlocksOfRowsWithTheWholeMatrixsDiagonalsAreItsSlabs) {
@@ -201,7 +189,7 @@ TEST(DiaMatrix, BlocksOfRowsWithTheWholeMatrixsDiagonalsAreItsSlabs) {
       SCOPED_TRACE(std::to_string(first) + "+" + std::to_string(rows) + ", min_fill " + std::to_string(min_fill));
       banded::DiaMap map;
       const DiaMatrix d = banded::dia_from_rows(block_of_rows(a, first, rows), first, choice, &map);
-      expect_same_dia(d, banded::dia_from_bsr(a, first, rows, nullptr, min_fill));
+      test::expect_same_dia(d, banded::dia_from_bsr(a, first, rows, nullptr, min_fill));
     }
   }
   // A block whose entry lies on a diagonal the choice lacks is refused.
@@ -221,8 +209,8 @@ TEST(DiaMatrix, OwnedRowsOfOneProcessAreTheWholeMatrixsSlabs) {
   for (int round = 0; round < 2; ++round) {
     SCOPED_TRACE(round ? "after an update" : "at set-up");
     banded::DiaMap map;
-    expect_same_dia(owned.slab(), banded::dia_from_bsr(a, nullptr, 0.5));
-    expect_same_dia(owned.transposed_slab(), banded::transposed_dia_from_bsr(a, 0, 120, map, 0.5));
+    test::expect_same_dia(owned.slab(), banded::dia_from_bsr(a, nullptr, 0.5));
+    test::expect_same_dia(owned.transposed_slab(), banded::transposed_dia_from_bsr(a, 0, 120, map, 0.5));
     for (std::size_t k = 0; k < a.values.size(); ++k) a.values[k] *= 1.0 + 0.01 * double(k % 5);
     owned.update_values(a, self);
   }

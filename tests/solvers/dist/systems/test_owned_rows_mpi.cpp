@@ -38,17 +38,6 @@ BsrMatrix my_rows(const BsrMatrix& a, const std::vector<index_t>& counts) {
   return dist::rows_of(a, dist::RowDistribution::from_counts(counts), world()->rank());
 }
 
-void expect_same_dia(const banded::DiaMatrix& got, const banded::DiaMatrix& expected) {
-  EXPECT_EQ(got.first_row, expected.first_row);
-  EXPECT_EQ(got.rows, expected.rows);
-  EXPECT_EQ(got.offsets, expected.offsets);
-  EXPECT_EQ(got.values, expected.values);
-  EXPECT_EQ(got.rest_ptr, expected.rest_ptr);
-  EXPECT_EQ(got.rest_offsets, expected.rest_offsets);
-  EXPECT_EQ(got.rest_values, expected.rest_values);
-  EXPECT_EQ(got.band(), expected.band());
-}
-
 // Sparse far diagonals (an immersed boundary's interpolation rows) reach
 // past the neighbouring rank's rows when a slab is thin.
 BsrMatrix immersed_like() { return test::banded_with_sparse_diagonals(150, {-12, -1, 0, 1, 12}, {-47, -25, 31}, 4, 6); }
@@ -64,9 +53,9 @@ TEST(OwnedRowsDia, SlabsEqualThoseOfTheWholeMatrix) {
       SCOPED_TRACE(std::string(round ? "after an update" : "at set-up") + ", rank " + std::to_string(me) + " of " +
                    std::to_string(world()->size()) + ", " + std::to_string(counts.front()) + " rows on rank 0");
       banded::DiaMap map;
-      expect_same_dia(owned.slab(), banded::dia_from_bsr(a, part.first(me), part.rows(me), nullptr, 0.5));
-      expect_same_dia(owned.transposed_slab(),
-                      banded::transposed_dia_from_bsr(a, part.first(me), part.rows(me), map, 0.5));
+      test::expect_same_dia(owned.slab(), banded::dia_from_bsr(a, part.first(me), part.rows(me), nullptr, 0.5));
+      test::expect_same_dia(owned.transposed_slab(),
+                            banded::transposed_dia_from_bsr(a, part.first(me), part.rows(me), map, 0.5));
       for (std::size_t k = 0; k < a.values.size(); ++k) a.values[k] *= 1.0 + 0.02 * double(k % 3);
       owned.update_values(my_rows(a, counts), *world());
     }
