@@ -39,7 +39,7 @@ void validate(const StructuredIndex& grid, int parts, int ghost_planes) {
 // above, so neighbours come out ascending and each one's cells are one run.
 void plan_receives(const std::vector<index_t>& starts, Slab& s) {
   HaloPlan& h = s.halo;
-  const index_t first = s.first_plane - s.planes_below, last = s.first_plane + s.planes + s.planes_above;
+  const index_t first = s.first_held(), last = first + s.held();
   for (index_t p = first; p < last; ++p) {
     if (p == s.first_plane) p += s.planes;  // skip the owned planes
     if (p >= last) break;

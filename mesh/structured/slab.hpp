@@ -29,10 +29,15 @@ struct Slab {
   // neighbour; sends what the neighbours' plans receive, in the same order.
   HaloPlan halo;
 
+  // The planes held, [first_held(), first_held() + held()); the owned ones
+  // among them are [planes_below, planes_below + planes) counted from the
+  // first held: what FvGrid::piece and CartesianGrid::piece take.
+  index_t first_held() const { return first_plane - planes_below; }
+  index_t held() const { return planes_below + planes + planes_above; }
   index_t owned() const { return planes * plane_size; }
-  index_t size() const { return (planes_below + planes + planes_above) * plane_size; }
+  index_t size() const { return held() * plane_size; }
   // The global cells held: [global_begin(), global_end()), contiguous.
-  index_t global_begin() const { return (first_plane - planes_below) * plane_size; }
+  index_t global_begin() const { return first_held() * plane_size; }
   index_t global_end() const { return (first_plane + planes + planes_above) * plane_size; }
   index_t owned_begin() const { return first_plane * plane_size; }
   index_t owned_end() const { return (first_plane + planes) * plane_size; }

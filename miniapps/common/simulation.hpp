@@ -6,6 +6,7 @@
 // the identical systems, records statistics and dumps chosen steps.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iosfwd>
 #include <limits>
@@ -28,6 +29,18 @@ class LinearSystems {
   // rank r's rows after rank r-1's) and its own entries of b and x.
   virtual SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                            std::span<double> x) = 0;
+  // solve(), and when it did not converge a line on stderr,
+  //   PROGRAM: step N: the SYSTEM solve did not converge: STATS
+  // written by a rank that speaks (rank 0 of a decomposed run, whose ranks'
+  // solves are one and the same).
+  SolveStats solve_or_warn(const char* program, long step, const std::string& system, const BsrMatrix& a,
+                           std::span<const double> b, std::span<double> x, bool speaks) {
+    SolveStats s = solve(system, a, b, x);
+    if (!s.converged() && speaks)
+      std::fprintf(stderr, "%s: step %ld: the %s solve did not converge: %s\n", program, step, system.c_str(),
+                   s.line().c_str());
+    return s;
+  }
 };
 
 struct StepResult {

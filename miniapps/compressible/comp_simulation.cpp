@@ -113,10 +113,7 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves and steps are one and the same
   const PseudoStepReport r = solver_->step([&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-    SolveStats s = solvers.solve("flow", a, b, x);
-    if (!s.converged() && speaks)
-      std::fprintf(stderr, "tb-comp2d: step %ld: the flow solve did not converge: %s\n", step, s.line().c_str());
-    return s;
+    return solvers.solve_or_warn("tb-comp2d", step, "flow", a, b, x, speaks);
   });
   if (r.retries > 0 && speaks)
     std::fprintf(stderr, "tb-comp2d: step %ld: non-physical state, redone with CFL %.3g (%d cut%s)\n", step, r.cfl,

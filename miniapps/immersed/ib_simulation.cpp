@@ -23,11 +23,7 @@ namespace {
 SolveFunction reporting(harness::LinearSystems& solvers, long step, bool speaks) {
   return [&solvers, step, speaks](const std::string& system, const BsrMatrix& a, std::span<const double> b,
                                   std::span<double> x) {
-    SolveStats s = solvers.solve(system, a, b, x);
-    if (!s.converged() && speaks)
-      std::fprintf(stderr, "tb-ib: step %ld: the %s solve did not converge: %s\n", step, system.c_str(),
-                   s.line().c_str());
-    return s;
+    return solvers.solve_or_warn("tb-ib", step, system, a, b, x, speaks);
   };
 }
 
@@ -84,9 +80,8 @@ IbSlab::IbSlab(const CartesianGrid& whole, bool decompose) : grid(whole) {
                 std::to_string(planes) + " planes allow at most " + std::to_string(planes) + " ranks");
   const Slab slab = decompose_slabs(whole.shape(), ranks, ib_ghost_planes)[std::size_t(me)];
   share = harness::share_over_slab(slab, whole.num_cells());
-  grid = CartesianGrid::piece(whole, slab.first_plane - slab.planes_below,
-                              slab.planes_below + slab.planes + slab.planes_above, slab.planes_below,
-                              slab.planes_below + slab.planes);
+  grid =
+      CartesianGrid::piece(whole, slab.first_held(), slab.held(), slab.planes_below, slab.planes_below + slab.planes);
   const std::vector<double> owned = share->gather_on_root(std::vector<double>{double(slab.planes)});
   if (me == 0)
     decomposition = std::to_string(whole.cells(0)) + " x " + std::to_string(whole.cells(1)) + " x " +

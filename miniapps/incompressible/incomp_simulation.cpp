@@ -56,8 +56,7 @@ FvGrid IncompressibleSimulation::slab_of_this_rank(const FvGrid& whole) {
     decomposition_ = cells + " cells over " + std::to_string(ranks) + " ranks (slabs of " + axis + " planes, " +
                      std::to_string(ghost_planes) + " ghost planes): owned " + harness::per_rank(planes) + " planes";
   }
-  return FvGrid::piece(whole, slab.first_plane - slab.planes_below, slab.planes_below + slab.planes + slab.planes_above,
-                       slab.planes_below, slab.planes_below + slab.planes);
+  return FvGrid::piece(whole, slab.first_held(), slab.held(), slab.planes_below, slab.planes_below + slab.planes);
 }
 
 harness::StepResult IncompressibleSimulation::advance(harness::LinearSystems& solvers) {
@@ -65,11 +64,7 @@ harness::StepResult IncompressibleSimulation::advance(harness::LinearSystems& so
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves are one and the same
   const StepReport r =
       flow_->step([&](const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-        SolveStats s = solvers.solve(system, a, b, x);
-        if (!s.converged() && speaks)
-          std::fprintf(stderr, "tb-incomp: step %ld: the %s solve did not converge: %s\n", step, system.c_str(),
-                       s.line().c_str());
-        return s;
+        return solvers.solve_or_warn("tb-incomp", step, system, a, b, x, speaks);
       });
   last_change_ = r.velocity_change;
   last_domain_cfl_ = flow_->settings().dt * harness::max_magnitude(flow_->velocity()) / domain_length_;

@@ -27,9 +27,7 @@ CartesianGrid whole_grid() {
 std::vector<CartesianGrid> pieces(const CartesianGrid& whole, int parts) {
   std::vector<CartesianGrid> out;
   for (const Slab& s : decompose_slabs(whole.shape(), parts, ghost_planes))
-    out.push_back(CartesianGrid::piece(whole, s.first_plane - s.planes_below,
-                                       s.planes_below + s.planes + s.planes_above, s.planes_below,
-                                       s.planes_below + s.planes));
+    out.push_back(CartesianGrid::piece(whole, s.first_held(), s.held(), s.planes_below, s.planes_below + s.planes));
   return out;
 }
 

@@ -17,8 +17,7 @@ namespace tb::test {
 namespace {
 
 FvGrid piece_of(const FvGrid& whole, const Slab& s) {
-  return FvGrid::piece(whole, s.first_plane - s.planes_below, s.planes_below + s.planes + s.planes_above,
-                       s.planes_below, s.planes_below + s.planes);
+  return FvGrid::piece(whole, s.first_held(), s.held(), s.planes_below, s.planes_below + s.planes);
 }
 
 TEST(GridPiece, GeometryIsTheWholeGridsToTheBit) {
@@ -26,7 +25,7 @@ TEST(GridPiece, GeometryIsTheWholeGridsToTheBit) {
   const std::vector<Slab> slabs = decompose_slabs(whole.shape(), 3, 2);
   for (const Slab& s : slabs) {
     const FvGrid g = piece_of(whole, s);
-    const index_t first = s.first_plane - s.planes_below;
+    const index_t first = s.first_held();
     ASSERT_EQ(g.cells(1), s.size() / s.plane_size);
     for (index_t j = 0; j < g.cells(1); ++j) {
       EXPECT_EQ(g.axis(1).widths[j], whole.axis(1).widths[first + j]);
