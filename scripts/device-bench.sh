@@ -20,7 +20,8 @@
 # against GPU candidates inside the loops), spmv,
 # fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut, mpi (Open MPI from .carry/mpi,
 # scripts/device-carry.sh --mpi: a second build with MPI, then the MPI tests,
-# the two-rank GPU ones included, on two ranks sharing the GPU). Limits in seconds: MC_T,
+# the two-rank GPU ones included, on two ranks sharing the GPU; then tb-ib's
+# default decomposed on 1, 2 and 4 ranks with GBCG on the host and the device). Limits in seconds: MC_T,
 # ASYNC_T, PL_T (defaults below); MC_ARGS adds arguments (--gpu-only); BUILD_DIR names the build folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -109,7 +110,27 @@ for step in "$@"; do
       for t in test_solvers_dist_gpu_mpi test_solvers_dist_mpi; do
         timeout 180 "$usr/bin/mpiexec.openmpi" -n 2 --oversubscribe "$build-mpi/bin/$t" >>"$results/mpi.txt" 2>&1
         echo "$t rc=$?" >>"$results/mpi.txt"
-      done ;;
+      done
+      # tb-ib decomposed over 2 and 4 ranks with GBCG on each rank's own rows, host
+      # and device (one GPU shared by the ranks), alternated (issue 28's GPU local solver).
+      if cmake --build "$build-mpi" -j "$(nproc)" --target tb-ib >>"$results/build-mpi.log" 2>&1; then
+        dev="bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)"
+        mkdir -p "$results/ib-ranks"
+        for rep in 1 2; do
+          for ranks in 1 2 4; do
+            for where in host cuda; do
+              set_dev=()
+              [ "$where" = cuda ] && set_dev=(--set "solver.pressure=$dev" --set
+                "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)")
+              out=$results/ib-ranks/r$rep-n$ranks-$where
+              timeout 300 "$usr/bin/mpiexec.openmpi" -n $ranks --oversubscribe "$build-mpi/bin/tb-ib" \
+                "${set_dev[@]}" --set run.progress=false --out "$out" >"$out.log" 2>&1
+              echo "tb-ib $ranks ranks $where rep $rep rc=$? $(grep -o '"wall_seconds": [0-9.]*' "$out/summary.json" 2>/dev/null)" \
+                >>"$results/mpi.txt"
+            done
+          done
+        done
+      fi ;;
     *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi)" >&2 ;;
   esac
   log "end $step rc=$?"

@@ -11,7 +11,9 @@
 #include <cstdlib>
 
 #include "dist_runs.hpp"
+#include "solvers/dist/row_distribution.hpp"
 #include "solvers/dist/world.hpp"
+#include "solvers/factory/partitioned_solver.hpp"
 
 namespace tb {
 namespace {
@@ -71,6 +73,24 @@ TEST_F(DistMpiGpu, GscgOnTheDeviceGivesTheHostRun) {
     // One MPI_Allreduce per reduction, as on the host.
     EXPECT_EQ(two.reductions, (v == banded::GscgVariant::classic ? 2 : 1) * two.stats.iterations + 3);
   }
+}
+
+// A decomposed loop's default for tb-ib with backend=cuda: GBCG on the slabs
+// of the rows each rank assembled (solvers/banded/owned_rows.hpp), one device per rank.
+TEST_F(DistMpiGpu, BicgstabDiaOnOwnedRowsOnTheDeviceSolvesTheSystem) {
+  const BsrMatrix a = test::banded_with_sparse_diagonals(150, {-12, -1, 0, 1, 12}, {-47, -25, 31}, 4, 6);
+  const auto b = test::sine_rhs(std::size_t(a.block_rows));
+  const auto rows = tb::dist::RowDistribution::balanced(a.block_rows, world()->size());
+  const int me = world()->rank();
+  auto solver = make_partitioned_solver("bicgstab_dia(rtol=1e-11,backend=cuda)");
+  solver->setup(tb::dist::rows_of(a, rows, me));
+  const auto first = std::ptrdiff_t(rows.first(me)), mine = std::ptrdiff_t(rows.owned(me));
+  std::vector<double> x(std::size_t(mine), 0.0);
+  const SolveStats st = solver->solve(std::vector<double>(b.begin() + first, b.begin() + first + mine), x);
+  ASSERT_TRUE(st.converged()) << st.line();
+  const auto exact = test::direct_solve(a, b);
+  for (std::ptrdiff_t i = 0; i < mine; ++i)
+    EXPECT_NEAR(x[std::size_t(i)], exact[std::size_t(first + i)], 1e-8 * test::max_abs(exact)) << i;
 }
 
 }  // namespace
