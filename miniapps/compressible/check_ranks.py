@@ -10,6 +10,12 @@ CHECK is one of
             1e-6; the start-up line names the cells each rank owns; the .pvtu has
             one piece per rank whose cells, ghosts removed, are the mesh's, each
             with its rank.
+  cylinder  the same for the built-in case (the inviscid cylinder with its CFL
+            ramp, fgmres + bilu0) on 1, 2 and 3 ranks: Cd and the entropy error
+            within 1e-6 of one rank's, Cl within 1e-5: the circulation is a
+            near-null mode of this unsymmetric mesh's Jacobian
+            (docs/compressible.md), and the stopping test leaves it to move by
+            about 1e-6 with the block Jacobi preconditioner's rank count.
   jacobi    four pseudo-time steps with FGMRES + point Jacobi, a preconditioner
             that does not depend on the ranks: the residual norms and the CFL of
             every step agree with one rank's to 1e-10 relative (the ten digits of
@@ -43,20 +49,26 @@ def figures(out):
     return json.loads((out / "summary.json").read_text())["figures_of_merit"]
 
 
-def check_cd():
-    run(1, WORK / "one", expect=0)
-    one = figures(WORK / "one")
+def check_cd(base=None, tag="", cl_tolerance=1e-6):
+    run(1, WORK / f"{tag}one", base=base, expect=0)
+    one = figures(WORK / f"{tag}one")
     for ranks in (2, 3):
-        out = WORK / f"ranks{ranks}"
-        done = run(ranks, out, expect=0)
+        out = WORK / f"{tag}ranks{ranks}"
+        done = run(ranks, out, base=base, expect=0)
         if f"over {ranks} ranks (METIS, 2 ghost layers): owned" not in done.stdout:
             fail(f"{ranks} ranks: no start-up line with the cells per rank:\n{done.stdout}")
         many = figures(out)
         for key in ("cd", "cl", "cd_pressure", "cd_viscous", "entropy_error"):
-            if abs(one[key] - many[key]) > 1e-6:
-                fail(f"{ranks} ranks: {key} {many[key]!r}, one rank {one[key]!r} (more than 1e-6 apart)")
+            tolerance = cl_tolerance if key == "cl" else 1e-6
+            if abs(one[key] - many[key]) > tolerance:
+                fail(f"{tag}{ranks} ranks: {key} {many[key]!r}, one rank {one[key]!r} (more than {tolerance} apart)")
         check_pieces(out, ranks, int(one["cells"]))
-        print(f"{ranks} ranks: cd {many['cd']} (one rank {one['cd']}), {int(many['pseudo_steps'])} steps")
+        print(f"{tag}{ranks} ranks: cd {many['cd']} (one rank {one['cd']}), cl {many['cl']} (one rank "
+              f"{one['cl']}), {int(many['pseudo_steps'])} steps ({int(one['pseudo_steps'])} on one)")
+
+
+def check_cylinder():
+    check_cd(base=[], tag="cylinder, ", cl_tolerance=1e-5)
 
 
 def check_pieces(out, ranks, cells):
@@ -100,4 +112,5 @@ def check_restart():
 
 
 if __name__ == "__main__":
-    CHECKS.dispatch(WORK, {"cd": check_cd, "jacobi": check_jacobi, "restart": check_restart})
+    CHECKS.dispatch(WORK, {"cd": check_cd, "cylinder": check_cylinder, "jacobi": check_jacobi,
+                           "restart": check_restart})
