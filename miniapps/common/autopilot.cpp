@@ -220,10 +220,17 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     barred_until_[k0] = step + spec_.every * (1L << std::min(failures_[k0] - 1, 10L));
   }
   if (probes(step)) {
+    // A tolerance missed in charge counts as failed too when another candidate
+    // met its own on the same systems: the one in charge bought a less accurate
+    // step (block Jacobi at the NACA 0012's iteration limit is cheap a step and
+    // costs pseudo-steps). When all missed, the costs decide.
+    bool another_met = false;
+    for (std::size_t k = 0; k < estimate_.size(); ++k)
+      another_met = another_met || (k != k0 && !refused_[k] && !std::isnan(cost[k]) && !failed[k]);
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       fresh_[k] = 0;
       if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
-      const bool counts_failed = failed[k] == solve_failed || (failed[k] && k != k0);
+      const bool counts_failed = failed[k] == solve_failed || (failed[k] && (k != k0 || another_met));
       estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k];
       fresh_[k] = 1;
       if (failed[k]) failed_once_[k] = 1;
@@ -284,7 +291,15 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   // the one in charge took the charge (a CFL that swings within it was probed).
   drifted = drifted || (std::isfinite(cfl) && std::isfinite(cfl_low_) && cfl_low_ > 0.0 &&
                         (cfl > 2.0 * cfl_high_ || cfl < 0.5 * cfl_low_));
-  if (drifted) probe_requested_ = true, confirm_only_ = false;
+  // A solve in charge stopped at its iteration limit while another candidate
+  // met its tolerance at its last probe (a finite estimate): probe them all,
+  // the backed-off ones too, whether they still do.
+  bool missed = false;
+  if (failed[k0] == missed_tolerance)
+    for (std::size_t k = 0; k < estimate_.size(); ++k)
+      missed = missed || (k != k0 && !refused_[k] && std::isfinite(estimate_[k]));
+  if (drifted || missed) probe_requested_ = true, confirm_only_ = false;
+  if (missed) probe_all_ = true;
 }
 
 void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, long iterations, double cfl) {

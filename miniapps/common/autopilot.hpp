@@ -82,7 +82,9 @@ class AutopilotPolicy {
   // and the system accepted it (Simulation::accepts_iteration_limit), else 0. A
   // probe that missed its tolerance counts as failed; the one in charge that
   // did keeps its cost and the charge (nothing fell back) but takes the charge
-  // back from another only by 2x, as a failed one.
+  // back from another only by 2x, as a failed one; and when another candidate
+  // met its tolerance at its last probe, it asks for a probe round (drift), in
+  // which its miss counts as failed if another met its tolerance again.
   // cfl: the step's CFL number (NaN where the physics has none); a change by more
   // than 2x since the last probe is a regime change and triggers a probe.
   void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,

@@ -198,20 +198,46 @@ TEST(AutopilotPolicy, AFailureInChargeProbesNextAndFallsBackByCost) {
 
 // tb-comp2d's flow accepts a solve stopped at its iteration limit: the one in
 // charge that stops there keeps the charge and its cost (no fallback ran, no
-// probe round follows), while a probe that stops there cannot take the charge.
+// immediate probe of every candidate as after a failure), while a probe that
+// stops there cannot take the charge.
 TEST(AutopilotPolicy, AToleranceMissedWhereTheSystemAcceptsItIsNoFailureInCharge) {
   constexpr char missed = AutopilotPolicy::missed_tolerance;
   AutopilotPolicy p(2, spec_of(0, 10));
   feed(p, 1, {{1.0, 1.5}});
   feed(p, 2, {{1.0, nan_cost}, {missed, 0}});
-  EXPECT_FALSE(p.probes(3)) << "a failure in charge would probe every candidate next";
   EXPECT_EQ(p.in_charge(), 0);
   EXPECT_TRUE(std::isfinite(p.estimates()[0]));
   feed(p, 11, {{1.0, 0.4}, {0, missed}});  // 2.5x cheaper, but it missed its tolerance
   EXPECT_EQ(p.in_charge(), 0);
   EXPECT_TRUE(std::isinf(p.estimates()[1]));
-  feed(p, 12, {{1.0, nan_cost}, {AutopilotPolicy::solve_failed, 0}});  // a real failure still probes
-  EXPECT_TRUE(p.probes(13));
+  // Candidate 1 has failed its probe: a miss in charge asks for no probe.
+  feed(p, 14, {{1.0, nan_cost}, {missed, 0}});
+  EXPECT_FALSE(p.probes(15)) << "no other candidate met its tolerance when last probed";
+  feed(p, 16, {{1.0, nan_cost}, {AutopilotPolicy::solve_failed, 0}});  // a real failure still probes
+  EXPECT_TRUE(p.probes(17));
+}
+
+// The NACA 0012's CFL ramp: block Jacobi, cheaper a step and converged at a
+// low CFL, took the charge; at a higher CFL it stops at its iteration limit
+// while BILU(0) still meets the tolerance. The miss asks for a probe round (not
+// sooner than every/4 after the last), and there the miss counts as failed.
+TEST(AutopilotPolicy, AToleranceMissedInChargeProbesAndYieldsToOneThatMetIt) {
+  constexpr char missed = AutopilotPolicy::missed_tolerance;
+  AutopilotPolicy p(2, spec_of(1, 20));  // starts with candidate 1 (block Jacobi) in charge
+  feed(p, 1, {{1.0, 0.4}});
+  ASSERT_EQ(p.in_charge(), 1);
+  feed(p, 2, {{nan_cost, 0.4}, {0, missed}});
+  EXPECT_FALSE(p.probes(3)) << "not sooner than every/4 = 5 steps after the last probe";
+  for (long step = 3; step <= 4; ++step) feed(p, step, {{nan_cost, 0.4}, {0, missed}});
+  feed(p, 5, {{nan_cost, 0.4}, {0, missed}});
+  ASSERT_TRUE(p.probes(6));
+  feed(p, 6, {{1.0, 0.4}, {0, missed}});
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_TRUE(std::isinf(p.estimates()[1]));
+  // Where every candidate misses, the costs decide as before.
+  AutopilotPolicy q(2, spec_of(1, 20));
+  feed(q, 1, {{1.0, 0.4}, {missed, missed}});
+  EXPECT_EQ(q.in_charge(), 1);
 }
 
 TEST(AutopilotPolicy, ARestoredStateRepeatsTheDecisionsExactly) {
