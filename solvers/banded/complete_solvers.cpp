@@ -42,11 +42,7 @@ void DiaBicgstabSolver::setup(const BsrMatrix& a) {
   part_ = balanced_partition(a.block_rows, comm_->size());
   const int me = comm_->rank();
   slab_ = dia_from_bsr(a, part_.first(me), part_.rows(me), &map_, min_fill_);
-  pattern_.block_size = a.block_size;
-  pattern_.block_rows = a.block_rows;
-  pattern_.block_cols = a.block_cols;
-  pattern_.row_ptr = a.row_ptr;
-  pattern_.col_idx = a.col_idx;
+  keep_pattern(a);
   if (variant_ == GbcgVariant::one_reduction) {
     transposed_slab_ = transposed_dia_from_bsr(a, part_.first(me), part_.rows(me), transposed_map_, min_fill_);
     gbcg_ = std::make_unique<Gbcg>(slab_, transposed_slab_, comm_, part_, stop_, backend_);
@@ -75,6 +71,15 @@ SolveStats DiaBicgstabSolver::solve(std::span<const double> b, std::span<double>
   return solve_slab(*gbcg_, *comm_, part_, b_, x_, x_local_, b, x, "bicgstab_dia");
 }
 
+// Sizes, row_ptr and col_idx (no values): what update checks a matrix against.
+void DiaBicgstabSolver::keep_pattern(const BsrMatrix& a) {
+  pattern_.block_size = a.block_size;
+  pattern_.block_rows = a.block_rows;
+  pattern_.block_cols = a.block_cols;
+  pattern_.row_ptr = a.row_ptr;
+  pattern_.col_idx = a.col_idx;
+}
+
 bool DiaBicgstabSolver::take_own_rows() {
   if (gbcg_) throw Error("bicgstab_dia: take_own_rows() after setup()");
   own_rows_ = true;
@@ -85,11 +90,7 @@ void DiaBicgstabSolver::setup_own_rows(const BsrMatrix& a) {
   gbcg_.reset();
   owned_ = std::make_unique<OwnedRowsDia>(a, *comm_, min_fill_, variant_ == GbcgVariant::one_reduction);
   part_ = owned_->partition();
-  pattern_.block_size = a.block_size;
-  pattern_.block_rows = a.block_rows;
-  pattern_.block_cols = a.block_cols;
-  pattern_.row_ptr = a.row_ptr;
-  pattern_.col_idx = a.col_idx;
+  keep_pattern(a);
   // A zero diagonal is found on its rank alone.
   agreed(*comm_, [&] {
     gbcg_ = variant_ == GbcgVariant::one_reduction

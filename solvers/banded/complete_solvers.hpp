@@ -30,6 +30,7 @@ class DiaBicgstabSolver final : public CompleteSolver {
   void reset_times();
 
  private:
+  void keep_pattern(const BsrMatrix& a);
   void setup_own_rows(const BsrMatrix& a);
   void update_own_rows(const BsrMatrix& a);
   SolveStats solve_own_rows(std::span<const double> b, std::span<double> x);

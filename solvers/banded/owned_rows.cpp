@@ -10,11 +10,6 @@ namespace tb::banded {
 
 namespace {
 
-// The rank whose rows hold global row j (ranks owning no rows are skipped).
-int owner_of(const RowPartition& p, index_t j) {
-  return int(std::upper_bound(p.starts.begin(), p.starts.end(), j) - p.starts.begin()) - 1;
-}
-
 // The whole matrix's entries per diagonal: this rank's counts as (offset,
 // count) pairs, every rank's gathered and summed.
 DiagonalCounts whole_counts(const BsrMatrix& rows, index_t first_row, const Communicator& comm) {
@@ -69,10 +64,11 @@ void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const Communicator& c
   const index_t first = part_.first(me), own = part_.rows(me);
   // Entry (g, j) of A is entry (j, g) of A^T, a row of A^T's owner of j:
   // those of other owners go there as (j, g) pairs, grouped by rank.
+  std::vector<int> owner(rows.col_idx.size());
   send_counts_.assign(std::size_t(ranks), 0);
-  for (index_t k = 0; k < rows.row_ptr.back(); ++k) {
-    const int q = owner_of(part_, rows.col_idx[std::size_t(k)]);
-    if (q != me) ++send_counts_[std::size_t(q)];
+  for (std::size_t k = 0; k < owner.size(); ++k) {
+    owner[k] = part_.owner(rows.col_idx[k]);
+    if (owner[k] != me) ++send_counts_[std::size_t(owner[k])];
   }
   std::vector<int> cursor(std::size_t(ranks), 0);
   std::partial_sum(send_counts_.begin(), send_counts_.end() - 1, cursor.begin() + 1);
@@ -80,12 +76,11 @@ void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const Communicator& c
   std::vector<index_t> send_pairs(2 * send_entry_.size());
   for (index_t i = 0; i < rows.block_rows; ++i)
     for (index_t k = rows.row_ptr[i]; k < rows.row_ptr[i + 1]; ++k) {
-      const index_t j = rows.col_idx[std::size_t(k)];
-      const int q = owner_of(part_, j);
+      const int q = owner[std::size_t(k)];
       if (q == me) continue;
       const auto e = std::size_t(cursor[std::size_t(q)]++);
       send_entry_[e] = k;
-      send_pairs[2 * e] = j;
+      send_pairs[2 * e] = rows.col_idx[std::size_t(k)];
       send_pairs[2 * e + 1] = first + i;
     }
   recv_counts_ = comm.exchange_counts(send_counts_);
@@ -103,8 +98,8 @@ void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const Communicator& c
   at.block_cols = part_.n();
   at.row_ptr.assign(std::size_t(own) + 1, 0);
   for (std::size_t r = 0; r < received; ++r) ++at.row_ptr[std::size_t(recv_pairs[2 * r] - first) + 1];
-  for (index_t k = 0; k < rows.row_ptr.back(); ++k)
-    if (owner_of(part_, rows.col_idx[std::size_t(k)]) == me) ++at.row_ptr[std::size_t(rows.col_idx[k] - first) + 1];
+  for (std::size_t k = 0; k < owner.size(); ++k)
+    if (owner[k] == me) ++at.row_ptr[std::size_t(rows.col_idx[k] - first) + 1];
   std::partial_sum(at.row_ptr.begin(), at.row_ptr.end(), at.row_ptr.begin());
   at.col_idx.resize(std::size_t(at.row_ptr.back()));
   std::vector<index_t> from(at.col_idx.size());
@@ -117,13 +112,13 @@ void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const Communicator& c
   for (std::size_t r = 0; r < from_below; ++r) place(recv_pairs[2 * r], recv_pairs[2 * r + 1], local_values + r);
   for (index_t i = 0; i < rows.block_rows; ++i)
     for (index_t k = rows.row_ptr[i]; k < rows.row_ptr[i + 1]; ++k)
-      if (owner_of(part_, rows.col_idx[std::size_t(k)]) == me) place(rows.col_idx[std::size_t(k)], first + i, k);
+      if (owner[std::size_t(k)] == me) place(rows.col_idx[std::size_t(k)], first + i, std::size_t(k));
   for (std::size_t r = from_below; r < received; ++r) place(recv_pairs[2 * r], recv_pairs[2 * r + 1], local_values + r);
 
   send_values_.resize(send_entry_.size());
   recv_values_.resize(received);
   values_.resize(local_values + received);
-  update_values(rows, comm);  // slab_ again (cheap) and values_
+  gather_transposed_values(rows, comm);
   at.values.resize(from.size());
   for (std::size_t e = 0; e < from.size(); ++e) at.values[e] = values_[std::size_t(from[e])];
   transposed_slab_ = dia_from_rows(at, first, transposed(choice), &transposed_map_);
@@ -132,14 +127,19 @@ void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const Communicator& c
   for (index_t& k : transposed_map_.rest_entry) k = from[std::size_t(k)];
 }
 
-void OwnedRowsDia::update_values(const BsrMatrix& rows, const Communicator& comm) {
-  banded::update_values(rows, map_, slab_);
-  if (send_counts_.empty()) return;  // no transposed slab
+// values_ = this rank's values, then those of A^T's entries other ranks hold.
+void OwnedRowsDia::gather_transposed_values(const BsrMatrix& rows, const Communicator& comm) {
   for (std::size_t e = 0; e < send_entry_.size(); ++e) send_values_[e] = rows.values[std::size_t(send_entry_[e])];
   comm.exchange(send_values_, send_counts_, recv_values_, recv_counts_);
   std::copy(rows.values.begin(), rows.values.end(), values_.begin());
   std::copy(recv_values_.begin(), recv_values_.end(), values_.begin() + std::ptrdiff_t(rows.values.size()));
-  if (!transposed_slab_.offsets.empty()) banded::update_values(values_, transposed_map_, transposed_slab_);
+}
+
+void OwnedRowsDia::update_values(const BsrMatrix& rows, const Communicator& comm) {
+  banded::update_values(rows, map_, slab_);
+  if (send_counts_.empty()) return;  // no transposed slab
+  gather_transposed_values(rows, comm);
+  banded::update_values(values_, transposed_map_, transposed_slab_);
 }
 
 }  // namespace tb::banded

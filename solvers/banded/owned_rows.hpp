@@ -35,6 +35,7 @@ class OwnedRowsDia {
 
  private:
   void build_transposed(const BsrMatrix& rows, const Communicator& comm, const DiagonalChoice& choice);
+  void gather_transposed_values(const BsrMatrix& rows, const Communicator& comm);
 
   RowPartition part_;
   DiaMap map_, transposed_map_;

@@ -1,10 +1,17 @@
 #include "row_partition.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "solvers/core/error.hpp"
 
 namespace tb::banded {
+
+int part_owning(std::span<const index_t> starts, index_t row) {
+  // The last part whose range starts at or before row: empty parts share
+  // their start with the next one and are skipped by upper_bound.
+  return int(std::upper_bound(starts.begin(), starts.end(), row) - starts.begin()) - 1;
+}
 
 RowPartition balanced_partition(index_t n, int parts) {
   if (parts < 1) throw Error("row partition: " + std::to_string(parts) + " parts; expected at least 1");

@@ -69,19 +69,12 @@ HaloPlan matrix_halo_plan(MPI_Comm comm, const RowDistribution& rows, std::span<
   const index_t first = rows.first(rank), owned = rows.owned(rank);
   // What this rank needs from each rank: its ghost columns grouped by owner
   // (contiguous, since both are ascending).
-  std::vector<int> need(std::size_t(size), 0), need_displs(std::size_t(size), 0);
+  std::vector<int> need(std::size_t(size), 0);
   for (index_t g : ghost_columns) ++need[std::size_t(rows.owner(g))];
-  for (int q = 1; q < size; ++q)
-    need_displs[std::size_t(q)] = need_displs[std::size_t(q) - 1] + need[std::size_t(q) - 1];
-  std::vector<int> give(std::size_t(size), 0), give_displs(std::size_t(size), 0);
-  check(MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm), "MPI_Alltoall");
-  for (int q = 1; q < size; ++q)
-    give_displs[std::size_t(q)] = give_displs[std::size_t(q) - 1] + give[std::size_t(q) - 1];
+  const std::vector<int> give = alltoall_counts(comm, need);
+  const std::vector<int> need_displs = displacements(need), give_displs = displacements(give);
   std::vector<index_t> asked(std::size_t(give_displs.back() + give.back()));
-  static_assert(sizeof(index_t) == sizeof(int));
-  check(MPI_Alltoallv(ghost_columns.data(), need.data(), need_displs.data(), MPI_INT, asked.data(), give.data(),
-                      give_displs.data(), MPI_INT, comm),
-        "MPI_Alltoallv");
+  alltoallv(comm, ghost_columns, need, asked, give);
 
   HaloPlan plan;
   for (int q = 0; q < size; ++q) {

@@ -54,48 +54,49 @@ void MpiCommunicator::allgather(const banded::RowPartition& p, const double* loc
 
 MPI_Datatype mpi_index_type() { return sizeof(index_t) == 8 ? MPI_INT64_T : MPI_INT32_T; }
 
-std::vector<index_t> MpiCommunicator::allgather(std::span<const index_t> mine) const {
-  const auto ranks = std::size_t(size_);
-  std::vector<int> counts(ranks), displs(ranks);
-  const int count = int(mine.size());
-  check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_), "MPI allgather", "MPI_Allgather");
-  long total = 0;
-  for (std::size_t q = 0; q < ranks; ++q) {
-    displs[q] = int(total);
-    total += counts[q];
-  }
-  std::vector<index_t> all(static_cast<std::size_t>(total));
-  check_mpi(MPI_Allgatherv(mine.data(), count, mpi_index_type(), all.data(), counts.data(), displs.data(),
-                           mpi_index_type(), comm_),
-            "MPI allgather", "MPI_Allgatherv");
-  return all;
-}
-
-std::vector<int> MpiCommunicator::exchange_counts(std::span<const int> send_counts) const {
-  if (send_counts.size() != std::size_t(size_))
-    throw Error("MPI exchange: " + std::to_string(send_counts.size()) + " send counts for " + std::to_string(size_) +
-                " ranks");
-  std::vector<int> recv(std::size_t(size_), 0);
-  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm_), "MPI exchange",
-            "MPI_Alltoall");
-  return recv;
-}
-
-namespace {
-
 std::vector<int> displacements(std::span<const int> counts) {
   std::vector<int> d(counts.size(), 0);
   for (std::size_t q = 1; q < counts.size(); ++q) d[q] = d[q - 1] + counts[q - 1];
   return d;
 }
 
+std::vector<index_t> MpiCommunicator::allgather(std::span<const index_t> mine) const {
+  std::vector<int> counts(static_cast<std::size_t>(size_));
+  const int count = int(mine.size());
+  check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_), "MPI allgather", "MPI_Allgather");
+  const std::vector<int> displs = displacements(counts);
+  std::vector<index_t> all(std::size_t(displs.back() + counts.back()));
+  check_mpi(MPI_Allgatherv(mine.data(), count, mpi_index_type(), all.data(), counts.data(), displs.data(),
+                           mpi_index_type(), comm_),
+            "MPI allgather", "MPI_Allgatherv");
+  return all;
+}
+
+std::vector<int> alltoall_counts(MPI_Comm comm, std::span<const int> send_counts) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (send_counts.size() != std::size_t(size))
+    throw Error("MPI exchange: " + std::to_string(send_counts.size()) + " send counts for " + std::to_string(size) +
+                " ranks");
+  std::vector<int> recv(std::size_t(size), 0);
+  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm), "MPI exchange",
+            "MPI_Alltoall");
+  return recv;
+}
+
+namespace {
+
 template <class T>
-void alltoallv(MPI_Comm comm, int size, MPI_Datatype type, std::span<const T> send, std::span<const int> send_counts,
-               std::span<T> recv, std::span<const int> recv_counts) {
-  const std::vector<int> sd = displacements(send_counts), rd = displacements(recv_counts);
+void alltoallv_of(MPI_Comm comm, MPI_Datatype type, std::span<const T> send, std::span<const int> send_counts,
+                  std::span<T> recv, std::span<const int> recv_counts) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
   const auto ranks = std::size_t(size);
-  if (send_counts.size() != ranks || recv_counts.size() != ranks ||
-      send.size() != std::size_t(sd.back() + send_counts.back()) ||
+  if (send_counts.size() != ranks || recv_counts.size() != ranks)
+    throw Error("MPI exchange: " + std::to_string(send_counts.size()) + " send and " +
+                std::to_string(recv_counts.size()) + " receive counts for " + std::to_string(size) + " ranks");
+  const std::vector<int> sd = displacements(send_counts), rd = displacements(recv_counts);
+  if (send.size() != std::size_t(sd.back() + send_counts.back()) ||
       recv.size() != std::size_t(rd.back() + recv_counts.back()))
     throw Error("MPI exchange: " + std::to_string(send.size()) + " values to send and room for " +
                 std::to_string(recv.size()) + " do not match the counts for " + std::to_string(size) + " ranks");
@@ -106,14 +107,28 @@ void alltoallv(MPI_Comm comm, int size, MPI_Datatype type, std::span<const T> se
 
 }  // namespace
 
+void alltoallv(MPI_Comm comm, std::span<const index_t> send, std::span<const int> send_counts, std::span<index_t> recv,
+               std::span<const int> recv_counts) {
+  alltoallv_of(comm, mpi_index_type(), send, send_counts, recv, recv_counts);
+}
+
+void alltoallv(MPI_Comm comm, std::span<const double> send, std::span<const int> send_counts, std::span<double> recv,
+               std::span<const int> recv_counts) {
+  alltoallv_of(comm, MPI_DOUBLE, send, send_counts, recv, recv_counts);
+}
+
+std::vector<int> MpiCommunicator::exchange_counts(std::span<const int> send_counts) const {
+  return alltoall_counts(comm_, send_counts);
+}
+
 void MpiCommunicator::exchange(std::span<const index_t> send, std::span<const int> send_counts, std::span<index_t> recv,
                                std::span<const int> recv_counts) const {
-  alltoallv(comm_, size_, mpi_index_type(), send, send_counts, recv, recv_counts);
+  alltoallv(comm_, send, send_counts, recv, recv_counts);
 }
 
 void MpiCommunicator::exchange(std::span<const double> send, std::span<const int> send_counts, std::span<double> recv,
                                std::span<const int> recv_counts) const {
-  alltoallv(comm_, size_, MPI_DOUBLE, send, send_counts, recv, recv_counts);
+  alltoallv(comm_, send, send_counts, recv, recv_counts);
 }
 
 namespace {

@@ -7,6 +7,8 @@
 
 #include <map>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "solvers/banded/communicator.hpp"
 
@@ -64,6 +66,19 @@ class MpiCommunicator final : public banded::Communicator {
 
 // The MPI type of tb::index_t.
 MPI_Datatype mpi_index_type();
+
+// The personalised exchanges on a communicator (the Communicator's exchange_counts
+// and exchange, and a distributed product's halo plan): what every rank sends
+// here, given what this rank sends each (MPI_Alltoall of one count each);
+std::vector<int> alltoall_counts(MPI_Comm comm, std::span<const int> send_counts);
+// the offsets of consecutive groups of these sizes (MPI's displacements);
+std::vector<int> displacements(std::span<const int> counts);
+// and MPI_Alltoallv of values grouped by rank, tb::Error when the sizes do not
+// match the counts.
+void alltoallv(MPI_Comm comm, std::span<const index_t> send, std::span<const int> send_counts, std::span<index_t> recv,
+               std::span<const int> recv_counts);
+void alltoallv(MPI_Comm comm, std::span<const double> send, std::span<const int> send_counts, std::span<double> recv,
+               std::span<const int> recv_counts);
 
 // True once MPI_Finalize has run: MPI objects must then no longer be freed.
 bool mpi_finalized();

@@ -20,9 +20,7 @@ RowDistribution RowDistribution::from_counts(std::span<const index_t> counts) {
 int RowDistribution::owner(index_t i) const {
   if (i < 0 || i >= n())
     throw Error("RowDistribution: row " + std::to_string(i) + " outside [0, " + std::to_string(n()) + ")");
-  // The last rank whose range starts at or before i: empty ranks share their
-  // start with the next one and are skipped by upper_bound.
-  return int(std::upper_bound(begin.begin(), begin.end(), i) - begin.begin()) - 1;
+  return banded::part_owning(begin, i);
 }
 
 namespace {
