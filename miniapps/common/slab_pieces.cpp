@@ -4,6 +4,8 @@
 #include <ostream>
 #include <string>
 
+#include "domain_sharing.hpp"
+#include "rank_counts.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::harness {
@@ -15,6 +17,27 @@ std::array<index_t, 3> identity(const PlaneRange& p) {
 }
 
 }  // namespace
+
+RankSlab split_into_slabs(const std::string& program, const StructuredIndex& shape, int axis, int ghost_planes) {
+  const int ranks = run_ranks(), me = run_rank();
+  const std::string name = axis == 1 ? "y" : "z";
+  const index_t planes = axis == 1 ? shape.nj : shape.nk;
+  if (planes < ranks)
+    throw Error(program + " on " + std::to_string(ranks) + " ranks splits the grid into slabs of " + name +
+                " planes: its " + std::to_string(planes) + " planes allow at most " + std::to_string(planes) +
+                " ranks");
+  RankSlab r;
+  r.slab = decompose_slabs(shape, ranks, ghost_planes)[std::size_t(me)];
+  r.share = share_over_slab(r.slab, shape.cells());
+  const std::vector<double> owned = r.share->gather_on_root(std::vector<double>{double(r.slab.planes)});
+  if (me == 0) {
+    std::string cells = std::to_string(shape.ni) + " x " + std::to_string(shape.nj);
+    if (axis == 2) cells += " x " + std::to_string(shape.nk);
+    r.decomposition = cells + " cells over " + std::to_string(ranks) + " ranks (slabs of " + name + " planes, " +
+                      std::to_string(ghost_planes) + " ghost planes): owned " + per_rank(owned) + " planes";
+  }
+  return r;
+}
 
 void write_slab_identity(std::ostream& out, const PlaneRange& planes) {
   const std::array<index_t, 3> id = identity(planes);

@@ -7,7 +7,6 @@
 #include <ostream>
 
 #include "miniapps/common/domain_sharing.hpp"
-#include "miniapps/common/rank_counts.hpp"
 #include "miniapps/common/slab_pieces.hpp"
 #include "miniapps/immersed/field_output.hpp"
 #include "miniapps/immersed/ib_case.hpp"
@@ -72,21 +71,13 @@ std::string write_cell_fields(const std::filesystem::path& fields, const std::st
 IbSlab::IbSlab(const CartesianGrid& whole, bool decompose) : grid(whole) {
   for (int d = 0; d < 3; ++d)
     longest_side = std::max(longest_side, whole.axis(d).nodes.back() - whole.axis(d).nodes.front());
-  const int ranks = harness::run_ranks(), me = harness::run_rank();
-  if (!decompose || ranks <= 1) return;
-  const index_t planes = whole.cells(2);
-  if (planes < ranks)
-    throw Error("tb-ib on " + std::to_string(ranks) + " ranks splits the grid into slabs of z planes: its " +
-                std::to_string(planes) + " planes allow at most " + std::to_string(planes) + " ranks");
-  const Slab slab = decompose_slabs(whole.shape(), ranks, ib_ghost_planes)[std::size_t(me)];
-  share = harness::share_over_slab(slab, whole.num_cells());
+  if (!decompose || harness::run_ranks() <= 1) return;
+  harness::RankSlab split = harness::split_into_slabs("tb-ib", whole.shape(), 2, ib_ghost_planes);
+  share = std::move(split.share);
+  decomposition = std::move(split.decomposition);
+  const Slab& slab = split.slab;
   grid =
       CartesianGrid::piece(whole, slab.first_held(), slab.held(), slab.planes_below, slab.planes_below + slab.planes);
-  const std::vector<double> owned = share->gather_on_root(std::vector<double>{double(slab.planes)});
-  if (me == 0)
-    decomposition = std::to_string(whole.cells(0)) + " x " + std::to_string(whole.cells(1)) + " x " +
-                    std::to_string(planes) + " cells over " + std::to_string(ranks) + " ranks (slabs of z planes, " +
-                    std::to_string(ib_ghost_planes) + " ghost planes): owned " + harness::per_rank(owned) + " planes";
 }
 
 FlowSimulation::FlowSimulation(const harness::CaseConfig& config, bool decompose)

@@ -8,7 +8,6 @@
 
 #include "mesh/structured/slab.hpp"
 #include "miniapps/common/domain_sharing.hpp"
-#include "miniapps/common/rank_counts.hpp"
 #include "miniapps/common/slab_pieces.hpp"
 #include "miniapps/incompressible/field_output.hpp"
 #include "miniapps/incompressible/incomp_case.hpp"
@@ -36,26 +35,15 @@ IncompressibleSimulation::~IncompressibleSimulation() = default;
 // planes each side: what the Rhie-Chow faces of the owned cells reach (the
 // pressure gradient of the first ghost plane needs the second).
 FvGrid IncompressibleSimulation::slab_of_this_rank(const FvGrid& whole) {
-  const int ranks = harness::run_ranks(), me = harness::run_rank();
-  const PlaneRange& all = whole.planes();
-  const std::string axis = all.axis == 1 ? "y" : "z";
-  const std::string on =
-      "tb-incomp on " + std::to_string(ranks) + " ranks splits the grid into slabs of " + axis + " planes";
-  if (whole.axis(all.axis).periodic)
-    throw Error(on + ": a grid periodic in " + axis + " cannot be split (run it on one rank)");
-  if (all.whole_planes < ranks)
-    throw Error(on + ": its " + std::to_string(all.whole_planes) + " planes allow at most " +
-                std::to_string(all.whole_planes) + " ranks");
-  constexpr int ghost_planes = 2;
-  const Slab slab = decompose_slabs(whole.shape(), ranks, ghost_planes)[std::size_t(me)];
-  share_ = harness::share_over_slab(slab, whole.num_cells());
-  const std::vector<double> planes = share_->gather_on_root(std::vector<double>{double(slab.planes)});
-  if (me == 0) {
-    std::string cells = std::to_string(whole.cells(0)) + " x " + std::to_string(whole.cells(1));
-    if (whole.dim() == 3) cells += " x " + std::to_string(whole.cells(2));
-    decomposition_ = cells + " cells over " + std::to_string(ranks) + " ranks (slabs of " + axis + " planes, " +
-                     std::to_string(ghost_planes) + " ghost planes): owned " + harness::per_rank(planes) + " planes";
-  }
+  const int axis = whole.planes().axis;
+  const std::string name = axis == 1 ? "y" : "z";
+  if (whole.axis(axis).periodic)
+    throw Error("tb-incomp on " + std::to_string(harness::run_ranks()) + " ranks splits the grid into slabs of " +
+                name + " planes: a grid periodic in " + name + " cannot be split (run it on one rank)");
+  harness::RankSlab split = harness::split_into_slabs("tb-incomp", whole.shape(), axis, 2);
+  share_ = std::move(split.share);
+  decomposition_ = std::move(split.decomposition);
+  const Slab& slab = split.slab;
   return FvGrid::piece(whole, slab.first_held(), slab.held(), slab.planes_below, slab.planes_below + slab.planes);
 }
 
