@@ -33,6 +33,11 @@ double read_exact(std::istream& in);
 
 // True for text that starts with "autopilot(".
 bool is_autopilot_spec(const std::string& text);
+// Why a decomposed run refuses an autopilot specification (the start-up check
+// says it first, naming the place; SystemSolvers again for callers without one).
+inline constexpr const char* autopilot_on_ranks_refusal =
+    "the autopilot runs on one process, or on ranks that each run the whole physics (run.decompose = false); a "
+    "decomposed run takes one specification";
 // Throws tb::Error quoting the text and naming the parameter and what is allowed.
 AutopilotSpec parse_autopilot_spec(const std::string& text);
 

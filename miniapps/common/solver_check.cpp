@@ -54,10 +54,7 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed) {
                  (s.place.empty() ? " (the default)" : "") + ", allowed a solver that takes the linear system '" +
                  s.system + "' (" + describe(a) + "): " + why);
   };
-  if (decomposed && is_autopilot_spec(s.spec))
-    throw refuse(
-        "the autopilot runs on one process, or on ranks that each run the whole physics (run.decompose = false); a "
-        "decomposed run takes one specification");
+  if (decomposed && is_autopilot_spec(s.spec)) throw refuse(autopilot_on_ranks_refusal);
   if (s.autopilot_allowed && is_autopilot_spec(s.spec)) {
     // The autopilot refuses the candidates that cannot take the system and
     // goes on with the others (autopilot_slot.cpp); with none left it cannot run.

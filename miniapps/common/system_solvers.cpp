@@ -49,10 +49,7 @@ SystemSolvers::SystemSolvers(const std::vector<std::string>& systems,
   for (const auto& s : systems_) {
     auto it = driver_specs.find(s);
     if (it == driver_specs.end()) throw Error("no solver specification for linear system '" + s + "'");
-    if (decomposed && is_autopilot_spec(it->second))
-      throw Error("solver." + s +
-                  ": the autopilot runs on one process, or on ranks that each run the whole physics (run.decompose = "
-                  "false); a decomposed run takes one specification");
+    if (decomposed && is_autopilot_spec(it->second)) throw Error("solver." + s + ": " + autopilot_on_ranks_refusal);
     if (is_autopilot_spec(it->second))
       autopilots_[s] = std::make_unique<AutopilotSlot>(s, parse_autopilot_spec(it->second));
     else {
