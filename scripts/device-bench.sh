@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds the solver layer, its GPU tests and the benchmarks on a bare CUDA
-# machine (nvcc, CMake and a C++ compiler; no Debian -dev packages: Eigen,
-# GoogleTest, toml++ and xxHash come from .carry/, filled by
-# scripts/device-carry.sh where they are installed; MPI, VTK and METIS stay off,
-# so the miniapps write no field files and order without METIS) and runs named steps, each under its own time limit. What a step writes goes
+# Builds the solver layer, its GPU tests, the miniapps and the benchmarks on a
+# bare CUDA machine (nvcc, CMake and a C++ compiler; no Debian -dev packages:
+# Eigen, GoogleTest, toml++ and xxHash come from .carry/, filled by
+# scripts/device-carry.sh where they are installed; VTK stays off, so the
+# miniapps write no field files) and runs named steps, each under its own time
+# limit. With .carry/mpi (scripts/device-carry.sh --mpi) the build has MPI and
+# METIS too, from Debian's packages unpacked outside /. What a step writes goes
 # to $OUT/r (else build-device/r) and is packed into results.tgz beside it after
 # every step, so a run cut short still returns what finished. The GPU results
 # of 2026-11-22 were taken this way (bench/results/gpu-20261122-README.md).
@@ -13,16 +15,21 @@
 #   MC_ARGS="--gpu-only --mesh .carry/meshes/tet_sphere_103k.msh" scripts/device-bench.sh build multicolor
 #   ASYNC_ARGS="--gpu-only --system .carry/systems/cylinder-A.mtx" scripts/device-bench.sh build async
 #   scripts/device-bench.sh build loops autopilot       # the miniapps' time loops with GPU solvers
+#   scripts/device-bench.sh build tests mpi scaling     # with .carry/mpi: MPI tests, ranks on 16 cores
 #
 # Steps: build (configure and build everything), tests (ctest -L gpu), loops
 # (bench/time_loops/gpu_loops.py: each miniapp's cases with host and GPU
 # solvers, alternated), autopilot (bench/autopilot/autopilot.py --gpu: host
 # against GPU candidates inside the loops), spmv,
-# fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut, mpi (Open MPI from .carry/mpi,
-# scripts/device-carry.sh --mpi: a second build with MPI, then the MPI tests,
-# the two-rank GPU ones included, on two ranks sharing the GPU; then tb-ib's
-# default decomposed on 1, 2 and 4 ranks with GBCG on the host and the device). Limits in seconds: MC_T,
-# ASYNC_T, PL_T (defaults below); MC_ARGS adds arguments (--gpu-only); BUILD_DIR names the build folder.
+# fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut,
+# mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
+# ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
+# with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
+# build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
+# medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
+# the sphere; SCALING_RANKS, SCALING_REPS). Limits in seconds: MC_T, ASYNC_T,
+# PL_T, LOOPS_T, AP_T, SCALING_T (defaults below); MC_ARGS adds arguments
+# (--gpu-only); BUILD_DIR names the build folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=${OUT:-$PWD/build-device}/r
@@ -47,6 +54,30 @@ if [ -f .carry/toml/lib/x86_64-linux-gnu/cmake/tomlplusplus/tomlplusplusConfig.c
 fi
 py=$(command -v python3)
 
+# Debian 12's Open MPI, METIS and GNU time, unpacked once outside / (where a
+# package could break the image) and found through OPAL_PREFIX.
+mpi_flags=()
+if ls .carry/mpi/*.deb >/dev/null 2>&1; then
+  root=/tmp/tb-mpi
+  if [ ! -x "$root/usr/bin/mpiexec.openmpi" ]; then
+    rm -rf "$root" && mkdir -p "$root"
+    for f in .carry/mpi/*.deb; do dpkg -x "$f" "$root"; done
+  fi
+  usr=$root/usr && lib=$usr/lib/x86_64-linux-gnu
+  export OPAL_PREFIX=$usr LD_LIBRARY_PATH=$lib:$lib/openmpi/lib:${LD_LIBRARY_PATH:-}
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_pcompress_base_silence_warning=1
+  mpiexec=$usr/bin/mpiexec.openmpi
+  mpi_flags=(-DWITH_MPI=ON -DMPI_CXX_COMPILER="$usr/bin/mpicxx.openmpi" -DMPIEXEC_EXECUTABLE="$mpiexec"
+    -DWITH_METIS=ON -DMETIS_INCLUDE_DIR="$usr/include" -DMETIS_LIBRARY="$lib/libmetis.so")
+else
+  mpi_flags=(-DWITH_MPI=OFF -DWITH_METIS=OFF)
+fi
+need_mpi() {
+  [ -n "${mpiexec:-}" ] && return 0
+  echo "device-bench.sh: step $1 needs .carry/mpi (scripts/device-carry.sh --mpi) and the build it makes" >&2
+  return 1
+}
+
 for step in "$@"; do
   log "start $step"
   case $step in
@@ -54,8 +85,9 @@ for step in "$@"; do
       # GTest's package search is disabled so the carried sources are the ones built.
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR="$eigen_dir" \
         -DTB_GTEST_SOURCE_DIR="$PWD/.carry/googletest" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
-        -DWITH_CUDA=ON -DWITH_MPI=OFF -DWITH_VTK=OFF -DWITH_METIS=OFF -DWITH_PETSC=OFF -DWITH_PYTHON=OFF \
-        "${miniapp_flags[@]}" >"$results/configure.log" 2>&1
+        -DWITH_CUDA=ON -DWITH_VTK=OFF -DWITH_PETSC=OFF -DWITH_PYTHON=OFF \
+        "${mpi_flags[@]}" "${miniapp_flags[@]}" >"$results/configure.log" 2>&1
+      grep "Testbed:" "$results/configure.log"
       cmake --build "$build" -j "$(nproc)" >"$results/build.log" 2>&1 || grep -E -B2 -A8 "error" "$results/build.log" | head -80
       nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
     tests)
@@ -93,45 +125,43 @@ for step in "$@"; do
       timeout "${PL_T:-90}" "$build/bin/tb-bench-parilut" --problems ani5 --steps 2 --json "$results/gpu-$stamp-parilut.json" \
         --md "$results/gpu-$stamp-parilut.md" >"$results/parilut.txt" 2>&1 ;;
     mpi)
-      # Unpacked outside /, where a package could break the image.
-      root=/tmp/tb-mpi && rm -rf "$root" && mkdir -p "$root"
-      for f in .carry/mpi/*.deb; do dpkg -x "$f" "$root"; done
-      usr=$root/usr && lib=$usr/lib/x86_64-linux-gnu
-      export OPAL_PREFIX=$usr LD_LIBRARY_PATH=$lib:$lib/openmpi/lib:${LD_LIBRARY_PATH:-}
-      export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      need_mpi mpi || continue
       ldd --version | head -1 >"$results/mpi.txt"
-      cmake -S . -B "$build-mpi" -DCMAKE_BUILD_TYPE=Release -DEigen3_DIR="$eigen_dir" \
-        -DTB_GTEST_SOURCE_DIR="$PWD/.carry/googletest" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
-        -DWITH_CUDA=ON -DWITH_MPI=ON -DWITH_VTK=OFF -DWITH_METIS=OFF \
-        -DMPI_CXX_COMPILER="$usr/bin/mpicxx.openmpi" -DMPIEXEC_EXECUTABLE="$usr/bin/mpiexec.openmpi" \
-        >"$results/configure-mpi.log" 2>&1
-      cmake --build "$build-mpi" -j "$(nproc)" --target test_solvers_dist_mpi test_solvers_dist_gpu_mpi \
-        >"$results/build-mpi.log" 2>&1 || grep -E -B2 -A8 "error" "$results/build-mpi.log" | head -60
-      for t in test_solvers_dist_gpu_mpi test_solvers_dist_mpi; do
-        timeout 180 "$usr/bin/mpiexec.openmpi" -n 2 --oversubscribe "$build-mpi/bin/$t" >>"$results/mpi.txt" 2>&1
-        echo "$t rc=$?" >>"$results/mpi.txt"
-      done
+      ctest --test-dir "$build" -L mpi --output-on-failure --timeout 300 -j 4 2>&1 |
+        tee "$results/mpi-tests.log" | tail -5
       # tb-ib decomposed over 2 and 4 ranks with GBCG on each rank's own rows, host
       # and device (one GPU shared by the ranks), alternated (issue 28's GPU local solver).
-      if cmake --build "$build-mpi" -j "$(nproc)" --target tb-ib >>"$results/build-mpi.log" 2>&1; then
-        dev="bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)"
-        mkdir -p "$results/ib-ranks"
-        for rep in 1 2; do
-          for ranks in 1 2 4; do
-            for where in host cuda; do
-              set_dev=()
-              [ "$where" = cuda ] && set_dev=(--set "solver.pressure=$dev" --set
-                "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)")
-              out=$results/ib-ranks/r$rep-n$ranks-$where
-              timeout 300 "$usr/bin/mpiexec.openmpi" -n $ranks --oversubscribe "$build-mpi/bin/tb-ib" \
-                "${set_dev[@]}" --set run.progress=false --out "$out" >"$out.log" 2>&1
-              echo "tb-ib $ranks ranks $where rep $rep rc=$? $(grep -o '"wall_seconds": [0-9.]*' "$out/summary.json" 2>/dev/null)" \
-                >>"$results/mpi.txt"
-            done
+      dev="bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)"
+      mkdir -p "$results/ib-ranks"
+      for rep in $(seq "${IB_REPS:-1}"); do
+        for ranks in 1 2 4; do
+          for where in host cuda; do
+            set_dev=()
+            [ "$where" = cuda ] && set_dev=(--set "solver.pressure=$dev" --set
+              "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)")
+            out=$results/ib-ranks/r$rep-n$ranks-$where
+            timeout 300 "$mpiexec" -n $ranks --oversubscribe "$build/bin/tb-ib" \
+              "${set_dev[@]}" --set run.progress=false --out "$out" >"$out.log" 2>&1
+            echo "tb-ib $ranks ranks $where rep $rep rc=$? $(grep -o '"wall_seconds": [0-9.]*' "$out/summary.json" 2>/dev/null)" \
+              >>"$results/mpi.txt"
           done
         done
-      fi ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi)" >&2 ;;
+      done ;;
+    scaling)
+      # Issue 28's strong scaling on the 16 cores, one thread a rank.
+      need_mpi scaling || continue
+      ranks_py() {
+        timeout "${SCALING_T:-480}" "$py" bench/dist/miniapp_ranks.py --miniapp "$1" --exe "$build/bin/$1" --mpiexec "$mpiexec" \
+          --time "$usr/bin/time" --ranks "${SCALING_RANKS:-1,2,4,8,16}" --reps "${SCALING_REPS:-1}" "${@:2}" \
+          >>"$results/scaling.txt" 2>&1
+      }
+      medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=venkatakrishnan)
+      ranks_py tb-comp2d "${medium[@]}" --json "$results/gpu-host16-$stamp-comp2d-naca-medium-bjacobi.json"
+      ranks_py tb-comp2d "${medium[@]}" --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+asm(overlap=1,local=bilu0)" \
+        --json "$results/gpu-host16-$stamp-comp2d-naca-medium-asm1.json"
+      ranks_py tb-incomp --set grid.nx=128 --set grid.ny=128 --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
+      ranks_py tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json" ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi scaling)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

@@ -10,9 +10,11 @@
 # Eigen3Config.cmake, which finds its headers at ../../../include/eigen3 from
 # its own folder, needs no editing.
 #
-# --mpi also fetches Debian's Open MPI as .deb files into .carry/mpi (8 MB): the
-# CUDA machine has no MPI, and device-bench.sh's `mpi` step unpacks them outside
-# / and runs the two-rank GPU tests. Relocating the unpacked tree with
+# --mpi also fetches Debian's Open MPI, METIS and GNU time as .deb files into
+# .carry/mpi (9 MB) and copies the medium NACA0012 mesh (scripts/make-meshes.sh
+# medium; 2 MB) into .carry/meshes: the CUDA machine has none of them, and
+# device-bench.sh unpacks the packages outside / and builds with MPI and METIS,
+# for the MPI tests (the two-rank GPU ones included) and the `scaling` step. Relocating the unpacked tree with
 # OPAL_PREFIX was tried on this (Debian) machine only; whether the CUDA image's
 # C library is new enough for Debian 12's packages is found out there.
 #
@@ -37,8 +39,12 @@ if [ "${1:-}" = "--mpi" ]; then
   rm -rf .carry/mpi && mkdir -p .carry/mpi
   (cd .carry/mpi && apt-get download openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15 \
     libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 \
-    libnl-route-3-200 libpsm2-2 libpsm-infinipath1 libnuma1 libltdl7 libpciaccess0 libmunge2 libxnvctrl0 libgfortran5)
+    libnl-route-3-200 libpsm2-2 libpsm-infinipath1 libnuma1 libltdl7 libpciaccess0 libmunge2 libxnvctrl0 libgfortran5 \
+    libmetis5 libmetis-dev time)
   du -sh .carry/mpi
+  f=inputs/meshes/generated/naca0012_medium.su2
+  [ -e "$f" ] || { echo "device-carry.sh: $f is missing (scripts/make-meshes.sh medium)" >&2; exit 2; }
+  mkdir -p .carry/meshes && cp "$f" .carry/meshes/
 fi
 
 eigen_headers=/usr/include/eigen3

@@ -42,7 +42,7 @@ def one_run(args, ranks, out):
         command += ["--set", kv]
     # Each rank's peak RSS into its own file (lines on a shared stderr interleave).
     out.mkdir(parents=True)
-    timed = ["sh", "-c", '/usr/bin/time -f %M -o "$0/rss.${OMPI_COMM_WORLD_RANK:-0}" "$@"', str(out)] + command
+    timed = ["sh", "-c", f'{args.time} -f %M -o "$0/rss.${{OMPI_COMM_WORLD_RANK:-0}}" "$@"', str(out)] + command
     if ranks > 1:
         timed = [args.mpiexec, "-n", str(ranks), "--oversubscribe"] + timed
     env = dict(os.environ, OMP_NUM_THREADS="1")
@@ -75,15 +75,17 @@ def main():
     p.add_argument("--mpiexec", default="mpiexec")
     p.add_argument("--case", help="default: the NACA0012 case for tb-comp2d, the built-in cases of the others")
     p.add_argument("--set", action="append", default=[])
+    p.add_argument("--time", default="/usr/bin/time", help="GNU time (Debian: time), for each rank's peak memory")
     p.add_argument("--ranks", default="1,2")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--json", required=True)
     args = p.parse_args()
     args.exe = args.exe or str(ROOT / "build/bin" / args.miniapp)
     args.case = args.case or DEFAULT_CASES[args.miniapp]
-    if not os.access("/usr/bin/time", os.X_OK):
-        sys.exit("miniapp_ranks: /usr/bin/time not found (apt-get install time): it measures each rank's memory")
+    if not os.access(args.time, os.X_OK):
+        sys.exit(f"miniapp_ranks: {args.time} not found (apt-get install time): it measures each rank's memory")
     counts = [int(r) for r in args.ranks.split(",")]
+    load_at_start = os.getloadavg()[0]
     runs = {r: [] for r in counts}
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps):
@@ -111,12 +113,13 @@ def main():
         res["iteration_ratio"] = res["iterations"] / base["iterations"]
         print(f"{res['ranks']} ranks: efficiency {res['parallel_efficiency']:.2f}, peak RSS {res['peak_rss_ratio']:.2f}x, "
               f"memory the steps added {res['steps_added_rss_ratio']:.2f}x, iterations {res['iteration_ratio']:.2f}x")
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    # TB_COMMIT: a copied tree (the GPU machine's) whose git metadata is not the tree's.
+    commit = os.environ.get("TB_COMMIT") or subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True).stdout.strip()
     doc = {"benchmark": "miniapp_ranks", "miniapp": args.miniapp, "command": " ".join(sys.argv), "case": args.case,
            "sets": args.set,
            "machine": {"hostname": platform.node(), "logical_cpus": os.cpu_count(),
-                       "load_average_1min_at_end": os.getloadavg()[0]},
+                       "load_average_1min_at_start": load_at_start, "load_average_1min_at_end": os.getloadavg()[0]},
            "git_commit": commit, "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "threads_per_rank": 1, "reps": args.reps, "results": results}
     pathlib.Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
