@@ -6,8 +6,8 @@
 # miniapps write no field files) and runs named steps, each under its own time
 # limit. With .carry/mpi (scripts/device-carry.sh --mpi) the build has MPI and
 # METIS too, from Debian's packages unpacked outside /. What a step writes goes
-# to $OUT/r (else build-device/r) and is packed into results.tgz beside it after
-# every step, so a run cut short still returns what finished. The GPU results
+# to build-device-results/r and is packed into $OUT/results.tgz after every
+# step, so a run cut short still returns what finished. The GPU results
 # of 2026-11-22 were taken this way (bench/results/gpu-20261122-README.md).
 #
 #   scripts/device-bench.sh build tests spmv            # configure, build, GPU tests, SpMV study
@@ -27,18 +27,25 @@
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
 # build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
 # medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
-# the sphere; SCALING_RANKS, SCALING_REPS). Limits in seconds: MC_T, ASYNC_T,
+# the sphere; SCALING_RANKS, SCALING_REPS), ranks-gpu (needs the MPI build: the
+# medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU). Limits in seconds: MC_T, ASYNC_T,
 # PL_T, LOOPS_T, AP_T, SCALING_T (defaults below); MC_ARGS adds arguments
 # (--gpu-only); BUILD_DIR names the build folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-results=${OUT:-$PWD/build-device}/r
-mkdir -p "$results"
+# The device tool returns at most 8 files from $OUT: the results are written
+# beside the build and only their archive (and steps.log) goes to $OUT.
+results=$PWD/build-device-results/r
+packed=${OUT:-$PWD/build-device-results}
+rm -rf "$results" && mkdir -p "$results" "$packed"
 build=${BUILD_DIR:-build-device}
 stamp=$(date -u +%Y%m%d)
 t0=$(date +%s)
 log() { echo "[$(($(date +%s) - t0))s] $*" | tee -a "$results/steps.log"; }
-pack() { tar czf "$results/../results.tgz" -C "$results/.." "$(basename "$results")" 2>/dev/null; }
+pack() {
+  tar czf "$packed/results.tgz" -C "$results/.." "$(basename "$results")" 2>/dev/null
+  cp "$results/steps.log" "$packed/" 2>/dev/null
+}
 
 eigen_dir=$PWD/.carry/eigen3/share/eigen3/cmake
 if [ ! -f "$eigen_dir/Eigen3Config.cmake" ] || [ ! -f .carry/googletest/CMakeLists.txt ]; then
@@ -144,6 +151,7 @@ for step in "$@"; do
               "${set_dev[@]}" --set run.progress=false --out "$out" >"$out.log" 2>&1
             echo "tb-ib $ranks ranks $where rep $rep rc=$? $(grep -o '"wall_seconds": [0-9.]*' "$out/summary.json" 2>/dev/null)" \
               >>"$results/mpi.txt"
+            pack
           done
         done
       done ;;
@@ -161,7 +169,19 @@ for step in "$@"; do
         --json "$results/gpu-host16-$stamp-comp2d-naca-medium-asm1.json"
       ranks_py tb-incomp --set grid.nx=128 --set grid.ny=128 --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
       ranks_py tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json" ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi scaling)" >&2 ;;
+    ranks-gpu)
+      # The medium NACA0012 mesh with each rank's local solver on the one GPU
+      # (partitioned_form moves the Krylov method's backend=cuda to bjacobi);
+      # one rank runs the whole solve on the device.
+      need_mpi ranks-gpu || continue
+      medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=venkatakrishnan)
+      for pc in multicolor "async_bilu(build_sweeps=1,apply_sweeps=3)"; do
+        timeout "${SCALING_T:-480}" "$py" bench/dist/miniapp_ranks.py --miniapp tb-comp2d --exe "$build/bin/tb-comp2d" \
+          --mpiexec "$mpiexec" --time "$usr/bin/time" --ranks "${GPU_RANKS:-1,2,4,8}" --reps 1 "${medium[@]}" \
+          --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
+          --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json" >>"$results/ranks-gpu.txt" 2>&1
+      done ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi scaling ranks-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

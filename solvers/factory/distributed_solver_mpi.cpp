@@ -76,7 +76,8 @@ std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_vie
   auto method = reg.make_method(s, kc, &backend);
   if (backend != Backend::host)
     throw Error("spec '" + s + "': " + kc.name + ".backend: given " + std::string(to_string(backend)) +
-                ", allowed host (distributed solves run on the host)");
+                ", allowed host (the distributed method runs on the host; bjacobi(local=...,backend=cuda) or "
+                "asm(overlap=1,local=...,backend=cuda) runs each rank's local solver on its device)");
 
   SpecComponent pc{"identity", {}};
   if (spec.components.size() == 2) pc = spec.components[1];

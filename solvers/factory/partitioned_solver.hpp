@@ -19,6 +19,10 @@ bool rank_independent_preconditioner(const std::string& name);
 // preconditioner that needs the whole matrix (bilu0, fgbilu, ...) becomes the
 // local solver of block Jacobi over the ranks, as PETSc's default does:
 //   fgmres(restart=30)+bilu0  ->  fgmres(restart=30)+bjacobi(local=bilu0)
+// A Krylov method's backend=cuda moves to the local solver (the distributed
+// method runs on the host; each rank's subdomain solve on its own device):
+//   fgmres(backend=cuda)+multicolor  ->  fgmres+bjacobi(local=multicolor,backend=cuda)
+//   cg(backend=cuda)+asm(local=X)    ->  cg+asm(local=X,backend=cuda)
 // Everything else (bjacobi, asm, rank-independent preconditioners, complete
 // solvers: bicgstab_dia takes each rank's own rows, cg_stencil is refused
 // with its reason) unchanged, and every specification on one rank.

@@ -14,6 +14,7 @@
 #include "solvers/dist/row_distribution.hpp"
 #include "solvers/dist/world.hpp"
 #include "solvers/factory/partitioned_solver.hpp"
+#include "solvers/matrix/generate.hpp"
 
 namespace tb {
 namespace {
@@ -91,6 +92,35 @@ TEST_F(DistMpiGpu, BicgstabDiaOnOwnedRowsOnTheDeviceSolvesTheSystem) {
   const auto exact = test::direct_solve(a, b);
   for (std::ptrdiff_t i = 0; i < mine; ++i)
     EXPECT_NEAR(x[std::size_t(i)], exact[std::size_t(first + i)], 1e-8 * test::max_abs(exact)) << i;
+}
+
+// A decomposed loop's GPU setting for a BSR system: the Krylov method on the
+// host over the ranks, each rank's subdomain solver on its device
+// (partitioned_form moves backend=cuda to bjacobi and asm).
+TEST_F(DistMpiGpu, SchwarzLocalSolversOnTheDeviceGiveTheHostRun) {
+  Stencil7Params p;
+  p.nx = 8, p.ny = 7, p.nz = 6, p.block_size = 4, p.seed = 5;
+  const BsrMatrix a = generate_stencil7(p);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  const auto exact = test::direct_solve(a, b);
+  const auto rows = tb::dist::RowDistribution::balanced(a.block_rows, world()->size());
+  const int me = world()->rank();
+  const auto first = std::ptrdiff_t(rows.first(me) * 4), mine = std::ptrdiff_t(rows.owned(me) * 4);
+  auto run = [&](const std::string& spec) {
+    auto solver = make_partitioned_solver(partitioned_form(spec, world()->size()));
+    solver->setup(tb::dist::rows_of(a, rows, me));
+    std::vector<double> x(std::size_t(mine), 0.0);
+    const SolveStats st = solver->solve(std::vector<double>(b.begin() + first, b.begin() + first + mine), x);
+    EXPECT_TRUE(st.converged()) << spec << ": " << st.line();
+    for (std::ptrdiff_t i = 0; i < mine; ++i)
+      EXPECT_NEAR(x[std::size_t(i)], exact[std::size_t(first + i)], 1e-7 * test::max_abs(exact)) << spec << " " << i;
+    return st.iterations;
+  };
+  for (const std::string pc : {"multicolor(sweeps=2)", "asm(overlap=1,local=block_jacobi)"}) {
+    const int host = run("fgmres(rtol=1e-10)+" + pc);
+    const int device = run("fgmres(rtol=1e-10,backend=cuda)+" + pc);
+    EXPECT_LE(std::abs(device - host), 1) << pc;
+  }
 }
 
 }  // namespace

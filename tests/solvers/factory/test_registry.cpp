@@ -42,6 +42,36 @@ TEST(PartitionedForm, WholeMatrixPreconditionersBecomeBlockJacobisLocalSolver) {
   EXPECT_THROW(partitioned_form("fgmres+", 2), Error);
 }
 
+// The distributed Krylov method runs on the host: a device asked of it goes to
+// each rank's local solver; a backend the Schwarz method names is its own.
+TEST(PartitionedForm, AKrylovMethodsDeviceGoesToTheLocalSolver) {
+  EXPECT_EQ(partitioned_form("fgmres(restart=30,backend=cuda,rtol=1e-1)+multicolor(sweeps=2)", 2),
+            "fgmres(restart=30,rtol=1e-1)+bjacobi(local=multicolor(sweeps=2),backend=cuda)");
+  EXPECT_EQ(partitioned_form("cg(backend=cuda)+block_jacobi", 3), "cg+bjacobi(local=block_jacobi,backend=cuda)");
+  EXPECT_EQ(partitioned_form("fgmres(backend=cuda)+asm(overlap=1,local=async_bilu)", 2),
+            "fgmres+asm(overlap=1,local=async_bilu,backend=cuda)");
+  EXPECT_EQ(partitioned_form("fgmres(backend=cuda)+bjacobi(local=bilu0,backend=host)", 2),
+            "fgmres+bjacobi(local=bilu0,backend=host)");
+  EXPECT_EQ(partitioned_form("fgmres(backend=host)+bilu0", 2), "fgmres(backend=host)+bjacobi(local=bilu0)");
+  EXPECT_EQ(partitioned_form("fgmres(backend=cuda)+multicolor", 1), "fgmres(backend=cuda)+multicolor");
+  EXPECT_EQ(partitioned_form("bicgstab_dia(backend=cuda)", 2), "bicgstab_dia(backend=cuda)");
+}
+
+// A local solver with no device kernels is refused by name when the Schwarz method is to run it on one.
+TEST(SchwarzLocalSolver, OneWithoutDeviceKernelsIsRefusedOnTheDevice) {
+  for (const char* spec : {"fgmres+bjacobi(local=bilu0,backend=cuda)", "fgmres+asm(local=parilut,backend=cuda)"}) {
+    try {
+      make_solver(spec);
+      ADD_FAILURE() << spec << " accepted";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(".backend: given cuda"), std::string::npos) << what;
+      EXPECT_NE(what.find("has no cuda kernels"), std::string::npos) << what;
+    }
+  }
+  EXPECT_NO_THROW(make_solver("fgmres+bjacobi(local=multicolor,backend=host)"));
+}
+
 TEST(SpecParser, SyntaxErrorsGiveColumn) {
   EXPECT_TRUE(contains(error_of("gmres(restart=30"), "column 17")) << error_of("gmres(restart=30");
   EXPECT_TRUE(contains(error_of("gmres(restart)"), "expected '=' after parameter 'restart'"));
