@@ -8,8 +8,10 @@
 #include "domain_sharing.hpp"
 #include "loop_settings.hpp"
 #include "physics/step_failure.hpp"
+#include "rank_counts.hpp"
 #include "run_report.hpp"
 #include "solver_check.hpp"
+#include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/core/threading.hpp"
@@ -61,6 +63,12 @@ void print_options(const MiniappDescription& app, const RunOptions& o, const Loo
   for (const auto& sh : o.shadow) std::printf("  --shadow %s\n", sh.c_str());
   for (const auto& ab : o.ab) std::printf("  --ab %s\n", ab.c_str());
   std::printf("  threads: %s\n", threading::describe().c_str());
+  bool gpu = false;
+  for (const auto& [system, spec] : s.driver_specs) gpu |= spec.find("backend=cuda") != std::string::npos;
+  for (const auto& sh : o.shadow) gpu |= sh.find("backend=cuda") != std::string::npos;
+  if (const std::string note = harness::gpu_sharing(threading::ranks_on_node(), cuda_device_count());
+      gpu && !note.empty())
+    std::printf("  devices: %s\n", note.c_str());
   std::fflush(stdout);
 }
 

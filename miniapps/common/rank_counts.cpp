@@ -23,4 +23,12 @@ std::string per_rank(const std::vector<double>& counts) {
   return grouped(*lo) + ".." + grouped(*hi) + " per rank";
 }
 
+std::string gpu_sharing(int ranks_on_node, int devices) {
+  if (devices <= 0 || ranks_on_node <= devices) return {};
+  return std::to_string(ranks_on_node) + " ranks on this node share " + std::to_string(devices) + " GPU" +
+         (devices > 1 ? "s" : "") +
+         ": separate processes take turns on a GPU, each wait a time slice (one rank per GPU, or NVIDIA's MPS "
+         "daemon, runs them side by side)";
+}
+
 }  // namespace tb::harness

@@ -30,14 +30,6 @@ int usable_cpus() {
   return n > 0 ? int(n) : 1;
 }
 
-// MPI ranks of this job on this node (Open MPI and MPICH/Hydra say so in the
-// environment before MPI_Init), 1 outside MPI.
-int ranks_on_node() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
-    if (const char* v = std::getenv(name); v && std::atoi(v) > 0) return std::atoi(v);
-  return 1;
-}
-
 std::atomic<bool> fixed_by_program{false};
 
 // An empty OMP_NUM_THREADS is unset for libgomp, and so here.
@@ -146,6 +138,12 @@ void adapt_to_load() {
 void fix_threads(int n) {
   fixed_by_program.store(true);
   apply(std::max(1, n));
+}
+
+int ranks_on_node() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
+    if (const char* v = std::getenv(name); v && std::atoi(v) > 0) return std::atoi(v);
+  return 1;
 }
 
 int budget() {

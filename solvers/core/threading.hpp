@@ -37,6 +37,10 @@ void adapt_to_load();
 // would (benchmarks that sweep thread counts, tests); adapt_to_load() then keeps it.
 void fix_threads(int n);
 
+// MPI ranks of this job on this node (Open MPI and MPICH/Hydra say so in the
+// environment before MPI_Init), 1 outside MPI.
+int ranks_on_node();
+
 // The policy in force, for the options a program prints and for summaries:
 // "passive waits (set by tb), 1 of 2 threads (1 other runnable task)".
 std::string describe();

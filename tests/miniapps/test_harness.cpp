@@ -9,6 +9,7 @@
 
 #include "decay_simulation.hpp"
 #include "miniapps/common/case_config.hpp"
+#include "miniapps/common/rank_counts.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "run_files.hpp"
 #include "solvers/core/error.hpp"
@@ -525,6 +526,17 @@ TEST(RunMiniapp, AnUnconvergedSteadyCaseExitsWithStatusOne) {
                       "run.progress=false"};
   EXPECT_EQ(run_miniapp(decay_app(), 9, ok), 0);
   fs::remove_all(out);
+}
+
+// What a decomposed run prints at start-up about each rank's share.
+TEST(RankCounts, StartUpLinesNameEachRanksShare) {
+  EXPECT_EQ(harness::grouped(3019), "3,019");
+  EXPECT_EQ(harness::per_rank({3019, 3020}), "3,019 + 3,020");
+  EXPECT_EQ(harness::gpu_sharing(1, 1), "");
+  EXPECT_EQ(harness::gpu_sharing(2, 2), "");
+  EXPECT_EQ(harness::gpu_sharing(4, 0), "");  // no device: nothing to share
+  EXPECT_EQ(harness::gpu_sharing(2, 1).rfind("2 ranks on this node share 1 GPU:", 0), 0u);
+  EXPECT_EQ(harness::gpu_sharing(8, 2).rfind("8 ranks on this node share 2 GPUs:", 0), 0u);
 }
 
 }  // namespace
