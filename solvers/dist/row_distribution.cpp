@@ -56,13 +56,25 @@ RankBlocks split_range(const BsrMatrix& source, index_t row_begin, index_t count
                     std::to_string(j) + " outside [0, " + std::to_string(rows.n()) + ")");
       if (j < first || j >= first + owned) out.ghost_columns.push_back(j);
     }
+  // Every off-rank block was listed above: the two blocks' sizes are known, and
+  // reserved (grown by doubling, the values took up to twice their size).
+  const auto off_blocks = out.ghost_columns.size();
+  const auto local_blocks = std::size_t(source.row_ptr[row_begin + count] - source.row_ptr[row_begin]) - off_blocks;
   std::sort(out.ghost_columns.begin(), out.ghost_columns.end());
   out.ghost_columns.erase(std::unique(out.ghost_columns.begin(), out.ghost_columns.end()), out.ghost_columns.end());
+  out.ghost_columns.shrink_to_fit();
   const index_t ghosts = index_t(out.ghost_columns.size());
   start_like(out.local, source.block_size, count, owned);
   start_like(out.off_rank, source.block_size, count, ghosts);
+  const auto be = std::size_t(source.block_entries());
+  out.local.col_idx.reserve(local_blocks);
+  out.local.values.reserve(local_blocks * be);
+  out.off_rank.col_idx.reserve(off_blocks);
+  out.off_rank.values.reserve(off_blocks * be);
   local_source.clear();
   off_source.clear();
+  local_source.reserve(local_blocks);
+  off_source.reserve(off_blocks);
   for (index_t i = row_begin; i < row_begin + count; ++i) {
     // Columns are sorted in the source, so both parts stay sorted.
     for (index_t k = source.row_ptr[i]; k < source.row_ptr[i + 1]; ++k) {
@@ -118,6 +130,9 @@ BsrMatrix rows_of(const BsrMatrix& global, const RowDistribution& rows, int rank
   const index_t first = rows.first(rank), count = rows.owned(rank);
   BsrMatrix m;
   start_like(m, global.block_size, count, global.block_cols);
+  const auto blocks = std::size_t(global.row_ptr[first + count] - global.row_ptr[first]);
+  m.col_idx.reserve(blocks);
+  m.values.reserve(blocks * std::size_t(global.block_entries()));
   for (index_t i = first; i < first + count; ++i) {
     for (index_t k = global.row_ptr[i]; k < global.row_ptr[i + 1]; ++k)
       append_block(m, global.col_idx[k], global.block(k));
