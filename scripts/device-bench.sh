@@ -28,7 +28,9 @@
 # build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
 # medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
 # the sphere; SCALING_RANKS, SCALING_REPS), ranks-gpu (needs the MPI build: the
-# medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU). Limits in seconds: MC_T, ASYNC_T,
+# medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU),
+# shared-gpu (needs the MPI build: tb-ib on ranks sharing the GPU, with and
+# without NVIDIA's MPS daemon). Limits in seconds: MC_T, ASYNC_T,
 # PL_T, LOOPS_T, AP_T, SCALING_T (defaults below); MC_ARGS adds arguments
 # (--gpu-only); BUILD_DIR names the build folder.
 set -uo pipefail
@@ -169,6 +171,32 @@ for step in "$@"; do
         --json "$results/gpu-host16-$stamp-comp2d-naca-medium-asm1.json"
       ranks_py tb-incomp --set grid.nx=128 --set grid.ny=128 --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
       ranks_py tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json" ;;
+    shared-gpu)
+      # tb-ib on 2 ranks sharing the GPU for 40 steps, without and then with
+      # NVIDIA's MPS daemon (started here, in its own folders, and stopped after;
+      # the card's settings are not touched), where the image has it.
+      need_mpi shared-gpu || continue
+      dev=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)" --set
+        "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)" --steps 40 --set run.progress=false)
+      for ranks in 1 2; do
+        timeout 120 "$mpiexec" -n $ranks --oversubscribe "$build/bin/tb-ib" "${dev[@]}" --out "$results/shared-n$ranks" \
+          >"$results/shared-n$ranks.log" 2>&1
+        echo "tb-ib 40 steps, $ranks rank(s) on the GPU, no MPS: rc=$? $(grep -o '"wall_seconds": [0-9.]*' "$results/shared-n$ranks/summary.json")" >>"$results/shared-gpu.txt"
+      done
+      grep "devices:" "$results/shared-n2.log" >>"$results/shared-gpu.txt"
+      if command -v nvidia-cuda-mps-control >/dev/null; then
+        export CUDA_MPS_PIPE_DIRECTORY=/tmp/tb-mps/pipe CUDA_MPS_LOG_DIRECTORY=/tmp/tb-mps/log
+        mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+        nvidia-cuda-mps-control -d && sleep 1
+        timeout 120 "$mpiexec" -n 2 --oversubscribe "$build/bin/tb-ib" "${dev[@]}" --out "$results/shared-mps" \
+          >"$results/shared-mps.log" 2>&1
+        echo "tb-ib 40 steps, 2 ranks on the GPU, MPS: rc=$? $(grep -o '"wall_seconds": [0-9.]*' "$results/shared-mps/summary.json")" >>"$results/shared-gpu.txt"
+        echo quit | nvidia-cuda-mps-control
+        unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+      else
+        echo "no nvidia-cuda-mps-control on this image" >>"$results/shared-gpu.txt"
+      fi
+      cat "$results/shared-gpu.txt" ;;
     ranks-gpu)
       # The medium NACA0012 mesh with each rank's local solver on the one GPU
       # (partitioned_form moves the Krylov method's backend=cuda to bjacobi);
@@ -181,7 +209,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json" >>"$results/ranks-gpu.txt" 2>&1
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi scaling ranks-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi scaling ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3
