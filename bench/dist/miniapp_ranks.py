@@ -2,7 +2,7 @@
 """Strong scaling of a miniapp decomposed over ranks (issue 28, deliverable 6).
 
     bench/dist/miniapp_ranks.py [--miniapp tb-comp2d|tb-incomp|tb-ib] [--ranks 1,2] [--reps 3]
-        [--case FILE] [--set KEY=VALUE ...] --json OUT
+        [--case FILE] [--set KEY=VALUE ...] [--weak KEY=V1,V2,...] --json OUT
 
 tb-comp2d (the default) runs inputs/compressible/naca0012_laminar.toml to
 steady state, tb-incomp its built-in cavity (give --set grid.nx=128 ...), tb-ib
@@ -17,6 +17,10 @@ median over the repetitions and, against one rank, the parallel efficiency
 T1 / (P TP), the memory ratio of the largest rank's peak, and that of the
 memory the steps added to what the process held at start. Needs /usr/bin/time
 (Debian: time) and, for more than one rank, Open MPI's mpiexec.
+
+Weak scaling: --weak KEY=V1,V2,... gives the key one value per rank count (the
+grid grown with the ranks, e.g. --ranks 1,2 --weak grid.ny=128,256); the
+efficiency is then the time per step of one rank over that of P ranks.
 """
 import argparse
 import json
@@ -38,7 +42,7 @@ DEFAULT_CASES = {"tb-comp2d": str(ROOT / "inputs/compressible/naca0012_laminar.t
 
 def one_run(args, ranks, out):
     command = [args.exe] + ([args.case] if args.case else []) + ["--out", str(out), "--set", "run.progress=false"]
-    for kv in args.set:
+    for kv in args.set + [f"{key}={values[ranks]}" for key, values in args.weak.items()]:
         command += ["--set", kv]
     # Each rank's peak RSS into its own file (lines on a shared stderr interleave).
     out.mkdir(parents=True)
@@ -75,6 +79,8 @@ def main():
     p.add_argument("--mpiexec", default="mpiexec")
     p.add_argument("--case", help="default: the NACA0012 case for tb-comp2d, the built-in cases of the others")
     p.add_argument("--set", action="append", default=[])
+    p.add_argument("--weak", action="append", default=[], metavar="KEY=V1,V2,...",
+                   help="weak scaling: one value of KEY per rank count")
     p.add_argument("--time", default="/usr/bin/time", help="GNU time (Debian: time), for each rank's peak memory")
     p.add_argument("--ranks", default="1,2")
     p.add_argument("--reps", type=int, default=3)
@@ -85,6 +91,14 @@ def main():
     if not os.access(args.time, os.X_OK):
         sys.exit(f"miniapp_ranks: {args.time} not found (apt-get install time): it measures each rank's memory")
     counts = [int(r) for r in args.ranks.split(",")]
+    weak = {}
+    for item in args.weak:
+        key, _, values = item.partition("=")
+        values = values.split(",")
+        if not key or len(values) != len(counts):
+            sys.exit(f"miniapp_ranks: --weak {item}: give KEY= and one value per rank count ({args.ranks})")
+        weak[key] = dict(zip(counts, values))
+    args.weak = weak
     load_at_start = os.getloadavg()[0]
     runs = {r: [] for r in counts}
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,7 +121,10 @@ def main():
                         "runs": rs})
     base = results[0]
     for res in results[1:]:
-        res["parallel_efficiency"] = base["wall_seconds"] / (res["ranks"] * res["wall_seconds"])
+        if args.weak:  # the work grows with the ranks: time per step against one rank's
+            res["parallel_efficiency"] = (base["wall_seconds"] / base["steps"]) / (res["wall_seconds"] / res["steps"])
+        else:
+            res["parallel_efficiency"] = base["wall_seconds"] / (res["ranks"] * res["wall_seconds"])
         res["peak_rss_ratio"] = res["peak_rss_mib_per_rank"] / base["peak_rss_mib_per_rank"]
         res["steps_added_rss_ratio"] = res["steps_added_rss_mib_rank0"] / base["steps_added_rss_mib_rank0"]
         res["iteration_ratio"] = res["iterations"] / base["iterations"]
@@ -117,7 +134,7 @@ def main():
     commit = os.environ.get("TB_COMMIT") or subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True).stdout.strip()
     doc = {"benchmark": "miniapp_ranks", "miniapp": args.miniapp, "command": " ".join(sys.argv), "case": args.case,
-           "sets": args.set,
+           "sets": args.set, "scaling": "weak" if args.weak else "strong", "weak": args.weak,
            "machine": {"hostname": platform.node(), "logical_cpus": os.cpu_count(),
                        "load_average_1min_at_start": load_at_start, "load_average_1min_at_end": os.getloadavg()[0]},
            "git_commit": commit, "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
