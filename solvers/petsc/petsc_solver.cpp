@@ -3,23 +3,24 @@
 // solves the whole replicated system, like every solver that is not MPI-aware.
 #include "petsc_solver.hpp"
 
-#include <petscksp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "petsc_library.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::petsc {
 
 namespace {
 
+const PetscLibrary& lib() { return petsc_library(); }
+
 void check(PetscErrorCode ierr, const char* what) {
   if (ierr == 0) return;
   const char* text = nullptr;
-  PetscErrorMessage(ierr, &text, nullptr);
+  lib().PetscErrorMessage(ierr, &text, nullptr);
   throw Error(std::string("petsc: ") + what + " failed: " + (text ? text : "error " + std::to_string(int(ierr))));
 }
 
@@ -30,17 +31,17 @@ class Session {
  public:
   Session() {
     PetscBool started = PETSC_FALSE;
-    PetscInitialized(&started);
+    lib().PetscInitialized(&started);
     if (!started) {
       // The testbed's own messages, not PETSc's signal handler, should report a crash.
-      check(PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr), "PetscOptionsSetValue");
-      check(PetscInitializeNoArguments(), "PetscInitialize");
+      check(lib().PetscOptionsSetValue(nullptr, "-no_signal_handler", nullptr), "PetscOptionsSetValue");
+      check(lib().PetscInitializeNoArguments(), "PetscInitialize");
       owns_ = true;
     }
-    PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+    lib().PetscPushErrorHandler(lib().PetscReturnErrorHandler, nullptr);
   }
   ~Session() {
-    if (owns_) PetscFinalize();
+    if (owns_) lib().PetscFinalize();
   }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -107,12 +108,12 @@ class KspSolver final : public CompleteSolver {
 };
 
 void KspSolver::destroy() {
-  if (ksp_) KSPDestroy(&ksp_);
-  if (a_) MatDestroy(&a_);
-  if (b_) VecDestroy(&b_);
-  if (x_) VecDestroy(&x_);
-  if (r_) VecDestroy(&r_);
-  if (options_) PetscOptionsDestroy(&options_);
+  if (ksp_) lib().KSPDestroy(&ksp_);
+  if (a_) lib().MatDestroy(&a_);
+  if (b_) lib().VecDestroy(&b_);
+  if (x_) lib().VecDestroy(&x_);
+  if (r_) lib().VecDestroy(&r_);
+  if (options_) lib().PetscOptionsDestroy(&options_);
 }
 
 // The pattern once: preallocated from the block rows, then no new entry allowed.
@@ -120,14 +121,15 @@ void KspSolver::create_matrix(const BsrMatrix& a) {
   const PetscInt bs = a.block_size, n = PetscInt(a.rows());
   std::vector<PetscInt> blocks_per_row(std::size_t(a.block_rows));
   for (index_t i = 0; i < a.block_rows; ++i) blocks_per_row[std::size_t(i)] = a.row_ptr[i + 1] - a.row_ptr[i];
-  check(MatCreate(PETSC_COMM_SELF, &a_), "MatCreate");
-  check(MatSetSizes(a_, n, n, n, n), "MatSetSizes");
-  check(MatSetBlockSize(a_, bs), "MatSetBlockSize");
-  check(MatSetType(a_, s_.format == "aij" ? MATSEQAIJ : MATSEQBAIJ), "MatSetType");
-  check(MatXAIJSetPreallocation(a_, bs, blocks_per_row.data(), nullptr, nullptr, nullptr), "MatXAIJSetPreallocation");
-  check(MatSetOption(a_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), "MatSetOption");
-  check(MatCreateVecs(a_, &x_, &b_), "MatCreateVecs");
-  check(VecDuplicate(b_, &r_), "VecDuplicate");
+  check(lib().MatCreate(PETSC_COMM_SELF, &a_), "MatCreate");
+  check(lib().MatSetSizes(a_, n, n, n, n), "MatSetSizes");
+  check(lib().MatSetBlockSize(a_, bs), "MatSetBlockSize");
+  check(lib().MatSetType(a_, s_.format == "aij" ? MATSEQAIJ : MATSEQBAIJ), "MatSetType");
+  check(lib().MatXAIJSetPreallocation(a_, bs, blocks_per_row.data(), nullptr, nullptr, nullptr),
+        "MatXAIJSetPreallocation");
+  check(lib().MatSetOption(a_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), "MatSetOption");
+  check(lib().MatCreateVecs(a_, &x_, &b_), "MatCreateVecs");
+  check(lib().VecDuplicate(b_, &r_), "VecDuplicate");
 }
 
 // One MatSetValuesBlocked per block row: PETSc reads the row's blocks as one
@@ -144,37 +146,38 @@ void KspSolver::fill(const BsrMatrix& a) {
           row_values_[std::size_t(r) * std::size_t(count * bs) + std::size_t(k * bs + c)] =
               a.block(first + k)[r * bs + c];
     const PetscInt row = i;
-    check(MatSetValuesBlocked(a_, 1, &row, PetscInt(count), cols_.data(), row_values_.data(), INSERT_VALUES),
+    check(lib().MatSetValuesBlocked(a_, 1, &row, PetscInt(count), cols_.data(), row_values_.data(), INSERT_VALUES),
           "MatSetValuesBlocked");
   }
-  check(MatAssemblyBegin(a_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-  check(MatAssemblyEnd(a_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  check(lib().MatAssemblyBegin(a_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(lib().MatAssemblyEnd(a_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
 }
 
 // ksp and pc first, the options text after, as PETSc's -ksp_type would come
 // before -pc_... refinements on a command line. A private options database per
 // solver: shadows and A/B runs in one process never see each other's options.
 void KspSolver::create_ksp() {
-  check(PetscOptionsCreate(&options_), "PetscOptionsCreate");
+  check(lib().PetscOptionsCreate(&options_), "PetscOptionsCreate");
   for (const auto& [name, value] : parse_options(s_.options))
-    check(PetscOptionsSetValue(options_, name.c_str(), value.empty() ? nullptr : value.c_str()),
+    check(lib().PetscOptionsSetValue(options_, name.c_str(), value.empty() ? nullptr : value.c_str()),
           "PetscOptionsSetValue");
-  check(KSPCreate(PETSC_COMM_SELF, &ksp_), "KSPCreate");
-  check(PetscObjectSetOptions(reinterpret_cast<PetscObject>(ksp_), options_), "PetscObjectSetOptions");
-  check(KSPSetType(ksp_, s_.ksp.c_str()), "KSPSetType");
+  check(lib().KSPCreate(PETSC_COMM_SELF, &ksp_), "KSPCreate");
+  check(lib().PetscObjectSetOptions(reinterpret_cast<PetscObject>(ksp_), options_), "PetscObjectSetOptions");
+  check(lib().KSPSetType(ksp_, s_.ksp.c_str()), "KSPSetType");
   PC pc = nullptr;
-  check(KSPGetPC(ksp_, &pc), "KSPGetPC");
-  check(PetscObjectSetOptions(reinterpret_cast<PetscObject>(pc), options_), "PetscObjectSetOptions");
-  check(PCSetType(pc, s_.pc.c_str()), "PCSetType");
-  check(KSPGMRESSetRestart(ksp_, s_.restart), "KSPGMRESSetRestart");  // a no-op for non-GMRES types
-  check(KSPSetTolerances(ksp_, stop_.rtol, stop_.atol, stop_.dtol, stop_.maxit), "KSPSetTolerances");
+  check(lib().KSPGetPC(ksp_, &pc), "KSPGetPC");
+  check(lib().PetscObjectSetOptions(reinterpret_cast<PetscObject>(pc), options_), "PetscObjectSetOptions");
+  check(lib().PCSetType(pc, s_.pc.c_str()), "PCSetType");
+  check(lib().KSPGMRESSetRestart(ksp_, s_.restart), "KSPGMRESSetRestart");  // a no-op for non-GMRES types
+  check(lib().KSPSetTolerances(ksp_, stop_.rtol, stop_.atol, stop_.dtol, stop_.maxit), "KSPSetTolerances");
   // The harness hands the previous step's solution as x0; rtol is then
   // relative to ||b - A x0|| in PETSc's default test, as in ours.
-  check(KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE), "KSPSetInitialGuessNonzero");
+  check(lib().KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE), "KSPSetInitialGuessNonzero");
   history_.assign(std::size_t(stop_.maxit) + 1, 0.0);
-  check(KSPSetResidualHistory(ksp_, history_.data(), PetscInt(history_.size()), PETSC_TRUE), "KSPSetResidualHistory");
-  check(KSPSetOperators(ksp_, a_, a_), "KSPSetOperators");
-  check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  check(lib().KSPSetResidualHistory(ksp_, history_.data(), PetscInt(history_.size()), PETSC_TRUE),
+        "KSPSetResidualHistory");
+  check(lib().KSPSetOperators(ksp_, a_, a_), "KSPSetOperators");
+  check(lib().KSPSetFromOptions(ksp_), "KSPSetFromOptions");
 }
 
 // A misspelt option would otherwise be ignored silently and the study would
@@ -183,10 +186,10 @@ void KspSolver::refuse_unused_options() {
   PetscInt count = 0;
   char** names = nullptr;
   char** values = nullptr;
-  check(PetscOptionsLeftGet(options_, &count, &names, &values), "PetscOptionsLeftGet");
+  check(lib().PetscOptionsLeftGet(options_, &count, &names, &values), "PetscOptionsLeftGet");
   std::string unused;
   for (PetscInt i = 0; i < count; ++i) unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
-  PetscOptionsLeftRestore(options_, &count, &names, &values);
+  lib().PetscOptionsLeftRestore(options_, &count, &names, &values);
   if (!unused.empty())
     throw Error("petsc: options not used by ksp=" + s_.ksp + ", pc=" + s_.pc + ": " + unused +
                 " (misspelt, or for another KSP or PC type)");
@@ -198,7 +201,7 @@ void KspSolver::setup(const BsrMatrix& a) {
   fill(a);
   create_ksp();
   try {
-    check(KSPSetUp(ksp_), "KSPSetUp");
+    check(lib().KSPSetUp(ksp_), "KSPSetUp");
   } catch (const Error& e) {
     throw Error(std::string(e.what()) + " (ksp=" + s_.ksp + ", pc=" + s_.pc + ", format=" + s_.format +
                 "; gamg and hypre need format=aij)");
@@ -217,39 +220,39 @@ void KspSolver::update(const BsrMatrix& a) {
                 std::to_string(pattern_.block_rows) + ", " + std::to_string(pattern_.nnz_blocks()) +
                 "); call setup for a new pattern");
   fill(a);
-  check(KSPSetOperators(ksp_, a_, a_), "KSPSetOperators");
-  check(KSPSetUp(ksp_), "KSPSetUp");
+  check(lib().KSPSetOperators(ksp_, a_, a_), "KSPSetOperators");
+  check(lib().KSPSetUp(ksp_), "KSPSetUp");
   PC pc = nullptr;
-  check(KSPGetPC(ksp_, &pc), "KSPGetPC");
-  check(PCSetUp(pc), "PCSetUp");
+  check(lib().KSPGetPC(ksp_, &pc), "KSPGetPC");
+  check(lib().PCSetUp(pc), "PCSetUp");
 }
 
 double KspSolver::true_residual() {
   PetscReal norm = 0.0;
-  check(MatMult(a_, x_, r_), "MatMult");
-  check(VecAYPX(r_, -1.0, b_), "VecAYPX");
-  check(VecNorm(r_, NORM_2, &norm), "VecNorm");
+  check(lib().MatMult(a_, x_, r_), "MatMult");
+  check(lib().VecAYPX(r_, -1.0, b_), "VecAYPX");
+  check(lib().VecNorm(r_, NORM_2, &norm), "VecNorm");
   return double(norm);
 }
 
 void copy_in(Vec v, std::span<const double> h) {
   PetscScalar* p = nullptr;
-  check(VecGetArrayWrite(v, &p), "VecGetArrayWrite");
+  check(lib().VecGetArrayWrite(v, &p), "VecGetArrayWrite");
   std::copy(h.begin(), h.end(), p);
-  check(VecRestoreArrayWrite(v, &p), "VecRestoreArrayWrite");
+  check(lib().VecRestoreArrayWrite(v, &p), "VecRestoreArrayWrite");
 }
 
 void copy_out(Vec v, std::span<double> h) {
   const PetscScalar* p = nullptr;
-  check(VecGetArrayRead(v, &p), "VecGetArrayRead");
+  check(lib().VecGetArrayRead(v, &p), "VecGetArrayRead");
   std::copy(p, p + h.size(), h.begin());
-  check(VecRestoreArrayRead(v, &p), "VecRestoreArrayRead");
+  check(lib().VecRestoreArrayRead(v, &p), "VecRestoreArrayRead");
 }
 
 SolveStats KspSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!ksp_) throw Error("petsc: solve() before setup()");
   PetscInt n = 0;
-  check(VecGetSize(b_, &n), "VecGetSize");
+  check(lib().VecGetSize(b_, &n), "VecGetSize");
   if (b.size() != std::size_t(n) || x.size() != std::size_t(n))
     throw Error("petsc: vectors of length " + std::to_string(b.size()) + " and " + std::to_string(x.size()) +
                 " for a matrix of " + std::to_string(n) + " rows");
@@ -257,12 +260,12 @@ SolveStats KspSolver::solve(std::span<const double> b, std::span<double> x) {
   copy_in(x_, x);
   SolveStats st;
   st.initial_residual = true_residual();
-  check(KSPSolve(ksp_, b_, x_), "KSPSolve");
+  check(lib().KSPSolve(ksp_, b_, x_), "KSPSolve");
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
   PetscInt its = 0, recorded = 0;
-  check(KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
-  check(KSPGetIterationNumber(ksp_, &its), "KSPGetIterationNumber");
-  check(KSPGetResidualHistory(ksp_, nullptr, &recorded), "KSPGetResidualHistory");
+  check(lib().KSPGetConvergedReason(ksp_, &reason), "KSPGetConvergedReason");
+  check(lib().KSPGetIterationNumber(ksp_, &its), "KSPGetIterationNumber");
+  check(lib().KSPGetResidualHistory(ksp_, nullptr, &recorded), "KSPGetResidualHistory");
   copy_out(x_, x);
   st.reason = stop_reason(reason);
   st.iterations = int(its);
@@ -271,10 +274,10 @@ SolveStats KspSolver::solve(std::span<const double> b, std::span<double> x) {
   KSPType ksp_type = nullptr;
   PCType pc_type = nullptr;
   PC pc = nullptr;
-  KSPGetType(ksp_, &ksp_type);
-  KSPGetPC(ksp_, &pc);
-  PCGetType(pc, &pc_type);
-  st.detail = std::string("PETSc ") + KSPConvergedReasons[reason] + " (ksp " + ksp_type + ", pc " + pc_type + ")";
+  lib().KSPGetType(ksp_, &ksp_type);
+  lib().KSPGetPC(ksp_, &pc);
+  lib().PCGetType(pc, &pc_type);
+  st.detail = std::string("PETSc ") + lib().reason_name(reason) + " (ksp " + ksp_type + ", pc " + pc_type + ")";
   return st;
 }
 
