@@ -66,9 +66,9 @@ void print_options(const MiniappDescription& app, const RunOptions& o, const Loo
   bool gpu = false;
   for (const auto& [system, spec] : s.driver_specs) gpu |= spec.find("backend=cuda") != std::string::npos;
   for (const auto& sh : o.shadow) gpu |= sh.find("backend=cuda") != std::string::npos;
-  if (const std::string note = harness::gpu_sharing(threading::ranks_on_node(), cuda_device_count());
-      gpu && !note.empty())
-    std::printf("  devices: %s\n", note.c_str());
+  // Only a run that uses a GPU asks the CUDA runtime (its first call loads the driver).
+  const std::string note = gpu ? harness::gpu_sharing(threading::ranks_on_node(), cuda_device_count()) : "";
+  if (!note.empty()) std::printf("  devices: %s\n", note.c_str());
   std::fflush(stdout);
 }
 
