@@ -1,5 +1,6 @@
 // main() of every miniapp: the command line and case file to one run (or an
 // A/B study), and the exit codes: 0 done, 1 a solve or step failed, 2 bad input.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -54,7 +55,8 @@ CaseSchema make_schema(const MiniappDescription& app) {
 
 namespace {
 
-void print_options(const MiniappDescription& app, const RunOptions& o, const LoopSettings& s) {
+// uses_gpu: a solver of the run asks for backend=cuda.
+void print_options(const MiniappDescription& app, const RunOptions& o, const LoopSettings& s, bool uses_gpu) {
   std::printf("%s: %s\n", app.name.c_str(), app.summary.c_str());
   std::printf("  case: %s\n  output: %s\n  steps: %ld\n",
               o.case_file.empty() ? "(built-in default)" : o.case_file.c_str(), s.out_dir.c_str(), s.steps);
@@ -63,11 +65,8 @@ void print_options(const MiniappDescription& app, const RunOptions& o, const Loo
   for (const auto& sh : o.shadow) std::printf("  --shadow %s\n", sh.c_str());
   for (const auto& ab : o.ab) std::printf("  --ab %s\n", ab.c_str());
   std::printf("  threads: %s\n", threading::describe().c_str());
-  bool gpu = false;
-  for (const auto& [system, spec] : s.driver_specs) gpu |= spec.find("backend=cuda") != std::string::npos;
-  for (const auto& sh : o.shadow) gpu |= sh.find("backend=cuda") != std::string::npos;
   // Only a run that uses a GPU asks the CUDA runtime (its first call loads the driver).
-  const std::string note = gpu ? harness::gpu_sharing(threading::ranks_on_node(), cuda_device_count()) : "";
+  const std::string note = uses_gpu ? harness::gpu_sharing(threading::ranks_on_node(), cuda_device_count()) : "";
   if (!note.empty()) std::printf("  devices: %s\n", note.c_str());
   std::fflush(stdout);
 }
@@ -149,12 +148,14 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     // as the simulation is built, and every solver is set up on its system:
     // all before the output folder exists (docs/harness.md, "Validated before
     // the first step").
-    check_solvers_on_first_step(app, config, solvers_of_run(app, config, o));
+    const std::vector<SolverToCheck> solvers = solvers_of_run(app, config, o);
+    check_solvers_on_first_step(app, config, solvers);
     if (!o.ab.empty()) return run_independent_study(app, config, o, out_dir);
     LoopSettings s = settings_from(app, config, o, out_dir);
     s.restart = !o.restart_dir.empty();
     s.rss_at_start_mib = rss_at_start;
-    print_options(app, o, s);
+    print_options(app, o, s,
+                  std::any_of(solvers.begin(), solvers.end(), [](const auto& x) { return asks_for_cuda(x.spec); }));
     return run_single(app, config, o, s);
   } catch (const StepFailure& e) {
     std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());

@@ -26,12 +26,7 @@ std::string describe(const BsrMatrix& a) {
 
 // backend=cuda on a machine without a device: said as such, not as the
 // allocation that fails at set-up.
-bool wants_absent_device(const std::string& spec) {
-  for (const auto& component : parse_spec(spec).components)
-    for (const auto& [key, value] : component.params)
-      if (key == "backend" && value == "cuda" && cuda_device_count() == 0) return true;
-  return false;
-}
+bool wants_absent_device(const std::string& spec) { return asks_for_cuda(spec) && cuda_device_count() == 0; }
 
 // The reason a solver cannot take the matrix, or "" when its set-up succeeds.
 // Decomposed: `a` is this rank's rows, the set-up collective (partitioned_solver.hpp).
@@ -106,6 +101,18 @@ class FirstStepProbe final : public LinearSystems {
 };
 
 }  // namespace
+
+bool asks_for_cuda(const std::string& spec) {
+  if (is_autopilot_spec(spec)) {
+    for (const auto& candidate : parse_autopilot_spec(spec).candidates)
+      if (asks_for_cuda(candidate)) return true;
+    return false;
+  }
+  for (const auto& component : parse_spec(spec).components)
+    for (const auto& [key, value] : component.params)
+      if (key == "backend" && value == "cuda") return true;
+  return false;
+}
 
 std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const CaseConfig& config,
                                           const RunOptions& options) {

@@ -20,6 +20,10 @@ struct SolverToCheck {
   bool autopilot_allowed = true;  // a driver may be an autopilot, a shadow may not
 };
 
+// True when the specification, or one of an autopilot's candidates, has a
+// component with backend=cuda.
+bool asks_for_cuda(const std::string& spec);
+
 // The specifications of a run: the case's drivers and the command line's --shadow and --ab.
 std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const CaseConfig& config,
                                           const RunOptions& options);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <string_view>
 
 #include "partitioned_solver.hpp"
 #include "registry.hpp"
@@ -11,12 +12,9 @@ bool rank_independent_preconditioner(const std::string& name) {
 
 namespace {
 
-bool takes_out_backend(SpecComponent& c, std::string& value) {
-  const auto it = std::find_if(c.params.begin(), c.params.end(), [](const auto& kv) { return kv.first == "backend"; });
-  if (it == c.params.end()) return false;
-  value = it->second;
-  c.params.erase(it);
-  return true;
+// The parameter `key` of c, or c.params.end().
+auto find_param(SpecComponent& c, std::string_view key) {
+  return std::find_if(c.params.begin(), c.params.end(), [&](const auto& kv) { return kv.first == key; });
 }
 
 }  // namespace
@@ -27,11 +25,10 @@ std::string partitioned_form(std::string_view text, int ranks) {
   SpecComponent method = spec.components[0], pc = spec.components[1];
   const bool schwarz = pc.name == "bjacobi" || pc.name == "asm";
   // The distributed method runs on the host; a device the user asked for takes each rank's local solver.
-  std::string backend;
-  if (takes_out_backend(method, backend) && backend == "cuda") {
+  if (const auto backend = find_param(method, "backend"); backend != method.params.end() && backend->second == "cuda") {
+    method.params.erase(backend);
     if (!schwarz) pc = SpecComponent{"bjacobi", {{"local", component_text(pc)}}};
-    if (std::none_of(pc.params.begin(), pc.params.end(), [](const auto& kv) { return kv.first == "backend"; }))
-      pc.params.emplace_back("backend", backend);
+    if (find_param(pc, "backend") == pc.params.end()) pc.params.emplace_back("backend", "cuda");
     return component_text(method) + "+" + component_text(pc);
   }
   if (schwarz || rank_independent_preconditioner(pc.name)) return spec.text;

@@ -23,8 +23,6 @@ class PreconditionerOnDevice final : public Preconditioner {
   bool supports(Backend b) const override { return b == Backend::host; }
   bool is_variable() const override { return inner_->is_variable(); }
 
-  Preconditioner& inner() { return *inner_; }
-
  private:
   std::unique_ptr<Preconditioner> inner_;
   Backend device_;

@@ -10,6 +10,7 @@
 #include "decay_simulation.hpp"
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/rank_counts.hpp"
+#include "miniapps/common/solver_check.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "run_files.hpp"
 #include "solvers/core/error.hpp"
@@ -526,6 +527,17 @@ TEST(RunMiniapp, AnUnconvergedSteadyCaseExitsWithStatusOne) {
                       "run.progress=false"};
   EXPECT_EQ(run_miniapp(decay_app(), 9, ok), 0);
   fs::remove_all(out);
+}
+
+// One reading of backend=cuda for the start-up check (no device: refused) and
+// the devices line: any component, spaces allowed, inside an autopilot's candidates.
+TEST(SolverCheck, AsksForCudaReadsEveryComponentAndCandidate) {
+  EXPECT_TRUE(harness::asks_for_cuda("fgmres(restart=30, backend = cuda)+multicolor"));
+  EXPECT_TRUE(harness::asks_for_cuda("fgmres+bjacobi(local=multicolor,backend=cuda)"));
+  EXPECT_TRUE(harness::asks_for_cuda("autopilot(candidates=[cg+jacobi; cg(backend=cuda)+jacobi], every=5)"));
+  EXPECT_FALSE(harness::asks_for_cuda("autopilot(candidates=[cg+jacobi; cg+bilu0], every=5)"));
+  EXPECT_FALSE(harness::asks_for_cuda("fgmres(backend=host)+bilu0"));
+  EXPECT_FALSE(harness::asks_for_cuda("bicgstab_dia"));
 }
 
 // What a decomposed run prints at start-up about each rank's share.
