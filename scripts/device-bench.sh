@@ -81,6 +81,16 @@ if ls .carry/mpi/*.deb >/dev/null 2>&1; then
 else
   mpi_flags=(-DWITH_MPI=OFF -DWITH_METIS=OFF)
 fi
+# bench/dist/miniapp_ranks.py through the carried mpiexec and GNU time:
+# ranks_py LOG RANKS MINIAPP [ARGS...], its output appended to $results/LOG.
+ranks_py() {
+  timeout "${SCALING_T:-480}" "$py" bench/dist/miniapp_ranks.py --miniapp "$3" --exe "$build/bin/$3" --mpiexec "$mpiexec" \
+    --time "$usr/bin/time" --ranks "$2" --reps "${SCALING_REPS:-1}" "${@:4}" >>"$results/$1" 2>&1
+}
+medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=venkatakrishnan)
+# tb-ib's two systems with GBCG on the device.
+ib_on_device=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)"
+  --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)")
 need_mpi() {
   [ -n "${mpiexec:-}" ] && return 0
   echo "device-bench.sh: step $1 needs .carry/mpi (scripts/device-carry.sh --mpi) and the build it makes" >&2
@@ -140,14 +150,12 @@ for step in "$@"; do
         tee "$results/mpi-tests.log" | tail -5
       # tb-ib decomposed over 2 and 4 ranks with GBCG on each rank's own rows, host
       # and device (one GPU shared by the ranks), alternated (issue 28's GPU local solver).
-      dev="bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)"
       mkdir -p "$results/ib-ranks"
       for rep in $(seq "${IB_REPS:-1}"); do
         for ranks in 1 2 4; do
           for where in host cuda; do
             set_dev=()
-            [ "$where" = cuda ] && set_dev=(--set "solver.pressure=$dev" --set
-              "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)")
+            [ "$where" = cuda ] && set_dev=("${ib_on_device[@]}")
             out=$results/ib-ranks/r$rep-n$ranks-$where
             timeout 300 "$mpiexec" -n $ranks --oversubscribe "$build/bin/tb-ib" \
               "${set_dev[@]}" --set run.progress=false --out "$out" >"$out.log" 2>&1
@@ -160,24 +168,20 @@ for step in "$@"; do
     scaling)
       # Issue 28's strong scaling on the 16 cores, one thread a rank.
       need_mpi scaling || continue
-      ranks_py() {
-        timeout "${SCALING_T:-480}" "$py" bench/dist/miniapp_ranks.py --miniapp "$1" --exe "$build/bin/$1" --mpiexec "$mpiexec" \
-          --time "$usr/bin/time" --ranks "${SCALING_RANKS:-1,2,4,8,16}" --reps "${SCALING_REPS:-1}" "${@:2}" \
-          >>"$results/scaling.txt" 2>&1
-      }
-      medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=venkatakrishnan)
-      ranks_py tb-comp2d "${medium[@]}" --json "$results/gpu-host16-$stamp-comp2d-naca-medium-bjacobi.json"
-      ranks_py tb-comp2d "${medium[@]}" --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+asm(overlap=1,local=bilu0)" \
+      counts=${SCALING_RANKS:-1,2,4,8,16}
+      ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" --json "$results/gpu-host16-$stamp-comp2d-naca-medium-bjacobi.json"
+      ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" \
+        --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+asm(overlap=1,local=bilu0)" \
         --json "$results/gpu-host16-$stamp-comp2d-naca-medium-asm1.json"
-      ranks_py tb-incomp --set grid.nx=128 --set grid.ny=128 --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
-      ranks_py tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json" ;;
+      ranks_py scaling.txt "$counts" tb-incomp --set grid.nx=128 --set grid.ny=128 \
+        --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
+      ranks_py scaling.txt "$counts" tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json" ;;
     shared-gpu)
       # tb-ib on 2 ranks sharing the GPU for 40 steps, without and then with
       # NVIDIA's MPS daemon (started here, in its own folders, and stopped after;
       # the card's settings are not touched), where the image has it.
       need_mpi shared-gpu || continue
-      dev=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)" --set
-        "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)" --steps 40 --set run.progress=false)
+      dev=("${ib_on_device[@]}" --steps 40 --set run.progress=false)
       for ranks in 1 2; do
         timeout 120 "$mpiexec" -n $ranks --oversubscribe "$build/bin/tb-ib" "${dev[@]}" --out "$results/shared-n$ranks" \
           >"$results/shared-n$ranks.log" 2>&1
@@ -202,12 +206,10 @@ for step in "$@"; do
       # (partitioned_form moves the Krylov method's backend=cuda to bjacobi);
       # one rank runs the whole solve on the device.
       need_mpi ranks-gpu || continue
-      medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=venkatakrishnan)
       for pc in multicolor "async_bilu(build_sweeps=1,apply_sweeps=3)"; do
-        timeout "${SCALING_T:-480}" "$py" bench/dist/miniapp_ranks.py --miniapp tb-comp2d --exe "$build/bin/tb-comp2d" \
-          --mpiexec "$mpiexec" --time "$usr/bin/time" --ranks "${GPU_RANKS:-1,2,4,8}" --reps 1 "${medium[@]}" \
+        ranks_py ranks-gpu.txt "${GPU_RANKS:-1,2,4,8}" tb-comp2d "${medium[@]}" \
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
-          --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json" >>"$results/ranks-gpu.txt" 2>&1
+          --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
     *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi scaling ranks-gpu shared-gpu)" >&2 ;;
   esac
