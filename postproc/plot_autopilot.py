@@ -4,7 +4,8 @@
   /usr/bin/python3 postproc/plot_autopilot.py out/tb-incomp [--out plots]
 
 Per system whose solver is an autopilot, writes autopilot-<system>.png: above,
-each candidate's cost per step at its probes (summary.json) and the measured
+each candidate's cost per step at its probes (summary.json; an open triangle
+marks a probe cut short, whose cost is a lower bound) and the measured
 cost of the solver in charge on every step (steps.csv: set-up + solve seconds);
 below, which candidate was in charge. Before drawing it checks that the
 in-charge column of steps.csv follows the switches of summary.json (a fallback
@@ -67,7 +68,11 @@ def plot(system, trace, ap, path):
     for k, spec in enumerate(ap["candidates"], start=1):
         pts = [(p["step"], p["cost_s"]) for p in ap["probes"] if p["candidate"] == k and p["cost_s"] is not None]
         if pts:
-            top.plot([s for s, _ in pts], [c for _, c in pts], "o-", ms=4, label="%d: %s" % (k, spec))
+            line, = top.plot([s for s, _ in pts], [c for _, c in pts], "o-", ms=4, label="%d: %s" % (k, spec))
+            # A probe cut short at the cost of the one in charge: its cost is a lower bound.
+            cut = [(p["step"], p["cost_s"]) for p in ap["probes"] if p["candidate"] == k and p.get("cut")]
+            if cut:
+                top.plot([s for s, _ in cut], [c for _, c in cut], "^", ms=7, mfc="none", color=line.get_color())
     top.plot([s for s, _, _ in trace], [c for _, _, c in trace], color="black", lw=0.8, label="in charge (measured)")
     top.set_yscale("log")
     top.set_ylabel("cost per step, s" + (" (calibrated)" if ap["mode"] == "deterministic" else ""))

@@ -119,6 +119,7 @@ AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
       barred_until_(std::size_t(candidates), 0),
       failed_once_(std::size_t(candidates), 0),
       fresh_(std::size_t(candidates), 0),
+      cut_(std::size_t(candidates), 0),
       in_charge_(spec.start) {}
 
 long AutopilotPolicy::schedule() const {
@@ -182,7 +183,7 @@ void AutopilotPolicy::decide(long step, bool first) {
   for (int k = 0; k < int(estimate_.size()); ++k) {
     const auto i = std::size_t(k);
     const double e = estimate_[i];
-    if (refused_[i] || !fresh_[i] || !std::isfinite(e) || step < barred_until_[i]) continue;
+    if (refused_[i] || !fresh_[i] || cut_[i] || !std::isfinite(e) || step < barred_until_[i]) continue;
     if (k != in_charge_ && failed_once_[i] && std::isfinite(current) && !(e <= 0.5 * current)) continue;
     if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
   }
@@ -228,13 +229,15 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     for (std::size_t k = 0; k < estimate_.size(); ++k)
       another_met = another_met || (k != k0 && !refused_[k] && !std::isnan(cost[k]) && !failed[k]);
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
-      fresh_[k] = 0;
+      fresh_[k] = cut_[k] = 0;
       if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
-      const bool counts_failed = failed[k] == solve_failed || (failed[k] && (k != k0 || another_met));
+      const bool missed = failed[k] == missed_tolerance, cut = failed[k] == cut_short;
+      const bool counts_failed = failed[k] == solve_failed || (missed && (k != k0 || another_met));
       estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k];
       fresh_[k] = 1;
-      if (failed[k]) failed_once_[k] = 1;
-      probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] != 0});
+      cut_[k] = char(cut);
+      if (failed[k] && !cut) failed_once_[k] = 1;
+      probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] && !cut, cut});
     }
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
     const bool first = last_probe_ == 0, confirming = confirm_only_;
@@ -257,12 +260,12 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     // for the runner-up (the likely challenger), 1.5x for the others.
     int runner_up = -1;
     for (std::size_t k = 0; k < estimate_.size(); ++k)
-      if (fresh_[k] && k != k1 && std::isfinite(estimate_[k]) &&
+      if (fresh_[k] && !cut_[k] && k != k1 && std::isfinite(estimate_[k]) &&
           (runner_up < 0 || estimate_[k] < estimate_[std::size_t(runner_up)]))
         runner_up = int(k);
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       if (!fresh_[k]) continue;
-      const bool far_behind = !(estimate_[k] <= (int(k) == runner_up ? 2.0 : 1.5) * estimate_[k1]);
+      const bool far_behind = cut_[k] || !(estimate_[k] <= (int(k) == runner_up ? 2.0 : 1.5) * estimate_[k1]);
       interval_[k] = int(k) != in_charge_ && far_behind ? std::min(2 * interval_[k], 8L) : 1;
     }
     if (!confirming) ++round_;  // the rounds that count for the backed-off candidates
@@ -326,11 +329,11 @@ std::string AutopilotPolicy::save() const {
     << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
     o << exact_text(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
-      << barred_until_[k] << " " << int(failed_once_[k]) << "\n";
+      << barred_until_[k] << " " << int(failed_once_[k]) << " " << int(cut_[k]) << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
-    o << p.step << " " << p.candidate << " " << exact_text(p.cost) << " " << p.iterations << " " << int(p.failed)
-      << "\n";
+    o << p.step << " " << p.candidate << " " << exact_text(p.cost) << " " << p.iterations << " " << int(p.failed) << " "
+      << int(p.cut) << "\n";
   o << switches_.size() << "\n";
   for (const auto& s : switches_) o << s.step << " " << s.from << " " << s.to << " " << s.reason << "\n";
   return o.str();
@@ -350,19 +353,19 @@ void AutopilotPolicy::load(const std::string& text) {
   in >> round_ >> confirmations_ >> pending_;
   reference_its_ = read_exact(in), smoothed_its_ = read_exact(in);
   for (std::size_t k = 0; k < n; ++k) {
-    int r = 0, f = 0;
+    int r = 0, f = 0, c = 0;
     estimate_[k] = read_exact(in);
-    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k] >> f;
-    refused_[k] = char(r), failed_once_[k] = char(f);
+    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k] >> f >> c;
+    refused_[k] = char(r), failed_once_[k] = char(f), cut_[k] = char(c);
   }
   in >> n;
   probes_.assign(n, {});
   for (auto& p : probes_) {
-    int f = 0;
+    int f = 0, c = 0;
     in >> p.step >> p.candidate;
     p.cost = read_exact(in);
-    in >> p.iterations >> f;
-    p.failed = f != 0;
+    in >> p.iterations >> f >> c;
+    p.failed = f != 0, p.cut = c != 0;
   }
   in >> n;
   switches_.assign(n, {});

@@ -47,6 +47,7 @@ struct AutopilotProbe {
   double cost = 0.0;  // seconds per step (deterministic mode: calibrated seconds)
   long iterations = 0;
   bool failed = false;
+  bool cut = false;  // stopped once it had cost what the one in charge did: cost is a lower bound
 };
 
 struct AutopilotSwitch {
@@ -77,6 +78,9 @@ class AutopilotPolicy {
   // The candidates to try, in order, when the one in charge fails a solve:
   // the cheapest known first, never-measured ones after, failed ones last.
   std::vector<int> fallback_order() const;
+  // Every candidate but the one in charge, in the same order: the order to probe
+  // in, so that the likely cheapest sets the budget of the rest early.
+  std::vector<int> probe_order() const { return fallback_order(); }
   // A candidate that cannot take the system: never probed nor put in charge.
   void refuse(int candidate);
   bool refused(int candidate) const { return refused_[std::size_t(candidate)] != 0; }
@@ -90,6 +94,9 @@ class AutopilotPolicy {
   // back from another only by 2x, as a failed one; and when another candidate
   // met its tolerance at its last probe, it asks for a probe round (drift), in
   // which its miss counts as failed if another met its tolerance again.
+  // A probe cut short (cut_short: stopped once it had cost what the solve in
+  // charge did) is no failure: its cost is a lower bound, it cannot take the
+  // charge that round, and it counts as far behind for the back-off.
   // cfl: the step's CFL number (NaN where the physics has none); a change by more
   // than 2x since the last probe is a regime change and triggers a probe.
   void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,
@@ -97,6 +104,7 @@ class AutopilotPolicy {
 
   static constexpr char solve_failed = 1;
   static constexpr char missed_tolerance = 2;
+  static constexpr char cut_short = 3;
 
   const std::vector<AutopilotProbe>& probes_log() const { return probes_; }
   const std::vector<AutopilotSwitch>& switches() const { return switches_; }
@@ -123,6 +131,7 @@ class AutopilotPolicy {
   std::vector<long> barred_until_;  // a candidate that failed in charge is not put in charge before this step
   std::vector<char> failed_once_;   // failed a solve of this run, probe or in charge: takes the charge by 2x only
   std::vector<char> fresh_;         // measured by this probe round: only these may take the charge
+  std::vector<char> cut_;           // cut short in this probe round: a lower bound, far behind
   long round_ = 0;                  // probes done
   long confirmations_ = 0;          // scheduled rounds in a row that kept the one in charge
   int in_charge_ = 0;

@@ -47,6 +47,7 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
   setup_seconds_.assign(n, 0.0);
   startup_setup_.assign(n, 0.0);
   step_cost_.assign(n, std::nan("")), step_iterations_.assign(n, 0), step_failed_.assign(n, 0);
+  ran_.assign(n, 0), last_update_.assign(n, 0.0);
   for (std::size_t k = 0; k < n; ++k) {
     parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
     try {
@@ -157,11 +158,46 @@ double AutopilotSlot::amortise_steps() const {
   return double(spec_.every);
 }
 
-SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-  SolverSlot& slot = slots_[std::size_t(k)];
-  const SolveStats st = slot.run(a, b, x);
+double AutopilotSlot::calibrated_cost(int k, long iterations) const {
   const auto i = std::size_t(k);
+  return (values_vary_ ? per_update_[i] : 0.0) + per_iteration_[i] * double(iterations);
+}
+
+SolveLimit AutopilotSlot::probe_limit(int k, double budget) const {
+  const auto i = std::size_t(k);
+  if (!std::isfinite(budget)) return {};
+  if (!spec_.deterministic) {
+    // This process's clock is fair here: a candidate's solve is its rank's own
+    // (the autopilot refuses decomposed runs), so ranks may stop it apart.
+    return {0, std::max(1e-9, budget - last_update_[i])};
+  }
+  // Deterministic: iterations priced by the calibration, so that the cut too
+  // depends on iteration counts only.
+  const double left = budget - (values_vary_ ? per_update_[i] : 0.0);
+  if (!(per_iteration_[i] > 0.0) || !std::isfinite(left)) return {};
+  return {int(std::clamp(std::ceil(left / per_iteration_[i]), 1.0, 1e9)), 0.0};
+}
+
+double AutopilotSlot::solve_cost(int k, const SolveStats& st) const {
+  return st.solve_seconds + (slots_[std::size_t(k)].last_refresh == Refresh::numeric ? st.setup_seconds : 0.0);
+}
+
+SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x,
+                              SolveLimit limit) {
+  SolverSlot& slot = slots_[std::size_t(k)];
+  const bool limited = slot.solver->limit(limit);
+  SolveStats st;
+  try {
+    st = slot.run(a, b, x);
+  } catch (...) {
+    slot.solver->limit({});
+    throw;
+  }
+  slot.solver->limit({});
+  const auto i = std::size_t(k);
+  ran_[i] = 1;
   if (slot.last_refresh == Refresh::symbolic) setup_seconds_[i] = st.setup_seconds;
+  if (slot.last_refresh == Refresh::numeric) last_update_[i] = st.setup_seconds;
   double cost = 0.0;
   if (spec_.deterministic) {
     cost = st.iterations * per_iteration_[i] + (values_vary_ ? per_update_[i] : 0.0);
@@ -174,10 +210,17 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   // but the policy must know: its seconds bought a less accurate step (block
   // Jacobi at the NACA 0012's iteration limit looks cheap a step and costs
   // pseudo-steps: 2.69 s of linear time alone against BILU(0)'s 0.70 s).
-  if (!accepted_solve(st, limit_ok_))
+  // A probe stopped at its cap lost to the one in charge: no failure, and the
+  // system's verdict on an unconverged solve does not apply.
+  const bool cut =
+      limited && st.reason == StopReason::max_iterations && st.iterations < slot.solver->method().stop().maxit;
+  if (cut) {
+    if (step_failed_[i] == 0) step_failed_[i] = AutopilotPolicy::cut_short;
+  } else if (!accepted_solve(st, limit_ok_)) {
     step_failed_[i] = AutopilotPolicy::solve_failed;
-  else if (!st.converged() && step_failed_[i] != AutopilotPolicy::solve_failed)
+  } else if (!st.converged() && step_failed_[i] != AutopilotPolicy::solve_failed) {
     step_failed_[i] = AutopilotPolicy::missed_tolerance;
+  }
   return st;
 }
 
@@ -189,16 +232,8 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   }
   if (spec_.deterministic && !values_vary_ && values_hash(a) != pattern_hash_) values_vary_ = true;
   x0_.assign(x.begin(), x.end());
+  std::fill(ran_.begin(), ran_.end(), char(0));
   const int in_charge = policy_.in_charge();
-  if (probing_) {
-    WallTimer probes;
-    for (int k = 0; k < int(slots_.size()); ++k) {
-      if (k == in_charge || !policy_.probes(step_, k)) continue;
-      x_.assign(x0_.begin(), x0_.end());
-      run(k, a, b, x_);
-    }
-    step_probe_seconds_ += probes.seconds();
-  }
   // A candidate set up at start-up and now in charge on the same pattern: its
   // set-up was not probing but what running it takes (the slot reuses it).
   // A probe's symbolic set-up on a later pattern stays in that step's probe
@@ -206,22 +241,48 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   const double moved = std::exchange(startup_setup_[std::size_t(in_charge)], 0.0);
   probe_seconds_ -= moved;
   SolveStats st = run(in_charge, a, b, x);
+  // What a probe may spend: the cost of the cheapest solve of this system so
+  // far (seconds with the numeric update, or calibrated), the one in charge's first.
+  double budget = spec_.deterministic ? calibrated_cost(in_charge, st.iterations) : solve_cost(in_charge, st);
   st.setup_seconds += pending_setup_ + moved;
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
-  if (accepted_solve(st, limit_ok_)) return st;
-  // The one in charge failed: the next candidates take this solve in turn.
-  for (int k : policy_.fallback_order()) {
-    std::copy(x0_.begin(), x0_.end(), x.begin());
-    SolveStats next = run(k, a, b, x);
-    ++fallbacks_;
-    next.setup_seconds += st.setup_seconds;
-    next.solve_seconds += st.solve_seconds;
-    next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
-                  std::string(to_string(st.reason)) + "); " + next.detail;
-    st = std::move(next);
-    solved_by_ = k;
-    if (accepted_solve(st, limit_ok_)) break;
+  const bool in_charge_ok = accepted_solve(st, limit_ok_);
+  if (!in_charge_ok) {
+    // The one in charge failed: the next candidates take this solve in turn.
+    for (int k : policy_.fallback_order()) {
+      std::copy(x0_.begin(), x0_.end(), x.begin());
+      SolveStats next = run(k, a, b, x);
+      ++fallbacks_;
+      next.setup_seconds += st.setup_seconds;
+      next.solve_seconds += st.solve_seconds;
+      next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
+                    std::string(to_string(st.reason)) + "); " + next.detail;
+      st = std::move(next);
+      solved_by_ = k;
+      if (accepted_solve(st, limit_ok_)) break;
+    }
+  }
+  if (probing_) {
+    // After the solve in charge, so that each probe can stop once it has cost
+    // as much (racing with a cap): a probe that reaches it cannot take the
+    // charge, and the rest of its solve would be spent for nothing. Where the
+    // one in charge failed, the probes run to the end.
+    // The likely cheapest first, so that the budget tightens early. The first
+    // round runs every probe to its end: whether a candidate converges at all
+    // is what the policy's rule for candidates that failed needs (block Jacobi
+    // on the NACA 0012 fails step 1 at 60 iterations; cut at BiLU(0)'s cost, it
+    // took the charge and the run needed 80 pseudo-steps instead of 64).
+    const bool first_round = policy_.probes_log().empty();
+    WallTimer probes;
+    for (int k : policy_.probe_order()) {
+      if (ran_[std::size_t(k)] || !policy_.probes(step_, k)) continue;
+      x_.assign(x0_.begin(), x0_.end());
+      const SolveStats p = run(k, a, b, x_, in_charge_ok && !first_round ? probe_limit(k, budget) : SolveLimit{});
+      if (p.converged() && !std::isnan(step_cost_[std::size_t(k)]))
+        budget = std::min(budget, spec_.deterministic ? calibrated_cost(k, p.iterations) : solve_cost(k, p));
+    }
+    step_probe_seconds_ += probes.seconds();
   }
   return st;
 }
@@ -231,21 +292,26 @@ void AutopilotSlot::end_step(double cfl) {
   if (std::all_of(step_cost_.begin(), step_cost_.end(), [](double c) { return std::isnan(c); })) return;
   std::vector<double>& cost = cost_;  // reused: no allocation per step
   cost.assign(step_cost_.begin(), step_cost_.end());
-  for (std::size_t k = 0; k < cost.size(); ++k)
+  const std::size_t n = step_cost_.size();
+  for (std::size_t k = 0; k < n; ++k)
     if (!std::isnan(cost[k])) cost[k] += (spec_.deterministic ? per_setup_[k] : setup_seconds_[k]) / amortise_steps();
   // All ranks decide from the same numbers: the slowest rank's, and a failure anywhere.
   if (!spec_.deterministic) {
-    // Ranked so that the maximum is the worst outcome: failed, missed, fine.
+    // Ranked so that the maximum is the worst outcome: failed, missed, cut short, fine.
     for (const char failed : step_failed_)
-      cost.push_back(failed == AutopilotPolicy::solve_failed ? 2.0 : failed ? 1.0 : 0.0);
+      cost.push_back(failed == AutopilotPolicy::solve_failed       ? 3.0
+                     : failed == AutopilotPolicy::missed_tolerance ? 2.0
+                     : failed                                      ? 1.0
+                                                                   : 0.0);
     max_over_ranks(cost);
-    for (std::size_t k = 0; k < step_failed_.size(); ++k) {
-      const double worst = cost[step_failed_.size() + k];
-      step_failed_[k] = worst > 1.5   ? AutopilotPolicy::solve_failed
-                        : worst > 0.5 ? AutopilotPolicy::missed_tolerance
+    for (std::size_t k = 0; k < n; ++k) {
+      const double worst = cost[n + k];
+      step_failed_[k] = worst > 2.5   ? AutopilotPolicy::solve_failed
+                        : worst > 1.5 ? AutopilotPolicy::missed_tolerance
+                        : worst > 0.5 ? AutopilotPolicy::cut_short
                                       : 0;
     }
-    cost.resize(step_failed_.size());
+    cost.resize(n);
   }
   policy_.observe(step_, cost, step_iterations_, step_failed_, cfl);
 }

@@ -41,9 +41,10 @@ class AutopilotSlot {
   void accept_iteration_limit() { limit_ok_ = true; }
 
   void begin_step(long step);
-  // Solves with the one in charge (after probing the others on probe steps);
-  // on failure (a solve not accepted: accepted_solve) the others are tried
-  // from the same initial guess.
+  // Solves with the one in charge; on failure (a solve not accepted:
+  // accepted_solve) the others are tried from the same initial guess. Then, on
+  // probe steps, the candidates to probe solve the same system from the same
+  // guess, each stopped once it has cost what the solve in charge did.
   SolveStats solve(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
   // Feeds the step's costs (the slowest rank's, under MPI) to the policy.
   void end_step(double cfl);
@@ -62,7 +63,17 @@ class AutopilotSlot {
   void refuse(int k, const std::string& why);
   void start_up(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
   void calibrate(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
-  SolveStats run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x);
+  // limit: a probe's (none by default); one that stops there is cut short.
+  SolveStats run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x, SolveLimit limit = {});
+  // Where probing candidate k has cost budget, the cheapest solve of the
+  // system so far (numeric update included): deterministic mode, the
+  // iterations its calibration prices at that; timed mode, those seconds less
+  // k's last update. No limit while a figure is missing.
+  SolveLimit probe_limit(int k, double budget) const;
+  // A solve's cost: timed mode, its seconds with the numeric update before it;
+  // deterministic mode, the calibrated price of its iterations.
+  double solve_cost(int k, const SolveStats& st) const;
+  double calibrated_cost(int k, long iterations) const;
   void track_pattern(const BsrMatrix& a);
   double amortise_steps() const;
 
@@ -73,10 +84,12 @@ class AutopilotSlot {
   std::vector<std::string> refused_;
   std::vector<double> per_iteration_, per_update_, per_setup_;  // deterministic mode
   std::vector<double> setup_seconds_;                           // timed mode: each one's last symbolic set-up
+  std::vector<double> last_update_;  // timed mode: each one's last numeric update, seconds (probe_limit)
   // This step: each candidate's cost so far (NaN: not run), iterations, failures.
   std::vector<double> step_cost_;
   std::vector<long> step_iterations_;
   std::vector<char> step_failed_;
+  std::vector<char> ran_;       // this solve: the candidates that solved it already
   std::vector<double> cost_;    // end_step's costs and failure flags, for the reduction over ranks
   std::vector<double> x0_, x_;  // the initial guess, and a probe's copy of it
   std::vector<index_t> pattern_rows_, pattern_cols_;

@@ -110,6 +110,7 @@ void write_autopilots(JsonWriter& w, const std::vector<AutopilotReport>& reports
           .value("cost_s", p.cost)
           .value("iterations", (long long)p.iterations)
           .value("failed", p.failed)
+          .value("cut", p.cut)
           .end_object();
     w.end_array().begin_array("switches");
     for (const auto& s : a.switches)

@@ -24,6 +24,7 @@ Vector& KrylovMethod::work(std::size_t i, const Vector& like) {
 }
 
 double KrylovMethod::start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st) {
+  if (limit_.seconds > 0.0) started_ = std::chrono::steady_clock::now();
   a.apply(x, r);
   kernels::axpby(1.0, b, -1.0, r);
   const double r0 = space().norm2(r);
@@ -44,7 +45,10 @@ StopReason KrylovMethod::check(double rnorm, double r0norm, int it, std::vector<
   } else if (stop_.stagnation_window > 0 && it - best_it_ >= stop_.stagnation_window) {
     return StopReason::stagnation;
   }
-  if (it >= stop_.maxit) return StopReason::max_iterations;
+  if (it >= stop_.maxit || (limit_.iterations > 0 && it >= limit_.iterations)) return StopReason::max_iterations;
+  if (limit_.seconds > 0.0 && it > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >= limit_.seconds)
+    return StopReason::max_iterations;
   return StopReason::not_run;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The common frame of the Krylov methods: stopping rules, work vectors, and the
 // one entry point solve(A, M, b, x). Each method is one .cpp beside this file.
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <string>
@@ -18,6 +19,13 @@ struct StopCriteria {
   int maxit = 1000;
   double dtol = 1e8;            // divergence: ||r|| > dtol * ||r0||
   int stagnation_window = 200;  // no 0.1% improvement of the best residual in this many iterations; 0 = off
+};
+
+// A limit on one solve besides its stopping rules (0: none). The seconds are
+// read on this process's clock: only for solves that no other rank shares.
+struct SolveLimit {
+  int iterations = 0;
+  double seconds = 0.0;
 };
 
 // Global reductions of the vector space: the identity on one process, MPI
@@ -52,6 +60,11 @@ class KrylovMethod {
   // False for methods that need a fixed preconditioner (CG, BiCGStab, GMRES).
   virtual bool accepts_variable_preconditioner() const { return false; }
   const StopCriteria& stop() const { return stop_; }
+  // Limits for the solves that follow, below stop(): the autopilot cuts a probe
+  // short once it has cost what the solve in charge did (docs/harness.md,
+  // "Solver autopilot"). A limit reached stops with max_iterations.
+  void limit(SolveLimit l) { limit_ = l; }
+  const SolveLimit& limit() const { return limit_; }
   void set_vector_space(const VectorSpace* s) { space_ = s; }
 
  protected:
@@ -71,6 +84,8 @@ class KrylovMethod {
   std::deque<Vector> work_;  // a deque: growing it keeps references to earlier vectors valid
   double best_ = 0.0;
   int best_it_ = 0;
+  SolveLimit limit_;
+  std::chrono::steady_clock::time_point started_;
 };
 
 std::unique_ptr<KrylovMethod> make_cg(StopCriteria stop);

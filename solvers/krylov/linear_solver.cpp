@@ -24,6 +24,13 @@ LinearSolver::LinearSolver(std::string spec, std::unique_ptr<CompleteSolver> com
 
 LinearSolver::~LinearSolver() = default;
 
+bool LinearSolver::limit(SolveLimit l) {
+  if (!method_) return false;
+  if (l.iterations >= method_->stop().maxit) l.iterations = 0;
+  method_->limit(l);
+  return l.iterations > 0 || l.seconds > 0.0;
+}
+
 KrylovMethod& LinearSolver::method() {
   if (!method_) throw Error("solver '" + spec_ + "' is a complete solver: it has no separate Krylov method");
   return *method_;

@@ -33,6 +33,10 @@ class LinearSolver {
   // Throw tb::Error for a complete solver, which has neither.
   KrylovMethod& method();
   Preconditioner& preconditioner();
+  // Limits the solves that follow (KrylovMethod::limit; {} lifts it). False
+  // where no limit applies: a complete solver, which runs its own iteration,
+  // or an iteration limit at or above maxit and no seconds.
+  bool limit(SolveLimit l);
   // Null unless the solver is a complete one (bicgstab_dia, cg_stencil).
   CompleteSolver* complete() { return complete_.get(); }
 

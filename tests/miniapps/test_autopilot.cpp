@@ -399,6 +399,38 @@ TEST(AutopilotPolicy, ACandidateThatFailedOnceTakesTheChargeOnlyByTwice) {
   EXPECT_EQ(p.switches()[1].step, 83);
 }
 
+// A probe cut short where it had cost what the cheapest solve of the step did
+// (the slot's SolveLimit): its cost is a lower bound, so it takes no charge,
+// even where that bound reads cheaper, is no failure (no 2x rule later), and
+// sits out rounds as one far behind.
+TEST(AutopilotPolicy, AProbeCutShortIsALowerBoundNotAFailure) {
+  const char c = AutopilotPolicy::cut_short;
+  AutopilotSpec spec = spec_of(0, 10);
+  spec.backoff = 1;
+  AutopilotPolicy p(3, spec);
+  feed(p, 1, {{1.0, 0.6, 1.0}, {0, c, c}});  // candidate 2's 0.6 is a bound, not a measurement
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_TRUE(p.switches().empty());
+  EXPECT_FALSE(p.probes(2));  // no win to confirm
+  ASSERT_EQ(p.probes_log().size(), 3u);
+  EXPECT_TRUE(p.probes_log()[1].cut);
+  EXPECT_FALSE(p.probes_log()[1].failed);
+  EXPECT_FALSE(p.probes(11, 1));  // cut: far behind, both sit out a round
+  EXPECT_FALSE(p.probes(11, 2));
+  feed(p, 11, {{1.0, nan_cost, nan_cost}});
+  EXPECT_TRUE(p.probes(21, 1));
+  feed(p, 21, {{1.0, 0.6, 1.0}, {0, 0, c}});  // a full win by 1.7x: confirmed, then taken (no 2x rule)
+  EXPECT_TRUE(p.probes(22, 1));
+  feed(p, 22, {{1.0, 0.6, 1.0}});
+  EXPECT_EQ(p.in_charge(), 1);
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 23);
+  // Without the cut flag the same figures take the charge at once.
+  AutopilotPolicy q(3, spec);
+  feed(q, 1, {{1.0, 0.6, 1.0}});
+  EXPECT_EQ(q.in_charge(), 1);
+}
+
 TEST(AutopilotPolicy, OnlyTheRunnerUpIsProbedUpToTwiceTheCostTheOthersUpToOneAndAHalf) {
   AutopilotSpec spec = spec_of(0, 10);
   spec.backoff = 1;
@@ -518,6 +550,15 @@ TEST(AutopilotLoop, MovesToTheCheaperCandidateAndRecordsItsDecisions) {
   EXPECT_EQ(a.probes[2].step, 4);
   EXPECT_EQ(a.probes[2].candidate, 1);
   EXPECT_GT(a.probes[0].iterations, 2 * a.probes[1].iterations);
+  // Step 1 runs every probe to its end; at step 7 the unpreconditioned one, in
+  // charge at step 1 (probes[0]), stops where it has cost BiLU(0)'s solve: cut.
+  EXPECT_FALSE(a.probes[0].cut);
+  EXPECT_FALSE(a.probes[1].cut);
+  EXPECT_EQ(a.probes[3].step, 7);
+  EXPECT_EQ(a.probes[3].candidate, 0);
+  EXPECT_TRUE(a.probes[3].cut);
+  EXPECT_FALSE(a.probes[3].failed);
+  EXPECT_LT(a.probes[3].iterations, a.probes[0].iterations);
   EXPECT_GT(r.split.probe, 0.0);
   std::ifstream summary(out / "summary.json");
   const std::string json((std::istreambuf_iterator<char>(summary)), {});

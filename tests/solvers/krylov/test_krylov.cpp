@@ -2,6 +2,7 @@
 // SPD and non-symmetric block systems, and the stopping reasons.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -84,6 +85,40 @@ TEST(KrylovStop, IterationLimitIsNotConvergence) {
   EXPECT_EQ(st.reason, StopReason::max_iterations);
   EXPECT_FALSE(st.converged());
   EXPECT_EQ(st.iterations, 3);
+}
+
+// The autopilot's cut on a probe (SolveLimit): an iteration or seconds limit
+// below the method's own stops the next solves early; lifted, the same solve
+// converges; a complete solver takes no limit.
+TEST(KrylovStop, ALimitStopsTheSolvesUntilLifted) {
+  const BsrMatrix a = small_system();
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  for (const char* spec : {"gmres(rtol=1e-12)", "gmres(rtol=1e-12)+jacobi", "bicgstab(rtol=1e-12)"}) {
+    SCOPED_TRACE(spec);
+    auto solver = make_solver(spec);
+    solver->setup(a);
+    std::vector<double> x(b.size(), 0.0);
+    const int full = solver->solve(b, x).iterations;
+    ASSERT_GT(full, 3);
+    EXPECT_TRUE(solver->limit({2, 0.0}));
+    std::fill(x.begin(), x.end(), 0.0);
+    SolveStats st = solver->solve(b, x);
+    EXPECT_EQ(st.reason, StopReason::max_iterations);
+    EXPECT_EQ(st.iterations, 2);
+    EXPECT_TRUE(solver->limit({0, 1e-12}));  // spent before the first check: one iteration
+    std::fill(x.begin(), x.end(), 0.0);
+    st = solver->solve(b, x);
+    EXPECT_EQ(st.reason, StopReason::max_iterations);
+    EXPECT_EQ(st.iterations, 1);
+    EXPECT_FALSE(solver->limit({}));
+    std::fill(x.begin(), x.end(), 0.0);
+    st = solver->solve(b, x);
+    EXPECT_TRUE(st.converged());
+    EXPECT_EQ(st.iterations, full);
+  }
+  auto at_maxit = make_solver("gmres(maxit=5)");
+  EXPECT_FALSE(at_maxit->limit({5, 0.0}));  // no lower than the method's own
+  EXPECT_FALSE(make_solver("bicgstab_dia")->limit({2, 0.0}));
 }
 
 TEST(KrylovStop, NonFiniteRightHandSide) {
