@@ -47,7 +47,7 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
   setup_seconds_.assign(n, 0.0);
   startup_setup_.assign(n, 0.0);
   step_cost_.assign(n, std::nan("")), step_iterations_.assign(n, 0), step_failed_.assign(n, 0);
-  ran_.assign(n, 0), last_update_.assign(n, 0.0);
+  last_update_.assign(n, 0.0);
   for (std::size_t k = 0; k < n; ++k) {
     parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
     try {
@@ -158,9 +158,10 @@ double AutopilotSlot::amortise_steps() const {
   return double(spec_.every);
 }
 
-double AutopilotSlot::calibrated_cost(int k, long iterations) const {
+double AutopilotSlot::cost_of(int k, const SolveStats& st) const {
   const auto i = std::size_t(k);
-  return (values_vary_ ? per_update_[i] : 0.0) + per_iteration_[i] * double(iterations);
+  if (spec_.deterministic) return (values_vary_ ? per_update_[i] : 0.0) + per_iteration_[i] * double(st.iterations);
+  return st.solve_seconds + (slots_[i].last_refresh == Refresh::numeric ? st.setup_seconds : 0.0);
 }
 
 SolveLimit AutopilotSlot::probe_limit(int k, double budget) const {
@@ -178,10 +179,6 @@ SolveLimit AutopilotSlot::probe_limit(int k, double budget) const {
   return {int(std::clamp(std::ceil(left / per_iteration_[i]), 1.0, 1e9)), 0.0};
 }
 
-double AutopilotSlot::solve_cost(int k, const SolveStats& st) const {
-  return st.solve_seconds + (slots_[std::size_t(k)].last_refresh == Refresh::numeric ? st.setup_seconds : 0.0);
-}
-
 SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x,
                               SolveLimit limit) {
   SolverSlot& slot = slots_[std::size_t(k)];
@@ -195,7 +192,6 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   }
   slot.solver->limit({});
   const auto i = std::size_t(k);
-  ran_[i] = 1;
   if (slot.last_refresh == Refresh::symbolic) setup_seconds_[i] = st.setup_seconds;
   if (slot.last_refresh == Refresh::numeric) last_update_[i] = st.setup_seconds;
   double cost = 0.0;
@@ -232,8 +228,32 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   }
   if (spec_.deterministic && !values_vary_ && values_hash(a) != pattern_hash_) values_vary_ = true;
   x0_.assign(x.begin(), x.end());
-  std::fill(ran_.begin(), ran_.end(), char(0));
   const int in_charge = policy_.in_charge();
+  if (probing_) {
+    // Before the solve in charge, as they always ran: measured after one
+    // another, the probes and the one in charge share their conditions (run
+    // first, the one in charge measured 1.3-1.8x cheaper per iteration than
+    // the same solver as a probe on the cylinder, whose data the steps between
+    // probes had pushed out of the caches, and kept the charge it should lose).
+    // Each probe stops once it has cost what the cheapest finished probe did,
+    // or twice the last solve in charge: past that it cannot take the charge,
+    // or is far behind, and the rest of its solve would be spent for nothing.
+    // The likely cheapest runs first, so that the budget tightens early. The
+    // first round runs every probe to its end: whether a candidate converges
+    // at all is what the policy's rule for candidates that failed needs (block
+    // Jacobi on the NACA 0012 fails step 1 at 60 iterations; cut short, it took
+    // the charge and the run needed 80 pseudo-steps instead of 64).
+    const bool first_round = policy_.probes_log().empty();
+    double budget = 2.0 * last_in_charge_cost_;
+    WallTimer probes;
+    for (int k : policy_.probe_order()) {
+      if (!policy_.probes(step_, k)) continue;
+      x_.assign(x0_.begin(), x0_.end());
+      const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
+      if (p.converged()) budget = std::min(budget, cost_of(k, p));
+    }
+    step_probe_seconds_ += probes.seconds();
+  }
   // A candidate set up at start-up and now in charge on the same pattern: its
   // set-up was not probing but what running it takes (the slot reuses it).
   // A probe's symbolic set-up on a later pattern stays in that step's probe
@@ -241,48 +261,23 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   const double moved = std::exchange(startup_setup_[std::size_t(in_charge)], 0.0);
   probe_seconds_ -= moved;
   SolveStats st = run(in_charge, a, b, x);
-  // What a probe may spend: the cost of the cheapest solve of this system so
-  // far (seconds with the numeric update, or calibrated), the one in charge's first.
-  double budget = spec_.deterministic ? calibrated_cost(in_charge, st.iterations) : solve_cost(in_charge, st);
+  last_in_charge_cost_ = cost_of(in_charge, st);
   st.setup_seconds += pending_setup_ + moved;
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
-  const bool in_charge_ok = accepted_solve(st, limit_ok_);
-  if (!in_charge_ok) {
-    // The one in charge failed: the next candidates take this solve in turn.
-    for (int k : policy_.fallback_order()) {
-      std::copy(x0_.begin(), x0_.end(), x.begin());
-      SolveStats next = run(k, a, b, x);
-      ++fallbacks_;
-      next.setup_seconds += st.setup_seconds;
-      next.solve_seconds += st.solve_seconds;
-      next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
-                    std::string(to_string(st.reason)) + "); " + next.detail;
-      st = std::move(next);
-      solved_by_ = k;
-      if (accepted_solve(st, limit_ok_)) break;
-    }
-  }
-  if (probing_) {
-    // After the solve in charge, so that each probe can stop once it has cost
-    // as much (racing with a cap): a probe that reaches it cannot take the
-    // charge, and the rest of its solve would be spent for nothing. Where the
-    // one in charge failed, the probes run to the end.
-    // The likely cheapest first, so that the budget tightens early. The first
-    // round runs every probe to its end: whether a candidate converges at all
-    // is what the policy's rule for candidates that failed needs (block Jacobi
-    // on the NACA 0012 fails step 1 at 60 iterations; cut at BiLU(0)'s cost, it
-    // took the charge and the run needed 80 pseudo-steps instead of 64).
-    const bool first_round = policy_.probes_log().empty();
-    WallTimer probes;
-    for (int k : policy_.probe_order()) {
-      if (ran_[std::size_t(k)] || !policy_.probes(step_, k)) continue;
-      x_.assign(x0_.begin(), x0_.end());
-      const SolveStats p = run(k, a, b, x_, in_charge_ok && !first_round ? probe_limit(k, budget) : SolveLimit{});
-      if (p.converged() && !std::isnan(step_cost_[std::size_t(k)]))
-        budget = std::min(budget, spec_.deterministic ? calibrated_cost(k, p.iterations) : solve_cost(k, p));
-    }
-    step_probe_seconds_ += probes.seconds();
+  if (accepted_solve(st, limit_ok_)) return st;
+  // The one in charge failed: the next candidates take this solve in turn.
+  for (int k : policy_.fallback_order()) {
+    std::copy(x0_.begin(), x0_.end(), x.begin());
+    SolveStats next = run(k, a, b, x);
+    ++fallbacks_;
+    next.setup_seconds += st.setup_seconds;
+    next.solve_seconds += st.solve_seconds;
+    next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
+                  std::string(to_string(st.reason)) + "); " + next.detail;
+    st = std::move(next);
+    solved_by_ = k;
+    if (accepted_solve(st, limit_ok_)) break;
   }
   return st;
 }
@@ -332,7 +327,8 @@ AutopilotReport AutopilotSlot::report() const {
 std::string AutopilotSlot::save() const {
   std::ostringstream o;
   o << policy_.save() << "slot " << pattern_start_ << " " << pattern_changes_ << " " << pattern_steps_ << " "
-    << int(values_vary_) << " " << pattern_hash_ << " " << exact_text(probe_seconds_) << " " << fallbacks_ << "\n";
+    << int(values_vary_) << " " << pattern_hash_ << " " << exact_text(probe_seconds_) << " " << fallbacks_ << " "
+    << exact_text(last_in_charge_cost_) << "\n";
   for (std::size_t k = 0; k < slots_.size(); ++k)
     o << exact_text(per_iteration_[k]) << " " << exact_text(per_update_[k]) << " " << exact_text(per_setup_[k]) << "\n";
   o << refused_.size() << "\n";
@@ -350,6 +346,7 @@ void AutopilotSlot::load(const std::string& text) {
   values_vary_ = vary != 0;
   probe_seconds_ = read_exact(in);
   in >> fallbacks_;
+  last_in_charge_cost_ = read_exact(in);
   for (std::size_t k = 0; k < slots_.size(); ++k)
     per_iteration_[k] = read_exact(in), per_update_[k] = read_exact(in), per_setup_[k] = read_exact(in);
   std::size_t n = 0;

@@ -5,6 +5,7 @@
 // amortised over the steps between pattern changes, and the fallback when the
 // one in charge fails. The decisions are AutopilotPolicy's (autopilot.hpp).
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,10 +42,10 @@ class AutopilotSlot {
   void accept_iteration_limit() { limit_ok_ = true; }
 
   void begin_step(long step);
-  // Solves with the one in charge; on failure (a solve not accepted:
-  // accepted_solve) the others are tried from the same initial guess. Then, on
-  // probe steps, the candidates to probe solve the same system from the same
-  // guess, each stopped once it has cost what the solve in charge did.
+  // On probe steps the candidates to probe solve the system first, from the
+  // same initial guess, each stopped once it cannot take the charge; then the
+  // one in charge solves it; on failure (a solve not accepted: accepted_solve)
+  // the others are tried from the same initial guess.
   SolveStats solve(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
   // Feeds the step's costs (the slowest rank's, under MPI) to the policy.
   void end_step(double cfl);
@@ -65,15 +66,13 @@ class AutopilotSlot {
   void calibrate(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
   // limit: a probe's (none by default); one that stops there is cut short.
   SolveStats run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x, SolveLimit limit = {});
-  // Where probing candidate k has cost budget, the cheapest solve of the
-  // system so far (numeric update included): deterministic mode, the
-  // iterations its calibration prices at that; timed mode, those seconds less
-  // k's last update. No limit while a figure is missing.
+  // Where probing candidate k has cost budget (numeric update included):
+  // deterministic mode, the iterations its calibration prices at that; timed
+  // mode, those seconds less k's last update. No limit while budget is unknown.
   SolveLimit probe_limit(int k, double budget) const;
   // A solve's cost: timed mode, its seconds with the numeric update before it;
   // deterministic mode, the calibrated price of its iterations.
-  double solve_cost(int k, const SolveStats& st) const;
-  double calibrated_cost(int k, long iterations) const;
+  double cost_of(int k, const SolveStats& st) const;
   void track_pattern(const BsrMatrix& a);
   double amortise_steps() const;
 
@@ -85,6 +84,7 @@ class AutopilotSlot {
   std::vector<double> per_iteration_, per_update_, per_setup_;  // deterministic mode
   std::vector<double> setup_seconds_;                           // timed mode: each one's last symbolic set-up
   std::vector<double> last_update_;  // timed mode: each one's last numeric update, seconds (probe_limit)
+  double last_in_charge_cost_ = std::numeric_limits<double>::quiet_NaN();  // cost_of the last solve in charge
   // This step: each candidate's cost so far (NaN: not run), iterations, failures.
   std::vector<double> step_cost_;
   std::vector<long> step_iterations_;

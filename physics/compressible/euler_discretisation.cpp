@@ -193,7 +193,7 @@ void EulerDiscretisation::spectral_radius_sums(const std::vector<State>& w, std:
 void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift,
                                             BsrMatrix& a) const {
   if (!a.same_pattern(pattern_.matrix)) throw Error("assemble_jacobian: the matrix does not have the mesh's pattern");
-  std::fill(a.values.begin(), a.values.end(), 0.0);
+  a.values.assign(a.col_idx.size() * std::size_t(num_vars * num_vars), 0.0);  // allocates on the first call only
   const Gas& gas = settings_.gas;
   const FluxScheme scheme = settings_.jacobian_scheme();
   for (index_t f = 0; f < mesh_.num_faces(); ++f) {

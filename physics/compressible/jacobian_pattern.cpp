@@ -28,7 +28,9 @@ JacobianPattern build_jacobian_pattern(const Mesh2D& mesh) {
     a.row_ptr[std::size_t(c) + 1] = a.row_ptr[std::size_t(c)] + index_t(cols.size());
     a.col_idx.insert(a.col_idx.end(), cols.begin(), cols.end());
   }
-  a.values.assign(a.col_idx.size() * std::size_t(num_vars * num_vars), 0.0);
+  // No values: the pattern is symbolic, and every matrix of it (the pseudo-time
+  // solver's) gets its values from assemble_jacobian (19 MiB on the medium
+  // NACA 0012 mesh, held for nothing before).
   p.diagonal = a.diagonal_positions();
   p.faces.resize(std::size_t(mesh.num_faces()));
   for (index_t f = 0; f < mesh.num_faces(); ++f) {

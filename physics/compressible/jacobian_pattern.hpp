@@ -18,7 +18,7 @@ struct FaceBlocks {
 };
 
 struct JacobianPattern {
-  BsrMatrix matrix;               // block size 4, values zero
+  BsrMatrix matrix;               // block size 4, no values (assemble_jacobian sizes a copy's)
   std::vector<index_t> diagonal;  // position of each cell's diagonal block
   std::vector<FaceBlocks> faces;  // per face of the mesh
 };

@@ -178,7 +178,10 @@ TEST(VenkatakrishnanLimiter, KeepsFaceValuesWithinTheNeighbourRangeWithoutMargin
 TEST(JacobianPattern, HasTheDiagonalAndOneSortedBlockPerNeighbour) {
   const Mesh2D mesh = cylinder_mesh();
   const JacobianPattern p = build_jacobian_pattern(mesh);
-  EXPECT_NO_THROW(p.matrix.validate());
+  EXPECT_TRUE(p.matrix.values.empty());  // symbolic: the values are the pseudo-time solver's
+  BsrMatrix sized = p.matrix;
+  sized.values.assign(sized.col_idx.size() * 16, 0.0);
+  EXPECT_NO_THROW(sized.validate());
   EXPECT_EQ(p.matrix.block_size, 4);
   std::vector<index_t> neighbours(std::size_t(mesh.num_cells()), 0);
   for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
