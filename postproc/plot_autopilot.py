@@ -69,7 +69,7 @@ def plot(system, trace, ap, path):
         pts = [(p["step"], p["cost_s"]) for p in ap["probes"] if p["candidate"] == k and p["cost_s"] is not None]
         if pts:
             line, = top.plot([s for s, _ in pts], [c for _, c in pts], "o-", ms=4, label="%d: %s" % (k, spec))
-            # A probe cut short at the cost of the one in charge: its cost is a lower bound.
+            # A probe cut short where it could no longer take the charge: its cost is a lower bound.
             cut = [(p["step"], p["cost_s"]) for p in ap["probes"] if p["candidate"] == k and p.get("cut")]
             if cut:
                 top.plot([s for s, _ in cut], [c for _, c in cut], "^", ms=7, mfc="none", color=line.get_color())

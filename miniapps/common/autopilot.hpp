@@ -47,7 +47,7 @@ struct AutopilotProbe {
   double cost = 0.0;  // seconds per step (deterministic mode: calibrated seconds)
   long iterations = 0;
   bool failed = false;
-  bool cut = false;  // stopped once it had cost what the one in charge did: cost is a lower bound
+  bool cut = false;  // stopped at its limit, unable to take the charge: cost is a lower bound
 };
 
 struct AutopilotSwitch {
@@ -94,9 +94,10 @@ class AutopilotPolicy {
   // back from another only by 2x, as a failed one; and when another candidate
   // met its tolerance at its last probe, it asks for a probe round (drift), in
   // which its miss counts as failed if another met its tolerance again.
-  // A probe cut short (cut_short: stopped once it had cost what the solve in
-  // charge did) is no failure: its cost is a lower bound, it cannot take the
-  // charge that round, and it counts as far behind for the back-off.
+  // A probe cut short (cut_short: stopped at the limit AutopilotSlot sets, where
+  // it can no longer take the charge) is no failure: its cost is a lower bound,
+  // it cannot take the charge that round, and it counts as far behind for the
+  // back-off.
   // cfl: the step's CFL number (NaN where the physics has none); a change by more
   // than 2x since the last probe is a regime change and triggers a probe.
   void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,

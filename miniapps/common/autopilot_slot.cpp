@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -33,6 +34,15 @@ void max_over_ranks(std::vector<double>& v) {
   solver_communicator()->space().reduce(nullptr, 0, v.data(), int(v.size()));
   for (double& x : v)
     if (x < 0.0) x = std::nan("");
+}
+
+// A step's outcome flags from the best to the worst: the index is what the
+// ranks reduce with a max, so that all decide from the worst rank's outcome.
+constexpr char by_severity[] = {0, AutopilotPolicy::cut_short, AutopilotPolicy::missed_tolerance,
+                                AutopilotPolicy::solve_failed};
+
+double severity(char flag) {
+  return double(std::find(std::begin(by_severity), std::end(by_severity), flag) - by_severity);
 }
 
 std::uint64_t values_hash(const BsrMatrix& a) { return XXH3_64bits(a.values.data(), a.values.size() * sizeof(double)); }
@@ -194,19 +204,13 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   const auto i = std::size_t(k);
   if (slot.last_refresh == Refresh::symbolic) setup_seconds_[i] = st.setup_seconds;
   if (slot.last_refresh == Refresh::numeric) last_update_[i] = st.setup_seconds;
-  double cost = 0.0;
-  if (spec_.deterministic) {
-    cost = st.iterations * per_iteration_[i] + (values_vary_ ? per_update_[i] : 0.0);
-  } else {
-    cost = st.solve_seconds + (slot.last_refresh == Refresh::numeric ? st.setup_seconds : 0.0);
-  }
-  step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + cost;
+  step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + cost_of(k, st);
   step_iterations_[i] += st.iterations;
   // A solve that missed its tolerance where the loop accepts it is no fallback,
   // but the policy must know: its seconds bought a less accurate step (block
   // Jacobi at the NACA 0012's iteration limit looks cheap a step and costs
   // pseudo-steps: 2.69 s of linear time alone against BILU(0)'s 0.70 s).
-  // A probe stopped at its cap lost to the one in charge: no failure, and the
+  // A probe stopped at its limit could not take the charge: no failure, and the
   // system's verdict on an unconverged solve does not apply.
   const bool cut =
       limited && st.reason == StopReason::max_iterations && st.iterations < slot.solver->method().stop().maxit;
@@ -292,20 +296,9 @@ void AutopilotSlot::end_step(double cfl) {
     if (!std::isnan(cost[k])) cost[k] += (spec_.deterministic ? per_setup_[k] : setup_seconds_[k]) / amortise_steps();
   // All ranks decide from the same numbers: the slowest rank's, and a failure anywhere.
   if (!spec_.deterministic) {
-    // Ranked so that the maximum is the worst outcome: failed, missed, cut short, fine.
-    for (const char failed : step_failed_)
-      cost.push_back(failed == AutopilotPolicy::solve_failed       ? 3.0
-                     : failed == AutopilotPolicy::missed_tolerance ? 2.0
-                     : failed                                      ? 1.0
-                                                                   : 0.0);
+    for (const char failed : step_failed_) cost.push_back(severity(failed));
     max_over_ranks(cost);
-    for (std::size_t k = 0; k < n; ++k) {
-      const double worst = cost[n + k];
-      step_failed_[k] = worst > 2.5   ? AutopilotPolicy::solve_failed
-                        : worst > 1.5 ? AutopilotPolicy::missed_tolerance
-                        : worst > 0.5 ? AutopilotPolicy::cut_short
-                                      : 0;
-    }
+    for (std::size_t k = 0; k < n; ++k) step_failed_[k] = by_severity[std::size_t(std::lround(cost[n + k]))];
     cost.resize(n);
   }
   policy_.observe(step_, cost, step_iterations_, step_failed_, cfl);

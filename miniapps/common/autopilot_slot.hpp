@@ -89,7 +89,6 @@ class AutopilotSlot {
   std::vector<double> step_cost_;
   std::vector<long> step_iterations_;
   std::vector<char> step_failed_;
-  std::vector<char> ran_;       // this solve: the candidates that solved it already
   std::vector<double> cost_;    // end_step's costs and failure flags, for the reduction over ranks
   std::vector<double> x0_, x_;  // the initial guess, and a probe's copy of it
   std::vector<index_t> pattern_rows_, pattern_cols_;

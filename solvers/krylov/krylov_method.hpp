@@ -61,10 +61,9 @@ class KrylovMethod {
   virtual bool accepts_variable_preconditioner() const { return false; }
   const StopCriteria& stop() const { return stop_; }
   // Limits for the solves that follow, below stop(): the autopilot cuts a probe
-  // short once it has cost what the solve in charge did (docs/harness.md,
-  // "Solver autopilot"). A limit reached stops with max_iterations.
+  // short once it can no longer take the charge (docs/harness.md, "Solver
+  // autopilot"). A limit reached stops with max_iterations.
   void limit(SolveLimit l) { limit_ = l; }
-  const SolveLimit& limit() const { return limit_; }
   void set_vector_space(const VectorSpace* s) { space_ = s; }
 
  protected:

@@ -399,10 +399,11 @@ TEST(AutopilotPolicy, ACandidateThatFailedOnceTakesTheChargeOnlyByTwice) {
   EXPECT_EQ(p.switches()[1].step, 83);
 }
 
-// A probe cut short where it had cost what the cheapest solve of the step did
-// (the slot's SolveLimit): its cost is a lower bound, so it takes no charge,
-// even where that bound reads cheaper, is no failure (no 2x rule later), and
-// sits out rounds as one far behind.
+// A probe cut short where it could no longer take the charge (the slot's
+// SolveLimit: the cheapest finished probe's cost or twice the last solve in
+// charge): its cost is a lower bound, so it takes no charge, even where that
+// bound reads cheaper, is no failure (no 2x rule later), and sits out rounds
+// as one far behind.
 TEST(AutopilotPolicy, AProbeCutShortIsALowerBoundNotAFailure) {
   const char c = AutopilotPolicy::cut_short;
   AutopilotSpec spec = spec_of(0, 10);
@@ -551,7 +552,7 @@ TEST(AutopilotLoop, MovesToTheCheaperCandidateAndRecordsItsDecisions) {
   EXPECT_EQ(a.probes[2].candidate, 1);
   EXPECT_GT(a.probes[0].iterations, 2 * a.probes[1].iterations);
   // Step 1 runs every probe to its end; at step 7 the unpreconditioned one, in
-  // charge at step 1 (probes[0]), stops where it has cost BiLU(0)'s solve: cut.
+  // charge at step 1 (probes[0]), stops at twice BiLU(0)'s last solve: cut.
   EXPECT_FALSE(a.probes[0].cut);
   EXPECT_FALSE(a.probes[1].cut);
   EXPECT_EQ(a.probes[3].step, 7);
