@@ -108,7 +108,7 @@ def median(runs, key):
     return statistics.median(vals) if vals else None
 
 
-def bench_case(case, bin_dir, reps, quick, work):
+def bench_case(case, bin_dir, reps, quick, work, variant=None):
     label, program, args, system, candidates, every = case
     args = list(args)
     if quick:
@@ -128,9 +128,12 @@ def bench_case(case, bin_dir, reps, quick, work):
     worst = max(candidates, key=lambda c: per_step[c] if per_step[c] is not None else float("inf"))
     start = candidates.index(worst) + 1
     spec = autopilot_spec(candidates, every, start)
-    auto = []
-    for rep in range(reps):  # alternated with one more run of each candidate
+    auto, other = [], []
+    other_spec = spec[:-1] + ", " + variant + ")" if variant else None
+    for rep in range(reps):  # alternated with one more run of each candidate (and of the variant)
         auto.append(run_once(binary, args, system, spec, os.path.join(work, "ap-%d" % rep)))
+        if other_spec:
+            other.append(run_once(binary, args, system, other_spec, os.path.join(work, "apv-%d" % rep)))
         for k, c in enumerate(candidates):
             alone[c].append(run_once(binary, args, system, c, os.path.join(work, "c%d-r%d" % (k, rep))))
     med = {c: median(alone[c], "linear_s") for c in candidates}
@@ -155,6 +158,15 @@ def bench_case(case, bin_dir, reps, quick, work):
         "figures_of_merit": figures,
         "runs": {"alone": alone, "autopilot": auto},
     }
+    if other_spec:
+        v_linear, v_probe = median(other, "linear_s"), median(other, "probe_s")
+        result["variant"] = {
+            "autopilot": other_spec, "linear_s": v_linear, "probe_s": v_probe,
+            "steps": [r.get("steps") for r in other], "exit": [r["exit"] for r in other],
+            "failures": [r.get("failures") for r in other], "switches": other[0].get("switches"),
+            "ratio_to_best": v_linear / med[best] if v_linear and best and med[best] else None,
+            "probe_overhead": v_probe / v_linear if v_linear else None,
+            "figures_of_merit": other[0].get("figures_of_merit", {}), "runs": other}
     return result
 
 
@@ -167,6 +179,8 @@ def main():
     ap.add_argument("--cases", help="only the cases whose label contains this text")
     ap.add_argument("--commit", help="the commit of the tree measured (default: git rev-parse HEAD)")
     ap.add_argument("--gpu", action="store_true", help="the host-versus-GPU candidate lists instead (needs a GPU)")
+    ap.add_argument("--variant", help="autopilot parameters to add for a second autopilot run, alternated with the "
+                    "first (e.g. progress=on)")
     a = ap.parse_args()
     reps = 1 if a.quick else a.reps
     cases = [c for c in (GPU_CASES if a.gpu else CASES) if not a.cases or a.cases in c[0]]
@@ -175,7 +189,7 @@ def main():
     results = []
     with tempfile.TemporaryDirectory(prefix="tb-autopilot-bench-") as work:
         for i, case in enumerate(cases):
-            r = bench_case(case, a.bin, reps, a.quick, os.path.join(work, str(i)))
+            r = bench_case(case, a.bin, reps, a.quick, os.path.join(work, str(i)), a.variant)
             results.append(r)
             print("%s\n  alone: %s\n  autopilot (start %s): %.3f s linear, probes %.3f s; ratio to best %.2f, "
                   "overhead %.1f %%, beats all: %s; switches %s" % (
@@ -184,6 +198,11 @@ def main():
                       r["worst_alone"], r["autopilot_linear_s"] or float("nan"), r["autopilot_probe_s"] or 0.0,
                       r["ratio_to_best"] or float("nan"), 100 * (r["probe_overhead"] or 0.0),
                       r["beats_every_candidate"], [(s["step"], s["from"], s["to"]) for s in r["switches"] or []]))
+            if "variant" in r:
+                v = r["variant"]
+                print("  variant %s: %.3f s linear, probes %.3f s; ratio to best %.2f, overhead %.1f %%, steps %s" % (
+                    a.variant, v["linear_s"] or float("nan"), v["probe_s"] or 0.0, v["ratio_to_best"] or float("nan"),
+                    100 * (v["probe_overhead"] or 0.0), v["steps"]))
             sys.stdout.flush()
     with open("/proc/loadavg") as f:
         load_after = f.read().strip()

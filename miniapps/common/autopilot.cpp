@@ -11,7 +11,7 @@ namespace tb::harness {
 
 namespace {
 
-constexpr const char* keys_allowed = "candidates, every, backoff, hysteresis, drift, mode, start";
+constexpr const char* keys_allowed = "candidates, every, backoff, hysteresis, drift, mode, start, progress";
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\n");
@@ -92,6 +92,10 @@ AutopilotSpec parse_autopilot_spec(const std::string& raw) {
       spec.drift = number(text, key, value, 0, 1e6);
     } else if (key == "start") {
       spec.start = int(number(text, key, value, 1, 1000)) - 1;
+    } else if (key == "progress") {
+      if (value != "on" && value != "off")
+        throw Error("'" + text + "': autopilot progress '" + value + "' is not one of on, off");
+      spec.progress = value == "on";
     } else if (key == "mode") {
       if (value != "timed" && value != "deterministic")
         throw Error("'" + text + "': autopilot mode '" + value + "' is not one of timed, deterministic");
@@ -120,7 +124,14 @@ AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
       failed_once_(std::size_t(candidates), 0),
       fresh_(std::size_t(candidates), 0),
       cut_(std::size_t(candidates), 0),
+      weight_(std::size_t(candidates), 1.0),
       in_charge_(spec.start) {}
+
+double AutopilotPolicy::progress_weight(double progress, double best) {
+  if (!(best < 1.0 - min_progress) || std::isnan(progress)) return 1.0;
+  if (!(progress < 1.0)) return max_weight;
+  return std::min(std::log(best) / std::log(progress), max_weight);
+}
 
 long AutopilotPolicy::schedule() const {
   const long doublings = std::clamp(confirmations_ - 1, 0L, 30L);
@@ -212,7 +223,8 @@ void AutopilotPolicy::decide(long step, bool first) {
 }
 
 void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span<const long> iterations,
-                              std::span<const char> failed, double cfl) {
+                              std::span<const char> failed, double cfl, std::span<const double> progress) {
+  const auto progress_of = [&](std::size_t k) { return k < progress.size() ? progress[k] : unknown; };
   const auto k0 = std::size_t(in_charge_);
   const bool k0_failed = failed[k0] == solve_failed;
   if (failed[k0]) failed_once_[k0] = 1;
@@ -228,16 +240,22 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     bool another_met = false;
     for (std::size_t k = 0; k < estimate_.size(); ++k)
       another_met = another_met || (k != k0 && !refused_[k] && !std::isnan(cost[k]) && !failed[k]);
+    // The furthest any update of this round goes: what the weights compare with.
+    double best = 1.0;
+    for (std::size_t k = 0; k < estimate_.size(); ++k)
+      if (!std::isnan(cost[k]) && failed[k] != solve_failed && failed[k] != cut_short && progress_of(k) < best)
+        best = progress_of(k);
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       fresh_[k] = cut_[k] = 0;
       if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
       const bool missed = failed[k] == missed_tolerance, cut = failed[k] == cut_short;
       const bool counts_failed = failed[k] == solve_failed || (missed && (k != k0 || another_met));
-      estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k];
+      weight_[k] = cut ? 1.0 : progress_weight(progress_of(k), best);
+      estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k] * weight_[k];
       fresh_[k] = 1;
       cut_[k] = char(cut);
       if (failed[k] && !cut) failed_once_[k] = 1;
-      probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] && !cut, cut});
+      probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] && !cut, cut, progress_of(k), weight_[k]});
     }
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
     const bool first = last_probe_ == 0, confirming = confirm_only_;
@@ -284,7 +302,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   // since the one in charge took the charge, so that iterations that swing from
   // step to step (Newton steps of a CFL ramp) do not read as drift.
   track_in_charge(false, false, cost[k0], iterations[k0], cfl);
-  estimate_[k0] = smoothed_;
+  estimate_[k0] = smoothed_ * weight_[k0];
   // Drift and regime changes probe early, but not sooner than a quarter of the
   // schedule after the last probe: a CFL ramp would otherwise probe every step.
   if (step + 1 - last_probe_ < std::max(1L, spec_.every / 4)) return;
@@ -329,11 +347,12 @@ std::string AutopilotPolicy::save() const {
     << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
     o << exact_text(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
-      << barred_until_[k] << " " << int(failed_once_[k]) << " " << int(cut_[k]) << "\n";
+      << barred_until_[k] << " " << int(failed_once_[k]) << " " << int(cut_[k]) << " " << exact_text(weight_[k])
+      << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
     o << p.step << " " << p.candidate << " " << exact_text(p.cost) << " " << p.iterations << " " << int(p.failed) << " "
-      << int(p.cut) << "\n";
+      << int(p.cut) << " " << exact_text(p.progress) << " " << exact_text(p.weight) << "\n";
   o << switches_.size() << "\n";
   for (const auto& s : switches_) o << s.step << " " << s.from << " " << s.to << " " << s.reason << "\n";
   return o.str();
@@ -357,6 +376,7 @@ void AutopilotPolicy::load(const std::string& text) {
     estimate_[k] = read_exact(in);
     in >> r >> interval_[k] >> failures_[k] >> barred_until_[k] >> f >> c;
     refused_[k] = char(r), failed_once_[k] = char(f), cut_[k] = char(c);
+    weight_[k] = read_exact(in);
   }
   in >> n;
   probes_.assign(n, {});
@@ -366,6 +386,7 @@ void AutopilotPolicy::load(const std::string& text) {
     p.cost = read_exact(in);
     in >> p.iterations >> f >> c;
     p.failed = f != 0, p.cut = c != 0;
+    p.progress = read_exact(in), p.weight = read_exact(in);
   }
   in >> n;
   switches_.assign(n, {});

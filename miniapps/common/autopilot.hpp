@@ -23,6 +23,12 @@ struct AutopilotSpec {
   double drift = 0.5;                   // probe when the iterations in charge grow by this fraction (seconds: twice it)
   bool deterministic = false;           // decide from iterations x calibrated cost per iteration
   int start = 0;                        // the candidate in charge at the first step (0-based)
+  // Weigh each probe's cost by how far its update carries the nonlinear
+  // iteration (AutopilotPolicy::progress_weight; physics that can tell:
+  // tb-comp2d). Off by default: one step's residual reduction ranks the
+  // candidates as their whole runs do on the cylinder and the other way round
+  // on the NACA 0012 (docs/harness.md).
+  bool progress = false;
 };
 
 // The doubles of the autopilots' checkpoint state (AutopilotPolicy and
@@ -48,6 +54,11 @@ struct AutopilotProbe {
   long iterations = 0;
   bool failed = false;
   bool cut = false;  // stopped at its limit, unable to take the charge: cost is a lower bound
+  // The factor by which its update would cut the nonlinear residual
+  // (Simulation::update_progress; NaN where the physics cannot tell), and the
+  // weight the policy gave its cost for it (1: none).
+  double progress = std::numeric_limits<double>::quiet_NaN();
+  double weight = 1.0;
 };
 
 struct AutopilotSwitch {
@@ -100,8 +111,22 @@ class AutopilotPolicy {
   // back-off.
   // cfl: the step's CFL number (NaN where the physics has none); a change by more
   // than 2x since the last probe is a regime change and triggers a probe.
+  // progress[k] (empty, or NaN entries, where unknown): the factor by which
+  // candidate k's update would cut the nonlinear residual. On a probe step
+  // each measured cost is weighted by the steps the candidate would take
+  // against the one that went furthest (progress_weight), so that the
+  // estimates compare seconds per decade of nonlinear residual, not per step.
   void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,
-               double cfl);
+               double cfl, std::span<const double> progress = {});
+  // The weight of a cost for its update's progress: ln(best) / ln(this), the
+  // steps this candidate's updates would take for one of the best's, where
+  // best is the smallest factor of the round; 1 while the best cuts the
+  // residual by less than min_progress (a transient, or a loop near its
+  // end: one step's factors are then noise), at most max_weight (an update
+  // that goes nowhere or back: steps are not infinite, the ramp goes on).
+  static double progress_weight(double progress, double best);
+  static constexpr double min_progress = 0.01;
+  static constexpr double max_weight = 4.0;
 
   static constexpr char solve_failed = 1;
   static constexpr char missed_tolerance = 2;
@@ -133,6 +158,7 @@ class AutopilotPolicy {
   std::vector<char> failed_once_;   // failed a solve of this run, probe or in charge: takes the charge by 2x only
   std::vector<char> fresh_;         // measured by this probe round: only these may take the charge
   std::vector<char> cut_;           // cut short in this probe round: a lower bound, far behind
+  std::vector<double> weight_;      // each one's progress weight at its last probe (1: none)
   long round_ = 0;                  // probes done
   long confirmations_ = 0;          // scheduled rounds in a row that kept the one in charge
   int in_charge_ = 0;

@@ -57,6 +57,7 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
   setup_seconds_.assign(n, 0.0);
   startup_setup_.assign(n, 0.0);
   step_cost_.assign(n, std::nan("")), step_iterations_.assign(n, 0), step_failed_.assign(n, 0);
+  step_progress_.assign(n, std::nan(""));
   last_update_.assign(n, 0.0);
   for (std::size_t k = 0; k < n; ++k) {
     parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
@@ -85,6 +86,7 @@ void AutopilotSlot::begin_step(long step) {
   std::fill(step_cost_.begin(), step_cost_.end(), std::nan(""));
   std::fill(step_iterations_.begin(), step_iterations_.end(), 0L);
   std::fill(step_failed_.begin(), step_failed_.end(), char(0));
+  std::fill(step_progress_.begin(), step_progress_.end(), std::nan(""));
   probing_ = policy_.probes(step);
   solved_by_ = -1;
   step_probe_seconds_ = 0.0;
@@ -255,6 +257,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
       x_.assign(x0_.begin(), x0_.end());
       const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
       if (p.converged()) budget = std::min(budget, cost_of(k, p));
+      ask_progress(k, x_);
     }
     step_probe_seconds_ += probes.seconds();
   }
@@ -269,6 +272,11 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   st.setup_seconds += pending_setup_ + moved;
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
+  if (probing_) {
+    WallTimer asking;
+    ask_progress(in_charge, x);
+    step_probe_seconds_ += asking.seconds();
+  }
   if (accepted_solve(st, limit_ok_)) return st;
   // The one in charge failed: the next candidates take this solve in turn.
   for (int k : policy_.fallback_order()) {
@@ -286,6 +294,15 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   return st;
 }
 
+void AutopilotSlot::ask_progress(int k, std::span<const double> x) {
+  const auto i = std::size_t(k);
+  // A probe cut short is no candidate this round; a failed solve's update is not taken.
+  if (!spec_.progress || !progress_ || step_failed_[i] == AutopilotPolicy::cut_short ||
+      step_failed_[i] == AutopilotPolicy::solve_failed)
+    return;
+  step_progress_[i] = progress_(x);
+}
+
 void AutopilotSlot::end_step(double cfl) {
   probe_seconds_ += step_probe_seconds_;
   if (std::all_of(step_cost_.begin(), step_cost_.end(), [](double c) { return std::isnan(c); })) return;
@@ -295,13 +312,16 @@ void AutopilotSlot::end_step(double cfl) {
   for (std::size_t k = 0; k < n; ++k)
     if (!std::isnan(cost[k])) cost[k] += (spec_.deterministic ? per_setup_[k] : setup_seconds_[k]) / amortise_steps();
   // All ranks decide from the same numbers: the slowest rank's, and a failure anywhere.
+  // The progress too: a probe cut on one rank's clock has none there.
   if (!spec_.deterministic) {
     for (const char failed : step_failed_) cost.push_back(severity(failed));
+    cost.insert(cost.end(), step_progress_.begin(), step_progress_.end());
     max_over_ranks(cost);
     for (std::size_t k = 0; k < n; ++k) step_failed_[k] = by_severity[std::size_t(std::lround(cost[n + k]))];
+    std::copy_n(cost.begin() + std::ptrdiff_t(2 * n), n, step_progress_.begin());
     cost.resize(n);
   }
-  policy_.observe(step_, cost, step_iterations_, step_failed_, cfl);
+  policy_.observe(step_, cost, step_iterations_, step_failed_, cfl, step_progress_);
 }
 
 AutopilotReport AutopilotSlot::report() const {

@@ -5,6 +5,7 @@
 // amortised over the steps between pattern changes, and the fallback when the
 // one in charge fails. The decisions are AutopilotPolicy's (autopilot.hpp).
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <string>
@@ -40,6 +41,11 @@ class AutopilotSlot {
   // residual (Simulation::accepts_iteration_limit): such a solve is not solved
   // again by the others (the policy still sees that it missed its tolerance).
   void accept_iteration_limit() { limit_ok_ = true; }
+  // How far a solution would carry the nonlinear iteration
+  // (Simulation::update_progress): asked on probe steps of every candidate
+  // whose solve ran to its end, the one in charge too, for the policy's weights.
+  using Progress = std::function<double(std::span<const double> x)>;
+  void measure_progress(Progress progress) { progress_ = std::move(progress); }
 
   void begin_step(long step);
   // On probe steps the candidates to probe solve the system first, from the
@@ -73,6 +79,8 @@ class AutopilotSlot {
   // A solve's cost: timed mode, its seconds with the numeric update before it;
   // deterministic mode, the calibrated price of its iterations.
   double cost_of(int k, const SolveStats& st) const;
+  // Candidate k's progress (measure_progress) for its solution x, where its solve counts.
+  void ask_progress(int k, std::span<const double> x);
   void track_pattern(const BsrMatrix& a);
   double amortise_steps() const;
 
@@ -89,6 +97,8 @@ class AutopilotSlot {
   std::vector<double> step_cost_;
   std::vector<long> step_iterations_;
   std::vector<char> step_failed_;
+  std::vector<double> step_progress_;  // NaN: not asked
+  Progress progress_;
   std::vector<double> cost_;    // end_step's costs and failure flags, for the reduction over ranks
   std::vector<double> x0_, x_;  // the initial guess, and a probe's copy of it
   std::vector<index_t> pattern_rows_, pattern_cols_;

@@ -111,6 +111,8 @@ void write_autopilots(JsonWriter& w, const std::vector<AutopilotReport>& reports
           .value("iterations", (long long)p.iterations)
           .value("failed", p.failed)
           .value("cut", p.cut)
+          .value("progress", p.progress)
+          .value("weight", p.weight)
           .end_object();
     w.end_array().begin_array("switches");
     for (const auto& s : a.switches)

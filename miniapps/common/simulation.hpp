@@ -80,6 +80,16 @@ class Simulation {
     (void)system;
     return false;
   }
+  // Called from within advance(), inside the solve of `system`: how far its
+  // solution x would carry the nonlinear iteration, as the factor by which the
+  // update would cut the nonlinear residual (below 1: progress; +inf: a
+  // non-physical state); NaN where the physics cannot tell (the default). The
+  // solver autopilot weighs its candidates' costs with it: solved to the same
+  // tolerance, two candidates' steps may still differ in how far they go.
+  virtual double update_progress(const std::string& system, std::span<const double> x) {
+    (void)system, (void)x;
+    return std::numeric_limits<double>::quiet_NaN();
+  }
   // Largest magnitudes of the state (e.g. {"velocity", max |u|}), checked after
   // every step: not finite, or grown past run.max_growth times their size in
   // the first steps, stops the run (step_guard.hpp).

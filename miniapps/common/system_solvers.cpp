@@ -126,6 +126,10 @@ void SystemSolvers::load_autopilots(const std::string& state) {
   if (loaded != autopilots_.size()) throw Error("the checkpoint has no autopilot state for this case's autopilot");
 }
 
+void SystemSolvers::measure_progress(const std::string& system, AutopilotSlot::Progress progress) {
+  if (auto it = autopilots_.find(system); it != autopilots_.end()) it->second->measure_progress(std::move(progress));
+}
+
 void SystemSolvers::accept_iteration_limit(const std::string& system) {
   limit_accepted_.push_back(system);
   if (auto it = autopilots_.find(system); it != autopilots_.end()) it->second->accept_iteration_limit();

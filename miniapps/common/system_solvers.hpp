@@ -56,6 +56,9 @@ class SystemSolvers final : public LinearSystems {
   // Solves of `system` stopped by their iteration limit with a reduced residual are accepted.
   // An autopilot of that system takes them as accepted too.
   void accept_iteration_limit(const std::string& system);
+  // How far a solution of `system` carries the nonlinear iteration
+  // (Simulation::update_progress), for that system's autopilot; unused without one.
+  void measure_progress(const std::string& system, AutopilotSlot::Progress progress);
   // Checksums on every solve, not only with shadows or dumps.
   void record_checksums(bool on) { checksums_ = on; }
   // Seconds spent on checksums and dumps since the last begin_step.

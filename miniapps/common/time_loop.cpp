@@ -104,8 +104,11 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
                 ": a run on several ranks holds each system in pieces; checksums and dumps are one-process studies");
   // A bad specification: nothing written.
   SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows, s.decomposed);
-  for (const std::string& system : sim.linear_systems())
+  for (const std::string& system : sim.linear_systems()) {
     if (sim.accepts_iteration_limit(system)) solvers.accept_iteration_limit(system);
+    solvers.measure_progress(system,
+                             [&sim, system](std::span<const double> x) { return sim.update_progress(system, x); });
+  }
   if (writes_state) fs::create_directories(s.out_dir);
   solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);

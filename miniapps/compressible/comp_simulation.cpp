@@ -109,6 +109,10 @@ void CompressibleSimulation::decompose_mesh_over_ranks(OrderedMesh whole) {
                      harness::per_rank(ghost);
 }
 
+double CompressibleSimulation::update_progress(const std::string&, std::span<const double> x) {
+  return solver_->trial_reduction(x);
+}
+
 harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solvers) {
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves and steps are one and the same

@@ -36,6 +36,8 @@ class CompressibleSimulation final : public harness::Simulation {
   // Seed 001 §6: FGMRES to one order of residual reduction, "but only up to a
   // maximum of 60 iterations": a solve stopped there is the method's inexact step.
   bool accepts_iteration_limit(const std::string&) const override { return true; }
+  // The pseudo-time step's residual reduction by the update x (trial_reduction).
+  double update_progress(const std::string& system, std::span<const double> x) override;
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;

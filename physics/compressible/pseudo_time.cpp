@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <istream>
+#include <limits>
 #include <ostream>
 
 #include "physics/step_failure.hpp"
@@ -123,7 +124,7 @@ void PseudoTimeSolver::copy_rank_row_values() {
                 rank_rows_.values.begin() + std::ptrdiff_t(k * bb));
 }
 
-double PseudoTimeSolver::relaxation(const std::vector<double>& dw) const {
+double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
   const Gas& gas = disc_.settings().gas;
   double worst = 0.0;
   for (std::size_t c = 0; c < std::size_t(owned_); ++c) {
@@ -230,6 +231,24 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     rep.residual_s += seconds(t0);
   }
   return rep;
+}
+
+double PseudoTimeSolver::trial_reduction(std::span<const double> dw) {
+  const Gas& gas = disc_.settings().gas;
+  const std::size_t own = std::size_t(owned_);
+  const double omega = relaxation(dw);
+  trial_.resize(w_.size());
+  bool admissible = true;
+  for (std::size_t c = 0; c < own; ++c) {
+    for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] = w_[c][k] + omega * dw[c * num_vars + k];
+    admissible = admissible && gas.admissible(trial_[c]);
+  }
+  if (share_) admissible = share_->max(admissible ? 0.0 : 1.0) == 0.0;
+  if (!admissible) return std::numeric_limits<double>::infinity();
+  std::copy(w_.begin() + std::ptrdiff_t(own), w_.end(), trial_.begin() + std::ptrdiff_t(own));
+  if (share_) share_->exchange(doubles_of(trial_), num_vars);
+  disc_.residual(trial_, order_, trial_r_);
+  return total_norm(global_norms(trial_r_)) / norm_;
 }
 
 bool PseudoTimeSolver::converged() const {

@@ -89,6 +89,13 @@ class PseudoTimeSolver {
 
   PseudoStepReport step(const LinearSolve& solve);
   bool converged() const;
+  // Called from within step()'s solve: how far the update dw (a solution of
+  // the step's system) would carry the iteration, ||r(w + omega dw)|| / ||r(w)||
+  // with omega as step() relaxes it, +inf for a non-physical state. The state,
+  // its residual and the step are untouched (only trial_, which step() writes
+  // after the solve, and a residual scratch array). The solver autopilot weighs
+  // its candidates with it (issue 29).
+  double trial_reduction(std::span<const double> dw);
 
   // Per local cell; only the owned ones' residuals are meaningful on a piece.
   const std::vector<State>& state() const { return w_; }
@@ -112,13 +119,14 @@ class PseudoTimeSolver {
   void make_rank_rows();
   void copy_rank_row_values();
   double start_cfl() const { return settings_.cfl_start > 0.0 ? settings_.cfl_start : settings_.cfl_min; }
-  double relaxation(const std::vector<double>& dw) const;
+  double relaxation(std::span<const double> dw) const;
 
   EulerDiscretisation& disc_;
   PseudoTimeSettings settings_;
   const DomainShare* share_;  // null: the whole mesh
   index_t owned_;
   std::vector<State> w_, r_, trial_;
+  std::vector<State> trial_r_;  // trial_reduction's residual, sized on its first call
   int order_ = 1;
   double cfl_ = 0.0;
   State norms_{};      // ||r_k|| of the current state

@@ -26,11 +26,12 @@ const double nan_cost = std::nan("");
 
 // One step of made-up costs: every candidate measured (a probe's view).
 struct FakeStep {
-  FakeStep(std::vector<double> c, std::vector<char> f = {}, double step_cfl = std::nan(""))
-      : cost(std::move(c)), failed(std::move(f)), cfl(step_cfl) {}
+  FakeStep(std::vector<double> c, std::vector<char> f = {}, double step_cfl = std::nan(""), std::vector<double> p = {})
+      : cost(std::move(c)), failed(std::move(f)), cfl(step_cfl), progress(std::move(p)) {}
   std::vector<double> cost;
   std::vector<char> failed;
   double cfl;
+  std::vector<double> progress;  // each update's residual factor (empty: the physics cannot tell)
 };
 
 // Feeds the policy what the slot would: the costs of the candidates it probes
@@ -39,13 +40,16 @@ void feed(AutopilotPolicy& p, long step, const FakeStep& s) {
   std::vector<double> cost(s.cost.size(), nan_cost);
   std::vector<long> its(s.cost.size(), 0);
   std::vector<char> failed = s.failed.empty() ? std::vector<char>(s.cost.size(), 0) : s.failed;
+  std::vector<double> progress(s.progress.size(), nan_cost);
+  const bool probing = p.probes(step);
   for (std::size_t k = 0; k < cost.size(); ++k) {
     if (p.probes(step, int(k)) || int(k) == p.in_charge())
       cost[k] = s.cost[k], its[k] = long(100 * s.cost[k]);
     else
       failed[k] = 0;
+    if (probing && k < progress.size() && !std::isnan(cost[k])) progress[k] = s.progress[k];
   }
-  p.observe(step, cost, its, failed, s.cfl);
+  p.observe(step, cost, its, failed, s.cfl, progress);
 }
 
 AutopilotSpec spec_of(int start, long every, double hysteresis = 0.15) {
@@ -76,6 +80,10 @@ TEST(AutopilotSpec, ParsesCandidatesAndNamesWhatIsWrong) {
   };
   EXPECT_NE(message("autopilot(candidates=[gmres+bilu0], every=3)").find("at least two"), std::string::npos);
   EXPECT_NE(message("autopilot(candidates=[a;b], every=zero)").find("'every'"), std::string::npos);
+  EXPECT_FALSE(s.progress);
+  EXPECT_TRUE(parse_autopilot_spec("autopilot(candidates=[a;b], progress=on)").progress);
+  EXPECT_NE(message("autopilot(candidates=[a;b], progress=yes)").find("progress 'yes' is not one of on, off"),
+            std::string::npos);
   EXPECT_NE(message("autopilot(candidates=[a;b], speed=3)").find("unknown autopilot parameter 'speed'"),
             std::string::npos);
   EXPECT_NE(message("autopilot(candidates=[a;b], mode=fast)").find("timed, deterministic"), std::string::npos);
@@ -430,6 +438,50 @@ TEST(AutopilotPolicy, AProbeCutShortIsALowerBoundNotAFailure) {
   AutopilotPolicy q(3, spec);
   feed(q, 1, {{1.0, 0.6, 1.0}});
   EXPECT_EQ(q.in_charge(), 1);
+}
+
+// progress=on: a cost is weighted by the steps its updates would take against
+// the update that went furthest on the same system, ln(best) / ln(factor),
+// within [1, 4], and not at all while no update cuts the residual by 1 %.
+TEST(AutopilotPolicy, ProgressWeighsACostByTheStepsItsUpdatesWouldTake) {
+  EXPECT_DOUBLE_EQ(AutopilotPolicy::progress_weight(0.5, 0.25), 2.0);
+  EXPECT_DOUBLE_EQ(AutopilotPolicy::progress_weight(0.25, 0.25), 1.0);
+  EXPECT_NEAR(AutopilotPolicy::progress_weight(0.8, 0.5), std::log(0.5) / std::log(0.8), 1e-15);
+  EXPECT_DOUBLE_EQ(AutopilotPolicy::progress_weight(0.9, 0.1), 4.0);  // 21.9 steps: capped
+  EXPECT_DOUBLE_EQ(AutopilotPolicy::progress_weight(1.3, 0.5), 4.0);  // went back
+  EXPECT_DOUBLE_EQ(AutopilotPolicy::progress_weight(std::nan(""), 0.5), 1.0);
+  EXPECT_DOUBLE_EQ(AutopilotPolicy::progress_weight(1.2, 0.995), 1.0);  // nobody got anywhere
+  EXPECT_DOUBLE_EQ(AutopilotPolicy::progress_weight(1.2, 1.1), 1.0);
+
+  // Cheaper a step by 1.67x but 3.1x the steps: the one in charge stays; the
+  // same costs without progress switch at once.
+  AutopilotPolicy p(2, spec_of(0, 10));
+  feed(p, 1, {{1.0, 0.6}, {}, std::nan(""), {0.5, 0.8}});
+  EXPECT_EQ(p.in_charge(), 0);
+  ASSERT_EQ(p.probes_log().size(), 2u);
+  EXPECT_DOUBLE_EQ(p.probes_log()[0].weight, 1.0);
+  EXPECT_NEAR(p.probes_log()[1].weight, std::log(0.5) / std::log(0.8), 1e-15);
+  EXPECT_DOUBLE_EQ(p.probes_log()[1].progress, 0.8);
+  EXPECT_DOUBLE_EQ(p.probes_log()[1].cost, 0.6);  // the measured cost, unweighted
+  EXPECT_NEAR(p.estimates()[1], 0.6 * std::log(0.5) / std::log(0.8), 1e-15);
+  AutopilotPolicy q(2, spec_of(0, 10));
+  feed(q, 1, {{1.0, 0.6}});
+  EXPECT_EQ(q.in_charge(), 1);
+
+  // The other way round: the one in charge is the cheapest a step, but its
+  // update goes back (weight 4); the second takes twice the third's steps
+  // (weight 2) and wins: 0.5 x 2 against 0.6 x 4 and 3.0 x 1.
+  AutopilotPolicy r(3, spec_of(0, 10));
+  feed(r, 1, {{0.6, 0.5, 3.0}, {}, std::nan(""), {1.05, 0.5, 0.25}});
+  EXPECT_EQ(r.in_charge(), 1);
+  // Between probes the one in charge keeps its weight; a restored policy has it too.
+  feed(r, 2, {{nan_cost, 0.5, nan_cost}});
+  EXPECT_DOUBLE_EQ(r.estimates()[1], 1.0);
+  AutopilotPolicy restored(3, spec_of(0, 10));
+  restored.load(r.save());
+  EXPECT_EQ(restored.save(), r.save());
+  EXPECT_DOUBLE_EQ(restored.probes_log()[0].weight, 4.0);
+  EXPECT_DOUBLE_EQ(restored.probes_log()[0].progress, 1.05);
 }
 
 TEST(AutopilotPolicy, OnlyTheRunnerUpIsProbedUpToTwiceTheCostTheOthersUpToOneAndAHalf) {

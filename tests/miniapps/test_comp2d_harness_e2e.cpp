@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -110,6 +112,64 @@ TEST(Comp2dHarness, AnOrderingPermutesTheCellsNotTheFlow) {
   EXPECT_NEAR(fa[1].second, fb[1].second, 1e-4 * std::abs(fa[1].second));  // cd
   fs::remove_all(da);
   fs::remove_all(db);
+}
+
+// The autopilot's progress (progress=on) asks the physics how far each
+// candidate's update would carry the iteration, by one residual evaluation of
+// a trial state (PseudoTimeSolver::trial_reduction). That must leave the step
+// alone: with two copies of one solver as the candidates, the run is the
+// solver's alone, bit for bit, across the order switch. And it must be the
+// figure the step then sees: the in-charge update's factor is the residual
+// after the step over the one before it (steps.csv, 10 digits).
+TEST(Comp2dHarness, ProgressProbesLeaveTheStepAloneAndMeasureItsResidualFactor) {
+  CaseConfig config = comp_config();
+  config.set("cfl.start", "20");  // the order switch at step 6, as above
+  config.set("cfl.growth", "1");
+  const std::string f = "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0";
+  const fs::path alone_dir = fresh_dir("alone"), pilot_dir = fresh_dir("pilot");
+  CompressibleSimulation alone(config), pilot(config);
+  run_time_loop(alone, config, settings(alone_dir, 12, config));
+  LoopSettings s = test::quiet_settings(
+      "tb-comp2d", pilot_dir, 12,
+      {{"flow", "autopilot(candidates=[" + f + "; " + f + "], every=2, backoff=1, mode=deterministic, progress=on)"}});
+  const RunResult r = run_time_loop(pilot, config, s);
+  ASSERT_EQ(pilot.solver().order(), 2);
+  EXPECT_TRUE(state_bytes(alone) == state_bytes(pilot)) << "the progress probes changed the trajectory";
+
+  const auto rows = test::read_csv(pilot_dir / "steps.csv");
+  ASSERT_EQ(rows.size(), 13u);
+  auto column = [&](const std::string& name) {
+    return std::size_t(std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+  };
+  auto total = [&](long step) {
+    double sum = 0.0;
+    for (const char* eq : {"res:rho", "res:rho_u", "res:rho_v", "res:rho_E"}) {
+      const double v = std::stod(rows[std::size_t(step)][column(eq)]);
+      sum += v * v;
+    }
+    return std::sqrt(sum);
+  };
+  const std::size_t order = column("res:order");
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  int checked = 0;
+  const std::vector<AutopilotProbe>& probes = r.autopilots[0].probes;
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    const AutopilotProbe& p = probes[i];
+    ASSERT_FALSE(std::isnan(p.progress)) << "step " << p.step;
+    // The two copies solve the same system the same way: the same factor.
+    if (p.candidate == 1) {
+      ASSERT_GT(i, 0u);
+      EXPECT_EQ(p.progress, probes[i - 1].progress) << "step " << p.step;
+    }
+    // Steps after the first and not just after the switch have the residual before them in steps.csv.
+    if (p.candidate != 0 || p.step < 2 || rows[std::size_t(p.step)][order] != rows[std::size_t(p.step - 1)][order])
+      continue;
+    EXPECT_NEAR(p.progress, total(p.step) / total(p.step - 1), 1e-8 * p.progress) << "step " << p.step;
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+  fs::remove_all(alone_dir);
+  fs::remove_all(pilot_dir);
 }
 
 // The .vtu's line_id shows the lines the line orderings keep together: under
