@@ -64,7 +64,10 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
     ordering_index_.resize(std::size_t(mesh_.num_cells()));
     for (std::size_t c = 0; c < ordering_index_.size(); ++c) ordering_index_[c] = index_t(c);
   }
-  disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), make_euler_settings(config));
+  PieceNumbering numbering;
+  if (share_) numbering = {share_->owned(), share_->global_size(), share_->global_rows()};
+  disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), make_euler_settings(config),
+                                                share_ ? &numbering : nullptr);
   std::vector<State> initial(std::size_t(mesh_.num_cells()), disc_->settings().free_stream);
   solver_ =
       std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config), share_.get());

@@ -18,14 +18,14 @@ std::vector<BoundaryKind> checked_kinds(const Mesh2D& mesh, std::vector<Boundary
 }  // namespace
 
 EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<BoundaryKind> kinds_by_marker,
-                                         EulerSettings settings)
+                                         EulerSettings settings, const PieceNumbering* piece)
     : mesh_(mesh),
       kinds_(checked_kinds(mesh, std::move(kinds_by_marker))),
       settings_(settings),
       geometry_(compute_geometry(mesh)),
       gradients_(mesh, geometry_, ghost_offsets()),
       limiter_(mesh, geometry_, settings_.limiter_k),
-      pattern_(build_jacobian_pattern(mesh)),
+      pattern_(build_jacobian_pattern(mesh, piece)),
       face_distance_(std::size_t(mesh.num_faces())) {
   for (index_t f = 0; f < mesh.num_faces(); ++f) {
     const Face& face = mesh.faces[std::size_t(f)];
@@ -201,6 +201,7 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     const Vec2 n = geometry_.face_normal[std::size_t(f)];
     const double len = geometry_.face_length[std::size_t(f)];
     const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
+    if (pos.ll < 0 && pos.rr < 0) continue;  // between a piece's ghosts: no row holds it
     const State& left = w[std::size_t(face.left)];
     if (face.is_boundary()) {
       add_scaled_block(a, pos.ll,
@@ -218,6 +219,7 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
   }
   if (settings_.viscous.enabled()) add_viscous_jacobian(w, a);
   for (std::size_t c = 0; c < w.size(); ++c) {
+    if (pattern_.diagonal[c] < 0) continue;  // a piece's ghost
     double* d = a.block(pattern_.diagonal[c]);
     for (int k = 0; k < num_vars; ++k) d[k * num_vars + k] += shift[c];
   }

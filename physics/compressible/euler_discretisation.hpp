@@ -42,8 +42,11 @@ class EulerDiscretisation {
  public:
   // The mesh must outlive the discretisation; boundary kinds are per marker
   // (boundary_kinds_by_marker). Geometry, gradient matrices and the Jacobian
-  // pattern are built here, once.
-  EulerDiscretisation(const Mesh2D& mesh, std::vector<BoundaryKind> kinds_by_marker, EulerSettings settings);
+  // pattern are built here, once; on a piece of a decomposed mesh, `piece`
+  // makes the Jacobian this rank's block rows of the distributed system
+  // (PieceNumbering; its global numbers are read here only).
+  EulerDiscretisation(const Mesh2D& mesh, std::vector<BoundaryKind> kinds_by_marker, EulerSettings settings,
+                      const PieceNumbering* piece = nullptr);
 
   const Mesh2D& mesh() const { return mesh_; }
   const MeshGeometry& geometry() const { return geometry_; }

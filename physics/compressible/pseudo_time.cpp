@@ -74,7 +74,12 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
       throw Error("initial state: cell " + std::to_string(c) + " is not admissible");
   order_ = 1;
   cfl_ = std::min(start_cfl(), s.cfl_max);
-  if (share_) make_rank_rows();
+  // On a piece the Jacobian is this rank's block rows of the distributed
+  // system (EulerDiscretisation's PieceNumbering): solved as assembled.
+  if (share_ && (a_.block_rows != owned_ || a_.block_cols != share_->global_size()))
+    throw Error("internal: a piece's Jacobian pattern has " + std::to_string(a_.block_rows) + " x " +
+                std::to_string(a_.block_cols) + " blocks, the distributed system " + std::to_string(owned_) + " x " +
+                std::to_string(share_->global_size()) + " (build it with the piece's numbering)");
   evaluate_residual();
   energy_reference_ = norms_[3];
   best_norm_ = norm_;
@@ -91,37 +96,6 @@ void PseudoTimeSolver::evaluate_residual() {
   disc_.residual(w_, order_, r_);
   norms_ = global_norms(r_);
   norm_ = total_norm(norms_);
-}
-
-// The owned rows of a_ with global block columns, sorted within each row as a
-// BsrMatrix wants them; rank_row_source_ names the block of a_ each came from.
-void PseudoTimeSolver::make_rank_rows() {
-  const std::span<const index_t> global = share_->global_rows();
-  rank_rows_ = BsrMatrix{};
-  rank_rows_.block_size = num_vars;
-  rank_rows_.block_rows = owned_;
-  rank_rows_.block_cols = share_->global_size();
-  rank_rows_.row_ptr.assign(1, 0);
-  std::vector<std::pair<index_t, index_t>> row;
-  for (index_t i = 0; i < owned_; ++i) {
-    row.clear();
-    for (index_t k = a_.row_ptr[std::size_t(i)]; k < a_.row_ptr[std::size_t(i) + 1]; ++k)
-      row.emplace_back(global[std::size_t(a_.col_idx[std::size_t(k)])], k);
-    std::sort(row.begin(), row.end());
-    for (const auto& [col, k] : row) {
-      rank_rows_.col_idx.push_back(col);
-      rank_row_source_.push_back(k);
-    }
-    rank_rows_.row_ptr.push_back(index_t(rank_rows_.col_idx.size()));
-  }
-  rank_rows_.values.assign(rank_rows_.col_idx.size() * num_vars * num_vars, 0.0);
-}
-
-void PseudoTimeSolver::copy_rank_row_values() {
-  constexpr std::size_t bb = num_vars * num_vars;
-  for (std::size_t k = 0; k < rank_row_source_.size(); ++k)
-    std::copy_n(a_.values.begin() + std::ptrdiff_t(std::size_t(rank_row_source_[k]) * bb), bb,
-                rank_rows_.values.begin() + std::ptrdiff_t(k * bb));
 }
 
 double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
@@ -161,9 +135,8 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     t0 = clock::now();
     disc_.assemble_jacobian(w_, shift_, a_);
     rep.jacobian_s += seconds(t0);
-    if (share_) copy_rank_row_values();
     dw_.assign(own * num_vars, 0.0);
-    rep.solves.push_back(solve(share_ ? rank_rows_ : a_, rhs_, dw_));
+    rep.solves.push_back(solve(a_, rhs_, dw_));
     const double omega = relaxation(dw_);
     trial_.resize(n);
     bool admissible = true;

@@ -116,8 +116,6 @@ class PseudoTimeSolver {
  private:
   void evaluate_residual();
   State global_norms(const std::vector<State>& r) const;
-  void make_rank_rows();
-  void copy_rank_row_values();
   double start_cfl() const { return settings_.cfl_start > 0.0 ? settings_.cfl_start : settings_.cfl_min; }
   double relaxation(std::span<const double> dw) const;
 
@@ -135,13 +133,10 @@ class PseudoTimeSolver {
   long steps_ = 0;
   double best_norm_ = 0.0;  // lowest ||r|| in this order, and steps since it fell
   int since_best_ = 0;
-  // Per step, allocated once.
+  // Per step, allocated once. On a piece, a_ holds this rank's block rows of
+  // the distributed system (global columns), as the solve takes them.
   BsrMatrix a_;
   std::vector<double> sums_, shift_, rhs_, dw_;
-  // On a piece: the owned rows of a_ in the distributed numbering, columns
-  // sorted, and the block of a_ each of their blocks comes from (made once).
-  BsrMatrix rank_rows_;
-  std::vector<index_t> rank_row_source_;
 };
 
 // ||r_k||_2 per equation k over all entries of r.

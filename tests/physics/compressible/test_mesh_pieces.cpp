@@ -105,6 +105,46 @@ TEST(MeshPieces, OwnedCellsHaveTheWholeMeshResidualAndJacobianRows) {
   }
 }
 
+// With the piece's numbering (PieceNumbering: the distributed solve's global
+// columns) the Jacobian has the owned rows only, columns sorted, and each
+// block bit for bit the block of the local-numbered piece Jacobian it renames:
+// what the pseudo-time solver used to copy is now assembled in place.
+TEST(MeshPieces, ThePieceNumberingAssemblesTheOwnedRowsInGlobalColumns) {
+  if (!metis_available()) GTEST_SKIP() << "built without METIS";
+  for (Case& c : cases()) {
+    const index_t cells = c.mesh.num_cells();
+    const std::vector<State> w = perturbed_free_stream(c.settings, cells, 0.05, 5);
+    const auto owner = partition_graph(cell_graph(c.mesh), 3);
+    for (const MeshPiece& piece : decompose_mesh(c.mesh, owner, 3)) {
+      std::vector<BoundaryKind> kinds = c.kinds;
+      kinds.push_back(BoundaryKind::FarField);
+      const auto& global = piece.cells.global;
+      const PieceNumbering numbering{piece.cells.owned, cells, global};
+      EulerDiscretisation local(piece.mesh, kinds, c.settings), numbered(piece.mesh, kinds, c.settings, &numbering);
+      std::vector<State> wl(global.size()), rl;
+      std::vector<double> shift(global.size());
+      for (std::size_t k = 0; k < wl.size(); ++k) wl[k] = w[std::size_t(global[k])], shift[k] = 1.0 + double(k % 3);
+      local.residual(wl, 2, rl);  // the viscous Jacobian reads no gradient, but the order is the loop's
+      BsrMatrix al = local.pattern().matrix, an = numbered.pattern().matrix;
+      local.assemble_jacobian(wl, shift, al);
+      numbered.assemble_jacobian(wl, shift, an);
+      const std::string where = c.name + ", rank " + std::to_string(piece.cells.rank);
+      ASSERT_EQ(an.block_rows, piece.cells.owned) << where;
+      ASSERT_EQ(an.block_cols, cells) << where;
+      EXPECT_NO_THROW(an.validate()) << where;  // sorted unique columns in range
+      for (index_t i = 0; i < piece.cells.owned; ++i) {
+        ASSERT_EQ(an.row_ptr[i + 1] - an.row_ptr[i], al.row_ptr[i + 1] - al.row_ptr[i]) << where;
+        for (index_t k = al.row_ptr[i]; k < al.row_ptr[i + 1]; ++k) {
+          const index_t kn = an.find_block(i, global[std::size_t(al.col_idx[k])]);
+          ASSERT_GE(kn, 0) << where << " row " << i;
+          for (int e = 0; e < 16; ++e) ASSERT_EQ(an.block(kn)[e], al.block(k)[e]) << where << " row " << i;
+        }
+      }
+      EXPECT_EQ(std::size_t(an.nnz_blocks()) * 16, an.values.size()) << where;
+    }
+  }
+}
+
 // One ghost layer is not enough for the second-order residual: some owned cell
 // then differs, which shows that the test above can fail.
 TEST(MeshPieces, OneGhostLayerIsNotEnoughForTheSecondOrderResidual) {
