@@ -157,7 +157,12 @@ void check_domain(const CaseKey& key, const std::string& value, bool files) {
   if (files && d.existing_file && !(value.empty() && d.empty_allowed)) {
     std::error_code ec;
     const auto status = std::filesystem::status(value, ec);
-    if (!std::filesystem::exists(status)) throw refuse("no such file");
+    // A relative path is the working directory's (as SU2 reads them), not the
+    // case file's: say which directory was searched.
+    if (!std::filesystem::exists(status))
+      throw refuse(std::filesystem::path(value).is_relative()
+                       ? "no such file in the working directory " + std::filesystem::current_path(ec).string()
+                       : "no such file");
     if (!std::filesystem::is_regular_file(status)) throw refuse("not a regular file");
   }
   if (d.solver) try {

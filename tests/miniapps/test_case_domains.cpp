@@ -84,9 +84,16 @@ TEST(CaseDomains, FilesAreCheckedOnceEveryOverrideIsIn) {
   std::ofstream(toml) << "[body]\nfile = \"no/such.stl\"\n";
   CaseConfig d(schema());
   d.load_toml(toml);
-  EXPECT_EQ(
-      error_of([&] { d.check_files(); }),
-      toml + ":2: body.file: given \"no/such.stl\", allowed an existing regular file or \"\" (none) (no such file)");
+  // A relative path names the directory it was looked for in: the working directory, not the case file's.
+  EXPECT_EQ(error_of([&] { d.check_files(); }),
+            toml +
+                ":2: body.file: given \"no/such.stl\", allowed an existing regular file or \"\" (none) (no such "
+                "file in the working directory " +
+                fs::current_path().string() + ")");
+  d.set("body.file", (dir / "no/such.stl").string());
+  EXPECT_EQ(error_of([&] { d.check_files(); }),
+            "--set: body.file: given \"" + (dir / "no/such.stl").string() +
+                "\", allowed an existing regular file or \"\" (none) (no such file)");
   d.set("body.file", stl);
   EXPECT_NO_THROW(d.check_files());
   fs::remove_all(dir);
