@@ -57,7 +57,7 @@ def main():
         sys.exit(f"{args.samples} has {len(lines)} samples, not {args.index}")
     sample = re.sub(r"[ \t]+#.*$", "", lines[args.index - 1])
     os.makedirs(args.work, exist_ok=True)
-    parts = [s.strip() for s in sample.split(";") if s.strip()]
+    parts = [s.strip() for s in split_sequence(sample) if s.strip()]
     for n, part in enumerate(parts):
         # --steps counts from the start of the run, a restart's too: two more each.
         cmd = command_of(shlex.split(part), args, len(parts) > 1, 2 * (n + 1))
@@ -70,6 +70,23 @@ def main():
             print(f"exit status {status}, expected {expect}")
             return 1
     return 0
+
+
+def split_sequence(sample):
+    """The commands of "a; b", split at the semicolons outside quotes (a
+    quoted autopilot specification has its own)."""
+    parts, current, quote = [], "", None
+    for ch in sample:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ";":
+            parts.append(current)
+            current = ""
+            continue
+        current += ch
+    return parts + [current]
 
 
 if __name__ == "__main__":
