@@ -93,15 +93,18 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
   const std::vector<StudyRow> rows = study_rows("driver", s, o.shadow, r);
   const long failures = rows.front().totals.failures;
   if (s.writes_files && !s.shadows.empty()) write_ab_report(s.out_dir, "shadow", rows);
+  // The loop's outcome is every rank's (its decisions are reduced): rank 0 says it.
+  const bool speaks = solver_communicator()->rank() == 0;
   if (!r.stop_reason.empty()) {
-    std::fprintf(stderr, "%s: error: stopped, the state is no longer physical: %s\n", app.name.c_str(),
-                 r.stop_reason.c_str());
+    if (speaks)
+      std::fprintf(stderr, "%s: error: stopped, the state is no longer physical: %s\n", app.name.c_str(),
+                   r.stop_reason.c_str());
     return 1;
   }
   std::printf("%s: %ld steps%s, %ld failed solves, %.3f s; results in %s\n", app.name.c_str(), r.last_step,
               r.steady ? " (steady state reached)" : (r.unconverged ? " (NOT CONVERGED)" : ""), failures,
               r.wall_seconds, s.out_dir.c_str());
-  if (r.unconverged)
+  if (r.unconverged && speaks)
     std::fprintf(stderr, "%s: error: not converged in %ld steps (raise run.steps, or see steps.csv)\n",
                  app.name.c_str(), r.last_step);
   return failures > 0 || r.unconverged ? 1 : 0;
