@@ -11,7 +11,7 @@ namespace tb::harness {
 
 namespace {
 
-constexpr const char* keys_allowed = "candidates, every, backoff, hysteresis, drift, mode, start, progress";
+constexpr const char* keys_allowed = "candidates, every, backoff, hysteresis, drift, mode, start, progress, tenure";
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\n");
@@ -92,6 +92,8 @@ AutopilotSpec parse_autopilot_spec(const std::string& raw) {
       spec.drift = number(text, key, value, 0, 1e6);
     } else if (key == "start") {
       spec.start = int(number(text, key, value, 1, 1000)) - 1;
+    } else if (key == "tenure") {
+      spec.tenure = long(number(text, key, value, 0, 1e6));
     } else if (key == "progress") {
       if (value != "on" && value != "off")
         throw Error("'" + text + "': autopilot progress '" + value + "' is not one of on, off");
@@ -125,7 +127,48 @@ AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
       fresh_(std::size_t(candidates), 0),
       cut_(std::size_t(candidates), 0),
       weight_(std::size_t(candidates), 1.0),
+      penalty_(std::size_t(candidates), 1.0),
       in_charge_(spec.start) {}
+
+double AutopilotPolicy::seconds_per_efold() const {
+  if (spec_.tenure <= 0 || long(window_cost_.size()) < spec_.tenure) return unknown;
+  double cost = 0.0, drop = 0.0;
+  for (std::size_t i = 0; i < window_cost_.size(); ++i) cost += window_cost_[i], drop += window_drop_[i];
+  return drop > 0.0 ? cost / drop : std::numeric_limits<double>::infinity();
+}
+
+void AutopilotPolicy::start_tenure(int from, long step) {
+  review_from_ = from;
+  review_reference_ = seconds_per_efold();
+  review_at_ = step + spec_.tenure;
+  window_cost_.clear();
+  window_drop_.clear();
+}
+
+// The one in charge took the charge `tenure` steps ago as the cheaper a step:
+// its seconds per e-fold of residual against those of the one it replaced
+// over that one's last `tenure` steps. (NACA 0012: block Jacobi, cheaper a
+// step than BiLU(0) on its probe, then took 170 ms of solves per e-fold where
+// BiLU(0) had taken 75, its systems growing harder along its own trajectory.)
+void AutopilotPolicy::review(long step, double cfl) {
+  const int from = review_from_;
+  review_from_ = -1;
+  const double mine = seconds_per_efold();
+  if (!std::isfinite(review_reference_) || std::isnan(mine)) return;   // nothing to compare with
+  if (!(mine > (1.0 + spec_.hysteresis) * review_reference_)) return;  // confirmed
+  const auto k = std::size_t(in_charge_);
+  penalty_[k] = std::isfinite(mine) ? std::min(mine / review_reference_, max_penalty) : max_penalty;
+  switches_.push_back({step + 1, in_charge_, from, "slower"});
+  in_charge_ = from;
+  window_cost_.clear();
+  window_drop_.clear();
+  pending_ = -1;
+  confirmations_ = 0;
+  // The smoothed figures and the drift reference start again from its next step in charge.
+  smoothed_ = unknown;
+  rereference_ = true;
+  cfl_low_ = cfl_high_ = cfl;
+}
 
 double AutopilotPolicy::progress_weight(double progress, double best) {
   if (!(best < 1.0 - min_progress) || std::isnan(progress)) return 1.0;
@@ -218,12 +261,36 @@ void AutopilotPolicy::decide(long step, bool first) {
     return;
   }
   pending_ = -1;
-  switches_.push_back({step + 1, in_charge_, best, std::isfinite(current) ? "cheaper" : "failed"});
+  const bool cheaper = std::isfinite(current);
+  switches_.push_back({step + 1, in_charge_, best, cheaper ? "cheaper" : "failed"});
+  if (cheaper && spec_.tenure > 0)
+    start_tenure(in_charge_, step);
+  else
+    review_from_ = -1, window_cost_.clear(), window_drop_.clear();
   in_charge_ = best;
 }
 
 void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span<const long> iterations,
-                              std::span<const char> failed, double cfl, std::span<const double> progress) {
+                              std::span<const char> failed, double cfl, std::span<const double> progress,
+                              double residual_factor) {
+  const int before = in_charge_;
+  // The tenure window: what the one in charge paid this step and how far the step went.
+  const auto k0 = std::size_t(before);
+  if (spec_.tenure > 0 && residual_factor > 0.0 && std::isfinite(residual_factor) && std::isfinite(cost[k0])) {
+    window_cost_.push_back(cost[k0]);
+    window_drop_.push_back(-std::log(residual_factor));
+    if (long(window_cost_.size()) > spec_.tenure) {
+      window_cost_.erase(window_cost_.begin());
+      window_drop_.erase(window_drop_.begin());
+    }
+  }
+  observe_costs(step, cost, iterations, failed, cfl, progress);
+  // A review falls due on a step that moved the charge no other way.
+  if (review_from_ >= 0 && step >= review_at_ && in_charge_ == before) review(step, cfl);
+}
+
+void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
+                                    std::span<const char> failed, double cfl, std::span<const double> progress) {
   const auto progress_of = [&](std::size_t k) { return k < progress.size() ? progress[k] : unknown; };
   const auto k0 = std::size_t(in_charge_);
   const bool k0_failed = failed[k0] == solve_failed;
@@ -251,17 +318,18 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
       const bool missed = failed[k] == missed_tolerance, cut = failed[k] == cut_short;
       const bool counts_failed = failed[k] == solve_failed || (missed && (k != k0 || another_met));
       weight_[k] = cut ? 1.0 : progress_weight(progress_of(k), best);
-      estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k] * weight_[k];
+      estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k] * weight_[k] * penalty_[k];
       fresh_[k] = 1;
       cut_[k] = char(cut);
       if (failed[k] && !cut) failed_once_[k] = 1;
-      probes_.push_back({step, int(k), cost[k], iterations[k], failed[k] && !cut, cut, progress_of(k), weight_[k]});
+      probes_.push_back(
+          {step, int(k), cost[k], iterations[k], failed[k] && !cut, cut, progress_of(k), weight_[k] * penalty_[k]});
     }
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
     const bool first = last_probe_ == 0, confirming = confirm_only_;
     const bool triggered = !first && probe_requested_ && !confirming;
     last_probe_ = step;
-    probe_requested_ = probe_all_ = confirm_only_ = false;
+    probe_requested_ = probe_all_ = confirm_only_ = rereference_ = false;
     const int before = in_charge_;
     decide(step, first);
     const auto k1 = std::size_t(in_charge_);
@@ -302,7 +370,8 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   // since the one in charge took the charge, so that iterations that swing from
   // step to step (Newton steps of a CFL ramp) do not read as drift.
   track_in_charge(false, false, cost[k0], iterations[k0], cfl);
-  estimate_[k0] = smoothed_ * weight_[k0];
+  if (rereference_) reference_ = smoothed_, reference_its_ = smoothed_its_, rereference_ = false;
+  estimate_[k0] = smoothed_ * weight_[k0] * penalty_[k0];
   // Drift and regime changes probe early, but not sooner than a quarter of the
   // schedule after the last probe: a CFL ramp would otherwise probe every step.
   if (step + 1 - last_probe_ < std::max(1L, spec_.every / 4)) return;
@@ -344,11 +413,15 @@ std::string AutopilotPolicy::save() const {
   o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_) << " "
     << int(probe_all_) << " " << int(confirm_only_) << " " << exact_text(reference_) << " " << exact_text(smoothed_)
     << " " << exact_text(cfl_low_) << " " << exact_text(cfl_high_) << " " << round_ << " " << confirmations_ << " "
-    << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << "\n";
+    << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << " " << review_from_ << " "
+    << exact_text(review_reference_) << " " << review_at_ << " " << int(rereference_) << " " << window_cost_.size()
+    << "\n";
+  for (std::size_t i = 0; i < window_cost_.size(); ++i)
+    o << exact_text(window_cost_[i]) << " " << exact_text(window_drop_[i]) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
     o << exact_text(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
-      << barred_until_[k] << " " << int(failed_once_[k]) << " " << int(cut_[k]) << " " << exact_text(weight_[k])
-      << "\n";
+      << barred_until_[k] << " " << int(failed_once_[k]) << " " << int(cut_[k]) << " " << exact_text(weight_[k]) << " "
+      << exact_text(penalty_[k]) << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
     o << p.step << " " << p.candidate << " " << exact_text(p.cost) << " " << p.iterations << " " << int(p.failed) << " "
@@ -371,12 +444,22 @@ void AutopilotPolicy::load(const std::string& text) {
   cfl_low_ = read_exact(in), cfl_high_ = read_exact(in);
   in >> round_ >> confirmations_ >> pending_;
   reference_its_ = read_exact(in), smoothed_its_ = read_exact(in);
+  std::size_t window = 0;
+  in >> review_from_;
+  review_reference_ = read_exact(in);
+  int rereference = 0;
+  in >> review_at_ >> rereference >> window;
+  rereference_ = rereference != 0;
+  if (!in || window > 1000000) throw Error("autopilot state in the checkpoint is truncated");
+  window_cost_.assign(window, 0.0), window_drop_.assign(window, 0.0);
+  for (std::size_t i = 0; i < window; ++i) window_cost_[i] = read_exact(in), window_drop_[i] = read_exact(in);
   for (std::size_t k = 0; k < n; ++k) {
     int r = 0, f = 0, c = 0;
     estimate_[k] = read_exact(in);
     in >> r >> interval_[k] >> failures_[k] >> barred_until_[k] >> f >> c;
     refused_[k] = char(r), failed_once_[k] = char(f), cut_[k] = char(c);
     weight_[k] = read_exact(in);
+    penalty_[k] = read_exact(in);
   }
   in >> n;
   probes_.assign(n, {});

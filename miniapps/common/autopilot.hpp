@@ -29,6 +29,15 @@ struct AutopilotSpec {
   // candidates as their whole runs do on the cylinder and the other way round
   // on the NACA 0012 (docs/harness.md).
   bool progress = false;
+  // The tenure review: a candidate that took the charge as cheaper a step is
+  // reviewed after this many steps in charge (0: never) by the seconds its
+  // solves took per e-fold of the nonlinear residual
+  // (StepResult::residual_factor, physics with a steady iteration: tb-comp2d),
+  // against the same figure of the one it took the charge from over as many
+  // of its last steps. Slower by more than the hysteresis, the charge goes
+  // back and its estimates are weighted by how much slower (at most
+  // max_penalty): a cheaper step that makes less headway costs pseudo-steps.
+  long tenure = 8;
 };
 
 // The doubles of the autopilots' checkpoint state (AutopilotPolicy and
@@ -65,7 +74,7 @@ struct AutopilotSwitch {
   long step = 0;  // the first step the new candidate is in charge
   int from = 0;
   int to = 0;
-  std::string reason;  // "cheaper", "failed"
+  std::string reason;  // "cheaper", "failed", "slower" (a tenure review)
 };
 
 class AutopilotPolicy {
@@ -116,8 +125,11 @@ class AutopilotPolicy {
   // each measured cost is weighted by the steps the candidate would take
   // against the one that went furthest (progress_weight), so that the
   // estimates compare seconds per decade of nonlinear residual, not per step.
+  // residual_factor: the step's (StepResult::residual_factor; NaN: none),
+  // for the tenure review.
   void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,
-               double cfl, std::span<const double> progress = {});
+               double cfl, std::span<const double> progress = {},
+               double residual_factor = std::numeric_limits<double>::quiet_NaN());
   // The weight of a cost for its update's progress: ln(best) / ln(this), the
   // steps this candidate's updates would take for one of the best's, where
   // best is the smallest factor of the round; 1 while the best cuts the
@@ -127,6 +139,11 @@ class AutopilotPolicy {
   static double progress_weight(double progress, double best);
   static constexpr double min_progress = 0.01;
   static constexpr double max_weight = 4.0;
+  static constexpr double max_penalty = 8.0;
+  // The tenure review's measure over the last `tenure` steps in charge:
+  // their cost over the log of their residual drop, seconds per e-fold; NaN
+  // while fewer steps are known, +inf where the residual did not fall.
+  double seconds_per_efold() const;
 
   static constexpr char solve_failed = 1;
   static constexpr char missed_tolerance = 2;
@@ -144,6 +161,12 @@ class AutopilotPolicy {
 
  private:
   void decide(long step, bool first);
+  // observe() less the tenure review: the costs, probes and decisions.
+  void observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
+                     std::span<const char> failed, double cfl, std::span<const double> progress);
+  // The review of a candidate `tenure` steps after it took the charge (AutopilotSpec::tenure).
+  void review(long step, double cfl);
+  void start_tenure(int from, long step);
   // The in-charge cost and iterations smoothed, and the CFL range of the probes:
   // started again for a new one in charge (restart), else carried on; a probe
   // (probe) takes the smoothed figures as the reference for drift.
@@ -159,8 +182,17 @@ class AutopilotPolicy {
   std::vector<char> fresh_;         // measured by this probe round: only these may take the charge
   std::vector<char> cut_;           // cut short in this probe round: a lower bound, far behind
   std::vector<double> weight_;      // each one's progress weight at its last probe (1: none)
-  long round_ = 0;                  // probes done
-  long confirmations_ = 0;          // scheduled rounds in a row that kept the one in charge
+  std::vector<double> penalty_;     // found slower by a tenure review: its estimates x this (1: none)
+  // The tenure review: the one in charge's last steps (cost, -ln residual
+  // factor), the candidate it took the charge from with that one's seconds
+  // per e-fold, and the step of the review (review_from_ -1: none pending).
+  std::vector<double> window_cost_, window_drop_;
+  int review_from_ = -1;
+  double review_reference_ = unknown;
+  long review_at_ = 0;
+  bool rereference_ = false;  // the charge went back: the next step in charge sets the drift reference
+  long round_ = 0;            // probes done
+  long confirmations_ = 0;    // scheduled rounds in a row that kept the one in charge
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change

@@ -303,7 +303,7 @@ void AutopilotSlot::ask_progress(int k, std::span<const double> x) {
   step_progress_[i] = progress_(x);
 }
 
-void AutopilotSlot::end_step(double cfl) {
+void AutopilotSlot::end_step(double cfl, double residual_factor) {
   probe_seconds_ += step_probe_seconds_;
   if (std::all_of(step_cost_.begin(), step_cost_.end(), [](double c) { return std::isnan(c); })) return;
   std::vector<double>& cost = cost_;  // reused: no allocation per step
@@ -321,7 +321,7 @@ void AutopilotSlot::end_step(double cfl) {
     std::copy_n(cost.begin() + std::ptrdiff_t(2 * n), n, step_progress_.begin());
     cost.resize(n);
   }
-  policy_.observe(step_, cost, step_iterations_, step_failed_, cfl, step_progress_);
+  policy_.observe(step_, cost, step_iterations_, step_failed_, cfl, step_progress_, residual_factor);
 }
 
 AutopilotReport AutopilotSlot::report() const {

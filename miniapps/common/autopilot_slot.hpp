@@ -53,8 +53,9 @@ class AutopilotSlot {
   // one in charge solves it; on failure (a solve not accepted: accepted_solve)
   // the others are tried from the same initial guess.
   SolveStats solve(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
-  // Feeds the step's costs (the slowest rank's, under MPI) to the policy.
-  void end_step(double cfl);
+  // Feeds the step's costs (the slowest rank's, under MPI) and the step's
+  // nonlinear residual factor (StepResult::residual_factor) to the policy.
+  void end_step(double cfl, double residual_factor = std::numeric_limits<double>::quiet_NaN());
 
   // The candidate (0-based) that produced the last solution, and whether this step probes.
   int solved_by() const { return solved_by_; }

@@ -48,6 +48,11 @@ struct StepResult {
   double dt = 0.0;
   double cfl = std::numeric_limits<double>::quiet_NaN();  // NaN where the scheme has none
   std::vector<std::pair<std::string, double>> residuals;  // nonlinear residuals, fixed names and order
+  // A steady iteration's step: its nonlinear residual after the update over
+  // the one it started from, both of the same discretisation (below 1: it
+  // went forward); NaN where the physics has none. The solver autopilot
+  // reviews a new candidate in charge by it (AutopilotSpec::tenure).
+  double residual_factor = std::numeric_limits<double>::quiet_NaN();
 };
 
 // max |v| over the values, NaN when any value is NaN (std::max would skip it):

@@ -76,8 +76,8 @@ void SystemSolvers::begin_step(long step) {
   for (auto& [system, ap] : autopilots_) ap->begin_step(step);
 }
 
-void SystemSolvers::end_step(double cfl) {
-  for (auto& [system, ap] : autopilots_) ap->end_step(cfl);
+void SystemSolvers::end_step(double cfl, double residual_factor) {
+  for (auto& [system, ap] : autopilots_) ap->end_step(cfl, residual_factor);
 }
 
 void SystemSolvers::plan_steps(long steps) {

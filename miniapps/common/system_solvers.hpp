@@ -6,6 +6,7 @@
 // of the matrix values, right-hand side and initial guess, so tables can prove
 // that the shadows saw exactly the driver's systems; elsewhere it costs nothing.
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -64,8 +65,9 @@ class SystemSolvers final : public LinearSystems {
   // Seconds spent on checksums and dumps since the last begin_step.
   double bookkeeping_seconds() const { return bookkeeping_seconds_; }
   void begin_step(long step);
-  // The step's end: autopilots take their costs (cfl: the step's, NaN where none).
-  void end_step(double cfl);
+  // The step's end: autopilots take their costs (cfl: the step's, NaN where
+  // none; residual_factor: StepResult's).
+  void end_step(double cfl, double residual_factor = std::numeric_limits<double>::quiet_NaN());
   // Steps the run plans: an autopilot amortises set-ups over them until a pattern changes.
   void plan_steps(long steps);
   SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,

@@ -157,7 +157,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       result.stop_reason = e.what();
     }
     result.split.steps += advance.seconds();
-    solvers.end_step(res.cfl);
+    solvers.end_step(res.cfl, res.residual_factor);
     add_solve_times(result.split, solvers);
     harness.restart();
     harness_s += solvers.bookkeeping_seconds();

@@ -139,7 +139,8 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
            {"retries", double(r.retries)},
            {"cfl_cut", double(r.safeguard)},
            {"residual_s", r.residual_s},
-           {"jacobian_s", r.jacobian_s}}};
+           {"jacobian_s", r.jacobian_s}},
+          r.residual_factor};
 }
 
 // A decomposed run's state opens with its piece's digest: a checkpoint of

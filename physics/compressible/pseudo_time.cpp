@@ -163,6 +163,7 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   rep.residual_s += seconds(t0);
   // Eq. 3.
   const double ratio = previous / norm_;
+  rep.residual_factor = norm_ / previous;
   double factor = 1.0;
   if (std::isfinite(ratio) && ratio > 0.0)
     factor = std::pow(ratio, ratio > 1.0 ? settings_.ramp_up : settings_.ramp_down);

@@ -72,10 +72,11 @@ struct PseudoStepReport {
   // The safeguard that cut the next step's CFL: 0 none, 1 the relaxation
   // (omega < omega_cfl), 2 a stalled residual.
   int safeguard = 0;
-  double residual_s = 0.0;   // wall time of the residual evaluation(s) and of the
-  double jacobian_s = 0.0;   // Jacobian assembly (spectral radii included) in this step
-  State residual_norms{};    // ||r_k||_2 per equation after the step
-  double energy_drop = 1.0;  // energy residual over its first value in this order
+  double residual_s = 0.0;       // wall time of the residual evaluation(s) and of the
+  double jacobian_s = 0.0;       // Jacobian assembly (spectral radii included) in this step
+  State residual_norms{};        // ||r_k||_2 per equation after the step
+  double energy_drop = 1.0;      // energy residual over its first value in this order
+  double residual_factor = 1.0;  // ||r|| after the update over ||r|| before it, both of the step's order
   std::vector<SolveStats> solves;
 };
 

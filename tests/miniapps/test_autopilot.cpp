@@ -26,12 +26,14 @@ const double nan_cost = std::nan("");
 
 // One step of made-up costs: every candidate measured (a probe's view).
 struct FakeStep {
-  FakeStep(std::vector<double> c, std::vector<char> f = {}, double step_cfl = std::nan(""), std::vector<double> p = {})
-      : cost(std::move(c)), failed(std::move(f)), cfl(step_cfl), progress(std::move(p)) {}
+  FakeStep(std::vector<double> c, std::vector<char> f = {}, double step_cfl = std::nan(""), std::vector<double> p = {},
+           double step_factor = std::nan(""))
+      : cost(std::move(c)), failed(std::move(f)), cfl(step_cfl), progress(std::move(p)), factor(step_factor) {}
   std::vector<double> cost;
   std::vector<char> failed;
   double cfl;
   std::vector<double> progress;  // each update's residual factor (empty: the physics cannot tell)
+  double factor;                 // the step's residual factor (StepResult::residual_factor)
 };
 
 // Feeds the policy what the slot would: the costs of the candidates it probes
@@ -49,7 +51,7 @@ void feed(AutopilotPolicy& p, long step, const FakeStep& s) {
       failed[k] = 0;
     if (probing && k < progress.size() && !std::isnan(cost[k])) progress[k] = s.progress[k];
   }
-  p.observe(step, cost, its, failed, s.cfl, progress);
+  p.observe(step, cost, its, failed, s.cfl, progress, s.factor);
 }
 
 AutopilotSpec spec_of(int start, long every, double hysteresis = 0.15) {
@@ -482,6 +484,44 @@ TEST(AutopilotPolicy, ProgressWeighsACostByTheStepsItsUpdatesWouldTake) {
   EXPECT_EQ(restored.save(), r.save());
   EXPECT_DOUBLE_EQ(restored.probes_log()[0].weight, 4.0);
   EXPECT_DOUBLE_EQ(restored.probes_log()[0].progress, 1.05);
+}
+
+// The tenure review: B, cheaper a step than A on the probes, takes the charge;
+// after `tenure` steps its seconds per e-fold of residual are compared with
+// A's over A's last `tenure` steps. Slower by more than the hysteresis, the
+// charge goes back with the reason "slower" and B's estimates carry the
+// ratio, so the next probe keeps A; as fast, B keeps it.
+TEST(AutopilotPolicy, ATenureReviewGivesTheChargeBackWhenTheNewOneMakesLessHeadway) {
+  for (const double b_drop : {0.05, 0.2}) {
+    AutopilotSpec spec = spec_of(0, 10);
+    spec.tenure = 4;
+    AutopilotPolicy p(2, spec);
+    const double nan = std::nan("");
+    for (long step = 1; step <= 10; ++step) feed(p, step, {{1.0, 1.5}, {}, nan, {}, std::exp(-0.2)});
+    feed(p, 11, {{1.0, 0.6}, {}, nan, {}, std::exp(-0.2)});  // B by 1.67x: confirmed on the next step
+    feed(p, 12, {{1.0, 0.6}, {}, nan, {}, std::exp(-0.2)});
+    ASSERT_EQ(p.in_charge(), 1);
+    // A: 4 s for 0.8 e-folds, 5 s per e-fold. B: 2.4 s for 0.2 (12 s), or for 0.8 (3 s).
+    for (long step = 13; step <= 16; ++step) feed(p, step, {{nan_cost, 0.6}, {}, nan, {}, std::exp(-b_drop)});
+    if (b_drop == 0.2) {
+      EXPECT_EQ(p.in_charge(), 1) << "as fast: B keeps the charge";
+      EXPECT_EQ(p.switches().size(), 1u);
+      continue;
+    }
+    ASSERT_EQ(p.in_charge(), 0);
+    ASSERT_EQ(p.switches().size(), 2u);
+    EXPECT_EQ(p.switches()[1].step, 17);
+    EXPECT_EQ(p.switches()[1].reason, "slower");
+    for (long step = 17; step <= 21; ++step) feed(p, step, {{1.0, nan_cost}, {}, nan, {}, std::exp(-0.2)});
+    ASSERT_TRUE(p.probes(22, 1));
+    feed(p, 22, {{1.0, 0.6}, {}, nan, {}, std::exp(-0.2)});  // 0.6 x 2.4 against 1.0
+    EXPECT_EQ(p.in_charge(), 0);
+    EXPECT_FALSE(p.probes(23)) << "no narrow win to confirm";
+    EXPECT_NEAR(p.probes_log().back().weight, 2.4, 1e-12);
+    AutopilotPolicy restored(2, spec);
+    restored.load(p.save());
+    EXPECT_EQ(restored.save(), p.save());
+  }
 }
 
 TEST(AutopilotPolicy, OnlyTheRunnerUpIsProbedUpToTwiceTheCostTheOthersUpToOneAndAHalf) {
