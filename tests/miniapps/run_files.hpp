@@ -37,16 +37,28 @@ inline harness::LoopSettings quiet_settings(const std::string& app, const std::f
   return s;
 }
 
-// The rows of a CSV file, each split at its commas (the step tables quote nothing).
+// The rows of a CSV file, each split at its commas outside double quotes (a
+// step table quotes a solver specification, whose parameters hold commas; ""
+// inside quotes is one quote).
 inline std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::vector<std::vector<std::string>> rows;
   std::string line;
   while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"', ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        cells.emplace_back();
+      } else {
+        cells.back() += c;
+      }
+    }
     rows.push_back(cells);
   }
   return rows;
