@@ -25,11 +25,11 @@ struct AutopilotSpec {
   int start = 0;                        // the candidate in charge at the first step (0-based)
   // Weigh each probe's cost by how far its update carries the nonlinear
   // iteration (AutopilotPolicy::progress_weight; physics that can tell:
-  // tb-comp2d). One step's residual reduction ranks the candidates as their
-  // whole runs do on the cylinder and the other way round on the NACA 0012;
-  // with the tenure review to take back a wrong charge it gains more on the
-  // first than it loses on the second (docs/harness.md), hence on.
-  bool progress = true;
+  // tb-comp2d). Off by default: one step's residual reduction ranks the
+  // candidates as their whole runs do on the cylinder and the other way round
+  // on the NACA 0012, and with the tenure review beside it the runs measured
+  // gained on the first as often as they lost on both (docs/harness.md).
+  bool progress = false;
   // The tenure review: a candidate that took the charge as cheaper a step is
   // reviewed after this many steps in charge (0: never) by the seconds its
   // solves took per e-fold of the nonlinear residual

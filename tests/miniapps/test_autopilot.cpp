@@ -82,8 +82,8 @@ TEST(AutopilotSpec, ParsesCandidatesAndNamesWhatIsWrong) {
   };
   EXPECT_NE(message("autopilot(candidates=[gmres+bilu0], every=3)").find("at least two"), std::string::npos);
   EXPECT_NE(message("autopilot(candidates=[a;b], every=zero)").find("'every'"), std::string::npos);
-  EXPECT_TRUE(s.progress);
-  EXPECT_FALSE(parse_autopilot_spec("autopilot(candidates=[a;b], progress=off)").progress);
+  EXPECT_FALSE(s.progress);
+  EXPECT_TRUE(parse_autopilot_spec("autopilot(candidates=[a;b], progress=on)").progress);
   EXPECT_NE(message("autopilot(candidates=[a;b], progress=yes)").find("progress 'yes' is not one of on, off"),
             std::string::npos);
   EXPECT_NE(message("autopilot(candidates=[a;b], speed=3)").find("unknown autopilot parameter 'speed'"),
