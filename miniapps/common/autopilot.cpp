@@ -318,12 +318,12 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
       const bool missed = failed[k] == missed_tolerance, cut = failed[k] == cut_short;
       const bool counts_failed = failed[k] == solve_failed || (missed && (k != k0 || another_met));
       weight_[k] = cut ? 1.0 : progress_weight(progress_of(k), best);
-      estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : cost[k] * weight_[k] * penalty_[k];
+      estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : weighted(k, cost[k]);
       fresh_[k] = 1;
       cut_[k] = char(cut);
       if (failed[k] && !cut) failed_once_[k] = 1;
       probes_.push_back(
-          {step, int(k), cost[k], iterations[k], failed[k] && !cut, cut, progress_of(k), weight_[k] * penalty_[k]});
+          {step, int(k), cost[k], iterations[k], failed[k] && !cut, cut, progress_of(k), weighted(k, 1.0)});
     }
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
     const bool first = last_probe_ == 0, confirming = confirm_only_;
@@ -371,7 +371,7 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
   // step to step (Newton steps of a CFL ramp) do not read as drift.
   track_in_charge(false, false, cost[k0], iterations[k0], cfl);
   if (rereference_) reference_ = smoothed_, reference_its_ = smoothed_its_, rereference_ = false;
-  estimate_[k0] = smoothed_ * weight_[k0] * penalty_[k0];
+  estimate_[k0] = weighted(k0, smoothed_);
   // Drift and regime changes probe early, but not sooner than a quarter of the
   // schedule after the last probe: a CFL ramp would otherwise probe every step.
   if (step + 1 - last_probe_ < std::max(1L, spec_.every / 4)) return;

@@ -162,6 +162,8 @@ class AutopilotPolicy {
 
  private:
   void decide(long step, bool first);
+  // Candidate k's cost as the decisions compare it: x its progress weight and review penalty.
+  double weighted(std::size_t k, double cost) const { return cost * weight_[k] * penalty_[k]; }
   // observe() less the tenure review: the costs, probes and decisions.
   void observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
                      std::span<const char> failed, double cfl, std::span<const double> progress);

@@ -201,7 +201,7 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     const Vec2 n = geometry_.face_normal[std::size_t(f)];
     const double len = geometry_.face_length[std::size_t(f)];
     const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
-    if (pos.ll < 0 && pos.rr < 0) continue;  // between a piece's ghosts: no row holds it
+    if (!pos.held()) continue;  // between a piece's ghosts
     const State& left = w[std::size_t(face.left)];
     if (face.is_boundary()) {
       add_scaled_block(a, pos.ll,

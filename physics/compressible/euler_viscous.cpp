@@ -117,7 +117,7 @@ void EulerDiscretisation::add_viscous_jacobian(const std::vector<State>& w, BsrM
     const Face& face = mesh_.faces[std::size_t(f)];
     const double len = geometry_.face_length[std::size_t(f)];
     const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
-    if (pos.ll < 0 && pos.rr < 0) continue;  // between a piece's ghosts: no row holds it
+    if (!pos.held()) continue;  // between a piece's ghosts
     if (face.is_boundary()) {
       if (is_no_slip(boundary_kind(f))) add_scaled_block(a, pos.ll, wall_viscous_jacobian(w, f), -len);
       continue;

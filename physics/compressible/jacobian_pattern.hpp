@@ -17,6 +17,8 @@ namespace tb::compressible {
 // on a piece: PieceNumbering) has -1 for its two.
 struct FaceBlocks {
   index_t ll = -1, lr = -1, rl = -1, rr = -1;
+  // Whether a row of the pattern holds any of them (not so for a face between a piece's ghosts).
+  bool held() const { return ll >= 0 || rr >= 0; }
 };
 
 struct JacobianPattern {

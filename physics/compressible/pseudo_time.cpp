@@ -113,7 +113,6 @@ double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
 }
 
 PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
-  const Gas& gas = disc_.settings().gas;
   const std::size_t n = w_.size(), own = std::size_t(owned_);
   PseudoStepReport rep;
   rep.order = order_;
@@ -138,17 +137,7 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     dw_.assign(own * num_vars, 0.0);
     rep.solves.push_back(solve(a_, rhs_, dw_));
     const double omega = relaxation(dw_);
-    trial_.resize(n);
-    bool admissible = true;
-    for (std::size_t c = 0; c < own && admissible; ++c) {
-      for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] = w_[c][k] + omega * dw_[c * num_vars + k];
-      admissible = gas.admissible(trial_[c]);
-    }
-    // Ghosts keep their states until the exchange before the next residual; a
-    // non-physical cell on any rank redoes the step on every rank.
-    std::copy(w_.begin() + std::ptrdiff_t(own), w_.end(), trial_.begin() + std::ptrdiff_t(own));
-    if (share_) admissible = share_->max(admissible ? 0.0 : 1.0) == 0.0;
-    if (admissible) {
+    if (make_trial(dw_, omega)) {
       rep.omega = omega;
       break;
     }
@@ -207,19 +196,24 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   return rep;
 }
 
-double PseudoTimeSolver::trial_reduction(std::span<const double> dw) {
+bool PseudoTimeSolver::make_trial(std::span<const double> dw, double omega) {
   const Gas& gas = disc_.settings().gas;
   const std::size_t own = std::size_t(owned_);
-  const double omega = relaxation(dw);
   trial_.resize(w_.size());
   bool admissible = true;
-  for (std::size_t c = 0; c < own; ++c) {
+  for (std::size_t c = 0; c < own && admissible; ++c) {
     for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] = w_[c][k] + omega * dw[c * num_vars + k];
-    admissible = admissible && gas.admissible(trial_[c]);
+    admissible = gas.admissible(trial_[c]);
   }
-  if (share_) admissible = share_->max(admissible ? 0.0 : 1.0) == 0.0;
-  if (!admissible) return std::numeric_limits<double>::infinity();
+  // Ghosts keep their states until the exchange before the next residual; a
+  // non-physical cell on any rank makes the trial non-physical on every rank.
   std::copy(w_.begin() + std::ptrdiff_t(own), w_.end(), trial_.begin() + std::ptrdiff_t(own));
+  if (share_) admissible = share_->max(admissible ? 0.0 : 1.0) == 0.0;
+  return admissible;
+}
+
+double PseudoTimeSolver::trial_reduction(std::span<const double> dw) {
+  if (!make_trial(dw, relaxation(dw))) return std::numeric_limits<double>::infinity();
   if (share_) share_->exchange(doubles_of(trial_), num_vars);
   disc_.residual(trial_, order_, trial_r_);
   return total_norm(global_norms(trial_r_)) / norm_;

@@ -119,6 +119,9 @@ class PseudoTimeSolver {
   State global_norms(const std::vector<State>& r) const;
   double start_cfl() const { return settings_.cfl_start > 0.0 ? settings_.cfl_start : settings_.cfl_min; }
   double relaxation(std::span<const double> dw) const;
+  // trial_ = w + omega dw on the owned cells (ghosts as they are); whether it is
+  // physical on every rank. Shared by step() and trial_reduction().
+  bool make_trial(std::span<const double> dw, double omega);
 
   EulerDiscretisation& disc_;
   PseudoTimeSettings settings_;
