@@ -108,6 +108,13 @@ def median(runs, key):
     return statistics.median(vals) if vals else None
 
 
+def linear_figures(runs, best_linear):
+    """Median linear and probe seconds of autopilot runs, their ratio to the best candidate alone and the probing share."""
+    linear, probe = median(runs, "linear_s"), median(runs, "probe_s")
+    return (linear, probe, linear / best_linear if linear and best_linear else None,
+            probe / linear if linear else None)
+
+
 def bench_case(case, bin_dir, reps, quick, work, variant=None):
     label, program, args, system, candidates, every = case
     args = list(args)
@@ -139,8 +146,7 @@ def bench_case(case, bin_dir, reps, quick, work, variant=None):
     med = {c: median(alone[c], "linear_s") for c in candidates}
     good = [c for c in candidates if ok[c] and med[c] is not None]
     best = min(good, key=lambda c: med[c]) if good else None
-    ap_linear = median(auto, "linear_s")
-    ap_probe = median(auto, "probe_s")
+    ap_linear, ap_probe, ap_ratio, ap_overhead = linear_figures(auto, med[best] if best else None)
     figures = {"autopilot": auto[0].get("figures_of_merit", {}),
                "best_alone": alone[best][0].get("figures_of_merit", {}) if best else {}}
     result = {
@@ -151,21 +157,20 @@ def bench_case(case, bin_dir, reps, quick, work, variant=None):
         "autopilot_steps": auto[0].get("steps"), "autopilot_exit": [r["exit"] for r in auto],
         "autopilot_failures": [r.get("failures") for r in auto],
         "switches": auto[0].get("switches"), "refused": auto[0].get("refused"),
-        "ratio_to_best": ap_linear / med[best] if ap_linear and best and med[best] else None,
-        "probe_overhead": ap_probe / ap_linear if ap_linear else None,
+        "ratio_to_best": ap_ratio,
+        "probe_overhead": ap_overhead,
         "beats_every_candidate": bool(ap_linear is not None and all(
             med[c] is None or not ok[c] or ap_linear < med[c] for c in candidates)),
         "figures_of_merit": figures,
         "runs": {"alone": alone, "autopilot": auto},
     }
     if other_spec:
-        v_linear, v_probe = median(other, "linear_s"), median(other, "probe_s")
+        v_linear, v_probe, v_ratio, v_overhead = linear_figures(other, med[best] if best else None)
         result["variant"] = {
             "autopilot": other_spec, "linear_s": v_linear, "probe_s": v_probe,
             "steps": [r.get("steps") for r in other], "exit": [r["exit"] for r in other],
             "failures": [r.get("failures") for r in other], "switches": other[0].get("switches"),
-            "ratio_to_best": v_linear / med[best] if v_linear and best and med[best] else None,
-            "probe_overhead": v_probe / v_linear if v_linear else None,
+            "ratio_to_best": v_ratio, "probe_overhead": v_overhead,
             "figures_of_merit": other[0].get("figures_of_merit", {}), "runs": other}
     return result
 
