@@ -34,12 +34,18 @@ class RankChecks:
 
     def expect_restart_only_on(self, ranks, part, *args):
         """A checkpoint of a `ranks`-rank run is refused on one rank more and on
-        one, naming the count, and resumed on `ranks` it exits 0 or 1."""
+        one, naming the count, in one line before anything else is printed (not
+        once per rank, nor after the mesh was split), and resumed on `ranks` it
+        exits 0 or 1."""
         for other in (ranks + 1, 1):
             done = self.run(other, None, restart=part, expect=2)
             needed = f"holds the checkpoint of a run on {ranks}, whose partition it keeps: restart it on {ranks}"
             if needed not in done.stderr:
                 self.fail(f"restart on {other} ranks: not refused with the rank count to use:\n{done.stderr}")
+            errors = [line for line in done.stderr.splitlines() if "error" in line]
+            if len(errors) != 1 or done.stdout.strip():
+                self.fail(f"restart on {other} ranks: the refusal is not the one line printed:\n"
+                          f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
         self.run(ranks, None, *args, restart=part, expect=None)
 
     def expect_steps_close(self, label, one, many, keys, rel, iterations=(), slack=0):

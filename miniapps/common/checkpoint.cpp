@@ -129,6 +129,18 @@ int other_rank_count(const std::filesystem::path& dir, int ranks) {
 
 }  // namespace
 
+void check_checkpoint_exists(const std::filesystem::path& dir, int rank, int ranks) {
+  const std::string path = (dir / checkpoint_file(rank, ranks)).string();
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return;
+  if (const int other = other_rank_count(dir, ranks); other > 0)
+    throw Error(path + ": no checkpoint for a run on " + std::to_string(ranks) + " rank" + (ranks > 1 ? "s" : "") +
+                "; " + dir.string() + " holds the checkpoint of a run on " + std::to_string(other) +
+                ", whose partition it keeps: restart it on " + std::to_string(other) + " (mpiexec -n " +
+                std::to_string(other) + ")");
+  throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
+}
+
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state, int rank,
                       int ranks) {
   std::string o(magic);
@@ -201,15 +213,9 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
 std::string read_checkpoint(const std::filesystem::path& dir, const std::string& app, std::uint64_t digest,
                             CheckpointHeader& h, int rank, int ranks) {
   const std::string path = (dir / checkpoint_file(rank, ranks)).string();
+  check_checkpoint_exists(dir, rank, ranks);
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (const int other = other_rank_count(dir, ranks); other > 0)
-      throw Error(path + ": no checkpoint for a run on " + std::to_string(ranks) + " rank" + (ranks > 1 ? "s" : "") +
-                  "; " + dir.string() + " holds the checkpoint of a run on " + std::to_string(other) +
-                  ", whose partition it keeps: restart it on " + std::to_string(other) + " (mpiexec -n " +
-                  std::to_string(other) + ")");
-    throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
-  }
+  if (!in) throw Error(path + ": cannot be opened for reading");
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string state = parse_checkpoint(bytes.str(), path, app, h);

@@ -47,6 +47,12 @@ std::uint64_t case_digest(const CaseConfig& config);
 // The file rank `rank` of a run on `ranks` ranks writes (checkpoint.bin on one).
 std::string checkpoint_file(int rank = 0, int ranks = 1);
 
+// Throws tb::Error, naming the file, unless `dir` holds the checkpoint rank
+// `rank` of a run on `ranks` ranks reads; when it holds one written on another
+// rank count, the error names that count. A restart checks it before anything
+// is printed or the mesh split.
+void check_checkpoint_exists(const std::filesystem::path& dir, int rank = 0, int ranks = 1);
+
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header, const std::string& state,
                       int rank = 0, int ranks = 1);
 

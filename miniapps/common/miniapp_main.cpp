@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <optional>
 
 #include "ab_study.hpp"
+#include "checkpoint.hpp"
 #include "domain_sharing.hpp"
 #include "loop_settings.hpp"
 #include "physics/step_failure.hpp"
@@ -58,8 +60,11 @@ namespace {
 // uses_gpu: a solver of the run asks for backend=cuda.
 void print_options(const MiniappDescription& app, const RunOptions& o, const LoopSettings& s, bool uses_gpu) {
   std::printf("%s: %s\n", app.name.c_str(), app.summary.c_str());
-  std::printf("  case: %s\n  output: %s\n  steps: %ld\n",
-              o.case_file.empty() ? "(built-in default)" : o.case_file.c_str(), s.out_dir.c_str(), s.steps);
+  // A restart reads the case its run wrote (read_inputs), not a case file.
+  const std::string case_source = s.restart             ? (s.out_dir / "case.toml").string() + " (restart)"
+                                  : o.case_file.empty() ? "(built-in default)"
+                                                        : o.case_file;
+  std::printf("  case: %s\n  output: %s\n  steps: %ld\n", case_source.c_str(), s.out_dir.c_str(), s.steps);
   for (const auto& [system, spec] : s.driver_specs) std::printf("  solver.%s = %s\n", system.c_str(), spec.c_str());
   for (const auto& [k, v] : o.sets) std::printf("  --set %s=%s\n", k.c_str(), v.c_str());
   for (const auto& sh : o.shadow) std::printf("  --shadow %s\n", sh.c_str());
@@ -110,6 +115,56 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
   return failures > 0 || r.unconverged ? 1 : 0;
 }
 
+// What a run starts from: the command line, the case and, for a restart, the
+// name of its checkpoint. Local work only, no collective call, so that every
+// rank gets through it or fails on its own (start_up_refusal).
+struct RunInputs {
+  RunOptions options;
+  CaseConfig config;
+  fs::path out_dir;
+};
+
+RunInputs read_inputs(const MiniappDescription& app, const CaseSchema& schema, int argc, const char* const* argv) {
+  RunInputs in{parse_command_line(argc, argv), CaseConfig(schema), {}};
+  const RunOptions& o = in.options;
+  CaseConfig& config = in.config;
+  if (o.help) return in;
+  in.out_dir = o.out_dir.empty() ? fs::path("out") / app.name : fs::path(o.out_dir);
+  if (!o.restart_dir.empty()) {
+    in.out_dir = o.restart_dir;
+    config.load_toml((in.out_dir / "case.toml").string());
+  } else if (!o.case_file.empty()) {
+    config.load_toml(o.case_file);
+  }
+  for (const auto& [k, v] : o.sets) config.set(k, v);
+  if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
+  config.check_files();
+  const bool decomposed = decomposed_run(app, config);
+  if (decomposed && (!o.shadow.empty() || !o.ab.empty() || !o.dump_steps.empty()))
+    throw Error(std::string(!o.shadow.empty() ? "--shadow"
+                            : !o.ab.empty()   ? "--ab"
+                                              : "--dump-systems") +
+                ": a one-process study; under mpiexec " + app.name + " splits its mesh over the " +
+                std::to_string(run_ranks()) + " ranks (run it without mpiexec)");
+  // A restart without the checkpoint this rank count reads is refused here,
+  // before the mesh is split or anything printed.
+  if (!o.restart_dir.empty())
+    check_checkpoint_exists(in.out_dir, decomposed ? run_rank() : 0, decomposed ? run_ranks() : 1);
+  return in;
+}
+
+// Under mpiexec every rank reads the same inputs and would print the same
+// refusal: the lowest rank that failed prints it, once. Every rank calls this,
+// failed or not (one reduction); returns whether any failed.
+bool start_up_refusal(const MiniappDescription& app, const std::string& why) {
+  const auto comm = solver_communicator();
+  double lowest = why.empty() ? 0.0 : double(comm->size() - comm->rank());  // max over ranks: the lowest failed
+  comm->space().reduce(nullptr, 0, &lowest, 1);
+  if (!why.empty() && comm->size() - int(lowest) == comm->rank())
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), why.c_str());
+  return lowest > 0.0;
+}
+
 }  // namespace
 
 int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv) {
@@ -121,7 +176,17 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
   const double rss_at_start = process_memory().rss_mib;  // libraries and runtimes, MPI's included
   try {
     const CaseSchema schema = make_schema(app);
-    const RunOptions o = parse_command_line(argc, argv);
+    std::optional<RunInputs> inputs;
+    std::string refusal;
+    try {
+      inputs.emplace(read_inputs(app, schema, argc, argv));
+    } catch (const std::exception& e) {
+      refusal = e.what();
+    }
+    if (start_up_refusal(app, refusal)) return 2;
+    const RunOptions& o = inputs->options;
+    CaseConfig& config = inputs->config;
+    const fs::path& out_dir = inputs->out_dir;
     if (o.help) {
       std::printf("%s: %s\n\n%s\nSample runs:\n", app.name.c_str(), app.summary.c_str(),
                   command_line_usage(app.name).c_str());
@@ -130,23 +195,6 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
                   Registry::builtin().help().c_str());
       return 0;
     }
-    CaseConfig config(schema);
-    fs::path out_dir = o.out_dir.empty() ? fs::path("out") / app.name : fs::path(o.out_dir);
-    if (!o.restart_dir.empty()) {
-      out_dir = o.restart_dir;
-      config.load_toml((out_dir / "case.toml").string());
-    } else if (!o.case_file.empty()) {
-      config.load_toml(o.case_file);
-    }
-    for (const auto& [k, v] : o.sets) config.set(k, v);
-    if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
-    config.check_files();
-    if (decomposed_run(app, config) && (!o.shadow.empty() || !o.ab.empty() || !o.dump_steps.empty()))
-      throw Error(std::string(!o.shadow.empty() ? "--shadow"
-                              : !o.ab.empty()   ? "--ab"
-                                                : "--dump-systems") +
-                  ": a one-process study; under mpiexec " + app.name + " splits its mesh over the " +
-                  std::to_string(run_ranks()) + " ranks (run it without mpiexec)");
     // Every case key is in its domain by now; the case's cross-key checks run
     // as the simulation is built, and every solver is set up on its system:
     // all before the output folder exists (docs/harness.md, "Validated before
