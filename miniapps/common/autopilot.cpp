@@ -382,14 +382,17 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
   drifted = drifted || (std::isfinite(cfl) && std::isfinite(cfl_low_) && cfl_low_ > 0.0 &&
                         (cfl > 2.0 * cfl_high_ || cfl < 0.5 * cfl_low_));
   // A solve in charge stopped at its iteration limit while another candidate
-  // met its tolerance at its last probe (a finite estimate): probe them all,
-  // the backed-off ones too, whether they still do.
+  // met its tolerance at its last probe (a finite estimate): probe them all.
   bool missed = false;
   if (failed[k0] == missed_tolerance)
     for (std::size_t k = 0; k < estimate_.size(); ++k)
       missed = missed || (k != k0 && !refused_[k] && std::isfinite(estimate_[k]));
-  if (drifted || missed) probe_requested_ = true, confirm_only_ = false;
-  if (missed) probe_all_ = true;
+  // Either way the backed-off candidates are probed too: they sat out for
+  // costs measured on systems that, by now, have changed. (NACA 0012: BiLU(0)
+  // lost one probe to block Jacobi by 2x as the CFL reached its cap, sat out the
+  // drift probe five steps later when block Jacobi's iterations had grown from
+  // 11 to 32-60, and took the charge back only at the tenure review.)
+  if (drifted || missed) probe_requested_ = probe_all_ = true, confirm_only_ = false;
 }
 
 void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, long iterations, double cfl) {

@@ -199,7 +199,7 @@ class AutopilotPolicy {
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change
-  bool probe_all_ = false;       // by a failure: every candidate, backed off or not
+  bool probe_all_ = false;       // by a failure or drift: every candidate, backed off or not
   bool confirm_only_ = false;    // by a narrow win: the winner only
   double reference_ = unknown;   // the smoothed cost in charge at the last probe
   double smoothed_ = unknown;    // the cost in charge, smoothed since it took the charge

@@ -347,6 +347,26 @@ TEST(AutopilotPolicy, AWideLoserSitsOutAlternateRoundsAndIsStillProbed) {
   EXPECT_EQ(p.in_charge(), 2);
 }
 
+// A drift probe measures the candidates that were sitting out as well: their
+// back-off was decided on systems the drift says have changed.
+TEST(AutopilotPolicy, ADriftProbeAlsoMeasuresTheCandidatesThatSatOut) {
+  AutopilotSpec spec = spec_of(0, 10);
+  spec.backoff = 1;
+  AutopilotPolicy p(3, spec);
+  std::vector<long> probed;
+  for (long step = 1; step <= 12; ++step) {
+    if (step > 1 && p.probes(step, 2)) probed.push_back(step);
+    // Candidate 3 at 3x at step 1 (it sits out the next round); from step 3 the
+    // one in charge needs 3x its iterations and candidate 3 is the cheapest.
+    feed(p, step, {{step < 3 ? 1.0 : 3.0, 1.2, step < 3 ? 3.0 : 0.5}});
+  }
+  ASSERT_FALSE(probed.empty());
+  EXPECT_EQ(probed.front(), 5);  // the drift probe (backed off, it would have waited for step 21)
+  ASSERT_EQ(p.switches().size(), 1u);
+  EXPECT_EQ(p.switches()[0].step, 6);  // 6x cheaper: at once
+  EXPECT_EQ(p.in_charge(), 2);
+}
+
 TEST(AutopilotPolicy, ANarrowWinIsConfirmedOnTheWinnerAloneAndOnlyOnTheNextStep) {
   AutopilotPolicy p(3, spec_of(0, 10));
   feed(p, 1, {{1.0, 0.8, 0.9}});  // candidate 2 wins by 20 %: pending
