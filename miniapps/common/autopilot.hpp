@@ -88,9 +88,9 @@ class AutopilotPolicy {
   // Whether the candidates solve the systems of this step beside the one in charge,
   // and whether candidate k does: one found far behind the one in charge (the
   // runner-up more than 2x as costly, any other more than 1.5x) is probed on
-  // every 2nd, 4th, then 8th probe only (the first probe and one after a failed
-  // solve in charge take every candidate); the probe that confirms a narrow win
-  // takes only the winner.
+  // every 2nd, 4th, then 8th probe only (the first probe, one after a failed
+  // solve in charge and one for drift or a regime change take every candidate);
+  // the probe that confirms a narrow win takes only the winner.
   bool probes(long step) const;
   // Steps from the last probe to the next scheduled one: every, doubled with each
   // round after the first in a row that confirmed the one in charge, up to backoff x every.
