@@ -49,4 +49,34 @@ Graph graph_from_pattern(index_t n, const index_t* row_ptr, const index_t* col_i
   return graph_from_edges(n, edges);
 }
 
+Graph graph_power(const Graph& g, int hops) {
+  if (hops < 1) throw Error("graph_power: " + std::to_string(hops) + " hops, allowed >= 1");
+  const index_t n = g.size();
+  Graph out;
+  out.row_ptr.assign(std::size_t(n) + 1, 0);
+  // A breadth-first search of `hops` levels from each vertex; reached[u] == v
+  // marks u as seen from v, so the marks need no clearing between vertices.
+  std::vector<index_t> reached(std::size_t(n), -1), level, next, row;
+  for (index_t v = 0; v < n; ++v) {
+    reached[std::size_t(v)] = v;
+    level.assign(1, v);
+    row.clear();
+    for (int h = 0; h < hops && !level.empty(); ++h) {
+      next.clear();
+      for (index_t x : level)
+        for (const index_t* u = g.begin(x); u != g.end(x); ++u)
+          if (reached[std::size_t(*u)] != v) {
+            reached[std::size_t(*u)] = v;
+            next.push_back(*u);
+            row.push_back(*u);
+          }
+      level.swap(next);
+    }
+    std::sort(row.begin(), row.end());
+    out.col_idx.insert(out.col_idx.end(), row.begin(), row.end());
+    out.row_ptr[std::size_t(v) + 1] = index_t(out.col_idx.size());
+  }
+  return out;
+}
+
 }  // namespace tb

@@ -27,4 +27,11 @@ Graph graph_from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>
 // column index out of range.
 Graph graph_from_pattern(index_t n, const index_t* row_ptr, const index_t* col_idx);
 
+// The graph joining vertices that are at most `hops` edges apart in g (hops >=
+// 1; hops = 1 gives g). Its distance-1 colourings are distance-`hops`
+// colourings of g: a finite-difference Jacobian whose rows reach `r` edges
+// colours its columns with hops = 2 r, so that no two columns of a colour
+// share a row. Throws tb::Error on hops < 1.
+Graph graph_power(const Graph& g, int hops);
+
 }  // namespace tb

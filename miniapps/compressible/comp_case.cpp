@@ -55,6 +55,11 @@ void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"jacobian.flux", KeyType::text, "",
               "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)",
               harness::one_of({"", "roe", "hllc", "rusanov"})});
+  schema.add({"jacobian.form", KeyType::text, "first_order",
+              "the system's Jacobian: first_order (analytic, of the first-order residual: the paper's) or exact (the "
+              "residual's own, second order included, by finite differences over a distance-2 colouring: 4 x colours "
+              "residual evaluations a step, for studies; one process)",
+              harness::one_of({"first_order", "exact"})});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)",
               harness::one_of({"1", "2"})});
   schema.add({"scheme.boundary_gradients", KeyType::text, "ghosts",
@@ -196,6 +201,7 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   s.omega_cfl = config.real("relax.omega_cfl");
   s.rel_tol = config.real("converge.rel_tol");
   s.first_order_drop = config.real("converge.first_order_drop");
+  s.exact_jacobian = config.text("jacobian.form") == "exact";  // first_order or exact (its domain)
   if (s.cfl_max < s.cfl_min) throw config.refusal("cfl.max", ">= " + config.key_and_value("cfl.min"));
   return s;
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <ostream>
 
+#include "physics/compressible/coloured_jacobian.hpp"
 #include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
 
@@ -80,10 +81,20 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
     throw Error("internal: a piece's Jacobian pattern has " + std::to_string(a_.block_rows) + " x " +
                 std::to_string(a_.block_cols) + " blocks, the distributed system " + std::to_string(owned_) + " x " +
                 std::to_string(share_->global_size()) + " (build it with the piece's numbering)");
+  if (s.exact_jacobian) {
+    if (share_)
+      throw Error(
+          "jacobian.form = exact: one process only (the colouring and its residual evaluations take the "
+          "whole mesh); run it without mpiexec, or with run.decompose = false");
+    coloured_ = std::make_unique<ColouredJacobian>(disc.mesh());
+    a_ = coloured_->pattern();
+  }
   evaluate_residual();
   energy_reference_ = norms_[3];
   best_norm_ = norm_;
 }
+
+PseudoTimeSolver::~PseudoTimeSolver() = default;
 
 State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
   State n = squared_sums(std::span<const State>(r).first(std::size_t(owned_)));
@@ -132,7 +143,10 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     shift_.resize(n);
     for (std::size_t c = 0; c < n; ++c) shift_[c] = sums_[c] / cfl_;
     t0 = clock::now();
-    disc_.assemble_jacobian(w_, shift_, a_);
+    if (coloured_)
+      coloured_->assemble(disc_, w_, r_, order_, shift_, a_);
+    else
+      disc_.assemble_jacobian(w_, shift_, a_);
     rep.jacobian_s += seconds(t0);
     dw_.assign(own * num_vars, 0.0);
     rep.solves.push_back(solve(a_, rhs_, dw_));

@@ -31,6 +31,7 @@
 //     leaves Eq. 3's ratio at 1 and the CFL where it is.
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -58,7 +59,13 @@ struct PseudoTimeSettings {
   double stall_cut = 0.5;           // that cut
   double cfl_growth = 1.0;          // smallest CFL factor after a healthy step; 1: Eq. 3 alone (tb-comp2d: 1.5)
   double growth_tolerance = 1.1;    // a healthy step's residual stays below this times the previous
+  // The system's Jacobian: false, the analytic first-order one (the paper's);
+  // true, the residual's own linearisation, second order included, by
+  // coloured finite differences (coloured_jacobian.hpp; one process only).
+  bool exact_jacobian = false;
 };
+
+class ColouredJacobian;
 
 // Solves A x = b, x holding the initial guess. On a decomposed mesh, A holds
 // this rank's block rows (global block columns), b and x its own entries.
@@ -87,6 +94,7 @@ class PseudoTimeSolver {
   // outlive the solver.
   PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings,
                    const DomainShare* share = nullptr);
+  ~PseudoTimeSolver();
 
   PseudoStepReport step(const LinearSolve& solve);
   bool converged() const;
@@ -141,6 +149,7 @@ class PseudoTimeSolver {
   // the distributed system (global columns), as the solve takes them.
   BsrMatrix a_;
   std::vector<double> sums_, shift_, rhs_, dw_;
+  std::unique_ptr<ColouredJacobian> coloured_;  // settings_.exact_jacobian: a_ is its pattern
 };
 
 // ||r_k||_2 per equation k over all entries of r.

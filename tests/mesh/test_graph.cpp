@@ -30,6 +30,19 @@ TEST(Graph, FromPatternSymmetrisesAndDropsTheDiagonal) {
   EXPECT_EQ(g.col_idx, (std::vector<index_t>{1, 0, 2, 1}));
 }
 
+TEST(Graph, PowerJoinsVerticesWithinThatManyEdges) {
+  // The path 0 - 1 - 2 - 3 - 4 - 5.
+  const Graph path = graph_from_edges(6, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}});
+  const Graph two = graph_power(path, 2);
+  EXPECT_EQ(std::vector<index_t>(two.begin(0), two.end(0)), (std::vector<index_t>{1, 2}));
+  EXPECT_EQ(std::vector<index_t>(two.begin(2), two.end(2)), (std::vector<index_t>{0, 1, 3, 4}));
+  EXPECT_EQ(graph_power(path, 1).col_idx, path.col_idx);
+  EXPECT_EQ(graph_power(path, 5).num_edges(), 15);  // complete
+  // A 4 x 4 grid: a corner reaches 2 + 3 + 4 vertices within 3 edges.
+  EXPECT_EQ(graph_power(grid_graph(4, 4), 3).degree(0), 9);
+  EXPECT_THROW(graph_power(path, 0), Error);
+}
+
 TEST(Permutation, ValidatesAndInverts) {
   const Permutation p = Permutation::from_new_to_old({2, 0, 1});
   EXPECT_EQ(p.old_to_new, (std::vector<index_t>{1, 2, 0}));

@@ -1,0 +1,53 @@
+#pragma once
+// The exact Jacobian of the residual, second order included, by one-sided
+// finite differences over a colouring of its columns (issue 24, deliverable
+// 1's option, for studies: `jacobian.form = exact`). The paper's system keeps
+// the analytic first-order Jacobian (jacobian_pattern.hpp); this one is the
+// linearisation of the residual the pseudo-time iteration drives to zero.
+//
+// A cell's second-order residual reaches its face neighbours' neighbours (the
+// least-squares gradients of the cells across its faces; the limiter and the
+// viscous flux reach no further), so the pattern holds every cell within two
+// faces. Columns that share no row take one colour: cells more than four faces
+// apart (a distance-4 colouring of the cell graph, distance-2 of the
+// Jacobian's), so each colour and variable costs one residual evaluation:
+// 4 x colours evaluations per Jacobian. Symbolic work (pattern, colouring,
+// positions) once per mesh; each assembly allocates nothing.
+#include <span>
+#include <vector>
+
+#include "physics/compressible/euler_discretisation.hpp"
+#include "solvers/matrix/bsr.hpp"
+
+namespace tb::compressible {
+
+class ColouredJacobian {
+ public:
+  explicit ColouredJacobian(const Mesh2D& mesh);
+
+  // Block size 4, the cells within two faces of each row, columns sorted; no values.
+  const BsrMatrix& pattern() const { return pattern_; }
+  index_t colours() const { return index_t(colour_start_.size()) - 1; }
+  // The cells of colour c.
+  std::span<const index_t> cells_of(index_t c) const {
+    return {colour_cells_.data() + colour_start_[std::size_t(c)],
+            std::size_t(colour_start_[std::size_t(c) + 1] - colour_start_[std::size_t(c)])};
+  }
+
+  // a = dr/dw at w, with r = disc.residual(w, order) given, plus shift[c] on
+  // each diagonal block's diagonal (Eq. 1's V / dtau). Column (j, k) is
+  // (r(w + h e_jk) - r(w)) / h, h = 1.49e-8 (1 + |w_jk|). a takes pattern()'s
+  // pattern (its values are sized here).
+  void assemble(EulerDiscretisation& disc, const std::vector<State>& w, const std::vector<State>& r, int order,
+                std::span<const double> shift, BsrMatrix& a);
+
+ private:
+  BsrMatrix pattern_;
+  std::vector<index_t> diagonal_;         // position of each cell's diagonal block
+  std::vector<index_t> colour_start_{0};  // colour c's cells: colour_cells_[start[c] .. start[c + 1])
+  std::vector<index_t> colour_cells_;     //
+  std::vector<index_t> transposed_;       // per entry (j, i) of row j: the position of block (i, j)
+  std::vector<State> trial_, trial_r_;    // the perturbed states and their residual
+};
+
+}  // namespace tb::compressible
