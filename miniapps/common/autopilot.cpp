@@ -379,20 +379,24 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
   drifted = drifted || smoothed_its_ > std::max((1.0 + spec_.drift) * reference_its_, reference_its_ + 2.0);
   // A regime change: the CFL number 2x outside the range of the probes since
   // the one in charge took the charge (a CFL that swings within it was probed).
-  drifted = drifted || (std::isfinite(cfl) && std::isfinite(cfl_low_) && cfl_low_ > 0.0 &&
-                        (cfl > 2.0 * cfl_high_ || cfl < 0.5 * cfl_low_));
+  const bool regime = std::isfinite(cfl) && std::isfinite(cfl_low_) && cfl_low_ > 0.0 &&
+                      (cfl > 2.0 * cfl_high_ || cfl < 0.5 * cfl_low_);
   // A solve in charge stopped at its iteration limit while another candidate
-  // met its tolerance at its last probe (a finite estimate): probe them all.
+  // met its tolerance at its last probe (a finite estimate).
   bool missed = false;
   if (failed[k0] == missed_tolerance)
     for (std::size_t k = 0; k < estimate_.size(); ++k)
       missed = missed || (k != k0 && !refused_[k] && std::isfinite(estimate_[k]));
-  // Either way the backed-off candidates are probed too: they sat out for
-  // costs measured on systems that, by now, have changed. (NACA 0012: BiLU(0)
-  // lost one probe to block Jacobi by 2x as the CFL reached its cap, sat out the
-  // drift probe five steps later when block Jacobi's iterations had grown from
-  // 11 to 32-60, and took the charge back only at the tenure review.)
-  if (drifted || missed) probe_requested_ = probe_all_ = true, confirm_only_ = false;
+  if (drifted || regime || missed) probe_requested_ = true, confirm_only_ = false;
+  // Drift and a missed tolerance say the one in charge got worse on its own
+  // systems: the candidates backed off against it are probed too (NACA 0012:
+  // BiLU(0), after losing one probe to block Jacobi by 2x as the CFL reached
+  // its cap, sat out the drift probe five steps later when block Jacobi's
+  // iterations had grown from 11 to 32-60). A regime change alone does not:
+  // the CFL ramp moves every candidate, and probing the backed-off ones at
+  // each of its doublings took the NACA 0012's probing from 20 % to 28 % of
+  // its linear time (bench/results/host-20261125-autopilot-drift-probes-all.json).
+  if (drifted || missed) probe_all_ = true;
 }
 
 void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, long iterations, double cfl) {

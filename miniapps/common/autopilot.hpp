@@ -89,8 +89,9 @@ class AutopilotPolicy {
   // and whether candidate k does: one found far behind the one in charge (the
   // runner-up more than 2x as costly, any other more than 1.5x) is probed on
   // every 2nd, 4th, then 8th probe only (the first probe, one after a failed
-  // solve in charge and one for drift or a regime change take every candidate);
-  // the probe that confirms a narrow win takes only the winner.
+  // solve in charge and one for drift take every candidate; one for a CFL
+  // regime change does not); the probe that confirms a narrow win takes only
+  // the winner.
   bool probes(long step) const;
   // Steps from the last probe to the next scheduled one: every, doubled with each
   // round after the first in a row that confirmed the one in charge, up to backoff x every.
@@ -199,7 +200,7 @@ class AutopilotPolicy {
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change
-  bool probe_all_ = false;       // by a failure or drift: every candidate, backed off or not
+  bool probe_all_ = false;       // by a failure or drift (not a CFL change): every candidate, backed off or not
   bool confirm_only_ = false;    // by a narrow win: the winner only
   double reference_ = unknown;   // the smoothed cost in charge at the last probe
   double smoothed_ = unknown;    // the cost in charge, smoothed since it took the charge

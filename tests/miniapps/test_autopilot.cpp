@@ -365,6 +365,13 @@ TEST(AutopilotPolicy, ADriftProbeAlsoMeasuresTheCandidatesThatSatOut) {
   ASSERT_EQ(p.switches().size(), 1u);
   EXPECT_EQ(p.switches()[0].step, 6);  // 6x cheaper: at once
   EXPECT_EQ(p.in_charge(), 2);
+  // A CFL regime change moves every candidate: its probe leaves the backed-off one out.
+  AutopilotPolicy q(3, spec);
+  feed(q, 1, {{1.0, 1.2, 3.0}, {}, 1.0});
+  feed(q, 2, {{1.0, 1.2, 3.0}, {}, 3.0});
+  EXPECT_TRUE(q.probes(3));
+  EXPECT_TRUE(q.probes(3, 1));
+  EXPECT_FALSE(q.probes(3, 2));
 }
 
 TEST(AutopilotPolicy, ANarrowWinIsConfirmedOnTheWinnerAloneAndOnlyOnTheNextStep) {
