@@ -146,6 +146,7 @@ RunInputs read_inputs(const MiniappDescription& app, const CaseSchema& schema, i
                                               : "--dump-systems") +
                 ": a one-process study; under mpiexec " + app.name + " splits its mesh over the " +
                 std::to_string(run_ranks()) + " ranks (run it without mpiexec)");
+  if (app.check_case) app.check_case(config, decomposed);
   // A restart without the checkpoint this rank count reads is refused here,
   // before the mesh is split or anything printed.
   if (!o.restart_dir.empty())

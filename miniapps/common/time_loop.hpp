@@ -24,6 +24,10 @@ struct MiniappDescription {
   std::vector<std::string> samples;               // sample command lines for --help
   std::vector<std::string> systems;               // linear systems; each gets a key solver.<system>
   std::function<void(CaseSchema&)> declare_keys;  // the physics' own keys
+  // Cross-key checks that need no mesh or grid, with whether the run splits
+  // its domain over ranks: run at start-up on every rank before anything is
+  // printed (miniapp_main.cpp, read_inputs), so a refusal is one line.
+  std::function<void(const CaseConfig&, bool decomposed)> check_case;
   std::function<std::unique_ptr<Simulation>(const CaseConfig&)> make;
   long default_steps = 100;  // default of run.steps (a steady solver may need more)
   // Under mpiexec the physics splits its domain over the ranks (issue 28):

@@ -183,6 +183,14 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   return s;
 }
 
+void check_case_keys(const harness::CaseConfig& config, bool decomposed) {
+  if (decomposed && config.text("jacobian.form") == "exact")
+    throw config.refusal(
+        "jacobian.form",
+        "first_order under mpiexec (the exact Jacobian's colouring takes the whole mesh: run it on one "
+        "process, or with run.decompose = false)");
+}
+
 PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) {
   PseudoTimeSettings s;
   s.order = int(config.integer("scheme.order"));  // 1 or 2 (its domain)

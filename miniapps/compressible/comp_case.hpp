@@ -19,6 +19,9 @@ namespace tb::compressible {
 inline constexpr const char* default_flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0";
 
 void declare_case_keys(harness::CaseSchema& schema);
+// The start-up cross-key checks (MiniappDescription::check_case): the exact
+// Jacobian's colouring takes the whole mesh, so a decomposed run refuses it.
+void check_case_keys(const harness::CaseConfig& config, bool decomposed);
 
 // The mesh file read and reordered once (mesh.ordering), before any assembly.
 struct OrderedMesh {

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.samples = harness::miniapp_samples();
   app.systems = {"flow"};
   app.declare_keys = compressible::declare_case_keys;
+  app.check_case = compressible::check_case_keys;
   app.default_steps = 1000;
   app.decomposes = true;  // under mpiexec: METIS pieces of the mesh (issue 28)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {
