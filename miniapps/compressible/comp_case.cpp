@@ -184,6 +184,10 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
 }
 
 void check_case_keys(const harness::CaseConfig& config, bool decomposed) {
+  // The exact Jacobian differentiates the residual's own flux: another one named for it would do nothing.
+  if (config.text("jacobian.form") == "exact" && !config.text("jacobian.flux").empty())
+    throw config.refusal("jacobian.flux", "empty with " + config.key_and_value("jacobian.form") +
+                                              " (it differentiates scheme.flux itself)");
   if (decomposed && config.text("jacobian.form") == "exact")
     throw config.refusal(
         "jacobian.form",

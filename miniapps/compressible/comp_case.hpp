@@ -20,7 +20,8 @@ inline constexpr const char* default_flow_solver = "fgmres(restart=30,rtol=1e-1,
 
 void declare_case_keys(harness::CaseSchema& schema);
 // The start-up cross-key checks (MiniappDescription::check_case): the exact
-// Jacobian's colouring takes the whole mesh, so a decomposed run refuses it.
+// Jacobian takes no jacobian.flux, and its colouring takes the whole mesh, so a
+// decomposed run refuses it.
 void check_case_keys(const harness::CaseConfig& config, bool decomposed);
 
 // The mesh file read and reordered once (mesh.ordering), before any assembly.
