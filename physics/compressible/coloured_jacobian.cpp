@@ -19,16 +19,14 @@ ColouredJacobian::ColouredJacobian(const Mesh2D& mesh) {
   pattern_.block_rows = pattern_.block_cols = n;
   pattern_.row_ptr.assign(std::size_t(n) + 1, 0);
   pattern_.col_idx.reserve(reach.col_idx.size() + std::size_t(n));
-  diagonal_.resize(std::size_t(n));
   for (index_t i = 0; i < n; ++i) {
-    const index_t* first = reach.begin(i);
-    const index_t* diag = std::lower_bound(first, reach.end(i), i);
-    pattern_.col_idx.insert(pattern_.col_idx.end(), first, diag);
-    diagonal_[std::size_t(i)] = pattern_.nnz_blocks();
+    const index_t* diag = std::lower_bound(reach.begin(i), reach.end(i), i);
+    pattern_.col_idx.insert(pattern_.col_idx.end(), reach.begin(i), diag);
     pattern_.col_idx.push_back(i);
     pattern_.col_idx.insert(pattern_.col_idx.end(), diag, reach.end(i));
     pattern_.row_ptr[std::size_t(i) + 1] = pattern_.nnz_blocks();
   }
+  diagonal_ = pattern_.diagonal_positions();
   // The pattern is symmetric: column j's rows are row j's columns, and block
   // (i, j) is found in row i.
   transposed_.resize(pattern_.col_idx.size());
@@ -37,12 +35,8 @@ ColouredJacobian::ColouredJacobian(const Mesh2D& mesh) {
       transposed_[std::size_t(e)] = pattern_.find_block(pattern_.col_idx[std::size_t(e)], j);
   // Columns j and k share a row when some cell is within two faces of both.
   const Colouring c = greedy_colouring(graph_power(cells, 4));
-  colour_start_.assign(std::size_t(c.num_colours) + 1, 0);
-  for (index_t v = 0; v < n; ++v) ++colour_start_[std::size_t(c.colour[std::size_t(v)]) + 1];
-  for (index_t k = 0; k < c.num_colours; ++k) colour_start_[std::size_t(k) + 1] += colour_start_[std::size_t(k)];
-  colour_cells_.resize(std::size_t(n));
-  std::vector<index_t> next(colour_start_.begin(), colour_start_.end() - 1);
-  for (index_t v = 0; v < n; ++v) colour_cells_[std::size_t(next[std::size_t(c.colour[std::size_t(v)])]++)] = v;
+  colour_cells_ = colour_ordering(c).new_to_old;
+  for (index_t size : c.sizes()) colour_start_.push_back(colour_start_.back() + size);
 }
 
 void ColouredJacobian::assemble(EulerDiscretisation& disc, const std::vector<State>& w, const std::vector<State>& r,

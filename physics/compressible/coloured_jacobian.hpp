@@ -45,7 +45,7 @@ class ColouredJacobian {
   BsrMatrix pattern_;
   std::vector<index_t> diagonal_;         // position of each cell's diagonal block
   std::vector<index_t> colour_start_{0};  // colour c's cells: colour_cells_[start[c] .. start[c + 1])
-  std::vector<index_t> colour_cells_;     //
+  std::vector<index_t> colour_cells_;     // the cells in colour-major order (colour_ordering)
   std::vector<index_t> transposed_;       // per entry (j, i) of row j: the position of block (i, j)
   std::vector<State> trial_, trial_r_;    // the perturbed states and their residual
 };
