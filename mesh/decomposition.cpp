@@ -89,8 +89,8 @@ MeshPiece make_piece(const Mesh2D& mesh, const CellFaces& cf, Subdomain cells, s
 }  // namespace
 
 std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
-                                      int ghost_layers) {
-  std::vector<Subdomain> subdomains = decompose(cell_graph(mesh), cell_owner, parts, ghost_layers);
+                                      int ghost_layers, const Graph* reach) {
+  std::vector<Subdomain> subdomains = decompose(reach ? *reach : cell_graph(mesh), cell_owner, parts, ghost_layers);
   const CellFaces cf = cell_faces(mesh);
   std::vector<index_t> node_local(mesh.num_nodes(), -1);
   std::vector<MeshPiece> pieces;
@@ -99,11 +99,11 @@ std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_
 }
 
 MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts, int rank,
-                             int ghost_layers) {
+                             int ghost_layers, const Graph* reach) {
   if (rank < 0 || rank >= parts)
     throw Error("decompose_mesh_for: rank " + std::to_string(rank) + ", allowed 0.." + std::to_string(parts - 1));
   // Every subdomain's plan is needed for this one's sends; only this rank's mesh is built.
-  std::vector<Subdomain> subdomains = decompose(cell_graph(mesh), cell_owner, parts, ghost_layers);
+  std::vector<Subdomain> subdomains = decompose(reach ? *reach : cell_graph(mesh), cell_owner, parts, ghost_layers);
   std::vector<index_t> node_local(mesh.num_nodes(), -1);
   return make_piece(mesh, cell_faces(mesh), std::move(subdomains[std::size_t(rank)]), node_local);
 }

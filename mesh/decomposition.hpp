@@ -31,14 +31,16 @@ struct MeshPiece {
 // The pieces of `mesh` for a partition of its cells (`cell_owner`, in [0,
 // parts), e.g. partition_graph on cell_graph(mesh)) with `ghost_layers` layers:
 // 2 by default, as the second-order reconstruction needs gradients on the first
-// layer, and those need the second layer's states. Throws tb::Error as
-// decompose does on bad arguments.
+// layer, and those need the second layer's states. The layers are those of
+// `reach` (null: cell_graph(mesh)); a gradient stencil wider than the face
+// neighbours passes its own graph, which must hold the face neighbours.
+// Throws tb::Error as decompose does on bad arguments.
 std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
-                                      int ghost_layers = 2);
+                                      int ghost_layers = 2, const Graph* reach = nullptr);
 
 // decompose_mesh(...)[rank] without building the other ranks' meshes: what a
 // rank that decomposes for itself needs. tb::Error on a rank outside [0, parts).
 MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts, int rank,
-                             int ghost_layers = 2);
+                             int ghost_layers = 2, const Graph* reach = nullptr);
 
 }  // namespace tb

@@ -15,6 +15,22 @@ Graph cell_graph(const Mesh2D& mesh) {
   return graph_from_edges(mesh.num_cells(), edges);
 }
 
+Graph cell_graph_through_nodes(const Mesh2D& mesh) {
+  // The cells around each node (CSR), then every pair of them.
+  std::vector<index_t> ptr(std::size_t(mesh.num_nodes()) + 1, 0), cells(mesh.cell_nodes.size());
+  for (index_t n : mesh.cell_nodes) ++ptr[std::size_t(n) + 1];
+  for (std::size_t n = 0; n + 1 < ptr.size(); ++n) ptr[n + 1] += ptr[n];
+  std::vector<index_t> next(ptr.begin(), ptr.end() - 1);
+  for (index_t c = 0; c < mesh.num_cells(); ++c)
+    for (const index_t* n = mesh.cell_begin(c); n != mesh.cell_begin(c) + mesh.cell_size(c); ++n)
+      cells[std::size_t(next[std::size_t(*n)]++)] = c;
+  std::vector<std::pair<index_t, index_t>> edges;
+  for (std::size_t n = 0; n + 1 < ptr.size(); ++n)
+    for (index_t a = ptr[n]; a < ptr[n + 1]; ++a)
+      for (index_t b = a + 1; b < ptr[n + 1]; ++b) edges.push_back({cells[std::size_t(a)], cells[std::size_t(b)]});
+  return graph_from_edges(mesh.num_cells(), edges);
+}
+
 Graph node_graph(const TetrahedralMesh& mesh) {
   std::vector<std::pair<index_t, index_t>> edges;
   edges.reserve(6 * mesh.cells.size());

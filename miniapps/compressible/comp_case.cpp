@@ -66,6 +66,11 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "least-squares gradients of boundary cells: ghosts (a ghost per boundary face, as FVENS) or interior "
               "(interior neighbours only)",
               harness::one_of({"ghosts", "interior"})});
+  schema.add({"scheme.gradient_stencil", KeyType::text, "triangle_nodes",
+              "cells each least-squares gradient reads: faces (face neighbours, seed 001's), nodes (every cell sharing "
+              "a node) or triangle_nodes (nodes on triangles, faces on quadrilaterals: converges on triangular meshes "
+              "where faces does not)",
+              harness::one_of({"faces", "nodes", "triangle_nodes"})});
   schema.add({"scheme.limiter", KeyType::text, "none", "second-order limiter: none or venkatakrishnan",
               harness::one_of({"none", "venkatakrishnan"})});
   schema.add({"scheme.limiter_k", KeyType::real, "5", "Venkatakrishnan's K (eps^2 = (K h)^3)", harness::at_least(0)});
@@ -167,6 +172,7 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
     throw Error("scheme.limiter: '" + limiter + "': expected none or venkatakrishnan");
   s.limiter = limiter == "venkatakrishnan";
   s.boundary_ghost_gradients = config.text("scheme.boundary_gradients") == "ghosts";
+  s.gradient_stencil = parse_gradient_stencil(config.text("scheme.gradient_stencil"));
   s.entropy_fix.all_waves = config.text("scheme.entropy_fix") == "all";
   s.limiter_k = config.real("scheme.limiter_k");
   s.free_stream = s.gas.free_stream(mach, angle_of_attack(config));

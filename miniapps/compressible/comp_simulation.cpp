@@ -52,8 +52,9 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
       if (is_no_slip(k))
         throw config.refusal("flow.reynolds", "> 0 with no-slip walls (" + config.key_and_value("boundary.noslip") +
                                                   ", " + config.key_and_value("boundary.isothermal") + ")");
+  EulerSettings settings = make_euler_settings(config);
   if (decompose && harness::run_ranks() > 1) {
-    decompose_mesh_over_ranks(std::move(whole));
+    decompose_mesh_over_ranks(std::move(whole), settings.gradient_stencil);
     // The piece's artificial boundary, beyond the last ghost layer: whatever it
     // does to those ghosts' residuals, no owned cell sees it (two layers).
     kinds.push_back(BoundaryKind::FarField);
@@ -66,8 +67,7 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   }
   PieceNumbering numbering;
   if (share_) numbering = {share_->owned(), share_->global_size(), share_->global_rows()};
-  disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), make_euler_settings(config),
-                                                share_ ? &numbering : nullptr);
+  disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), settings, share_ ? &numbering : nullptr);
   std::vector<State> initial(std::size_t(mesh_.num_cells()), disc_->settings().free_stream);
   solver_ =
       std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config), share_.get());
@@ -76,15 +76,18 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
 CompressibleSimulation::~CompressibleSimulation() = default;
 
 // Every rank computes the same METIS partition of the whole mesh (checked) and
-// keeps its piece; the whole mesh goes when `whole` does.
-void CompressibleSimulation::decompose_mesh_over_ranks(OrderedMesh whole) {
+// keeps its piece; the whole mesh goes when `whole` does. The ghost layers are
+// those of the gradient stencil's reach: with node stencils a first-layer
+// cell's gradient reads cells that share only a corner with it.
+void CompressibleSimulation::decompose_mesh_over_ranks(OrderedMesh whole, GradientStencil stencil) {
   const int ranks = harness::run_ranks(), me = harness::run_rank();
   if (!metis_available())
     throw Error("tb-comp2d on " + std::to_string(ranks) +
                 " ranks partitions its mesh with METIS, which this build lacks (scripts/setup.sh installs it)");
   const index_t cells = whole.mesh.num_cells();
   const std::vector<index_t> owner = partition_graph(cell_graph(whole.mesh), ranks);
-  MeshPiece piece = decompose_mesh_for(whole.mesh, owner, ranks, me);
+  const Graph reach = reconstruction_graph(whole.mesh, stencil);
+  MeshPiece piece = decompose_mesh_for(whole.mesh, owner, ranks, me, 2, &reach);
   const Permutation order = partition_ordering(owner, ranks);
   const std::size_t n = piece.cells.global.size();
   std::vector<index_t> rows(n);

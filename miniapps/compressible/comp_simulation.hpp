@@ -48,7 +48,7 @@ class CompressibleSimulation final : public harness::Simulation {
   const EulerDiscretisation& discretisation() const { return *disc_; }
 
  private:
-  void decompose_mesh_over_ranks(OrderedMesh whole);
+  void decompose_mesh_over_ranks(OrderedMesh whole, GradientStencil stencil);
   void write_piece(const std::filesystem::path& fields, const std::string& stem);
 
   Mesh2D mesh_;  // the whole mesh in its ordering, or this rank's piece

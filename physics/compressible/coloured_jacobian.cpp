@@ -5,15 +5,13 @@
 #include <string>
 
 #include "mesh/graph/colouring.hpp"
-#include "mesh/mesh_graph.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::compressible {
 
-ColouredJacobian::ColouredJacobian(const Mesh2D& mesh) {
-  const Graph cells = cell_graph(mesh);
+ColouredJacobian::ColouredJacobian(const Graph& cells) {
   const index_t n = cells.size();
-  // Rows: each cell and the cells within two faces of it, sorted.
+  // Rows: each cell and the cells within two edges of it, sorted.
   const Graph reach = graph_power(cells, 2);
   pattern_.block_size = num_vars;
   pattern_.block_rows = pattern_.block_cols = n;
@@ -33,7 +31,7 @@ ColouredJacobian::ColouredJacobian(const Mesh2D& mesh) {
   for (index_t j = 0; j < n; ++j)
     for (index_t e = pattern_.row_ptr[std::size_t(j)]; e < pattern_.row_ptr[std::size_t(j) + 1]; ++e)
       transposed_[std::size_t(e)] = pattern_.find_block(pattern_.col_idx[std::size_t(e)], j);
-  // Columns j and k share a row when some cell is within two faces of both.
+  // Columns j and k share a row when some cell is within two edges of both.
   const Colouring c = greedy_colouring(graph_power(cells, 4));
   colour_cells_ = colour_ordering(c).new_to_old;
   for (index_t size : c.sizes()) colour_start_.push_back(colour_start_.back() + size);

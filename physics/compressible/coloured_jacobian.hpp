@@ -5,12 +5,13 @@
 // the analytic first-order Jacobian (jacobian_pattern.hpp); this one is the
 // linearisation of the residual the pseudo-time iteration drives to zero.
 //
-// A cell's second-order residual reaches its face neighbours' neighbours (the
-// least-squares gradients of the cells across its faces; the limiter and the
-// viscous flux reach no further), so the pattern holds every cell within two
-// faces. Columns that share no row take one colour: cells more than four faces
-// apart (a distance-4 colouring of the cell graph, distance-2 of the
-// Jacobian's), so each colour and variable costs one residual evaluation:
+// A cell's second-order residual reaches the gradient stencils of the cells
+// across its faces (the limiter and the viscous flux reach no further): with
+// seed 001's face-neighbour stencil every cell within two faces, in general
+// every cell within two edges of the reconstruction graph (gradients.hpp).
+// Columns that share no row take one colour: cells more than four edges apart
+// (a distance-4 colouring of that graph, distance-2 of the Jacobian's), so
+// each colour and variable costs one residual evaluation:
 // 4 x colours evaluations per Jacobian. Symbolic work (pattern, colouring,
 // positions) once per mesh; each assembly allocates nothing.
 #include <span>
@@ -23,9 +24,10 @@ namespace tb::compressible {
 
 class ColouredJacobian {
  public:
-  explicit ColouredJacobian(const Mesh2D& mesh);
+  // reach: reconstruction_graph(mesh, the discretisation's gradient stencil).
+  explicit ColouredJacobian(const Graph& reach);
 
-  // Block size 4, the cells within two faces of each row, columns sorted; no values.
+  // Block size 4, the cells within two edges of `reach` of each row, columns sorted; no values.
   const BsrMatrix& pattern() const { return pattern_; }
   index_t colours() const { return index_t(colour_start_.size()) - 1; }
   // The cells of colour c.

@@ -23,7 +23,7 @@ EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<Boundar
       kinds_(checked_kinds(mesh, std::move(kinds_by_marker))),
       settings_(settings),
       geometry_(compute_geometry(mesh)),
-      gradients_(mesh, geometry_, ghost_offsets()),
+      gradients_(mesh, geometry_, ghost_offsets(), settings_.gradient_stencil),
       limiter_(mesh, geometry_, settings_.limiter_k),
       pattern_(build_jacobian_pattern(mesh, piece)),
       face_distance_(std::size_t(mesh.num_faces())) {

@@ -28,6 +28,9 @@ struct EulerSettings {
   // face (far field: the outside state at the face midpoint; walls: the mirrored
   // state at the mirrored centroid). false: interior neighbours only (before issue 24).
   bool boundary_ghost_gradients = true;
+  // The cells each gradient reads (gradients.hpp): seed 001's face neighbours
+  // here; tb-comp2d's default is TriangleNodes (issue 24).
+  GradientStencil gradient_stencil = GradientStencil::Faces;
   // The walls' inviscid flux (boundary_conditions.hpp): the numerical flux with the
   // mirror state, or the inner pressure alone (before issue 24).
   WallFlux wall_flux = WallFlux::Mirror;

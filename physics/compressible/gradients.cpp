@@ -5,12 +5,50 @@
 #include <limits>
 #include <string>
 
+#include "mesh/mesh_graph.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::compressible {
 
+GradientStencil parse_gradient_stencil(const std::string& name) {
+  if (name == "faces") return GradientStencil::Faces;
+  if (name == "nodes") return GradientStencil::Nodes;
+  if (name == "triangle_nodes") return GradientStencil::TriangleNodes;
+  throw Error("'" + name + "': expected faces, nodes or triangle_nodes");
+}
+
+namespace {
+
+// Per cell the cells its gradient reads, ascending (CSR in a Graph's layout;
+// not symmetric for TriangleNodes: a quadrilateral beside a triangle's corner
+// is read by the triangle, not the other way).
+Graph stencil_lists(const Mesh2D& mesh, GradientStencil stencil) {
+  if (stencil == GradientStencil::Faces) return cell_graph(mesh);
+  Graph nodes = cell_graph_through_nodes(mesh);
+  if (stencil == GradientStencil::Nodes) return nodes;
+  const Graph faces = cell_graph(mesh);
+  Graph lists;
+  for (index_t c = 0; c < mesh.num_cells(); ++c) {
+    const Graph& g = mesh.cell_type(c) == CellType::Triangle ? nodes : faces;
+    lists.col_idx.insert(lists.col_idx.end(), g.begin(c), g.end(c));
+    lists.row_ptr.push_back(index_t(lists.col_idx.size()));
+  }
+  return lists;
+}
+
+}  // namespace
+
+Graph reconstruction_graph(const Mesh2D& mesh, GradientStencil stencil) {
+  if (stencil != GradientStencil::TriangleNodes) return stencil_lists(mesh, stencil);
+  const Graph lists = stencil_lists(mesh, stencil);
+  std::vector<std::pair<index_t, index_t>> edges;
+  for (index_t c = 0; c < lists.size(); ++c)
+    for (const index_t* j = lists.begin(c); j != lists.end(c); ++j) edges.push_back({c, *j});
+  return graph_from_edges(mesh.num_cells(), edges);
+}
+
 LeastSquaresGradients::LeastSquaresGradients(const Mesh2D& mesh, const MeshGeometry& geometry,
-                                             std::vector<Vec2> ghost_offsets)
+                                             std::vector<Vec2> ghost_offsets, GradientStencil stencil)
     : mesh_(mesh),
       geometry_(geometry),
       ghost_offsets_(std::move(ghost_offsets)),
@@ -25,11 +63,26 @@ LeastSquaresGradients::LeastSquaresGradients(const Mesh2D& mesh, const MeshGeome
     auto& m = normal[std::size_t(c)];
     m[0] += w2 * dx * dx, m[1] += w2 * dx * dy, m[2] += w2 * dy * dy;
   };
-  for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
-    const Face& face = mesh.faces[std::size_t(f)];
-    const Vec2 a = geometry.cell_centroid[std::size_t(face.left)], b = geometry.cell_centroid[std::size_t(face.right)];
-    add(face.left, b.x - a.x, b.y - a.y);
-    add(face.right, b.x - a.x, b.y - a.y);
+  if (stencil == GradientStencil::Faces) {
+    for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
+      const Face& face = mesh.faces[std::size_t(f)];
+      const Vec2 a = geometry.cell_centroid[std::size_t(face.left)],
+                 b = geometry.cell_centroid[std::size_t(face.right)];
+      add(face.left, b.x - a.x, b.y - a.y);
+      add(face.right, b.x - a.x, b.y - a.y);
+    }
+  } else {
+    Graph lists = stencil_lists(mesh, stencil);
+    stencil_ptr_ = std::move(lists.row_ptr), stencil_cells_ = std::move(lists.col_idx);
+    stencil_weighted_.resize(stencil_cells_.size());
+    for (index_t c = 0; c < mesh.num_cells(); ++c)
+      for (index_t k = stencil_ptr_[std::size_t(c)]; k < stencil_ptr_[std::size_t(c) + 1]; ++k) {
+        const Vec2 a = geometry.cell_centroid[std::size_t(c)],
+                   b = geometry.cell_centroid[std::size_t(stencil_cells_[std::size_t(k)])];
+        const double dx = b.x - a.x, dy = b.y - a.y, w2 = 1.0 / (dx * dx + dy * dy);
+        add(c, dx, dy);
+        stencil_weighted_[std::size_t(k)] = {w2 * dx, w2 * dy};
+      }
   }
   for (std::size_t b = 0; b < ghost_offsets_.size(); ++b)
     add(mesh.faces[std::size_t(mesh.num_interior_faces) + b].left, ghost_offsets_[b].x, ghost_offsets_[b].y);
@@ -54,18 +107,10 @@ void LeastSquaresGradients::compute(const std::vector<State>& q, const std::vect
     throw Error("LeastSquaresGradients::compute: " + std::to_string(ghost.size()) + " ghost values for " +
                 std::to_string(ghost_offsets_.size()) + " ghosts");
   grad.assign(q.size(), Gradient{});
-  for (index_t f = 0; f < mesh_.num_interior_faces; ++f) {
-    const Face& face = mesh_.faces[std::size_t(f)];
-    const std::size_t l = std::size_t(face.left), r = std::size_t(face.right);
-    const Vec2 a = geometry_.cell_centroid[l], b = geometry_.cell_centroid[r];
-    const double dx = b.x - a.x, dy = b.y - a.y, w2 = 1.0 / (dx * dx + dy * dy);
-    for (int k = 0; k < num_vars; ++k) {
-      const double dq = w2 * (q[r][std::size_t(k)] - q[l][std::size_t(k)]);
-      // The same term for both cells: (-d)(-dq) = d dq.
-      grad[l][2 * k] += dx * dq, grad[l][2 * k + 1] += dy * dq;
-      grad[r][2 * k] += dx * dq, grad[r][2 * k + 1] += dy * dq;
-    }
-  }
+  if (stencil_ptr_.empty())
+    add_face_neighbours(q, grad);
+  else
+    add_stencil(q, grad);
   for (std::size_t b = 0; b < ghost.size(); ++b) {
     const std::size_t c = std::size_t(mesh_.faces[std::size_t(mesh_.num_interior_faces) + b].left);
     const double dx = ghost_offsets_[b].x, dy = ghost_offsets_[b].y, w2 = 1.0 / (dx * dx + dy * dy);
@@ -82,6 +127,33 @@ void LeastSquaresGradients::compute(const std::vector<State>& q, const std::vect
       grad[c][2 * k + 1] = inv[1] * bx + inv[2] * by;
     }
   }
+}
+
+void LeastSquaresGradients::add_face_neighbours(const std::vector<State>& q, std::vector<Gradient>& grad) const {
+  for (index_t f = 0; f < mesh_.num_interior_faces; ++f) {
+    const Face& face = mesh_.faces[std::size_t(f)];
+    const std::size_t l = std::size_t(face.left), r = std::size_t(face.right);
+    const Vec2 a = geometry_.cell_centroid[l], b = geometry_.cell_centroid[r];
+    const double dx = b.x - a.x, dy = b.y - a.y, w2 = 1.0 / (dx * dx + dy * dy);
+    for (int k = 0; k < num_vars; ++k) {
+      const double dq = w2 * (q[r][std::size_t(k)] - q[l][std::size_t(k)]);
+      // The same term for both cells: (-d)(-dq) = d dq.
+      grad[l][2 * k] += dx * dq, grad[l][2 * k + 1] += dy * dq;
+      grad[r][2 * k] += dx * dq, grad[r][2 * k + 1] += dy * dq;
+    }
+  }
+}
+
+void LeastSquaresGradients::add_stencil(const std::vector<State>& q, std::vector<Gradient>& grad) const {
+  for (std::size_t c = 0; c < q.size(); ++c)
+    for (index_t k = stencil_ptr_[c]; k < stencil_ptr_[c + 1]; ++k) {
+      const std::size_t j = std::size_t(stencil_cells_[std::size_t(k)]);
+      const Vec2 wd = stencil_weighted_[std::size_t(k)];
+      for (int v = 0; v < num_vars; ++v) {
+        const double dq = q[j][std::size_t(v)] - q[c][std::size_t(v)];
+        grad[c][2 * v] += wd.x * dq, grad[c][2 * v + 1] += wd.y * dq;
+      }
+    }
 }
 
 namespace {

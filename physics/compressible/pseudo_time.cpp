@@ -86,7 +86,7 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
       throw Error(
           "jacobian.form = exact: one process only (the colouring and its residual evaluations take the "
           "whole mesh); run it without mpiexec, or with run.decompose = false");
-    coloured_ = std::make_unique<ColouredJacobian>(disc.mesh());
+    coloured_ = std::make_unique<ColouredJacobian>(reconstruction_graph(disc.mesh(), disc.settings().gradient_stencil));
     a_ = coloured_->pattern();
   }
   evaluate_residual();

@@ -6,6 +6,7 @@
 
 #include "mesh/check.hpp"
 #include "mesh/geometry.hpp"
+#include "mesh/mesh_graph.hpp"
 #include "mesh_fixtures.hpp"
 #include "solvers/core/error.hpp"
 
@@ -134,6 +135,17 @@ TEST(Mesh2D, AspectRatioAndWallDistance) {
   equilateral.add_cell({0, 1, 2});
   build_faces(equilateral);
   EXPECT_NEAR(aspect_ratio(equilateral, 0), 1.0, 1e-12);
+}
+
+// The quadrilateral and t1 share node 1 and no face: adjacent through nodes only.
+TEST(Mesh2D, CellGraphThroughNodesAddsCellsThatShareOnlyACorner) {
+  const Mesh2D m = three_cell_mesh();
+  const Graph faces = cell_graph(m), nodes = cell_graph_through_nodes(m);
+  EXPECT_EQ(faces.num_edges(), 2);
+  ASSERT_EQ(nodes.num_edges(), 3);
+  EXPECT_EQ(std::vector<index_t>(nodes.begin(0), nodes.end(0)), (std::vector<index_t>{1, 2}));
+  EXPECT_EQ(std::vector<index_t>(nodes.begin(1), nodes.end(1)), (std::vector<index_t>{0, 2}));
+  EXPECT_EQ(std::vector<index_t>(faces.begin(0), faces.end(0)), (std::vector<index_t>{2}));
 }
 
 TEST(Mesh2D, BadCellsThrow) {

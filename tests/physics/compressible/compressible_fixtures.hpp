@@ -34,6 +34,26 @@ inline Mesh2D distorted(Mesh2D mesh, unsigned seed) {
   return mesh;
 }
 
+// Every second quadrilateral split into two triangles along a diagonal: a
+// hybrid mesh whose triangles border quadrilaterals and triangles.
+inline Mesh2D half_triangulated(const Mesh2D& quads) {
+  Mesh2D m;
+  m.nodes = quads.nodes;
+  m.marker_names = quads.marker_names;
+  m.boundary_edges = quads.boundary_edges;
+  for (index_t c = 0; c < quads.num_cells(); ++c) {
+    const index_t* n = quads.cell_begin(c);
+    if (quads.cell_size(c) == 4 && c % 2 == 0) {
+      m.add_cell({n[0], n[1], n[2]});
+      m.add_cell({n[0], n[2], n[3]});
+    } else {
+      m.add_cell(n, quads.cell_size(c));
+    }
+  }
+  build_faces(m);
+  return m;
+}
+
 // Each quadrilateral split into four (edge midpoints and centre); new boundary
 // nodes are moved radially onto the circle of their edge (cylinder and far field
 // are circles about the origin), so the meshes are nested up to the boundary.

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "compressible_fixtures.hpp"
+#include "mesh/mesh_graph.hpp"
 
 namespace tb::test {
 namespace {
@@ -77,20 +78,90 @@ TEST(EulerDiscretisation, SecondOrderResidualSumsToTheBoundaryFluxes) {
   for (int k = 0; k < num_vars; ++k) EXPECT_NEAR(sum[k], boundary[k], 1e-11) << "equation " << k;
 }
 
+// Every stencil, on quadrilaterals and on a hybrid mesh.
 TEST(LeastSquaresGradients, AreExactForLinearFields) {
-  const Mesh2D mesh = distorted(cylinder_mesh(), 9);
+  for (const bool hybrid : {false, true})
+    for (const GradientStencil stencil :
+         {GradientStencil::Faces, GradientStencil::Nodes, GradientStencil::TriangleNodes}) {
+      const Mesh2D quads = distorted(cylinder_mesh(), 9);
+      const Mesh2D mesh = hybrid ? half_triangulated(quads) : quads;
+      const MeshGeometry g = compute_geometry(mesh);
+      LeastSquaresGradients ls(mesh, g, {}, stencil);
+      std::vector<State> q(std::size_t(mesh.num_cells()));
+      for (std::size_t c = 0; c < q.size(); ++c) {
+        const Vec2 x = g.cell_centroid[c];
+        q[c] = {1.0 + 0.1 * x.x - 0.2 * x.y, -0.3 * x.x, 2.0 * x.y, 0.5};
+      }
+      std::vector<Gradient> grad;
+      ls.compute(q, grad);
+      const Gradient exact = {0.1, -0.2, -0.3, 0.0, 0.0, 2.0, 0.0, 0.0};
+      for (const Gradient& gc : grad)
+        for (int k = 0; k < 2 * num_vars; ++k)
+          ASSERT_NEAR(gc[k], exact[k], 1e-11) << "stencil " << int(stencil) << ", hybrid " << hybrid;
+    }
+}
+
+// Which cells each stencil reads: a change in one cell moves the gradients of
+// exactly the cells whose stencil holds it. On the hybrid mesh a triangle reads
+// the cells at its corners under Nodes and TriangleNodes, a quadrilateral only
+// under Nodes; Faces reads face neighbours everywhere.
+TEST(LeastSquaresGradients, EachStencilReadsTheCellsItNames) {
+  const Mesh2D mesh = half_triangulated(distorted(cylinder_mesh(), 9));
   const MeshGeometry g = compute_geometry(mesh);
-  LeastSquaresGradients ls(mesh, g);
-  std::vector<State> q(std::size_t(mesh.num_cells()));
-  for (std::size_t c = 0; c < q.size(); ++c) {
-    const Vec2 x = g.cell_centroid[c];
-    q[c] = {1.0 + 0.1 * x.x - 0.2 * x.y, -0.3 * x.x, 2.0 * x.y, 0.5};
+  const Graph faces = cell_graph(mesh), nodes = cell_graph_through_nodes(mesh);
+  std::vector<State> q(std::size_t(mesh.num_cells()), State{1.0, 0.1, 0.0, 0.7});
+  const index_t poked = mesh.num_cells() / 2;
+  std::vector<State> q2 = q;
+  q2[std::size_t(poked)][0] += 1.0;
+  int corner_only_triangles = 0, corner_only_quads = 0;
+  for (const GradientStencil stencil :
+       {GradientStencil::Faces, GradientStencil::Nodes, GradientStencil::TriangleNodes}) {
+    LeastSquaresGradients ls(mesh, g, {}, stencil);
+    std::vector<Gradient> before, after;
+    ls.compute(q, before);
+    ls.compute(q2, after);
+    for (index_t c = 0; c < mesh.num_cells(); ++c) {
+      const bool by_face = std::binary_search(faces.begin(c), faces.end(c), poked);
+      const bool by_node = std::binary_search(nodes.begin(c), nodes.end(c), poked);
+      const bool triangle = mesh.cell_type(c) == CellType::Triangle;
+      const bool reads = stencil == GradientStencil::Faces   ? by_face
+                         : stencil == GradientStencil::Nodes ? by_node
+                                                             : (triangle ? by_node : by_face);
+      const bool moved = std::abs(after[std::size_t(c)][0] - before[std::size_t(c)][0]) > 1e-12 ||
+                         std::abs(after[std::size_t(c)][1] - before[std::size_t(c)][1]) > 1e-12;
+      if (c != poked) {
+        EXPECT_EQ(moved, reads) << "stencil " << int(stencil) << ", cell " << c;
+      }
+      if (stencil == GradientStencil::Nodes && by_node && !by_face) {
+        ++(triangle ? corner_only_triangles : corner_only_quads);
+      }
+    }
   }
-  std::vector<Gradient> grad;
-  ls.compute(q, grad);
-  const Gradient exact = {0.1, -0.2, -0.3, 0.0, 0.0, 2.0, 0.0, 0.0};
-  for (const Gradient& gc : grad)
-    for (int k = 0; k < 2 * num_vars; ++k) ASSERT_NEAR(gc[k], exact[k], 1e-11);
+  EXPECT_GT(corner_only_triangles, 0);
+  EXPECT_GT(corner_only_quads, 0);
+}
+
+// The reach of the reconstruction: symmetric, the face graph for Faces, the
+// node graph for Nodes, and between them for TriangleNodes.
+TEST(LeastSquaresGradients, ReconstructionGraphJoinsEachCellToItsStencil) {
+  const Mesh2D mesh = half_triangulated(distorted(cylinder_mesh(), 9));
+  const Graph faces = cell_graph(mesh), nodes = cell_graph_through_nodes(mesh);
+  EXPECT_EQ(reconstruction_graph(mesh, GradientStencil::Faces).col_idx, faces.col_idx);
+  EXPECT_EQ(reconstruction_graph(mesh, GradientStencil::Nodes).col_idx, nodes.col_idx);
+  const Graph mixed = reconstruction_graph(mesh, GradientStencil::TriangleNodes);
+  EXPECT_GT(mixed.num_edges(), faces.num_edges());
+  EXPECT_LT(mixed.num_edges(), nodes.num_edges());
+  for (index_t c = 0; c < mesh.num_cells(); ++c) {
+    for (const index_t* j = faces.begin(c); j != faces.end(c); ++j)
+      EXPECT_TRUE(std::binary_search(mixed.begin(c), mixed.end(c), *j));
+    for (const index_t* j = mixed.begin(c); j != mixed.end(c); ++j) {
+      EXPECT_TRUE(std::binary_search(mixed.begin(*j), mixed.end(*j), c)) << "not symmetric";
+      const bool a_triangle = mesh.cell_type(c) == CellType::Triangle || mesh.cell_type(*j) == CellType::Triangle;
+      EXPECT_TRUE(std::binary_search(faces.begin(c), faces.end(c), *j) || a_triangle) << c << " " << *j;
+    }
+  }
+  EXPECT_EQ(parse_gradient_stencil("triangle_nodes"), GradientStencil::TriangleNodes);
+  EXPECT_THROW(parse_gradient_stencil("edges"), Error);
 }
 
 // With a ghost per boundary face holding the field's value at the ghost's place,
