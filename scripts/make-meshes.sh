@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Meshes the recipes in inputs/meshes/*.geo with Gmsh in batch (Debian's gmsh 4.8).
 #
-#   scripts/make-meshes.sh [coarse|medium|fine|tet|all] [OUTDIR]
+#   scripts/make-meshes.sh [coarse|medium|fine|tet|nested|ogrid|all] [OUTDIR]
 #
 # coarse: the small meshes committed in inputs/meshes/ (tests read them);
 #         regenerating them there should give the same files.
@@ -13,7 +13,10 @@
 #         or 230-11,500 triangles) and of the NACA0012 (about 520-5,800 cells with
 #         quadrilateral layers, 620-6,800 all triangles), for tb-comp2d's robustness
 #         check (docs/compressible.md); Gmsh meshes each level anew (not nested cell by cell).
-# Medium, fine, tet and nested go to OUTDIR (default inputs/meshes/generated/, ignored by git).
+# ogrid:  structured O-grids of the cylinder, 16 x 8 to 128 x 64 (128-8,192 quadrilaterals,
+#         mirror-symmetric about y = 0) and the same split into triangles, SU2 only, by
+#         scripts/ogrid_cylinder.py (no Gmsh), for the cylinder's check (docs/compressible.md).
+# Medium, fine, tet, nested and ogrid go to OUTDIR (default inputs/meshes/generated/, ignored by git).
 # With build/bin/tb-mesh present (or TB_MESH=path), each mesh is checked and the
 # script stops on a mesh that fails. Each mesh is written as Gmsh 2.2 (.msh) and SU2 (.su2); the coarse NACA0012
 # also as Gmsh 4.1 so both Gmsh formats have a real file under test.
@@ -23,6 +26,20 @@ level=${1:-all}
 out=${2:-inputs/meshes/generated}
 geo=inputs/meshes
 tb_mesh=${TB_MESH:-build/bin/tb-mesh}  # checks each mesh when built
+if [[ $level == ogrid || $level == all ]]; then
+  mkdir -p "$out/ogrid"
+  for n in 16 32 64 128; do
+    for kind in q t; do
+      name=cylinder_o${n}_$kind
+      scripts/ogrid_cylinder.py "$n" $((n / 2)) "$out/ogrid/$name.su2" $([[ $kind == t ]] && echo --triangles)
+      if [[ -x $tb_mesh ]]; then
+        "$tb_mesh" info "$out/ogrid/$name.su2" | sed -n '2p;/^check/,/^colours/p' | grep -v '^colours'
+      fi
+      echo "make-meshes: $out/ogrid/$name.su2"
+    done
+  done
+  [[ $level == ogrid ]] && exit 0
+fi
 command -v gmsh >/dev/null || { echo "make-meshes: gmsh not found (apt-get install gmsh)" >&2; exit 1; }
 
 # mesh GEO NAME DIR gmsh-setnumber-args...
