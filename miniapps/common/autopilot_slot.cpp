@@ -59,6 +59,7 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
   step_cost_.assign(n, std::nan("")), step_iterations_.assign(n, 0), step_failed_.assign(n, 0);
   step_progress_.assign(n, std::nan(""));
   last_update_.assign(n, 0.0);
+  probe_accepted_.assign(n, 0), probe_stats_.resize(n), probe_x_.resize(n);
   for (std::size_t k = 0; k < n; ++k) {
     parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
     try {
@@ -252,12 +253,18 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     const bool first_round = policy_.probes_log().empty();
     double budget = 2.0 * last_in_charge_cost_;
     WallTimer probes;
+    std::fill(probe_accepted_.begin(), probe_accepted_.end(), char(0));
     for (int k : policy_.probe_order()) {
       if (!policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
       const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
       if (p.converged()) budget = std::min(budget, cost_of(k, p));
       ask_progress(k, x_);
+      const auto i = std::size_t(k);
+      if (accepted_solve(p, limit_ok_) && step_failed_[i] != AutopilotPolicy::cut_short) {
+        probe_accepted_[i] = 1, probe_stats_[i] = p;
+        probe_x_[i].assign(x_.begin(), x_.end());
+      }
     }
     step_probe_seconds_ += probes.seconds();
   }
@@ -278,8 +285,22 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     step_probe_seconds_ += asking.seconds();
   }
   if (accepted_solve(st, limit_ok_)) return st;
-  // The one in charge failed: the next candidates take this solve in turn.
+  // The one in charge failed: the next candidates take this solve in turn. One
+  // that solved it as a probe of this step already has the solution: the same
+  // system from the same initial guess with the same solver gives it again.
   for (int k : policy_.fallback_order()) {
+    const auto i = std::size_t(k);
+    if (probing_ && probe_accepted_[i]) {
+      std::copy(probe_x_[i].begin(), probe_x_[i].end(), x.begin());
+      SolveStats next = probe_stats_[i];
+      next.setup_seconds = st.setup_seconds;  // the probe's own seconds are probing, counted there
+      next.solve_seconds = st.solve_seconds;
+      next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
+                    std::string(to_string(st.reason)) + "), the solution of this step's probe; " + next.detail;
+      ++fallbacks_, ++fallbacks_from_probes_;
+      solved_by_ = k;
+      return next;
+    }
     std::copy(x0_.begin(), x0_.end(), x.begin());
     SolveStats next = run(k, a, b, x);
     ++fallbacks_;
@@ -334,14 +355,15 @@ AutopilotReport AutopilotSlot::report() const {
           policy_.probes_log(),
           policy_.switches(),
           probe_seconds_,
-          fallbacks_};
+          fallbacks_,
+          fallbacks_from_probes_};
 }
 
 std::string AutopilotSlot::save() const {
   std::ostringstream o;
   o << policy_.save() << "slot " << pattern_start_ << " " << pattern_changes_ << " " << pattern_steps_ << " "
     << int(values_vary_) << " " << pattern_hash_ << " " << exact_text(probe_seconds_) << " " << fallbacks_ << " "
-    << exact_text(last_in_charge_cost_) << "\n";
+    << fallbacks_from_probes_ << " " << exact_text(last_in_charge_cost_) << "\n";
   for (std::size_t k = 0; k < slots_.size(); ++k)
     o << exact_text(per_iteration_[k]) << " " << exact_text(per_update_[k]) << " " << exact_text(per_setup_[k]) << "\n";
   o << refused_.size() << "\n";
@@ -358,7 +380,7 @@ void AutopilotSlot::load(const std::string& text) {
   in >> pattern_start_ >> pattern_changes_ >> pattern_steps_ >> vary >> pattern_hash_;
   values_vary_ = vary != 0;
   probe_seconds_ = read_exact(in);
-  in >> fallbacks_;
+  in >> fallbacks_ >> fallbacks_from_probes_;
   last_in_charge_cost_ = read_exact(in);
   for (std::size_t k = 0; k < slots_.size(); ++k)
     per_iteration_[k] = read_exact(in), per_update_[k] = read_exact(in), per_setup_[k] = read_exact(in);

@@ -26,8 +26,9 @@ struct AutopilotReport {
   std::vector<double> per_iteration, per_update, per_setup;
   std::vector<AutopilotProbe> probes;
   std::vector<AutopilotSwitch> switches;
-  double probe_seconds = 0.0;  // shadow solves of the candidates not in charge, start-up included
-  long fallbacks = 0;          // solves the one in charge failed and another took
+  double probe_seconds = 0.0;      // shadow solves of the candidates not in charge, start-up included
+  long fallbacks = 0;              // solves the one in charge failed and another took
+  long fallbacks_from_probes = 0;  // of those, taken from a probe of the same solve: not solved again
 };
 
 class AutopilotSlot {
@@ -102,6 +103,12 @@ class AutopilotSlot {
   Progress progress_;
   std::vector<double> cost_;    // end_step's costs and failure flags, for the reduction over ranks
   std::vector<double> x0_, x_;  // the initial guess, and a probe's copy of it
+  // This solve's probes that ran to an accepted end, with their solutions: a
+  // fallback to one of them takes its solution (same system, same initial
+  // guess, same solver) instead of solving again. Sized once; assign reuses them.
+  std::vector<char> probe_accepted_;
+  std::vector<SolveStats> probe_stats_;
+  std::vector<std::vector<double>> probe_x_;
   std::vector<index_t> pattern_rows_, pattern_cols_;
   long step_ = 0;
   long planned_steps_ = 0;
@@ -122,6 +129,7 @@ class AutopilotSlot {
   double step_probe_seconds_ = 0.0;
   double probe_seconds_ = 0.0;
   long fallbacks_ = 0;
+  long fallbacks_from_probes_ = 0;
 };
 
 }  // namespace tb::harness

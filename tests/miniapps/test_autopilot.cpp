@@ -701,7 +701,15 @@ TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
   EXPECT_EQ(r.autopilots[0].fallbacks, 1);
   ASSERT_EQ(r.autopilots[0].switches.size(), 1u);
   EXPECT_EQ(r.autopilots[0].switches[0].reason, "failed");
+  // Step 1 probed BiLU(0) on the same system from the same initial guess: the
+  // fallback takes that solution, which is the one BiLU(0) alone computes.
+  EXPECT_EQ(r.autopilots[0].fallbacks_from_probes, 1);
+  test::DecaySimulation alone;
+  const fs::path out_alone = fresh_dir("fallback-alone");
+  run_time_loop(alone, decay_config(), autopilot_settings(out_alone, 4, "gmres+bilu0"));
+  EXPECT_EQ(sim.state(), alone.state());
   fs::remove_all(out);
+  fs::remove_all(out_alone);
 }
 
 // tb-comp2d's flow system takes a solve stopped by its iteration limit with a
