@@ -63,7 +63,11 @@ LeastSquaresGradients::LeastSquaresGradients(const Mesh2D& mesh, const MeshGeome
     auto& m = normal[std::size_t(c)];
     m[0] += w2 * dx * dx, m[1] += w2 * dx * dy, m[2] += w2 * dy * dy;
   };
-  if (stencil == GradientStencil::Faces) {
+  // TriangleNodes on a mesh without triangles is Faces: summed face by face, as
+  // before the stencils, so that quadrilateral meshes keep their results bit for bit.
+  bool triangles = false;
+  for (index_t c = 0; c < mesh.num_cells() && !triangles; ++c) triangles = mesh.cell_type(c) == CellType::Triangle;
+  if (stencil == GradientStencil::Faces || (stencil == GradientStencil::TriangleNodes && !triangles)) {
     for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
       const Face& face = mesh.faces[std::size_t(f)];
       const Vec2 a = geometry.cell_centroid[std::size_t(face.left)],

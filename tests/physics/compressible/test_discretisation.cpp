@@ -141,6 +141,18 @@ TEST(LeastSquaresGradients, EachStencilReadsTheCellsItNames) {
   EXPECT_GT(corner_only_quads, 0);
 }
 
+// tb-comp2d's default changes nothing on a mesh without triangles, to the bit.
+TEST(LeastSquaresGradients, TriangleNodesOnQuadrilateralsIsFacesBitForBit) {
+  const Mesh2D mesh = distorted(cylinder_mesh(), 9);
+  const MeshGeometry g = compute_geometry(mesh);
+  const EulerSettings s = settings_at(0.38, 0.05);
+  const std::vector<State> q = perturbed_free_stream(s, mesh.num_cells(), 0.05, 3);
+  std::vector<Gradient> faces, mixed;
+  LeastSquaresGradients(mesh, g, {}, GradientStencil::Faces).compute(q, faces);
+  LeastSquaresGradients(mesh, g, {}, GradientStencil::TriangleNodes).compute(q, mixed);
+  EXPECT_EQ(faces, mixed);
+}
+
 // The reach of the reconstruction: symmetric, the face graph for Faces, the
 // node graph for Nodes, and between them for TriangleNodes.
 TEST(LeastSquaresGradients, ReconstructionGraphJoinsEachCellToItsStencil) {
