@@ -52,6 +52,10 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "waves of the Roe flux that take Harten's entropy fix: acoustic, or all (entropy and shear too, for "
               "stagnation points and wakes)",
               harness::one_of({"acoustic", "all"})});
+  schema.add({"scheme.entropy_fix_fraction", KeyType::real, "0.1",
+              "Harten's delta over |u.n| + c of the Roe average: waves slower than delta take (l^2 + delta^2) / "
+              "(2 delta)",
+              harness::at_least(0)});
   schema.add({"jacobian.flux", KeyType::text, "",
               "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)",
               harness::one_of({"", "roe", "hllc", "rusanov"})});
@@ -174,6 +178,7 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   s.boundary_ghost_gradients = config.text("scheme.boundary_gradients") == "ghosts";
   s.gradient_stencil = parse_gradient_stencil(config.text("scheme.gradient_stencil"));
   s.entropy_fix.all_waves = config.text("scheme.entropy_fix") == "all";
+  s.entropy_fix.fraction = config.real("scheme.entropy_fix_fraction");
   s.limiter_k = config.real("scheme.limiter_k");
   s.free_stream = s.gas.free_stream(mach, angle_of_attack(config));
   const double re = config.real("flow.reynolds");
