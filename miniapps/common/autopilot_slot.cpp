@@ -290,24 +290,23 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   // system from the same initial guess with the same solver gives it again.
   for (int k : policy_.fallback_order()) {
     const auto i = std::size_t(k);
-    if (probing_ && probe_accepted_[i]) {
+    const bool from_probe = probing_ && probe_accepted_[i];
+    SolveStats next;
+    if (from_probe) {
       std::copy(probe_x_[i].begin(), probe_x_[i].end(), x.begin());
-      SolveStats next = probe_stats_[i];
-      next.setup_seconds = st.setup_seconds;  // the probe's own seconds are probing, counted there
-      next.solve_seconds = st.solve_seconds;
-      next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
-                    std::string(to_string(st.reason)) + "), the solution of this step's probe; " + next.detail;
-      ++fallbacks_, ++fallbacks_from_probes_;
-      solved_by_ = k;
-      return next;
+      next = probe_stats_[i];
+      next.setup_seconds = next.solve_seconds = 0.0;  // the probe's own seconds are probing, counted there
+      ++fallbacks_from_probes_;
+    } else {
+      std::copy(x0_.begin(), x0_.end(), x.begin());
+      next = run(k, a, b, x);
     }
-    std::copy(x0_.begin(), x0_.end(), x.begin());
-    SolveStats next = run(k, a, b, x);
     ++fallbacks_;
     next.setup_seconds += st.setup_seconds;
     next.solve_seconds += st.solve_seconds;
     next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
-                  std::string(to_string(st.reason)) + "); " + next.detail;
+                  std::string(to_string(st.reason)) + ")" + (from_probe ? ", the solution of this step's probe" : "") +
+                  "; " + next.detail;
     st = std::move(next);
     solved_by_ = k;
     if (accepted_solve(st, limit_ok_)) break;
