@@ -86,11 +86,18 @@ MeshPiece make_piece(const Mesh2D& mesh, const CellFaces& cf, Subdomain cells, s
   return piece;
 }
 
+// decompose over `reach`, or over the cell graph when there is none (built only then).
+std::vector<Subdomain> subdomains_of(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
+                                     int ghost_layers, const Graph* reach) {
+  if (reach) return decompose(*reach, cell_owner, parts, ghost_layers);
+  return decompose(cell_graph(mesh), cell_owner, parts, ghost_layers);
+}
+
 }  // namespace
 
 std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
                                       int ghost_layers, const Graph* reach) {
-  std::vector<Subdomain> subdomains = decompose(reach ? *reach : cell_graph(mesh), cell_owner, parts, ghost_layers);
+  std::vector<Subdomain> subdomains = subdomains_of(mesh, cell_owner, parts, ghost_layers, reach);
   const CellFaces cf = cell_faces(mesh);
   std::vector<index_t> node_local(mesh.num_nodes(), -1);
   std::vector<MeshPiece> pieces;
@@ -103,7 +110,7 @@ MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_o
   if (rank < 0 || rank >= parts)
     throw Error("decompose_mesh_for: rank " + std::to_string(rank) + ", allowed 0.." + std::to_string(parts - 1));
   // Every subdomain's plan is needed for this one's sends; only this rank's mesh is built.
-  std::vector<Subdomain> subdomains = decompose(reach ? *reach : cell_graph(mesh), cell_owner, parts, ghost_layers);
+  std::vector<Subdomain> subdomains = subdomains_of(mesh, cell_owner, parts, ghost_layers, reach);
   std::vector<index_t> node_local(mesh.num_nodes(), -1);
   return make_piece(mesh, cell_faces(mesh), std::move(subdomains[std::size_t(rank)]), node_local);
 }
