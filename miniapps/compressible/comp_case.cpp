@@ -60,10 +60,20 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)",
               harness::one_of({"", "roe", "hllc", "rusanov"})});
   schema.add({"jacobian.form", KeyType::text, "first_order",
-              "the system's Jacobian: first_order (analytic, of the first-order residual: the paper's) or exact (the "
+              "the system's Jacobian: first_order (analytic, of the first-order residual: the paper's), exact (the "
               "residual's own, second order included, by finite differences over a distance-2 colouring: 4 x colours "
-              "residual evaluations a step, for studies; one process)",
-              harness::one_of({"first_order", "exact"})});
+              "residual evaluations a step, for studies; one process) or matrix_free (the residual's own, applied by "
+              "a difference of the residual per outer FGMRES iteration, each preconditioned by one solve of the "
+              "first-order system with solver.flow)",
+              harness::one_of({"first_order", "exact", "matrix_free"})});
+  schema.add({"jacobian.matrix_free_rtol", KeyType::real, "0.1",
+              "jacobian.form = matrix_free: the outer FGMRES stops at this relative residual of the second-order "
+              "system",
+              open_unit});
+  schema.add({"jacobian.matrix_free_maxit", KeyType::integer, "5",
+              "jacobian.form = matrix_free: at most this many outer iterations (solves of the first-order system) "
+              "per step",
+              harness::in_range(1, 100)});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)",
               harness::one_of({"1", "2"})});
   schema.add({"scheme.boundary_gradients", KeyType::text, "ghosts",
@@ -225,7 +235,12 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   s.omega_cfl = config.real("relax.omega_cfl");
   s.rel_tol = config.real("converge.rel_tol");
   s.first_order_drop = config.real("converge.first_order_drop");
-  s.exact_jacobian = config.text("jacobian.form") == "exact";  // first_order or exact (its domain)
+  const std::string form = config.text("jacobian.form");  // its domain: first_order, exact, matrix_free
+  s.jacobian = form == "exact"         ? JacobianForm::exact
+               : form == "matrix_free" ? JacobianForm::matrix_free
+                                       : JacobianForm::first_order;
+  s.matrix_free.rtol = config.real("jacobian.matrix_free_rtol");
+  s.matrix_free.maxit = int(config.integer("jacobian.matrix_free_maxit"));  // 1 to 100 (its domain)
   if (s.cfl_max < s.cfl_min) throw config.refusal("cfl.max", ">= " + config.key_and_value("cfl.min"));
   return s;
 }

@@ -142,7 +142,8 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
            {"retries", double(r.retries)},
            {"cfl_cut", double(r.safeguard)},
            {"residual_s", r.residual_s},
-           {"jacobian_s", r.jacobian_s}},
+           {"jacobian_s", r.jacobian_s},
+           {"outer_its", double(r.outer_iterations)}},
           r.residual_factor};
 }
 

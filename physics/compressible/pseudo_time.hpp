@@ -36,10 +36,13 @@
 #include <vector>
 
 #include "physics/compressible/euler_discretisation.hpp"
+#include "physics/compressible/matrix_free_system.hpp"
 #include "physics/domain_share.hpp"
 #include "solvers/krylov/solve_stats.hpp"
 
 namespace tb::compressible {
+
+enum class JacobianForm { first_order, exact, matrix_free };
 
 struct PseudoTimeSettings {
   int order = 2;          // spatial order of the residual in the end
@@ -59,10 +62,14 @@ struct PseudoTimeSettings {
   double stall_cut = 0.5;           // that cut
   double cfl_growth = 1.0;          // smallest CFL factor after a healthy step; 1: Eq. 3 alone (tb-comp2d: 1.5)
   double growth_tolerance = 1.1;    // a healthy step's residual stays below this times the previous
-  // The system's Jacobian: false, the analytic first-order one (the paper's);
-  // true, the residual's own linearisation, second order included, by
-  // coloured finite differences (coloured_jacobian.hpp; one process only).
-  bool exact_jacobian = false;
+  // The system's Jacobian: the analytic first-order one (the paper's); the
+  // residual's own linearisation, second order included, assembled by
+  // coloured finite differences (coloured_jacobian.hpp; one process only), or
+  // applied by differences of the residual in an outer FGMRES preconditioned by
+  // the paper's system (matrix_free_system.hpp; second order only: in first
+  // order the analytic Jacobian is the residual's own).
+  JacobianForm jacobian = JacobianForm::first_order;
+  MatrixFreeSettings matrix_free;
 };
 
 class ColouredJacobian;
@@ -80,7 +87,9 @@ struct PseudoStepReport {
   // (omega < omega_cfl), 2 a stalled residual.
   int safeguard = 0;
   double residual_s = 0.0;       // wall time of the residual evaluation(s) and of the
-  double jacobian_s = 0.0;       // Jacobian assembly (spectral radii included) in this step
+  double jacobian_s = 0.0;       // Jacobian assembly (spectral radii included; matrix-free: the outer
+                                 // iteration less its preconditioner solves) in this step
+  int outer_iterations = 0;      // matrix-free: the outer FGMRES's iterations, over the step's attempts
   State residual_norms{};        // ||r_k||_2 per equation after the step
   double energy_drop = 1.0;      // energy residual over its first value in this order
   double residual_factor = 1.0;  // ||r|| after the update over ||r|| before it, both of the step's order
@@ -103,7 +112,8 @@ class PseudoTimeSolver {
   // with omega as step() relaxes it, +inf for a non-physical state. The state,
   // its residual and the step are untouched (only trial_, which step() writes
   // after the solve, and a residual scratch array). The solver autopilot weighs
-  // its candidates with it (issue 29).
+  // its candidates with it (issue 29). NaN (cannot tell) where the solve is a
+  // preconditioner application of the matrix-free system.
   double trial_reduction(std::span<const double> dw);
 
   // Per local cell; only the owned ones' residuals are meaningful on a piece.
@@ -149,7 +159,8 @@ class PseudoTimeSolver {
   // the distributed system (global columns), as the solve takes them.
   BsrMatrix a_;
   std::vector<double> sums_, shift_, rhs_, dw_;
-  std::unique_ptr<ColouredJacobian> coloured_;  // settings_.exact_jacobian: a_ is its pattern
+  std::unique_ptr<ColouredJacobian> coloured_;     // JacobianForm::exact: a_ is its pattern
+  std::unique_ptr<MatrixFreeSystem> matrix_free_;  // JacobianForm::matrix_free
 };
 
 // ||r_k||_2 per equation k over all entries of r.

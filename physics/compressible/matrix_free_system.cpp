@@ -1,0 +1,151 @@
+#include "physics/compressible/matrix_free_system.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "solvers/core/error.hpp"
+#include "solvers/core/vector_kernels.hpp"
+
+namespace tb::compressible {
+
+namespace {
+
+std::span<double> doubles(std::vector<State>& s) { return {s.data()->data(), s.size() * num_vars}; }
+
+}  // namespace
+
+// Dot products over the owned entries of every rank: one reduction each, as the
+// solver layer's MPI vector space does for the distributed BSR systems.
+class MatrixFreeSystem::ShareSpace final : public VectorSpace {
+ public:
+  explicit ShareSpace(const DomainShare* share) : share_(share) {}
+  double dot(const Vector& x, const Vector& y) const override {
+    const double local = VectorSpace::dot(x, y);
+    return share_ ? share_->sum(local) : local;
+  }
+  void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const override {
+    VectorSpace::multi_dot(v, k, w, out);
+    if (share_) share_->sum(std::span<double>(out, std::size_t(k)));
+  }
+  void reduce(double* sum_values, int k, double* max_values, int m) const override {
+    if (!share_) return;
+    share_->sum(std::span<double>(sum_values, std::size_t(k)));
+    share_->max(std::span<double>(max_values, std::size_t(m)));
+  }
+
+ private:
+  const DomainShare* share_;
+};
+
+// y = shift x + (R(w + h x) - R(w)) / h on the owned cells.
+class MatrixFreeSystem::Operator final : public LinearOperator {
+ public:
+  Operator(EulerDiscretisation& disc, const DomainShare* share, index_t owned, const ShareSpace& space)
+      : disc_(disc), share_(share), owned_(owned), space_(space) {}
+
+  void bind(const std::vector<State>& w, const std::vector<State>& r, int order, std::span<const double> shift) {
+    w_ = &w, r_ = &r, order_ = order, shift_ = shift;
+    double sq = 0.0;
+    for (std::size_t c = 0; c < std::size_t(owned_); ++c)
+      for (double v : w[c]) sq += v * v;
+    w_norm_ = std::sqrt(share_ ? share_->sum(sq) : sq);
+  }
+
+  index_t rows() const override { return owned_ * num_vars; }
+  Backend backend() const override { return Backend::host; }
+
+  void apply(const Vector& x, Vector& y) const override {
+    const double x_norm = space_.norm2(x);
+    const std::size_t own = std::size_t(owned_);
+    if (x_norm == 0.0) {  // the Krylov frame's r0 = b - A x0 from a zero guess
+      y.set_zero();
+      return;
+    }
+    // Walker-Pernice: the relative rounding of w + h x stays near sqrt(eps).
+    const double h = std::sqrt(std::numeric_limits<double>::epsilon() * (1.0 + w_norm_)) / x_norm;
+    trial_ = *w_;  // ghosts included; theirs are replaced by the exchange below
+    for (std::size_t c = 0; c < own; ++c)
+      for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] += h * x[c * num_vars + k];
+    if (share_) share_->exchange(doubles(trial_), num_vars);
+    disc_.residual(trial_, order_, trial_r_);
+    const std::vector<State>& r = *r_;
+    for (std::size_t c = 0; c < own; ++c)
+      for (std::size_t k = 0; k < num_vars; ++k) {
+        const std::size_t i = c * num_vars + k;
+        y[i] = shift_[c] * x[i] + (trial_r_[c][k] - r[c][k]) / h;
+      }
+  }
+
+ private:
+  EulerDiscretisation& disc_;
+  const DomainShare* share_;
+  index_t owned_;
+  const ShareSpace& space_;
+  const std::vector<State>* w_ = nullptr;
+  const std::vector<State>* r_ = nullptr;
+  int order_ = 2;
+  std::span<const double> shift_;
+  double w_norm_ = 0.0;
+  mutable std::vector<State> trial_, trial_r_;  // sized on the first product, kept
+};
+
+// z = the first-order system's solution for the right-hand side r: one solve
+// of the run's linear solver, to its own tolerance (so it varies: FGMRES).
+class MatrixFreeSystem::FirstOrderPreconditioner final : public Preconditioner {
+ public:
+  void bind(const FirstOrderSolve& solve, std::vector<SolveStats>& inner) { solve_ = &solve, inner_ = &inner; }
+  void setup(const BsrMatrix&, Backend) override {}
+  void update(const BsrMatrix&) override {}
+  void apply(const Vector& r, Vector& z) const override {
+    z.set_zero();
+    inner_->push_back((*solve_)(r.host_span(), z.host_span()));
+  }
+  bool supports(Backend b) const override { return b == Backend::host; }
+  bool is_variable() const override { return true; }
+
+ private:
+  const FirstOrderSolve* solve_ = nullptr;
+  std::vector<SolveStats>* inner_ = nullptr;
+};
+
+MatrixFreeSystem::MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare* share, index_t owned,
+                                   MatrixFreeSettings settings)
+    : space_(std::make_unique<ShareSpace>(share)),
+      b_(Backend::host, std::size_t(owned) * num_vars),
+      x_(Backend::host, std::size_t(owned) * num_vars) {
+  if (!(settings.rtol > 0.0 && settings.rtol < 1.0)) throw Error("jacobian.matrix_free_rtol must lie in (0, 1)");
+  if (settings.maxit < 1) throw Error("jacobian.matrix_free_maxit must be at least 1");
+  op_ = std::make_unique<Operator>(disc, share, owned, *space_);
+  pc_ = std::make_unique<FirstOrderPreconditioner>();
+  StopCriteria stop;
+  stop.rtol = settings.rtol;
+  stop.maxit = settings.maxit;
+  stop.stagnation_window = 0;
+  fgmres_ = make_gmres(stop, settings.maxit, /*flexible=*/true);
+  fgmres_->set_vector_space(space_.get());
+}
+
+MatrixFreeSystem::~MatrixFreeSystem() = default;
+
+SolveStats MatrixFreeSystem::solve(const std::vector<State>& w, const std::vector<State>& r, int order,
+                                   std::span<const double> shift, std::span<const double> rhs, std::span<double> dw,
+                                   const FirstOrderSolve& first_order, std::vector<SolveStats>& inner) {
+  op_->bind(w, r, order, shift);
+  pc_->bind(first_order, inner);
+  b_.copy_from_host(rhs);
+  x_.set_zero();
+  SolveStats st = fgmres_->solve(*op_, *pc_, b_, x_);
+  st.solver = "matrix_free(fgmres)";
+  x_.copy_to_host(dw);
+  return st;
+}
+
+void MatrixFreeSystem::apply(const std::vector<State>& w, const std::vector<State>& r, int order,
+                             std::span<const double> shift, std::span<const double> x, std::span<double> y) {
+  op_->bind(w, r, order, shift);
+  b_.copy_from_host(x);
+  op_->apply(b_, x_);
+  x_.copy_to_host(y);
+}
+
+}  // namespace tb::compressible

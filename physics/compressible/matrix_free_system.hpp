@@ -1,0 +1,73 @@
+#pragma once
+// The pseudo-time system with the residual's own Jacobian, second order
+// included, without its matrix (issue 24; `jacobian.form = matrix_free`):
+//
+//   (V/dtau + dR/dw) dw = -R(w)                     Eq. 1 of seed 001
+//
+// solved by FGMRES whose product with dR/dw is a finite difference of the
+// residual along each Krylov vector v,
+//
+//   dR/dw v ~ (R(w + h v) - R(w)) / h,   h = sqrt(eps (1 + ||w||)) / ||v||
+//
+// (the step of Walker and Pernice, PETSc's MATMFFD_WP), and whose
+// preconditioner is the paper's system: the analytic first-order Jacobian
+// plus V/dtau, solved by the run's linear solver (each application is one
+// solve of the `flow` system, so --shadow, --ab and the autopilot see the
+// systems they always saw). The first-order Jacobian alone is a defect
+// correction of the second-order residual: at high CFL it leaves modes the
+// second-order residual has and it does not (the circulation of an inviscid
+// cylinder, docs/compressible.md); the outer iteration sees them. One
+// residual evaluation (and ghost exchange) per outer iteration; vectors
+// allocated once.
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "physics/compressible/euler_discretisation.hpp"
+#include "physics/domain_share.hpp"
+#include "solvers/krylov/krylov_method.hpp"
+#include "solvers/krylov/solve_stats.hpp"
+
+namespace tb::compressible {
+
+struct MatrixFreeSettings {
+  double rtol = 0.1;  // outer FGMRES: relative residual of the second-order system
+  int maxit = 5;      // outer iterations (= the restart length), each one preconditioner solve
+};
+
+// Solves the first-order system: b in, x holding the initial guess (zero) and the solution.
+using FirstOrderSolve = std::function<SolveStats(std::span<const double> b, std::span<double> x)>;
+
+class MatrixFreeSystem {
+ public:
+  // share: this rank's part of a decomposed mesh, null for the whole mesh (as
+  // PseudoTimeSolver's); owned: the cells whose rows the system has.
+  MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare* share, index_t owned, MatrixFreeSettings settings);
+  ~MatrixFreeSystem();
+
+  // dw = the solution for the state w, whose residual of this order is r;
+  // shift: V/dtau per local cell; rhs = -r on the owned cells. Each
+  // preconditioner solve's statistics are appended to `inner`; returns the
+  // outer iteration's (iterations: outer ones).
+  SolveStats solve(const std::vector<State>& w, const std::vector<State>& r, int order, std::span<const double> shift,
+                   std::span<const double> rhs, std::span<double> dw, const FirstOrderSolve& first_order,
+                   std::vector<SolveStats>& inner);
+
+  // y = (V/dtau + dR/dw) x by the difference above, without the solve around
+  // it (tests compare it with the coloured Jacobian's product).
+  void apply(const std::vector<State>& w, const std::vector<State>& r, int order, std::span<const double> shift,
+             std::span<const double> x, std::span<double> y);
+
+ private:
+  class Operator;
+  class FirstOrderPreconditioner;
+  class ShareSpace;
+  std::unique_ptr<Operator> op_;
+  std::unique_ptr<FirstOrderPreconditioner> pc_;
+  std::unique_ptr<ShareSpace> space_;
+  std::unique_ptr<KrylovMethod> fgmres_;
+  Vector b_, x_;
+};
+
+}  // namespace tb::compressible
