@@ -1,6 +1,7 @@
 #pragma once
 // One solver on one linear system of the loop: symbolic set-up when the
 // pattern is new, numeric update when the values change, nothing otherwise.
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -16,6 +17,7 @@ struct SolverSlot {
   std::vector<index_t> row_ptr, col_idx;  // the pattern set up last
   std::vector<double> constant_values;    // the values factored, while they have never changed
   bool values_vary = false;
+  std::uint64_t values_hash = 0;         // of the values factored last, once they vary
   Refresh last_refresh = Refresh::none;  // what the last run() did before solving
   // A solver over the ranks of a decomposed run: set-up and update are
   // collective, so every rank does what the rank with the most to do needs (a

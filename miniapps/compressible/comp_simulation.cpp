@@ -123,7 +123,8 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves and steps are one and the same
   const PseudoStepReport r = solver_->step([&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-    return solvers.solve_or_warn("tb-comp2d", step, "flow", a, b, x, speaks);
+    // Matrix-free, a solve at its iteration limit is a preconditioner's (the outer iteration goes on): no line.
+    return solvers.solve_or_warn("tb-comp2d", step, "flow", a, b, x, speaks && !solver_->preconditioning());
   });
   if (r.retries > 0 && speaks)
     std::fprintf(stderr, "tb-comp2d: step %ld: non-physical state, redone with CFL %.3g (%d cut%s)\n", step, r.cfl,

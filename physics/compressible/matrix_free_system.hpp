@@ -33,7 +33,7 @@ namespace tb::compressible {
 
 struct MatrixFreeSettings {
   double rtol = 0.1;  // outer FGMRES: relative residual of the second-order system
-  int maxit = 5;      // outer iterations (= the restart length), each one preconditioner solve
+  int maxit = 20;     // outer iterations (= the restart length), each one preconditioner solve
 };
 
 // Solves the first-order system: b in, x holding the initial guess (zero) and the solution.

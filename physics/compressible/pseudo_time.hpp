@@ -84,12 +84,14 @@ struct PseudoStepReport {
   double omega = 1.0;  // the relaxation it used
   int retries = 0;     // non-physical attempts redone with a smaller CFL
   // The safeguard that cut the next step's CFL: 0 none, 1 the relaxation
-  // (omega < omega_cfl), 2 a stalled residual.
+  // (omega < omega_cfl), 2 a stalled residual, 3 a matrix-free outer
+  // iteration that missed its tolerance on a step that fell less than 10 %.
   int safeguard = 0;
   double residual_s = 0.0;       // wall time of the residual evaluation(s) and of the
   double jacobian_s = 0.0;       // Jacobian assembly (spectral radii included; matrix-free: the outer
                                  // iteration less its preconditioner solves) in this step
   int outer_iterations = 0;      // matrix-free: the outer FGMRES's iterations, over the step's attempts
+  bool outer_converged = true;   // matrix-free: the accepted attempt's outer iteration met its tolerance
   State residual_norms{};        // ||r_k||_2 per equation after the step
   double energy_drop = 1.0;      // energy residual over its first value in this order
   double residual_factor = 1.0;  // ||r|| after the update over ||r|| before it, both of the step's order
@@ -123,6 +125,10 @@ class PseudoTimeSolver {
   const State& residual_norms() const { return norms_; }
   index_t owned_cells() const { return owned_; }
   int order() const { return order_; }
+  // True while step()'s solves are preconditioner applications of the
+  // matrix-free system: their tolerance is a preconditioner's, and one stopped
+  // at its iteration limit is no failed step.
+  bool preconditioning() const { return preconditioning_; }
   double cfl() const { return cfl_; }
   long steps() const { return steps_; }
   const PseudoTimeSettings& settings() const { return settings_; }
@@ -140,6 +146,9 @@ class PseudoTimeSolver {
   // trial_ = w + omega dw on the owned cells (ghosts as they are); whether it is
   // physical on every rank. Shared by step() and trial_reduction().
   bool make_trial(std::span<const double> dw, double omega);
+  // dw_ from the matrix-free system, each preconditioner application a solve
+  // of the first-order system a_ (JacobianForm::matrix_free).
+  void solve_matrix_free(const LinearSolve& solve, PseudoStepReport& rep);
 
   EulerDiscretisation& disc_;
   PseudoTimeSettings settings_;
@@ -161,6 +170,7 @@ class PseudoTimeSolver {
   std::vector<double> sums_, shift_, rhs_, dw_;
   std::unique_ptr<ColouredJacobian> coloured_;     // JacobianForm::exact: a_ is its pattern
   std::unique_ptr<MatrixFreeSystem> matrix_free_;  // JacobianForm::matrix_free
+  bool preconditioning_ = false;
 };
 
 // ||r_k||_2 per equation k over all entries of r.
