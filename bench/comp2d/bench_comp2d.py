@@ -32,10 +32,22 @@ def default_cases():
     return cases
 
 
+def split_top_level(text):
+    """Splits at the commas outside parentheses: a solver specification keeps its own."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p]
+
+
 def parse_case(text):
     name, rest = text.split("=", 1)
     toml, _, sets = rest.partition(":")
-    return name, toml, [s for s in sets.split(",") if s]
+    return name, toml, split_top_level(sets)
 
 
 def run(exe, name, toml, sets, workdir):
