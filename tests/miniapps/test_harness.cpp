@@ -11,9 +11,11 @@
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/rank_counts.hpp"
 #include "miniapps/common/solver_check.hpp"
+#include "miniapps/common/solver_slot.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "run_files.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/factory/registry.hpp"
 #include "solvers/matrix/matrix_market.hpp"
 
 namespace tb {
@@ -541,6 +543,40 @@ TEST(SolverCheck, AsksForCudaReadsEveryComponentAndCandidate) {
 }
 
 // What a decomposed run prints at start-up about each rank's share.
+// A slot factors a matrix once per pattern and once per new values: a constant
+// matrix once, a varying one once per change, and not again when the same
+// values come back for another solve (tb-comp2d's matrix-free system solves
+// its first-order matrix once per outer iteration).
+TEST(SolverSlot, FactorsOnlyValuesItHasNotFactoredLast) {
+  BsrMatrix a;
+  a.block_size = 1, a.block_rows = 3, a.block_cols = 3;
+  a.row_ptr = {0, 2, 5, 7};
+  a.col_idx = {0, 1, 0, 1, 2, 1, 2};
+  a.values = {4, -1, -1, 4, -1, -1, 4};
+  SolverSlot slot;
+  slot.solver = make_solver("cg(rtol=1e-12,maxit=10)+jacobi");
+  const std::vector<double> b = {1, 2, 3};
+  std::vector<double> x(3);
+  const auto refresh_of = [&] {
+    x.assign(3, 0.0);
+    EXPECT_TRUE(slot.run(a, b, x).converged());
+    return slot.last_refresh;
+  };
+  EXPECT_EQ(refresh_of(), Refresh::symbolic);
+  EXPECT_EQ(refresh_of(), Refresh::none);  // constant so far
+  a.values[0] = 5;
+  EXPECT_EQ(refresh_of(), Refresh::numeric);
+  EXPECT_EQ(refresh_of(), Refresh::none);  // the same values again: by their hash
+  a.values[6] = 6;
+  EXPECT_EQ(refresh_of(), Refresh::numeric);
+  a.values[6] = 4;  // values factored before, but not last
+  EXPECT_EQ(refresh_of(), Refresh::numeric);
+  // The solution is the current matrix's (a skipped update would leave the operator's values stale).
+  std::vector<double> ax(3);
+  spmv(a, x.data(), ax.data());
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(ax[std::size_t(i)], b[std::size_t(i)], 1e-10);
+}
+
 TEST(RankCounts, StartUpLinesNameEachRanksShare) {
   EXPECT_EQ(harness::grouped(3019), "3,019");
   EXPECT_EQ(harness::per_rank({3019, 3020}), "3,019 + 3,020");
