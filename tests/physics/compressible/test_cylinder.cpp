@@ -102,7 +102,7 @@ TEST(Cylinder, MirrorSymmetricMeshGivesNoLiftAndTopBottomSymmetricCp) {
 // in RCM order. It converges in a few dozen steps to the flow the paper's
 // system reaches at CFL <= 717 (131 steps); the paper's system with the same
 // ramp (and its own 60 iterations) lets the circulation grow and does not
-// converge. Measured: 16 steps (CFL 1e4 from step 9), Cd 0.021071, Cl 0.2519
+// converge. Measured: 16 steps (CFL 1e4 at steps 15-16), Cd 0.021071, Cl 0.2519
 // (reference 0.021071, 0.2520); the paper's system ends 100 steps at
 // Cl -1.6, its CFL cut back from 3,700.
 TEST(Cylinder, MatrixFreeSecondOrderSystemConvergesWhereThePapersSystemStalls) {
