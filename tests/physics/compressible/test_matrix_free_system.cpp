@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "compressible_fixtures.hpp"
@@ -26,14 +25,6 @@ struct Case {
     for (std::size_t i = 0; i < shift.size(); ++i) shift[i] = 0.5 + 0.01 * double(i % 7);
   }
 };
-
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> x(n);
-  for (double& v : x) v = u(gen);
-  return x;
-}
 
 double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double d = 0.0, s = 0.0;
