@@ -66,8 +66,9 @@ struct PseudoTimeSettings {
   // residual's own linearisation, second order included, assembled by
   // coloured finite differences (coloured_jacobian.hpp; one process only), or
   // applied by differences of the residual in an outer FGMRES preconditioned by
-  // the paper's system (matrix_free_system.hpp; second order only: in first
-  // order the analytic Jacobian is the residual's own).
+  // the paper's system (matrix_free_system.hpp; in first order too, where the
+  // product is the analytic Jacobian's and the outer iteration adds up cheap
+  // inner solves).
   JacobianForm jacobian = JacobianForm::first_order;
   MatrixFreeSettings matrix_free;
 };
