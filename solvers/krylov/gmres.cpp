@@ -121,8 +121,12 @@ class Gmres final : public KrylovMethod {
       H(i, j) = t;
     }
     const double d = std::hypot(H(j, j), H(j + 1, j));
-    cs_[j] = d == 0.0 ? 1.0 : H(j, j) / d;
-    sn_[j] = d == 0.0 ? 0.0 : H(j + 1, j) / d;
+    // A zero column (A z = 0: a preconditioner that returned nothing, or z in
+    // A's null space) reduces nothing: the rotation that swaps keeps the
+    // residual estimate |g_j| (the identity would zero it and report a
+    // convergence that did not happen), and the column's coefficient is 0.
+    cs_[j] = d == 0.0 ? 0.0 : H(j, j) / d;
+    sn_[j] = d == 0.0 ? 1.0 : H(j + 1, j) / d;
     H(j, j) = d;
     H(j + 1, j) = 0.0;
     g_[j + 1] = -sn_[j] * g_[j];

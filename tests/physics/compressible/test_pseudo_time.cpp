@@ -153,6 +153,35 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   EXPECT_EQ(cfl.back(), s.cfl_min);  // never below cfl_min
 }
 
+TEST(PseudoTime, AMatrixFreeStepThatMissedItsSystemCutsTheCfl) {
+  // Matrix-free with a preconditioner that returns nothing: the outer
+  // iteration cannot meet its tolerance and the residual stays where it is.
+  // The matrix-free safeguard halves the CFL at once (stall_cut), where the
+  // paper's form with the same "solver" keeps it until stall_steps have passed.
+  for (const JacobianForm form : {JacobianForm::matrix_free, JacobianForm::first_order}) {
+    Case c;
+    PseudoTimeSettings s;
+    s.cfl_start = 1000.0;
+    s.jacobian = form;
+    PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+    const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+      std::fill(x.begin(), x.end(), 0.0);
+      return SolveStats{};
+    };
+    const PseudoStepReport r = solver.step(nothing);
+    if (form == JacobianForm::matrix_free) {
+      EXPECT_FALSE(r.outer_converged);
+      EXPECT_GT(r.outer_iterations, 0);
+      EXPECT_EQ(r.safeguard, 3);
+      EXPECT_EQ(solver.cfl(), 500.0);
+    } else {
+      EXPECT_EQ(r.outer_iterations, 0);
+      EXPECT_EQ(r.safeguard, 0);
+      EXPECT_EQ(solver.cfl(), 1000.0);
+    }
+  }
+}
+
 TEST(PseudoTime, AHealthyStepRaisesTheCflByAtLeastTheGrowthFactor) {
   // No update: no relaxation, a level residual (Eq. 3's factor is 1); the growth
   // floor raises the CFL by cfl_growth each step, up to cfl_max.

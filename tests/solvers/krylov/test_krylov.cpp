@@ -11,6 +11,8 @@
 
 #include "../../common/systems.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/krylov/krylov_method.hpp"
+#include "solvers/matrix/bsr_operator.hpp"
 
 namespace tb {
 namespace {
@@ -192,6 +194,31 @@ TEST(KrylovStop, StagnationEndsGmresOnSkewSymmetricMatrix) {
   const SolveStats st = solver->solve(b, x);
   EXPECT_EQ(st.reason, StopReason::stagnation) << st.line();
   EXPECT_EQ(st.iterations, 20);
+}
+
+// A preconditioner that returns zero (an inner solve that gave up, say) makes
+// a zero column of the Hessenberg matrix: GMRES must stop on a breakdown with
+// x as it was, not report its residual estimate as zero.
+TEST(KrylovStop, FgmresWithAZeroPreconditionerBreaksDownWithoutClaimingConvergence) {
+  struct Zero final : Preconditioner {
+    void setup(const BsrMatrix&, Backend) override {}
+    void update(const BsrMatrix&) override {}
+    void apply(const Vector&, Vector& z) const override { z.set_zero(); }
+    bool supports(Backend b) const override { return b == Backend::host; }
+  };
+  const BsrMatrix a = small_system();
+  const BsrOperator op(a, Backend::host);
+  const auto bh = test::sine_rhs(std::size_t(a.rows()));
+  Vector b(Backend::host, bh), x(Backend::host, bh.size());
+  x.set_zero();
+  StopCriteria stop;
+  stop.rtol = 1e-6;
+  stop.maxit = 50;
+  auto fgmres = make_gmres(stop, 10, /*flexible=*/true);
+  const SolveStats st = fgmres->solve(op, Zero{}, b, x);
+  EXPECT_EQ(st.reason, StopReason::breakdown) << st.line();
+  EXPECT_EQ(st.iterations, 1);
+  for (double v : x.host_span()) EXPECT_EQ(v, 0.0);
 }
 
 TEST(Gmres, OrthogonalizationsGiveTheSameIterates) {
