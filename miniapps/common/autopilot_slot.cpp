@@ -7,9 +7,6 @@
 #include <sstream>
 #include <utility>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "solvers/core/error.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"
@@ -44,8 +41,6 @@ constexpr char by_severity[] = {0, AutopilotPolicy::cut_short, AutopilotPolicy::
 double severity(char flag) {
   return double(std::find(std::begin(by_severity), std::end(by_severity), flag) - by_severity);
 }
-
-std::uint64_t values_hash(const BsrMatrix& a) { return XXH3_64bits(a.values.data(), a.values.size() * sizeof(double)); }
 
 }  // namespace
 
@@ -118,7 +113,7 @@ void AutopilotSlot::start_up(const BsrMatrix& a, std::span<const double> b, std:
     calibrate(a, b, x0);
     probe_seconds_ += t.seconds();
   }
-  if (!restored_) pattern_hash_ = values_hash(a);
+  if (!restored_) pattern_hash_ = hash_of_values(a);
 }
 
 // Deterministic mode's costs, measured once: the set-up just done, one numeric
@@ -159,7 +154,7 @@ void AutopilotSlot::track_pattern(const BsrMatrix& a) {
     ++pattern_changes_;
     pattern_steps_ += step_ - pattern_start_;
     pattern_start_ = step_;
-    pattern_hash_ = values_hash(a);
+    pattern_hash_ = hash_of_values(a);
   }
   pattern_rows_ = a.row_ptr;
   pattern_cols_ = a.col_idx;
@@ -233,7 +228,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     start_up(a, b, x);
     started_ = true;
   }
-  if (spec_.deterministic && !values_vary_ && values_hash(a) != pattern_hash_) values_vary_ = true;
+  if (spec_.deterministic && !values_vary_ && hash_of_values(a) != pattern_hash_) values_vary_ = true;
   x0_.assign(x.begin(), x.end());
   const int in_charge = policy_.in_charge();
   if (probing_) {

@@ -7,6 +7,10 @@
 
 namespace tb::harness {
 
+std::uint64_t hash_of_values(const BsrMatrix& a) {
+  return XXH3_64bits(a.values.data(), a.values.size() * sizeof(double));
+}
+
 // Symbolic set-up on a new pattern, numeric update on new values, nothing when
 // the values are the ones already factored: a constant matrix (tb-incomp's and
 // tb-ib's pressure Poisson) is factored once. The values are kept for that test
@@ -17,10 +21,9 @@ namespace tb::harness {
 // times a step).
 void SolverSlot::refresh(const BsrMatrix& a) {
   const bool same_pattern = a.row_ptr == row_ptr && a.col_idx == col_idx;
-  const std::uint64_t hash =
-      same_pattern && values_vary ? XXH3_64bits(a.values.data(), a.values.size() * sizeof(double)) : 0;
+  const std::uint64_t hash = same_pattern && values_vary ? hash_of_values(a) : 0;
   Refresh needed = !same_pattern                 ? Refresh::symbolic
-                   : values_vary                 ? (hash != values_hash ? Refresh::numeric : Refresh::none)
+                   : values_vary                 ? (hash != factored_hash ? Refresh::numeric : Refresh::none)
                    : a.values != constant_values ? Refresh::numeric
                                                  : Refresh::none;
   if (spans_ranks) needed = Refresh(max_over_ranks(int(needed)));
@@ -33,7 +36,7 @@ void SolverSlot::refresh(const BsrMatrix& a) {
     last_refresh = Refresh::symbolic;
   } else if (needed == Refresh::numeric) {
     solver->update(a);
-    values_hash = values_vary ? hash : XXH3_64bits(a.values.data(), a.values.size() * sizeof(double));
+    factored_hash = values_vary ? hash : hash_of_values(a);
     if (!values_vary) std::vector<double>().swap(constant_values);
     values_vary = true;
     last_refresh = Refresh::numeric;
