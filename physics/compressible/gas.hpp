@@ -4,12 +4,19 @@
 // Non-dimensional free stream: rho = 1, c = 1 (p = 1 / gamma), |u| = Mach.
 #include <array>
 #include <cmath>
+#include <span>
+#include <vector>
 
 namespace tb::compressible {
 
 inline constexpr int num_vars = 4;
 using State = std::array<double, num_vars>;
 using Block = std::array<double, num_vars * num_vars>;  // row-major 4 x 4, as a BSR block
+
+// The states as num_vars doubles per cell (a ghost exchange's view); empty for no cell.
+inline std::span<double> doubles_of(std::vector<State>& v) {
+  return v.empty() ? std::span<double>() : std::span<double>(v.front().data(), v.size() * num_vars);
+}
 
 struct Primitive {
   double rho = 0.0, u = 0.0, v = 0.0, p = 0.0;

@@ -4,15 +4,8 @@
 #include <limits>
 
 #include "solvers/core/error.hpp"
-#include "solvers/core/vector_kernels.hpp"
 
 namespace tb::compressible {
-
-namespace {
-
-std::span<double> doubles(std::vector<State>& s) { return {s.data()->data(), s.size() * num_vars}; }
-
-}  // namespace
 
 // Dot products over the owned entries of every rank: one reduction each, as the
 // solver layer's MPI vector space does for the distributed BSR systems.
@@ -66,7 +59,7 @@ class MatrixFreeSystem::Operator final : public LinearOperator {
     trial_ = *w_;  // ghosts included; theirs are replaced by the exchange below
     for (std::size_t c = 0; c < own; ++c)
       for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] += h * x[c * num_vars + k];
-    if (share_) share_->exchange(doubles(trial_), num_vars);
+    if (share_) share_->exchange(doubles_of(trial_), num_vars);
     disc_.residual(trial_, order_, trial_r_);
     const std::vector<State>& r = *r_;
     for (std::size_t c = 0; c < own; ++c)

@@ -36,9 +36,8 @@ namespace {
 
 double total_norm(const State& n) { return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] + n[3] * n[3]); }
 
-std::span<double> doubles_of(std::vector<State>& v) {
-  return v.empty() ? std::span<double>() : std::span<double>(v.front().data(), v.size() * num_vars);
-}
+using clock = std::chrono::steady_clock;
+double seconds_since(clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); }
 
 }  // namespace
 
@@ -129,11 +128,9 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   const std::size_t n = w_.size(), own = std::size_t(owned_);
   PseudoStepReport rep;
   rep.order = order_;
-  using clock = std::chrono::steady_clock;
-  const auto seconds = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
   auto t0 = clock::now();
   disc_.spectral_radius_sums(w_, sums_);
-  rep.jacobian_s += seconds(t0);
+  rep.jacobian_s += seconds_since(t0);
   rhs_.resize(own * num_vars);
   for (std::size_t c = 0; c < own; ++c)
     for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
@@ -149,7 +146,7 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
       coloured_->assemble(disc_, w_, r_, order_, shift_, a_);
     else
       disc_.assemble_jacobian(w_, shift_, a_);
-    rep.jacobian_s += seconds(t0);
+    rep.jacobian_s += seconds_since(t0);
     dw_.assign(own * num_vars, 0.0);
     if (matrix_free_) {
       solve_matrix_free(solve, rep);
@@ -169,7 +166,7 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   const double previous = norm_;
   t0 = clock::now();
   evaluate_residual();
-  rep.residual_s += seconds(t0);
+  rep.residual_s += seconds_since(t0);
   // Eq. 3.
   const double ratio = previous / norm_;
   rep.residual_factor = norm_ / previous;
@@ -220,20 +217,18 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     energy_reference_ = norms_[3];
     best_norm_ = norm_;
     since_best_ = 0;
-    rep.residual_s += seconds(t0);
+    rep.residual_s += seconds_since(t0);
   }
   return rep;
 }
 
 void PseudoTimeSolver::solve_matrix_free(const LinearSolve& solve, PseudoStepReport& rep) {
-  using clock = std::chrono::steady_clock;
-  const auto seconds = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
   const auto t_outer = clock::now();
   double inner_s = 0.0;
   const FirstOrderSolve first_order = [&](std::span<const double> b, std::span<double> x) {
     const auto t_inner = clock::now();
     SolveStats st = solve(a_, b, x);
-    inner_s += seconds(t_inner);
+    inner_s += seconds_since(t_inner);
     return st;
   };
   preconditioning_ = true;
@@ -247,7 +242,7 @@ void PseudoTimeSolver::solve_matrix_free(const LinearSolve& solve, PseudoStepRep
   preconditioning_ = false;
   rep.outer_iterations += outer.iterations;
   rep.outer_converged = outer.converged();
-  rep.jacobian_s += seconds(t_outer) - inner_s;
+  rep.jacobian_s += seconds_since(t_outer) - inner_s;
 }
 
 bool PseudoTimeSolver::make_trial(std::span<const double> dw, double omega) {
