@@ -232,7 +232,11 @@ void AutopilotPolicy::decide(long step, bool first) {
   // or, converging to the same tolerance another way, slow the nonlinear
   // iteration (NACA 0012: block Jacobi, failing alone, won probes by 1.4-1.6x
   // and the run took 72 steps where BiLU(0)'s took 58).
-  const double current = estimate_[std::size_t(in_charge_)];
+  // One in charge that is barred (it failed in charge) or was cut short (the
+  // start-up round's race, AutopilotSlot::solve) holds the charge against no
+  // one: the cheapest measured takes it without hysteresis.
+  const auto k0 = std::size_t(in_charge_);
+  const double current = step < barred_until_[k0] || cut_[k0] ? std::numeric_limits<double>::infinity() : estimate_[k0];
   int best = -1;
   for (int k = 0; k < int(estimate_.size()); ++k) {
     const auto i = std::size_t(k);
@@ -262,12 +266,40 @@ void AutopilotPolicy::decide(long step, bool first) {
   }
   pending_ = -1;
   const bool cheaper = std::isfinite(current);
-  switches_.push_back({step + 1, in_charge_, best, cheaper ? "cheaper" : "failed"});
+  switches_.push_back({step + 1, in_charge_, best, cheaper ? "cheaper" : cut_[k0] ? "cut" : "failed"});
   if (cheaper && spec_.tenure > 0)
     start_tenure(in_charge_, step);
   else
     review_from_ = -1, window_cost_.clear(), window_drop_.clear();
   in_charge_ = best;
+  risky_charge_ = failed_once_[std::size_t(best)] != 0;
+}
+
+void AutopilotPolicy::bar(std::size_t k, long step) {
+  ++failures_[k];
+  barred_until_[k] = step + spec_.every * (1L << std::min(failures_[k] - 1, 10L));
+}
+
+bool AutopilotPolicy::yield_charge(long step, double cfl) {
+  int best = -1;
+  for (int k = 0; k < int(estimate_.size()); ++k) {
+    const auto i = std::size_t(k);
+    if (k == in_charge_ || refused_[i] || !std::isfinite(estimate_[i]) || step + 1 < barred_until_[i]) continue;
+    if (best < 0 || estimate_[i] < estimate_[std::size_t(best)]) best = k;
+  }
+  if (best < 0) return false;
+  bar(std::size_t(in_charge_), step);
+  estimate_[std::size_t(in_charge_)] = std::numeric_limits<double>::infinity();
+  switches_.push_back({step + 1, in_charge_, best, "missed"});
+  in_charge_ = best;
+  risky_charge_ = failed_once_[std::size_t(best)] != 0;
+  review_from_ = -1, window_cost_.clear(), window_drop_.clear();
+  pending_ = -1;
+  confirmations_ = 0;
+  smoothed_ = unknown;  // as after a review: the next step in charge sets the drift reference
+  rereference_ = true;
+  cfl_low_ = cfl_high_ = cfl;
+  return true;
 }
 
 void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span<const long> iterations,
@@ -294,11 +326,11 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
   const auto progress_of = [&](std::size_t k) { return k < progress.size() ? progress[k] : unknown; };
   const auto k0 = std::size_t(in_charge_);
   const bool k0_failed = failed[k0] == solve_failed;
-  if (failed[k0]) failed_once_[k0] = 1;
-  if (k0_failed) {
-    ++failures_[k0];
-    barred_until_[k0] = step + spec_.every * (1L << std::min(failures_[k0] - 1, 10L));
-  }
+  // One that had failed before it took the charge (by the 2x rule) and now
+  // misses its tolerance in charge: the risk that rule priced came true.
+  const bool risk_came_true = failed[k0] == missed_tolerance && risky_charge_;
+  if (failed[k0] && failed[k0] != cut_short) failed_once_[k0] = 1;
+  if (k0_failed) bar(k0, step);
   if (probes(step)) {
     // A tolerance missed in charge counts as failed too when another candidate
     // met its own on the same systems: the one in charge bought a less accurate
@@ -325,6 +357,7 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
       probes_.push_back(
           {step, int(k), cost[k], iterations[k], failed[k] && !cut, cut, progress_of(k), weighted(k, 1.0)});
     }
+    if (risk_came_true && another_met) bar(k0, step);
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
     const bool first = last_probe_ == 0, confirming = confirm_only_;
     const bool triggered = !first && probe_requested_ && !confirming;
@@ -365,6 +398,12 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
     return;
   }
   if (std::isnan(cost[k0])) return;
+  // Where another candidate met its tolerance at its last probe, the risky one
+  // is barred as one that failed in charge, and the charge goes at once to the
+  // cheapest of the last probe, without a probe round (NACA 0012: block Jacobi,
+  // failed at step 1, took the charge at step 13 by 2.4x, then missed at steps
+  // 14, 16, 18 and 20 and won the probe between on an easier system).
+  if (risk_came_true && yield_charge(step, cfl)) return;
   // Drift: the iterations in charge (noise-free) growing by the drift fraction,
   // or its seconds by twice that (the machine's load changed); both smoothed
   // since the one in charge took the charge, so that iterations that swing from
@@ -421,8 +460,8 @@ std::string AutopilotPolicy::save() const {
     << int(probe_all_) << " " << int(confirm_only_) << " " << exact_text(reference_) << " " << exact_text(smoothed_)
     << " " << exact_text(cfl_low_) << " " << exact_text(cfl_high_) << " " << round_ << " " << confirmations_ << " "
     << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << " " << review_from_ << " "
-    << exact_text(review_reference_) << " " << review_at_ << " " << int(rereference_) << " " << window_cost_.size()
-    << "\n";
+    << exact_text(review_reference_) << " " << review_at_ << " " << int(rereference_) << " " << int(risky_charge_)
+    << " " << window_cost_.size() << "\n";
   for (std::size_t i = 0; i < window_cost_.size(); ++i)
     o << exact_text(window_cost_[i]) << " " << exact_text(window_drop_[i]) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
@@ -454,9 +493,9 @@ void AutopilotPolicy::load(const std::string& text) {
   std::size_t window = 0;
   in >> review_from_;
   review_reference_ = read_exact(in);
-  int rereference = 0;
-  in >> review_at_ >> rereference >> window;
-  rereference_ = rereference != 0;
+  int rereference = 0, risky = 0;
+  in >> review_at_ >> rereference >> risky >> window;
+  rereference_ = rereference != 0, risky_charge_ = risky != 0;
   if (!in || window > 1000000) throw Error("autopilot state in the checkpoint is truncated");
   window_cost_.assign(window, 0.0), window_drop_.assign(window, 0.0);
   for (std::size_t i = 0; i < window; ++i) window_cost_[i] = read_exact(in), window_drop_[i] = read_exact(in);

@@ -115,7 +115,11 @@ class AutopilotPolicy {
   // did keeps its cost and the charge (nothing fell back) but takes the charge
   // back from another only by 2x, as a failed one; and when another candidate
   // met its tolerance at its last probe, it asks for a probe round (drift), in
-  // which its miss counts as failed if another met its tolerance again.
+  // which its miss counts as failed if another met its tolerance again; one
+  // that had failed a solve before it took the charge gives the charge back at
+  // once instead, barred as one that failed in charge (yield_charge).
+  // The one in charge cut short (the start-up race, AutopilotSlot::solve)
+  // holds the charge against no one.
   // A probe cut short (cut_short: stopped at the limit AutopilotSlot sets, where
   // it can no longer take the charge) is no failure: its cost is a lower bound,
   // it cannot take the charge that round, and it counts as far behind for the
@@ -163,6 +167,12 @@ class AutopilotPolicy {
 
  private:
   void decide(long step, bool first);
+  // Candidate k failed in charge: not put in charge again for every x 2^(failures - 1) steps.
+  void bar(std::size_t k, long step);
+  // The one in charge misses where it took the risk (risky_charge_): bars it and
+  // hands the charge to the cheapest finite estimate of the last probe round;
+  // false where there is none.
+  bool yield_charge(long step, double cfl);
   // Candidate k's cost as the decisions compare it: x its progress weight and review penalty.
   double weighted(std::size_t k, double cost) const { return cost * weight_[k] * penalty_[k]; }
   // observe() less the tenure review: the costs, probes and decisions.
@@ -194,9 +204,10 @@ class AutopilotPolicy {
   int review_from_ = -1;
   double review_reference_ = unknown;
   long review_at_ = 0;
-  bool rereference_ = false;  // the charge went back: the next step in charge sets the drift reference
-  long round_ = 0;            // probes done
-  long confirmations_ = 0;    // scheduled rounds in a row that kept the one in charge
+  bool rereference_ = false;   // the charge went back: the next step in charge sets the drift reference
+  bool risky_charge_ = false;  // the one in charge had failed a solve before it took the charge (the 2x rule)
+  long round_ = 0;             // probes done
+  long confirmations_ = 0;     // scheduled rounds in a row that kept the one in charge
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change

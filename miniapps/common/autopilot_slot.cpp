@@ -212,6 +212,7 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   // system's verdict on an unconverged solve does not apply.
   const bool cut =
       limited && st.reason == StopReason::max_iterations && st.iterations < slot.solver->method().stop().maxit;
+  last_cut_ = cut;
   if (cut) {
     if (step_failed_[i] == 0) step_failed_[i] = AutopilotPolicy::cut_short;
   } else if (!accepted_solve(st, limit_ok_)) {
@@ -231,6 +232,8 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   if (spec_.deterministic && !values_vary_ && hash_of_values(a) != pattern_hash_) values_vary_ = true;
   x0_.assign(x.begin(), x.end());
   const int in_charge = policy_.in_charge();
+  const bool first_round = probing_ && policy_.probes_log().empty();
+  double cheapest = std::numeric_limits<double>::infinity();  // of this step's probes that converged
   if (probing_) {
     // Before the solve in charge, as they always ran: measured after one
     // another, the probes and the one in charge share their conditions (run
@@ -245,7 +248,6 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     // at all is what the policy's rule for candidates that failed needs (block
     // Jacobi on the NACA 0012 fails step 1 at 60 iterations; cut short, it took
     // the charge and the run needed 80 pseudo-steps instead of 64).
-    const bool first_round = policy_.probes_log().empty();
     double budget = 2.0 * last_in_charge_cost_;
     WallTimer probes;
     std::fill(probe_accepted_.begin(), probe_accepted_.end(), char(0));
@@ -253,7 +255,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
       if (!policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
       const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
-      if (p.converged()) budget = std::min(budget, cost_of(k, p));
+      if (p.converged()) budget = std::min(budget, cost_of(k, p)), cheapest = std::min(cheapest, cost_of(k, p));
       ask_progress(k, x_);
       const auto i = std::size_t(k);
       if (accepted_solve(p, limit_ok_) && step_failed_[i] != AutopilotPolicy::cut_short) {
@@ -269,8 +271,16 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   // seconds (time_split.autopilot_probes has counted it already).
   const double moved = std::exchange(startup_setup_[std::size_t(in_charge)], 0.0);
   probe_seconds_ -= moved;
-  SolveStats st = run(in_charge, a, b, x);
+  // The start-up round is a race: the one in charge was put there blind, and
+  // it stops once it has cost what the cheapest probe did. Cut short, it has
+  // lost the charge, and its step is that probe's solution (the fallback
+  // below, without solving again): on the NACA 0012 the multicolour solver,
+  // started in charge, spent 2.3x BiLU(0)'s solve on step 1. Timed mode cuts
+  // on one rank's clock: only where the ranks cannot part (one rank).
+  const bool race = first_round && (spec_.deterministic || solver_communicator()->size() == 1);
+  SolveStats st = run(in_charge, a, b, x, race ? probe_limit(in_charge, cheapest) : SolveLimit{});
   last_in_charge_cost_ = cost_of(in_charge, st);
+  const bool lost_race = last_cut_;
   st.setup_seconds += pending_setup_ + moved;
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
@@ -279,11 +289,19 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     ask_progress(in_charge, x);
     step_probe_seconds_ += asking.seconds();
   }
-  if (accepted_solve(st, limit_ok_)) return st;
+  if (accepted_solve(st, limit_ok_) && !lost_race) return st;
   // The one in charge failed: the next candidates take this solve in turn. One
   // that solved it as a probe of this step already has the solution: the same
   // system from the same initial guess with the same solver gives it again.
-  for (int k : policy_.fallback_order()) {
+  // Those go first, the cheapest first.
+  std::vector<int> order = policy_.fallback_order();
+  if (probing_)
+    std::stable_sort(order.begin(), order.end(), [&](int p, int q) {
+      const auto i = std::size_t(p), j = std::size_t(q);
+      if (probe_accepted_[i] != probe_accepted_[j]) return probe_accepted_[i] > probe_accepted_[j];
+      return probe_accepted_[i] && step_cost_[i] < step_cost_[j];
+    });
+  for (int k : order) {
     const auto i = std::size_t(k);
     const bool from_probe = probing_ && probe_accepted_[i];
     SolveStats next;
@@ -299,9 +317,9 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     ++fallbacks_;
     next.setup_seconds += st.setup_seconds;
     next.solve_seconds += st.solve_seconds;
-    next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] + " failed (" +
-                  std::string(to_string(st.reason)) + ")" + (from_probe ? ", the solution of this step's probe" : "") +
-                  "; " + next.detail;
+    next.detail = "fallback after " + spec_.candidates[std::size_t(solved_by_)] +
+                  (lost_race ? " lost the start-up race" : " failed (" + std::string(to_string(st.reason)) + ")") +
+                  (from_probe ? ", the solution of this step's probe" : "") + "; " + next.detail;
     st = std::move(next);
     solved_by_ = k;
     if (accepted_solve(st, limit_ok_)) break;

@@ -125,6 +125,7 @@ class AutopilotSlot {
   bool started_ = false;
   bool limit_ok_ = false;  // accept_iteration_limit
   bool probing_ = false;
+  bool last_cut_ = false;  // the last run() stopped at its limit
   int solved_by_ = -1;
   double step_probe_seconds_ = 0.0;
   double probe_seconds_ = 0.0;
