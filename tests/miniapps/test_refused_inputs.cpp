@@ -177,6 +177,8 @@ TEST(RefusedInput, CrossKeyChecksOfTheCompressibleCase) {
   expect_refused(comp_app(), {"--set", "scheme.order=3"}, f.out(),
                  {"--set: scheme.order: given 3, allowed one of 1, 2"});
   expect_refused(comp_app(), {"--set", "cfl.cut=1"}, f.out(), {"--set: cfl.cut: given 1, allowed > 0 and < 1"});
+  expect_refused(comp_app(), {"--set", "cfl.growth=0.5"}, f.out(),
+                 {"--set: cfl.growth: given 0.5, allowed 0 (by jacobian.form) or between 1 and 100"});
   const std::string markers = f.write("[boundary]\nwall = \"cylinder,body\"\n");
   expect_refused(comp_app(), {markers}, f.out(),
                  {markers + ":2: boundary.wall: given \"cylinder,body\", allowed a comma-separated list of the mesh's "
