@@ -55,6 +55,7 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
   step_progress_.assign(n, std::nan(""));
   last_update_.assign(n, 0.0);
   probe_accepted_.assign(n, 0), probe_stats_.resize(n), probe_x_.resize(n);
+  probe_cost_.assign(n, 0.0), probe_iterations_.assign(n, 0), step_runs_.assign(n, 0);
   for (std::size_t k = 0; k < n; ++k) {
     parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
     try {
@@ -84,7 +85,12 @@ void AutopilotSlot::begin_step(long step) {
   std::fill(step_failed_.begin(), step_failed_.end(), char(0));
   std::fill(step_progress_.begin(), step_progress_.end(), std::nan(""));
   probing_ = policy_.probes(step);
+  solves_this_step_ = 0;
+  std::fill(probe_cost_.begin(), probe_cost_.end(), 0.0);
+  std::fill(probe_iterations_.begin(), probe_iterations_.end(), 0L);
+  std::fill(step_runs_.begin(), step_runs_.end(), 0L);
   solved_by_ = -1;
+  stand_in_ = -1;
   step_probe_seconds_ = 0.0;
 }
 
@@ -204,6 +210,7 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   if (slot.last_refresh == Refresh::numeric) last_update_[i] = st.setup_seconds;
   step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + cost_of(k, st);
   step_iterations_[i] += st.iterations;
+  ++step_runs_[i];
   // A solve that missed its tolerance where the loop accepts it is no fallback,
   // but the policy must know: its seconds bought a less accurate step (block
   // Jacobi at the NACA 0012's iteration limit looks cheap a step and costs
@@ -231,10 +238,17 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   }
   if (spec_.deterministic && !values_vary_ && hash_of_values(a) != pattern_hash_) values_vary_ = true;
   x0_.assign(x.begin(), x.end());
-  const int in_charge = policy_.in_charge();
-  const bool first_round = probing_ && policy_.probes_log().empty();
+  // The one in charge lost the start-up race on this step's first solve: the
+  // winner takes the step's other solves too (the charge moves at the step's end).
+  const int in_charge = stand_in_ >= 0 ? stand_in_ : policy_.in_charge();
+  // The probes take the step's first solve only: a step that solves its system
+  // several times (tb-comp2d's matrix-free steps: one solve of the same
+  // first-order matrix per outer iteration, five or six a step) is priced at
+  // that solve's cost per solve (end_step), not probed five times over.
+  const bool probe_now = probing_ && solves_this_step_++ == 0;
+  const bool first_round = probe_now && policy_.probes_log().empty();
   double cheapest = std::numeric_limits<double>::infinity();  // of this step's probes that converged
-  if (probing_) {
+  if (probe_now) {
     // Before the solve in charge, as they always ran: measured after one
     // another, the probes and the one in charge share their conditions (run
     // first, the one in charge measured 1.3-1.8x cheaper per iteration than
@@ -255,6 +269,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
       if (!policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
       const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
+      probe_cost_[std::size_t(k)] = cost_of(k, p), probe_iterations_[std::size_t(k)] = p.iterations;
       if (p.converged()) budget = std::min(budget, cost_of(k, p)), cheapest = std::min(cheapest, cost_of(k, p));
       ask_progress(k, x_);
       const auto i = std::size_t(k);
@@ -284,7 +299,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   st.setup_seconds += pending_setup_ + moved;
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
-  if (probing_) {
+  if (probe_now) {
     WallTimer asking;
     ask_progress(in_charge, x);
     step_probe_seconds_ += asking.seconds();
@@ -295,7 +310,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   // system from the same initial guess with the same solver gives it again.
   // Those go first, the cheapest first.
   std::vector<int> order = policy_.fallback_order();
-  if (probing_)
+  if (probe_now)
     std::stable_sort(order.begin(), order.end(), [&](int p, int q) {
       const auto i = std::size_t(p), j = std::size_t(q);
       if (probe_accepted_[i] != probe_accepted_[j]) return probe_accepted_[i] > probe_accepted_[j];
@@ -303,7 +318,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     });
   for (int k : order) {
     const auto i = std::size_t(k);
-    const bool from_probe = probing_ && probe_accepted_[i];
+    const bool from_probe = probe_now && probe_accepted_[i];
     SolveStats next;
     if (from_probe) {
       std::copy(probe_x_[i].begin(), probe_x_[i].end(), x.begin());
@@ -322,7 +337,10 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
                   (from_probe ? ", the solution of this step's probe" : "") + "; " + next.detail;
     st = std::move(next);
     solved_by_ = k;
-    if (accepted_solve(st, limit_ok_)) break;
+    if (accepted_solve(st, limit_ok_)) {
+      if (lost_race) stand_in_ = k;
+      break;
+    }
   }
   return st;
 }
@@ -339,9 +357,17 @@ void AutopilotSlot::ask_progress(int k, std::span<const double> x) {
 void AutopilotSlot::end_step(double cfl, double residual_factor) {
   probe_seconds_ += step_probe_seconds_;
   if (std::all_of(step_cost_.begin(), step_cost_.end(), [](double c) { return std::isnan(c); })) return;
+  const std::size_t n = step_cost_.size();
+  // A probe's solve stands for each of the step's solves it did not run
+  // (solve(); a fallback may have run it on some).
+  for (std::size_t k = 0; k < n; ++k) {
+    const long missing = solves_this_step_ - step_runs_[k];
+    if (probe_iterations_[k] == 0 || missing <= 0) continue;
+    step_cost_[k] += double(missing) * probe_cost_[k];
+    step_iterations_[k] += missing * probe_iterations_[k];
+  }
   std::vector<double>& cost = cost_;  // reused: no allocation per step
   cost.assign(step_cost_.begin(), step_cost_.end());
-  const std::size_t n = step_cost_.size();
   for (std::size_t k = 0; k < n; ++k)
     if (!std::isnan(cost[k])) cost[k] += (spec_.deterministic ? per_setup_[k] : setup_seconds_[k]) / amortise_steps();
   // All ranks decide from the same numbers: the slowest rank's, and a failure anywhere.

@@ -106,6 +106,11 @@ class AutopilotSlot {
   // This solve's probes that ran to an accepted end, with their solutions: a
   // fallback to one of them takes its solution (same system, same initial
   // guess, same solver) instead of solving again. Sized once; assign reuses them.
+  std::vector<double> probe_cost_;      // this step's probe of each candidate (0: none), for end_step
+  std::vector<long> probe_iterations_;  // its iterations
+  std::vector<long> step_runs_;         // solves each candidate ran this step (probe, in charge or fallback)
+  long solves_this_step_ = 0;
+  int stand_in_ = -1;  // this step's later solves: the winner of the start-up race its one in charge lost
   std::vector<char> probe_accepted_;
   std::vector<SolveStats> probe_stats_;
   std::vector<std::vector<double>> probe_x_;

@@ -41,7 +41,10 @@ class DecaySimulation final : public harness::Simulation {
       for (index_t c = 0; c < n; ++c) a_.block(diag[i])[c * n + c] += mass_;
     for (std::size_t i = 0; i < u_.size(); ++i) b_[i] = mass_ * u_[i] + f_[i];
     std::vector<double> x = u_;
-    solvers.solve("heat", a_, b_, x);
+    for (int s = 0; s < solves_per_step; ++s) {  // the same system again, as a matrix-free step's preconditioner
+      x = u_;
+      solvers.solve("heat", a_, b_, x);
+    }
     double change = 0.0;
     if (grow_from > 0 && step_ >= grow_from)
       for (double& v : x) v = v * growth + (growth == growth ? 0.0 : growth);  // NaN growth poisons every value
@@ -65,8 +68,9 @@ class DecaySimulation final : public harness::Simulation {
     out.precision(17);
     for (double v : u_) out << v << "\n";
   }
-  long fail_at_step = 0;  // throw StepFailure at this step (0: never)
-  long grow_from = 0;     // from this step on (0: never) the state is multiplied by growth
+  long fail_at_step = 0;    // throw StepFailure at this step (0: never)
+  int solves_per_step = 1;  // the step's system solved this many times (the last solution is the step's)
+  long grow_from = 0;       // from this step on (0: never) the state is multiplied by growth
   double growth = 1.0;
   bool converge = false;  // must_converge()
   bool inexact = false;   // accepts_iteration_limit()

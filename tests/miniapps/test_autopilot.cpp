@@ -747,8 +747,22 @@ TEST(AutopilotLoop, TheOneInChargeThatLosesTheStartUpRaceTakesTheWinnersSolution
   // charge: fewer than it needs to converge (it takes several times as many).
   EXPECT_LE(a.probes[0].cost, a.probes[1].cost * (1.0 + 1e-12) + a.per_iteration[0]);
   EXPECT_EQ(sim.state(), twin.state());
+  // A step of three solves: the one in charge lost the race on the first and
+  // runs none of the others (its iterations are the first solve's alone); the
+  // winner stands in for it, so the step is BiLU(0)'s.
+  const fs::path thrice = fresh_dir("race-thrice");
+  test::DecaySimulation three(12);
+  three.solves_per_step = 3;
+  const RunResult r3 = run_time_loop(three, decay_config(), autopilot_settings(thrice, 1, deterministic_pair));
+  const AutopilotReport& a3 = r3.autopilots.at(0);
+  ASSERT_EQ(a3.probes.size(), 2u);
+  EXPECT_TRUE(a3.probes[0].cut);
+  EXPECT_EQ(a3.probes[0].iterations, a.probes[0].iterations);
+  EXPECT_EQ(a3.fallbacks, 1);
+  EXPECT_EQ(three.state(), twin.state());
   fs::remove_all(raced);
   fs::remove_all(alone);
+  fs::remove_all(thrice);
 }
 
 TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
@@ -779,6 +793,44 @@ TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
 // reduced residual (seed 001 runs FGMRES for at most 60 iterations): the
 // autopilot keeps that solution and does not solve the system again with the
 // others (the policy still sees the missed tolerance and may switch).
+// A step that solves its system several times (tb-comp2d's matrix-free steps)
+// is probed on its first solve only, and that solve stands for each of them:
+// with three solves a step, the probe's iterations are three times those of a
+// one-solve step on the same system. Where a fallback ran the candidate on a
+// later solve, that solve counts as measured, not twice; only the first
+// solve's fallback can take a probe's solution.
+TEST(AutopilotLoop, AStepOfSeveralSolvesIsProbedOnItsFirst) {
+  const std::string spec = "autopilot(candidates=[gmres+jacobi; gmres+bilu0], start=2)";
+  const std::string failing = "autopilot(candidates=[gmres(maxit=1)+identity; gmres+bilu0])";
+  const fs::path once = fresh_dir("solves-once"), thrice = fresh_dir("solves-thrice");
+  test::DecaySimulation one, three;
+  three.solves_per_step = 3;
+  const RunResult r1 = run_time_loop(one, decay_config(), autopilot_settings(once, 1, spec));
+  const RunResult r3 = run_time_loop(three, decay_config(), autopilot_settings(thrice, 1, spec));
+  const AutopilotReport& a1 = r1.autopilots.at(0);
+  const AutopilotReport& a3 = r3.autopilots.at(0);
+  ASSERT_EQ(a1.probes.size(), 2u);
+  ASSERT_EQ(a3.probes.size(), 2u);
+  ASSERT_EQ(a3.probes[0].candidate, 0);  // point Jacobi, probed
+  EXPECT_EQ(a3.probes[0].iterations, 3 * a1.probes[0].iterations);
+  EXPECT_EQ(a3.probes[1].iterations, 3 * a1.probes[1].iterations);  // BiLU(0) in charge: three solves run
+  EXPECT_EQ(one.state(), three.state());                            // every solve of a step is the same
+  // The identity in charge fails each solve at its one iteration: BiLU(0)'s
+  // probe serves the first, fallbacks run it on the other two.
+  const fs::path failed = fresh_dir("solves-failing"), failed_once = fresh_dir("solves-failing-once");
+  test::DecaySimulation f1, f3;
+  f3.solves_per_step = 3;
+  const RunResult s1 = run_time_loop(f1, decay_config(), autopilot_settings(failed_once, 1, failing));
+  const RunResult s3 = run_time_loop(f3, decay_config(), autopilot_settings(failed, 1, failing));
+  const AutopilotReport& b1 = s1.autopilots.at(0);
+  const AutopilotReport& b3 = s3.autopilots.at(0);
+  EXPECT_EQ(b3.fallbacks, 3);
+  EXPECT_EQ(b3.fallbacks_from_probes, 1);
+  ASSERT_EQ(b3.probes.size(), 2u);
+  EXPECT_EQ(b3.probes[1].iterations, 3 * b1.probes[1].iterations);
+  for (const auto& dir : {once, thrice, failed, failed_once}) fs::remove_all(dir);
+}
+
 TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNotSolvedAgain) {
   const fs::path out = fresh_dir("accepted");
   test::DecaySimulation sim;
