@@ -789,10 +789,20 @@ TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
   fs::remove_all(out_alone);
 }
 
-// tb-comp2d's flow system takes a solve stopped by its iteration limit with a
-// reduced residual (seed 001 runs FGMRES for at most 60 iterations): the
-// autopilot keeps that solution and does not solve the system again with the
-// others (the policy still sees the missed tolerance and may switch).
+// The first step's autopilot report of the decay problem with one and with
+// three solves a step.
+std::pair<AutopilotReport, AutopilotReport> first_step_reports(const std::string& spec, const std::string& tag) {
+  const fs::path once = fresh_dir(tag + "-once"), thrice = fresh_dir(tag + "-thrice");
+  test::DecaySimulation one, three;
+  three.solves_per_step = 3;
+  const RunResult r1 = run_time_loop(one, decay_config(), autopilot_settings(once, 1, spec));
+  const RunResult r3 = run_time_loop(three, decay_config(), autopilot_settings(thrice, 1, spec));
+  EXPECT_EQ(one.state(), three.state());  // every solve of a step is the same
+  fs::remove_all(once);
+  fs::remove_all(thrice);
+  return {r1.autopilots.at(0), r3.autopilots.at(0)};
+}
+
 // A step that solves its system several times (tb-comp2d's matrix-free steps)
 // is probed on its first solve only, and that solve stands for each of them:
 // with three solves a step, the probe's iterations are three times those of a
@@ -800,37 +810,26 @@ TEST(AutopilotLoop, AFailedSolveInChargeFallsBackForThatStep) {
 // later solve, that solve counts as measured, not twice; only the first
 // solve's fallback can take a probe's solution.
 TEST(AutopilotLoop, AStepOfSeveralSolvesIsProbedOnItsFirst) {
-  const std::string spec = "autopilot(candidates=[gmres+jacobi; gmres+bilu0], start=2)";
-  const std::string failing = "autopilot(candidates=[gmres(maxit=1)+identity; gmres+bilu0])";
-  const fs::path once = fresh_dir("solves-once"), thrice = fresh_dir("solves-thrice");
-  test::DecaySimulation one, three;
-  three.solves_per_step = 3;
-  const RunResult r1 = run_time_loop(one, decay_config(), autopilot_settings(once, 1, spec));
-  const RunResult r3 = run_time_loop(three, decay_config(), autopilot_settings(thrice, 1, spec));
-  const AutopilotReport& a1 = r1.autopilots.at(0);
-  const AutopilotReport& a3 = r3.autopilots.at(0);
+  const auto [a1, a3] = first_step_reports("autopilot(candidates=[gmres+jacobi; gmres+bilu0], start=2)", "solves");
   ASSERT_EQ(a1.probes.size(), 2u);
   ASSERT_EQ(a3.probes.size(), 2u);
   ASSERT_EQ(a3.probes[0].candidate, 0);  // point Jacobi, probed
   EXPECT_EQ(a3.probes[0].iterations, 3 * a1.probes[0].iterations);
   EXPECT_EQ(a3.probes[1].iterations, 3 * a1.probes[1].iterations);  // BiLU(0) in charge: three solves run
-  EXPECT_EQ(one.state(), three.state());                            // every solve of a step is the same
   // The identity in charge fails each solve at its one iteration: BiLU(0)'s
   // probe serves the first, fallbacks run it on the other two.
-  const fs::path failed = fresh_dir("solves-failing"), failed_once = fresh_dir("solves-failing-once");
-  test::DecaySimulation f1, f3;
-  f3.solves_per_step = 3;
-  const RunResult s1 = run_time_loop(f1, decay_config(), autopilot_settings(failed_once, 1, failing));
-  const RunResult s3 = run_time_loop(f3, decay_config(), autopilot_settings(failed, 1, failing));
-  const AutopilotReport& b1 = s1.autopilots.at(0);
-  const AutopilotReport& b3 = s3.autopilots.at(0);
+  const auto [b1, b3] =
+      first_step_reports("autopilot(candidates=[gmres(maxit=1)+identity; gmres+bilu0])", "solves-failing");
   EXPECT_EQ(b3.fallbacks, 3);
   EXPECT_EQ(b3.fallbacks_from_probes, 1);
   ASSERT_EQ(b3.probes.size(), 2u);
   EXPECT_EQ(b3.probes[1].iterations, 3 * b1.probes[1].iterations);
-  for (const auto& dir : {once, thrice, failed, failed_once}) fs::remove_all(dir);
 }
 
+// tb-comp2d's flow system takes a solve stopped by its iteration limit with a
+// reduced residual (seed 001 runs FGMRES for at most 60 iterations): the
+// autopilot keeps that solution and does not solve the system again with the
+// others (the policy still sees the missed tolerance and may switch).
 TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNotSolvedAgain) {
   const fs::path out = fresh_dir("accepted");
   test::DecaySimulation sim;
