@@ -745,11 +745,18 @@ TEST(AutopilotLoop, TheOneInChargeThatLosesTheStartUpRaceTakesTheWinnersSolution
   ASSERT_TRUE(a.probes[0].cut);
   // Deterministic mode cuts at the iterations BiLU(0)'s cost buys the one in
   // charge: fewer than it needs to converge (it takes several times as many).
-  EXPECT_LE(a.probes[0].cost, a.probes[1].cost * (1.0 + 1e-12) + a.per_iteration[0]);
+  // (Iterations at their calibrated prices: the costs logged add each one's
+  // amortised set-up, which the cut does not weigh.)
+  const auto priced = [](const AutopilotReport& p, int k, double share) {
+    return double(p.probes[std::size_t(k)].iterations) * share * p.per_iteration[std::size_t(k)];
+  };
+  EXPECT_LE(priced(a, 0, 1.0), priced(a, 1, 1.0) * (1.0 + 1e-12) + a.per_iteration[0]);
   EXPECT_EQ(sim.state(), twin.state());
   // A step of three solves: the one in charge lost the race on the first and
-  // runs none of the others (its iterations are the first solve's alone); the
-  // winner stands in for it, so the step is BiLU(0)'s.
+  // runs none of the others (its cost is the first solve's cut alone, about
+  // one of BiLU(0)'s three identical solves); the winner stands in for it, so
+  // the step is BiLU(0)'s. (Each run calibrates its own prices: the cut's
+  // iterations may differ by one between the runs.)
   const fs::path thrice = fresh_dir("race-thrice");
   test::DecaySimulation three(12);
   three.solves_per_step = 3;
@@ -757,7 +764,7 @@ TEST(AutopilotLoop, TheOneInChargeThatLosesTheStartUpRaceTakesTheWinnersSolution
   const AutopilotReport& a3 = r3.autopilots.at(0);
   ASSERT_EQ(a3.probes.size(), 2u);
   EXPECT_TRUE(a3.probes[0].cut);
-  EXPECT_EQ(a3.probes[0].iterations, a.probes[0].iterations);
+  EXPECT_LE(priced(a3, 0, 1.0), priced(a3, 1, 1.0 / 3.0) * (1.0 + 1e-12) + a3.per_iteration[0]);
   EXPECT_EQ(a3.fallbacks, 1);
   EXPECT_EQ(three.state(), twin.state());
   fs::remove_all(raced);
@@ -797,7 +804,6 @@ std::pair<AutopilotReport, AutopilotReport> first_step_reports(const std::string
   three.solves_per_step = 3;
   const RunResult r1 = run_time_loop(one, decay_config(), autopilot_settings(once, 1, spec));
   const RunResult r3 = run_time_loop(three, decay_config(), autopilot_settings(thrice, 1, spec));
-  EXPECT_EQ(one.state(), three.state());  // every solve of a step is the same
   fs::remove_all(once);
   fs::remove_all(thrice);
   return {r1.autopilots.at(0), r3.autopilots.at(0)};
@@ -810,12 +816,14 @@ std::pair<AutopilotReport, AutopilotReport> first_step_reports(const std::string
 // later solve, that solve counts as measured, not twice; only the first
 // solve's fallback can take a probe's solution.
 TEST(AutopilotLoop, AStepOfSeveralSolvesIsProbedOnItsFirst) {
+  // Point Jacobi probed, BiLU(0) in charge. (Which of them wins the start-up
+  // race is the clock's call; the probe of the first round runs to its end
+  // either way, so its iterations are the system's.)
   const auto [a1, a3] = first_step_reports("autopilot(candidates=[gmres+jacobi; gmres+bilu0], start=2)", "solves");
   ASSERT_EQ(a1.probes.size(), 2u);
   ASSERT_EQ(a3.probes.size(), 2u);
-  ASSERT_EQ(a3.probes[0].candidate, 0);  // point Jacobi, probed
+  ASSERT_EQ(a3.probes[0].candidate, 0);
   EXPECT_EQ(a3.probes[0].iterations, 3 * a1.probes[0].iterations);
-  EXPECT_EQ(a3.probes[1].iterations, 3 * a1.probes[1].iterations);  // BiLU(0) in charge: three solves run
   // The identity in charge fails each solve at its one iteration: BiLU(0)'s
   // probe serves the first, fallbacks run it on the other two.
   const auto [b1, b3] =
