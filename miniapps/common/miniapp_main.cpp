@@ -92,6 +92,8 @@ RunResult run_loop_on_every_rank(const MiniappDescription& app, Simulation& sim,
 
 int run_single(const MiniappDescription& app, const CaseConfig& config, const RunOptions& o, const LoopSettings& s) {
   auto sim = app.make(config);
+  if (const std::string d = sim->scheme(); !d.empty() && solver_communicator()->rank() == 0)
+    std::printf("  scheme: %s\n", d.c_str());
   if (const std::string d = sim->decomposition(); !d.empty()) std::printf("  decomposition: %s\n", d.c_str());
   std::fflush(stdout);
   const RunResult r = run_loop_on_every_rank(app, *sim, config, s);

@@ -108,6 +108,9 @@ class Simulation {
   // In a decomposed run, how the domain was split ("2 ranks own 2,981 / 2,982
   // cells..."), printed once at start-up; empty otherwise.
   virtual std::string decomposition() const { return {}; }
+  // The numerical method as the case resolved it (defaults that depend on other
+  // keys included), printed once at start-up; empty: nothing beyond the keys.
+  virtual std::string scheme() const { return {}; }
   // Final figures of the case (drag, centreline error...), for summary.json.
   virtual std::vector<std::pair<std::string, double>> figures_of_merit() const { return {}; }
 };

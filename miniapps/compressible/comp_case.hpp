@@ -38,6 +38,8 @@ struct OrderedMesh {
   std::vector<index_t> line_id;
 };
 OrderedMesh load_ordered_mesh(const harness::CaseConfig& config);
+// mesh.ordering with auto resolved: rcm for the matrix-free form, else none.
+std::string cell_ordering_name(const harness::CaseConfig& config);
 
 BoundaryMap make_boundary_map(const harness::CaseConfig& config);
 EulerSettings make_euler_settings(const harness::CaseConfig& config);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <istream>
 #include <ostream>
+#include <sstream>
 
 #include "mesh/decomposition.hpp"
 #include "mesh/io/vtu_writer.hpp"
@@ -40,6 +41,25 @@ std::uint64_t digest_of(std::span<const index_t> values) {
   return h;
 }
 
+// "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 20 solves of the
+// first-order system a step); CFL 500 to 10000 (x1.5 after a healthy step);
+// cells in rcm order".
+std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering) {
+  const auto number = [](double v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+  };
+  std::string line = p.jacobian == JacobianForm::matrix_free
+                         ? "matrix-free Eq. 1 (outer FGMRES to " + number(p.matrix_free.rtol) + ", at most " +
+                               std::to_string(p.matrix_free.maxit) + " solves of the first-order system a step)"
+                     : p.jacobian == JacobianForm::exact ? "Eq. 1 with the exact Jacobian (coloured differences)"
+                                                         : "Eq. 1 with the paper's first-order Jacobian";
+  line += "; CFL " + number(p.cfl_start > 0.0 ? p.cfl_start : p.cfl_min) + " to " + number(p.cfl_max) +
+          (p.cfl_growth > 1.0 ? " (x" + number(p.cfl_growth) + " after a healthy step)" : " (Eq. 3)");
+  return line + "; cells in " + (ordering == "none" ? std::string("the file's") : ordering) + " order";
+}
+
 }  // namespace
 
 CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config, bool decompose)
@@ -69,8 +89,9 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   if (share_) numbering = {share_->owned(), share_->global_size(), share_->global_rows()};
   disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), settings, share_ ? &numbering : nullptr);
   std::vector<State> initial(std::size_t(mesh_.num_cells()), disc_->settings().free_stream);
-  solver_ =
-      std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), make_pseudo_time_settings(config), share_.get());
+  const PseudoTimeSettings pseudo = make_pseudo_time_settings(config);
+  scheme_ = scheme_line(pseudo, cell_ordering_name(config));
+  solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), pseudo, share_.get());
 }
 
 CompressibleSimulation::~CompressibleSimulation() = default;

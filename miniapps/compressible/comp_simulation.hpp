@@ -43,6 +43,7 @@ class CompressibleSimulation final : public harness::Simulation {
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
   std::string decomposition() const override { return decomposition_; }
+  std::string scheme() const override { return scheme_; }
 
   const PseudoTimeSolver& solver() const { return *solver_; }
   const EulerDiscretisation& discretisation() const { return *disc_; }
@@ -58,6 +59,7 @@ class CompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<DomainShare> share_;   // null: the whole mesh on this process
   std::uint64_t partition_digest_ = 0;   // of the piece's cells, checked on restart
   std::string decomposition_;
+  std::string scheme_;  // the Jacobian form, the CFL ramp and the cell order, as resolved
   std::unique_ptr<EulerDiscretisation> disc_;
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;

@@ -60,7 +60,7 @@ struct PseudoTimeSettings {
   double omega_cfl = 0.1;           // relaxation below which the next CFL shrinks with omega
   int stall_steps = 10;             // steps without a new lowest residual before a CFL cut; 0: never
   double stall_cut = 0.5;           // that cut
-  double cfl_growth = 1.0;          // smallest CFL factor after a healthy step; 1: Eq. 3 alone (tb-comp2d: 1.5)
+  double cfl_growth = 1.0;          // smallest CFL factor after a healthy step; 1: Eq. 3 alone (tb-comp2d: by the form)
   double growth_tolerance = 1.1;    // a healthy step's residual stays below this times the previous
   // The system's Jacobian: the analytic first-order one (the paper's); the
   // residual's own linearisation, second order included, assembled by

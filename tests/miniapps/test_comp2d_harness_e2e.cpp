@@ -75,6 +75,22 @@ TEST(Comp2dHarness, SchemeKeysReachTheDiscretisation) {
   EXPECT_THROW(config.set("scheme.gradient_stencil", "edges"), Error);
 }
 
+// The start-up line names what the defaults that follow jacobian.form chose:
+// growth 1.5 and RCM order for the matrix-free default, Eq. 3 alone and the
+// file's order for the paper's system.
+TEST(Comp2dHarness, TheSchemeLineNamesWhatTheFormChose) {
+  const CaseConfig mf = comp_config();
+  CaseConfig paper = comp_config();
+  paper.set("jacobian.form", "first_order");
+  EXPECT_EQ(CompressibleSimulation(mf).scheme(),
+            "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 20 solves of the first-order system a step); CFL 500 "
+            "to 10000 (x1.5 after a healthy step); cells in rcm order");
+  EXPECT_EQ(CompressibleSimulation(paper).scheme(),
+            "Eq. 1 with the paper's first-order Jacobian; CFL 500 to 10000 (Eq. 3); cells in the file's order");
+  EXPECT_EQ(compressible::make_pseudo_time_settings(mf).cfl_growth, 1.5);
+  EXPECT_EQ(compressible::make_pseudo_time_settings(paper).cfl_growth, 1.0);
+}
+
 TEST(Comp2dHarness, ResumesBitwiseAcrossTheOrderSwitch) {
   CaseConfig config = paper_config();
   // A slow first-order start (CFL 20, not 500, raised by Eq. 3 alone) puts the
