@@ -158,8 +158,14 @@ void AutopilotPolicy::review(long step, double cfl) {
   if (!(mine > (1.0 + spec_.hysteresis) * review_reference_)) return;  // confirmed
   const auto k = std::size_t(in_charge_);
   penalty_[k] = std::isfinite(mine) ? std::min(mine / review_reference_, max_penalty) : max_penalty;
-  switches_.push_back({step + 1, in_charge_, from, "slower"});
-  in_charge_ = from;
+  hand_charge(from, step, "slower", cfl);
+}
+
+void AutopilotPolicy::hand_charge(int to, long step, const char* reason, double cfl) {
+  switches_.push_back({step + 1, in_charge_, to, reason});
+  in_charge_ = to;
+  risky_charge_ = failed_once_[std::size_t(to)] != 0;  // the risk leaves with the one that took it
+  review_from_ = -1;
   window_cost_.clear();
   window_drop_.clear();
   pending_ = -1;
@@ -290,15 +296,7 @@ bool AutopilotPolicy::yield_charge(long step, double cfl) {
   if (best < 0) return false;
   bar(std::size_t(in_charge_), step);
   estimate_[std::size_t(in_charge_)] = std::numeric_limits<double>::infinity();
-  switches_.push_back({step + 1, in_charge_, best, "missed"});
-  in_charge_ = best;
-  risky_charge_ = failed_once_[std::size_t(best)] != 0;
-  review_from_ = -1, window_cost_.clear(), window_drop_.clear();
-  pending_ = -1;
-  confirmations_ = 0;
-  smoothed_ = unknown;  // as after a review: the next step in charge sets the drift reference
-  rereference_ = true;
-  cfl_low_ = cfl_high_ = cfl;
+  hand_charge(best, step, "missed", cfl);
   return true;
 }
 

@@ -181,6 +181,9 @@ class AutopilotPolicy {
   // The review of a candidate `tenure` steps after it took the charge (AutopilotSpec::tenure).
   void review(long step, double cfl);
   void start_tenure(int from, long step);
+  // The charge to `to` outside a probe round's decision (a review, a yield),
+  // from the next step; the in-charge figures start again.
+  void hand_charge(int to, long step, const char* reason, double cfl);
   // The in-charge cost and iterations smoothed, and the CFL range of the probes:
   // started again for a new one in charge (restart), else carried on; a probe
   // (probe) takes the smoothed figures as the reference for drift.

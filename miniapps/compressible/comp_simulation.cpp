@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <istream>
 #include <ostream>
-#include <sstream>
 
 #include "mesh/decomposition.hpp"
 #include "mesh/io/vtu_writer.hpp"
@@ -13,6 +12,7 @@
 #include "mesh/partition.hpp"
 #include "miniapps/common/domain_sharing.hpp"
 #include "miniapps/common/rank_counts.hpp"
+#include "miniapps/common/step_table.hpp"
 #include "miniapps/compressible/field_output.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
@@ -45,11 +45,7 @@ std::uint64_t digest_of(std::span<const index_t> values) {
 // first-order system a step); CFL 500 to 10000 (x1.5 after a healthy step);
 // cells in rcm order".
 std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering) {
-  const auto number = [](double v) {
-    std::ostringstream o;
-    o << v;
-    return o.str();
-  };
+  const auto number = harness::format_number;  // steps.csv's: 10 significant digits
   std::string line = p.jacobian == JacobianForm::matrix_free
                          ? "matrix-free Eq. 1 (outer FGMRES to " + number(p.matrix_free.rtol) + ", at most " +
                                std::to_string(p.matrix_free.maxit) + " solves of the first-order system a step)"

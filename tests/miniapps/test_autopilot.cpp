@@ -472,6 +472,27 @@ TEST(AutopilotPolicy, ACandidateThatFailedBeforeAndMissesInChargeGivesTheChargeB
   EXPECT_EQ(q.in_charge(), 1);
 }
 
+// The risk belongs to the one in charge: after a tenure review gives the
+// charge back from a candidate that had failed before to one that never
+// failed, a miss of the latter is an ordinary miss (it keeps the charge).
+TEST(AutopilotPolicy, TheRiskOfACandidateLeavesWithItsCharge) {
+  constexpr char missed = AutopilotPolicy::missed_tolerance;
+  AutopilotSpec spec = spec_of(0, 10);
+  spec.tenure = 4;
+  AutopilotPolicy p(2, spec);
+  const double nan = std::nan("");
+  feed(p, 1, {{1.0, 0.8}, {0, missed}, nan, {}, std::exp(-0.2)});
+  long step = 2;
+  for (; p.in_charge() == 0 && step < 200; ++step) feed(p, step, {{1.0, 0.4}, {}, nan, {}, std::exp(-0.2)});
+  ASSERT_EQ(p.in_charge(), 1);  // by 2.5x, having failed: the risky charge
+  for (int k = 0; k < 4; ++k, ++step) feed(p, step, {{nan_cost, 0.4}, {}, nan, {}, std::exp(-0.01)});
+  ASSERT_EQ(p.in_charge(), 0);
+  ASSERT_EQ(p.switches().back().reason, "slower");
+  feed(p, step, {{1.0, nan_cost}, {missed, 0}, nan, {}, std::exp(-0.2)});
+  EXPECT_EQ(p.in_charge(), 0);
+  EXPECT_EQ(p.switches().back().reason, "slower");
+}
+
 // A probe cut short where it could no longer take the charge (the slot's
 // SolveLimit: the cheapest finished probe's cost or twice the last solve in
 // charge): its cost is a lower bound, so it takes no charge, even where that
