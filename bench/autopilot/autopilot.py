@@ -40,6 +40,9 @@ CASES = [
     # each five or six solves of the paper's system as the outer iteration's preconditioner.
     ("tb-comp2d default (matrix-free, to steady state), flow", "tb-comp2d", [], "flow",
      [FLOW_MF + "+bilu0", FLOW_MF + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_MF + "+multicolor"], 4),
+    # The same with the autopilot's default schedule (every=20), as a user who names only the candidates runs it.
+    ("tb-comp2d default (matrix-free, to steady state), flow, every=20", "tb-comp2d", [], "flow",
+     [FLOW_MF + "+bilu0", FLOW_MF + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_MF + "+multicolor"], 20),
     # The shipped NACA 0012 case with its CFL ramp: block Jacobi fails alone but wins stretches of the run.
     ("tb-comp2d naca0012_laminar CFL ramp (100 steps), flow", "tb-comp2d",
      ["inputs/compressible/naca0012_laminar.toml", "--steps", "100"], "flow",

@@ -124,6 +124,7 @@ AutopilotPolicy::AutopilotPolicy(int candidates, const AutopilotSpec& spec)
       failures_(std::size_t(candidates), 0),
       barred_until_(std::size_t(candidates), 0),
       failed_once_(std::size_t(candidates), 0),
+      met_(std::size_t(candidates), 0),
       fresh_(std::size_t(candidates), 0),
       cut_(std::size_t(candidates), 0),
       weight_(std::size_t(candidates), 1.0),
@@ -169,7 +170,7 @@ void AutopilotPolicy::hand_charge(int to, long step, const char* reason, double 
   window_cost_.clear();
   window_drop_.clear();
   pending_ = -1;
-  confirmations_ = 0;
+  confirmations_ = trigger_confirmations_ = 0;
   // The smoothed figures and the drift reference start again from its next step in charge.
   smoothed_ = unknown;
   rereference_ = true;
@@ -180,6 +181,11 @@ double AutopilotPolicy::progress_weight(double progress, double best) {
   if (!(best < 1.0 - min_progress) || std::isnan(progress)) return 1.0;
   if (!(progress < 1.0)) return max_weight;
   return std::min(std::log(best) / std::log(progress), max_weight);
+}
+
+long AutopilotPolicy::trigger_gap() const {
+  const long base = std::max(1L, spec_.every / 4);
+  return std::min(base << std::min(trigger_confirmations_, 20L), std::max(base, schedule()));
 }
 
 long AutopilotPolicy::schedule() const {
@@ -290,7 +296,8 @@ bool AutopilotPolicy::yield_charge(long step, double cfl) {
   int best = -1;
   for (int k = 0; k < int(estimate_.size()); ++k) {
     const auto i = std::size_t(k);
-    if (k == in_charge_ || refused_[i] || !std::isfinite(estimate_[i]) || step + 1 < barred_until_[i]) continue;
+    if (k == in_charge_ || refused_[i] || !met_[i] || !std::isfinite(estimate_[i]) || step + 1 < barred_until_[i])
+      continue;
     if (best < 0 || estimate_[i] < estimate_[std::size_t(best)]) best = k;
   }
   if (best < 0) return false;
@@ -302,7 +309,7 @@ bool AutopilotPolicy::yield_charge(long step, double cfl) {
 
 void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span<const long> iterations,
                               std::span<const char> failed, double cfl, std::span<const double> progress,
-                              double residual_factor) {
+                              double residual_factor, long solves) {
   const int before = in_charge_;
   // The tenure window: what the one in charge paid this step and how far the step went.
   const auto k0 = std::size_t(before);
@@ -314,29 +321,38 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
       window_drop_.erase(window_drop_.begin());
     }
   }
-  observe_costs(step, cost, iterations, failed, cfl, progress);
+  observe_costs(step, cost, iterations, failed, cfl, progress, std::max(1L, solves));
   // A review falls due on a step that moved the charge no other way.
   if (review_from_ >= 0 && step >= review_at_ && in_charge_ == before) review(step, cfl);
 }
 
 void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
-                                    std::span<const char> failed, double cfl, std::span<const double> progress) {
+                                    std::span<const char> failed, double cfl, std::span<const double> progress,
+                                    long solves) {
   const auto progress_of = [&](std::size_t k) { return k < progress.size() ? progress[k] : unknown; };
   const auto k0 = std::size_t(in_charge_);
   const bool k0_failed = failed[k0] == solve_failed;
+  const bool probing = probes(step);
+  // Whether a candidate other than k met its tolerance: on this step's systems
+  // on a probe step, else at its last probe. A missed tolerance counts as
+  // failed only then: the one that missed bought a less accurate step (block
+  // Jacobi at the NACA 0012's iteration limit is cheap a step and costs
+  // pseudo-steps). When all missed, the miss is the system's norm (tb-comp2d's
+  // matrix-free steps stop each inner solve at maxit=10) and the costs decide.
+  const auto another_met = [&](std::size_t k) {
+    for (std::size_t j = 0; j < estimate_.size(); ++j) {
+      if (j == k || refused_[j]) continue;
+      if (probing ? !std::isnan(cost[j]) && !failed[j] : met_[j] && std::isfinite(estimate_[j])) return true;
+    }
+    return false;
+  };
+  const bool k0_missed_alone = failed[k0] == missed_tolerance && another_met(k0);
   // One that had failed before it took the charge (by the 2x rule) and now
-  // misses its tolerance in charge: the risk that rule priced came true.
-  const bool risk_came_true = failed[k0] == missed_tolerance && risky_charge_;
-  if (failed[k0] && failed[k0] != cut_short) failed_once_[k0] = 1;
+  // misses its tolerance in charge where another met it: the risk that rule priced came true.
+  const bool risk_came_true = k0_missed_alone && risky_charge_;
+  if (k0_failed || k0_missed_alone) failed_once_[k0] = 1;
   if (k0_failed) bar(k0, step);
-  if (probes(step)) {
-    // A tolerance missed in charge counts as failed too when another candidate
-    // met its own on the same systems: the one in charge bought a less accurate
-    // step (block Jacobi at the NACA 0012's iteration limit is cheap a step and
-    // costs pseudo-steps). When all missed, the costs decide.
-    bool another_met = false;
-    for (std::size_t k = 0; k < estimate_.size(); ++k)
-      another_met = another_met || (k != k0 && !refused_[k] && !std::isnan(cost[k]) && !failed[k]);
+  if (probing) {
     // The furthest any update of this round goes: what the weights compare with.
     double best = 1.0;
     for (std::size_t k = 0; k < estimate_.size(); ++k)
@@ -346,16 +362,17 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
       fresh_[k] = cut_[k] = 0;
       if (refused_[k] || (std::isnan(cost[k]) && !failed[k])) continue;
       const bool missed = failed[k] == missed_tolerance, cut = failed[k] == cut_short;
-      const bool counts_failed = failed[k] == solve_failed || (missed && (k != k0 || another_met));
+      const bool counts_failed = failed[k] == solve_failed || (missed && another_met(k));
       weight_[k] = cut ? 1.0 : progress_weight(progress_of(k), best);
       estimate_[k] = counts_failed ? std::numeric_limits<double>::infinity() : weighted(k, cost[k]);
       fresh_[k] = 1;
       cut_[k] = char(cut);
-      if (failed[k] && !cut) failed_once_[k] = 1;
-      probes_.push_back(
-          {step, int(k), cost[k], iterations[k], failed[k] && !cut, cut, progress_of(k), weighted(k, 1.0)});
+      met_[k] = char(!failed[k]);
+      if (counts_failed) failed_once_[k] = 1;
+      probes_.push_back({step, int(k), cost[k], iterations[k], counts_failed, cut, missed && !counts_failed,
+                         progress_of(k), weighted(k, 1.0)});
     }
-    if (risk_came_true && another_met) bar(k0, step);
+    if (risk_came_true) bar(k0, step);
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
     const bool first = last_probe_ == 0, confirming = confirm_only_;
     const bool triggered = !first && probe_requested_ && !confirming;
@@ -364,14 +381,23 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
     const int before = in_charge_;
     decide(step, first);
     const auto k1 = std::size_t(in_charge_);
-    track_in_charge(in_charge_ != before || first, true, std::isnan(cost[k1]) ? estimate_[k1] : cost[k1],
-                    iterations[k1], cfl);
+    track_in_charge(in_charge_ != before || first, true,
+                    (std::isnan(cost[k1]) ? estimate_[k1] : cost[k1]) / double(solves),
+                    double(iterations[k1]) / double(solves), cfl);
     // Back-off: scheduled rounds that keep the one in charge space out; a switch,
     // drift, a failure or a CFL change brings the schedule back to every.
     if (in_charge_ != before || triggered)
       confirmations_ = 0;
     else if (pending_ < 0)
       ++confirmations_;
+    // Drift and CFL changes that asked for a round the one in charge kept
+    // space out the next such round (trigger_gap): on a CFL ramp every
+    // candidate's systems grow harder together, and the matrix-free cylinder
+    // asked for a round every other step without a switch.
+    if (in_charge_ != before)
+      trigger_confirmations_ = 0;
+    else if (triggered && pending_ < 0)
+      ++trigger_confirmations_;
     // Back off from candidates far behind the one in charge on this step's
     // systems: their probes cost more than they are likely to win. Far is 2x
     // for the runner-up (the likely challenger), 1.5x for the others.
@@ -406,24 +432,24 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
   // or its seconds by twice that (the machine's load changed); both smoothed
   // since the one in charge took the charge, so that iterations that swing from
   // step to step (Newton steps of a CFL ramp) do not read as drift.
-  track_in_charge(false, false, cost[k0], iterations[k0], cfl);
+  track_in_charge(false, false, cost[k0] / double(solves), double(iterations[k0]) / double(solves), cfl);
   if (rereference_) reference_ = smoothed_, reference_its_ = smoothed_its_, rereference_ = false;
-  estimate_[k0] = weighted(k0, smoothed_);
+  estimate_[k0] = weighted(k0, smoothed_ * double(solves));
   // Drift and regime changes probe early, but not sooner than a quarter of the
   // schedule after the last probe: a CFL ramp would otherwise probe every step.
-  if (step + 1 - last_probe_ < std::max(1L, spec_.every / 4)) return;
+  const long since = step + 1 - last_probe_;
+  if (since < std::max(1L, spec_.every / 4)) return;
   bool drifted = std::isfinite(reference_) && smoothed_ > (1.0 + 2.0 * spec_.drift) * reference_;
   drifted = drifted || smoothed_its_ > std::max((1.0 + spec_.drift) * reference_its_, reference_its_ + 2.0);
   // A regime change: the CFL number 2x outside the range of the probes since
   // the one in charge took the charge (a CFL that swings within it was probed).
-  const bool regime = std::isfinite(cfl) && std::isfinite(cfl_low_) && cfl_low_ > 0.0 &&
-                      (cfl > 2.0 * cfl_high_ || cfl < 0.5 * cfl_low_);
+  bool regime = std::isfinite(cfl) && std::isfinite(cfl_low_) && cfl_low_ > 0.0 &&
+                (cfl > 2.0 * cfl_high_ || cfl < 0.5 * cfl_low_);
   // A solve in charge stopped at its iteration limit while another candidate
-  // met its tolerance at its last probe (a finite estimate).
-  bool missed = false;
-  if (failed[k0] == missed_tolerance)
-    for (std::size_t k = 0; k < estimate_.size(); ++k)
-      missed = missed || (k != k0 && !refused_[k] && std::isfinite(estimate_[k]));
+  // met its tolerance at its last probe.
+  const bool missed = k0_missed_alone;
+  // Drift and regime changes wait out the gap that confirmed triggers have grown.
+  if (since < trigger_gap()) drifted = regime = false;
   if (drifted || regime || missed) probe_requested_ = true, confirm_only_ = false;
   // Drift and a missed tolerance say the one in charge got worse on its own
   // systems: the candidates backed off against it are probed too (NACA 0012:
@@ -436,13 +462,13 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
   if (drifted || missed) probe_all_ = true;
 }
 
-void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, long iterations, double cfl) {
+void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, double iterations, double cfl) {
   if (restart || !std::isfinite(smoothed_)) {
     smoothed_ = cost;
-    smoothed_its_ = double(iterations);
+    smoothed_its_ = iterations;
   } else {
     smoothed_ = 0.75 * smoothed_ + 0.25 * cost;
-    smoothed_its_ = 0.75 * smoothed_its_ + 0.25 * double(iterations);
+    smoothed_its_ = 0.75 * smoothed_its_ + 0.25 * iterations;
   }
   if (restart) cfl_low_ = cfl_high_ = cfl;
   if (probe && !restart && std::isfinite(cfl)) {
@@ -459,17 +485,17 @@ std::string AutopilotPolicy::save() const {
     << " " << exact_text(cfl_low_) << " " << exact_text(cfl_high_) << " " << round_ << " " << confirmations_ << " "
     << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << " " << review_from_ << " "
     << exact_text(review_reference_) << " " << review_at_ << " " << int(rereference_) << " " << int(risky_charge_)
-    << " " << window_cost_.size() << "\n";
+    << " " << trigger_confirmations_ << " " << window_cost_.size() << "\n";
   for (std::size_t i = 0; i < window_cost_.size(); ++i)
     o << exact_text(window_cost_[i]) << " " << exact_text(window_drop_[i]) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
     o << exact_text(estimate_[k]) << " " << int(refused_[k]) << " " << interval_[k] << " " << failures_[k] << " "
-      << barred_until_[k] << " " << int(failed_once_[k]) << " " << int(cut_[k]) << " " << exact_text(weight_[k]) << " "
-      << exact_text(penalty_[k]) << "\n";
+      << barred_until_[k] << " " << int(failed_once_[k]) << " " << int(cut_[k]) << " " << int(met_[k]) << " "
+      << exact_text(weight_[k]) << " " << exact_text(penalty_[k]) << "\n";
   o << probes_.size() << "\n";
   for (const auto& p : probes_)
     o << p.step << " " << p.candidate << " " << exact_text(p.cost) << " " << p.iterations << " " << int(p.failed) << " "
-      << int(p.cut) << " " << exact_text(p.progress) << " " << exact_text(p.weight) << "\n";
+      << int(p.cut) << " " << int(p.missed) << " " << exact_text(p.progress) << " " << exact_text(p.weight) << "\n";
   o << switches_.size() << "\n";
   for (const auto& s : switches_) o << s.step << " " << s.from << " " << s.to << " " << s.reason << "\n";
   return o.str();
@@ -492,27 +518,27 @@ void AutopilotPolicy::load(const std::string& text) {
   in >> review_from_;
   review_reference_ = read_exact(in);
   int rereference = 0, risky = 0;
-  in >> review_at_ >> rereference >> risky >> window;
+  in >> review_at_ >> rereference >> risky >> trigger_confirmations_ >> window;
   rereference_ = rereference != 0, risky_charge_ = risky != 0;
   if (!in || window > 1000000) throw Error("autopilot state in the checkpoint is truncated");
   window_cost_.assign(window, 0.0), window_drop_.assign(window, 0.0);
   for (std::size_t i = 0; i < window; ++i) window_cost_[i] = read_exact(in), window_drop_[i] = read_exact(in);
   for (std::size_t k = 0; k < n; ++k) {
-    int r = 0, f = 0, c = 0;
+    int r = 0, f = 0, c = 0, m = 0;
     estimate_[k] = read_exact(in);
-    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k] >> f >> c;
-    refused_[k] = char(r), failed_once_[k] = char(f), cut_[k] = char(c);
+    in >> r >> interval_[k] >> failures_[k] >> barred_until_[k] >> f >> c >> m;
+    refused_[k] = char(r), failed_once_[k] = char(f), cut_[k] = char(c), met_[k] = char(m);
     weight_[k] = read_exact(in);
     penalty_[k] = read_exact(in);
   }
   in >> n;
   probes_.assign(n, {});
   for (auto& p : probes_) {
-    int f = 0, c = 0;
+    int f = 0, c = 0, m = 0;
     in >> p.step >> p.candidate;
     p.cost = read_exact(in);
-    in >> p.iterations >> f >> c;
-    p.failed = f != 0, p.cut = c != 0;
+    in >> p.iterations >> f >> c >> m;
+    p.failed = f != 0, p.cut = c != 0, p.missed = m != 0;
     p.progress = read_exact(in), p.weight = read_exact(in);
   }
   in >> n;

@@ -64,6 +64,10 @@ struct AutopilotProbe {
   long iterations = 0;
   bool failed = false;
   bool cut = false;  // stopped at its limit, unable to take the charge: cost is a lower bound
+  // Stopped at its iteration limit where the system accepts that (tb-comp2d's
+  // flow) and no other candidate of the round met its tolerance: no failure,
+  // its cost is priced to its tolerance (AutopilotSlot::priced).
+  bool missed = false;
   // The factor by which its update would cut the nonlinear residual
   // (Simulation::update_progress; NaN where the physics cannot tell), and the
   // weight the policy gave its cost for it (1: none).
@@ -96,6 +100,11 @@ class AutopilotPolicy {
   // Steps from the last probe to the next scheduled one: every, doubled with each
   // round after the first in a row that confirmed the one in charge, up to backoff x every.
   long schedule() const;
+  // The fewest steps from the last probe to one asked for by drift or a CFL
+  // change: every / 4, doubled by each such round the one in charge kept
+  // since it took the charge, at most schedule(). (A missed tolerance and a
+  // failure in charge ask regardless.)
+  long trigger_gap() const;
   bool probes(long step, int k) const;
   // The candidates to try, in order, when the one in charge fails a solve:
   // the cheapest known first, never-measured ones after, failed ones last.
@@ -110,20 +119,26 @@ class AutopilotPolicy {
   // The end of a step. cost[k]: candidate k's cost this step, NaN when it did not
   // run; iterations[k] likewise; failed[k]: solve_failed when one of its solves
   // was not accepted, missed_tolerance when one stopped at its iteration limit
-  // and the system accepted it (Simulation::accepts_iteration_limit), else 0. A
-  // probe that missed its tolerance counts as failed; the one in charge that
-  // did keeps its cost and the charge (nothing fell back) but takes the charge
-  // back from another only by 2x, as a failed one; and when another candidate
-  // met its tolerance at its last probe, it asks for a probe round (drift), in
-  // which its miss counts as failed if another met its tolerance again; one
-  // that had failed a solve before it took the charge gives the charge back at
-  // once instead, barred as one that failed in charge (yield_charge).
+  // and the system accepted it (Simulation::accepts_iteration_limit), else 0.
+  // A miss counts as failed where another candidate met its tolerance on the
+  // same systems: a probe that missed cannot take the charge; the one in
+  // charge that missed keeps its cost and the charge (nothing fell back) but
+  // takes the charge back from another only by 2x, as a failed one; and when
+  // another candidate met its tolerance at its last probe, it asks for a probe
+  // round (drift), in which its miss counts as failed if another met its
+  // tolerance again; one that had failed a solve before it took the charge
+  // gives the charge back at once instead, barred as one that failed in charge
+  // (yield_charge).
   // The one in charge cut short (the start-up race, AutopilotSlot::solve)
   // holds the charge against no one.
   // A probe cut short (cut_short: stopped at the limit AutopilotSlot sets, where
   // it can no longer take the charge) is no failure: its cost is a lower bound,
   // it cannot take the charge that round, and it counts as far behind for the
   // back-off.
+  // When no candidate of the round met its tolerance (tb-comp2d's matrix-free
+  // steps, whose inner solves stop at maxit=10 by design), a miss is the
+  // system's norm, not a failure: the costs decide (the slot prices each such
+  // solve to its tolerance), and no candidate takes the 2x rule for it.
   // cfl: the step's CFL number (NaN where the physics has none); a change by more
   // than 2x since the last probe is a regime change and triggers a probe.
   // progress[k] (empty, or NaN entries, where unknown): the factor by which
@@ -132,10 +147,13 @@ class AutopilotPolicy {
   // against the one that went furthest (progress_weight), so that the
   // estimates compare seconds per decade of nonlinear residual, not per step.
   // residual_factor: the step's (StepResult::residual_factor; NaN: none),
-  // for the tenure review.
+  // for the tenure review. solves: how many times the step solved the system
+  // (cost and iterations are the step's): drift is judged per solve, so that
+  // a nonlinear step taking more outer iterations as its CFL grows does not
+  // read as the one in charge getting worse.
   void observe(long step, std::span<const double> cost, std::span<const long> iterations, std::span<const char> failed,
                double cfl, std::span<const double> progress = {},
-               double residual_factor = std::numeric_limits<double>::quiet_NaN());
+               double residual_factor = std::numeric_limits<double>::quiet_NaN(), long solves = 1);
   // The weight of a cost for its update's progress: ln(best) / ln(this), the
   // steps this candidate's updates would take for one of the best's, where
   // best is the smallest factor of the round; 1 while the best cuts the
@@ -177,7 +195,7 @@ class AutopilotPolicy {
   double weighted(std::size_t k, double cost) const { return cost * weight_[k] * penalty_[k]; }
   // observe() less the tenure review: the costs, probes and decisions.
   void observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
-                     std::span<const char> failed, double cfl, std::span<const double> progress);
+                     std::span<const char> failed, double cfl, std::span<const double> progress, long solves);
   // The review of a candidate `tenure` steps after it took the charge (AutopilotSpec::tenure).
   void review(long step, double cfl);
   void start_tenure(int from, long step);
@@ -187,7 +205,7 @@ class AutopilotPolicy {
   // The in-charge cost and iterations smoothed, and the CFL range of the probes:
   // started again for a new one in charge (restart), else carried on; a probe
   // (probe) takes the smoothed figures as the reference for drift.
-  void track_in_charge(bool restart, bool probe, double cost, long iterations, double cfl);
+  void track_in_charge(bool restart, bool probe, double cost, double iterations, double cfl);
 
   AutopilotSpec spec_;
   std::vector<double> estimate_;
@@ -196,6 +214,7 @@ class AutopilotPolicy {
   std::vector<long> failures_;      // solves each failed in charge
   std::vector<long> barred_until_;  // a candidate that failed in charge is not put in charge before this step
   std::vector<char> failed_once_;   // failed a solve of this run, probe or in charge: takes the charge by 2x only
+  std::vector<char> met_;           // met its tolerance at its last probe
   std::vector<char> fresh_;         // measured by this probe round: only these may take the charge
   std::vector<char> cut_;           // cut short in this probe round: a lower bound, far behind
   std::vector<double> weight_;      // each one's progress weight at its last probe (1: none)
@@ -207,10 +226,11 @@ class AutopilotPolicy {
   int review_from_ = -1;
   double review_reference_ = unknown;
   long review_at_ = 0;
-  bool rereference_ = false;   // the charge went back: the next step in charge sets the drift reference
-  bool risky_charge_ = false;  // the one in charge had failed a solve before it took the charge (the 2x rule)
-  long round_ = 0;             // probes done
-  long confirmations_ = 0;     // scheduled rounds in a row that kept the one in charge
+  bool rereference_ = false;        // the charge went back: the next step in charge sets the drift reference
+  bool risky_charge_ = false;       // the one in charge had failed a solve before it took the charge (the 2x rule)
+  long round_ = 0;                  // probes done
+  long confirmations_ = 0;          // scheduled rounds in a row that kept the one in charge
+  long trigger_confirmations_ = 0;  // rounds asked for by drift or a CFL change that kept it, since it took the charge
   int in_charge_ = 0;
   long last_probe_ = 0;          // 0: none yet, so the first step probes
   bool probe_requested_ = true;  // by drift, a failure or a regime change

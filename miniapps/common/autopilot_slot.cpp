@@ -38,6 +38,19 @@ void max_over_ranks(std::vector<double>& v) {
 constexpr char by_severity[] = {0, AutopilotPolicy::cut_short, AutopilotPolicy::missed_tolerance,
                                 AutopilotPolicy::solve_failed};
 
+// A solve that stopped at its iteration limit having cut the residual by
+// `reached` (its final over its initial residual) would need ln(rtol) /
+// ln(reached) times its iterations to reach rtol at the same rate, at most
+// max_reach_factor (one that went nowhere: as a failed one, but priced).
+constexpr double max_reach_factor = 8.0;
+double reach_factor(const SolveStats& st, double rtol) {
+  if (st.converged() || !(st.initial_residual > 0.0) || !(rtol > 0.0 && rtol < 1.0)) return 1.0;
+  const double reached = st.final_residual / st.initial_residual;
+  if (!(reached < 1.0)) return max_reach_factor;
+  if (reached <= rtol) return 1.0;
+  return std::min(std::log(rtol) / std::log(reached), max_reach_factor);
+}
+
 double severity(char flag) {
   return double(std::find(std::begin(by_severity), std::end(by_severity), flag) - by_severity);
 }
@@ -189,6 +202,17 @@ double AutopilotSlot::cost_of(int k, const SolveStats& st) const {
   return st.solve_seconds + (slots_[i].last_refresh == Refresh::numeric ? st.setup_seconds : 0.0);
 }
 
+double AutopilotSlot::priced(int k, const SolveStats& st) const {
+  const double cost = cost_of(k, st);
+  LinearSolver& solver = *slots_[std::size_t(k)].solver;
+  // A complete solver (bicgstab_dia, cg_stencil) keeps its own stopping rules.
+  if (!limit_ok_ || st.reason != StopReason::max_iterations || solver.complete() != nullptr) return cost;
+  // Not a probe cut short at its budget (a lower bound, AutopilotSlot::run): its own limit only.
+  const StopCriteria& stop = solver.method().stop();
+  if (st.iterations < stop.maxit) return cost;
+  return cost * reach_factor(st, stop.rtol);
+}
+
 SolveLimit AutopilotSlot::probe_limit(int k, double budget) const {
   const auto i = std::size_t(k);
   if (!std::isfinite(budget)) return {};
@@ -219,7 +243,7 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   const auto i = std::size_t(k);
   if (slot.last_refresh == Refresh::symbolic) setup_seconds_[i] = st.setup_seconds;
   if (slot.last_refresh == Refresh::numeric) last_update_[i] = st.setup_seconds;
-  step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + cost_of(k, st);
+  step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + priced(k, st);
   step_iterations_[i] += st.iterations;
   ++step_runs_[i];
   // A solve that missed its tolerance where the loop accepts it is no fallback,
@@ -280,7 +304,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
       if (!policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
       const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
-      probe_cost_[std::size_t(k)] = cost_of(k, p), probe_iterations_[std::size_t(k)] = p.iterations;
+      probe_cost_[std::size_t(k)] = priced(k, p), probe_iterations_[std::size_t(k)] = p.iterations;
       if (p.converged()) budget = std::min(budget, cost_of(k, p)), cheapest = std::min(cheapest, cost_of(k, p));
       ask_progress(k, x_);
       const auto i = std::size_t(k);
@@ -391,7 +415,8 @@ void AutopilotSlot::end_step(double cfl, double residual_factor) {
     std::copy_n(cost.begin() + std::ptrdiff_t(2 * n), n, step_progress_.begin());
     cost.resize(n);
   }
-  policy_.observe(step_, cost, step_iterations_, step_failed_, cfl, step_progress_, residual_factor);
+  policy_.observe(step_, cost, step_iterations_, step_failed_, cfl, step_progress_, residual_factor,
+                  std::max(1L, solves_this_step_));
 }
 
 AutopilotReport AutopilotSlot::report() const {

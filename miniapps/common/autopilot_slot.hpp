@@ -81,6 +81,12 @@ class AutopilotSlot {
   // A solve's cost: timed mode, its seconds with the numeric update before it;
   // deterministic mode, the calibrated price of its iterations.
   double cost_of(int k, const SolveStats& st) const;
+  // What the policy is told a solve cost: cost_of, and for a solve that
+  // stopped at its iteration limit where the system accepts it, that cost
+  // carried to the tolerance at the rate the solve went (reach_factor), so
+  // that a cheap iteration that does little does not look cheap where every
+  // candidate stops at the limit (tb-comp2d's matrix-free steps).
+  double priced(int k, const SolveStats& st) const;
   // Candidate k's progress (measure_progress) for its solution x, where its solve counts.
   void ask_progress(int k, std::span<const double> x);
   void track_pattern(const BsrMatrix& a);

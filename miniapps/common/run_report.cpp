@@ -112,6 +112,7 @@ void write_autopilots(JsonWriter& w, const std::vector<AutopilotReport>& reports
           .value("iterations", (long long)p.iterations)
           .value("failed", p.failed)
           .value("cut", p.cut)
+          .value("missed", p.missed)
           .value("progress", p.progress)
           .value("weight", p.weight)
           .end_object();
