@@ -5,7 +5,9 @@
 
 Per system whose solver is an autopilot, writes autopilot-<system>.png: above,
 each candidate's cost per step at its probes (summary.json; an open triangle
-marks a probe cut short, whose cost is a lower bound) and the measured
+marks a probe cut short, whose cost is a lower bound, an open square one that
+stopped at its iteration limit where no candidate met its tolerance, whose
+cost is priced to the tolerance) and the measured
 cost of the solver in charge on every step (steps.csv: set-up + solve seconds);
 below, which candidate was in charge. Before drawing it checks that the
 in-charge column of steps.csv follows the switches of summary.json (a fallback
@@ -32,19 +34,12 @@ def number(text):
 
 
 def in_charge_per_step(rows, system):
-    """[(step, candidate, cost s)] from steps.csv; a system solved twice a step sums its solves."""
+    """[(step, candidate, cost s)] from steps.csv (a step's solves of the system are summed there)."""
     out = []
     for row in rows:
         if row.get(system + ":in_charge") in (None, ""):
             continue
-        cost = 0.0
-        k = 1
-        while True:
-            prefix = system if k == 1 else "%s#%d" % (system, k)
-            if prefix + ":solve_s" not in row:
-                break
-            cost += number(row[prefix + ":setup_s"]) + number(row[prefix + ":solve_s"])
-            k += 1
+        cost = number(row[system + ":setup_s"]) + number(row[system + ":solve_s"])
         out.append((int(row["step"]), int(row[system + ":in_charge"]), cost))
     return out
 
@@ -73,6 +68,10 @@ def plot(system, trace, ap, path):
             cut = [(p["step"], p["cost_s"]) for p in ap["probes"] if p["candidate"] == k and p.get("cut")]
             if cut:
                 top.plot([s for s, _ in cut], [c for _, c in cut], "^", ms=7, mfc="none", color=line.get_color())
+            # Stopped at its iteration limit where every candidate did: priced to its tolerance.
+            missed = [(p["step"], p["cost_s"]) for p in ap["probes"] if p["candidate"] == k and p.get("missed")]
+            if missed:
+                top.plot([s for s, _ in missed], [c for _, c in missed], "s", ms=7, mfc="none", color=line.get_color())
     top.plot([s for s, _, _ in trace], [c for _, _, c in trace], color="black", lw=0.8, label="in charge (measured)")
     top.set_yscale("log")
     top.set_ylabel("cost per step, s" + (" (calibrated)" if ap["mode"] == "deterministic" else ""))

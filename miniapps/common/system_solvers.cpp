@@ -39,6 +39,17 @@ std::string system_checksum(const BsrMatrix& a, std::span<const double> b, std::
   return buf;
 }
 
+std::string folded_checksum(std::span<const std::string> checksums) {
+  if (checksums.size() == 1 || std::all_of(checksums.begin(), checksums.end(), [](const auto& c) { return c == "-"; }))
+    return checksums.empty() ? "-" : checksums.front();
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  for (const auto& c : checksums) XXH3_64bits_update(&state, c.data(), c.size());
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(XXH3_64bits_digest(&state)));
+  return buf;
+}
+
 SystemSolvers::SystemSolvers(const std::vector<std::string>& systems,
                              const std::map<std::string, std::string>& driver_specs,
                              const std::vector<StudySpec>& shadows, bool decomposed)

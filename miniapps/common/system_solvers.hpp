@@ -108,5 +108,8 @@ class SystemSolvers final : public LinearSystems {
 
 // XXH3 (64 bits) over the bytes of the matrix values, b and x0, as 16 hex digits.
 std::string system_checksum(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
+// One checksum for several solves of a step (steps.csv's folded row): XXH3 over
+// theirs in order; the one itself for a single solve, "-" where none was computed.
+std::string folded_checksum(std::span<const std::string> checksums);
 
 }  // namespace tb::harness

@@ -23,8 +23,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::vector<std::string> record_columns(const std::string& prefix) {
-  return {prefix + ":solver",  prefix + ":iterations", prefix + ":setup_s",
-          prefix + ":solve_s", prefix + ":reason",     prefix + ":checksum"};
+  return {prefix + ":solver",  prefix + ":solves", prefix + ":iterations", prefix + ":setup_s",
+          prefix + ":solve_s", prefix + ":reason", prefix + ":checksum"};
 }
 
 // An autopilot's systems also say which candidate (1-based) was in charge and whether the step probed.
@@ -32,9 +32,47 @@ std::vector<std::string> autopilot_columns(const std::string& prefix) {
   return {prefix + ":in_charge", prefix + ":probe"};
 }
 
-void append_record(std::vector<std::string>& row, const SolveRecord& r) {
-  row.insert(row.end(), {r.stats.solver, std::to_string(r.stats.iterations), format_number(r.stats.setup_seconds),
-                         format_number(r.stats.solve_seconds), std::string(to_string(r.stats.reason)), r.checksum});
+// A step's solves of one system, folded into one row entry: a matrix-free
+// step (tb-comp2d's default) solves its system once per outer iteration, a
+// count that changes from step to step, and a CSV keeps one header. The
+// solver and the autopilot's candidate are the last solve's; iterations and
+// seconds are summed; the reason is the first that did not converge, else
+// the last; the checksum covers them all (folded_checksum).
+struct FoldedSolves {
+  SolveRecord record;
+  long solves = 0;
+  std::vector<std::string> checksums;
+};
+
+std::vector<FoldedSolves> fold_by_system(const std::vector<SolveRecord>& records) {
+  std::vector<FoldedSolves> out;
+  for (const auto& r : records) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const FoldedSolves& f) { return f.record.system == r.system; });
+    if (it == out.end()) {
+      out.push_back({r, 1, {r.checksum}});
+      continue;
+    }
+    SolveRecord& f = it->record;
+    const StopReason first_miss = f.stats.converged() ? r.stats.reason : f.stats.reason;
+    f.stats.solver = r.stats.solver;
+    f.stats.iterations += r.stats.iterations;
+    f.stats.setup_seconds += r.stats.setup_seconds;
+    f.stats.solve_seconds += r.stats.solve_seconds;
+    f.stats.reason = first_miss;
+    f.candidate = r.candidate;
+    f.probe = f.probe || r.probe;
+    f.accepted = f.accepted && r.accepted;
+    ++it->solves;
+    it->checksums.push_back(r.checksum);
+  }
+  return out;
+}
+
+void append_record(std::vector<std::string>& row, const FoldedSolves& f) {
+  const SolveStats& s = f.record.stats;
+  row.insert(row.end(),
+             {s.solver, std::to_string(f.solves), std::to_string(s.iterations), format_number(s.setup_seconds),
+              format_number(s.solve_seconds), std::string(to_string(s.reason)), folded_checksum(f.checksums)});
 }
 
 // Seconds of one step: advance() and the harness's own work (NaN where unknown).
@@ -53,17 +91,15 @@ void write_step_row(StepTable& table, long step, const StepResult& res, const st
     header.push_back("res:" + name);
     row.push_back(format_number(value));
   }
-  // A system solved twice in one step (nonlinear iterations) gets columns per solve.
-  std::map<std::string, int> seen;
-  for (const auto& r : records) {
-    const int k = seen[r.system]++;
-    const auto cols = record_columns(k == 0 ? r.system : r.system + "#" + std::to_string(k + 1));
+  // One set of columns per system, however many times the step solved it.
+  for (const auto& f : fold_by_system(records)) {
+    const auto cols = record_columns(f.record.system);
     header.insert(header.end(), cols.begin(), cols.end());
-    append_record(row, r);
-    if (r.candidate < 0) continue;
-    const auto ap = autopilot_columns(k == 0 ? r.system : r.system + "#" + std::to_string(k + 1));
+    append_record(row, f);
+    if (f.record.candidate < 0) continue;
+    const auto ap = autopilot_columns(f.record.system);
     header.insert(header.end(), ap.begin(), ap.end());
-    row.insert(row.end(), {std::to_string(r.candidate + 1), r.probe ? "1" : "0"});
+    row.insert(row.end(), {std::to_string(f.record.candidate + 1), f.record.probe ? "1" : "0"});
   }
   header.insert(header.end(), {"step_s", "harness_s"});
   row.insert(row.end(), {format_number(times.step), format_number(times.harness)});

@@ -41,7 +41,8 @@ class DecaySimulation final : public harness::Simulation {
       for (index_t c = 0; c < n; ++c) a_.block(diag[i])[c * n + c] += mass_;
     for (std::size_t i = 0; i < u_.size(); ++i) b_[i] = mass_ * u_[i] + f_[i];
     std::vector<double> x = u_;
-    for (int s = 0; s < solves_per_step; ++s) {  // the same system again, as a matrix-free step's preconditioner
+    const long solves = solves_per_step + long(more_solves_each_step) * (step_ - 1);
+    for (long s = 0; s < solves; ++s) {  // the same system again, as a matrix-free step's preconditioner
       x = u_;
       solvers.solve("heat", a_, b_, x);
     }
@@ -68,9 +69,10 @@ class DecaySimulation final : public harness::Simulation {
     out.precision(17);
     for (double v : u_) out << v << "\n";
   }
-  long fail_at_step = 0;    // throw StepFailure at this step (0: never)
-  int solves_per_step = 1;  // the step's system solved this many times (the last solution is the step's)
-  long grow_from = 0;       // from this step on (0: never) the state is multiplied by growth
+  long fail_at_step = 0;          // throw StepFailure at this step (0: never)
+  int solves_per_step = 1;        // the step's system solved this many times (the last solution is the step's)
+  int more_solves_each_step = 0;  // step k solves it solves_per_step + (k - 1) x this times
+  long grow_from = 0;             // from this step on (0: never) the state is multiplied by growth
   double growth = 1.0;
   bool converge = false;  // must_converge()
   bool inexact = false;   // accepts_iteration_limit()

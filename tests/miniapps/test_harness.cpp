@@ -200,6 +200,36 @@ TEST(TimeLoop, RestartGivesTheUninterruptedResultBitwise) {
   fs::remove_all(split);
 }
 
+// A step that solves its system several times (tb-comp2d's matrix-free steps:
+// once per outer iteration, more as the CFL grows) keeps one set of columns:
+// the header holds for every row, with the count, the iterations and seconds
+// summed, and one checksum over the step's solves. (Before, each further
+// solve added "heat#2", "heat#3"... columns to its row only, past the header.)
+TEST(TimeLoop, AStepOfSeveralSolvesKeepsOneSetOfColumns) {
+  const fs::path out = fresh_dir("folded");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation sim;
+  sim.more_solves_each_step = 1;  // step k solves k times
+  LoopSettings s = settings(out, 3);
+  s.checksums = true;
+  const RunResult r = run_time_loop(sim, config, s);
+  const auto rows = read_csv(out / "steps.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& row : rows) EXPECT_EQ(row.size(), rows[0].size());
+  const std::size_t solves = column(rows[0], "heat:solves"), its = column(rows[0], "heat:iterations");
+  const std::size_t cks = column(rows[0], "heat:checksum");
+  long iterations = 0;
+  for (long k = 1; k <= 3; ++k) {
+    EXPECT_EQ(rows[std::size_t(k)][solves], std::to_string(k));
+    iterations += std::stol(rows[std::size_t(k)][its]);
+    EXPECT_EQ(rows[std::size_t(k)][cks].size(), 16u);
+  }
+  EXPECT_EQ(r.totals.at("driver/heat").solves, 6);
+  EXPECT_EQ(iterations, r.totals.at("driver/heat").iterations);
+  for (const auto& h : rows[0]) EXPECT_EQ(h.find('#'), std::string::npos) << h;
+  fs::remove_all(out);
+}
+
 // Without shadows, dumps or run.checksums no checksum is computed: the column
 // says "-" (the byte hash was a third of tb-comp2d's step, issue 23).
 TEST(TimeLoop, ChecksumsOnlyWhereAResultUsesThem) {
