@@ -71,7 +71,7 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "jacobian.form = matrix_free: the outer FGMRES stops at this relative residual of the second-order "
               "system",
               open_unit});
-  schema.add({"jacobian.matrix_free_maxit", KeyType::integer, "20",
+  schema.add({"jacobian.matrix_free_maxit", KeyType::integer, "40",
               "jacobian.form = matrix_free: at most this many outer iterations (solves of the first-order system) "
               "per step",
               harness::in_range(1, 100)});

@@ -41,7 +41,7 @@ std::uint64_t digest_of(std::span<const index_t> values) {
   return h;
 }
 
-// "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 20 solves of the
+// "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 40 solves of the
 // first-order system a step); CFL 500 to 10000 (x1.5 after a healthy step);
 // cells in rcm order".
 std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering) {

@@ -83,7 +83,7 @@ TEST(Comp2dHarness, TheSchemeLineNamesWhatTheFormChose) {
   CaseConfig paper = comp_config();
   paper.set("jacobian.form", "first_order");
   EXPECT_EQ(CompressibleSimulation(mf).scheme(),
-            "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 20 solves of the first-order system a step); CFL 500 "
+            "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 40 solves of the first-order system a step); CFL 500 "
             "to 10000 (x1.5 after a healthy step); cells in rcm order");
   EXPECT_EQ(CompressibleSimulation(paper).scheme(),
             "Eq. 1 with the paper's first-order Jacobian; CFL 500 to 10000 (Eq. 3); cells in the file's order");
