@@ -207,10 +207,7 @@ double AutopilotSlot::priced(int k, const SolveStats& st) const {
   LinearSolver& solver = *slots_[std::size_t(k)].solver;
   // A complete solver (bicgstab_dia, cg_stencil) keeps its own stopping rules.
   if (!limit_ok_ || st.reason != StopReason::max_iterations || solver.complete() != nullptr) return cost;
-  // Not a probe cut short at its budget (a lower bound, AutopilotSlot::run): its own limit only.
-  const StopCriteria& stop = solver.method().stop();
-  if (st.iterations < stop.maxit) return cost;
-  return cost * reach_factor(st, stop.rtol);
+  return cost * reach_factor(st, solver.method().stop().rtol);
 }
 
 SolveLimit AutopilotSlot::probe_limit(int k, double budget) const {
@@ -243,7 +240,6 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   const auto i = std::size_t(k);
   if (slot.last_refresh == Refresh::symbolic) setup_seconds_[i] = st.setup_seconds;
   if (slot.last_refresh == Refresh::numeric) last_update_[i] = st.setup_seconds;
-  step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + priced(k, st);
   step_iterations_[i] += st.iterations;
   ++step_runs_[i];
   // A solve that missed its tolerance where the loop accepts it is no fallback,
@@ -255,6 +251,9 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   const bool cut =
       limited && st.reason == StopReason::max_iterations && st.iterations < slot.solver->method().stop().maxit;
   last_cut_ = cut;
+  // A cut probe's cost is a lower bound as it stands; a solve stopped at its own limit is priced.
+  last_cost_ = cut ? cost_of(k, st) : priced(k, st);
+  step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + last_cost_;
   if (cut) {
     if (step_failed_[i] == 0) step_failed_[i] = AutopilotPolicy::cut_short;
   } else if (!accepted_solve(st, limit_ok_)) {
@@ -304,7 +303,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
       if (!policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
       const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
-      probe_cost_[std::size_t(k)] = priced(k, p), probe_iterations_[std::size_t(k)] = p.iterations;
+      probe_cost_[std::size_t(k)] = last_cost_, probe_iterations_[std::size_t(k)] = p.iterations;
       if (p.converged()) budget = std::min(budget, cost_of(k, p)), cheapest = std::min(cheapest, cost_of(k, p));
       ask_progress(k, x_);
       const auto i = std::size_t(k);

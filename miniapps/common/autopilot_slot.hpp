@@ -82,10 +82,11 @@ class AutopilotSlot {
   // deterministic mode, the calibrated price of its iterations.
   double cost_of(int k, const SolveStats& st) const;
   // What the policy is told a solve cost: cost_of, and for a solve that
-  // stopped at its iteration limit where the system accepts it, that cost
-  // carried to the tolerance at the rate the solve went (reach_factor), so
-  // that a cheap iteration that does little does not look cheap where every
-  // candidate stops at the limit (tb-comp2d's matrix-free steps).
+  // stopped at its own iteration limit (not cut short: run() prices those at
+  // cost_of) where the system accepts it, that cost carried to the tolerance
+  // at the rate the solve went (reach_factor), so that a cheap iteration that
+  // does little does not look cheap where every candidate stops at the limit
+  // (tb-comp2d's matrix-free steps).
   double priced(int k, const SolveStats& st) const;
   // Candidate k's progress (measure_progress) for its solution x, where its solve counts.
   void ask_progress(int k, std::span<const double> x);
@@ -136,7 +137,8 @@ class AutopilotSlot {
   bool started_ = false;
   bool limit_ok_ = false;  // accept_iteration_limit
   bool probing_ = false;
-  bool last_cut_ = false;  // the last run() stopped at its limit
+  bool last_cut_ = false;   // the last run() stopped at its limit
+  double last_cost_ = 0.0;  // the last run()'s cost as the policy is told it (cut: cost_of, else priced)
   int solved_by_ = -1;
   double step_probe_seconds_ = 0.0;
   double probe_seconds_ = 0.0;
