@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct AutopilotReport {
   double probe_seconds = 0.0;      // shadow solves of the candidates not in charge, start-up included
   long fallbacks = 0;              // solves the one in charge failed and another took
   long fallbacks_from_probes = 0;  // of those, taken from a probe of the same solve: not solved again
+  double krylov_mib = 0.0;         // the Krylov vectors the candidates hold: one workspace, shared
 };
 
 class AutopilotSlot {
@@ -97,6 +99,7 @@ class AutopilotSlot {
   AutopilotSpec spec_;
   AutopilotPolicy policy_;
   std::vector<SolverSlot> slots_;
+  std::shared_ptr<KrylovWorkspace> krylov_ = std::make_shared<KrylovWorkspace>();  // the candidates' scratch vectors
   std::vector<std::string> refused_;
   std::vector<double> per_iteration_, per_update_, per_setup_;  // deterministic mode
   std::vector<double> setup_seconds_;                           // timed mode: each one's last symbolic set-up

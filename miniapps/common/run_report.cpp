@@ -88,6 +88,7 @@ void write_autopilots(JsonWriter& w, const std::vector<AutopilotReport>& reports
         .value("probe_seconds", a.probe_seconds)
         .value("fallbacks", (long long)a.fallbacks)
         .value("fallbacks_from_probes", (long long)a.fallbacks_from_probes)
+        .value("krylov_mib", a.krylov_mib)
         .begin_array("candidates");
     for (const auto& c : a.spec.candidates) w.value("", c);
     w.end_array().begin_array("refused");

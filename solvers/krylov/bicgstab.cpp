@@ -12,6 +12,7 @@ namespace {
 class BiCGStab final : public KrylovMethod {
  public:
   using KrylovMethod::KrylovMethod;
+  std::vector<std::size_t> work_indices() const override { return {0, 1, 2, 3, 4, 5, 6, 7}; }
 
   SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) override {
     namespace k = kernels;

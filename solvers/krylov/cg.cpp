@@ -11,6 +11,7 @@ namespace {
 class ConjugateGradient final : public KrylovMethod {
  public:
   using KrylovMethod::KrylovMethod;
+  std::vector<std::size_t> work_indices() const override { return {0, 1, 2, 3}; }
 
   SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) override {
     namespace k = kernels;

@@ -4,6 +4,7 @@
 // the next (asynchronous sweeps, inner iterations). Classical (default, fused
 // kernels), twice-classical or modified Gram-Schmidt, Givens rotations; the
 // residual estimate |g_{j+1}| is that of b - A x itself.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -33,6 +34,17 @@ class Gmres final : public KrylovMethod {
     if (restart < 1) throw Error("gmres: restart must be at least 1, got " + std::to_string(restart));
   }
   bool accepts_variable_preconditioner() const override { return flexible_; }
+  // r and w; z for the update (GMRES); the basis v_0..v_k and, flexible, the
+  // directions z_0..z_{k-1}, where k = min(restart, maxit) is the longest cycle.
+  std::vector<std::size_t> work_indices() const override {
+    const std::size_t m = std::size_t(m_), k = std::min(m, std::size_t(stop_.maxit));
+    std::vector<std::size_t> ids = {0, 1};
+    if (!flexible_) ids.push_back(2);
+    for (std::size_t i = 0; i <= k; ++i) ids.push_back(3 + i);
+    if (flexible_)
+      for (std::size_t i = 0; i < k; ++i) ids.push_back(4 + m + i);
+    return ids;
+  }
 
   SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) override {
     namespace k = kernels;

@@ -16,11 +16,35 @@ void VectorSpace::multi_dot(const Vector* const* v, int k, const Vector& w, doub
 
 void VectorSpace::reduce(double*, int, double*, int) const {}
 
-Vector& KrylovMethod::work(std::size_t i, const Vector& like) {
-  if (work_.size() <= i) work_.resize(i + 1);
-  Vector& v = work_[i];
-  if (v.size() != like.size() || v.backend() != like.backend()) v = Vector(like.backend(), like.size());
+Vector& KrylovWorkspace::vector(std::size_t i, Backend b, std::size_t n) {
+  std::deque<Vector>& vs = vectors_[b == Backend::host ? 0 : 1];
+  if (vs.size() <= i) vs.resize(i + 1);
+  Vector& v = vs[i];
+  if (v.size() != n || v.backend() != b) v = Vector(b, n);
   return v;
+}
+
+std::size_t KrylovWorkspace::size() const {
+  std::size_t n = 0;
+  for (const auto& vs : vectors_)
+    for (const Vector& v : vs) n += v.empty() ? 0 : 1;
+  return n;
+}
+
+std::size_t KrylovWorkspace::bytes() const {
+  std::size_t n = 0;
+  for (const auto& vs : vectors_)
+    for (const Vector& v : vs) n += v.size() * sizeof(double);
+  return n;
+}
+
+Vector& KrylovMethod::work(std::size_t i, const Vector& like) { return work_->vector(i, like); }
+
+void KrylovMethod::reserve(Backend b, std::size_t n) {
+  for (std::size_t i : work_indices()) {
+    Vector& v = work_->vector(i, b, n);
+    kernels::fill(v, 0.0);
+  }
 }
 
 double KrylovMethod::start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st) {

@@ -62,6 +62,10 @@ void LinearSolver::setup(const BsrMatrix& a) {
   }
   op_ = std::make_unique<BsrOperator>(a, backend_);
   precond_->setup(a, backend_);
+  // The vectors of every solve, once per pattern: the first solve allocates nothing.
+  const std::size_t n = std::size_t(op_->rows());
+  method_->reserve(backend_, n);
+  b_dev_ = Vector(backend_, n), x_dev_ = Vector(backend_, n), r_dev_ = Vector(backend_, n);
   setup_seconds_ = t.seconds();
 }
 

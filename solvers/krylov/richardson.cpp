@@ -11,6 +11,7 @@ class Richardson final : public KrylovMethod {
  public:
   Richardson(StopCriteria stop, double omega) : KrylovMethod(stop), omega_(omega) {}
   bool accepts_variable_preconditioner() const override { return true; }
+  std::vector<std::size_t> work_indices() const override { return {0, 1}; }
 
   SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) override {
     namespace k = kernels;

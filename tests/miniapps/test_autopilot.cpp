@@ -805,6 +805,27 @@ TEST(AutopilotLoop, MovesToTheCheaperCandidateAndRecordsItsDecisions) {
   fs::remove_all(out);
 }
 
+// The candidates solve one at a time, so they share one set of Krylov vectors:
+// three GMRES(4) candidates, each run to its 4 iterations on the first step,
+// hold the 8 vectors one of them needs (r, w, a spare and a basis of 5), not 24.
+TEST(AutopilotLoop, TheCandidatesShareOneSetOfKrylovVectors) {
+  const fs::path out = fresh_dir("workspace");
+  test::DecaySimulation sim;
+  sim.inexact = true;  // the system takes a solve stopped at its limit: none falls back
+  const std::string gmres4 = "gmres(restart=4,maxit=4,rtol=1e-14)";
+  const RunResult r = run_time_loop(
+      sim, decay_config(),
+      autopilot_settings(
+          out, 1, "autopilot(candidates=[" + gmres4 + "+identity; " + gmres4 + "+jacobi; " + gmres4 + "+bilu0])"));
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  const AutopilotReport& a = r.autopilots[0];
+  ASSERT_EQ(a.probes.size(), 3u);
+  for (const AutopilotProbe& p : a.probes) EXPECT_EQ(p.iterations, 4) << "candidate " << p.candidate + 1;
+  const double rows = 5 * 4 * 3 * 2;  // DecaySimulation's system
+  EXPECT_DOUBLE_EQ(a.krylov_mib, 8 * rows * sizeof(double) / double(1 << 20));
+  fs::remove_all(out);
+}
+
 // The start-up race: the one in charge, put there blind, stops at the cost of
 // the cheapest probe, and the step takes that probe's solution: the same
 // system, initial guess and solver as BiLU(0) alone, so the same bits.

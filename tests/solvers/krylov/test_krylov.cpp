@@ -6,8 +6,11 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../../common/systems.hpp"
 #include "solvers/factory/registry.hpp"
@@ -237,6 +240,70 @@ TEST(Gmres, OrthogonalizationsGiveTheSameIterates) {
     ASSERT_EQ(histories[v].size(), histories[0].size());
     for (std::size_t i = 0; i < histories[0].size(); ++i)
       EXPECT_NEAR(histories[v][i], histories[0][i], 1e-9 * histories[0][0]) << "iteration " << i;
+  }
+}
+
+// Methods that take turns may share their scratch vectors (the autopilot's
+// candidates): each solve gives bit for bit what it gives with its own, and
+// the shared workspace holds the union of their slots, not the sum: FGMRES(12)'s
+// 27 (r, w, 13 basis vectors, 12 directions) and GMRES's z, against 27 + 10 +
+// 8 + 2 held apart.
+TEST(KrylovWorkspace, MethodsTakingTurnsShareItAndSolveAsAlone) {
+  const BsrMatrix a = small_system();
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  const std::vector<std::string> specs = {"fgmres(rtol=1e-10,restart=12)+bilu0", "gmres(rtol=1e-10,restart=6)+jacobi",
+                                          "bicgstab(rtol=1e-10)+bilu0", "richardson(rtol=1e-6,maxit=500)+bilu0"};
+  std::vector<std::vector<double>> alone;
+  std::size_t largest = 0, sum = 0;
+  for (const auto& spec : specs) {
+    auto solver = make_solver(spec);
+    solver->setup(a);
+    alone.emplace_back(b.size(), 0.0);
+    ASSERT_TRUE(solver->solve(b, alone.back()).converged()) << spec;
+    largest = std::max(largest, solver->method().workspace().size());
+    sum += solver->method().workspace().size();
+  }
+  const auto shared = std::make_shared<KrylovWorkspace>();
+  std::vector<std::unique_ptr<LinearSolver>> solvers;
+  for (const auto& spec : specs) {
+    solvers.push_back(make_solver(spec));
+    solvers.back()->method().share_workspace(shared);  // before the set-up, which reserves the vectors
+    solvers.back()->setup(a);
+  }
+  for (int round = 0; round < 2; ++round)  // in turns, twice: what one left in the vectors changes nothing
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+      std::vector<double> x(b.size(), 0.0);
+      ASSERT_TRUE(solvers[k]->solve(b, x).converged()) << specs[k];
+      EXPECT_EQ(x, alone[k]) << specs[k] << ", round " << round;
+    }
+  EXPECT_EQ(largest, 27u);
+  EXPECT_EQ(sum, 47u);
+  EXPECT_EQ(shared->size(), 28u);
+  EXPECT_EQ(shared->bytes(), 28 * b.size() * sizeof(double));
+}
+
+// The set-up reserves the vectors a solve uses (work_indices), no more: a
+// solve that runs whole cycles, restarts and its iteration limit adds none.
+// GMRES: r, w, z and a basis of min(restart, maxit) + 1; FGMRES: no z, and
+// as many directions as basis vectors but one.
+TEST(KrylovWorkspace, TheSetUpReservesWhatTheSolvesUse) {
+  const BsrMatrix a = small_system(true);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  const std::pair<const char*, std::size_t> cases[] = {{"gmres(rtol=1e-14,restart=4,maxit=11)+jacobi", 8},
+                                                       {"fgmres(rtol=1e-14,restart=4,maxit=11)+jacobi", 11},
+                                                       {"gmres(rtol=1e-14,restart=30,maxit=3)", 7},
+                                                       {"fgmres(rtol=1e-14,restart=30,maxit=3)+bilu0", 9},
+                                                       {"cg(rtol=1e-14,maxit=7)+jacobi", 4},
+                                                       {"bicgstab(rtol=1e-14,maxit=7)+jacobi", 8},
+                                                       {"richardson(rtol=1e-14,maxit=7)+bilu0", 2}};
+  for (const auto& [spec, vectors] : cases) {
+    SCOPED_TRACE(spec);
+    auto solver = make_solver(spec);
+    solver->setup(a);
+    EXPECT_EQ(solver->method().workspace().size(), vectors);
+    std::vector<double> x(b.size(), 0.0);
+    EXPECT_EQ(solver->solve(b, x).reason, StopReason::max_iterations);  // every slot in use
+    EXPECT_EQ(solver->method().workspace().size(), vectors);
   }
 }
 
