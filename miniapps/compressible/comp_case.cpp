@@ -67,6 +67,10 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "a difference of the residual per outer FGMRES iteration, each preconditioned by one solve of the "
               "first-order system with solver.flow)",
               harness::one_of({"first_order", "exact", "matrix_free"})});
+  schema.add({"jacobian.matrix_free_after_stall", KeyType::boolean, "false",
+              "jacobian.form = first_order: the first stall of the second-order continuation (cfl.stall_steps "
+              "steps without a new lowest residual) moves the run to the matrix-free form instead of cutting the "
+              "CFL"});
   schema.add({"jacobian.matrix_free_rtol", KeyType::real, "0.1",
               "jacobian.form = matrix_free: the outer FGMRES stops at this relative residual of the second-order "
               "system",
@@ -258,6 +262,13 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
                : form == "matrix_free" ? JacobianForm::matrix_free
                                        : JacobianForm::first_order;
   if (s.cfl_growth == 0.0) s.cfl_growth = s.jacobian == JacobianForm::matrix_free ? 1.5 : 1.0;
+  s.matrix_free_after_stall = config.boolean("jacobian.matrix_free_after_stall");
+  if (s.matrix_free_after_stall && s.jacobian != JacobianForm::first_order)
+    throw config.refusal("jacobian.matrix_free_after_stall",
+                         "false with " + config.key_and_value("jacobian.form") + " (a switch from first_order)");
+  if (s.matrix_free_after_stall && s.stall_steps == 0)
+    throw config.refusal("jacobian.matrix_free_after_stall",
+                         "false with " + config.key_and_value("cfl.stall_steps") + " (it waits for a stall)");
   s.matrix_free.rtol = config.real("jacobian.matrix_free_rtol");
   s.matrix_free.maxit = int(config.integer("jacobian.matrix_free_maxit"));  // 1 to 100 (its domain)
   if (s.cfl_max < s.cfl_min) throw config.refusal("cfl.max", ">= " + config.key_and_value("cfl.min"));

@@ -50,7 +50,11 @@ std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering
                          ? "matrix-free Eq. 1 (outer FGMRES to " + number(p.matrix_free.rtol) + ", at most " +
                                std::to_string(p.matrix_free.maxit) + " solves of the first-order system a step)"
                      : p.jacobian == JacobianForm::exact ? "Eq. 1 with the exact Jacobian (coloured differences)"
-                                                         : "Eq. 1 with the paper's first-order Jacobian";
+                     : p.matrix_free_after_stall
+                         ? "Eq. 1 with the paper's first-order Jacobian, matrix-free (outer FGMRES to " +
+                               number(p.matrix_free.rtol) + ", at most " + std::to_string(p.matrix_free.maxit) +
+                               " solves) from the first stall in order " + std::to_string(p.order)
+                         : "Eq. 1 with the paper's first-order Jacobian";
   line += "; CFL " + number(p.cfl_start > 0.0 ? p.cfl_start : p.cfl_min) + " to " + number(p.cfl_max) +
           (p.cfl_growth > 1.0 ? " (x" + number(p.cfl_growth) + " after a healthy step)" : " (Eq. 3)");
   return line + "; cells in " + (ordering == "none" ? std::string("the file's") : ordering) + " order";

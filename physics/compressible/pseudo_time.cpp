@@ -63,6 +63,10 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
   if (!(s.cfl_growth >= 1.0)) throw Error("cfl.growth must be at least 1");
   if (!(s.growth_tolerance >= 1.0)) throw Error("cfl.growth_tolerance must be at least 1");
   if (!(s.stall_cut > 0.0 && s.stall_cut <= 1.0)) throw Error("cfl.stall_cut must lie in (0, 1]");
+  if (s.matrix_free_after_stall && s.jacobian != JacobianForm::first_order)
+    throw Error("jacobian.matrix_free_after_stall: with jacobian.form = first_order only");
+  if (s.matrix_free_after_stall && s.stall_steps == 0)
+    throw Error("jacobian.matrix_free_after_stall: needs cfl.stall_steps > 0 (the stall it waits for)");
   if (index_t(w_.size()) != disc.num_cells())
     throw Error("initial state: " + std::to_string(w_.size()) + " cells, the mesh has " +
                 std::to_string(disc.num_cells()));
@@ -80,8 +84,7 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
     throw Error("internal: a piece's Jacobian pattern has " + std::to_string(a_.block_rows) + " x " +
                 std::to_string(a_.block_cols) + " blocks, the distributed system " + std::to_string(owned_) + " x " +
                 std::to_string(share_->global_size()) + " (build it with the piece's numbering)");
-  if (s.jacobian == JacobianForm::matrix_free)
-    matrix_free_ = std::make_unique<MatrixFreeSystem>(disc, share, owned_, s.matrix_free);
+  if (s.jacobian == JacobianForm::matrix_free) start_matrix_free();
   if (s.jacobian == JacobianForm::exact) {
     if (share_)
       throw Error(
@@ -96,6 +99,10 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
 }
 
 PseudoTimeSolver::~PseudoTimeSolver() = default;
+
+void PseudoTimeSolver::start_matrix_free() {
+  matrix_free_ = std::make_unique<MatrixFreeSystem>(disc_, share_, owned_, settings_.matrix_free);
+}
 
 State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
   State n = squared_sums(std::span<const State>(r).first(std::size_t(owned_)));
@@ -193,7 +200,11 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     best_norm_ = norm_;
     since_best_ = 0;
   } else if (settings_.stall_steps > 0 && ++since_best_ >= settings_.stall_steps) {
-    if (rep.safeguard == 0 && cfl_ > settings_.cfl_min) {
+    if (settings_.matrix_free_after_stall && !matrix_free_ && order_ == settings_.order) {
+      start_matrix_free();  // every rank alike: the norms are global
+      factor = std::min(factor, 1.0);
+      rep.safeguard = 4;
+    } else if (rep.safeguard == 0 && cfl_ > settings_.cfl_min) {
       factor = std::min(factor, settings_.stall_cut);
       rep.safeguard = 2;
     }
@@ -277,6 +288,8 @@ bool PseudoTimeSolver::converged() const {
 void PseudoTimeSolver::save(std::ostream& out) const {
   auto put = [&](const auto& x) { out.write(reinterpret_cast<const char*>(&x), sizeof x); };
   put(order_), put(cfl_), put(energy_reference_), put(steps_), put(best_norm_), put(since_best_);
+  const bool switched = matrix_free_ && settings_.jacobian != JacobianForm::matrix_free;
+  put(switched);
   const std::size_t n = std::size_t(owned_);
   put(n);
   out.write(reinterpret_cast<const char*>(w_.data()), std::streamsize(n * sizeof(State)));
@@ -285,6 +298,13 @@ void PseudoTimeSolver::save(std::ostream& out) const {
 void PseudoTimeSolver::load(std::istream& in) {
   auto get = [&](auto& x) { in.read(reinterpret_cast<char*>(&x), sizeof x); };
   get(order_), get(cfl_), get(energy_reference_), get(steps_), get(best_norm_), get(since_best_);
+  bool switched = false;
+  get(switched);
+  if (switched && !settings_.matrix_free_after_stall)
+    throw Error(
+        "checkpoint: written after a stall moved the run to the matrix-free form; resume it with "
+        "jacobian.matrix_free_after_stall = true");
+  if (switched && !matrix_free_) start_matrix_free();
   std::size_t n = 0;
   get(n);
   if (!in || n != std::size_t(owned_))

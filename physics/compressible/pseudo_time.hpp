@@ -29,6 +29,12 @@
 //   - stall_steps steps without a new lowest residual (of this order) scale it
 //     by stall_cut: an oscillation whose residual neither grows nor falls
 //     leaves Eq. 3's ratio at 1 and the CFL where it is.
+// With matrix_free_after_stall, the first such stall in the final order
+// instead moves the paper's system (first_order) to the matrix-free form for
+// the rest of the run, the CFL kept: the first-order Jacobian cannot damp
+// the second-order residual's modes the stall is made of (the nested
+// NACA0012 meshes with quadrilateral layers, docs/compressible.md), while the
+// steps before it, as cheap as the paper's, are all most meshes need.
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -70,6 +76,7 @@ struct PseudoTimeSettings {
   // product is the analytic Jacobian's and the outer iteration adds up cheap
   // inner solves).
   JacobianForm jacobian = JacobianForm::first_order;
+  bool matrix_free_after_stall = false;  // first_order only: the switch above
   MatrixFreeSettings matrix_free;
 };
 
@@ -86,7 +93,9 @@ struct PseudoStepReport {
   int retries = 0;     // non-physical attempts redone with a smaller CFL
   // The safeguard that cut the next step's CFL: 0 none, 1 the relaxation
   // (omega < omega_cfl), 2 a stalled residual, 3 a matrix-free outer
-  // iteration that missed its tolerance on a step that fell less than 10 %.
+  // iteration that missed its tolerance on a step that fell less than 10 %;
+  // 4 a stall that moved the first-order form to the matrix-free one
+  // (matrix_free_after_stall; the CFL kept).
   int safeguard = 0;
   double residual_s = 0.0;       // wall time of the residual evaluation(s) and of the
   double jacobian_s = 0.0;       // Jacobian assembly (spectral radii included; matrix-free: the outer
@@ -150,6 +159,7 @@ class PseudoTimeSolver {
   // dw_ from the matrix-free system, each preconditioner application a solve
   // of the first-order system a_ (JacobianForm::matrix_free).
   void solve_matrix_free(const LinearSolve& solve, PseudoStepReport& rep);
+  void start_matrix_free();
 
   EulerDiscretisation& disc_;
   PseudoTimeSettings settings_;
@@ -170,7 +180,7 @@ class PseudoTimeSolver {
   BsrMatrix a_;
   std::vector<double> sums_, shift_, rhs_, dw_;
   std::unique_ptr<ColouredJacobian> coloured_;     // JacobianForm::exact: a_ is its pattern
-  std::unique_ptr<MatrixFreeSystem> matrix_free_;  // JacobianForm::matrix_free
+  std::unique_ptr<MatrixFreeSystem> matrix_free_;  // JacobianForm::matrix_free, or after the switch
   bool preconditioning_ = false;
 };
 

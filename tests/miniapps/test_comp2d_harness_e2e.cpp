@@ -89,6 +89,50 @@ TEST(Comp2dHarness, TheSchemeLineNamesWhatTheFormChose) {
             "Eq. 1 with the paper's first-order Jacobian; CFL 500 to 10000 (Eq. 3); cells in the file's order");
   EXPECT_EQ(compressible::make_pseudo_time_settings(mf).cfl_growth, 1.5);
   EXPECT_EQ(compressible::make_pseudo_time_settings(paper).cfl_growth, 1.0);
+  paper.set("jacobian.matrix_free_after_stall", "true");
+  EXPECT_EQ(CompressibleSimulation(paper).scheme(),
+            "Eq. 1 with the paper's first-order Jacobian, matrix-free (outer FGMRES to 0.1, at most 40 solves) from "
+            "the first stall in order 2; CFL 500 to 10000 (Eq. 3); cells in the file's order");
+}
+
+// A run that a stall moved from the paper's system to the matrix-free form
+// resumes on the matrix-free form, bit for bit, from a checkpoint written
+// after the switch; the case file's cylinder with the paper's system and its
+// ramp stalls at step 16 (test_cylinder.cpp).
+TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
+  CaseConfig config = comp_config();
+  config.set("mesh.ordering", "rcm");
+  config.set("boundary.wall_flux", "pressure");
+  config.set("scheme.boundary_gradients", "interior");
+  config.set("scheme.entropy_fix", "acoustic");
+  config.set("cfl.second_order", "100");
+  config.set("jacobian.form", "first_order");
+  config.set("jacobian.matrix_free_after_stall", "true");
+  config.set("cfl.growth", "1.5");
+  const fs::path whole = fresh_dir("stall-whole"), split = fresh_dir("stall-split");
+  const std::map<std::string, std::string> solver{{"flow", compressible::default_flow_solver}};
+  CompressibleSimulation a(config);
+  run_time_loop(a, config, test::quiet_settings("tb-comp2d", whole, 21, solver));
+  const auto rows = test::read_csv(whole / "steps.csv");
+  const auto cut = std::find(rows[0].begin(), rows[0].end(), "res:cfl_cut") - rows[0].begin();
+  ASSERT_EQ(rows.size(), 22u);
+  ASSERT_EQ(rows[16][std::size_t(cut)], "4")
+      << "the switch must come before the checkpoint for this test to mean anything";
+  LoopSettings s = test::quiet_settings("tb-comp2d", split, 19, solver);
+  s.checkpoint_every = 18;  // after the switch at step 16
+  CompressibleSimulation b1(config);
+  run_time_loop(b1, config, s);
+  s.steps = 21;
+  s.restart = true;
+  CompressibleSimulation b2(config);
+  EXPECT_EQ(run_time_loop(b2, config, s).last_step, 21);
+  EXPECT_TRUE(state_bytes(a) == state_bytes(b2)) << "restarted state differs from the uninterrupted one";
+  // Resumed without the key, the run cannot go on as it was: refused.
+  config.set("jacobian.matrix_free_after_stall", "false");
+  CompressibleSimulation b3(config);
+  EXPECT_THROW(run_time_loop(b3, config, s), Error);
+  fs::remove_all(whole);
+  fs::remove_all(split);
 }
 
 TEST(Comp2dHarness, ResumesBitwiseAcrossTheOrderSwitch) {
