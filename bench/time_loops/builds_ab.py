@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""The miniapps' cases run by two builds, alternated run by run (A, B, A, B, ...),
+for a change that should move time and nothing else: per case and build the
+median wall time of the process, the loop's time split (linear set-up, linear
+solve, physics) and the figures of merit, which must agree between the builds.
+
+  /usr/bin/python3 bench/time_loops/builds_ab.py --a DIR_A --b DIR_B --reps 3 \\
+      --json bench/results/host-YYYYMMDD-NAME-ab.json [--cases NAME,...] [--threads N]
+
+DIR_A and DIR_B hold the binaries (tb-incomp, tb-comp2d, tb-ib) of the two builds.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MEDIUM = "inputs/meshes/generated/naca0012_medium.su2"
+# (name, program, arguments)
+CASES = [
+    ("tb-incomp default", "tb-incomp", []),
+    ("tb-comp2d default", "tb-comp2d", []),
+    ("tb-comp2d naca0012_laminar", "tb-comp2d", ["inputs/compressible/naca0012_laminar.toml"]),
+    ("tb-comp2d naca0012_laminar medium", "tb-comp2d",
+     ["inputs/compressible/naca0012_laminar.toml", "--set", "mesh.file=" + MEDIUM]),
+    ("tb-ib default", "tb-ib", []),
+]
+
+
+def run_once(binary, args, env, out):
+    start = time.perf_counter()
+    proc = subprocess.run([binary] + args + ["--out", out], cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    summary = json.load(open(os.path.join(out, "summary.json")))
+    split = summary["time_split"]
+    return {"exit_status": proc.returncode, "wall_s": wall, "steps": summary["steps"],
+            "linear_setup_s": split["linear_setup"], "linear_solve_s": split["linear_solve"],
+            "physics_s": split["physics"], "figures_of_merit": summary.get("figures_of_merit", {})}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--a", required=True, help="directory of build A's binaries")
+    p.add_argument("--b", required=True, help="directory of build B's binaries")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--json", required=True)
+    p.add_argument("--cases", default="", help="comma-separated case names (default: all)")
+    p.add_argument("--threads", default="", help="OMP_NUM_THREADS for every run (default: the programs' own)")
+    o = p.parse_args()
+    wanted = [c for c in o.cases.split(",") if c]
+    env = dict(os.environ)
+    if o.threads:
+        env["OMP_NUM_THREADS"] = o.threads
+    cases = [c for c in CASES if not wanted or c[0] in wanted]
+    cases = [c for c in cases if MEDIUM not in " ".join(c[2]) or os.path.exists(os.path.join(ROOT, MEDIUM))]
+    result = {"machine": platform.processor() or platform.machine(), "node": platform.node(),
+              "loadavg_before": os.getloadavg(), "threads": o.threads or "(the programs' own)",
+              "a": os.path.abspath(o.a), "b": os.path.abspath(o.b), "reps": o.reps, "cases": {}}
+    with tempfile.TemporaryDirectory() as work:
+        for name, program, args in cases:
+            runs = {"a": [], "b": []}
+            for rep in range(o.reps):
+                for build in ("a", "b"):
+                    out = os.path.join(work, "%s-%d" % (build, rep))
+                    runs[build].append(run_once(os.path.join(getattr(o, build), program), args, env, out))
+            med = {b: {k: statistics.median(r[k] for r in runs[b]) for k in
+                       ("wall_s", "linear_setup_s", "linear_solve_s", "physics_s")} for b in runs}
+            same = runs["a"][0]["figures_of_merit"] == runs["b"][0]["figures_of_merit"]
+            result["cases"][name] = {"runs": runs, "median": med, "b_over_a_wall": med["b"]["wall_s"] / med["a"]["wall_s"],
+                                     "b_over_a_linear_solve": med["b"]["linear_solve_s"] / med["a"]["linear_solve_s"],
+                                     "same_figures_of_merit": same}
+            print("%-36s wall A %.2f s, B %.2f s (B/A %.2f); linear solve A %.2f s, B %.2f s; same results: %s" %
+                  (name, med["a"]["wall_s"], med["b"]["wall_s"], med["b"]["wall_s"] / med["a"]["wall_s"],
+                   med["a"]["linear_solve_s"], med["b"]["linear_solve_s"], same), flush=True)
+    result["loadavg_after"] = os.getloadavg()
+    with open(o.json, "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
