@@ -78,7 +78,7 @@ def run(exe, name, toml, sets, workdir):
         "pseudo_steps_first_order": first_order, "pseudo_steps_second_order": steps - first_order,
         "linear_iterations": flow["iterations"], "linear_solves": flow["solves"],
         "outer_iterations": sum(int(float(r.get("res:outer_its", 0))) for r in rows),
-        # jacobian.matrix_free_after_stall: the step whose stall moved the run to the matrix-free form (0: none).
+        # jacobian.form = first_order_then_matrix_free: the step whose stall moved the run to the matrix-free form (0: none).
         "matrix_free_from_step": next((int(r["step"]) for r in rows if r.get("res:cfl_cut") == "4"), 0),
         "max_cfl": max(float(r["cfl"]) for r in rows), "final_cfl": f["final_cfl"],
         "steps_at_cfl_cap": sum(1 for r in rows if float(r["cfl"]) >= 1e4 * (1 - 1e-12)),

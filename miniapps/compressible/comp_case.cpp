@@ -63,21 +63,19 @@ void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"jacobian.form", KeyType::text, "matrix_free",
               "the system's Jacobian: first_order (analytic, of the first-order residual: the paper's), exact (the "
               "residual's own, second order included, by finite differences over a distance-2 colouring: 4 x colours "
-              "residual evaluations a step, for studies; one process) or matrix_free (the residual's own, applied by "
+              "residual evaluations a step, for studies; one process), matrix_free (the residual's own, applied by "
               "a difference of the residual per outer FGMRES iteration, each preconditioned by one solve of the "
-              "first-order system with solver.flow)",
-              harness::one_of({"first_order", "exact", "matrix_free"})});
-  schema.add({"jacobian.matrix_free_after_stall", KeyType::boolean, "false",
-              "jacobian.form = first_order: the first stall of the second-order continuation (cfl.stall_steps "
-              "steps without a new lowest residual) moves the run to the matrix-free form instead of cutting the "
-              "CFL"});
+              "first-order system with solver.flow) or first_order_then_matrix_free (first_order until the first "
+              "stall of the second-order continuation, cfl.stall_steps steps without a new lowest residual, then "
+              "matrix_free)",
+              harness::one_of({"first_order", "first_order_then_matrix_free", "exact", "matrix_free"})});
   schema.add({"jacobian.matrix_free_rtol", KeyType::real, "0.1",
-              "jacobian.form = matrix_free: the outer FGMRES stops at this relative residual of the second-order "
-              "system",
+              "jacobian.form = matrix_free (first_order_then_matrix_free after its switch): the outer FGMRES stops at "
+              "this relative residual of the second-order system",
               open_unit});
   schema.add({"jacobian.matrix_free_maxit", KeyType::integer, "40",
-              "jacobian.form = matrix_free: at most this many outer iterations (solves of the first-order system) "
-              "per step",
+              "jacobian.form = matrix_free (first_order_then_matrix_free after its switch): at most this many outer "
+              "iterations (solves of the first-order system) per step",
               harness::in_range(1, 100)});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)",
               harness::one_of({"1", "2"})});
@@ -257,18 +255,17 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   s.omega_cfl = config.real("relax.omega_cfl");
   s.rel_tol = config.real("converge.rel_tol");
   s.first_order_drop = config.real("converge.first_order_drop");
-  const std::string form = config.text("jacobian.form");  // its domain: first_order, exact, matrix_free
+  // Its domain: first_order, first_order_then_matrix_free, exact, matrix_free.
+  const std::string form = config.text("jacobian.form");
   s.jacobian = form == "exact"         ? JacobianForm::exact
                : form == "matrix_free" ? JacobianForm::matrix_free
                                        : JacobianForm::first_order;
   if (s.cfl_growth == 0.0) s.cfl_growth = s.jacobian == JacobianForm::matrix_free ? 1.5 : 1.0;
-  s.matrix_free_after_stall = config.boolean("jacobian.matrix_free_after_stall");
-  if (s.matrix_free_after_stall && s.jacobian != JacobianForm::first_order)
-    throw config.refusal("jacobian.matrix_free_after_stall",
-                         "false with " + config.key_and_value("jacobian.form") + " (a switch from first_order)");
+  // first_order_then_matrix_free: the paper's system, and the switch at its first stall.
+  s.matrix_free_after_stall = form == "first_order_then_matrix_free";
   if (s.matrix_free_after_stall && s.stall_steps == 0)
-    throw config.refusal("jacobian.matrix_free_after_stall",
-                         "false with " + config.key_and_value("cfl.stall_steps") + " (it waits for a stall)");
+    throw config.refusal("jacobian.form",
+                         "another form with " + config.key_and_value("cfl.stall_steps") + " (it waits for a stall)");
   s.matrix_free.rtol = config.real("jacobian.matrix_free_rtol");
   s.matrix_free.maxit = int(config.integer("jacobian.matrix_free_maxit"));  // 1 to 100 (its domain)
   if (s.cfl_max < s.cfl_min) throw config.refusal("cfl.max", ">= " + config.key_and_value("cfl.min"));

@@ -64,9 +64,9 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
   if (!(s.growth_tolerance >= 1.0)) throw Error("cfl.growth_tolerance must be at least 1");
   if (!(s.stall_cut > 0.0 && s.stall_cut <= 1.0)) throw Error("cfl.stall_cut must lie in (0, 1]");
   if (s.matrix_free_after_stall && s.jacobian != JacobianForm::first_order)
-    throw Error("jacobian.matrix_free_after_stall: with jacobian.form = first_order only");
+    throw Error("matrix_free_after_stall: a switch from JacobianForm::first_order only");
   if (s.matrix_free_after_stall && s.stall_steps == 0)
-    throw Error("jacobian.matrix_free_after_stall: needs cfl.stall_steps > 0 (the stall it waits for)");
+    throw Error("matrix_free_after_stall: needs cfl.stall_steps > 0 (the stall it waits for)");
   if (index_t(w_.size()) != disc.num_cells())
     throw Error("initial state: " + std::to_string(w_.size()) + " cells, the mesh has " +
                 std::to_string(disc.num_cells()));
@@ -303,7 +303,7 @@ void PseudoTimeSolver::load(std::istream& in) {
   if (switched && !settings_.matrix_free_after_stall)
     throw Error(
         "checkpoint: written after a stall moved the run to the matrix-free form; resume it with "
-        "jacobian.matrix_free_after_stall = true");
+        "jacobian.form = first_order_then_matrix_free");
   if (switched && !matrix_free_) start_matrix_free();
   std::size_t n = 0;
   get(n);

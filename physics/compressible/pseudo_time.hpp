@@ -76,7 +76,7 @@ struct PseudoTimeSettings {
   // product is the analytic Jacobian's and the outer iteration adds up cheap
   // inner solves).
   JacobianForm jacobian = JacobianForm::first_order;
-  bool matrix_free_after_stall = false;  // first_order only: the switch above
+  bool matrix_free_after_stall = false;  // first_order only: the switch above (tb-comp2d: first_order_then_matrix_free)
   MatrixFreeSettings matrix_free;
 };
 

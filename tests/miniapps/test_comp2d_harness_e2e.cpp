@@ -89,7 +89,7 @@ TEST(Comp2dHarness, TheSchemeLineNamesWhatTheFormChose) {
             "Eq. 1 with the paper's first-order Jacobian; CFL 500 to 10000 (Eq. 3); cells in the file's order");
   EXPECT_EQ(compressible::make_pseudo_time_settings(mf).cfl_growth, 1.5);
   EXPECT_EQ(compressible::make_pseudo_time_settings(paper).cfl_growth, 1.0);
-  paper.set("jacobian.matrix_free_after_stall", "true");
+  paper.set("jacobian.form", "first_order_then_matrix_free");
   EXPECT_EQ(CompressibleSimulation(paper).scheme(),
             "Eq. 1 with the paper's first-order Jacobian, matrix-free (outer FGMRES to 0.1, at most 40 solves) from "
             "the first stall in order 2; CFL 500 to 10000 (Eq. 3); cells in the file's order");
@@ -106,8 +106,7 @@ TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
   config.set("scheme.boundary_gradients", "interior");
   config.set("scheme.entropy_fix", "acoustic");
   config.set("cfl.second_order", "100");
-  config.set("jacobian.form", "first_order");
-  config.set("jacobian.matrix_free_after_stall", "true");
+  config.set("jacobian.form", "first_order_then_matrix_free");
   config.set("cfl.growth", "1.5");
   const fs::path whole = fresh_dir("stall-whole"), split = fresh_dir("stall-split");
   const std::map<std::string, std::string> solver{{"flow", compressible::default_flow_solver}};
@@ -128,7 +127,7 @@ TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
   EXPECT_EQ(run_time_loop(b2, config, s).last_step, 21);
   EXPECT_TRUE(state_bytes(a) == state_bytes(b2)) << "restarted state differs from the uninterrupted one";
   // Resumed without the key, the run cannot go on as it was: refused.
-  config.set("jacobian.matrix_free_after_stall", "false");
+  config.set("jacobian.form", "first_order");
   CompressibleSimulation b3(config);
   EXPECT_THROW(run_time_loop(b3, config, s), Error);
   fs::remove_all(whole);

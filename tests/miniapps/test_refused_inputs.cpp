@@ -179,15 +179,10 @@ TEST(RefusedInput, CrossKeyChecksOfTheCompressibleCase) {
   expect_refused(comp_app(), {"--set", "cfl.cut=1"}, f.out(), {"--set: cfl.cut: given 1, allowed > 0 and < 1"});
   expect_refused(comp_app(), {"--set", "cfl.growth=0.5"}, f.out(),
                  {"--set: cfl.growth: given 0.5, allowed 0 (by jacobian.form) or between 1 and 100"});
-  expect_refused(comp_app(), {"--set", "jacobian.matrix_free_after_stall=true"}, f.out(),
-                 {"--set: jacobian.matrix_free_after_stall: given true, allowed false with jacobian.form = "
-                  "\"matrix_free\" (the default) (a switch from first_order)"});
-  expect_refused(comp_app(),
-                 {"--set", "jacobian.form=first_order", "--set", "jacobian.matrix_free_after_stall=true", "--set",
-                  "cfl.stall_steps=0"},
+  expect_refused(comp_app(), {"--set", "jacobian.form=first_order_then_matrix_free", "--set", "cfl.stall_steps=0"},
                  f.out(),
-                 {"--set: jacobian.matrix_free_after_stall: given true, allowed false with cfl.stall_steps = 0 "
-                  "(--set) (it waits for a stall)"});
+                 {"--set: jacobian.form: given \"first_order_then_matrix_free\", allowed another form with "
+                  "cfl.stall_steps = 0 (--set) (it waits for a stall)"});
   const std::string markers = f.write("[boundary]\nwall = \"cylinder,body\"\n");
   expect_refused(comp_app(), {markers}, f.out(),
                  {markers + ":2: boundary.wall: given \"cylinder,body\", allowed a comma-separated list of the mesh's "

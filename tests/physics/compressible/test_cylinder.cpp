@@ -142,7 +142,7 @@ TEST(Cylinder, MatrixFreeSecondOrderSystemConvergesWhereThePapersSystemStalls) {
   }
 }
 
-// jacobian.matrix_free_after_stall: the paper's system with the ramp above
+// jacobian.form = first_order_then_matrix_free: the paper's system with the ramp above
 // stalls (the test before: not converged in 100 steps); with the switch its
 // first stall in second order moves the run to the matrix-free form, which
 // then converges to the matrix-free run's flow. Measured: the switch at step
