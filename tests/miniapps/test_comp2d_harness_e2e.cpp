@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "mesh/io/vtu_writer.hpp"
@@ -57,6 +58,23 @@ std::string state_bytes(const CompressibleSimulation& sim) {
   std::ostringstream out;
   sim.save_state(out);
   return out.str();
+}
+
+// `config` run for `steps` steps into `dir`, stopped after `killed_after` with a
+// checkpoint every `checkpoint_every` steps, then resumed to `steps`: the
+// resumed simulation, to compare with an uninterrupted run.
+std::unique_ptr<CompressibleSimulation> interrupted_and_resumed(const CaseConfig& config, const fs::path& dir,
+                                                                long steps, long killed_after, long checkpoint_every,
+                                                                const std::map<std::string, std::string>& solver) {
+  LoopSettings s = test::quiet_settings("tb-comp2d", dir, killed_after, solver);
+  s.checkpoint_every = checkpoint_every;
+  CompressibleSimulation killed(config);
+  run_time_loop(killed, config, s);
+  s.steps = steps;
+  s.restart = true;
+  auto resumed = std::make_unique<CompressibleSimulation>(config);
+  EXPECT_EQ(run_time_loop(*resumed, config, s).last_step, steps);
+  return resumed;
 }
 
 // The scheme's keys reach the discretisation: the defaults are tb-comp2d's
@@ -117,19 +135,15 @@ TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
   ASSERT_EQ(rows.size(), 22u);
   ASSERT_EQ(rows[16][std::size_t(cut)], "4")
       << "the switch must come before the checkpoint for this test to mean anything";
-  LoopSettings s = test::quiet_settings("tb-comp2d", split, 19, solver);
-  s.checkpoint_every = 18;  // after the switch at step 16
-  CompressibleSimulation b1(config);
-  run_time_loop(b1, config, s);
-  s.steps = 21;
-  s.restart = true;
-  CompressibleSimulation b2(config);
-  EXPECT_EQ(run_time_loop(b2, config, s).last_step, 21);
-  EXPECT_TRUE(state_bytes(a) == state_bytes(b2)) << "restarted state differs from the uninterrupted one";
-  // Resumed without the key, the run cannot go on as it was: refused.
+  // The checkpoint of step 18, after the switch at step 16.
+  EXPECT_TRUE(state_bytes(a) == state_bytes(*interrupted_and_resumed(config, split, 21, 19, 18, solver)))
+      << "restarted state differs from the uninterrupted one";
+  // Resumed with the paper's system alone, the run cannot go on as it was: refused.
   config.set("jacobian.form", "first_order");
-  CompressibleSimulation b3(config);
-  EXPECT_THROW(run_time_loop(b3, config, s), Error);
+  CompressibleSimulation refused(config);
+  LoopSettings s = test::quiet_settings("tb-comp2d", split, 21, solver);
+  s.restart = true;
+  EXPECT_THROW(run_time_loop(refused, config, s), Error);
   fs::remove_all(whole);
   fs::remove_all(split);
 }
@@ -187,16 +201,9 @@ TEST(Comp2dHarness, ResumesTheMatrixFreeDefaultBitwise) {
   const std::map<std::string, std::string> solver{{"flow", compressible::default_flow_solver}};
   CompressibleSimulation a(config);
   run_time_loop(a, config, test::quiet_settings("tb-comp2d", whole, 8, solver));
-  LoopSettings s = test::quiet_settings("tb-comp2d", split, 5, solver);
-  s.checkpoint_every = 3;
-  CompressibleSimulation b1(config);
-  run_time_loop(b1, config, s);
-  s.steps = 8;
-  s.restart = true;
-  CompressibleSimulation b2(config);
-  EXPECT_EQ(run_time_loop(b2, config, s).last_step, 8);
-  EXPECT_GT(b2.solver().cfl(), 1000.0) << "the ramp must be under way for this test to mean anything";
-  EXPECT_TRUE(state_bytes(a) == state_bytes(b2)) << "restarted state differs from the uninterrupted one";
+  const auto b = interrupted_and_resumed(config, split, 8, 5, 3, solver);
+  EXPECT_GT(b->solver().cfl(), 1000.0) << "the ramp must be under way for this test to mean anything";
+  EXPECT_TRUE(state_bytes(a) == state_bytes(*b)) << "restarted state differs from the uninterrupted one";
   fs::remove_all(whole);
   fs::remove_all(split);
 }
