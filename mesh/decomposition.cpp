@@ -116,3 +116,78 @@ MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_o
 }
 
 }  // namespace tb
+
+namespace tb {
+
+void put_piece(ByteWriter& out, const MeshPiece& piece) {
+  const Subdomain& c = piece.cells;
+  out.put(c.rank);
+  out.put_array(c.global);
+  out.put(c.owned);
+  out.put_array(c.layer_end);
+  out.put_array(c.ghost_owner);
+  out.put_array(c.halo.neighbours);
+  out.put_array(c.halo.send_offsets);
+  out.put_array(c.halo.send_items);
+  out.put_array(c.halo.recv_offsets);
+  out.put_array(c.halo.recv_items);
+  out.put_array(c.by_global);
+  const Mesh2D& m = piece.mesh;
+  out.put_array(m.nodes);
+  out.put_array(m.cell_ptr);
+  out.put_array(m.cell_nodes);
+  out.put_array(m.boundary_edges);
+  out.put(std::uint64_t(m.marker_names.size()));
+  for (const std::string& name : m.marker_names) out.put_string(name);
+  out.put_array(m.faces);
+  out.put(m.num_interior_faces);
+  out.put(m.flipped_cells);
+  out.put(m.unmatched_edges);
+  out.put_array(piece.node_global);
+  out.put(piece.cut_marker);
+}
+
+MeshPiece get_piece(ByteReader& in) {
+  MeshPiece piece;
+  Subdomain& c = piece.cells;
+  c.rank = in.get<int>("the rank");
+  c.global = in.get_array<index_t>("the global cells");
+  c.owned = in.get<index_t>("the owned count");
+  c.layer_end = in.get_array<index_t>("the ghost layers");
+  c.ghost_owner = in.get_array<int>("the ghosts' owners");
+  c.halo.neighbours = in.get_array<int>("the halo's neighbours");
+  c.halo.send_offsets = in.get_array<index_t>("the halo's send offsets");
+  c.halo.send_items = in.get_array<index_t>("the halo's send items");
+  c.halo.recv_offsets = in.get_array<index_t>("the halo's receive offsets");
+  c.halo.recv_items = in.get_array<index_t>("the halo's receive items");
+  c.by_global = in.get_array<index_t>("the cells by global number");
+  Mesh2D& m = piece.mesh;
+  m.nodes = in.get_array<Vec2>("the nodes");
+  m.cell_ptr = in.get_array<index_t>("the cell offsets");
+  m.cell_nodes = in.get_array<index_t>("the cells' nodes");
+  m.boundary_edges = in.get_array<BoundaryEdge>("the boundary edges");
+  const auto markers = in.get<std::uint64_t>("the marker count");
+  for (std::uint64_t k = 0; k < markers; ++k) m.marker_names.push_back(in.get_string("a marker name"));
+  m.faces = in.get_array<Face>("the faces");
+  m.num_interior_faces = in.get<index_t>("the interior face count");
+  m.flipped_cells = in.get<index_t>("the flipped cell count");
+  m.unmatched_edges = in.get<index_t>("the unmatched edge count");
+  piece.node_global = in.get_array<index_t>("the global nodes");
+  piece.cut_marker = in.get<index_t>("the cut marker");
+  // What the physics indexes with: cells, their nodes and the faces' cells and nodes.
+  const index_t cells = m.num_cells(), nodes = m.num_nodes();
+  bool ok = !m.cell_ptr.empty() && m.cell_ptr.front() == 0 && std::size_t(m.cell_ptr.back()) == m.cell_nodes.size() &&
+            std::size_t(cells) == c.global.size() && c.owned >= 0 && c.owned <= cells &&
+            piece.node_global.size() == m.nodes.size() && m.num_interior_faces >= 0 &&
+            m.num_interior_faces <= m.num_faces();
+  for (std::size_t k = 1; ok && k < m.cell_ptr.size(); ++k) ok = m.cell_ptr[k] >= m.cell_ptr[k - 1];
+  for (index_t v : m.cell_nodes) ok = ok && v >= 0 && v < nodes;
+  for (const Face& f : m.faces)
+    ok = ok && f.left >= 0 && f.left < cells && f.right < cells && f.nodes[0] >= 0 && f.nodes[0] < nodes &&
+         f.nodes[1] >= 0 && f.nodes[1] < nodes && f.marker < m.num_markers();
+  if (!ok)
+    throw Error("a mesh piece whose cells, nodes and faces do not fit together (rank " + std::to_string(c.rank) + ")");
+  return piece;
+}
+
+}  // namespace tb

@@ -2,12 +2,14 @@
 // A rank's piece of a Mesh2D for the cell-centred finite-volume code: its
 // owned cells and the ghost layers around them as a mesh of their own, faces
 // built, so the physics assembles a piece as it assembles a whole mesh.
-// Computed on one process for all ranks (no MPI here).
+// Computed on one process for all ranks (no MPI here); put_piece and
+// get_piece carry a piece from that process to its rank.
 #include <span>
 #include <vector>
 
 #include "mesh/graph/subdomain.hpp"
 #include "mesh/mesh2d.hpp"
+#include "solvers/core/byte_buffer.hpp"
 
 namespace tb {
 
@@ -42,5 +44,12 @@ std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_
 // rank that decomposes for itself needs. tb::Error on a rank outside [0, parts).
 MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts, int rank,
                              int ghost_layers = 2, const Graph* reach = nullptr);
+
+// A piece as bytes and back, for the rank that decomposed to send each rank its
+// own: every member as it is, faces and halo plan included, so the piece a rank
+// reads equals the one built for it, bit for bit. put_piece appends to `out`;
+// get_piece reads one piece from `in` (tb::Error on a short or inconsistent one).
+void put_piece(ByteWriter& out, const MeshPiece& piece);
+MeshPiece get_piece(ByteReader& in);
 
 }  // namespace tb

@@ -4,6 +4,7 @@
 // through a neighbourhood all-to-all, the reductions through MPI_Allreduce),
 // none without (domain_sharing_self.cpp). No MPI header here.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "mesh/graph/subdomain.hpp"
@@ -22,6 +23,12 @@ int max_over_ranks(int v);
 // Ends every rank of the run with `code` (MPI_Abort), for an error some ranks
 // may not share; exit(code) on one process.
 [[noreturn]] void abort_ranks(int code);
+
+// Rank r's bytes of `per_rank`, which rank 0 alone fills (one string a rank;
+// the other ranks pass an empty vector): MPI_Scatterv. Collective. On one
+// process, per_rank[0]. A part over 2 GiB ends the run (abort_ranks(2)) with
+// a message: MPI counts in int.
+std::string scatter_from_root(const std::vector<std::string>& per_rank);
 
 // This rank's share: `cells` from decompose() or decompose_mesh(), each local
 // entry's row in the distributed numbering (global_rows, part by part), and the

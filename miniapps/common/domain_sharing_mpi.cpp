@@ -6,7 +6,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
+#include <string>
 
 #include "domain_sharing.hpp"
 #include "solvers/core/error.hpp"
@@ -119,6 +121,35 @@ std::unique_ptr<DomainShare> share_over_slab(const Slab& slab, index_t cells) {
   std::vector<index_t> rows(std::size_t(slab.size()));
   for (index_t l = 0; l < slab.size(); ++l) rows[std::size_t(l)] = slab.global_begin() + l;
   return std::make_unique<MpiDomainShare>(run_communicator(), std::move(local), std::move(rows), cells);
+}
+
+std::string scatter_from_root(const std::vector<std::string>& per_rank) {
+  if (run_ranks() == 1) return per_rank.at(0);
+  const auto comm = run_communicator();
+  const int ranks = comm->size();
+  std::vector<int> counts, displs;
+  std::string all;
+  if (comm->rank() == 0) {
+    if (per_rank.size() != std::size_t(ranks))
+      throw Error("internal: " + std::to_string(per_rank.size()) + " parts for " + std::to_string(ranks) + " ranks");
+    for (const std::string& part : per_rank) {
+      if (part.size() > std::size_t(std::numeric_limits<int>::max()) ||
+          all.size() > std::size_t(std::numeric_limits<int>::max())) {
+        std::fprintf(stderr, "error: a rank's part of %zu bytes, MPI sends at most 2 GiB at once: run on more ranks\n",
+                     part.size());
+        abort_ranks(2);
+      }
+      counts.push_back(int(part.size()));
+      displs.push_back(int(all.size()));
+      all += part;
+    }
+  }
+  int mine = 0;
+  check(MPI_Scatter(counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, comm->comm()), "MPI_Scatter");
+  std::string out(std::size_t(mine), '\0');
+  check(MPI_Scatterv(all.data(), counts.data(), displs.data(), MPI_BYTE, out.data(), mine, MPI_BYTE, 0, comm->comm()),
+        "MPI_Scatterv");
+  return out;
 }
 
 void abort_ranks(int code) {

@@ -21,4 +21,9 @@ int max_over_ranks(int v) { return v; }
 
 void abort_ranks(int code) { std::exit(code); }
 
+std::string scatter_from_root(const std::vector<std::string>& per_rank) {
+  if (per_rank.size() != 1) throw Error("internal: " + std::to_string(per_rank.size()) + " parts for one process");
+  return per_rank[0];
+}
+
 }  // namespace tb::harness

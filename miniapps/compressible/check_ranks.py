@@ -61,7 +61,7 @@ def check_cd(base=None, tag="", cl_tolerance=1e-6):
     for ranks in (2, 3):
         out = WORK / f"{tag}ranks{ranks}"
         done = run(ranks, out, base=base, expect=0)
-        if f"over {ranks} ranks (METIS, 2 ghost layers): owned" not in done.stdout:
+        if f"over {ranks} ranks (METIS on rank 0, 2 ghost layers): owned" not in done.stdout:
             fail(f"{ranks} ranks: no start-up line with the cells per rank:\n{done.stdout}")
         many = figures(out)
         for key in ("cd", "cl", "cd_pressure", "cd_viscous", "entropy_error"):

@@ -15,6 +15,7 @@
 #include "miniapps/common/step_table.hpp"
 #include "miniapps/compressible/field_output.hpp"
 #include "solvers/core/atomic_file.hpp"
+#include "solvers/core/byte_buffer.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::compressible {
@@ -41,6 +42,67 @@ std::uint64_t digest_of(std::span<const index_t> values) {
   return h;
 }
 
+// The boundary kind of each marker of the whole mesh, the case checked against
+// it: every marker a key names exists, no-slip walls come with a Reynolds number.
+std::vector<BoundaryKind> checked_boundary_kinds(const harness::CaseConfig& config, const Mesh2D& mesh) {
+  require_mesh_markers(config, mesh);
+  std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(mesh, make_boundary_map(config));
+  if (config.real("flow.reynolds") == 0.0)
+    for (BoundaryKind k : kinds)
+      if (is_no_slip(k))
+        throw config.refusal("flow.reynolds", "> 0 with no-slip walls (" + config.key_and_value("boundary.noslip") +
+                                                  ", " + config.key_and_value("boundary.isothermal") + ")");
+  return kinds;
+}
+
+// Rank 0's part of CompressibleSimulation::receive_piece: per rank, a status
+// byte (0), its piece, its cells' rows in the distributed numbering (part by
+// part), their numbers in the file and line ids, the boundary kinds and the
+// mesh's cell count; or, for every rank, status 1 and the error that stopped
+// rank 0. The ghost layers are those of the gradient stencil's reach: with
+// node stencils a first-layer cell's gradient reads cells that share only a
+// corner with it.
+std::vector<std::string> pieces_for_ranks(const harness::CaseConfig& config, GradientStencil stencil, int ranks) {
+  try {
+    if (!metis_available())
+      throw Error("tb-comp2d on " + std::to_string(ranks) +
+                  " ranks partitions its mesh with METIS, which this build lacks (scripts/setup.sh installs it)");
+    OrderedMesh whole = load_ordered_mesh(config);
+    const std::vector<BoundaryKind> kinds = checked_boundary_kinds(config, whole.mesh);
+    const std::vector<index_t> owner = partition_graph(cell_graph(whole.mesh), ranks);
+    const Graph reach = reconstruction_graph(whole.mesh, stencil);
+    std::vector<MeshPiece> pieces = decompose_mesh(whole.mesh, owner, ranks, 2, &reach);
+    const Permutation order = partition_ordering(owner, ranks);
+    std::vector<std::string> parts;
+    for (MeshPiece& piece : pieces) {
+      const std::size_t n = piece.cells.global.size();
+      std::vector<index_t> rows(n), file_cell(n), line_id(n);
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t g = std::size_t(piece.cells.global[k]);
+        rows[k] = order.old_to_new[g];
+        file_cell[k] = whole.ordering.new_to_old[g];
+        line_id[k] = whole.line_id[g];
+      }
+      ByteWriter out;
+      out.put(std::uint8_t(0));
+      put_piece(out, piece);
+      out.put_array(rows);
+      out.put_array(file_cell);
+      out.put_array(line_id);
+      out.put_array(kinds);
+      out.put(whole.mesh.num_cells());
+      parts.push_back(out.take());
+      piece = MeshPiece{};  // packed: its memory goes before the next is
+    }
+    return parts;
+  } catch (const std::exception& e) {
+    ByteWriter out;
+    out.put(std::uint8_t(1));
+    out.put_string(e.what());
+    return std::vector<std::string>(std::size_t(ranks), out.take());
+  }
+}
+
 // "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 40 solves of the
 // first-order system a step); CFL 500 to 10000 (x1.5 after a healthy step);
 // cells in rcm order".
@@ -64,21 +126,16 @@ std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering
 
 CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config, bool decompose)
     : alpha_(angle_of_attack(config)), reference_length_(config.real("forces.reference_length")) {
-  OrderedMesh whole = load_ordered_mesh(config);
-  require_mesh_markers(config, whole.mesh);
-  std::vector<BoundaryKind> kinds = boundary_kinds_by_marker(whole.mesh, make_boundary_map(config));
-  if (config.real("flow.reynolds") == 0.0)
-    for (BoundaryKind k : kinds)
-      if (is_no_slip(k))
-        throw config.refusal("flow.reynolds", "> 0 with no-slip walls (" + config.key_and_value("boundary.noslip") +
-                                                  ", " + config.key_and_value("boundary.isothermal") + ")");
   EulerSettings settings = make_euler_settings(config);
+  std::vector<BoundaryKind> kinds;
   if (decompose && harness::run_ranks() > 1) {
-    decompose_mesh_over_ranks(std::move(whole), settings.gradient_stencil);
+    kinds = receive_piece(config, settings.gradient_stencil);
     // The piece's artificial boundary, beyond the last ghost layer: whatever it
     // does to those ghosts' residuals, no owned cell sees it (two layers).
     kinds.push_back(BoundaryKind::FarField);
   } else {
+    OrderedMesh whole = load_ordered_mesh(config);
+    kinds = checked_boundary_kinds(config, whole.mesh);
     mesh_ = std::move(whole.mesh);
     file_cell_ = std::move(whole.ordering.new_to_old);
     line_id_ = std::move(whole.line_id);
@@ -96,44 +153,39 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
 
 CompressibleSimulation::~CompressibleSimulation() = default;
 
-// Every rank computes the same METIS partition of the whole mesh (checked) and
-// keeps its piece; the whole mesh goes when `whole` does. The ghost layers are
-// those of the gradient stencil's reach: with node stencils a first-layer
-// cell's gradient reads cells that share only a corner with it.
-void CompressibleSimulation::decompose_mesh_over_ranks(OrderedMesh whole, GradientStencil stencil) {
+// Rank 0 reads and orders the whole mesh, checks it against the case,
+// partitions it (METIS) and builds every rank's piece (pieces_for_ranks); each
+// rank receives its own, so no other rank ever holds the whole mesh. An error
+// on rank 0 reaches every rank as that error, before any output.
+std::vector<BoundaryKind> CompressibleSimulation::receive_piece(const harness::CaseConfig& config,
+                                                                GradientStencil stencil) {
   const int ranks = harness::run_ranks(), me = harness::run_rank();
-  if (!metis_available())
-    throw Error("tb-comp2d on " + std::to_string(ranks) +
-                " ranks partitions its mesh with METIS, which this build lacks (scripts/setup.sh installs it)");
-  const index_t cells = whole.mesh.num_cells();
-  const std::vector<index_t> owner = partition_graph(cell_graph(whole.mesh), ranks);
-  const Graph reach = reconstruction_graph(whole.mesh, stencil);
-  MeshPiece piece = decompose_mesh_for(whole.mesh, owner, ranks, me, 2, &reach);
-  const Permutation order = partition_ordering(owner, ranks);
+  const std::string bytes =
+      harness::scatter_from_root(me == 0 ? pieces_for_ranks(config, stencil, ranks) : std::vector<std::string>{});
+  ByteReader in(bytes, "the mesh piece from rank 0");
+  if (in.get<std::uint8_t>("the status") != 0) throw Error(in.get_string("rank 0's error"));
+  MeshPiece piece = get_piece(in);
+  std::vector<index_t> rows = in.get_array<index_t>("the rows");
+  file_cell_ = in.get_array<index_t>("the file's cell numbers");
+  line_id_ = in.get_array<index_t>("the line ids");
+  std::vector<BoundaryKind> kinds = in.get_array<BoundaryKind>("the boundary kinds");
+  const auto cells = in.get<index_t>("the mesh's cell count");
   const std::size_t n = piece.cells.global.size();
-  std::vector<index_t> rows(n);
-  file_cell_.resize(n), line_id_.resize(n), ordering_index_.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t g = std::size_t(piece.cells.global[k]);
-    rows[k] = order.old_to_new[g];
-    file_cell_[k] = whole.ordering.new_to_old[g];
-    line_id_[k] = whole.line_id[g];
-    ordering_index_[k] = index_t(g);
-  }
+  if (rows.size() != n || file_cell_.size() != n || line_id_.size() != n || !in.done())
+    throw Error("internal: the mesh piece from rank 0 does not fit together");
+  ordering_index_ = piece.cells.global;
   partition_digest_ = digest_of(std::span<const index_t>(piece.cells.global).first(std::size_t(piece.cells.owned)));
   const index_t owned = piece.cells.owned, ghosts = piece.cells.ghosts();
   share_ = harness::share_over_ranks(std::move(piece.cells), std::move(rows), cells);
   mesh_ = std::move(piece.mesh);
-  // METIS is deterministic for one input and one build; a rank that differed would assemble nonsense.
-  const double d = double(digest_of(owner) >> 12);
-  if (share_->max(d) != -share_->max(-d)) throw Error("the ranks computed different partitions of the mesh");
   const std::vector<double> counts = share_->gather_on_root(std::vector<double>{double(owned), double(ghosts)});
   std::vector<double> own, ghost;
   for (std::size_t r = 0; r + 1 < counts.size(); r += 2) own.push_back(counts[r]), ghost.push_back(counts[r + 1]);
   if (me == 0)
     decomposition_ = harness::grouped(cells) + " cells over " + std::to_string(ranks) +
-                     " ranks (METIS, 2 ghost layers): owned " + harness::per_rank(own) + ", ghosts " +
+                     " ranks (METIS on rank 0, 2 ghost layers): owned " + harness::per_rank(own) + ", ghosts " +
                      harness::per_rank(ghost);
+  return kinds;
 }
 
 double CompressibleSimulation::update_progress(const std::string&, std::span<const double> x) {

@@ -3,10 +3,10 @@
 // step ("flow"), steady once the energy residual fell by converge.rel_tol,
 // fields as .vtu/.pvd, the wall Cp as CSV, Cl and Cd as figures of merit.
 //
-// Decomposed over the ranks of an mpiexec run (issue 28): every rank reads the
-// mesh and computes the same METIS partition of its cells, keeps its piece
-// (owned cells and two ghost layers, mesh/decomposition.hpp) and drops the
-// rest; the pseudo-time solver steps the piece with ghost exchanges and global
+// Decomposed over the ranks of an mpiexec run (issue 28): rank 0 reads the
+// mesh, partitions its cells with METIS and sends each rank its piece (owned
+// cells and two ghost layers, mesh/decomposition.hpp), so that no other rank
+// holds the whole mesh; the pseudo-time solver steps the piece with ghost exchanges and global
 // reductions (DomainShare), the flow system holds each rank's rows in the
 // part-by-part numbering, each rank writes its piece of the fields (.vtu with
 // vtkGhostType) and rank 0 the .pvtu, the .pvd and wall.csv.
@@ -49,7 +49,9 @@ class CompressibleSimulation final : public harness::Simulation {
   const EulerDiscretisation& discretisation() const { return *disc_; }
 
  private:
-  void decompose_mesh_over_ranks(OrderedMesh whole, GradientStencil stencil);
+  // This rank's piece from rank 0 (mesh_, share_ and the per-cell numbers);
+  // returns the boundary kinds of the whole mesh's markers.
+  std::vector<BoundaryKind> receive_piece(const harness::CaseConfig& config, GradientStencil stencil);
   void write_piece(const std::filesystem::path& fields, const std::string& stem);
 
   Mesh2D mesh_;  // the whole mesh in its ordering, or this rank's piece

@@ -218,6 +218,67 @@ TEST_F(DecomposeMesh, OneRanksPieceEqualsItsPieceAmongAll) {
   EXPECT_THROW(decompose_mesh_for(mesh, owner, 3, 3), Error);
 }
 
+// The bytes of one member, to compare arrays of structs (Vec2, Face) bit for bit.
+template <class T>
+std::string bytes_of(const std::vector<T>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+// put_piece / get_piece carry a piece from the rank that decomposed to its
+// own (tb-comp2d under mpiexec): every member arrives as it left, the halo
+// plan and the faces included, for a piece that owns nothing too; a short
+// buffer and a piece whose faces name cells it does not hold are refused.
+TEST_F(DecomposeMesh, APieceReadFromItsBytesIsThePieceBitForBit) {
+  const Mesh2D& mesh = *cylinder_;
+  const MeshGeometry geo = compute_geometry(mesh);
+  std::vector<index_t> owner(mesh.num_cells());
+  for (index_t c = 0; c < mesh.num_cells(); ++c) owner[c] = geo.cell_centroid[c].y < 0.0 ? 0 : 2;  // 1 owns nothing
+  for (const MeshPiece& sent : decompose_mesh(mesh, owner, 3)) {
+    SCOPED_TRACE("rank " + std::to_string(sent.cells.rank));
+    ByteWriter out;
+    put_piece(out, sent);
+    const std::string bytes = out.take();
+    ByteReader in(bytes, "the piece");
+    const MeshPiece got = get_piece(in);
+    EXPECT_TRUE(in.done());
+    const Subdomain &a = got.cells, &b = sent.cells;
+    EXPECT_EQ(a.rank, b.rank);
+    EXPECT_EQ(a.global, b.global);
+    EXPECT_EQ(a.owned, b.owned);
+    EXPECT_EQ(a.layer_end, b.layer_end);
+    EXPECT_EQ(a.ghost_owner, b.ghost_owner);
+    EXPECT_EQ(a.halo.neighbours, b.halo.neighbours);
+    EXPECT_EQ(a.halo.send_offsets, b.halo.send_offsets);
+    EXPECT_EQ(a.halo.send_items, b.halo.send_items);
+    EXPECT_EQ(a.halo.recv_offsets, b.halo.recv_offsets);
+    EXPECT_EQ(a.halo.recv_items, b.halo.recv_items);
+    EXPECT_EQ(a.by_global, b.by_global);
+    const Mesh2D &m = got.mesh, &n = sent.mesh;
+    EXPECT_EQ(bytes_of(m.nodes), bytes_of(n.nodes));
+    EXPECT_EQ(m.cell_ptr, n.cell_ptr);
+    EXPECT_EQ(m.cell_nodes, n.cell_nodes);
+    EXPECT_EQ(bytes_of(m.boundary_edges), bytes_of(n.boundary_edges));
+    EXPECT_EQ(m.marker_names, n.marker_names);
+    EXPECT_EQ(bytes_of(m.faces), bytes_of(n.faces));
+    EXPECT_EQ(m.num_interior_faces, n.num_interior_faces);
+    EXPECT_EQ(m.flipped_cells, n.flipped_cells);
+    EXPECT_EQ(m.unmatched_edges, n.unmatched_edges);
+    EXPECT_EQ(got.node_global, sent.node_global);
+    EXPECT_EQ(got.cut_marker, sent.cut_marker);
+    for (std::size_t cut : {std::size_t(0), bytes.size() / 2, bytes.size() - 1}) {
+      ByteReader short_in(std::string_view(bytes).substr(0, cut), "the piece");
+      EXPECT_THROW(get_piece(short_in), Error) << cut << " of " << bytes.size() << " bytes";
+    }
+  }
+  MeshPiece bad = decompose_mesh(mesh, owner, 3)[0];
+  bad.mesh.faces[0].left = bad.mesh.num_cells();
+  ByteWriter out;
+  put_piece(out, bad);
+  const std::string bytes = out.take();
+  ByteReader in(bytes, "the piece");
+  EXPECT_THROW(get_piece(in), Error);
+}
+
 TEST_F(DecomposeMesh, RefusesAnOwnerOfTheWrongSize) {
   EXPECT_THROW(decompose_mesh(*cylinder_, std::vector<index_t>(5, 0), 1), Error);
 }
