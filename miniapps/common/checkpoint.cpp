@@ -7,10 +7,10 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
-#include <type_traits>
 
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/build_commit.hpp"
+#include "solvers/core/byte_buffer.hpp"
 #include "solvers/core/error.hpp"
 #define XXH_INLINE_ALL  // header-only: nothing to link
 #include <xxhash.h>
@@ -24,53 +24,6 @@ namespace {
 // can be verified.
 constexpr std::string_view magic = "tb-checkpoint 3\n";
 constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
-
-// Length-prefixed strings and raw values in native byte order: an exact round
-// trip of every bit.
-void put_string(std::string& o, std::string_view s) {
-  const std::uint64_t n = s.size();
-  o.append(reinterpret_cast<const char*>(&n), sizeof n);
-  o.append(s);
-}
-template <class T>
-void put(std::string& o, T v) {
-  static_assert(std::is_arithmetic_v<T>, "numbers only; strings go through put_string");
-  o.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-// Reads the payload; every read is checked against the bytes left, so even a
-// payload that passed the checksum cannot make it read or allocate past them.
-class PayloadReader {
- public:
-  PayloadReader(std::string_view bytes, const std::string& path) : bytes_(bytes), path_(path) {}
-
-  template <class T>
-  T get(const char* what) {
-    T v{};
-    need(sizeof v, what);
-    std::memcpy(&v, bytes_.data(), sizeof v);
-    bytes_.remove_prefix(sizeof v);
-    return v;
-  }
-  std::string get_string(const char* what) {
-    const auto n = get<std::uint64_t>(what);
-    need(n, what);
-    std::string s(bytes_.substr(0, n));
-    bytes_.remove_prefix(n);
-    return s;
-  }
-  std::size_t left() const { return bytes_.size(); }
-  [[noreturn]] void fail(const std::string& why) const { throw Error(path_ + ": not a usable checkpoint: " + why); }
-
- private:
-  void need(std::uint64_t n, const char* what) const {
-    if (n > bytes_.size())
-      fail(std::string("truncated in ") + what + " (" + std::to_string(n) + " bytes needed, " +
-           std::to_string(bytes_.size()) + " left)");
-  }
-  std::string_view bytes_;
-  const std::string& path_;
-};
 
 std::string hex(std::uint64_t v) {
   char buf[17];
@@ -143,27 +96,32 @@ void check_checkpoint_exists(const std::filesystem::path& dir, int rank, int ran
 
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state, int rank,
                       int ranks) {
-  std::string o(magic);
-  put_string(o, h.app);
-  put_string(o, build_commit());
-  put(o, h.case_digest);
-  put(o, std::int64_t(h.step));
-  put(o, h.wall_seconds);
-  put(o, std::uint64_t(h.totals.size()));
+  // Length-prefixed strings and raw values in native byte order: an exact
+  // round trip of every bit (ByteWriter).
+  ByteWriter o;
+  o.put_bytes(magic);
+  o.put_string(h.app);
+  o.put_string(build_commit());
+  o.put(h.case_digest);
+  o.put(std::int64_t(h.step));
+  o.put(h.wall_seconds);
+  o.put(std::uint64_t(h.totals.size()));
   for (const auto& [name, t] : h.totals) {
-    put_string(o, name);
-    put(o, std::int64_t(t.solves)), put(o, std::int64_t(t.iterations)), put(o, std::int64_t(t.failures));
-    put(o, t.setup_seconds), put(o, t.solve_seconds);
+    o.put_string(name);
+    o.put(std::int64_t(t.solves)), o.put(std::int64_t(t.iterations)), o.put(std::int64_t(t.failures));
+    o.put(t.setup_seconds), o.put(t.solve_seconds);
   }
-  put_string(o, h.harness_state);
-  put_string(o, state);
-  put(o, XXH3_64bits(o.data(), o.size()));
-  write_file_atomically((dir / checkpoint_file(rank, ranks)).string(), o);
+  o.put_string(h.harness_state);
+  o.put_string(state);
+  o.put(XXH3_64bits(o.bytes().data(), o.bytes().size()));
+  write_file_atomically((dir / checkpoint_file(rank, ranks)).string(), o.take());
 }
 
 std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
                              CheckpointHeader& h) {
-  PayloadReader whole(bytes, path);
+  // Every read is checked against the bytes left (ByteReader), so even a
+  // payload that passed the checksum cannot make it read or allocate past them.
+  const ByteReader whole(bytes, path + ": not a usable checkpoint");
   if (is_unverifiable_old_format(bytes))
     whole.fail("format version " + std::string(1, bytes[sizeof(std::uint64_t) + 14]) +
                " has no checksum, so nothing in it can be verified; this build reads version 3 only: run the case "
@@ -178,7 +136,7 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
     whole.fail("checksum mismatch (stored " + hex(stored) + ", computed " + hex(computed) +
                "): the file is damaged or truncated");
 
-  PayloadReader in(body.substr(magic.size()), path);
+  ByteReader in(body.substr(magic.size()), path + ": not a usable checkpoint");
   h.app = in.get_string("the miniapp name");
   if (h.app != app) in.fail("written by " + h.app + ", not " + app);
   h.program_version = in.get_string("the program version");

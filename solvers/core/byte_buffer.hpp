@@ -38,6 +38,10 @@ class ByteWriter {
     put(std::uint64_t(s.size()));
     bytes_.append(s);
   }
+  // Bytes as they are, no length before them (a file's magic line).
+  void put_bytes(std::string_view s) { bytes_.append(s); }
+  // The bytes so far (a checksum over them, say), and all of them, handed over.
+  std::string_view bytes() const { return bytes_; }
   std::string take() { return std::move(bytes_); }
 
  private:
@@ -75,15 +79,18 @@ class ByteReader {
     bytes_.remove_prefix(n);
     return s;
   }
+  std::size_t left() const { return bytes_.size(); }
   bool done() const { return bytes_.empty(); }
+  // tb::Error "WHAT: WHY", for what the reader's caller finds wrong in the bytes.
+  [[noreturn]] void fail(const std::string& why) const { throw Error(what_ + ": " + why); }
 
  private:
   void need(std::uint64_t n, const char* item) const {
     if (n > bytes_.size()) fail(item, n);
   }
   [[noreturn]] void fail(const char* item, std::uint64_t n) const {
-    throw Error(what_ + ": truncated in " + item + " (" + std::to_string(n) + " bytes needed, " +
-                std::to_string(bytes_.size()) + " left)");
+    fail(std::string("truncated in ") + item + " (" + std::to_string(n) + " bytes needed, " +
+         std::to_string(bytes_.size()) + " left)");
   }
 
   std::string_view bytes_;
