@@ -28,7 +28,7 @@ class ByteWriter {
   void put_array(std::span<const T> v) {
     static_assert(std::is_trivially_copyable_v<T>, "arrays of plain values only");
     put(std::uint64_t(v.size()));
-    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size_bytes());
+    if (!v.empty()) bytes_.append(reinterpret_cast<const char*>(v.data()), v.size_bytes());
   }
   template <class T>
   void put_array(const std::vector<T>& v) {
@@ -68,7 +68,7 @@ class ByteReader {
     const auto n = get<std::uint64_t>(item);
     if (n > bytes_.size() / sizeof(T)) fail(item, n * sizeof(T));
     std::vector<T> v(n);
-    std::memcpy(v.data(), bytes_.data(), n * sizeof(T));
+    if (n > 0) std::memcpy(v.data(), bytes_.data(), n * sizeof(T));  // an empty vector's data() may be null
     bytes_.remove_prefix(n * sizeof(T));
     return v;
   }
