@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -12,6 +11,7 @@
 #include "solvers/core/build_commit.hpp"
 #include "solvers/core/byte_buffer.hpp"
 #include "solvers/core/error.hpp"
+#include "step_table.hpp"
 #define XXH_INLINE_ALL  // header-only: nothing to link
 #include <xxhash.h>
 
@@ -24,12 +24,6 @@ namespace {
 // can be verified.
 constexpr std::string_view magic = "tb-checkpoint 3\n";
 constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
-
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // Versions 1 and 2 began with the length-prefixed text "tb-checkpoint 1" or "... 2".
 bool is_unverifiable_old_format(std::string_view bytes) {
@@ -133,7 +127,7 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
   std::memcpy(&stored, bytes.data() + body.size(), checksum_bytes);
   const std::uint64_t computed = XXH3_64bits(body.data(), body.size());
   if (stored != computed)
-    whole.fail("checksum mismatch (stored " + hex(stored) + ", computed " + hex(computed) +
+    whole.fail("checksum mismatch (stored " + format_hex(stored) + ", computed " + format_hex(computed) +
                "): the file is damaged or truncated");
 
   ByteReader in(body.substr(magic.size()), path + ": not a usable checkpoint");
@@ -180,8 +174,8 @@ std::string read_checkpoint(const std::filesystem::path& dir, const std::string&
   if (h.case_digest != digest) {
     std::string free_keys;
     for (const char* key : restart_free_keys) free_keys += (free_keys.empty() ? "" : ", ") + std::string(key);
-    throw Error(path + ": not a usable checkpoint: written for another case (digest " + hex(h.case_digest) +
-                ", this case " + hex(digest) + "); a restart may change only " + free_keys);
+    throw Error(path + ": not a usable checkpoint: written for another case (digest " + format_hex(h.case_digest) +
+                ", this case " + format_hex(digest) + "); a restart may change only " + free_keys);
   }
   return state;
 }

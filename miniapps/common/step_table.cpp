@@ -27,6 +27,12 @@ std::string format_number(double v) {
   return buf;
 }
 
+std::string format_hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 StepTable::StepTable(std::string path, bool resume, long last_step) : path_(std::move(path)) {
   if (resume) {
     // Keep the header and the rows up to the checkpoint's step.

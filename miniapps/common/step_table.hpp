@@ -1,6 +1,7 @@
 #pragma once
 // A CSV table that grows by one row per time step. Each row is flushed as soon
 // as it is written, so a killed run keeps every finished step.
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -28,5 +29,7 @@ class StepTable {
 
 std::string csv_field(const std::string& s);
 std::string format_number(double v);
+// v in 16 hexadecimal digits: how steps.csv and the checkpoints' messages write checksums and digests.
+std::string format_hex(std::uint64_t v);
 
 }  // namespace tb::harness

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 
 #define XXH_INLINE_ALL  // header-only: nothing to link, also on a bare CUDA machine
 #include <xxhash.h>
@@ -12,6 +11,7 @@
 #include "solvers/factory/partitioned_solver.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/matrix_market.hpp"
+#include "step_table.hpp"
 
 namespace tb::harness {
 
@@ -28,24 +28,13 @@ void SolverTotals::add(const SolveStats& s, bool accepted) {
   solve_seconds += s.solve_seconds;
 }
 
-namespace {
-
-// A checksum as steps.csv writes it: the XXH3 digest in 16 hexadecimal digits.
-std::string hex_digest(const XXH3_state_t& state) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(XXH3_64bits_digest(&state)));
-  return buf;
-}
-
-}  // namespace
-
 std::string system_checksum(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0) {
   XXH3_state_t state;
   XXH3_64bits_reset(&state);
   XXH3_64bits_update(&state, a.values.data(), a.values.size() * sizeof(double));
   XXH3_64bits_update(&state, b.data(), b.size_bytes());
   XXH3_64bits_update(&state, x0.data(), x0.size_bytes());
-  return hex_digest(state);
+  return format_hex(XXH3_64bits_digest(&state));
 }
 
 std::string folded_checksum(std::span<const std::string> checksums) {
@@ -54,7 +43,7 @@ std::string folded_checksum(std::span<const std::string> checksums) {
   XXH3_state_t state;
   XXH3_64bits_reset(&state);
   for (const auto& c : checksums) XXH3_64bits_update(&state, c.data(), c.size());
-  return hex_digest(state);
+  return format_hex(XXH3_64bits_digest(&state));
 }
 
 SystemSolvers::SystemSolvers(const std::vector<std::string>& systems,
