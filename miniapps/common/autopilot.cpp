@@ -368,7 +368,9 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
       fresh_[k] = 1;
       cut_[k] = char(cut);
       met_[k] = char(!failed[k]);
-      if (counts_failed) failed_once_[k] = 1;
+      // Cut at the start-up round: not known to converge on the first system
+      // within what the cheapest spent (AutopilotSlot::solve): as one that failed.
+      if (counts_failed || (cut && last_probe_ == 0)) failed_once_[k] = 1;
       probes_.push_back({step, int(k), cost[k], iterations[k], counts_failed, cut, missed && !counts_failed,
                          progress_of(k), weighted(k, 1.0)});
     }
@@ -400,7 +402,10 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
       ++trigger_confirmations_;
     // Back off from candidates far behind the one in charge on this step's
     // systems: their probes cost more than they are likely to win. Far is 2x
-    // for the runner-up (the likely challenger), 1.5x for the others.
+    // for the runner-up (the likely challenger), 1.5x for the others, and for
+    // one that failed (it takes the charge by 2x only, decide()) anything short
+    // of a 2x win: on the NACA 0012, block Jacobi and the multicolour solver,
+    // cut at the start-up round, won no round by 2x and were probed in each.
     int runner_up = -1;
     for (std::size_t k = 0; k < estimate_.size(); ++k)
       if (fresh_[k] && !cut_[k] && k != k1 && std::isfinite(estimate_[k]) &&
@@ -408,7 +413,8 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
         runner_up = int(k);
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       if (!fresh_[k]) continue;
-      const bool far_behind = cut_[k] || !(estimate_[k] <= (int(k) == runner_up ? 2.0 : 1.5) * estimate_[k1]);
+      const double far = failed_once_[k] ? 0.5 : int(k) == runner_up ? 2.0 : 1.5;
+      const bool far_behind = cut_[k] || !(estimate_[k] <= far * estimate_[k1]);
       interval_[k] = int(k) != in_charge_ && far_behind ? std::min(2 * interval_[k], 8L) : 1;
     }
     if (!confirming) ++round_;  // the rounds that count for the backed-off candidates

@@ -298,17 +298,20 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     // or twice the last solve in charge: past that it cannot take the charge,
     // or is far behind, and the rest of its solve would be spent for nothing.
     // The likely cheapest runs first, so that the budget tightens early. The
-    // first round runs every probe to its end: whether a candidate converges
-    // at all is what the policy's rule for candidates that failed needs (block
-    // Jacobi on the NACA 0012 fails step 1 at 60 iterations; cut short, it took
-    // the charge and the run needed 80 pseudo-steps instead of 64).
-    double budget = 2.0 * last_in_charge_cost_;
+    // first round has no solve in charge to bound it: its first probe runs to
+    // its end, and each later one stops at the cheapest finished. Whether a
+    // candidate cut there would have converged is not known, so the policy
+    // treats it as one that failed (taking the charge by 2x only): block
+    // Jacobi on the NACA 0012, which fails step 1 at its 60 iterations, won
+    // later probes by 1.4-1.6x and slowed the run when it took the charge.
+    double budget = first_round || std::isnan(last_in_charge_cost_) ? std::numeric_limits<double>::infinity()
+                                                                    : 2.0 * last_in_charge_cost_;
     WallTimer probes;
     std::fill(probe_accepted_.begin(), probe_accepted_.end(), char(0));
     for (int k : policy_.probe_order()) {
       if (!policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
-      const SolveStats p = run(k, a, b, x_, first_round ? SolveLimit{} : probe_limit(k, budget));
+      const SolveStats p = run(k, a, b, x_, probe_limit(k, budget));
       probe_cost_[std::size_t(k)] = last_cost_, probe_iterations_[std::size_t(k)] = p.iterations;
       if (p.converged()) budget = std::min(budget, cost_of(k, p)), cheapest = std::min(cheapest, cost_of(k, p));
       ask_progress(k, x_);
