@@ -5,7 +5,7 @@
 #
 # coarse: the small meshes committed in inputs/meshes/ (tests read them);
 #         regenerating them there should give the same files.
-# medium: ~20-50k cells; fine: ~200k cells (the size of seed 001's meshes).
+# medium: ~20-50k cells (and a 13.8k-cell NACA0012, naca0012_13k); fine: ~200k cells (the size of seed 001's meshes).
 # tet:    tetrahedral unit spheres with about the node counts of seed 002's
 #         Table II (6,309 ... 983,633), for tb-bench-multicolor --mesh; the
 #         largest takes Gmsh about 6 minutes and 4 GB.
@@ -73,6 +73,9 @@ if [[ $level == medium || $level == all ]]; then
   mesh cylinder cylinder_medium "$out" -setnumber n_theta 192
   mesh naca0012 naca0012_medium "$out" -setnumber n_side 161 -setnumber h_wall 5e-4 -setnumber bl_ratio 1.12 \
     -setnumber h_near 0.012 -setnumber h_far 4
+  # About the 13,156 cells of the mesh issue 24 timed FVENS on (13,794: 10,080 triangles, 3,714 quadrilaterals).
+  mesh naca0012 naca0012_13k "$out" -setnumber n_side 91 -setnumber h_wall 8e-4 -setnumber bl_ratio 1.14 \
+    -setnumber h_near 0.0235 -setnumber h_far 6
 fi
 if [[ $level == fine || $level == all ]]; then
   mesh cylinder cylinder_fine "$out" -setnumber n_theta 512
