@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""Peak memory per rank of a miniapp run on 1 and on 2 ranks, read as resident
+set size (RSS) and as proportional set size (PSS) from /proc every 20 ms.
+
+RSS counts every page a process maps, so each rank counts the shared
+libraries' pages in full although the ranks of a node share them. PSS divides
+each shared page among the processes that map it: the ranks' PSS add up to
+what the run occupies. Issue 28 asks for memory per rank at 2 ranks at most
+0.6x of one rank's; both readings are given.
+
+  /usr/bin/python3 bench/dist/memory_per_rank.py --json OUT.json -- PROGRAM [ARGS...]
+
+The program runs alone (1 rank, no mpiexec) and under `mpiexec -n 2`, in turn,
+--reps times each (Open MPI: --oversubscribe, and root allowed when run as root).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+
+def descendants(pid):
+    """PIDs below pid (children, grandchildren...), from /proc/*/stat."""
+    children = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        for c in children.get(p, []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def rollup(pid):
+    """(rss_kib, pss_kib, command name) of a process, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            comm = f.read().strip()
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            text = f.read()
+    except OSError:
+        return None
+    rss = int(re.search(r"^Rss:\s+(\d+)", text, re.M).group(1))
+    pss = int(re.search(r"^Pss:\s+(\d+)", text, re.M).group(1))
+    return rss, pss, comm
+
+
+def run(cmd, program):
+    """Peak RSS and PSS (MiB) of each process whose name starts like the program's."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peaks = {}
+    name = os.path.basename(program)[:15]
+    while proc.poll() is None:
+        for pid in [proc.pid] + descendants(proc.pid):
+            r = rollup(pid)
+            if r is None or not (r[2].startswith(name[:15]) or r[2] == "exe"):
+                continue
+            old = peaks.get(pid, (0, 0))
+            peaks[pid] = (max(old[0], r[0]), max(old[1], r[1]))
+        time.sleep(0.02)
+    ranks = sorted(peaks.values(), reverse=True)
+    return {"exit": proc.returncode, "processes": len(ranks),
+            "peak_rss_mib": [r[0] / 1024 for r in ranks], "peak_pss_mib": [r[1] / 1024 for r in ranks]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--json")
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = [c for c in a.command if c != "--"]
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    os.environ.update(env)
+    results = {"command": cmd, "loadavg_before": open("/proc/loadavg").read().split()[:3], "one": [], "two": []}
+    with tempfile.TemporaryDirectory(prefix="tb-memory-") as work:
+        for rep in range(a.reps):
+            out1, out2 = os.path.join(work, f"one{rep}"), os.path.join(work, f"two{rep}")
+            results["one"].append(run(cmd + ["--out", out1], cmd[0]))
+            results["two"].append(run(["mpiexec", "--oversubscribe", "-n", "2"] + cmd + ["--out", out2], cmd[0]))
+            one, two = results["one"][-1], results["two"][-1]
+            print("rep %d: one rank RSS %.1f PSS %.1f MiB | two ranks (larger) RSS %.1f PSS %.1f MiB | ratios RSS %.2f "
+                  "PSS %.2f" % (rep + 1, one["peak_rss_mib"][0], one["peak_pss_mib"][0], two["peak_rss_mib"][0],
+                                two["peak_pss_mib"][0], two["peak_rss_mib"][0] / one["peak_rss_mib"][0],
+                                two["peak_pss_mib"][0] / one["peak_pss_mib"][0]), flush=True)
+    results["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
