@@ -353,6 +353,7 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
   if (k0_failed || k0_missed_alone) failed_once_[k0] = 1;
   if (k0_failed) bar(k0, step);
   if (probing) {
+    const bool first = last_probe_ == 0;  // the start-up round
     // The furthest any update of this round goes: what the weights compare with.
     double best = 1.0;
     for (std::size_t k = 0; k < estimate_.size(); ++k)
@@ -370,13 +371,13 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
       met_[k] = char(!failed[k]);
       // Cut at the start-up round: not known to converge on the first system
       // within what the cheapest spent (AutopilotSlot::solve): as one that failed.
-      if (counts_failed || (cut && last_probe_ == 0)) failed_once_[k] = 1;
+      if (counts_failed || (cut && first)) failed_once_[k] = 1;
       probes_.push_back({step, int(k), cost[k], iterations[k], counts_failed, cut, missed && !counts_failed,
                          progress_of(k), weighted(k, 1.0)});
     }
     if (risk_came_true) bar(k0, step);
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
-    const bool first = last_probe_ == 0, confirming = confirm_only_;
+    const bool confirming = confirm_only_;
     const bool triggered = !first && probe_requested_ && !confirming;
     last_probe_ = step;
     probe_requested_ = probe_all_ = confirm_only_ = rereference_ = false;

@@ -304,8 +304,9 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     // treats it as one that failed (taking the charge by 2x only): block
     // Jacobi on the NACA 0012, which fails step 1 at its 60 iterations, won
     // later probes by 1.4-1.6x and slowed the run when it took the charge.
-    double budget = first_round || std::isnan(last_in_charge_cost_) ? std::numeric_limits<double>::infinity()
-                                                                    : 2.0 * last_in_charge_cost_;
+    // (No solve in charge has run before the first round: NaN.)
+    double budget =
+        std::isnan(last_in_charge_cost_) ? std::numeric_limits<double>::infinity() : 2.0 * last_in_charge_cost_;
     WallTimer probes;
     std::fill(probe_accepted_.begin(), probe_accepted_.end(), char(0));
     for (int k : policy_.probe_order()) {
