@@ -82,6 +82,8 @@ def run(exe, name, toml, sets, workdir):
         "matrix_free_from_step": next((int(r["step"]) for r in rows if r.get("res:cfl_cut") == "4"), 0),
         "max_cfl": max(float(r["cfl"]) for r in rows), "final_cfl": f["final_cfl"],
         "steps_at_cfl_cap": sum(1 for r in rows if float(r["cfl"]) >= 1e4 * (1 - 1e-12)),
+        # jacobian.reuse: steps that solved with an earlier step's matrix.
+        "steps_jacobian_reused": sum(1 for r in rows if r.get("res:jacobian_reused") == "1"),
         "min_omega": min(float(r["res:omega"]) for r in rows),
         "cl": f["cl"], "cd": f["cd"], "cd_pressure": f["cd_pressure"], "cd_viscous": f["cd_viscous"],
         "wall_seconds": wall,

@@ -77,6 +77,12 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "jacobian.form = matrix_free (first_order_then_matrix_free after its switch): at most this many outer "
               "iterations (solves of the first-order system) per step",
               harness::in_range(1, 100)});
+  schema.add({"jacobian.reuse", KeyType::integer, "10",
+              "steps one assembled first-order Jacobian (and its factors) may serve while the CFL and the order stay "
+              "as at its assembly and every step is healthy (no relaxation, safeguard or retry, solves converged, "
+              "residual falling): in practice at the CFL cap; 1: assembled every step (the paper); jacobian.form = "
+              "exact assembles every step",
+              harness::in_range(1, 1000)});
   schema.add({"scheme.order", KeyType::integer, "2", "1, or 2 (least-squares gradients, after a first-order start)",
               harness::one_of({"1", "2"})});
   schema.add({"scheme.boundary_gradients", KeyType::text, "ghosts",
@@ -266,6 +272,7 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   if (s.matrix_free_after_stall && s.stall_steps == 0)
     throw config.refusal("jacobian.form",
                          "another form with " + config.key_and_value("cfl.stall_steps") + " (it waits for a stall)");
+  s.jacobian_reuse = int(config.integer("jacobian.reuse"));  // 1 to 1000 (its domain)
   s.matrix_free.rtol = config.real("jacobian.matrix_free_rtol");
   s.matrix_free.maxit = int(config.integer("jacobian.matrix_free_maxit"));  // 1 to 100 (its domain)
   if (s.cfl_max < s.cfl_min) throw config.refusal("cfl.max", ">= " + config.key_and_value("cfl.min"));

@@ -215,6 +215,7 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
            {"omega", r.omega},
            {"retries", double(r.retries)},
            {"cfl_cut", double(r.safeguard)},
+           {"jacobian_reused", r.jacobian_reused ? 1.0 : 0.0},
            {"residual_s", r.residual_s},
            {"jacobian_s", r.jacobian_s},
            {"outer_its", double(r.outer_iterations)}},

@@ -149,10 +149,11 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     shift_.resize(n);
     for (std::size_t c = 0; c < n; ++c) shift_[c] = sums_[c] / cfl_;
     t0 = clock::now();
+    rep.jacobian_reused = !coloured_ && reuses_jacobian();
     if (coloured_)
       coloured_->assemble(disc_, w_, r_, order_, shift_, a_);
-    else
-      disc_.assemble_jacobian(w_, shift_, a_);
+    else if (!rep.jacobian_reused)
+      assemble_first_order(w_, shift_, cfl_);
     rep.jacobian_s += seconds_since(t0);
     dw_.assign(own * num_vars, 0.0);
     if (matrix_free_) {
@@ -214,6 +215,12 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
   // The growth floor (pseudo_time.hpp): a healthy step raises the CFL by at least cfl_growth.
   if (rep.omega >= 1.0 && rep.safeguard == 0 && norm_ < settings_.growth_tolerance * previous)
     factor = std::max(factor, settings_.cfl_growth);
+  ++served_;
+  // Matrix-free, an inner solve at its iteration limit is a preconditioner's: the outer iteration's tolerance counts.
+  const bool solved = matrix_free_ ? rep.outer_converged
+                                   : std::all_of(rep.solves.begin(), rep.solves.end(),
+                                                 [](const SolveStats& st) { return st.converged(); });
+  healthy_ = rep.retries == 0 && rep.omega >= 1.0 && rep.safeguard == 0 && norm_ < previous && solved;
   cfl_ *= factor;
   // Below cfl_min only for the step after cuts for a non-physical state.
   cfl_ = std::min(cfl_, settings_.cfl_max);
@@ -231,6 +238,23 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     rep.residual_s += seconds_since(t0);
   }
   return rep;
+}
+
+bool PseudoTimeSolver::keeps_assembled_state() const {
+  return settings_.jacobian_reuse > 1 && !coloured_ && served_ > 0;
+}
+
+bool PseudoTimeSolver::reuses_jacobian() const {
+  return settings_.jacobian_reuse > 1 && served_ > 0 && served_ < settings_.jacobian_reuse && healthy_ &&
+         cfl_ == assembled_cfl_ && order_ == assembled_order_;
+}
+
+void PseudoTimeSolver::assemble_first_order(const std::vector<State>& w, const std::vector<double>& shift, double cfl) {
+  disc_.assemble_jacobian(w, shift, a_);
+  served_ = 0;
+  assembled_cfl_ = cfl;
+  assembled_order_ = order_;
+  if (settings_.jacobian_reuse > 1) assembled_w_ = w;  // a copy into the capacity of the last one
 }
 
 void PseudoTimeSolver::solve_matrix_free(const LinearSolve& solve, PseudoStepReport& rep) {
@@ -293,6 +317,10 @@ void PseudoTimeSolver::save(std::ostream& out) const {
   const std::size_t n = std::size_t(owned_);
   put(n);
   out.write(reinterpret_cast<const char*>(w_.data()), std::streamsize(n * sizeof(State)));
+  // The reused Jacobian's origin (ghosts included on a piece): load() assembles the same a_ from it.
+  put(served_), put(assembled_cfl_), put(assembled_order_), put(healthy_);
+  if (keeps_assembled_state())
+    out.write(reinterpret_cast<const char*>(assembled_w_.data()), std::streamsize(w_.size() * sizeof(State)));
 }
 
 void PseudoTimeSolver::load(std::istream& in) {
@@ -312,6 +340,18 @@ void PseudoTimeSolver::load(std::istream& in) {
                 std::to_string(owned_));
   in.read(reinterpret_cast<char*>(w_.data()), std::streamsize(n * sizeof(State)));
   if (!in) throw Error("checkpoint: state truncated");
+  get(served_), get(assembled_cfl_), get(assembled_order_), get(healthy_);
+  if (keeps_assembled_state()) {
+    assembled_w_.resize(w_.size());
+    in.read(reinterpret_cast<char*>(assembled_w_.data()), std::streamsize(w_.size() * sizeof(State)));
+    if (!in) throw Error("checkpoint: the reused Jacobian's state truncated");
+    const int served = served_, order = assembled_order_;
+    disc_.spectral_radius_sums(assembled_w_, sums_);
+    shift_.resize(w_.size());
+    for (std::size_t c = 0; c < w_.size(); ++c) shift_[c] = sums_[c] / assembled_cfl_;
+    assemble_first_order(assembled_w_, shift_, assembled_cfl_);
+    served_ = served, assembled_order_ = order;
+  }
   evaluate_residual();
 }
 

@@ -1,10 +1,13 @@
 // The pseudo-time solver's control: a non-physical update is undone and redone
 // with the CFL number cut, the relaxation bounds relative changes, the CFL ramp
 // follows Eq. 3, a first-order start hands over to second order after one order
-// of residual drop, and save/load continues bit for bit.
+// of residual drop, a Jacobian is reused only at a fixed CFL after healthy
+// steps, and save/load continues bit for bit (a reused Jacobian included).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "compressible_fixtures.hpp"
@@ -234,6 +237,114 @@ TEST(PseudoTime, SaveAndLoadContinueBitForBit) {
   for (int n = 0; n < 5; ++n) b.step(lb.function());
   EXPECT_EQ(a.cfl(), b.cfl());
   EXPECT_EQ(a.order(), b.order());
+  for (std::size_t i = 0; i < a.state().size(); ++i) ASSERT_EQ(a.state()[i], b.state()[i]) << "cell " << i;
+}
+
+// First order at a fixed cap (no ramp to wait for): from the free stream the
+// first steps are relaxed, then the CFL climbs back to the cap and stays.
+PseudoTimeSettings at_the_cap(int reuse) {
+  PseudoTimeSettings s;
+  s.order = 1;
+  s.cfl_start = 1000.0;
+  s.cfl_max = 1000.0;
+  s.cfl_growth = 1.5;
+  s.jacobian_reuse = reuse;
+  s.rel_tol = 1e-9;  // two runs' steady states compared to 1e-6
+  return s;
+}
+
+// max |a - b| over max |a|, the worst of the four variables.
+double max_relative_difference(const std::vector<State>& a, const std::vector<State>& b) {
+  double worst = 0.0;
+  for (std::size_t k = 0; k < num_vars; ++k) {
+    double diff = 0.0, size = 0.0;
+    for (std::size_t c = 0; c < a.size(); ++c)
+      diff = std::max(diff, std::abs(a[c][k] - b[c][k])), size = std::max(size, std::abs(a[c][k]));
+    worst = std::max(worst, diff / size);
+  }
+  return worst;
+}
+
+TEST(PseudoTime, AJacobianIsReusedOnlyAtAnUnchangedCflAfterHealthySteps) {
+  Case c;
+  const int reuse = 4;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), at_the_cap(reuse));
+  JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  const LinearSolve inner = linear.function();
+  std::vector<double> values;  // the matrix of the step's (only) solve
+  const LinearSolve solve = [&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+    values = a.values;
+    return inner(a, b, x);
+  };
+  std::vector<double> previous_values;
+  PseudoStepReport previous;
+  int reused = 0, in_a_row = 0;
+  for (int n = 0; n < 200 && !solver.converged(); ++n) {
+    const PseudoStepReport r = solver.step(solve);
+    if (r.jacobian_reused) {
+      ++reused;
+      EXPECT_LT(++in_a_row, reuse) << "step " << n + 1 << ": one Jacobian serves at most jacobian_reuse steps";
+      EXPECT_EQ(r.cfl, previous.cfl) << "step " << n + 1;
+      EXPECT_TRUE(previous.omega >= 1.0 && previous.safeguard == 0 && previous.retries == 0 &&
+                  previous.residual_factor < 1.0 && previous.solves.back().converged())
+          << "step " << n + 1 << " reused the Jacobian after an unhealthy step";
+      EXPECT_TRUE(values == previous_values) << "step " << n + 1 << " reports a reuse but solved another matrix";
+    } else {
+      in_a_row = 0;
+      if (n > 0) {
+        EXPECT_FALSE(values == previous_values) << "step " << n + 1 << " reassembled the same matrix";
+      }
+    }
+    previous = r;
+    previous_values = values;
+  }
+  ASSERT_TRUE(solver.converged());
+  EXPECT_GE(reused, 8);  // 10 of 16 when written (14 steps assembling every step)
+
+  // The same steady state as assembling every step: the residual, not the
+  // Jacobian, defines it (to the convergence tolerance).
+  PseudoTimeSolver every(c.disc, c.free_stream(), at_the_cap(1));
+  JacobianSolver fresh("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  for (int n = 0; n < 200 && !every.converged(); ++n) EXPECT_FALSE(every.step(fresh.function()).jacobian_reused);
+  ASSERT_TRUE(every.converged());
+  std::printf("reused %d of %ld steps; %ld assembling every step; difference %.3g\n", reused, solver.steps(),
+              every.steps(), max_relative_difference(solver.state(), every.state()));
+  EXPECT_LT(max_relative_difference(solver.state(), every.state()), 1e-7);  // 4e-9 when written
+  EXPECT_LE(solver.steps(), every.steps() + 5);
+}
+
+TEST(PseudoTime, NoJacobianIsReusedWhileTheResidualDoesNotFall) {
+  // A zero update leaves the residual level: no step is healthy.
+  Case c;
+  PseudoTimeSolver solver(c.disc, c.free_stream(), at_the_cap(10));
+  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+    std::fill(x.begin(), x.end(), 0.0);
+    return SolveStats{};
+  };
+  for (int n = 0; n < 5; ++n) EXPECT_FALSE(solver.step(nothing).jacobian_reused) << "step " << n + 1;
+}
+
+TEST(PseudoTime, SaveAndLoadContinueBitForBitWhileAJacobianIsReused) {
+  // Saved while a Jacobian serves: load() assembles it again from the state it
+  // came from, not from the current one, or the next steps would differ.
+  Case c;
+  const std::string spec = "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0";
+  JacobianSolver la(spec), lb(spec);
+  PseudoTimeSolver a(c.disc, c.free_stream(), at_the_cap(20));
+  bool reusing = false;
+  for (int n = 0; n < 60 && !reusing; ++n) reusing = a.step(la.function()).jacobian_reused;
+  ASSERT_TRUE(reusing);
+  std::stringstream saved;
+  a.save(saved);
+  std::vector<bool> reused_a, reused_b;
+  for (int n = 0; n < 5; ++n) reused_a.push_back(a.step(la.function()).jacobian_reused);
+
+  PseudoTimeSolver b(c.disc, c.free_stream(), at_the_cap(20));
+  b.load(saved);
+  for (int n = 0; n < 5; ++n) reused_b.push_back(b.step(lb.function()).jacobian_reused);
+  EXPECT_EQ(reused_a, reused_b);
+  EXPECT_TRUE(reused_b.front());
+  EXPECT_EQ(a.cfl(), b.cfl());
   for (std::size_t i = 0; i < a.state().size(); ++i) ASSERT_EQ(a.state()[i], b.state()[i]) << "cell " << i;
 }
 
