@@ -34,6 +34,17 @@ State residual_norms(const std::vector<State>& r) { return square_roots(squared_
 
 namespace {
 
+// The accepted attempt's solve (the last) stopped short of its tolerance
+// having taken less than a tenth off the linear residual. (One that got
+// further is the inexact step the paper's iteration limit allows: on the
+// cylinder such steps are most of a run.) A solve that did not run (a test's
+// stand-in) missed nothing.
+bool made_no_headway(const std::vector<SolveStats>& solves) {
+  if (solves.empty()) return false;
+  const SolveStats& st = solves.back();
+  return st.reason != StopReason::not_run && !st.converged() && !(st.final_residual < 0.9 * st.initial_residual);
+}
+
 double total_norm(const State& n) { return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] + n[3] * n[3]); }
 
 using clock = std::chrono::steady_clock;
@@ -188,12 +199,17 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     factor = std::min(factor, std::max(rep.omega / settings_.omega_cfl, settings_.cfl_cut));
     rep.safeguard = 1;
   }
-  // Matrix-free: an outer iteration that missed its tolerance and a step that
-  // took less than a tenth off the residual: at this CFL the paper's system
-  // no longer preconditions the step's (docs/compressible.md), and the CFL
-  // that made it so is cut. (A missed tolerance alone is common on the way
-  // to 1e4, with the residual still falling fast.)
-  if (matrix_free_ && !rep.outer_converged && norm_ > 0.9 * previous && rep.safeguard == 0) {
+  // A step whose system was not solved (matrix-free: the outer iteration
+  // missed its tolerance; else the solve stopped with less than a tenth off
+  // its residual) and which took less than a tenth off the residual: at this
+  // CFL the step's system is beyond its solver (matrix-free: the paper's
+  // system no longer preconditions the step's, docs/compressible.md; the
+  // paper's system alone: FGMRES(30) with BiLU(0) stagnates, as on the
+  // laminar NACA0012 in first order above CFL ~2,000), and the CFL that made
+  // it so is cut. (A missed tolerance alone is common on the way to 1e4, with
+  // the residual still falling fast.)
+  const bool missed = matrix_free_ ? !rep.outer_converged : made_no_headway(rep.solves);
+  if (missed && norm_ > 0.9 * previous && rep.safeguard == 0) {
     factor = std::min(factor, settings_.stall_cut);
     rep.safeguard = 3;
   }

@@ -156,32 +156,54 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   EXPECT_EQ(cfl.back(), s.cfl_min);  // never below cfl_min
 }
 
-TEST(PseudoTime, AMatrixFreeStepThatMissedItsSystemCutsTheCfl) {
-  // Matrix-free with a preconditioner that returns nothing: the outer
-  // iteration cannot meet its tolerance and the residual stays where it is.
-  // The matrix-free safeguard halves the CFL at once (stall_cut), where the
-  // paper's form with the same "solver" keeps it until stall_steps have passed.
+TEST(PseudoTime, AStepWhoseSystemMissedItsToleranceCutsTheCfl) {
+  // A "solver" that stops at its iteration limit having done nothing: the
+  // system is not solved (matrix-free: the outer iteration, each of whose
+  // preconditioner solves returns nothing, misses its tolerance) and the
+  // residual stays where it is. The safeguard halves the CFL at once
+  // (stall_cut) in both forms.
+  const LinearSolve stopped = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+    std::fill(x.begin(), x.end(), 0.0);
+    SolveStats st;
+    st.reason = StopReason::max_iterations;
+    st.initial_residual = st.final_residual = 1.0;
+    return st;
+  };
   for (const JacobianForm form : {JacobianForm::matrix_free, JacobianForm::first_order}) {
     Case c;
     PseudoTimeSettings s;
     s.cfl_start = 1000.0;
     s.jacobian = form;
     PseudoTimeSolver solver(c.disc, c.free_stream(), s);
-    const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
-      std::fill(x.begin(), x.end(), 0.0);
-      return SolveStats{};
-    };
-    const PseudoStepReport r = solver.step(nothing);
+    const PseudoStepReport r = solver.step(stopped);
     if (form == JacobianForm::matrix_free) {
       EXPECT_FALSE(r.outer_converged);
       EXPECT_GT(r.outer_iterations, 0);
-      EXPECT_EQ(r.safeguard, 3);
-      EXPECT_EQ(solver.cfl(), 500.0);
     } else {
       EXPECT_EQ(r.outer_iterations, 0);
-      EXPECT_EQ(r.safeguard, 0);
-      EXPECT_EQ(solver.cfl(), 1000.0);
     }
+    EXPECT_EQ(r.safeguard, 3);
+    EXPECT_EQ(solver.cfl(), 500.0);
+  }
+  // The paper's system: a solve stopped at its limit with its residual halved
+  // is the inexact step the iteration limit allows, and a solve that did not
+  // run (reason not_run) missed nothing: the CFL stays until stall_steps have passed.
+  const LinearSolve halved = [&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+    SolveStats st = stopped(a, b, x);
+    st.final_residual = 0.5;
+    return st;
+  };
+  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
+    std::fill(x.begin(), x.end(), 0.0);
+    return SolveStats{};
+  };
+  for (const LinearSolve& solve : {halved, nothing}) {
+    Case c;
+    PseudoTimeSettings s;
+    s.cfl_start = 1000.0;
+    PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+    EXPECT_EQ(solver.step(solve).safeguard, 0);
+    EXPECT_EQ(solver.cfl(), 1000.0);
   }
 }
 
