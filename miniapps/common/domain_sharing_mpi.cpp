@@ -132,9 +132,18 @@ std::string scatter_from_root(const std::vector<std::string>& per_rank) {
   if (comm->rank() == 0) {
     if (per_rank.size() != std::size_t(ranks))
       throw Error("internal: " + std::to_string(per_rank.size()) + " parts for " + std::to_string(ranks) + " ranks");
+    std::size_t total = 0;
+    for (const std::string& part : per_rank) total += part.size();
+    // MPI_Scatterv takes each part's size and offset as ints: a part, and the
+    // parts before the last one together (its offset), must stay below 2 GiB.
+    if (total - per_rank.back().size() > std::size_t(std::numeric_limits<int>::max())) {
+      std::fprintf(stderr,
+                   "error: the pieces for the %d ranks total %zu bytes, more than one MPI_Scatterv addresses (2 GiB)\n",
+                   ranks, total);
+      abort_ranks(2);
+    }
     for (const std::string& part : per_rank) {
-      if (part.size() > std::size_t(std::numeric_limits<int>::max()) ||
-          all.size() > std::size_t(std::numeric_limits<int>::max())) {
+      if (part.size() > std::size_t(std::numeric_limits<int>::max())) {
         std::fprintf(stderr, "error: a rank's part of %zu bytes, MPI sends at most 2 GiB at once: run on more ranks\n",
                      part.size());
         abort_ranks(2);
