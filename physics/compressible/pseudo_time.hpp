@@ -30,9 +30,11 @@
 //     by stall_cut: an oscillation whose residual neither grows nor falls
 //     leaves Eq. 3's ratio at 1 and the CFL where it is.
 // A third scales it by stall_cut after a step whose linear system was not
-// solved to its tolerance and which took less than a tenth off the residual:
-// the CFL has outgrown the linear solver (and the growth floor, which counts
-// such a step as healthy, would raise it further).
+// solved (matrix-free: the outer iteration missed its tolerance; the paper's
+// system: its solve stopped with less than a tenth off its own residual) and
+// which took less than a tenth off the residual: the CFL has outgrown the
+// linear solver (and the growth floor, which counts such a step as healthy,
+// would raise it further).
 // With matrix_free_after_stall, the first such stall in the final order
 // instead moves the paper's system (first_order) to the matrix-free form for
 // the rest of the run, the CFL kept: the first-order Jacobian cannot damp
@@ -104,8 +106,9 @@ struct PseudoStepReport {
   double omega = 1.0;  // the relaxation it used
   int retries = 0;     // non-physical attempts redone with a smaller CFL
   // The safeguard that cut the next step's CFL: 0 none, 1 the relaxation
-  // (omega < omega_cfl), 2 a stalled residual, 3 a system not solved to its
-  // tolerance (matrix-free: the outer iteration) on a step that fell less
+  // (omega < omega_cfl), 2 a stalled residual, 3 a system not solved (the
+  // matrix-free outer iteration short of its tolerance, or a solve of the
+  // paper's system stopped with less than 10 % off) on a step that fell less
   // than 10 %;
   // 4 a stall that moved the first-order form to the matrix-free one
   // (matrix_free_after_stall; the CFL kept).
