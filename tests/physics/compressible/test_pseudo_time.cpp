@@ -15,6 +15,13 @@
 namespace tb::test {
 namespace {
 
+// A stand-in "solver" that returns no update and runs nothing (reason
+// not_run): the residual stays where it is.
+SolveStats nothing(const BsrMatrix&, std::span<const double>, std::span<double> x) {
+  std::fill(x.begin(), x.end(), 0.0);
+  return SolveStats{};
+}
+
 struct Case {
   Mesh2D mesh = cylinder_mesh();
   EulerDiscretisation disc{mesh, cylinder_boundaries(mesh), settings_at(0.38, 0.0)};
@@ -136,10 +143,6 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   s.stall_steps = 4;
   // Eq. 3 and the safeguard alone (cfl_growth = 1; the growth floor: the next test)
   PseudoTimeSolver solver(c.disc, c.free_stream(), s);
-  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
-    std::fill(x.begin(), x.end(), 0.0);
-    return SolveStats{};
-  };
   std::vector<double> cfl;
   std::vector<int> safeguard;
   for (int n = 0; n < 30; ++n) {
@@ -193,11 +196,7 @@ TEST(PseudoTime, AStepWhoseSystemMissedItsToleranceCutsTheCfl) {
     st.final_residual = 0.5;
     return st;
   };
-  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
-    std::fill(x.begin(), x.end(), 0.0);
-    return SolveStats{};
-  };
-  for (const LinearSolve& solve : {halved, nothing}) {
+  for (const LinearSolve& solve : {halved, LinearSolve(nothing)}) {
     Case c;
     PseudoTimeSettings s;
     s.cfl_start = 1000.0;
@@ -216,10 +215,6 @@ TEST(PseudoTime, AHealthyStepRaisesTheCflByAtLeastTheGrowthFactor) {
   s.stall_steps = 0;
   s.cfl_growth = 1.5;
   PseudoTimeSolver solver(c.disc, c.free_stream(), s);
-  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
-    std::fill(x.begin(), x.end(), 0.0);
-    return SolveStats{};
-  };
   for (double expected : {1500.0, 2250.0, 3375.0, 5062.5, 7593.75, 1e4, 1e4}) {
     solver.step(nothing);
     EXPECT_DOUBLE_EQ(solver.cfl(), expected);
@@ -339,10 +334,6 @@ TEST(PseudoTime, NoJacobianIsReusedWhileTheResidualDoesNotFall) {
   // A zero update leaves the residual level: no step is healthy.
   Case c;
   PseudoTimeSolver solver(c.disc, c.free_stream(), at_the_cap(10));
-  const LinearSolve nothing = [](const BsrMatrix&, std::span<const double>, std::span<double> x) {
-    std::fill(x.begin(), x.end(), 0.0);
-    return SolveStats{};
-  };
   for (int n = 0; n < 5; ++n) EXPECT_FALSE(solver.step(nothing).jacobian_reused) << "step " << n + 1;
 }
 
