@@ -143,7 +143,7 @@ double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
 }
 
 PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
-  const std::size_t n = w_.size(), own = std::size_t(owned_);
+  const std::size_t own = std::size_t(owned_);
   PseudoStepReport rep;
   rep.order = order_;
   auto t0 = clock::now();
@@ -156,15 +156,13 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     if (rep.retries > settings_.max_retries)
       throw StepFailure("pseudo-time step " + std::to_string(steps_ + 1) + ": still non-physical after " +
                         std::to_string(settings_.max_retries) + " CFL reductions (cfl " + std::to_string(cfl_) + ")");
-    // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
-    shift_.resize(n);
-    for (std::size_t c = 0; c < n; ++c) shift_[c] = sums_[c] / cfl_;
+    set_shift(cfl_);
     t0 = clock::now();
     rep.jacobian_reused = !coloured_ && reuses_jacobian();
     if (coloured_)
       coloured_->assemble(disc_, w_, r_, order_, shift_, a_);
     else if (!rep.jacobian_reused)
-      assemble_first_order(w_, shift_, cfl_);
+      assemble_first_order(w_, cfl_);
     rep.jacobian_s += seconds_since(t0);
     dw_.assign(own * num_vars, 0.0);
     if (matrix_free_) {
@@ -265,8 +263,14 @@ bool PseudoTimeSolver::reuses_jacobian() const {
          cfl_ == assembled_cfl_ && order_ == assembled_order_;
 }
 
-void PseudoTimeSolver::assemble_first_order(const std::vector<State>& w, const std::vector<double>& shift, double cfl) {
-  disc_.assemble_jacobian(w, shift, a_);
+void PseudoTimeSolver::set_shift(double cfl) {
+  // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
+  shift_.resize(sums_.size());
+  for (std::size_t c = 0; c < sums_.size(); ++c) shift_[c] = sums_[c] / cfl;
+}
+
+void PseudoTimeSolver::assemble_first_order(const std::vector<State>& w, double cfl) {
+  disc_.assemble_jacobian(w, shift_, a_);
   served_ = 0;
   assembled_cfl_ = cfl;
   assembled_order_ = order_;
@@ -363,9 +367,8 @@ void PseudoTimeSolver::load(std::istream& in) {
     if (!in) throw Error("checkpoint: the reused Jacobian's state truncated");
     const int served = served_, order = assembled_order_;
     disc_.spectral_radius_sums(assembled_w_, sums_);
-    shift_.resize(w_.size());
-    for (std::size_t c = 0; c < w_.size(); ++c) shift_[c] = sums_[c] / assembled_cfl_;
-    assemble_first_order(assembled_w_, shift_, assembled_cfl_);
+    set_shift(assembled_cfl_);
+    assemble_first_order(assembled_w_, assembled_cfl_);
     served_ = served, assembled_order_ = order;
   }
   evaluate_residual();

@@ -180,8 +180,10 @@ class PseudoTimeSolver {
   // Whether this step may solve with the Jacobian already in a_ (jacobian_reuse).
   bool reuses_jacobian() const;
   bool keeps_assembled_state() const;  // a_ may serve another step: its origin goes into checkpoints
-  // a_ from the state w and Eq. 4's shift at the CFL cfl.
-  void assemble_first_order(const std::vector<State>& w, const std::vector<double>& shift, double cfl);
+  // shift_ from sums_ at the CFL cfl (Eq. 4).
+  void set_shift(double cfl);
+  // a_ from the state w and shift_, set at the CFL cfl.
+  void assemble_first_order(const std::vector<State>& w, double cfl);
 
   EulerDiscretisation& disc_;
   PseudoTimeSettings settings_;
