@@ -26,8 +26,9 @@ int max_over_ranks(int v);
 
 // Rank r's bytes of `per_rank`, which rank 0 alone fills (one string a rank;
 // the other ranks pass an empty vector): MPI_Scatterv. Collective. On one
-// process, per_rank[0]. A part over 2 GiB ends the run (abort_ranks(2)) with
-// a message: MPI counts in int.
+// process, per_rank[0]. A part over 2 GiB, or parts before the last one
+// that together pass 2 GiB, end the run (abort_ranks(2)) with a message: MPI
+// counts in int.
 std::string scatter_from_root(const std::vector<std::string>& per_rank);
 
 // This rank's share: `cells` from decompose() or decompose_mesh(), each local

@@ -132,26 +132,26 @@ std::string scatter_from_root(const std::vector<std::string>& per_rank) {
   if (comm->rank() == 0) {
     if (per_rank.size() != std::size_t(ranks))
       throw Error("internal: " + std::to_string(per_rank.size()) + " parts for " + std::to_string(ranks) + " ranks");
-    std::size_t total = 0;
-    for (const std::string& part : per_rank) total += part.size();
-    // MPI_Scatterv takes each part's size and offset as ints: a part, and the
-    // parts before the last one together (its offset), must stay below 2 GiB.
-    if (total - per_rank.back().size() > std::size_t(std::numeric_limits<int>::max())) {
-      std::fprintf(stderr,
-                   "error: the pieces for the %d ranks total %zu bytes, more than one MPI_Scatterv addresses (2 GiB)\n",
-                   ranks, total);
-      abort_ranks(2);
-    }
+    // MPI_Scatterv takes each part's size and offset (the parts before it) as
+    // ints: both are checked before any byte is copied.
+    constexpr std::size_t most = std::size_t(std::numeric_limits<int>::max());
+    std::size_t offset = 0;
     for (const std::string& part : per_rank) {
-      if (part.size() > std::size_t(std::numeric_limits<int>::max())) {
+      if (part.size() > most) {
         std::fprintf(stderr, "error: a rank's part of %zu bytes, MPI sends at most 2 GiB at once: run on more ranks\n",
                      part.size());
         abort_ranks(2);
       }
+      if (offset > most) {
+        std::fprintf(stderr, "error: the pieces for the %d ranks exceed the 2 GiB one MPI_Scatterv addresses\n", ranks);
+        abort_ranks(2);
+      }
       counts.push_back(int(part.size()));
-      displs.push_back(int(all.size()));
-      all += part;
+      displs.push_back(int(offset));
+      offset += part.size();
     }
+    all.reserve(offset);
+    for (const std::string& part : per_rank) all += part;
   }
   int mine = 0;
   check(MPI_Scatter(counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, comm->comm()), "MPI_Scatter");
