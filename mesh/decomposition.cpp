@@ -105,20 +105,6 @@ std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_
   return pieces;
 }
 
-MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts, int rank,
-                             int ghost_layers, const Graph* reach) {
-  if (rank < 0 || rank >= parts)
-    throw Error("decompose_mesh_for: rank " + std::to_string(rank) + ", allowed 0.." + std::to_string(parts - 1));
-  // Every subdomain's plan is needed for this one's sends; only this rank's mesh is built.
-  std::vector<Subdomain> subdomains = subdomains_of(mesh, cell_owner, parts, ghost_layers, reach);
-  std::vector<index_t> node_local(mesh.num_nodes(), -1);
-  return make_piece(mesh, cell_faces(mesh), std::move(subdomains[std::size_t(rank)]), node_local);
-}
-
-}  // namespace tb
-
-namespace tb {
-
 void put_piece(ByteWriter& out, const MeshPiece& piece) {
   const Subdomain& c = piece.cells;
   out.put(c.rank);

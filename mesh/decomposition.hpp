@@ -40,11 +40,6 @@ struct MeshPiece {
 std::vector<MeshPiece> decompose_mesh(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts,
                                       int ghost_layers = 2, const Graph* reach = nullptr);
 
-// decompose_mesh(...)[rank] without building the other ranks' meshes: what a
-// rank that decomposes for itself needs. tb::Error on a rank outside [0, parts).
-MeshPiece decompose_mesh_for(const Mesh2D& mesh, std::span<const index_t> cell_owner, int parts, int rank,
-                             int ghost_layers = 2, const Graph* reach = nullptr);
-
 // A piece as bytes and back, for the rank that decomposed to send each rank its
 // own: every member as it is, faces and halo plan included, so the piece a rank
 // reads equals the one built for it, bit for bit. put_piece appends to `out`;

@@ -191,33 +191,6 @@ TEST_F(DecomposeMesh, APieceMayOwnNothing) {
   expect_pieces(mesh, owner, 3, 2);
 }
 
-// One rank's piece alone is the piece decompose_mesh builds among all of them:
-// the same cells, halo plan, nodes and faces (the one that owns nothing too).
-TEST_F(DecomposeMesh, OneRanksPieceEqualsItsPieceAmongAll) {
-  const Mesh2D& mesh = *cylinder_;
-  const MeshGeometry geo = compute_geometry(mesh);
-  std::vector<index_t> owner(mesh.num_cells());
-  for (index_t c = 0; c < mesh.num_cells(); ++c) owner[c] = geo.cell_centroid[c].y < 0.0 ? 0 : 2;
-  const std::vector<MeshPiece> all = decompose_mesh(mesh, owner, 3);
-  for (int rank = 0; rank < 3; ++rank) {
-    SCOPED_TRACE("rank " + std::to_string(rank));
-    const MeshPiece one = decompose_mesh_for(mesh, owner, 3, rank);
-    const MeshPiece& ref = all[std::size_t(rank)];
-    EXPECT_EQ(one.cells.global, ref.cells.global);
-    EXPECT_EQ(one.cells.owned, ref.cells.owned);
-    EXPECT_EQ(one.cells.halo.send_items, ref.cells.halo.send_items);
-    EXPECT_EQ(one.cells.halo.recv_items, ref.cells.halo.recv_items);
-    EXPECT_EQ(one.node_global, ref.node_global);
-    EXPECT_EQ(one.cut_marker, ref.cut_marker);
-    ASSERT_EQ(one.mesh.num_faces(), ref.mesh.num_faces());
-    for (index_t f = 0; f < one.mesh.num_faces(); ++f) {
-      const Face &a = one.mesh.faces[std::size_t(f)], &b = ref.mesh.faces[std::size_t(f)];
-      EXPECT_TRUE(a.nodes == b.nodes && a.left == b.left && a.right == b.right && a.marker == b.marker) << f;
-    }
-  }
-  EXPECT_THROW(decompose_mesh_for(mesh, owner, 3, 3), Error);
-}
-
 // The bytes of one member, to compare arrays of structs (Vec2, Face) bit for bit.
 template <class T>
 std::string bytes_of(const std::vector<T>& v) {
