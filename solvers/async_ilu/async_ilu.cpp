@@ -160,7 +160,7 @@ void AsyncIlu::factor(const BsrMatrix& a) {
     diag_.u_jacobi_norm = upper_jacobi_norm(hv, lu, dinv);
     Bilu0Factors exact = bilu0_symbolic(pattern_);
     precond::kernels::ref::bilu0_factor(pattern_, exact);
-    diag_.error_vs_exact = error_against(hv, lu, dinv, exact.lu.values);
+    diag_.error_vs_exact = error_against(hv, lu, dinv, exact.values_in_pattern());
   }
 }
 

@@ -96,7 +96,7 @@ class SequentialBilu0 final : public Preconditioner {
   }
   void update(const BsrMatrix& a) override { precond::kernels::ref::bilu0_factor(a, f_); }
   void apply(const Vector& r, Vector& z) const override {
-    check_vectors(r, z, f_.lu.rows(), "bilu0");
+    check_vectors(r, z, f_.pattern.rows(), "bilu0");
     precond::kernels::ref::bilu0_apply(f_, r.data(), z.data());
   }
   bool supports(Backend b) const override { return b == Backend::host; }

@@ -1,5 +1,6 @@
 #include "bilu0.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -17,76 +18,76 @@ Bilu0Factors bilu0_symbolic(const BsrMatrix& a) {
   // The pattern only: the values come with the first factorisation, so set-up
   // writes each of them once (tb-solve's set-up was mostly copies, issue 23).
   Bilu0Factors f;
-  f.lu.block_size = a.block_size;
-  f.lu.block_rows = a.block_rows;
-  f.lu.block_cols = a.block_cols;
-  f.lu.row_ptr = a.row_ptr;
-  f.lu.col_idx = a.col_idx;
+  BsrMatrix& p = f.pattern;
+  p.block_size = a.block_size;
+  p.block_rows = a.block_rows;
+  p.block_cols = a.block_cols;
+  p.row_ptr = a.row_ptr;
+  p.col_idx = a.col_idx;
   f.diag = a.diagonal_positions();
-  const BsrMatrix& lu = f.lu;
+  f.place.resize(p.col_idx.size());
   f.l_ptr.push_back(0);
-  for (index_t i = 0; i < lu.block_rows; ++i) {
-    f.l_col.insert(f.l_col.end(), lu.col_idx.begin() + lu.row_ptr[i], lu.col_idx.begin() + f.diag[i]);
+  for (index_t i = 0; i < p.block_rows; ++i) {
+    for (index_t k = p.row_ptr[i]; k < f.diag[i]; ++k) {
+      f.place[std::size_t(k)] = index_t(f.l_col.size());
+      f.l_col.push_back(p.col_idx[k]);
+    }
     f.l_ptr.push_back(index_t(f.l_col.size()));
   }
+  const auto l_blocks = index_t(f.l_col.size());
   f.u_ptr.push_back(0);
-  for (index_t i = lu.block_rows - 1; i >= 0; --i) {
+  for (index_t i = p.block_rows - 1; i >= 0; --i) {
+    f.place[std::size_t(f.diag[i])] = l_blocks + index_t(f.u_col.size());
     f.u_col.push_back(i);
-    for (index_t up = lu.row_ptr[i + 1] - 1; up > f.diag[i]; --up) f.u_col.push_back(lu.col_idx[up]);
+    for (index_t up = p.row_ptr[i + 1] - 1; up > f.diag[i]; --up) {
+      f.place[std::size_t(up)] = l_blocks + index_t(f.u_col.size());
+      f.u_col.push_back(p.col_idx[up]);
+    }
     f.u_ptr.push_back(index_t(f.u_col.size()));
   }
   return f;
 }
 
-namespace {
-
-// Copies the factors from A's pattern into the sweep layout. Appending (not
-// resize-then-assign) writes each value once; after the first factorisation the
-// capacity is there and nothing is allocated.
-void fill_sweep_layout(Bilu0Factors& f) {
-  const BsrMatrix& lu = f.lu;
-  const std::size_t nb = std::size_t(lu.block_entries());
-  f.l_val.clear();
-  f.l_val.reserve(f.l_col.size() * nb);
-  // L's blocks of a row are contiguous in lu: one append per row.
-  for (index_t i = 0; i < lu.block_rows; ++i)
-    f.l_val.insert(f.l_val.end(), lu.block(lu.row_ptr[i]), lu.block(f.diag[i]));
-  f.u_val.clear();
-  f.u_val.reserve(f.u_col.size() * nb);
-  for (index_t i = lu.block_rows - 1; i >= 0; --i) {
-    f.u_val.insert(f.u_val.end(), lu.block(f.diag[i]), lu.block(f.diag[i]) + nb);
-    for (index_t up = lu.row_ptr[i + 1] - 1; up > f.diag[i]; --up)
-      f.u_val.insert(f.u_val.end(), lu.block(up), lu.block(up) + nb);
-  }
+std::vector<double> Bilu0Factors::values_in_pattern() const {
+  const std::size_t nb = block_entries();
+  std::vector<double> out(place.size() * nb);
+  for (std::size_t k = 0; k < place.size(); ++k) std::copy_n(block(index_t(k)), nb, out.data() + k * nb);
+  return out;
 }
 
-}  // namespace
-
 namespace {
+
+// A's values into the sweep layout, each block to its place: the numbers the
+// elimination starts from. The first call sizes `values`; later calls allocate
+// nothing.
+void scatter_values(const BsrMatrix& a, Bilu0Factors& f) {
+  const std::size_t nb = f.block_entries();
+  f.values.resize(a.values.size());
+  for (std::size_t k = 0; k < f.place.size(); ++k) std::copy_n(a.values.data() + k * nb, nb, f.block(index_t(k)));
+}
 
 // Block IKJ elimination restricted to A's pattern (seed 000, Eq. 1): for each
 // block row i and each k < i in the row, L_ik = A_ik U_kk^{-1}, then
 // A_ij -= L_ik U_kj for every j > k present in both rows i and k.
 template <int N>
 void factor(Bilu0Factors& f) {
-  BsrMatrix& lu = f.lu;
+  const BsrMatrix& lu = f.pattern;
   const index_t n = dense::dim<N>(lu.block_size);
   double tmp[max_block_size * max_block_size];
   for (index_t i = 0; i < lu.block_rows; ++i) {
     const index_t row_end = lu.row_ptr[i + 1];
     for (index_t kp = lu.row_ptr[i]; kp < f.diag[i]; ++kp) {
       const index_t k = lu.col_idx[kp];
-      dense::multiply<N>(lu.block(kp), lu.block(f.diag[k]), tmp, n);
-      std::copy(tmp, tmp + n * n, lu.block(kp));
+      dense::multiply<N>(f.block(kp), f.block(f.diag[k]), tmp, n);
+      std::copy(tmp, tmp + n * n, f.block(kp));
       index_t ip = kp + 1;
       for (index_t up = f.diag[k] + 1; up < lu.row_ptr[k + 1] && ip < row_end; ++up) {
         const index_t j = lu.col_idx[up];
         while (ip < row_end && lu.col_idx[ip] < j) ++ip;
-        if (ip < row_end && lu.col_idx[ip] == j)
-          dense::multiply_subtract<N>(lu.block(kp), lu.block(up), lu.block(ip), n);
+        if (ip < row_end && lu.col_idx[ip] == j) dense::multiply_subtract<N>(f.block(kp), f.block(up), f.block(ip), n);
       }
     }
-    if (!dense::invert(lu.block(f.diag[i]), n))
+    if (!dense::invert(f.block(f.diag[i]), n))
       throw Error("BILU(0): singular or non-finite pivot block in block row " + std::to_string(i));
   }
 }
@@ -96,12 +97,12 @@ void factor(Bilu0Factors& f) {
 // row just computed (i+1) comes last, which shortens the dependency chain.
 template <int N>
 void apply(const Bilu0Factors& f, const double* r, double* z) {
-  const index_t rows = f.lu.block_rows;
-  const index_t n = dense::dim<N>(f.lu.block_size);
+  const index_t rows = f.pattern.block_rows;
+  const index_t n = dense::dim<N>(f.pattern.block_size);
   const std::size_t nb = std::size_t(n) * n;
   double acc[N > 0 ? N : max_block_size];
-  const double *l = f.l_val.data(), *l_end = l + f.l_val.size();
-  const double *u = f.u_val.data(), *u_end = u + f.u_val.size();
+  const double *l = f.l_values(), *l_end = f.u_values();
+  const double *u = f.u_values(), *u_end = f.values.data() + f.values.size();
   // Forward: L y = r with unit diagonal blocks, y stored in z.
   for (index_t i = 0; i < rows; ++i) {
     prefetch_ahead(l + f.l_ptr[i] * nb, l + f.l_ptr[i + 1] * nb, l_end);
@@ -128,8 +129,8 @@ void apply(const Bilu0Factors& f, const double* r, double* z) {
 // sits on the sweep's dependency chain. The same products and subtractions in
 // the same order as apply<1>, so the same bits (tests/solvers/precond).
 void apply_scalar(const Bilu0Factors& f, const double* r, double* z) {
-  const index_t rows = f.lu.block_rows;
-  const double* l = f.l_val.data();
+  const index_t rows = f.pattern.block_rows;
+  const double* l = f.l_values();
   const index_t *lp = f.l_ptr.data(), *lc = f.l_col.data();
   double prev = 0.0;
   for (index_t i = 0; i < rows; ++i) {
@@ -141,7 +142,7 @@ void apply_scalar(const Bilu0Factors& f, const double* r, double* z) {
     z[i] = acc;
     prev = acc;
   }
-  const double* u = f.u_val.data();
+  const double* u = f.u_values();
   const index_t *up = f.u_ptr.data(), *uc = f.u_col.data();
   prev = 0.0;
   for (index_t row = 0; row < rows; ++row) {
@@ -160,21 +161,20 @@ void apply_scalar(const Bilu0Factors& f, const double* r, double* z) {
 namespace precond::kernels::ref {
 
 void bilu0_factor(const BsrMatrix& a, Bilu0Factors& f) {
-  if (!f.lu.same_pattern(a)) throw Error("BILU(0): the matrix pattern differs from the one at set-up");
-  f.lu.values = a.values;
+  if (!f.pattern.same_pattern(a)) throw Error("BILU(0): the matrix pattern differs from the one at set-up");
+  scatter_values(a, f);
   with_block_size(a.block_size, [&]<int N>() { factor<N>(f); });
-  fill_sweep_layout(f);
 }
 
 void bilu0_apply(const Bilu0Factors& f, const double* r, double* z) {
-  if (f.lu.block_size == 1) return apply_scalar(f, r, z);
+  if (f.pattern.block_size == 1) return apply_scalar(f, r, z);
   bilu0_apply_blocks(f, r, z);
 }
 
 }  // namespace precond::kernels::ref
 
 void bilu0_apply_blocks(const Bilu0Factors& f, const double* r, double* z) {
-  with_block_size(f.lu.block_size, [&]<int N>() { apply<N>(f, r, z); });
+  with_block_size(f.pattern.block_size, [&]<int N>() { apply<N>(f, r, z); });
 }
 
 }  // namespace tb

@@ -86,7 +86,7 @@ TEST(CudaAsync, EnoughSweepsReachTheExactFactors) {
   for (index_t i = 0; i < a.block_rows; ++i)
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       for (index_t e = 0; e < nb; ++e) {
-        const double x = exact.lu.values[std::size_t(k * nb + e)];
+        const double x = exact.block(k)[e];
         const double mine = k == diag[std::size_t(i)] ? dinv[std::size_t(i * nb + e)] : lu[std::size_t(k * nb + e)];
         worst = std::max(worst, std::abs(mine - x));
         scale = std::max(scale, std::abs(x));

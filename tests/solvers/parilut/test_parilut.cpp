@@ -96,9 +96,9 @@ IluFactors exact_ilu0(const CsrMatrix& a) {
   IluFactors f = initial_factors(a);  // the pattern; values from the reference
   for (index_t i = 0; i < a.rows; ++i) {
     for (index_t p = f.l.row_ptr[i]; p < f.l.row_ptr[i + 1] - 1; ++p)
-      f.l.values[p] = ref.lu.values[ref.lu.find_block(i, f.l.col_idx[p])];
+      f.l.values[p] = *ref.block(ref.pattern.find_block(i, f.l.col_idx[p]));
     for (index_t p = f.u.row_ptr[i]; p < f.u.row_ptr[i + 1]; ++p) {
-      const double v = ref.lu.values[ref.lu.find_block(i, f.u.col_idx[p])];
+      const double v = *ref.block(ref.pattern.find_block(i, f.u.col_idx[p]));
       f.u.values[p] = f.u.col_idx[p] == i ? 1.0 / v : v;  // BILU(0) stores the inverted pivot
     }
   }

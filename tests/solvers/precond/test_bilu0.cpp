@@ -53,7 +53,7 @@ TEST_P(Bilu0Reference, MatchesDenseBlockIlu0) {
       const int j = a.col_idx[k];
       Dense expect = m.block(i * n, j * n, n, n);
       if (i == j) expect = expect.inverse().eval();  // BILU(0) stores the diagonal inverted
-      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> got(f.lu.block(k), n, n);
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> got(f.block(k), n, n);
       const double tol = 1e-12 * (i == j ? expect.cwiseAbs().maxCoeff() : scale);
       EXPECT_LE((got - expect).cwiseAbs().maxCoeff(), tol) << "block (" << i << "," << j << ")";
     }
@@ -69,9 +69,9 @@ TEST_P(Bilu0Reference, ProductEqualsMatrixOnPattern) {
   const int nb = a.block_rows, rows = a.rows();
   Dense l = Dense::Identity(rows, rows), u = Dense::Zero(rows, rows);
   for (int i = 0; i < nb; ++i)
-    for (int k = f.lu.row_ptr[i]; k < f.lu.row_ptr[i + 1]; ++k) {
-      const int j = f.lu.col_idx[k];
-      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> blk(f.lu.block(k), n, n);
+    for (int k = f.pattern.row_ptr[i]; k < f.pattern.row_ptr[i + 1]; ++k) {
+      const int j = f.pattern.col_idx[k];
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> blk(f.block(k), n, n);
       if (j < i)
         l.block(i * n, j * n, n, n) = blk;
       else if (j == i)
