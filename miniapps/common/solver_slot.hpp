@@ -18,10 +18,8 @@ std::uint64_t hash_of_values(const BsrMatrix& a);
 struct SolverSlot {
   std::unique_ptr<LinearSolver> solver;
   std::vector<index_t> row_ptr, col_idx;  // the pattern set up last
-  std::vector<double> constant_values;    // the values factored, while they have never changed
-  bool values_vary = false;
-  std::uint64_t factored_hash = 0;       // of the values factored last, once they vary
-  Refresh last_refresh = Refresh::none;  // what the last run() did before solving
+  std::uint64_t factored_hash = 0;        // of the values factored last
+  Refresh last_refresh = Refresh::none;   // what the last run() did before solving
   // A solver over the ranks of a decomposed run: set-up and update are
   // collective, so every rank does what the rank with the most to do needs (a
   // moving body changes the pattern of some ranks' rows only).
