@@ -26,11 +26,15 @@ void SolverSlot::refresh(const BsrMatrix& a) {
   Refresh needed = !same_pattern ? Refresh::symbolic : hash != factored_hash ? Refresh::numeric : Refresh::none;
   if (spans_ranks) needed = Refresh(max_over_ranks(int(needed)));
   if (needed == Refresh::symbolic) {
-    solver->setup(a);
+    // The operator borrows the physics' matrix: run() solves at once, and
+    // every refresh points it at the matrix of the solve (attach below).
+    solver->setup(a, BsrOperator::Storage::borrow);
     row_ptr = a.row_ptr;
     col_idx = a.col_idx;
   } else if (needed == Refresh::numeric) {
     solver->update(a);
+  } else {
+    solver->attach(a);
   }
   if (needed != Refresh::none) factored_hash = hash;
   last_refresh = needed;

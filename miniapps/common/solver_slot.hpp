@@ -24,9 +24,12 @@ struct SolverSlot {
   // collective, so every rank does what the rank with the most to do needs (a
   // moving body changes the pattern of some ranks' rows only).
   bool spans_ranks = false;
-  // Brings the solver up to date with a, then solves from x.
+  // Brings the solver up to date with a, then solves from x. On the host the
+  // solver's operator borrows a (BsrOperator::Storage::borrow): a must not
+  // change while the solve runs, which it cannot from inside run().
   SolveStats run(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
-  // Set-up or update only, without solving.
+  // Set-up or update only, without solving. The operator is left pointing at
+  // a; the next run() or refresh() points it at its own matrix.
   void refresh(const BsrMatrix& a);
 };
 

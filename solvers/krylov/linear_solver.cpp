@@ -48,7 +48,7 @@ void check_matrix(const BsrMatrix& a, const std::string& spec) {
 }
 }  // namespace
 
-void LinearSolver::setup(const BsrMatrix& a) {
+void LinearSolver::setup(const BsrMatrix& a, BsrOperator::Storage storage) {
   if (complete_ && complete_->spans_ranks())
     a.validate();  // this rank's rows: the solver checks the shape against the ranks'
   else
@@ -60,7 +60,7 @@ void LinearSolver::setup(const BsrMatrix& a) {
     setup_seconds_ = t.seconds();
     return;
   }
-  op_ = std::make_unique<BsrOperator>(a, backend_);
+  op_ = std::make_unique<BsrOperator>(a, backend_, storage);
   precond_->setup(a, backend_);
   // The vectors of every solve, once per pattern: the first solve allocates nothing.
   const std::size_t n = std::size_t(op_->rows());
@@ -82,6 +82,10 @@ void LinearSolver::update(const BsrMatrix& a) {
   op_->update_values(a);
   precond_->update(a);
   setup_seconds_ = t.seconds();
+}
+
+void LinearSolver::attach(const BsrMatrix& a) {
+  if (op_ && op_->borrows()) op_->update_values(a);
 }
 
 SolveStats LinearSolver::solve(std::span<const double> b, std::span<double> x) {

@@ -19,8 +19,15 @@ class LinearSolver {
   LinearSolver(std::string spec, std::unique_ptr<CompleteSolver> complete, Backend backend);
   ~LinearSolver();
 
-  void setup(const BsrMatrix& a);   // symbolic + numeric; once per pattern
+  // Symbolic + numeric; once per pattern. Storage::borrow (host backend): the
+  // operator applies `a` itself instead of a copy (BsrOperator), and every
+  // later update() or attach() moves it to the matrix given there.
+  void setup(const BsrMatrix& a, BsrOperator::Storage storage = BsrOperator::Storage::copy);
   void update(const BsrMatrix& a);  // numeric only; same pattern as setup
+  // The same values as at the last setup() or update(), held by another
+  // matrix object (or the same one): a borrowing operator applies `a` from now
+  // on; nothing else changes.
+  void attach(const BsrMatrix& a);
   // Host vectors in and out; copied to and from the backend when it is not the host.
   SolveStats solve(std::span<const double> b, std::span<double> x);
   // Vectors already on the solver's backend.

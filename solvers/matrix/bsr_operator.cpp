@@ -8,26 +8,46 @@
 
 namespace tb {
 
-BsrOperator::BsrOperator(const BsrMatrix& a, Backend backend)
+namespace {
+// Nothing copied: the arrays stay empty and the caller's matrix is applied.
+template <class T>
+Array<T> copy_unless(bool borrow, Backend backend, const std::vector<T>& v) {
+  return borrow ? Array<T>() : Array<T>(backend, std::span<const T>(v));
+}
+}  // namespace
+
+BsrOperator::BsrOperator(const BsrMatrix& a, Backend backend, Storage storage)
     : backend_(backend),
       block_size_(a.block_size),
       block_rows_(a.block_rows),
       block_cols_(a.block_cols),
-      row_ptr_(backend, std::span<const index_t>(a.row_ptr)),
-      col_idx_(backend, std::span<const index_t>(a.col_idx)),
-      values_(backend, std::span<const double>(a.values)) {
+      row_ptr_(copy_unless(storage == Storage::borrow && backend == Backend::host, backend, a.row_ptr)),
+      col_idx_(copy_unless(storage == Storage::borrow && backend == Backend::host, backend, a.col_idx)),
+      values_(copy_unless(storage == Storage::borrow && backend == Backend::host, backend, a.values)),
+      borrowed_(storage == Storage::borrow && backend == Backend::host ? &a : nullptr) {
   if (block_rows_ != block_cols_)
     throw Error("BsrOperator: the matrix is not square (" + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
                 ")");
 }
 
 void BsrOperator::update_values(const BsrMatrix& a) {
-  if (a.block_size != block_size_ || a.block_rows != block_rows_ || a.values.size() != values_.size())
+  const std::size_t held = borrowed_ ? borrowed_->values.size() : values_.size();
+  if (a.block_size != block_size_ || a.block_rows != block_rows_ || a.values.size() != held)
     throw Error("BsrOperator::update_values: the matrix pattern changed since set-up; call setup() again");
-  values_.copy_from_host(a.values);
+  if (borrowed_)
+    borrowed_ = &a;
+  else
+    values_.copy_from_host(a.values);
 }
 
 BsrView BsrOperator::view() const {
+  if (borrowed_)
+    return {block_size_,
+            block_rows_,
+            block_cols_,
+            borrowed_->row_ptr.data(),
+            borrowed_->col_idx.data(),
+            borrowed_->values.data()};
   return {block_size_, block_rows_, block_cols_, row_ptr_.data(), col_idx_.data(), values_.data()};
 }
 

@@ -1,6 +1,11 @@
 #pragma once
-// A BSR matrix copied onto a backend, applied as a LinearOperator. The pattern is
-// copied once (set-up); update_values moves only the numbers (each time step).
+// A BSR matrix on a backend, applied as a LinearOperator. By default the
+// operator holds its own copy: the pattern copied once (set-up), the numbers
+// moved by update_values (each time step). On the host it may borrow the
+// caller's matrix instead (Storage::borrow): no copy at all, and update_values
+// points at the matrix it is given; the caller keeps that matrix alive and
+// unchanged until the products that follow are done (the harness's solver
+// slots, which pass the physics' own matrix and solve at once).
 #include "bsr.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/linear_operator.hpp"
@@ -9,8 +14,11 @@ namespace tb {
 
 class BsrOperator final : public LinearOperator {
  public:
-  BsrOperator(const BsrMatrix& a, Backend backend);
+  enum class Storage { copy, borrow };
+  // Borrowing applies to the host backend only; elsewhere the matrix is copied.
+  BsrOperator(const BsrMatrix& a, Backend backend, Storage storage = Storage::copy);
   void update_values(const BsrMatrix& a);  // same pattern as at construction, else tb::Error
+  bool borrows() const { return borrowed_ != nullptr; }
 
   index_t rows() const override { return block_size_ * block_rows_; }
   Backend backend() const override { return backend_; }
@@ -22,6 +30,7 @@ class BsrOperator final : public LinearOperator {
   index_t block_size_, block_rows_, block_cols_;
   Array<index_t> row_ptr_, col_idx_;
   Array<double> values_;
+  const BsrMatrix* borrowed_ = nullptr;  // Storage::borrow on the host: the matrix applied
 };
 
 }  // namespace tb

@@ -605,6 +605,18 @@ TEST(SolverSlot, FactorsOnlyValuesItHasNotFactoredLast) {
   std::vector<double> ax(3);
   spmv(a, x.data(), ax.data());
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(ax[std::size_t(i)], b[std::size_t(i)], 1e-10);
+
+  // The values factored last, in another matrix object, while the first one
+  // changes: nothing to factor, and the solve is the second matrix's (the
+  // solver's operator borrows the matrix of each solve; pointing it at the
+  // first one's new values would solve another system).
+  const BsrMatrix same = a;
+  a.values = {9, -2, -2, 9, -2, -2, 9};
+  x.assign(3, 0.0);
+  EXPECT_TRUE(slot.run(same, b, x).converged());
+  EXPECT_EQ(slot.last_refresh, Refresh::none);
+  spmv(same, x.data(), ax.data());
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(ax[std::size_t(i)], b[std::size_t(i)], 1e-10);
 }
 
 TEST(RankCounts, StartUpLinesNameEachRanksShare) {

@@ -9,6 +9,7 @@
 #include "../../common/random.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/bsr.hpp"
+#include "solvers/matrix/bsr_operator.hpp"
 
 namespace tb {
 namespace {
@@ -160,6 +161,47 @@ TEST(BsrResidual, MatchesHandComputation) {
   a.values = {2, 1, 0, 3};                           // [[2 1] [0 3]]
   const std::vector<double> x = {1, 1}, b = {6, 7};  // Ax = (3, 3), b - Ax = (3, 4)
   EXPECT_DOUBLE_EQ(residual_norm(a, x, b), 5.0);
+}
+
+// The operator's product, as host vectors.
+std::vector<double> product(const BsrOperator& op, const std::vector<double>& x) {
+  Vector xv(Backend::host, std::span<const double>(x)), yv(Backend::host, x.size());
+  op.apply(xv, yv);
+  return yv.to_host();
+}
+
+// A fresh copy's product: the same kernel, so the same bits.
+std::vector<double> product(const BsrMatrix& a, const std::vector<double>& x) {
+  return product(BsrOperator(a, Backend::host), x);
+}
+
+// A copying operator keeps the values it was given until update_values; a
+// borrowing one applies the matrix it was last given, as that matrix stands,
+// and holds no copy of it.
+TEST(BsrOperatorStorage, ACopyKeepsItsValuesABorrowerAppliesTheMatrixGiven) {
+  BsrMatrix a = random_bsr(9, 3, 0.3, 5);
+  const auto x = random_vector(std::size_t(a.cols()), 3);
+  const auto before = product(a, x);
+  const BsrOperator copy(a, Backend::host);
+  BsrOperator borrower(a, Backend::host, BsrOperator::Storage::borrow);
+  EXPECT_FALSE(copy.borrows());
+  EXPECT_TRUE(borrower.borrows());
+  EXPECT_EQ(borrower.view().values, a.values.data());  // no copy
+  EXPECT_EQ(product(borrower, x), before);
+
+  for (auto& v : a.values) v *= 2.0;
+  EXPECT_EQ(product(copy, x), before);             // its own numbers until update_values
+  EXPECT_EQ(product(borrower, x), product(a, x));  // the matrix as it stands
+
+  // Another matrix with the same pattern: the borrower applies it from update_values on.
+  BsrMatrix other = a;
+  for (auto& v : other.values) v = -v;
+  borrower.update_values(other);
+  EXPECT_EQ(borrower.view().values, other.values.data());
+  EXPECT_EQ(product(borrower, x), product(other, x));
+
+  BsrMatrix wrong = random_bsr(8, 3, 0.3, 6);
+  EXPECT_THROW(borrower.update_values(wrong), Error);
 }
 
 }  // namespace
