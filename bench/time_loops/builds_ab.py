@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """The miniapps' cases run by two builds, alternated run by run (A, B, A, B, ...),
-for a change that should move time and nothing else: per case and build the
-median wall time of the process, the loop's time split (linear set-up, linear
-solve, physics) and the figures of merit, which must agree between the builds.
+for a change that should move time or memory and nothing else: per case and
+build the median wall time of the process, the loop's time split (linear
+set-up, linear solve, physics), the peak resident memory (summary.json's
+memory.peak_rss_mib) and the figures of merit, which must agree between the
+builds. Cases whose mesh scripts/make-meshes.sh has not made are left out.
 
   /usr/bin/python3 bench/time_loops/builds_ab.py --a DIR_A --b DIR_B --reps 3 \\
       --json bench/results/host-YYYYMMDD-NAME-ab.json [--cases NAME,...] [--threads N]
@@ -21,13 +23,18 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MEDIUM = "inputs/meshes/generated/naca0012_medium.su2"
+MESH_13K = "inputs/meshes/generated/naca0012_13k.msh"
+GENERATED = (MEDIUM, MESH_13K)
 # (name, program, arguments)
 CASES = [
     ("tb-incomp default", "tb-incomp", []),
+    ("tb-incomp cavity 128x128", "tb-incomp", ["--set", "grid.nx=128", "--set", "grid.ny=128"]),
     ("tb-comp2d default", "tb-comp2d", []),
     ("tb-comp2d naca0012_laminar", "tb-comp2d", ["inputs/compressible/naca0012_laminar.toml"]),
     ("tb-comp2d naca0012_laminar medium", "tb-comp2d",
      ["inputs/compressible/naca0012_laminar.toml", "--set", "mesh.file=" + MEDIUM]),
+    ("tb-comp2d naca0012_laminar 13k", "tb-comp2d",
+     ["inputs/compressible/naca0012_laminar.toml", "--set", "mesh.file=" + MESH_13K]),
     ("tb-ib default", "tb-ib", []),
 ]
 
@@ -40,7 +47,8 @@ def run_once(binary, args, env, out):
     split = summary["time_split"]
     return {"exit_status": proc.returncode, "wall_s": wall, "steps": summary["steps"],
             "linear_setup_s": split["linear_setup"], "linear_solve_s": split["linear_solve"],
-            "physics_s": split["physics"], "figures_of_merit": summary.get("figures_of_merit", {})}
+            "physics_s": split["physics"], "peak_rss_mib": summary.get("memory", {}).get("peak_rss_mib"),
+            "figures_of_merit": summary.get("figures_of_merit", {})}
 
 
 def main():
@@ -57,7 +65,7 @@ def main():
     if o.threads:
         env["OMP_NUM_THREADS"] = o.threads
     cases = [c for c in CASES if not wanted or c[0] in wanted]
-    cases = [c for c in cases if MEDIUM not in " ".join(c[2]) or os.path.exists(os.path.join(ROOT, MEDIUM))]
+    cases = [c for c in cases if all(m not in " ".join(c[2]) or os.path.exists(os.path.join(ROOT, m)) for m in GENERATED)]
     result = {"machine": platform.processor() or platform.machine(), "node": platform.node(),
               "loadavg_before": os.getloadavg(), "threads": o.threads or "(the programs' own)",
               "a": os.path.abspath(o.a), "b": os.path.abspath(o.b), "reps": o.reps, "cases": {}}
@@ -69,14 +77,19 @@ def main():
                     out = os.path.join(work, "%s-%d" % (build, rep))
                     runs[build].append(run_once(os.path.join(getattr(o, build), program), args, env, out))
             med = {b: {k: statistics.median(r[k] for r in runs[b]) for k in
-                       ("wall_s", "linear_setup_s", "linear_solve_s", "physics_s")} for b in runs}
+                       ("wall_s", "linear_setup_s", "linear_solve_s", "physics_s", "peak_rss_mib", "steps")}
+                   for b in runs}
             same = runs["a"][0]["figures_of_merit"] == runs["b"][0]["figures_of_merit"]
             result["cases"][name] = {"runs": runs, "median": med, "b_over_a_wall": med["b"]["wall_s"] / med["a"]["wall_s"],
                                      "b_over_a_linear_solve": med["b"]["linear_solve_s"] / med["a"]["linear_solve_s"],
+                                     "b_over_a_peak_rss": med["b"]["peak_rss_mib"] / med["a"]["peak_rss_mib"],
                                      "same_figures_of_merit": same}
-            print("%-36s wall A %.2f s, B %.2f s (B/A %.2f); linear solve A %.2f s, B %.2f s; same results: %s" %
+            print("%-36s wall A %.3f s, B %.3f s (B/A %.3f; %d steps, per step A %.1f ms, B %.1f ms); linear solve A "
+                  "%.3f s, B %.3f s; peak RSS A %.1f MiB, B %.1f MiB; same results: %s" %
                   (name, med["a"]["wall_s"], med["b"]["wall_s"], med["b"]["wall_s"] / med["a"]["wall_s"],
-                   med["a"]["linear_solve_s"], med["b"]["linear_solve_s"], same), flush=True)
+                   med["b"]["steps"], 1e3 * med["a"]["wall_s"] / med["a"]["steps"],
+                   1e3 * med["b"]["wall_s"] / med["b"]["steps"], med["a"]["linear_solve_s"],
+                   med["b"]["linear_solve_s"], med["a"]["peak_rss_mib"], med["b"]["peak_rss_mib"], same), flush=True)
     result["loadavg_after"] = os.getloadavg()
     with open(o.json, "w") as f:
         json.dump(result, f, indent=1)
