@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdio>
 
+#include "mesh/io/xml_writer_format.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 
@@ -66,8 +67,7 @@ void write_vtu(const std::string& path, const Mesh2D& mesh, const std::vector<Ce
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   writer->SetFileName(temporary.c_str());
   writer->SetInputData(grid);
-  writer->SetDataModeToAppended();
-  writer->EncodeAppendedDataOff();
+  set_xml_writer_format(*writer);
   if (writer->Write() != 1) {
     std::remove(temporary.c_str());
     throw Error("VTK could not write '" + path + "'");

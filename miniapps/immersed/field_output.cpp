@@ -1,5 +1,6 @@
 #include "miniapps/immersed/field_output.hpp"
 
+#include "mesh/io/xml_writer_format.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 
@@ -38,8 +39,7 @@ namespace {
 // The XML writers render to a string so that the file appears atomically.
 template <class Writer>
 void write_atomically(Writer* writer, const std::filesystem::path& path) {
-  writer->SetDataModeToAppended();
-  writer->EncodeAppendedDataOff();
+  set_xml_writer_format(*writer);
   writer->WriteToOutputStringOn();
   if (writer->Write() != 1) throw Error("VTK could not produce '" + path.string() + "'");
   write_file_atomically(path.string(), writer->GetOutputString());

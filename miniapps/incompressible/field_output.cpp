@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdio>
 
+#include "mesh/io/xml_writer_format.hpp"
 #include "physics/incompressible/operators.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
@@ -83,8 +84,7 @@ void write_vts(const std::filesystem::path& path, const FractionalStep& flow, in
 
   vtkNew<vtkXMLStructuredGridWriter> writer;
   writer->SetInputData(grid);
-  writer->SetDataModeToAppended();
-  writer->EncodeAppendedDataOff();
+  set_xml_writer_format(*writer);
   writer->WriteToOutputStringOn();
   if (writer->Write() != 1) throw Error("VTK could not produce '" + path.string() + "'");
   write_file_atomically(path.string(), writer->GetOutputString());
