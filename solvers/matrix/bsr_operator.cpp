@@ -9,7 +9,12 @@
 namespace tb {
 
 namespace {
-// Nothing copied: the arrays stay empty and the caller's matrix is applied.
+// Only the host can apply the caller's arrays where they are.
+bool can_borrow(BsrOperator::Storage storage, Backend backend) {
+  return storage == BsrOperator::Storage::borrow && backend == Backend::host;
+}
+
+// Borrowing, nothing is copied: the arrays stay empty and the caller's matrix is applied.
 template <class T>
 Array<T> copy_unless(bool borrow, Backend backend, const std::vector<T>& v) {
   return borrow ? Array<T>() : Array<T>(backend, std::span<const T>(v));
@@ -21,10 +26,10 @@ BsrOperator::BsrOperator(const BsrMatrix& a, Backend backend, Storage storage)
       block_size_(a.block_size),
       block_rows_(a.block_rows),
       block_cols_(a.block_cols),
-      row_ptr_(copy_unless(storage == Storage::borrow && backend == Backend::host, backend, a.row_ptr)),
-      col_idx_(copy_unless(storage == Storage::borrow && backend == Backend::host, backend, a.col_idx)),
-      values_(copy_unless(storage == Storage::borrow && backend == Backend::host, backend, a.values)),
-      borrowed_(storage == Storage::borrow && backend == Backend::host ? &a : nullptr) {
+      row_ptr_(copy_unless(can_borrow(storage, backend), backend, a.row_ptr)),
+      col_idx_(copy_unless(can_borrow(storage, backend), backend, a.col_idx)),
+      values_(copy_unless(can_borrow(storage, backend), backend, a.values)),
+      borrowed_(can_borrow(storage, backend) ? &a : nullptr) {
   if (block_rows_ != block_cols_)
     throw Error("BsrOperator: the matrix is not square (" + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
                 ")");
