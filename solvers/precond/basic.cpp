@@ -34,10 +34,14 @@ class Identity final : public Preconditioner {
 };
 
 // Point and block Jacobi share one shape: the inverted diagonal is itself a
-// block-diagonal BSR matrix, so applying it is a BSR SpMV on any backend.
+// block-diagonal BSR matrix, so applying it is a BSR SpMV on any backend. On
+// the host the operator borrows inv_ (no second copy of it); so that its
+// address stays, the object is never moved.
 class DiagonalInverse final : public Preconditioner {
  public:
   explicit DiagonalInverse(bool whole_blocks) : whole_blocks_(whole_blocks) {}
+  DiagonalInverse(DiagonalInverse&&) = delete;
+  DiagonalInverse& operator=(DiagonalInverse&&) = delete;
 
   void setup(const BsrMatrix& a, Backend backend) override {
     diag_ = a.diagonal_positions();
@@ -49,7 +53,7 @@ class DiagonalInverse final : public Preconditioner {
     for (index_t i = 0; i < a.block_rows; ++i) inv_.col_idx[i] = i;
     inv_.values.assign(std::size_t(a.block_rows) * a.block_entries(), 0.0);
     invert_diagonal(a);
-    op_ = std::make_unique<BsrOperator>(inv_, backend);
+    op_ = std::make_unique<BsrOperator>(inv_, backend, BsrOperator::Storage::borrow);
   }
   void update(const BsrMatrix& a) override {
     if (!op_) throw Error(name() + ": update() before setup()");
