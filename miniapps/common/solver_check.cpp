@@ -35,8 +35,8 @@ std::string set_up_refusal(const std::string& spec, const BsrMatrix& a, bool dec
     if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
     if (decomposed)
       make_partitioned_solver(partitioned_form(spec, solver_communicator()->size()))->setup(a);
-    else
-      make_solver(spec)->setup(a);
+    else  // the operator borrows a, which outlives the check: no copy of it in the check's peak
+      make_solver(spec)->setup(a, BsrOperator::Storage::borrow);
   } catch (const Error& e) {
     return e.what();
   }
