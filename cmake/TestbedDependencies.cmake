@@ -40,7 +40,7 @@ tb_resolve(WITH_MPI _found MPI)
 
 set(_found OFF)
 if(NOT WITH_VTK STREQUAL "OFF")
-  find_package(VTK COMPONENTS IOXML CommonCore CommonDataModel QUIET)
+  find_package(VTK COMPONENTS IOXML IOCore CommonCore CommonDataModel QUIET)
   set(_found ${VTK_FOUND})
 endif()
 tb_resolve(WITH_VTK _found VTK)
