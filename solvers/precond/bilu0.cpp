@@ -15,8 +15,8 @@ namespace tb {
 Bilu0Factors bilu0_symbolic(const BsrMatrix& a) {
   a.validate();
   if (a.block_rows != a.block_cols) throw Error("BILU(0): the matrix is not square");
-  // The pattern only: the values come with the first factorisation, so set-up
-  // writes each of them once (tb-solve's set-up was mostly copies, issue 23).
+  // The pattern and the map into the sweep layout only: the values come with
+  // the first factorisation (tb-solve's set-up was mostly copies, issue 23).
   Bilu0Factors f;
   BsrMatrix& p = f.pattern;
   p.block_size = a.block_size;
@@ -58,8 +58,8 @@ std::vector<double> Bilu0Factors::values_in_pattern() const {
 namespace {
 
 // A's values into the sweep layout, each block to its place: the numbers the
-// elimination starts from. The first call sizes `values`; later calls allocate
-// nothing.
+// elimination starts from. The first call sizes `values` (zeroed, then
+// written: the blocks land out of order); later calls allocate nothing.
 void scatter_values(const BsrMatrix& a, Bilu0Factors& f) {
   const std::size_t nb = f.block_entries();
   f.values.resize(a.values.size());
