@@ -365,11 +365,10 @@ void PseudoTimeSolver::load(std::istream& in) {
     assembled_w_.resize(w_.size());
     in.read(reinterpret_cast<char*>(assembled_w_.data()), std::streamsize(w_.size() * sizeof(State)));
     if (!in) throw Error("checkpoint: the reused Jacobian's state truncated");
-    const int served = served_, order = assembled_order_;
+    // a_ as it was assembled; its bookkeeping came with the checkpoint (step() recomputes sums_).
     disc_.spectral_radius_sums(assembled_w_, sums_);
     set_shift(assembled_cfl_);
-    assemble_first_order(assembled_w_, assembled_cfl_);
-    served_ = served, assembled_order_ = order;
+    disc_.assemble_jacobian(assembled_w_, shift_, a_);
   }
   evaluate_residual();
 }
