@@ -22,7 +22,7 @@
 # solvers, alternated), autopilot (bench/autopilot/autopilot.py --gpu: host
 # against GPU candidates inside the loops), spmv,
 # fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut,
-# mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
+# mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
 # build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
@@ -143,6 +143,11 @@ for step in "$@"; do
     parilut)
       timeout "${PL_T:-90}" "$build/bin/tb-bench-parilut" --problems ani5 --steps 2 --json "$results/gpu-$stamp-parilut.json" \
         --md "$results/gpu-$stamp-parilut.md" >"$results/parilut.txt" 2>&1 ;;
+    mpi-tests)
+      # The MPI tests alone (the two-rank GPU ones included), without mpi's tb-ib runs.
+      need_mpi mpi-tests || continue
+      ctest --test-dir "$build" -L mpi --output-on-failure --timeout 300 -j 4 2>&1 |
+        tee "$results/mpi-tests.log" | tail -5 ;;
     mpi)
       need_mpi mpi || continue
       ldd --version | head -1 >"$results/mpi.txt"
@@ -211,7 +216,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi scaling ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi-tests mpi scaling ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

@@ -181,6 +181,27 @@ def bench_case(case, bin_dir, reps, quick, work, variant=None):
     return result
 
 
+def write_json(a, reps, load_before, results):
+    """Writes the results so far to --json (if given); returns the load average now."""
+    with open("/proc/loadavg") as f:
+        load_after = f.read().strip()
+    if not a.json:
+        return load_after
+    gpu = ""
+    if shutil.which("nvidia-smi"):
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True).stdout.strip()
+    commit = a.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                        text=True).stdout.strip()
+    out = {"machine": platform.node(), "gpu": gpu, "commit": commit,
+           "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cpus": os.cpu_count(),
+           "loadavg_before": load_before,
+           "loadavg_after": load_after, "reps": reps, "quick": a.quick, "cases": results}
+    with open(a.json, "w") as f:
+        json.dump(out, f, indent=1)
+    return load_after
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default="build/bin")
@@ -215,21 +236,8 @@ def main():
                     a.variant, v["linear_s"] or float("nan"), v["probe_s"] or 0.0, v["ratio_to_best"] or float("nan"),
                     100 * (v["probe_overhead"] or 0.0), v["steps"]))
             sys.stdout.flush()
-    with open("/proc/loadavg") as f:
-        load_after = f.read().strip()
-    gpu = ""
-    if shutil.which("nvidia-smi"):
-        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                             capture_output=True, text=True).stdout.strip()
-    commit = a.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                        text=True).stdout.strip()
-    out = {"machine": platform.node(), "gpu": gpu, "commit": commit,
-           "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cpus": os.cpu_count(),
-           "loadavg_before": load_before,
-           "loadavg_after": load_after, "reps": reps, "quick": a.quick, "cases": results}
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=1)
+            write_json(a, reps, load_before, results)  # after every case: a run cut short keeps what finished
+    load_after = write_json(a, reps, load_before, results)
     print("loadavg before: %s, after: %s" % (load_before, load_after))
     failed = [r["label"] for r in results if any(f != 0 for f in r["autopilot_failures"])]
     if failed:
