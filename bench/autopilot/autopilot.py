@@ -102,6 +102,8 @@ def run_once(binary, args, system, spec, out_dir):
         rec["refused"] = ap["refused"]
         rec["fallbacks"] = ap["fallbacks"]
         rec["probes"] = len(ap["probes"])
+        # Each probe (step, candidate, cost, iterations, cut, ...): what the decisions came from.
+        rec["probe_log"] = ap["probes"]
     return rec
 
 

@@ -69,7 +69,8 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
   step_progress_.assign(n, std::nan(""));
   last_update_.assign(n, 0.0);
   probe_accepted_.assign(n, 0), probe_stats_.resize(n), probe_x_.resize(n);
-  probe_cost_.assign(n, 0.0), probe_iterations_.assign(n, 0), step_runs_.assign(n, 0);
+  probe_cost_.assign(n, 0.0), probe_update_cost_.assign(n, 0.0), probe_iterations_.assign(n, 0),
+      step_runs_.assign(n, 0);
   for (std::size_t k = 0; k < n; ++k) {
     parse_spec(spec_.candidates[k]);  // a syntax error is bad input, not a refusal
     try {
@@ -105,6 +106,7 @@ void AutopilotSlot::begin_step(long step) {
   std::fill(step_progress_.begin(), step_progress_.end(), std::nan(""));
   probing_ = policy_.probes(step);
   solves_this_step_ = 0;
+  step_new_matrices_ = 0;
   std::fill(probe_cost_.begin(), probe_cost_.end(), 0.0);
   std::fill(probe_iterations_.begin(), probe_iterations_.end(), 0L);
   std::fill(step_runs_.begin(), step_runs_.end(), 0L);
@@ -202,14 +204,24 @@ double AutopilotSlot::amortise_steps() const {
   return double(spec_.every);
 }
 
-double AutopilotSlot::cost_of(int k, const SolveStats& st) const {
+double AutopilotSlot::update_cost(int k, const SolveStats& st) const {
   const auto i = std::size_t(k);
-  if (spec_.deterministic) return (values_vary_ ? per_update_[i] : 0.0) + per_iteration_[i] * double(st.iterations);
-  return st.solve_seconds + (slots_[i].last_refresh == Refresh::numeric ? st.setup_seconds : 0.0);
+  // Deterministic: a step's first solve is priced with an update wherever
+  // values vary (the same after a restart, whose first solve sets up anew);
+  // its later solves where they brought values not factored yet.
+  if (spec_.deterministic)
+    return values_vary_ && (solves_this_step_ <= 1 || slots_[i].last_refresh != Refresh::none) ? per_update_[i] : 0.0;
+  return slots_[i].last_refresh == Refresh::numeric ? st.setup_seconds : 0.0;
 }
 
-double AutopilotSlot::priced(int k, const SolveStats& st) const {
-  const double cost = cost_of(k, st);
+double AutopilotSlot::cost_of(int k, const SolveStats& st) const { return update_cost(k, st) + iteration_cost(k, st); }
+
+double AutopilotSlot::iteration_cost(int k, const SolveStats& st) const {
+  return spec_.deterministic ? per_iteration_[std::size_t(k)] * double(st.iterations) : st.solve_seconds;
+}
+
+double AutopilotSlot::priced_iterations(int k, const SolveStats& st) const {
+  const double cost = iteration_cost(k, st);
   LinearSolver& solver = *slots_[std::size_t(k)].solver;
   // A complete solver (bicgstab_dia, cg_stencil) keeps its own stopping rules.
   if (!limit_ok_ || st.reason != StopReason::max_iterations || solver.complete() != nullptr) return cost;
@@ -254,11 +266,12 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   // pseudo-steps: 2.69 s of linear time alone against BILU(0)'s 0.70 s).
   // A probe stopped at its limit could not take the charge: no failure, and the
   // system's verdict on an unconverged solve does not apply.
-  const bool cut =
-      limited && st.reason == StopReason::max_iterations && st.iterations < slot.solver->method().stop().maxit;
+  const bool cut = limited && st.reason == StopReason::max_iterations && st.iterations < slot.solver->max_iterations();
   last_cut_ = cut;
   // A cut probe's cost is a lower bound as it stands; a solve stopped at its own limit is priced.
-  last_cost_ = cut ? cost_of(k, st) : priced(k, st);
+  last_update_cost_ = update_cost(k, st);
+  last_iteration_cost_ = cut ? iteration_cost(k, st) : priced_iterations(k, st);
+  last_cost_ = last_update_cost_ + last_iteration_cost_;
   step_cost_[i] = (std::isnan(step_cost_[i]) ? 0.0 : step_cost_[i]) + last_cost_;
   if (cut) {
     if (step_failed_[i] == 0) step_failed_[i] = AutopilotPolicy::cut_short;
@@ -313,7 +326,8 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
       if (!policy_.probes(step_, k)) continue;
       x_.assign(x0_.begin(), x0_.end());
       const SolveStats p = run(k, a, b, x_, probe_limit(k, budget));
-      probe_cost_[std::size_t(k)] = last_cost_, probe_iterations_[std::size_t(k)] = p.iterations;
+      probe_cost_[std::size_t(k)] = last_iteration_cost_, probe_update_cost_[std::size_t(k)] = last_update_cost_;
+      probe_iterations_[std::size_t(k)] = p.iterations;
       if (p.converged()) budget = std::min(budget, cost_of(k, p)), cheapest = std::min(cheapest, cost_of(k, p));
       ask_progress(k, x_);
       const auto i = std::size_t(k);
@@ -338,6 +352,8 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   // on one rank's clock: only where the ranks cannot part (one rank).
   const bool race = first_round && (spec_.deterministic || solver_communicator()->size() == 1);
   SolveStats st = run(in_charge, a, b, x, race ? probe_limit(in_charge, cheapest) : SolveLimit{});
+  // A later solve of the step on values the one in charge had not factored: a new matrix.
+  if (solves_this_step_ > 1 && slots_[std::size_t(in_charge)].last_refresh != Refresh::none) ++step_new_matrices_;
   last_in_charge_cost_ = cost_of(in_charge, st);
   const bool lost_race = last_cut_;
   st.setup_seconds += pending_setup_ + moved;
@@ -403,11 +419,17 @@ void AutopilotSlot::end_step(double cfl, double residual_factor) {
   if (std::all_of(step_cost_.begin(), step_cost_.end(), [](double c) { return std::isnan(c); })) return;
   const std::size_t n = step_cost_.size();
   // A probe's solve stands for each of the step's solves it did not run
-  // (solve(); a fallback may have run it on some).
+  // (solve(); a fallback may have run it on some): its iterations for each,
+  // and its numeric update for each new matrix among them. The later solves of
+  // a matrix-free step take the same matrix, factored once: priced with the
+  // update each time, a candidate whose update is dear and solve cheap (a GPU
+  // one: the copy to the device and the factorisation there) read 2-3x its
+  // cost on the cylinder and never took the charge it should have.
   for (std::size_t k = 0; k < n; ++k) {
     const long missing = solves_this_step_ - step_runs_[k];
     if (probe_iterations_[k] == 0 || missing <= 0) continue;
-    step_cost_[k] += double(missing) * probe_cost_[k];
+    const long updates = std::min(missing, step_new_matrices_);
+    step_cost_[k] += double(missing) * probe_cost_[k] + double(updates) * probe_update_cost_[k];
     step_iterations_[k] += missing * probe_iterations_[k];
   }
   std::vector<double>& cost = cost_;  // reused: no allocation per step

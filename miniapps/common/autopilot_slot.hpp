@@ -81,15 +81,19 @@ class AutopilotSlot {
   // mode, those seconds less k's last update. No limit while budget is unknown.
   SolveLimit probe_limit(int k, double budget) const;
   // A solve's cost: timed mode, its seconds with the numeric update before it;
-  // deterministic mode, the calibrated price of its iterations.
+  // deterministic mode, the calibrated price of its iterations and update.
+  // update_cost and iteration_cost are its two parts.
   double cost_of(int k, const SolveStats& st) const;
-  // What the policy is told a solve cost: cost_of, and for a solve that
-  // stopped at its own iteration limit (not cut short: run() prices those at
-  // cost_of) where the system accepts it, that cost carried to the tolerance
-  // at the rate the solve went (reach_factor), so that a cheap iteration that
-  // does little does not look cheap where every candidate stops at the limit
-  // (tb-comp2d's matrix-free steps).
-  double priced(int k, const SolveStats& st) const;
+  double update_cost(int k, const SolveStats& st) const;
+  double iteration_cost(int k, const SolveStats& st) const;
+  // What the policy is told a solve's iterations cost: iteration_cost, and for
+  // a solve that stopped at its own iteration limit (not cut short: run()
+  // prices those at iteration_cost) where the system accepts it, that cost
+  // carried to the tolerance at the rate the solve went (reach_factor), so
+  // that a cheap iteration that does little does not look cheap where every
+  // candidate stops at the limit (tb-comp2d's matrix-free steps). The update
+  // is not carried: it is paid once whatever the iterations.
+  double priced_iterations(int k, const SolveStats& st) const;
   // Candidate k's progress (measure_progress) for its solution x, where its solve counts.
   void ask_progress(int k, std::span<const double> x);
   void track_pattern(const BsrMatrix& a);
@@ -116,11 +120,13 @@ class AutopilotSlot {
   // This solve's probes that ran to an accepted end, with their solutions: a
   // fallback to one of them takes its solution (same system, same initial
   // guess, same solver) instead of solving again. Sized once; assign reuses them.
-  std::vector<double> probe_cost_;      // this step's probe of each candidate (0: none), for end_step
-  std::vector<long> probe_iterations_;  // its iterations
-  std::vector<long> step_runs_;         // solves each candidate ran this step (probe, in charge or fallback)
+  std::vector<double> probe_cost_;         // this step's probe of each candidate, its iterations' cost (0: none)
+  std::vector<double> probe_update_cost_;  // and its update's, for end_step
+  std::vector<long> probe_iterations_;     // its iterations
+  std::vector<long> step_runs_;            // solves each candidate ran this step (probe, in charge or fallback)
   long solves_this_step_ = 0;
-  int stand_in_ = -1;  // this step's later solves: the winner of the start-up race its one in charge lost
+  long step_new_matrices_ = 0;  // the step's later solves on values the one in charge had not factored
+  int stand_in_ = -1;           // this step's later solves: the winner of the start-up race its one in charge lost
   std::vector<char> probe_accepted_;
   std::vector<SolveStats> probe_stats_;
   std::vector<std::vector<double>> probe_x_;
@@ -140,8 +146,10 @@ class AutopilotSlot {
   bool started_ = false;
   bool limit_ok_ = false;  // accept_iteration_limit
   bool probing_ = false;
-  bool last_cut_ = false;   // the last run() stopped at its limit
-  double last_cost_ = 0.0;  // the last run()'s cost as the policy is told it (cut: cost_of, else priced)
+  bool last_cut_ = false;             // the last run() stopped at its limit
+  double last_cost_ = 0.0;            // the last run()'s cost as the policy is told it: the two parts below
+  double last_update_cost_ = 0.0;     // update_cost
+  double last_iteration_cost_ = 0.0;  // cut: iteration_cost, else priced_iterations
   int solved_by_ = -1;
   double step_probe_seconds_ = 0.0;
   double probe_seconds_ = 0.0;

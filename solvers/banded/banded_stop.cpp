@@ -16,7 +16,17 @@ StopReason check_stop(const BandedStop& s, double rmax, double rnorm, double r0n
   if (rnorm <= s.krylov.rtol * r0norm) return StopReason::converged_rtol;
   if (rnorm > s.krylov.dtol * r0norm) return StopReason::diverged;
   if (it >= s.krylov.maxit) return StopReason::max_iterations;
+  if (s.limit.iterations > 0 && it >= s.limit.iterations) return StopReason::max_iterations;
+  if (s.limit.seconds > 0.0 && it > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - s.started).count() >= s.limit.seconds)
+    return StopReason::max_iterations;
   return StopReason::not_run;
+}
+
+SolveLimit applicable_limit(const BandedStop& s, SolveLimit l, bool spans_ranks) {
+  if (l.iterations >= s.krylov.maxit) l.iterations = 0;
+  if (spans_ranks) l.seconds = 0.0;
+  return l;
 }
 
 }  // namespace tb::banded

@@ -71,6 +71,12 @@ SolveStats DiaBicgstabSolver::solve(std::span<const double> b, std::span<double>
   return solve_slab(*gbcg_, *comm_, part_, b_, x_, x_local_, b, x, "bicgstab_dia");
 }
 
+bool DiaBicgstabSolver::limit(SolveLimit l) {
+  stop_.limit = applicable_limit(stop_, l, comm_->size() > 1);
+  if (gbcg_) gbcg_->limit(stop_.limit);
+  return stop_.limit.iterations > 0 || stop_.limit.seconds > 0.0;
+}
+
 // Sizes, row_ptr and col_idx (no values): what update checks a matrix against.
 void DiaBicgstabSolver::keep_pattern(const BsrMatrix& a) {
   pattern_.block_size = a.block_size;
@@ -164,6 +170,12 @@ void StencilCgSolver::update(const BsrMatrix& a) {
 SolveStats StencilCgSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!gscg_) throw Error("cg_stencil: solve() before setup()");
   return solve_slab(*gscg_, *comm_, part_, b_, x_, x_local_, b, x, "cg_stencil");
+}
+
+bool StencilCgSolver::limit(SolveLimit l) {
+  stop_.limit = applicable_limit(stop_, l, comm_->size() > 1);
+  if (gscg_) gscg_->limit(stop_.limit);
+  return stop_.limit.iterations > 0 || stop_.limit.seconds > 0.0;
 }
 
 const SolveTimes& StencilCgSolver::times() const {

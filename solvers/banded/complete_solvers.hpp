@@ -25,6 +25,8 @@ class DiaBicgstabSolver final : public CompleteSolver {
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
   bool take_own_rows() override;
   bool spans_ranks() const override { return own_rows_; }
+  bool limit(SolveLimit l) override;
+  int max_iterations() const override { return stop_.krylov.maxit; }
   // Compute / halo / reduction time of the solves since setup or reset_times().
   const SolveTimes& times() const;
   void reset_times();
@@ -60,6 +62,8 @@ class StencilCgSolver final : public CompleteSolver {
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  bool limit(SolveLimit l) override;
+  int max_iterations() const override { return stop_.krylov.maxit; }
   const SolveTimes& times() const;
   void reset_times();
   const StencilCoefficients& coefficients() const { return coefficients_; }

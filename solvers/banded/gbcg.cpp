@@ -110,6 +110,7 @@ SolveStats Gbcg::solve(const Vector& b, Vector& x) {
     throw Error("GBCG: vectors of length " + std::to_string(b.size()) + " and " + std::to_string(x.size()) +
                 " for a slab of " + std::to_string(rows_) + " rows");
   SolveStats st;
+  stop_.started = std::chrono::steady_clock::now();
   const BicgVectors w{dinv_.data(), r0hat_.data(), r_.data(),  p_.data(),  v_.data(), s_.data(),
                       t_.data(),    x.data(),      y_.owned(), z_.owned(), f_.data()};
   // r0 = b - A x0, r0hat = r0 (Algorithm 1, line 0).

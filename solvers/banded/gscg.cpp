@@ -69,6 +69,7 @@ SolveStats Gscg::solve(const Vector& b, Vector& x) {
     throw Error("GSCG: vectors of length " + std::to_string(b.size()) + " and " + std::to_string(x.size()) +
                 " for a slab of " + std::to_string(rows_) + " rows");
   SolveStats st;
+  stop_.started = std::chrono::steady_clock::now();
   st.initial_residual = true_residual(b, x);
   st.iterations = variant_ == GscgVariant::classic ? iterate_classic(x, st) : iterate_one_reduction(x, st);
   st.final_residual = true_residual(b, x);

@@ -5,6 +5,7 @@
 // a Krylov method + preconditioner pair.
 #include <span>
 
+#include "krylov_method.hpp"
 #include "solve_stats.hpp"
 #include "solvers/matrix/bsr.hpp"
 
@@ -19,6 +20,11 @@ class CompleteSolver {
   // reason, iterations, residuals (final_residual recomputed from b - A x) and
   // detail; LinearSolver adds the specification and the timings.
   virtual SolveStats solve(std::span<const double> b, std::span<double> x) = 0;
+  // Limits the solves that follow (LinearSolver::limit); false where no limit
+  // applies, as for one that cannot stop early (the default).
+  virtual bool limit(SolveLimit) { return false; }
+  // Its own iteration limit (maxit); 0 where it has none.
+  virtual int max_iterations() const { return 0; }
   // True for a solver over ranks, given this rank's block rows of the system
   // (not square) and its own entries of b and x: it checks the shapes and
   // tests b and x for NaN and Inf itself, over all ranks (a local test would

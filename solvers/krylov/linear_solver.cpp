@@ -25,10 +25,15 @@ LinearSolver::LinearSolver(std::string spec, std::unique_ptr<CompleteSolver> com
 LinearSolver::~LinearSolver() = default;
 
 bool LinearSolver::limit(SolveLimit l) {
-  if (!method_) return false;
+  if (!method_) return complete_ && complete_->limit(l);
   if (l.iterations >= method_->stop().maxit) l.iterations = 0;
   method_->limit(l);
   return l.iterations > 0 || l.seconds > 0.0;
+}
+
+int LinearSolver::max_iterations() const {
+  if (method_) return method_->stop().maxit;
+  return complete_ ? complete_->max_iterations() : 0;
 }
 
 KrylovMethod& LinearSolver::method() {

@@ -40,10 +40,13 @@ class LinearSolver {
   // Throw tb::Error for a complete solver, which has neither.
   KrylovMethod& method();
   Preconditioner& preconditioner();
-  // Limits the solves that follow (KrylovMethod::limit; {} lifts it). False
-  // where no limit applies: a complete solver, which runs its own iteration,
-  // or an iteration limit at or above maxit and no seconds.
+  // Limits the solves that follow (KrylovMethod::limit, or the complete
+  // solver's own; {} lifts it). False where no limit applies: a complete
+  // solver that cannot stop early, or an iteration limit at or above maxit
+  // and no seconds.
   bool limit(SolveLimit l);
+  // The iteration limit of its stopping rule (maxit); 0 where it has none.
+  int max_iterations() const;
   // Null unless the solver is a complete one (bicgstab_dia, cg_stencil).
   CompleteSolver* complete() { return complete_.get(); }
 

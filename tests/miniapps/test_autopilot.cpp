@@ -977,6 +977,36 @@ TEST(AutopilotLoop, AStepOfSeveralSolvesIsProbedOnItsFirst) {
   EXPECT_EQ(b3.probes[1].iterations, 3 * b1.probes[1].iterations);
 }
 
+// The later solves of a step that solves one matrix several times (a
+// matrix-free step) reuse its factorisation: a probe of the first stands for
+// each of them by its iterations, and for its numeric update once. Priced with
+// the update on every solve, a candidate whose update is dear and solve cheap
+// (one on a GPU) read 2-3x its cost. Deterministic mode, so the prices are the
+// calibration's exactly: from step 2 on the values vary, and a probe's cost is
+// one update, its iterations (three solves' worth) and the set-up amortised
+// over the run's four steps.
+TEST(AutopilotLoop, ALaterSolveOfTheSameMatrixIsPricedWithoutAnUpdate) {
+  const fs::path out = fresh_dir("one-update");
+  test::DecaySimulation sim;
+  sim.solves_per_step = 3;
+  const RunResult r = run_time_loop(
+      sim, decay_config(),
+      autopilot_settings(out, 4, "autopilot(candidates=[gmres+jacobi; gmres+bilu0], every=1, mode=deterministic)"));
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  const AutopilotReport& a = r.autopilots[0];
+  int later = 0;
+  for (const AutopilotProbe& p : a.probes) {
+    if (p.step < 2) continue;
+    ++later;
+    const auto k = std::size_t(p.candidate);
+    ASSERT_GT(a.per_update[k], 0.0);
+    EXPECT_DOUBLE_EQ(p.cost, a.per_update[k] + a.per_iteration[k] * double(p.iterations) + a.per_setup[k] / 4.0)
+        << "candidate " << p.candidate + 1 << " at step " << p.step;
+  }
+  EXPECT_GT(later, 0);
+  fs::remove_all(out);
+}
+
 // tb-comp2d's flow system takes a solve stopped by its iteration limit with a
 // reduced residual (seed 001 runs FGMRES for at most 60 iterations): the
 // autopilot keeps that solution and does not solve the system again with the
