@@ -27,7 +27,7 @@
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
 # build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
 # medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
-# the sphere; SCALING_RANKS, SCALING_REPS), ranks-gpu (needs the MPI build: the
+# the sphere; SCALING_RANKS, SCALING_REPS, SCALING_CASES: some of naca-bjacobi naca-asm cavity sphere), ranks-gpu (needs the MPI build: the
 # medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU),
 # shared-gpu (needs the MPI build: tb-ib on ranks sharing the GPU, with and
 # without NVIDIA's MPS daemon). Limits in seconds: MC_T, ASYNC_T,
@@ -174,13 +174,16 @@ for step in "$@"; do
       # Issue 28's strong scaling on the 16 cores, one thread a rank.
       need_mpi scaling || continue
       counts=${SCALING_RANKS:-1,2,4,8,16}
-      ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" --json "$results/gpu-host16-$stamp-comp2d-naca-medium-bjacobi.json"
-      ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" \
+      cases=" ${SCALING_CASES:-naca-bjacobi naca-asm cavity sphere} "
+      [[ $cases == *" naca-bjacobi "* ]] && ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" \
+        --json "$results/gpu-host16-$stamp-comp2d-naca-medium-bjacobi.json"
+      [[ $cases == *" naca-asm "* ]] && ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" \
         --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+asm(overlap=1,local=bilu0)" \
         --json "$results/gpu-host16-$stamp-comp2d-naca-medium-asm1.json"
-      ranks_py scaling.txt "$counts" tb-incomp --set grid.nx=128 --set grid.ny=128 \
+      [[ $cases == *" cavity "* ]] && ranks_py scaling.txt "$counts" tb-incomp --set grid.nx=128 --set grid.ny=128 \
         --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
-      ranks_py scaling.txt "$counts" tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json" ;;
+      [[ $cases == *" sphere "* ]] && ranks_py scaling.txt "$counts" tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json"
+      true ;;
     shared-gpu)
       # tb-ib on 2 ranks sharing the GPU for 40 steps, without and then with
       # NVIDIA's MPS daemon (started here, in its own folders, and stopped after;

@@ -3,8 +3,10 @@
 // no device is visible.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "../../common/random.hpp"
 #include "../../common/systems.hpp"
@@ -126,6 +128,29 @@ TEST(BandedKernelsGpu, SolversOnCudaMatchTheHost) {
     const double slack = std::string(spec).starts_with("bicgstab") ? 0.1 * sh.iterations : 1.0;
     EXPECT_NEAR(sc.iterations, sh.iterations, slack) << spec;
     EXPECT_LT(test::max_abs_diff(xc, xh), 1e-8 * test::max_abs(xh)) << spec;
+  }
+}
+
+// The autopilot's cut (SolveLimit) stops the device's iteration as the host's:
+// the stopping rule runs on the host after each iteration's reduction.
+TEST(BandedKernelsGpu, ALimitStopsTheDeviceSolvers) {
+  TB_SKIP_WITHOUT_DEVICE();
+  const BsrMatrix a = test::poisson7(20, 18, 16);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  for (const char* spec :
+       {"bicgstab_dia(rtol=1e-10,backend=cuda)", "cg_stencil(nx=20,ny=18,nz=16,rtol=1e-10,backend=cuda)"}) {
+    auto cuda = make_solver(spec);
+    cuda->setup(a);
+    ASSERT_TRUE(cuda->limit({3, 0.0})) << spec;
+    std::vector<double> x(b.size(), 0.0);
+    SolveStats st = cuda->solve(b, x);
+    EXPECT_EQ(st.reason, StopReason::max_iterations) << spec;
+    EXPECT_EQ(st.iterations, 3) << spec;
+    EXPECT_FALSE(cuda->limit({}));
+    std::fill(x.begin(), x.end(), 0.0);
+    st = cuda->solve(b, x);
+    EXPECT_TRUE(st.converged()) << st.line();
+    EXPECT_GT(st.iterations, 3) << spec;
   }
 }
 
