@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""The programs' huge-page policy against none, alternated run by run: each case
-runs as the program sets itself up (GLIBC_TUNABLES=glibc.malloc.hugetlb=1,
-docs/threading.md) and with the user's GLIBC_TUNABLES=glibc.malloc.hugetlb=0,
-which the program leaves alone. Per case and setting: the median wall time of
+"""The programs' malloc policy against another, alternated run by run: each case
+runs as the program sets itself up (GLIBC_TUNABLES, docs/threading.md) and
+with the user's GLIBC_TUNABLES=OTHER (--other; default glibc.malloc.hugetlb=0:
+no huge pages), which the program leaves alone. Per case and setting: the median wall time of
 the process and the median linear time (set-up, solves and autopilot probes).
 
-  /usr/bin/python3 bench/time_loops/thp_ab.py [--threads N] [--reps 3] [--json OUT]
+  /usr/bin/python3 bench/time_loops/thp_ab.py [--threads N] [--reps 3] [--other TUNABLES] [--json OUT]
 
 Needs build/bin and scripts/make-meshes.sh medium (the 13k and medium NACA0012 meshes).
 """
@@ -37,11 +37,11 @@ CASES = [
 ]
 
 
-def run(cmd, arm, threads, out):
+def run(cmd, arm, threads, out, other):
     env = dict(os.environ)
     env.pop("GLIBC_TUNABLES", None)
     if arm == "nothp":
-        env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=0"
+        env["GLIBC_TUNABLES"] = other
     if threads:
         env["OMP_NUM_THREADS"] = threads
     t0 = time.perf_counter()
@@ -60,24 +60,27 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threads", help="OMP_NUM_THREADS (default: the program's policy)")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--other", default="glibc.malloc.hugetlb=0", help="the second arm's GLIBC_TUNABLES")
+    ap.add_argument("--cases", help="only the cases whose name contains this text")
     ap.add_argument("--json")
     a = ap.parse_args()
     load0 = open("/proc/loadavg").read().split()[:3]
     res = {}
     with tempfile.TemporaryDirectory(prefix="tb-thp-ab-") as work:
-        for name, cmd in CASES:
+        for name, cmd in [c for c in CASES if not a.cases or a.cases in c[0]]:
             for rep in range(a.reps):
                 for arm in ("thp", "nothp"):
                     out = os.path.join(work, f"{len(res)}-{rep}-{arm}")
-                    res.setdefault(name, {}).setdefault(arm, []).append(run(cmd, arm, a.threads, out))
+                    res.setdefault(name, {}).setdefault(arm, []).append(run(cmd, arm, a.threads, out, a.other))
             arms = res[name]
             m = {k: (statistics.median(x["process_wall_s"] for x in v), statistics.median(x["linear_s"] for x in v))
                  for k, v in arms.items()}
-            print("%-26s huge pages: wall %.3f s, linear %.3f s | none: wall %.3f s, linear %.3f s | none / huge: "
+            print("%-26s program's: wall %.3f s, linear %.3f s | other: wall %.3f s, linear %.3f s | other / program's: "
                   "%.2f, %.2f (%d steps)" % (name, *m["thp"], *m["nothp"], m["nothp"][0] / m["thp"][0],
                                              m["nothp"][1] / m["thp"][1], arms["thp"][0]["steps"]), flush=True)
     if a.json:
-        json.dump({"threads": a.threads or "(the program's policy)", "reps": a.reps, "loadavg_before": load0,
+        json.dump({"threads": a.threads or "(the program's policy)", "reps": a.reps, "other": a.other,
+                   "arms": {"thp": "the program's GLIBC_TUNABLES", "nothp": "GLIBC_TUNABLES=" + a.other}, "loadavg_before": load0,
                    "loadavg_after": open("/proc/loadavg").read().split()[:3], "results": res},
                   open(a.json, "w"), indent=1)
 
