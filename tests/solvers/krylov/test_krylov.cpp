@@ -92,34 +92,37 @@ TEST(KrylovStop, IterationLimitIsNotConvergence) {
   EXPECT_EQ(st.iterations, 3);
 }
 
-// The autopilot's cut on a probe (SolveLimit): an iteration or seconds limit
-// below the method's own stops the next solves early; lifted, the same solve
-// converges; a complete solver takes no limit.
-TEST(KrylovStop, ALimitStopsTheSolvesUntilLifted) {
-  const BsrMatrix a = small_system();
+// The autopilot's cut on a probe (SolveLimit), on a solver set up on a: an
+// iteration or seconds limit below its own stops the next solves early;
+// lifted (`lift`: {} or one no lower than its maxit), the same solve converges
+// in the iterations it took before.
+void expect_limit_stops_until_lifted(LinearSolver& solver, const BsrMatrix& a, SolveLimit lift) {
   const auto b = test::sine_rhs(std::size_t(a.rows()));
+  solver.setup(a);
+  std::vector<double> x(b.size(), 0.0);
+  const int full = solver.solve(b, x).iterations;
+  ASSERT_GT(full, 3);
+  EXPECT_TRUE(solver.limit({2, 0.0}));
+  std::fill(x.begin(), x.end(), 0.0);
+  SolveStats st = solver.solve(b, x);
+  EXPECT_EQ(st.reason, StopReason::max_iterations);
+  EXPECT_EQ(st.iterations, 2);
+  EXPECT_TRUE(solver.limit({0, 1e-12}));  // spent before the first check: one iteration
+  std::fill(x.begin(), x.end(), 0.0);
+  st = solver.solve(b, x);
+  EXPECT_EQ(st.reason, StopReason::max_iterations);
+  EXPECT_EQ(st.iterations, 1);
+  EXPECT_FALSE(solver.limit(lift));
+  std::fill(x.begin(), x.end(), 0.0);
+  st = solver.solve(b, x);
+  EXPECT_TRUE(st.converged());
+  EXPECT_EQ(st.iterations, full);
+}
+
+TEST(KrylovStop, ALimitStopsTheSolvesUntilLifted) {
   for (const char* spec : {"gmres(rtol=1e-12)", "gmres(rtol=1e-12)+jacobi", "bicgstab(rtol=1e-12)"}) {
     SCOPED_TRACE(spec);
-    auto solver = make_solver(spec);
-    solver->setup(a);
-    std::vector<double> x(b.size(), 0.0);
-    const int full = solver->solve(b, x).iterations;
-    ASSERT_GT(full, 3);
-    EXPECT_TRUE(solver->limit({2, 0.0}));
-    std::fill(x.begin(), x.end(), 0.0);
-    SolveStats st = solver->solve(b, x);
-    EXPECT_EQ(st.reason, StopReason::max_iterations);
-    EXPECT_EQ(st.iterations, 2);
-    EXPECT_TRUE(solver->limit({0, 1e-12}));  // spent before the first check: one iteration
-    std::fill(x.begin(), x.end(), 0.0);
-    st = solver->solve(b, x);
-    EXPECT_EQ(st.reason, StopReason::max_iterations);
-    EXPECT_EQ(st.iterations, 1);
-    EXPECT_FALSE(solver->limit({}));
-    std::fill(x.begin(), x.end(), 0.0);
-    st = solver->solve(b, x);
-    EXPECT_TRUE(st.converged());
-    EXPECT_EQ(st.iterations, full);
+    expect_limit_stops_until_lifted(*make_solver(spec), small_system(), {});
   }
   auto at_maxit = make_solver("gmres(maxit=5)");
   EXPECT_FALSE(at_maxit->limit({5, 0.0}));  // no lower than the method's own
@@ -131,29 +134,9 @@ TEST(KrylovStop, ALimitStopsTheSolvesUntilLifted) {
 TEST(KrylovStop, ACompleteSolverTakesTheLimitToo) {
   Stencil7Params p;  // the banded solvers take scalar matrices
   p.nx = 8, p.ny = 6, p.nz = 5, p.block_size = 1;
-  const BsrMatrix a = generate_stencil7(p);
-  const auto b = test::sine_rhs(std::size_t(a.rows()));
   auto solver = make_solver("bicgstab_dia(rtol=1e-12,maxit=400)");
   EXPECT_EQ(solver->max_iterations(), 400);
-  solver->setup(a);
-  std::vector<double> x(b.size(), 0.0);
-  const int full = solver->solve(b, x).iterations;
-  ASSERT_GT(full, 3);
-  EXPECT_TRUE(solver->limit({2, 0.0}));
-  std::fill(x.begin(), x.end(), 0.0);
-  SolveStats st = solver->solve(b, x);
-  EXPECT_EQ(st.reason, StopReason::max_iterations);
-  EXPECT_EQ(st.iterations, 2);
-  EXPECT_TRUE(solver->limit({0, 1e-12}));  // spent before the first check: one iteration
-  std::fill(x.begin(), x.end(), 0.0);
-  st = solver->solve(b, x);
-  EXPECT_EQ(st.reason, StopReason::max_iterations);
-  EXPECT_EQ(st.iterations, 1);
-  EXPECT_FALSE(solver->limit({400, 0.0}));  // no lower than its own maxit
-  std::fill(x.begin(), x.end(), 0.0);
-  st = solver->solve(b, x);
-  EXPECT_TRUE(st.converged());
-  EXPECT_EQ(st.iterations, full);
+  expect_limit_stops_until_lifted(*solver, generate_stencil7(p), {400, 0.0});  // no lower than its own maxit
 }
 
 TEST(KrylovStop, NonFiniteRightHandSide) {
