@@ -11,7 +11,8 @@ namespace tb::harness {
 
 namespace {
 
-constexpr const char* keys_allowed = "candidates, every, backoff, hysteresis, drift, mode, start, progress, tenure";
+constexpr const char* keys_allowed =
+    "candidates, every, backoff, hysteresis, drift, mode, start, progress, tenure, limit_price";
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\n");
@@ -98,6 +99,10 @@ AutopilotSpec parse_autopilot_spec(const std::string& raw) {
       if (value != "on" && value != "off")
         throw Error("'" + text + "': autopilot progress '" + value + "' is not one of on, off");
       spec.progress = value == "on";
+    } else if (key == "limit_price") {
+      if (value != "tolerance" && value != "as_run")
+        throw Error("'" + text + "': autopilot limit_price '" + value + "' is not one of tolerance, as_run");
+      spec.price_to_tolerance = value == "tolerance";
     } else if (key == "mode") {
       if (value != "timed" && value != "deterministic")
         throw Error("'" + text + "': autopilot mode '" + value + "' is not one of timed, deterministic");

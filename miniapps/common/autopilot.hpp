@@ -39,6 +39,14 @@ struct AutopilotSpec {
   // back and its estimates are weighted by how much slower (at most
   // max_penalty): a cheaper step that makes less headway costs pseudo-steps.
   long tenure = 8;
+  // How a solve stopped at its own iteration limit, where the system accepts
+  // that (tb-comp2d's matrix-free inner solves), is priced: carried to its
+  // tolerance at the rate it went (AutopilotSlot::priced_iterations), or as
+  // it ran (limit_price=as_run). On the H200 the first priced the device's
+  // async BILU at 2-3x BiLU(0) a step on the cylinder, where alone it needs
+  // 1.17x the inner solves at 0.66x the cost each (docs/harness.md); the
+  // second is there to measure the other answer.
+  bool price_to_tolerance = true;
 };
 
 // The doubles of the autopilots' checkpoint state (AutopilotPolicy and

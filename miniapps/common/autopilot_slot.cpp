@@ -224,7 +224,9 @@ double AutopilotSlot::priced_iterations(int k, const SolveStats& st) const {
   const double cost = iteration_cost(k, st);
   LinearSolver& solver = *slots_[std::size_t(k)].solver;
   // A complete solver (bicgstab_dia, cg_stencil) keeps its own stopping rules.
-  if (!limit_ok_ || st.reason != StopReason::max_iterations || solver.complete() != nullptr) return cost;
+  if (!spec_.price_to_tolerance || !limit_ok_ || st.reason != StopReason::max_iterations ||
+      solver.complete() != nullptr)
+    return cost;
   return cost * reach_factor(st, solver.method().stop().rtol);
 }
 

@@ -86,6 +86,10 @@ TEST(AutopilotSpec, ParsesCandidatesAndNamesWhatIsWrong) {
   EXPECT_TRUE(parse_autopilot_spec("autopilot(candidates=[a;b], progress=on)").progress);
   EXPECT_NE(message("autopilot(candidates=[a;b], progress=yes)").find("progress 'yes' is not one of on, off"),
             std::string::npos);
+  EXPECT_TRUE(s.price_to_tolerance);
+  EXPECT_FALSE(parse_autopilot_spec("autopilot(candidates=[a;b], limit_price=as_run)").price_to_tolerance);
+  EXPECT_NE(message("autopilot(candidates=[a;b], limit_price=free)").find("not one of tolerance, as_run"),
+            std::string::npos);
   EXPECT_NE(message("autopilot(candidates=[a;b], speed=3)").find("unknown autopilot parameter 'speed'"),
             std::string::npos);
   EXPECT_NE(message("autopilot(candidates=[a;b], mode=fast)").find("timed, deterministic"), std::string::npos);
@@ -1032,16 +1036,23 @@ TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNotSolvedAgain) {
 // unpreconditioned iterations cut the residual too little to reach 1e-4 in 8x
 // as many; three of BiLU(0) nearly reach it. The factors come from the
 // residuals, the prices from the calibration: the test bounds the factors.
-TEST(AutopilotLoop, SolvesStoppedAtTheirLimitArePricedToTheirTolerance) {
-  const fs::path out = fresh_dir("priced");
+// With limit_price=as_run the factor is 1: each is priced at what it cost.
+AutopilotReport priced_first_step(const std::string& tag, const std::string& limit_price) {
+  const fs::path out = fresh_dir(tag);
   test::DecaySimulation sim(12);
   sim.inexact = true;
-  const RunResult r = run_time_loop(sim, decay_config(),
-                                    autopilot_settings(out, 1,
-                                                       "autopilot(candidates=[gmres(rtol=1e-4,maxit=3)+identity; "
-                                                       "gmres(rtol=1e-4,maxit=3)+bilu0], mode=deterministic)"));
-  ASSERT_EQ(r.autopilots.size(), 1u);
-  const AutopilotReport& a = r.autopilots[0];
+  const RunResult r = run_time_loop(
+      sim, decay_config(),
+      autopilot_settings(out, 1,
+                         "autopilot(candidates=[gmres(rtol=1e-4,maxit=3)+identity; gmres(rtol=1e-4,maxit=3)+bilu0], "
+                         "mode=deterministic, limit_price=" +
+                             limit_price + ")"));
+  fs::remove_all(out);
+  return r.autopilots.at(0);
+}
+
+TEST(AutopilotLoop, SolvesStoppedAtTheirLimitArePricedToTheirTolerance) {
+  const AutopilotReport a = priced_first_step("priced", "tolerance");
   ASSERT_EQ(a.probes.size(), 2u);
   for (const auto& p : a.probes) {
     EXPECT_TRUE(p.missed) << "candidate " << p.candidate + 1;
@@ -1058,7 +1069,13 @@ TEST(AutopilotLoop, SolvesStoppedAtTheirLimitArePricedToTheirTolerance) {
   EXPECT_NEAR(factor(0), 8.0, 1e-9);  // the cap: it would need more than 8x its iterations
   EXPECT_GT(factor(1), 1.0);
   EXPECT_LT(factor(1), 2.0);
-  fs::remove_all(out);
+  const AutopilotReport as_run = priced_first_step("as-run", "as_run");
+  ASSERT_EQ(as_run.probes.size(), 2u);
+  for (const auto& p : as_run.probes) {
+    const auto i = std::size_t(p.candidate);
+    EXPECT_NEAR(p.cost, as_run.per_setup[i] + double(p.iterations) * as_run.per_iteration[i], 1e-15)
+        << "candidate " << p.candidate + 1;
+  }
 }
 
 TEST(AutopilotLoop, ACandidateThatCannotTakeTheSystemIsRefusedAtStartUp) {
