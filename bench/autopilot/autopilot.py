@@ -221,6 +221,7 @@ def main():
     with open("/proc/loadavg") as f:
         load_before = f.read().strip()
     results = []
+    load_after = load_before
     with tempfile.TemporaryDirectory(prefix="tb-autopilot-bench-") as work:
         for i, case in enumerate(cases):
             r = bench_case(case, a.bin, reps, a.quick, os.path.join(work, str(i)), a.variant)
@@ -238,8 +239,8 @@ def main():
                     a.variant, v["linear_s"] or float("nan"), v["probe_s"] or 0.0, v["ratio_to_best"] or float("nan"),
                     100 * (v["probe_overhead"] or 0.0), v["steps"]))
             sys.stdout.flush()
-            write_json(a, reps, load_before, results)  # after every case: a run cut short keeps what finished
-    load_after = write_json(a, reps, load_before, results)
+            # After every case: a run cut short keeps what finished; the last write is the whole run's.
+            load_after = write_json(a, reps, load_before, results)
     print("loadavg before: %s, after: %s" % (load_before, load_after))
     failed = [r["label"] for r in results if any(f != 0 for f in r["autopilot_failures"])]
     if failed:

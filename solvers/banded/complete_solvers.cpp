@@ -31,6 +31,15 @@ SolveStats solve_slab(Method& m, const Communicator& comm, const RowPartition& p
   return st;
 }
 
+// The limit a solver keeps for the method it builds at set-up, passed on to
+// the one it has (LinearSolver::limit's answer: whether any limit applies).
+template <class Method>
+bool keep_limit(BandedStop& stop, Method* method, SolveLimit l, const Communicator& comm) {
+  stop.limit = applicable_limit(stop, l, comm.size() > 1);
+  if (method) method->limit(stop.limit);
+  return stop.limit.iterations > 0 || stop.limit.seconds > 0.0;
+}
+
 }  // namespace
 
 DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm,
@@ -71,11 +80,7 @@ SolveStats DiaBicgstabSolver::solve(std::span<const double> b, std::span<double>
   return solve_slab(*gbcg_, *comm_, part_, b_, x_, x_local_, b, x, "bicgstab_dia");
 }
 
-bool DiaBicgstabSolver::limit(SolveLimit l) {
-  stop_.limit = applicable_limit(stop_, l, comm_->size() > 1);
-  if (gbcg_) gbcg_->limit(stop_.limit);
-  return stop_.limit.iterations > 0 || stop_.limit.seconds > 0.0;
-}
+bool DiaBicgstabSolver::limit(SolveLimit l) { return keep_limit(stop_, gbcg_.get(), l, *comm_); }
 
 // Sizes, row_ptr and col_idx (no values): what update checks a matrix against.
 void DiaBicgstabSolver::keep_pattern(const BsrMatrix& a) {
@@ -172,11 +177,7 @@ SolveStats StencilCgSolver::solve(std::span<const double> b, std::span<double> x
   return solve_slab(*gscg_, *comm_, part_, b_, x_, x_local_, b, x, "cg_stencil");
 }
 
-bool StencilCgSolver::limit(SolveLimit l) {
-  stop_.limit = applicable_limit(stop_, l, comm_->size() > 1);
-  if (gscg_) gscg_->limit(stop_.limit);
-  return stop_.limit.iterations > 0 || stop_.limit.seconds > 0.0;
-}
+bool StencilCgSolver::limit(SolveLimit l) { return keep_limit(stop_, gscg_.get(), l, *comm_); }
 
 const SolveTimes& StencilCgSolver::times() const {
   if (!gscg_) throw Error("cg_stencil: times() before setup()");

@@ -44,10 +44,10 @@ class Gbcg {
   // Numeric only; the one-reduction variant takes both slabs.
   void update_values(const DiaMatrix& slab);
   void update_values(const DiaMatrix& slab, const DiaMatrix& transposed_slab);
-  // Local rows of b and x on the backend; x holds the initial guess. Every rank
-  // returns the same SolveStats; final_residual is ||b - A x||_2 recomputed.
   // Limits the solves that follow (applicable_limit's; {} lifts it).
   void limit(SolveLimit l) { stop_.limit = l; }
+  // Local rows of b and x on the backend; x holds the initial guess. Every rank
+  // returns the same SolveStats; final_residual is ||b - A x||_2 recomputed.
   SolveStats solve(const Vector& b, Vector& x);
   // Accumulated over the solves since the last reset.
   const SolveTimes& times() const { return times_; }

@@ -24,9 +24,9 @@ class Gscg {
        BandedStop stop, Backend backend, GscgVariant variant = GscgVariant::one_reduction);
   // Numeric update: new coefficients on the same grid.
   void update_coefficients(const StencilCoefficients& c);
-  // Local rows of b and x on the backend; x holds the initial guess.
   // Limits the solves that follow (applicable_limit's; {} lifts it).
   void limit(SolveLimit l) { stop_.limit = l; }
+  // Local rows of b and x on the backend; x holds the initial guess.
   SolveStats solve(const Vector& b, Vector& x);
   const SolveTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
