@@ -27,7 +27,9 @@
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
 # build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
 # medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
-# the sphere; SCALING_RANKS, SCALING_REPS, SCALING_CASES: some of naca-bjacobi naca-asm cavity sphere), ranks-gpu (needs the MPI build: the
+# the sphere; SCALING_RANKS, SCALING_REPS, SCALING_CASES: some of naca-bjacobi naca-asm cavity sphere;
+# SCALING_MPI_ARGS: mpiexec options such as --bind-to core), triad (needs the MPI build: lscpu and
+# tb-bench-dist --triad on TRIAD_RANKS ranks at once, 256 MiB and 2 MiB arrays), ranks-gpu (needs the MPI build: the
 # medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU),
 # shared-gpu (needs the MPI build: tb-ib on ranks sharing the GPU, with and
 # without NVIDIA's MPS daemon). Limits in seconds: MC_T, ASYNC_T,
@@ -85,7 +87,8 @@ fi
 # ranks_py LOG RANKS MINIAPP [ARGS...], its output appended to $results/LOG.
 ranks_py() {
   timeout "${SCALING_T:-480}" "$py" bench/dist/miniapp_ranks.py --miniapp "$3" --exe "$build/bin/$3" --mpiexec "$mpiexec" \
-    --time "$usr/bin/time" --ranks "$2" --reps "${SCALING_REPS:-1}" "${@:4}" >>"$results/$1" 2>&1
+    --mpiexec-args "${SCALING_MPI_ARGS:-}" --time "$usr/bin/time" --ranks "$2" --reps "${SCALING_REPS:-1}" "${@:4}" \
+    >>"$results/$1" 2>&1
 }
 medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=venkatakrishnan)
 # tb-ib's two systems with GBCG on the device.
@@ -184,6 +187,17 @@ for step in "$@"; do
         --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
       [[ $cases == *" sphere "* ]] && ranks_py scaling.txt "$counts" tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json"
       true ;;
+    triad)
+      # The machine's memory bandwidth on 1-16 ranks at once (tb-bench-dist --triad): what a
+      # bandwidth-bound loop can gain from more ranks here, beside the cores' layout (lscpu).
+      need_mpi triad || continue
+      { lscpu; command -v numactl >/dev/null && numactl -H; } >"$results/lscpu.txt" 2>&1
+      for n in 33554432 262144; do
+        for p in ${TRIAD_RANKS:-1 2 4 8 16}; do
+          timeout 120 "$mpiexec" -n "$p" --oversubscribe ${SCALING_MPI_ARGS:-} "$build/bin/tb-bench-dist" --triad $n \
+            --reps 10 --json "$results/gpu-host16-$stamp-triad-n$n-p$p.json" >>"$results/triad.txt" 2>&1
+        done
+      done ;;
     shared-gpu)
       # tb-ib on 2 ranks sharing the GPU for 40 steps, without and then with
       # NVIDIA's MPS daemon (started here, in its own folders, and stopped after;

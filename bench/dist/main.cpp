@@ -9,6 +9,11 @@
 // so oversubscribed runs (-n 16 on 2 cores) measure their growth with the
 // number of subdomains.
 //   mpiexec -n 2 build/bin/tb-bench-dist --json bench/results/host-DATE-dist-2.json
+// With --triad N it solves nothing: every rank runs the STREAM triad over N
+// doubles at the same time, and the sum of their bandwidths over P times one
+// rank's (a run on one rank) is what a bandwidth-bound loop can gain on P
+// ranks of this machine: the ceiling of its parallel efficiency.
+//   for p in 1 2 4 8 16; do mpiexec -n $p build/bin/tb-bench-dist --triad 33554432; done
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -18,6 +23,7 @@
 #include "../async_ilu/ordering.hpp"
 #include "../common/block_system.hpp"
 #include "../common/command_line.hpp"
+#include "../common/stream_triad.hpp"
 #include "mesh/partition.hpp"
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
@@ -38,11 +44,13 @@ struct Options {
   int reps = 3;
   int threads = 1;
   std::string json_path;
+  std::size_t triad = 0;  // --triad N: the concurrent STREAM triad over N doubles a rank instead of solves
 };
 
 const char* usage =
     "tb-bench-dist [--system A.mtx [--rhs b.mtx] | --generate SPEC] [--solver SPEC]... [--partition metis|rows]\n"
     "              [--reps N] [--threads N] [--json FILE]\n"
+    "tb-bench-dist --triad N [--reps N] [--threads N] [--json FILE]\n"
     "Distributed solves of one system on the ranks of mpiexec (issue 28).\n"
     "  --system FILE    a block system written by a miniapp's --dump-systems\n"
     "  --rhs FILE       its right-hand side (default b_i = sin(0.37 i) + 0.5)\n"
@@ -52,7 +60,9 @@ const char* usage =
     "  --partition P    metis (default: METIS k-way parts of the block graph) or rows (contiguous rows)\n"
     "  --reps N         solves per specification, the best is kept (default 3)\n"
     "  --threads N      OpenMP threads per rank (default 1)\n"
-    "  --json FILE      write the runs with the machine description\n";
+    "  --json FILE      write the runs with the machine description\n"
+    "  --triad N        no solves: every rank runs the STREAM triad over N doubles at once (best of --reps);\n"
+    "                   the ranks' bandwidths summed, their least and most\n";
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -76,6 +86,8 @@ Options parse(int argc, char** argv) {
       o.threads = int(parse_count(f, args.value(), 1));
     else if (f == "--json")
       o.json_path = args.value();
+    else if (f == "--triad")
+      o.triad = std::size_t(parse_count(f, args.value(), 1));
     else
       args.reject();
   }
@@ -125,11 +137,43 @@ Run run_one(const std::string& spec, const BsrMatrix& mine, const dist::RowDistr
   return r;
 }
 
+// Every rank's triad at once: a reduction first, so that they start together.
+int run_triad(const Options& o, const banded::Communicator& world) {
+  double start = 0.0;
+  world.space().reduce(nullptr, 0, &start, 1);
+  const double gbs = triad_bytes(o.triad) / host_triad_seconds(o.triad, o.reps) / 1e9;
+  double sum = gbs, least = -gbs, most = gbs;
+  world.space().reduce(&sum, 1, nullptr, 0);
+  world.space().reduce(nullptr, 0, &least, 1);
+  world.space().reduce(nullptr, 0, &most, 1);
+  if (world.rank() != 0) return 0;
+  const Machine m = describe_machine();
+  std::cout << summary(m) << "\ntriad over " << o.triad << " doubles on each of " << world.size() << " rank(s), "
+            << o.threads << " thread(s) a rank: " << sum << " GB/s in all, " << -least << " to " << most
+            << " GB/s a rank\n";
+  if (o.json_path.empty()) return 0;
+  JsonWriter j;
+  j.begin_object().value("benchmark", "tb-bench-dist --triad");
+  write(j, m);
+  j.value("ranks", world.size())
+      .value("threads_per_rank", o.threads)
+      .value("doubles_per_rank", (long long)o.triad)
+      .value("reps", o.reps)
+      .value("triad_gbs_sum", sum)
+      .value("triad_gbs_least_rank", -least)
+      .value("triad_gbs_most_rank", most)
+      .end_object();
+  j.save(o.json_path);
+  std::cout << "wrote " << o.json_path << "\n";
+  return 0;
+}
+
 int run(int argc, char** argv) {
   DistributedSession session(argc, argv);
   const Options o = parse(argc, argv);
   set_host_threads(o.threads);
   const auto world = solver_communicator();
+  if (o.triad > 0) return run_triad(o, *world);
   const int me = world->rank(), ranks = world->size();
   const bool root = me == 0;
 

@@ -2,7 +2,7 @@
 """Strong scaling of a miniapp decomposed over ranks (issue 28, deliverable 6).
 
     bench/dist/miniapp_ranks.py [--miniapp tb-comp2d|tb-incomp|tb-ib] [--ranks 1,2] [--reps 3]
-        [--case FILE] [--set KEY=VALUE ...] [--weak KEY=V1,V2,...] --json OUT
+        [--case FILE] [--set KEY=VALUE ...] [--weak KEY=V1,V2,...] [--mpiexec-args "ARGS"] --json OUT
 
 tb-comp2d (the default) runs inputs/compressible/naca0012_laminar.toml to
 steady state, tb-incomp its built-in cavity (give --set grid.nx=128 ...), tb-ib
@@ -18,6 +18,9 @@ T1 / (P TP), the memory ratio of the largest rank's peak, and that of the
 memory the steps added to what the process held at start. Needs /usr/bin/time
 (Debian: time) and, for more than one rank, Open MPI's mpiexec.
 
+--mpiexec-args adds Open MPI options to every run on more than one rank, e.g.
+"--bind-to core" (Open MPI binds to the package above two processes).
+
 Weak scaling: --weak KEY=V1,V2,... gives the key one value per rank count (the
 grid grown with the ranks, e.g. --ranks 1,2 --weak grid.ny=128,256); the
 efficiency is then the time per step of one rank over that of P ranks.
@@ -27,6 +30,7 @@ import json
 import os
 import pathlib
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -48,7 +52,7 @@ def one_run(args, ranks, out):
     out.mkdir(parents=True)
     timed = ["sh", "-c", f'{args.time} -f %M -o "$0/rss.${{OMPI_COMM_WORLD_RANK:-0}}" "$@"', str(out)] + command
     if ranks > 1:
-        timed = [args.mpiexec, "-n", str(ranks), "--oversubscribe"] + timed
+        timed = [args.mpiexec, "-n", str(ranks), "--oversubscribe"] + shlex.split(args.mpiexec_args) + timed
     env = dict(os.environ, OMP_NUM_THREADS="1")
     done = subprocess.run(timed, capture_output=True, text=True, env=env, timeout=3600)
     if done.returncode != 0:
@@ -77,6 +81,7 @@ def main():
     p.add_argument("--miniapp", choices=sorted(DEFAULT_CASES), default="tb-comp2d")
     p.add_argument("--exe", help="default: build/bin/MINIAPP")
     p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--mpiexec-args", default="", help="options for mpiexec on more than one rank (e.g. --bind-to core)")
     p.add_argument("--case", help="default: the NACA0012 case for tb-comp2d, the built-in cases of the others")
     p.add_argument("--set", action="append", default=[])
     p.add_argument("--weak", action="append", default=[], metavar="KEY=V1,V2,...",
@@ -134,7 +139,7 @@ def main():
     commit = os.environ.get("TB_COMMIT") or subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True).stdout.strip()
     doc = {"benchmark": "miniapp_ranks", "miniapp": args.miniapp, "command": " ".join(sys.argv), "case": args.case,
-           "sets": args.set, "scaling": "weak" if args.weak else "strong", "weak": args.weak,
+           "sets": args.set, "mpiexec_args": args.mpiexec_args, "scaling": "weak" if args.weak else "strong", "weak": args.weak,
            "machine": {"hostname": platform.node(), "logical_cpus": os.cpu_count(),
                        "load_average_1min_at_start": load_at_start, "load_average_1min_at_end": os.getloadavg()[0]},
            "git_commit": commit, "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
