@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   using namespace tb;
   harness::MiniappDescription app;
   app.name = "tb-comp2d";
-  app.summary = "implicit pseudo-time Euler solver on unstructured 2D meshes (cylinder)";
+  app.summary = "implicit pseudo-time Euler solver on unstructured 2D meshes (cylinder, NACA 0012 airfoil)";
   app.samples = harness::miniapp_samples();
   app.systems = {"flow"};
   app.declare_keys = compressible::declare_case_keys;
