@@ -69,6 +69,8 @@ def one_run(args, ranks, out):
                                   if k.startswith("driver/")},
         "figures_of_merit": fom,
         "time_split": summary["time_split"],
+        # Decomposed runs: each entry's least and largest over the ranks (time_split is rank 0's).
+        "time_split_over_ranks": summary.get("time_split_over_ranks"),
         "peak_rss_mib_per_rank": rss,
         "rank0_rss_at_start_mib": mem["rss_at_start_mib"],
         "rank0_peak_rss_in_steps_mib": mem["peak_rss_in_steps_mib"],

@@ -154,6 +154,13 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
       .value("harness", r.split.harness)
       .value("output", r.split.output)
       .end_object();
+  // Decomposed: each entry's least and largest over the ranks (the time split above is rank 0's).
+  if (!r.split_over_ranks.empty()) {
+    w.begin_object("time_split_over_ranks");
+    for (const SplitOverRanks& e : r.split_over_ranks)
+      w.begin_array(e.entry).value("", e.least).value("", e.largest).end_array();
+    w.end_object();
+  }
   // This process's memory (rank 0's under mpiexec), MiB: at the start of main()
   // (shared libraries and runtimes), its peak at the end of the steps and at the end.
   w.begin_object("memory")

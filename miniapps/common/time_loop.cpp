@@ -13,6 +13,7 @@
 #include "solvers/core/machine.hpp"
 #include "solvers/core/threading.hpp"
 #include "solvers/core/timer.hpp"
+#include "solvers/factory/solver_communicator.hpp"
 #include "state_snapshot.hpp"
 #include "step_table.hpp"
 
@@ -126,6 +127,22 @@ void add_solve_times(TimeSplit& split, const SystemSolvers& solvers) {
 
 bool all_converged(const std::vector<SolveRecord>& records) {
   return std::all_of(records.begin(), records.end(), [](const SolveRecord& r) { return r.accepted; });
+}
+
+// Each entry's least and largest over the ranks: one reduction of the maxima
+// of the entries and of their negatives. Collective.
+std::vector<SplitOverRanks> split_over_ranks(const TimeSplit& t) {
+  const std::vector<std::pair<const char*, double>> entries = {
+      {"steps", t.steps},       {"linear_setup", t.linear_setup}, {"linear_solve", t.linear_solve},
+      {"physics", t.physics()}, {"harness", t.harness},           {"output", t.output}};
+  std::vector<double> v;
+  for (const auto& e : entries) v.push_back(e.second);
+  for (const auto& e : entries) v.push_back(-e.second);
+  solver_communicator()->space().reduce(nullptr, 0, v.data(), int(v.size()));
+  std::vector<SplitOverRanks> out;
+  const std::size_t n = entries.size();
+  for (std::size_t k = 0; k < n; ++k) out.push_back({entries[k].first, -v[n + k], v[k]});
+  return out;
 }
 
 }  // namespace
@@ -247,6 +264,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   if (result.stop_reason.empty() && !result.steady && sim.must_converge() && result.last_step >= s.steps)
     result.unconverged = true;
   result.wall_seconds = wall_before + wall.seconds();
+  if (s.decomposed) result.split_over_ranks = split_over_ranks(result.split);
   result.figures_of_merit = sim.figures_of_merit();
   result.autopilots = solvers.autopilot_reports();
   result.peak_rss_mib = process_memory().peak_rss_mib;

@@ -74,6 +74,13 @@ struct TimeSplit {
   double physics() const { return steps - linear_setup - linear_solve - shadow - probe; }
 };
 
+// A decomposed run's time split, entry by entry, from its least to its largest
+// over the ranks: a loop that synchronises its ranks goes at its slowest one's pace.
+struct SplitOverRanks {
+  std::string entry;  // a key of summary.json's time_split
+  double least = 0.0, largest = 0.0;
+};
+
 struct RunResult {
   long last_step = 0;
   bool steady = false;
@@ -81,6 +88,7 @@ struct RunResult {
   bool unconverged = false;  // a case that must converge reached its step limit unconverged
   double wall_seconds = 0.0;
   TimeSplit split;
+  std::vector<SplitOverRanks> split_over_ranks;                // decomposed runs only
   std::vector<std::pair<std::string, double>> last_residuals;  // of the last step run (a failing one included)
   std::map<std::string, SolverTotals> totals;                  // "driver/<system>", "shadow<i>/<system>"
   std::vector<std::pair<std::string, double>> figures_of_merit;

@@ -5,11 +5,12 @@
 
 CHECK is one of
   cd        the laminar NACA0012 to steady state, with the case's own solver
-            (fgmres + bilu0, run on ranks as fgmres + bjacobi(local=bilu0)), on
+            (gmres + bilu0, run on ranks as gmres + bjacobi(local=bilu0)), on
             1, 2 and 3 ranks: Cd, Cl and the entropy error agree with one rank to
             1e-6; the start-up line names the cells each rank owns; the .pvtu has
             one piece per rank whose cells, ghosts removed, are the mesh's, each
-            with its rank.
+            with its rank; summary.json's time_split_over_ranks brackets rank 0's
+            time split, entry by entry.
   cylinder  the same for the built-in case (the inviscid cylinder with its CFL
             ramp) with the paper's system (jacobian.form = first_order, fgmres +
             bilu0) on 1, 2 and 3 ranks: Cd and the entropy error within 1e-6 of
@@ -69,8 +70,21 @@ def check_cd(base=None, tag="", cl_tolerance=1e-6):
             if abs(one[key] - many[key]) > tolerance:
                 fail(f"{tag}{ranks} ranks: {key} {many[key]!r}, one rank {one[key]!r} (more than {tolerance} apart)")
         check_pieces(out, ranks, int(one["cells"]))
+        check_split_over_ranks(out, ranks)
         print(f"{tag}{ranks} ranks: cd {many['cd']} (one rank {one['cd']}), cl {many['cl']} (one rank "
               f"{one['cl']}), {int(many['pseudo_steps'])} steps ({int(one['pseudo_steps'])} on one)")
+
+
+def check_split_over_ranks(out, ranks):
+    summary = json.loads((out / "summary.json").read_text())
+    split, spread = summary["time_split"], summary.get("time_split_over_ranks")
+    if spread is None:
+        fail(f"{ranks} ranks: summary.json has no time_split_over_ranks")
+    for entry in ("steps", "linear_setup", "linear_solve", "physics", "harness", "output"):
+        least, largest = spread[entry]
+        if not least <= split[entry] <= largest:
+            fail(f"{ranks} ranks: time_split_over_ranks.{entry} [{least}, {largest}] does not hold rank 0's "
+                 f"{split[entry]}")
 
 
 def check_cylinder():
