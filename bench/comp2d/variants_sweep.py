@@ -4,7 +4,9 @@ per run: exit status, steps, converged, steps that reused their Jacobian,
 CFL-cut counts by safeguard, FGMRES iterations, final CFL, Cl, Cd, wall time.
 For checking that a change to the continuation (jacobian.reuse, a CFL
 safeguard) holds beyond the shipped cases; --set adds keys to every run, so
-two sweeps with and without a setting can be compared line by line.
+two sweeps with and without a setting can be compared line by line. A --set
+of a key a variant sets itself replaces the variant's value; the line and the
+record name what was replaced.
 
   /usr/bin/python3 bench/comp2d/variants_sweep.py --json OUT.json [--set jacobian.reuse=1] [--only naca]
 
@@ -62,6 +64,12 @@ def missing_mesh(sets):
     return None
 
 
+def overridden(sets, extra):
+    """The variant's own keys that a --set of the same key gives another value (the later --set wins)."""
+    keys = {e.split("=", 1)[0] for e in extra}
+    return [s for s in sets if s.split("=", 1)[0] in keys and s not in extra]
+
+
 def run(exe, name, case, sets, extra, work):
     out = os.path.join(work, name)
     cmd = [exe] + ([case] if case else []) + ["--steps", "400", "--out", out]
@@ -73,7 +81,8 @@ def run(exe, name, case, sets, extra, work):
     rows = list(csv.DictReader(open(os.path.join(out, "steps.csv"))))
     f = summary["figures_of_merit"]
     return {
-        "name": name, "case": case or "(built-in)", "set": sets + extra, "exit_status": proc.returncode,
+        "name": name, "case": case or "(built-in)", "set": sets + extra, "overridden": overridden(sets, extra),
+        "exit_status": proc.returncode,
         "steps": len(rows), "converged": bool(f["converged"]),
         "jacobian_reused": sum(r.get("res:jacobian_reused") == "1" for r in rows),
         "cfl_cuts": {c: sum(r["res:cfl_cut"] == c for r in rows) for c in ("1", "2", "3", "4")},
@@ -104,7 +113,8 @@ def main():
             cuts = "/".join(str(r["cfl_cuts"][c]) for c in ("1", "2", "3", "4"))
             print(f"{name:34s} exit {r['exit_status']} steps {r['steps']:4d} converged {int(r['converged'])} "
                   f"reused {r['jacobian_reused']:3d} cuts {cuts:>11s} its {r['linear_iterations']:6d} "
-                  f"cfl {r['final_cfl']:7.0f} cl {r['cl']:+.5f} cd {r['cd']:.6f} wall {r['wall_seconds']:.2f}", flush=True)
+                  f"cfl {r['final_cfl']:7.0f} cl {r['cl']:+.5f} cd {r['cd']:.6f} wall {r['wall_seconds']:.2f}"
+                  + (f" (--set replaced {', '.join(r['overridden'])})" if r["overridden"] else ""), flush=True)
     if a.json:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
         with open(a.json, "w") as f:
