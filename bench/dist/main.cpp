@@ -142,10 +142,9 @@ int run_triad(const Options& o, const banded::Communicator& world) {
   double start = 0.0;
   world.space().reduce(nullptr, 0, &start, 1);
   const double gbs = triad_bytes(o.triad) / host_triad_seconds(o.triad, o.reps) / 1e9;
-  double sum = gbs, least = -gbs, most = gbs;
-  world.space().reduce(&sum, 1, nullptr, 0);
-  world.space().reduce(nullptr, 0, &least, 1);
-  world.space().reduce(nullptr, 0, &most, 1);
+  double sum = gbs, extremes[2] = {-gbs, gbs};  // the least (negated) and the most
+  world.space().reduce(&sum, 1, extremes, 2);
+  const double least = extremes[0], most = extremes[1];
   if (world.rank() != 0) return 0;
   const Machine m = describe_machine();
   std::cout << summary(m) << "\ntriad over " << o.triad << " doubles on each of " << world.size() << " rank(s), "

@@ -144,16 +144,9 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
       .value("wall_seconds", r.wall_seconds)
       .value("threads", threading::describe());
   // Where the time of this run's steps went (seconds, summed over its steps).
-  w.begin_object("time_split")
-      .value("steps", r.split.steps)
-      .value("linear_setup", r.split.linear_setup)
-      .value("linear_solve", r.split.linear_solve)
-      .value("shadow_solvers", r.split.shadow)
-      .value("autopilot_probes", r.split.probe)
-      .value("physics", r.split.physics())
-      .value("harness", r.split.harness)
-      .value("output", r.split.output)
-      .end_object();
+  w.begin_object("time_split");
+  for (const auto& [key, seconds] : r.split.entries()) w.value(key, seconds);
+  w.end_object();
   // Decomposed: each entry's least and largest over the ranks (the time split above is rank 0's).
   if (!r.split_over_ranks.empty()) {
     w.begin_object("time_split_over_ranks");

@@ -132,15 +132,12 @@ bool all_converged(const std::vector<SolveRecord>& records) {
 // Each entry's least and largest over the ranks: one reduction of the maxima
 // of the entries and of their negatives. Collective.
 std::vector<SplitOverRanks> split_over_ranks(const TimeSplit& t) {
-  const std::vector<std::pair<const char*, double>> entries = {
-      {"steps", t.steps},       {"linear_setup", t.linear_setup}, {"linear_solve", t.linear_solve},
-      {"physics", t.physics()}, {"harness", t.harness},           {"output", t.output}};
-  std::vector<double> v;
-  for (const auto& e : entries) v.push_back(e.second);
-  for (const auto& e : entries) v.push_back(-e.second);
+  const auto entries = t.entries();
+  const std::size_t n = entries.size();
+  std::vector<double> v(2 * n);
+  for (std::size_t k = 0; k < n; ++k) v[k] = entries[k].second, v[n + k] = -entries[k].second;
   solver_communicator()->space().reduce(nullptr, 0, v.data(), int(v.size()));
   std::vector<SplitOverRanks> out;
-  const std::size_t n = entries.size();
   for (std::size_t k = 0; k < n; ++k) out.push_back({entries[k].first, -v[n + k], v[k]});
   return out;
 }

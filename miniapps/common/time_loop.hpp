@@ -2,12 +2,14 @@
 // The time loop every miniapp runs (time_loop.cpp), and the entry point that
 // turns a command line into one run, a run with shadow solvers, or independent
 // A/B runs (miniapp_main.cpp, ab_study.cpp).
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "case_config.hpp"
@@ -72,6 +74,17 @@ struct TimeSplit {
   double harness = 0.0;       // checksums, dumps, checks, snapshots, step tables, load sampling
   double output = 0.0;        // fields and checkpoints
   double physics() const { return steps - linear_setup - linear_solve - shadow - probe; }
+  // Each entry by its summary.json key (time_split), in the order written there.
+  std::array<std::pair<const char*, double>, 8> entries() const {
+    return {{{"steps", steps},
+             {"linear_setup", linear_setup},
+             {"linear_solve", linear_solve},
+             {"shadow_solvers", shadow},
+             {"autopilot_probes", probe},
+             {"physics", physics()},
+             {"harness", harness},
+             {"output", output}}};
+  }
 };
 
 // A decomposed run's time split, entry by entry, from its least to its largest
