@@ -112,6 +112,9 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "steps without a new lowest residual before the CFL is cut by cfl.stall_cut; 0: never",
               harness::in_range(0, 1e6)});
   schema.add({"cfl.stall_cut", KeyType::real, "0.5", "CFL factor when the residual stalled", open_closed_unit});
+  schema.add({"cfl.stall_drop", KeyType::real, "0.1",
+              "a new lowest residual (cfl.stall_steps) lies this fraction below the last one; 0: any lower",
+              harness::KeyDomain{.min = 0, .max = 1, .max_open = true}});
   schema.add({"cfl.growth", KeyType::real, "0",
               "smallest CFL factor after a healthy step (no relaxation, residual below cfl.growth_tolerance times the "
               "previous); 1: Eq. 3 alone; 0: 1.5 with jacobian.form = matrix_free, else 1",
@@ -250,6 +253,7 @@ PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) 
   s.cfl_second_order = config.real("cfl.second_order");
   s.stall_steps = int(config.integer("cfl.stall_steps"));  // 0 to 1e6 (its domain)
   s.stall_cut = config.real("cfl.stall_cut");
+  s.stall_drop = config.real("cfl.stall_drop");
   // 0 (the default) by the form: the residual's own Jacobian follows a CFL
   // raised x1.5 a healthy step (the built-in cylinder: 13 steps to CFL 1e4,
   // against 20 to 2,700 by Eq. 3 alone); the paper's first-order one does not

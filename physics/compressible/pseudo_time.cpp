@@ -74,6 +74,7 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
   if (!(s.cfl_growth >= 1.0)) throw Error("cfl.growth must be at least 1");
   if (!(s.growth_tolerance >= 1.0)) throw Error("cfl.growth_tolerance must be at least 1");
   if (!(s.stall_cut > 0.0 && s.stall_cut <= 1.0)) throw Error("cfl.stall_cut must lie in (0, 1]");
+  if (!(s.stall_drop >= 0.0 && s.stall_drop < 1.0)) throw Error("cfl.stall_drop must lie in [0, 1)");
   if (s.matrix_free_after_stall && s.jacobian != JacobianForm::first_order)
     throw Error("matrix_free_after_stall: a switch from JacobianForm::first_order only");
   if (s.matrix_free_after_stall && s.stall_steps == 0)
@@ -211,7 +212,7 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     factor = std::min(factor, settings_.stall_cut);
     rep.safeguard = 3;
   }
-  if (norm_ < best_norm_) {
+  if (norm_ < (1.0 - settings_.stall_drop) * best_norm_) {
     best_norm_ = norm_;
     since_best_ = 0;
   } else if (settings_.stall_steps > 0 && ++since_best_ >= settings_.stall_steps) {

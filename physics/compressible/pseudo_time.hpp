@@ -28,7 +28,10 @@
 //     CFL that produced it, step after step;
 //   - stall_steps steps without a new lowest residual (of this order) scale it
 //     by stall_cut: an oscillation whose residual neither grows nor falls
-//     leaves Eq. 3's ratio at 1 and the CFL where it is.
+//     leaves Eq. 3's ratio at 1 and the CFL where it is. A new lowest counts
+//     only below (1 - stall_drop) times the last one: a residual that creeps
+//     (0.1 % a step, as on the nested NACA0012 L1 q1 mesh) stalls too, and
+//     with matrix_free_after_stall leaves the paper's system 40 steps sooner.
 // A third scales it by stall_cut after a step whose linear system was not
 // solved (matrix-free: the outer iteration missed its tolerance; the paper's
 // system: its solve stopped with less than a tenth off its own residual) and
@@ -71,6 +74,7 @@ struct PseudoTimeSettings {
   double cfl_second_order = 100.0;  // CFL of the first second-order step; 0: cfl_start
   double omega_cfl = 0.1;           // relaxation below which the next CFL shrinks with omega
   int stall_steps = 10;             // steps without a new lowest residual before a CFL cut; 0: never
+  double stall_drop = 0.1;          // a new lowest lies this fraction below the last one; 0: any lower
   double stall_cut = 0.5;           // that cut
   double cfl_growth = 1.0;          // smallest CFL factor after a healthy step; 1: Eq. 3 alone (tb-comp2d: by the form)
   double growth_tolerance = 1.1;    // a healthy step's residual stays below this times the previous

@@ -159,6 +159,43 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   EXPECT_EQ(cfl.back(), s.cfl_min);  // never below cfl_min
 }
 
+TEST(PseudoTime, AResidualThatCreepsStallsWithStallDrop) {
+  // Each step takes a five-hundredth of the solved update: the residual falls
+  // a little every step, so each is a new lowest and, with stall_drop = 0,
+  // nothing stalls. With stall_drop = 0.1 no step falls 10 % below the last
+  // lowest, and the fifth (stall_steps) cuts the CFL (safeguard 2).
+  Case c;
+  JacobianSolver linear("fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0");
+  const LinearSolve real = linear.function();
+  const LinearSolve creep = [&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+    const SolveStats st = real(a, b, x);
+    for (double& v : x) v *= 0.002;
+    return st;
+  };
+  for (const double drop : {0.0, 0.1}) {
+    PseudoTimeSettings s;
+    s.cfl_start = 1000.0;
+    s.stall_steps = 5;
+    s.stall_drop = drop;
+    PseudoTimeSolver solver(c.disc, c.free_stream(), s);
+    std::vector<int> stalls;
+    for (int n = 0; n < 7; ++n) {
+      const PseudoStepReport r = solver.step(creep);
+      ASSERT_LT(r.residual_factor, 1.0) << "step " << n + 1 << ": the residual must creep down";
+      ASSERT_GT(r.residual_factor, 0.97) << "step " << n + 1;
+      if (r.safeguard == 2) stalls.push_back(n + 1);
+    }
+    // Eq. 3 raises the CFL by a few parts in 1e4 a step as the residual creeps.
+    if (drop == 0.0) {
+      EXPECT_TRUE(stalls.empty()) << "stalled at step " << stalls.front();
+      EXPECT_NEAR(solver.cfl(), 1000.0, 10.0);
+    } else {
+      EXPECT_EQ(stalls, std::vector<int>{5});
+      EXPECT_NEAR(solver.cfl(), 500.0, 5.0) << "halved once";
+    }
+  }
+}
+
 TEST(PseudoTime, AStepWhoseSystemMissedItsToleranceCutsTheCfl) {
   // A "solver" that stops at its iteration limit having done nothing: the
   // system is not solved (matrix-free: the outer iteration, each of whose
