@@ -10,7 +10,8 @@ record name what was replaced.
 
   /usr/bin/python3 bench/comp2d/variants_sweep.py --json OUT.json [--set jacobian.reuse=1] [--only naca]
 
-Needs the generated meshes (scripts/make-meshes.sh medium nested ogrid); runs
+Needs the generated meshes (scripts/make-meshes.sh medium nested ogrid); --only cylinder_mesh runs
+the cylinder case file on each cylinder mesh; runs
 whose mesh is missing are skipped with a note. One thread, at most 400 steps.
 """
 import argparse
@@ -54,6 +55,12 @@ RUNS = [
     ("cylinder_n40_q0_first_order_form", None, FO + [f"mesh.file={G}/nested/cylinder_n40_q0.su2"]),
     ("cylinder_n80_q1_first_order_form", None, FO + [f"mesh.file={G}/nested/cylinder_n80_q1.su2"]),
     ("cylinder_o128_t_first_order_form", None, FO + [f"mesh.file={G}/ogrid/cylinder_o128_t.su2"]),
+] + [  # the cylinder case file on every cylinder mesh make-meshes.sh makes (issue 24: from about 100 cells up)
+    (f"cylinder_mesh_n{n}_{q}", CYL, [f"mesh.file={G}/nested/cylinder_n{n}_{q}.su2"])
+    for n in (10, 20, 40, 80) for q in ("q0", "q1")
+] + [(f"cylinder_mesh_o{n}_{k}", CYL, [f"mesh.file={G}/ogrid/cylinder_o{n}_{k}.su2"])
+     for n in (16, 32, 64, 128) for k in ("q", "t")] + [
+    ("cylinder_mesh_medium", CYL, [f"mesh.file={G}/cylinder_medium.su2"]),
 ]
 
 
@@ -96,13 +103,13 @@ def main():
     ap.add_argument("--bin", default="build/bin")
     ap.add_argument("--json", help="write the records here")
     ap.add_argument("--set", action="append", default=[], help="a case key for every run (repeatable)")
-    ap.add_argument("--only", help="only the runs whose name contains this text")
+    ap.add_argument("--only", help="only the runs whose name contains this text (or one of these, comma-separated)")
     a = ap.parse_args()
     exe = os.path.abspath(os.path.join(ROOT, a.bin, "tb-comp2d")) if not os.path.isabs(a.bin) else os.path.join(a.bin, "tb-comp2d")
     records = []
     with tempfile.TemporaryDirectory() as work:
         for name, case, sets in RUNS:
-            if a.only and a.only not in name:
+            if a.only and not any(part in name for part in a.only.split(",")):
                 continue
             mesh = missing_mesh(sets)
             if mesh:
