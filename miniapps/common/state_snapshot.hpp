@@ -1,7 +1,8 @@
 #pragma once
 // The simulation's state after its last accepted step, kept in memory so that a
 // run that blows up can write the last good state for inspection. The buffer is
-// reused from step to step: after the first step a snapshot allocates nothing.
+// reused from step to step, fitted to the state's size: after the first step a
+// snapshot of the same size allocates nothing.
 #include <string>
 
 #include "simulation.hpp"
