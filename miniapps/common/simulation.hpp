@@ -29,6 +29,12 @@ class LinearSystems {
   // rank r's rows after rank r-1's) and its own entries of b and x.
   virtual SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                            std::span<double> x) = 0;
+  // From the next solve of `system` on, until changed: at most max_iterations
+  // iterations a solve where its specification allows more (0: its own
+  // maxit). tb-comp2d caps the solves that precondition its matrix-free outer
+  // iteration (jacobian.matrix_free_inner_maxit). An autopilot's candidates
+  // take the cap as their own limit (AutopilotSlot::cap_iterations).
+  virtual void cap_iterations(const std::string& system, int max_iterations) = 0;
   // solve(), and when it did not converge a line on stderr,
   //   PROGRAM: step N: the SYSTEM solve did not converge: STATS
   // written by a rank that speaks (rank 0 of a decomposed run, whose ranks'

@@ -93,6 +93,8 @@ class FirstStepProbe final : public LinearSystems {
     st.reason = StopReason::converged_atol;
     return st;
   }
+  // The probe sets solvers up and solves nothing: a cap changes neither.
+  void cap_iterations(const std::string&, int) override {}
 
  private:
   const std::vector<SolverToCheck>& solvers_;

@@ -42,7 +42,9 @@ void SolverSlot::refresh(const BsrMatrix& a) {
 
 SolveStats SolverSlot::run(const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
   refresh(a);
+  const bool capped = iteration_cap > 0 && solver->limit({iteration_cap, 0.0});
   SolveStats st = solver->solve(b, x);
+  if (capped) solver->limit({});
   if (last_refresh == Refresh::none) st.setup_seconds = 0.0;  // the solver reports its last set-up otherwise
   return st;
 }

@@ -24,6 +24,8 @@ struct SolverSlot {
   // collective, so every rank does what the rank with the most to do needs (a
   // moving body changes the pattern of some ranks' rows only).
   bool spans_ranks = false;
+  // At most this many iterations a solve (LinearSolver::limit); 0: the specification's maxit.
+  int iteration_cap = 0;
   // Brings the solver up to date with a, then solves from x. On the host the
   // solver's operator borrows a (BsrOperator::Storage::borrow): a must not
   // change while the solve runs, which it cannot from inside run().

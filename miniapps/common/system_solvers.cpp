@@ -155,6 +155,18 @@ SolverSlot& SystemSolvers::driver(const std::string& system) {
   return it->second;
 }
 
+void SystemSolvers::cap_iterations(const std::string& system, int max_iterations) {
+  if (max_iterations < 0)
+    throw Error("internal: an iteration cap of " + std::to_string(max_iterations) + " on system '" + system + "'");
+  if (auto ap = autopilots_.find(system); ap != autopilots_.end()) {
+    ap->second->cap_iterations(max_iterations);
+    return;
+  }
+  driver(system).iteration_cap = max_iterations;
+  for (auto& slots : shadow_slots_)
+    if (auto it = slots.find(system); it != slots.end()) it->second.iteration_cap = max_iterations;
+}
+
 SolveStats SystemSolvers::solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                                 std::span<double> x) {
   if (!autopilots_.count(system)) driver(system);  // an undeclared system fails before any work

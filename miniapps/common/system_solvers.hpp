@@ -72,6 +72,8 @@ class SystemSolvers final : public LinearSystems {
   void plan_steps(long steps);
   SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                    std::span<double> x) override;
+  // The driver's (or the autopilot's candidates') and the shadows' solves of the system.
+  void cap_iterations(const std::string& system, int max_iterations) override;
 
   const std::vector<SolveRecord>& driver_records() const { return driver_records_; }
   // [shadow index] -> this step's records.

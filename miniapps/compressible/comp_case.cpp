@@ -77,6 +77,11 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "jacobian.form = matrix_free (first_order_then_matrix_free after its switch): at most this many outer "
               "iterations (solves of the first-order system) per step",
               harness::in_range(1, 100)});
+  schema.add({"jacobian.matrix_free_inner_maxit", KeyType::integer, "0",
+              "jacobian.form = matrix_free (first_order_then_matrix_free after its switch): each solve of the "
+              "first-order system that preconditions the outer FGMRES stops after at most this many iterations; 0: "
+              "solver.flow's own maxit (an autopilot's candidates: each its own)",
+              harness::in_range(0, 1e6)});
   schema.add({"jacobian.reuse", KeyType::integer, "10",
               "steps one assembled first-order Jacobian (and its factors) may serve while the CFL and the order stay "
               "as at its assembly and every step is healthy (no relaxation, safeguard or retry, solves converged, "

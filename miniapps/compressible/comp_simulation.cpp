@@ -106,16 +106,19 @@ std::vector<std::string> pieces_for_ranks(const harness::CaseConfig& config, Gra
 // "matrix-free Eq. 1 (outer FGMRES to 0.1, at most 40 solves of the
 // first-order system a step); CFL 500 to 10000 (x1.5 after a healthy step);
 // cells in rcm order".
-std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering) {
+// inner_maxit: the cap on each of those solves' iterations (0: none).
+std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering, int inner_maxit) {
   const auto number = harness::format_number;  // steps.csv's: 10 significant digits
+  const std::string capped = inner_maxit > 0 ? " of at most " + std::to_string(inner_maxit) + " iterations" : "";
   std::string line = p.jacobian == JacobianForm::matrix_free
                          ? "matrix-free Eq. 1 (outer FGMRES to " + number(p.matrix_free.rtol) + ", at most " +
-                               std::to_string(p.matrix_free.maxit) + " solves of the first-order system a step)"
+                               std::to_string(p.matrix_free.maxit) + " solves of the first-order system" + capped +
+                               " a step)"
                      : p.jacobian == JacobianForm::exact ? "Eq. 1 with the exact Jacobian (coloured differences)"
                      : p.matrix_free_after_stall
                          ? "Eq. 1 with the paper's first-order Jacobian, matrix-free (outer FGMRES to " +
                                number(p.matrix_free.rtol) + ", at most " + std::to_string(p.matrix_free.maxit) +
-                               " solves) from the first stall in order " + std::to_string(p.order)
+                               " solves" + capped + ") from the first stall in order " + std::to_string(p.order)
                          : "Eq. 1 with the paper's first-order Jacobian";
   line += "; CFL " + number(p.cfl_start > 0.0 ? p.cfl_start : p.cfl_min) + " to " + number(p.cfl_max) +
           (p.cfl_growth > 1.0 ? " (x" + number(p.cfl_growth) + " after a healthy step)" : " (Eq. 3)");
@@ -147,7 +150,10 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), settings, share_ ? &numbering : nullptr);
   std::vector<State> initial(std::size_t(mesh_.num_cells()), disc_->settings().free_stream);
   const PseudoTimeSettings pseudo = make_pseudo_time_settings(config);
-  scheme_ = scheme_line(pseudo, cell_ordering_name(config));
+  // The cap applies to the matrix-free form's inner solves only (advance()).
+  const bool has_inner = pseudo.jacobian == JacobianForm::matrix_free || pseudo.matrix_free_after_stall;
+  inner_maxit_ = has_inner ? int(config.integer("jacobian.matrix_free_inner_maxit")) : 0;
+  scheme_ = scheme_line(pseudo, cell_ordering_name(config), inner_maxit_);
   solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), pseudo, share_.get());
 }
 
@@ -196,6 +202,7 @@ harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solv
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves and steps are one and the same
   const PseudoStepReport r = solver_->step([&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+    if (inner_maxit_ > 0) solvers.cap_iterations("flow", solver_->preconditioning() ? inner_maxit_ : 0);
     // Matrix-free, a solve at its iteration limit is a preconditioner's (the outer iteration goes on): no line.
     return solvers.solve_or_warn("tb-comp2d", step, "flow", a, b, x, speaks && !solver_->preconditioning());
   });

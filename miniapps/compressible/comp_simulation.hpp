@@ -66,6 +66,7 @@ class CompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;
   double reference_length_ = 1.0;
+  int inner_maxit_ = 0;         // jacobian.matrix_free_inner_maxit where a matrix-free form uses it, else 0
   harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };

@@ -104,6 +104,14 @@ SolveStats DistributedSolver::solve(std::span<const double> b, std::span<double>
   return st;
 }
 
+bool DistributedSolver::limit(SolveLimit l) {
+  const int cap = l.iterations < method_->stop().maxit ? l.iterations : 0;
+  method_->limit({cap, 0.0});
+  return cap > 0;
+}
+
+int DistributedSolver::max_iterations() const { return method_->stop().maxit; }
+
 index_t DistributedSolver::subdomain_rows() const { return parts_ ? parts_->precond->subdomain_rows() : 0; }
 index_t DistributedSolver::ghost_columns() const {
   return parts_ ? index_t(parts_->op->blocks().ghost_columns.size()) : 0;

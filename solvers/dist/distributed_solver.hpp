@@ -30,6 +30,11 @@ class DistributedSolver {
   void update(const BsrMatrix& my_rows);
   // This rank's rows of b and x (x: the initial guess in, the solution out); collective.
   SolveStats solve(std::span<const double> b, std::span<double> x);
+  // Limits the solves that follow to l.iterations ({} lifts it; at or above
+  // maxit: none). Seconds are dropped: each rank's clock would stop it at
+  // another iteration. False where no limit applies.
+  bool limit(SolveLimit l);
+  int max_iterations() const;
 
   const std::string& spec() const { return spec_; }
   int rank() const { return comm_->rank(); }

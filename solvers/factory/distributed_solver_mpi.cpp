@@ -32,6 +32,9 @@ class PartitionedSolver final : public CompleteSolver {
     banded::agreed(*comm_, [&] { solver_->update(a); });
   }
   SolveStats solve(std::span<const double> b, std::span<double> x) override { return solver_->solve(b, x); }
+  // A new pattern's solver starts unlimited: LinearSolver callers set the limit per solve (SolverSlot).
+  bool limit(SolveLimit l) override { return solver_->limit(l); }
+  int max_iterations() const override { return solver_->max_iterations(); }
   // The distributed solver checks the shapes and reduces its finiteness test over the ranks.
   bool spans_ranks() const override { return true; }
 

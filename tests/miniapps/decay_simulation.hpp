@@ -44,6 +44,7 @@ class DecaySimulation final : public harness::Simulation {
     const long solves = solves_per_step + long(more_solves_each_step) * (step_ - 1);
     for (long s = 0; s < solves; ++s) {  // the same system again, as a matrix-free step's preconditioner
       x = u_;
+      if (iteration_cap > 0) solvers.cap_iterations("heat", iteration_cap);
       solvers.solve("heat", a_, b_, x);
     }
     double change = 0.0;
@@ -76,6 +77,7 @@ class DecaySimulation final : public harness::Simulation {
   double growth = 1.0;
   bool converge = false;  // must_converge()
   bool inexact = false;   // accepts_iteration_limit()
+  int iteration_cap = 0;  // LinearSystems::cap_iterations before each solve (0: none)
   void save_state(std::ostream& out) const override {
     out.write(reinterpret_cast<const char*>(&step_), sizeof step_);
     out.write(reinterpret_cast<const char*>(&time_), sizeof time_);

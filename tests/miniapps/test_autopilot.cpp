@@ -1037,16 +1037,19 @@ TEST(AutopilotLoop, AnIterationLimitedSolveTheSystemAcceptsIsNotSolvedAgain) {
 // as many; three of BiLU(0) nearly reach it. The factors come from the
 // residuals, the prices from the calibration: the test bounds the factors.
 // With limit_price=as_run the factor is 1: each is priced at what it cost.
-AutopilotReport priced_first_step(const std::string& tag, const std::string& limit_price) {
+// cap: the candidates' maxit is 50 and the physics caps each solve at 3
+// (LinearSystems::cap_iterations), which must price alike.
+AutopilotReport priced_first_step(const std::string& tag, const std::string& limit_price, bool cap = false) {
   const fs::path out = fresh_dir(tag);
   test::DecaySimulation sim(12);
   sim.inexact = true;
+  sim.iteration_cap = cap ? 3 : 0;
+  const std::string maxit = cap ? "50" : "3";
   const RunResult r = run_time_loop(
       sim, decay_config(),
       autopilot_settings(out, 1,
-                         "autopilot(candidates=[gmres(rtol=1e-4,maxit=3)+identity; gmres(rtol=1e-4,maxit=3)+bilu0], "
-                         "mode=deterministic, limit_price=" +
-                             limit_price + ")"));
+                         "autopilot(candidates=[gmres(rtol=1e-4,maxit=" + maxit + ")+identity; gmres(rtol=1e-4,maxit=" +
+                             maxit + ")+bilu0], mode=deterministic, limit_price=" + limit_price + ")"));
   fs::remove_all(out);
   return r.autopilots.at(0);
 }
@@ -1075,6 +1078,30 @@ TEST(AutopilotLoop, SolvesStoppedAtTheirLimitArePricedToTheirTolerance) {
     const auto i = std::size_t(p.candidate);
     EXPECT_NEAR(p.cost, as_run.per_setup[i] + double(p.iterations) * as_run.per_iteration[i], 1e-15)
         << "candidate " << p.candidate + 1;
+  }
+}
+
+// A physics' cap on the iterations (tb-comp2d's inner solves after its
+// switch to the matrix-free form) is each candidate's own limit: its solves
+// stopped there are priced to their tolerance as if maxit said so, not taken
+// for probes cut short.
+TEST(AutopilotLoop, APhysicsCapIsEachCandidatesOwnLimit) {
+  const AutopilotReport by_maxit = priced_first_step("cap-maxit", "tolerance");
+  const AutopilotReport by_cap = priced_first_step("cap-physics", "tolerance", true);
+  ASSERT_EQ(by_cap.probes.size(), 2u);
+  ASSERT_EQ(by_maxit.probes.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(by_cap.probes[i].iterations, 3);
+    EXPECT_FALSE(by_cap.probes[i].cut) << "candidate " << i + 1;
+    EXPECT_TRUE(by_cap.probes[i].missed) << "candidate " << i + 1;
+    EXPECT_FALSE(by_cap.probes[i].failed) << "candidate " << i + 1;
+    // Priced to the tolerance alike: the factor on the iterations' price
+    // (the calibrations of the two runs are timed apart, the factors are not).
+    const auto factor = [&](const AutopilotReport& a) {
+      return (a.probes[i].cost - a.per_setup[i]) / (double(a.probes[i].iterations) * a.per_iteration[i]);
+    };
+    EXPECT_NEAR(factor(by_cap), factor(by_maxit), 1e-9) << "candidate " << i + 1;
+    EXPECT_GT(factor(by_cap), 1.0) << "candidate " << i + 1;
   }
 }
 

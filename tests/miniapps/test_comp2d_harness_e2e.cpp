@@ -148,6 +148,53 @@ TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
   fs::remove_all(split);
 }
 
+// jacobian.matrix_free_inner_maxit caps the solves that precondition the
+// matrix-free outer iteration, and only those: with the paper's system to
+// 60 iterations the case file's cylinder switches at step 24 (29-30
+// iterations a solve before it); capped at 5, every later solve stops at 5,
+// where without the cap they take 23-45 on average a step.
+TEST(Comp2dHarness, InnerSolvesAfterTheSwitchStopAtTheirCap) {
+  CaseConfig config = comp_config();
+  config.set("mesh.ordering", "rcm");
+  config.set("boundary.wall_flux", "pressure");
+  config.set("scheme.boundary_gradients", "interior");
+  config.set("scheme.entropy_fix", "acoustic");
+  config.set("cfl.second_order", "100");
+  config.set("jacobian.form", "first_order_then_matrix_free");
+  config.set("cfl.growth", "1.5");
+  const std::map<std::string, std::string> solver{{"flow", "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0"}};
+  int most_per_solve[2][2] = {};  // [capped][after the switch]: the most iterations a solve took on a step
+  for (const int capped : {0, 1}) {
+    config.set("jacobian.matrix_free_inner_maxit", capped ? "5" : "0");
+    const fs::path out = fresh_dir(capped ? "inner-capped" : "inner-free");
+    CompressibleSimulation sim(config);
+    EXPECT_NE(sim.scheme().find(capped ? "40 solves of at most 5 iterations)" : "40 solves)"), std::string::npos)
+        << sim.scheme();
+    run_time_loop(sim, config, test::quiet_settings("tb-comp2d", out, 27, solver));
+    const auto rows = test::read_csv(out / "steps.csv");
+    const auto column = [&](const char* name) {
+      return std::size_t(std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+    };
+    const std::size_t cut = column("res:cfl_cut"), solves = column("flow:solves"), its = column("flow:iterations");
+    ASSERT_EQ(rows.size(), 28u);
+    ASSERT_EQ(rows[24][cut], "4") << "the switch must come before the last steps for this test to mean anything";
+    for (std::size_t step = 1; step < rows.size(); ++step) {
+      // Steps of one solve or of several: the step's most a solve took is at least its mean.
+      const int n = std::stoi(rows[step][solves]), sum = std::stoi(rows[step][its]);
+      const int per_solve = n > 0 ? (sum + n - 1) / n : 0;
+      int& most = most_per_solve[capped][step > 24];
+      most = std::max(most, per_solve);
+      if (capped && step > 24) {
+        EXPECT_EQ(sum, 5 * n) << "step " << step << ": " << n << " solves, " << sum;
+      }
+    }
+    fs::remove_all(out);
+  }
+  EXPECT_GT(most_per_solve[0][1], 5) << "without the cap the inner solves take more";
+  EXPECT_GT(most_per_solve[1][0], 5) << "the cap holds only after the switch";
+  EXPECT_EQ(most_per_solve[1][1], 5);
+}
+
 TEST(Comp2dHarness, ResumesBitwiseAcrossTheOrderSwitch) {
   CaseConfig config = paper_config();
   // A slow first-order start (CFL 20, not 500, raised by Eq. 3 alone) puts the

@@ -206,6 +206,30 @@ TEST(DistributedSolver, UpdateTakesNewValuesOnThePattern) {
   EXPECT_LT(test::max_abs_diff(gather(x, rows, a.block_size), exact), 1e-7 * test::max_abs(exact));
 }
 
+// An iteration limit (a physics' cap on its inner solves, SolverSlot) stops
+// every rank at the same iteration, through the LinearSolver a decomposed
+// run's slot holds; lifted, the solve converges again.
+TEST(PartitionedSolver, AnIterationLimitStopsEveryRankThere) {
+  const BsrMatrix a = system_matrix();
+  const auto rows = dist::RowDistribution::balanced(a.block_rows, world_size());
+  auto solver = make_partitioned_solver("fgmres(rtol=1e-10,maxit=200)+bjacobi(local=bilu0)");
+  solver->setup(dist::rows_of(a, rows, world_rank()));
+  const auto b = my_part(rhs(a.rows()), rows, a.block_size);
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats free = solver->solve(b, x);
+  ASSERT_TRUE(free.converged());
+  ASSERT_GT(free.iterations, 3);
+  EXPECT_EQ(solver->max_iterations(), 200);
+  ASSERT_TRUE(solver->limit({3, 0.0}));
+  x.assign(b.size(), 0.0);
+  const SolveStats capped = solver->solve(b, x);
+  EXPECT_EQ(capped.reason, StopReason::max_iterations);
+  EXPECT_EQ(capped.iterations, 3);
+  EXPECT_FALSE(solver->limit({}));
+  x.assign(b.size(), 0.0);
+  EXPECT_EQ(solver->solve(b, x).iterations, free.iterations);
+}
+
 // A decomposed time loop whose body moves sets its solver up on each new
 // pattern (tb-ib's pulsating ellipsoid): the second set-up solves the second system.
 TEST(PartitionedSolver, ANewPatternIsSetUpAfresh) {
