@@ -245,24 +245,14 @@ SolveLimit AutopilotSlot::probe_limit(int k, double budget) const {
   return {int(std::clamp(std::ceil(left / per_iteration_[i]), 1.0, 1e9)), 0.0};
 }
 
+void AutopilotSlot::cap_iterations(int n) {
+  for (SolverSlot& slot : slots_) slot.iteration_cap = n;
+}
+
 SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double> b, std::span<double> x,
                               SolveLimit limit) {
   SolverSlot& slot = slots_[std::size_t(k)];
-  // The physics' cap is the solve's own limit; a probe's limit may stop it sooner.
-  int own_limit = slot.solver->max_iterations();
-  if (cap_ > 0) {
-    limit.iterations = limit.iterations > 0 ? std::min(limit.iterations, cap_) : cap_;
-    if (own_limit == 0 || cap_ < own_limit) own_limit = cap_;
-  }
-  const bool limited = slot.solver->limit(limit);
-  SolveStats st;
-  try {
-    st = slot.run(a, b, x);
-  } catch (...) {
-    slot.solver->limit({});
-    throw;
-  }
-  slot.solver->limit({});
+  const SolveStats st = slot.run(a, b, x, limit);
   const auto i = std::size_t(k);
   if (slot.last_refresh == Refresh::symbolic) setup_seconds_[i] = st.setup_seconds;
   if (slot.last_refresh == Refresh::numeric) last_update_[i] = st.setup_seconds;
@@ -274,7 +264,8 @@ SolveStats AutopilotSlot::run(int k, const BsrMatrix& a, std::span<const double>
   // pseudo-steps: 2.69 s of linear time alone against BILU(0)'s 0.70 s).
   // A probe stopped at its limit could not take the charge: no failure, and the
   // system's verdict on an unconverged solve does not apply.
-  const bool cut = limited && st.reason == StopReason::max_iterations && st.iterations < own_limit;
+  // The physics' cap (SolverSlot::iteration_cap) is the solve's own limit, as maxit is.
+  const bool cut = slot.last_limited && st.reason == StopReason::max_iterations && st.iterations < slot.own_limit();
   last_cut_ = cut;
   // A cut probe's cost is a lower bound as it stands; a solve stopped at its own limit is priced.
   last_update_cost_ = update_cost(k, st);

@@ -47,7 +47,7 @@ class AutopilotSlot {
   // Every candidate's solves stop after at most n iterations (0: their own
   // maxit), from the next solve on (LinearSystems::cap_iterations): a solve
   // stopped there has met its own limit, not a probe's cut.
-  void cap_iterations(int n) { cap_ = n; }
+  void cap_iterations(int n);
   // How far a solution would carry the nonlinear iteration
   // (Simulation::update_progress): asked on probe steps of every candidate
   // whose solve ran to its end, the one in charge too, for the policy's weights.
@@ -149,7 +149,6 @@ class AutopilotSlot {
   std::vector<double> startup_setup_;
   bool started_ = false;
   bool limit_ok_ = false;  // accept_iteration_limit
-  int cap_ = 0;            // cap_iterations
   bool probing_ = false;
   bool last_cut_ = false;             // the last run() stopped at its limit
   double last_cost_ = 0.0;            // the last run()'s cost as the policy is told it: the two parts below

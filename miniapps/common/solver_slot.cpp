@@ -1,5 +1,7 @@
 #include "solver_slot.hpp"
 
+#include <algorithm>
+
 #define XXH_INLINE_ALL  // header-only, as in system_solvers.cpp
 #include <xxhash.h>
 
@@ -40,13 +42,24 @@ void SolverSlot::refresh(const BsrMatrix& a) {
   last_refresh = needed;
 }
 
-SolveStats SolverSlot::run(const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
+SolveStats SolverSlot::run(const BsrMatrix& a, std::span<const double> b, std::span<double> x, SolveLimit limit) {
   refresh(a);
-  const bool capped = iteration_cap > 0 && solver->limit({iteration_cap, 0.0});
+  if (iteration_cap > 0)
+    limit.iterations = limit.iterations > 0 ? std::min(limit.iterations, iteration_cap) : iteration_cap;
+  last_limited = solver->limit(limit);
+  // Lifted however the solve ends: the slot's next run may have no limit.
+  struct Lift {
+    LinearSolver& solver;
+    ~Lift() { solver.limit({}); }
+  } lift{*solver};
   SolveStats st = solver->solve(b, x);
-  if (capped) solver->limit({});
   if (last_refresh == Refresh::none) st.setup_seconds = 0.0;  // the solver reports its last set-up otherwise
   return st;
+}
+
+int SolverSlot::own_limit() const {
+  const int maxit = solver->max_iterations();
+  return iteration_cap > 0 && (maxit == 0 || iteration_cap < maxit) ? iteration_cap : maxit;
 }
 
 }  // namespace tb::harness

@@ -47,6 +47,21 @@ CaseConfig paper_config() {
   return c;
 }
 
+// The cylinder case file's discretisation and ramp on the built-in mesh, with
+// the paper's system until its first stall, then matrix-free: the runs below
+// cross that switch.
+CaseConfig stalling_cylinder_config() {
+  CaseConfig c = comp_config();
+  c.set("mesh.ordering", "rcm");
+  c.set("boundary.wall_flux", "pressure");
+  c.set("scheme.boundary_gradients", "interior");
+  c.set("scheme.entropy_fix", "acoustic");
+  c.set("cfl.second_order", "100");
+  c.set("jacobian.form", "first_order_then_matrix_free");
+  c.set("cfl.growth", "1.5");
+  return c;
+}
+
 LoopSettings settings(const fs::path& out, long steps, const CaseConfig& c) {
   // The default async_bilu is not bitwise reproducible on several threads (its
   // asynchronous sweeps race by design); bitwise restart needs a deterministic solver.
@@ -118,14 +133,7 @@ TEST(Comp2dHarness, TheSchemeLineNamesWhatTheFormChose) {
 // after the switch; the case file's cylinder with the paper's system and its
 // ramp stalls at step 14 (test_cylinder.cpp).
 TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
-  CaseConfig config = comp_config();
-  config.set("mesh.ordering", "rcm");
-  config.set("boundary.wall_flux", "pressure");
-  config.set("scheme.boundary_gradients", "interior");
-  config.set("scheme.entropy_fix", "acoustic");
-  config.set("cfl.second_order", "100");
-  config.set("jacobian.form", "first_order_then_matrix_free");
-  config.set("cfl.growth", "1.5");
+  CaseConfig config = stalling_cylinder_config();
   const fs::path whole = fresh_dir("stall-whole"), split = fresh_dir("stall-split");
   const std::map<std::string, std::string> solver{{"flow", compressible::default_flow_solver}};
   CompressibleSimulation a(config);
@@ -154,14 +162,7 @@ TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
 // iterations a solve before it); capped at 5, every later solve stops at 5,
 // where without the cap they take 23-45 on average a step.
 TEST(Comp2dHarness, InnerSolvesAfterTheSwitchStopAtTheirCap) {
-  CaseConfig config = comp_config();
-  config.set("mesh.ordering", "rcm");
-  config.set("boundary.wall_flux", "pressure");
-  config.set("scheme.boundary_gradients", "interior");
-  config.set("scheme.entropy_fix", "acoustic");
-  config.set("cfl.second_order", "100");
-  config.set("jacobian.form", "first_order_then_matrix_free");
-  config.set("cfl.growth", "1.5");
+  CaseConfig config = stalling_cylinder_config();
   const std::map<std::string, std::string> solver{{"flow", "fgmres(restart=30,rtol=1e-1,maxit=60)+bilu0"}};
   int most_per_solve[2][2] = {};  // [capped][after the switch]: the most iterations a solve took on a step
   for (const int capped : {0, 1}) {
