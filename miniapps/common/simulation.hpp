@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "solvers/core/error.hpp"
+#include "solvers/dist/row_distribution.hpp"
 #include "solvers/krylov/solve_stats.hpp"
 #include "solvers/matrix/bsr.hpp"
 
@@ -35,6 +37,16 @@ class LinearSystems {
   // iteration (jacobian.matrix_free_inner_maxit). An autopilot's candidates
   // take the cap as their own limit (AutopilotSlot::cap_iterations).
   virtual void cap_iterations(const std::string& system, int max_iterations) = 0;
+  // A decomposed run whose physics assembles each rank's rows split
+  // (tb-comp2d's pieces): from the next set-up of `system` on, the `a` of each
+  // solve is this rank's local block (owned rows and columns, numbered from
+  // 0) and `off` the rest of its rows, read where the physics keeps and
+  // refills them (no split copy per rank). tb::Error where the system's solver
+  // cannot take them.
+  virtual void take_split_rows(const std::string& system, dist::OffRankRows off) {
+    (void)off;
+    throw Error("linear system '" + system + "': these solvers take each rank's rows in global columns");
+  }
   // solve(), and when it did not converge a line on stderr,
   //   PROGRAM: step N: the SYSTEM solve did not converge: STATS
   // written by a rank that speaks (rank 0 of a decomposed run, whose ranks'

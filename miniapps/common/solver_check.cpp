@@ -1,5 +1,6 @@
 #include "solver_check.hpp"
 
+#include <map>
 #include <set>
 
 #include "autopilot.hpp"
@@ -29,21 +30,27 @@ std::string describe(const BsrMatrix& a) {
 bool wants_absent_device(const std::string& spec) { return asks_for_cuda(spec) && cuda_device_count() == 0; }
 
 // The reason a solver cannot take the matrix, or "" when its set-up succeeds.
-// Decomposed: `a` is this rank's rows, the set-up collective (partitioned_solver.hpp).
-std::string set_up_refusal(const std::string& spec, const BsrMatrix& a, bool decomposed) {
+// Decomposed: `a` is this rank's rows, the set-up collective (partitioned_solver.hpp),
+// split where off.blocks is set (LinearSystems::take_split_rows).
+std::string set_up_refusal(const std::string& spec, const BsrMatrix& a, bool decomposed, dist::OffRankRows off) {
   try {
     if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
-    if (decomposed)
-      make_partitioned_solver(partitioned_form(spec, solver_communicator()->size()))->setup(a);
-    else  // the operator borrows a, which outlives the check: no copy of it in the check's peak
+    if (decomposed) {
+      auto solver = make_partitioned_solver(partitioned_form(spec, solver_communicator()->size()));
+      if (off.blocks && !take_split_rows(*solver, off))
+        return "each rank's rows come split into owned and ghost columns, which only a Krylov method + "
+               "bjacobi(local=...) or asm(overlap=1,local=...) over ranks takes";
+      solver->setup(a);
+    } else {  // the operator borrows a, which outlives the check: no copy of it in the check's peak
       make_solver(spec)->setup(a, BsrOperator::Storage::borrow);
+    }
   } catch (const Error& e) {
     return e.what();
   }
   return {};
 }
 
-void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed) {
+void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed, dist::OffRankRows off) {
   auto refuse = [&](const std::string& why) {
     return Error((s.place.empty() ? "" : s.place + ": ") + "solver." + s.system + ": given \"" + s.spec + "\"" +
                  (s.place.empty() ? " (the default)" : "") + ", allowed a solver that takes the linear system '" +
@@ -60,7 +67,7 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed) {
     std::string reasons;
     bool any = false;
     for (const auto& candidate : parse_autopilot_spec(s.spec).candidates) {
-      const std::string why = set_up_refusal(candidate, a, false);
+      const std::string why = set_up_refusal(candidate, a, false, {});
       if (why.empty())
         any = true;
       else
@@ -69,7 +76,7 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed) {
     if (!any) throw refuse("every autopilot candidate was refused: " + reasons);
     return;
   }
-  if (const std::string why = set_up_refusal(s.spec, a, decomposed); !why.empty()) throw refuse(why);
+  if (const std::string why = set_up_refusal(s.spec, a, decomposed, off); !why.empty()) throw refuse(why);
 }
 
 // Stands in for the harness's solvers during the throw-away first step: sets
@@ -85,7 +92,7 @@ class FirstStepProbe final : public LinearSystems {
     (void)b, (void)x;
     if (waiting_.erase(system) > 0) {
       for (const auto& s : solvers_)
-        if (s.system == system) check_on(s, a, decomposed_);
+        if (s.system == system) check_on(s, a, decomposed_, split_[system]);
       if (waiting_.empty()) throw EverySystemSeen{};
     }
     SolveStats st;
@@ -95,10 +102,12 @@ class FirstStepProbe final : public LinearSystems {
   }
   // The probe sets solvers up and solves nothing: a cap changes neither.
   void cap_iterations(const std::string&, int) override {}
+  void take_split_rows(const std::string& system, dist::OffRankRows off) override { split_[system] = off; }
 
  private:
   const std::vector<SolverToCheck>& solvers_;
   std::set<std::string> waiting_;
+  std::map<std::string, dist::OffRankRows> split_;
   bool decomposed_;
 };
 

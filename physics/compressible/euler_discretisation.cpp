@@ -190,10 +190,18 @@ void EulerDiscretisation::spectral_radius_sums(const std::vector<State>& w, std:
   }
 }
 
-void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift,
-                                            BsrMatrix& a) const {
+void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a,
+                                            BsrMatrix* off_rank) const {
   if (!a.same_pattern(pattern_.matrix)) throw Error("assemble_jacobian: the matrix does not have the mesh's pattern");
-  a.values.assign(a.col_idx.size() * std::size_t(num_vars * num_vars), 0.0);  // allocates on the first call only
+  constexpr std::size_t block_entries = num_vars * num_vars;
+  a.values.assign(a.col_idx.size() * block_entries, 0.0);  // allocates on the first call only
+  if (off_rank) {
+    if (!off_rank->same_pattern(pattern_.off_rank))
+      throw Error("assemble_jacobian: the off-rank matrix does not have the piece's pattern");
+    off_rank->values.assign(off_rank->col_idx.size() * block_entries, 0.0);
+  } else if (pattern_.off_rank.nnz_blocks() > 0) {
+    throw Error("assemble_jacobian: a piece with ghost columns needs its off-rank matrix");
+  }
   const Gas& gas = settings_.gas;
   const FluxScheme scheme = settings_.jacobian_scheme();
   for (index_t f = 0; f < mesh_.num_faces(); ++f) {
@@ -204,7 +212,7 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     if (!pos.held()) continue;  // between a piece's ghosts
     const State& left = w[std::size_t(face.left)];
     if (face.is_boundary()) {
-      add_scaled_block(a, pos.ll,
+      add_scaled_block(a, off_rank, pos.ll,
                        boundary_flux_jacobian(boundary_kind(f), scheme, gas, left, outside_state(f), n.x, n.y,
                                               settings_.wall_flux, settings_.entropy_fix),
                        len);
@@ -212,12 +220,12 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     }
     const FluxJacobians j =
         flux_jacobians(scheme, gas, left, w[std::size_t(face.right)], n.x, n.y, settings_.entropy_fix);
-    add_scaled_block(a, pos.ll, j.left, len);
-    add_scaled_block(a, pos.lr, j.right, len);
-    add_scaled_block(a, pos.rl, j.left, -len);
-    add_scaled_block(a, pos.rr, j.right, -len);
+    add_scaled_block(a, off_rank, pos.ll, j.left, len);
+    add_scaled_block(a, off_rank, pos.lr, j.right, len);
+    add_scaled_block(a, off_rank, pos.rl, j.left, -len);
+    add_scaled_block(a, off_rank, pos.rr, j.right, -len);
   }
-  if (settings_.viscous.enabled()) add_viscous_jacobian(w, a);
+  if (settings_.viscous.enabled()) add_viscous_jacobian(w, a, off_rank);
   for (std::size_t c = 0; c < w.size(); ++c) {
     if (pattern_.diagonal[c] < 0) continue;  // a piece's ghost
     double* d = a.block(pattern_.diagonal[c]);

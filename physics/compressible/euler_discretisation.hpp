@@ -88,8 +88,11 @@ class EulerDiscretisation {
 
   // The matrix diag(shift_i I) + dr/dw of the first-order flux
   // settings().jacobian_scheme() (plus the thin-layer viscous flux when viscous) at w, in the fixed pattern (values
-  // refilled, pattern untouched).
-  void assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a) const;
+  // refilled, pattern untouched). On a piece, a holds the owned cells'
+  // columns and off_rank (of pattern().off_rank's pattern) the ghosts'; it may
+  // be null where the piece has no ghost column.
+  void assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a,
+                         BsrMatrix* off_rank = nullptr) const;
   const JacobianPattern& pattern() const { return pattern_; }
 
   // Manufactured-solution runs (manufactured.hpp): far-field faces take the exact
@@ -109,7 +112,7 @@ class EulerDiscretisation {
   // The viscous terms (euler_viscous.cpp): modified-average face gradients inside,
   // the thin-layer wall stress on no-slip walls; and their thin-layer Jacobian.
   void add_viscous_residual(const std::vector<State>& w, std::vector<State>& r) const;
-  void add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a) const;
+  void add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a, BsrMatrix* off_rank) const;
   double viscous_spectral_radius(const State& s, index_t face) const;
 
   State reconstructed(const std::vector<State>& w, index_t cell, const Vec2& at) const;

@@ -110,7 +110,7 @@ void EulerDiscretisation::add_viscous_residual(const std::vector<State>& w, std:
   }
 }
 
-void EulerDiscretisation::add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a) const {
+void EulerDiscretisation::add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a, BsrMatrix* off_rank) const {
   const Gas& gas = settings_.gas;
   const Viscosity& visc = settings_.viscous;
   for (index_t f = 0; f < mesh_.num_faces(); ++f) {
@@ -119,7 +119,7 @@ void EulerDiscretisation::add_viscous_jacobian(const std::vector<State>& w, BsrM
     const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
     if (!pos.held()) continue;  // between a piece's ghosts
     if (face.is_boundary()) {
-      if (is_no_slip(boundary_kind(f))) add_scaled_block(a, pos.ll, wall_viscous_jacobian(w, f), -len);
+      if (is_no_slip(boundary_kind(f))) add_scaled_block(a, off_rank, pos.ll, wall_viscous_jacobian(w, f), -len);
       continue;
     }
     const State& l = w[std::size_t(face.left)];
@@ -127,10 +127,10 @@ void EulerDiscretisation::add_viscous_jacobian(const std::vector<State>& w, BsrM
     const double mu = visc.mu(0.5 * (visc.temperature(gas, l) + visc.temperature(gas, r)));
     const Vec2 n = geometry_.face_normal[std::size_t(f)];
     const FluxJacobians j = thin_layer_jacobians(visc, gas, l, r, n.x, n.y, face_distance_[std::size_t(f)], mu);
-    add_scaled_block(a, pos.ll, j.left, -len);
-    add_scaled_block(a, pos.lr, j.right, -len);
-    add_scaled_block(a, pos.rl, j.left, len);
-    add_scaled_block(a, pos.rr, j.right, len);
+    add_scaled_block(a, off_rank, pos.ll, j.left, -len);
+    add_scaled_block(a, off_rank, pos.lr, j.right, -len);
+    add_scaled_block(a, off_rank, pos.rl, j.left, len);
+    add_scaled_block(a, off_rank, pos.rr, j.right, len);
   }
 }
 

@@ -11,28 +11,39 @@
 
 namespace tb::compressible {
 
-// Positions (block indices into BsrMatrix::col_idx) that face f writes:
-// (left, left), (left, right), (right, left), (right, right); the last three are
-// -1 on a boundary face, and a row the pattern does not hold (a ghost cell's
-// on a piece: PieceNumbering) has -1 for its two.
+// Positions that face f writes: (left, left), (left, right), (right, left),
+// (right, right). A position p >= 0 is block p of the pattern's matrix; on a
+// piece a block in a ghost's column is block off_rank_block(p) of the
+// off-rank matrix (p <= -2); -1 is none: the last three on a boundary face,
+// and the two of a row the pattern does not hold (a ghost cell's on a piece).
 struct FaceBlocks {
   index_t ll = -1, lr = -1, rl = -1, rr = -1;
   // Whether a row of the pattern holds any of them (not so for a face between a piece's ghosts).
   bool held() const { return ll >= 0 || rr >= 0; }
 };
 
+constexpr index_t off_rank_position(index_t block) { return -2 - block; }
+constexpr index_t off_rank_block(index_t position) { return -2 - position; }
+
 struct JacobianPattern {
   BsrMatrix matrix;               // block size 4, no values (assemble_jacobian sizes a copy's)
   std::vector<index_t> diagonal;  // position of each cell's diagonal block (-1: no row)
   std::vector<FaceBlocks> faces;  // per face of the mesh
+  // A piece's (issue 28): the owned rows' blocks in ghost columns, column g
+  // standing for the cell numbered ghost_columns[g] in the distributed system
+  // (ascending); no blocks on a whole mesh.
+  BsrMatrix off_rank;
+  std::vector<index_t> ghost_columns;
 };
 
 // The rows and columns a piece of a decomposed mesh assembles (issue 28): rows
-// for its first `owned` cells only, and each column named by the cell's number
-// in the distributed system (global[cell], one per local cell, ghosts too, out
-// of global_size), sorted: the assembled matrix is then this rank's block rows
-// as the distributed solvers take them, without a renumbered copy beside it
-// (10.8 MiB a rank on the medium NACA 0012 at 2 ranks).
+// for its first `owned` cells only, split as the distributed solvers keep a
+// rank's rows (dist::RankBlocks): `matrix` holds the owned cells' columns in
+// the piece's own numbering (square, owned x owned), `off_rank` the ghosts',
+// each named by its number in the distributed system (global[cell], one per
+// local cell, out of global_size). The solvers read both where they are
+// assembled: no split copy beside them (10.5 MB a rank on the medium
+// NACA 0012 at 2 ranks, docs/distributed.md).
 struct PieceNumbering {
   index_t owned = 0;
   index_t global_size = 0;
@@ -42,10 +53,11 @@ struct PieceNumbering {
 // The whole mesh's pattern (square, local numbering), or a piece's.
 JacobianPattern build_jacobian_pattern(const Mesh2D& mesh, const PieceNumbering* piece = nullptr);
 
-// Block at `position` += scale * b; nothing where position is -1 (a row the pattern does not hold).
-inline void add_scaled_block(BsrMatrix& a, index_t position, const Block& b, double scale) {
-  if (position < 0) return;
-  double* dst = a.block(position);
+// The block at `position` (FaceBlocks) += scale * b: in a, or in off_rank for
+// a ghost's column; nothing where position is -1 (a row the pattern does not hold).
+inline void add_scaled_block(BsrMatrix& a, BsrMatrix* off_rank, index_t position, const Block& b, double scale) {
+  if (position == -1) return;
+  double* dst = position >= 0 ? a.block(position) : off_rank->block(off_rank_block(position));
   for (std::size_t k = 0; k < b.size(); ++k) dst[k] += scale * b[k];
 }
 

@@ -59,7 +59,8 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
       share_(share),
       owned_(share ? share->owned() : disc.num_cells()),
       w_(std::move(initial)),
-      a_(disc.pattern().matrix) {
+      a_(disc.pattern().matrix),
+      off_rank_(disc.pattern().off_rank) {
   const PseudoTimeSettings& s = settings_;
   if (s.order != 1 && s.order != 2) throw Error("order must be 1 or 2, not " + std::to_string(s.order));
   if (!(s.cfl_min > 0.0) || !(s.cfl_max >= s.cfl_min))
@@ -91,11 +92,11 @@ PseudoTimeSolver::PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State>
   order_ = 1;
   cfl_ = std::min(start_cfl(), s.cfl_max);
   // On a piece the Jacobian is this rank's block rows of the distributed
-  // system (EulerDiscretisation's PieceNumbering): solved as assembled.
-  if (share_ && (a_.block_rows != owned_ || a_.block_cols != share_->global_size()))
+  // system, split (EulerDiscretisation's PieceNumbering): solved as assembled.
+  if (share_ && (a_.block_rows != owned_ || a_.block_cols != owned_ || off_rank_.block_rows != owned_))
     throw Error("internal: a piece's Jacobian pattern has " + std::to_string(a_.block_rows) + " x " +
-                std::to_string(a_.block_cols) + " blocks, the distributed system " + std::to_string(owned_) + " x " +
-                std::to_string(share_->global_size()) + " (build it with the piece's numbering)");
+                std::to_string(a_.block_cols) + " blocks and " + std::to_string(off_rank_.block_rows) +
+                " off-rank rows for " + std::to_string(owned_) + " owned cells (build it with the piece's numbering)");
   if (s.jacobian == JacobianForm::matrix_free) start_matrix_free();
   if (s.jacobian == JacobianForm::exact) {
     if (share_)
@@ -271,7 +272,7 @@ void PseudoTimeSolver::set_shift(double cfl) {
 }
 
 void PseudoTimeSolver::assemble_first_order(const std::vector<State>& w, double cfl) {
-  disc_.assemble_jacobian(w, shift_, a_);
+  disc_.assemble_jacobian(w, shift_, a_, &off_rank_);
   served_ = 0;
   assembled_cfl_ = cfl;
   assembled_order_ = order_;
@@ -369,7 +370,7 @@ void PseudoTimeSolver::load(std::istream& in) {
     // a_ as it was assembled; its bookkeeping came with the checkpoint (step() recomputes sums_).
     disc_.spectral_radius_sums(assembled_w_, sums_);
     set_shift(assembled_cfl_);
-    disc_.assemble_jacobian(assembled_w_, shift_, a_);
+    disc_.assemble_jacobian(assembled_w_, shift_, a_, &off_rank_);
   }
   evaluate_residual();
 }

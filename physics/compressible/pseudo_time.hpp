@@ -138,6 +138,10 @@ class PseudoTimeSolver {
                    const DomainShare* share = nullptr);
   ~PseudoTimeSolver();
 
+  // On a piece, the blocks of this rank's rows in the ghosts' columns
+  // (JacobianPattern::off_rank, columns named by pattern().ghost_columns):
+  // refilled where they are with each Jacobian, beside the a of each solve.
+  const BsrMatrix& off_rank_block() const { return off_rank_; }
   PseudoStepReport step(const LinearSolve& solve);
   bool converged() const;
   // Called from within step()'s solve: how far the update dw (a solution of
@@ -204,8 +208,10 @@ class PseudoTimeSolver {
   double best_norm_ = 0.0;  // lowest ||r|| in this order, and steps since it fell
   int since_best_ = 0;
   // Per step, allocated once. On a piece, a_ holds this rank's block rows of
-  // the distributed system (global columns), as the solve takes them.
-  BsrMatrix a_;
+  // the distributed system in the owned cells' columns, off_rank_ in the
+  // ghosts' (JacobianPattern): the solve takes a_, and off_rank_ in place
+  // (off_rank_block(), handed to the solvers once).
+  BsrMatrix a_, off_rank_;
   std::vector<double> sums_, shift_, rhs_, dw_;
   std::unique_ptr<ColouredJacobian> coloured_;     // JacobianForm::exact: a_ is its pattern
   std::unique_ptr<MatrixFreeSystem> matrix_free_;  // JacobianForm::matrix_free, or after the switch

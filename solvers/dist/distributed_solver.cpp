@@ -16,6 +16,9 @@ struct DistributedSolver::Parts {
   RowDistribution rows;
   std::unique_ptr<DistBsrOperator> op;
   std::unique_ptr<SchwarzPreconditioner> precond;
+  // Split rows read in place with overlap: their global-column form, which the
+  // subdomain's assembly and the ghost rows' shipment read.
+  BsrMatrix joined;
   Vector b, x, r;
 };
 
@@ -44,33 +47,75 @@ DistributedSolver::DistributedSolver(std::string spec, std::unique_ptr<KrylovMet
 
 DistributedSolver::~DistributedSolver() = default;
 
-void DistributedSolver::setup(const BsrMatrix& my_rows, const RowDistribution& rows) {
-  WallTimer t;
+void DistributedSolver::check_parts(const RowDistribution& rows) const {
   if (rows.parts() != comm_->size())
     throw Error("spec '" + spec_ + "': a distribution over " + std::to_string(rows.parts()) + " ranks on " +
                 std::to_string(comm_->size()));
-  const MPI_Comm comm = mpi_handle(*comm_);
+}
+
+void DistributedSolver::setup(const BsrMatrix& my_rows, const RowDistribution& rows) {
+  WallTimer t;
+  check_parts(rows);
   auto p = std::make_unique<Parts>();
+  p->op =
+      std::make_unique<DistBsrOperator>(mpi_handle(*comm_), rows, RankBlocks::from_rows(my_rows, rows, comm_->rank()));
+  start(std::move(p), my_rows, rows);
+  setup_seconds_ = t.seconds();
+}
+
+void DistributedSolver::setup(const BsrMatrix& local, OffRankRows off, const RowDistribution& rows) {
+  WallTimer t;
+  check_parts(rows);
+  if (local.block_rows != rows.owned(comm_->rank()))
+    throw Error("spec '" + spec_ + "': rank " + std::to_string(comm_->rank()) + " holds " +
+                std::to_string(local.block_rows) + " block rows, the distribution gives it " +
+                std::to_string(rows.owned(comm_->rank())));
+  auto p = std::make_unique<Parts>();
+  p->op = std::make_unique<DistBsrOperator>(mpi_handle(*comm_), rows, local, off);
+  if (overlap_ == 0) {
+    start(std::move(p), local, rows);  // block Jacobi reads the local block alone
+  } else {
+    join_rank_rows(local, off, rows.first(comm_->rank()), rows.n(), p->joined);
+    const BsrMatrix& joined = p->joined;
+    start(std::move(p), joined, rows);
+  }
+  setup_seconds_ = t.seconds();
+}
+
+// The Schwarz preconditioner and the vectors around p's operator; `rows_for_schwarz`:
+// this rank's rows in global columns, or its local block for block Jacobi.
+void DistributedSolver::start(std::unique_ptr<Parts> p, const BsrMatrix& rows_for_schwarz,
+                              const RowDistribution& rows) {
   p->rows = rows;
-  p->op = std::make_unique<DistBsrOperator>(comm, rows, RankBlocks::from_rows(my_rows, rows, comm_->rank()));
   // The Schwarz wrapper takes the local solver once; later setups reuse it through the wrapper.
   std::unique_ptr<Preconditioner> local = parts_ ? nullptr : std::move(local_);
   if (!local) throw Error("spec '" + spec_ + "': set up twice (a new pattern needs a new solver)");
-  p->precond = std::make_unique<SchwarzPreconditioner>(comm, rows, overlap_, std::move(local), *p->op);
-  p->precond->setup(my_rows, Backend::host);
-  const std::size_t n = std::size_t(my_rows.rows());
+  p->precond = std::make_unique<SchwarzPreconditioner>(mpi_handle(*comm_), rows, overlap_, std::move(local), *p->op);
+  p->precond->setup(rows_for_schwarz, Backend::host);
+  const std::size_t n = std::size_t(p->op->rows());
   p->b = Vector(Backend::host, n);
   p->x = Vector(Backend::host, n);
   p->r = Vector(Backend::host, n);
   parts_ = std::move(p);
-  setup_seconds_ = t.seconds();
 }
 
 void DistributedSolver::update(const BsrMatrix& my_rows) {
   if (!parts_) throw Error("spec '" + spec_ + "': update() before setup()");
   WallTimer t;
-  parts_->op->refresh_values(my_rows);
-  parts_->precond->update(my_rows);
+  Parts& p = *parts_;
+  if (p.op->holds_blocks()) {
+    p.op->refresh_values(my_rows);
+    p.precond->update(my_rows);
+  } else {
+    p.op->borrow(my_rows);
+    if (overlap_ == 0) {
+      p.precond->update(my_rows);
+    } else {
+      join_rank_rows(my_rows, {&p.op->off_rank(), p.op->ghost_columns()}, p.rows.first(comm_->rank()), p.rows.n(),
+                     p.joined);
+      p.precond->update(p.joined);
+    }
+  }
   setup_seconds_ = t.seconds();
 }
 
@@ -113,8 +158,6 @@ bool DistributedSolver::limit(SolveLimit l) {
 int DistributedSolver::max_iterations() const { return method_->stop().maxit; }
 
 index_t DistributedSolver::subdomain_rows() const { return parts_ ? parts_->precond->subdomain_rows() : 0; }
-index_t DistributedSolver::ghost_columns() const {
-  return parts_ ? index_t(parts_->op->blocks().ghost_columns.size()) : 0;
-}
+index_t DistributedSolver::ghost_columns() const { return parts_ ? index_t(parts_->op->ghost_columns().size()) : 0; }
 
 }  // namespace tb::dist

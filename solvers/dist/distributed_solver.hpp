@@ -26,6 +26,11 @@ class DistributedSolver {
   // my_rows: this rank's block rows (rows.owned(rank)), global block columns.
   // Symbolic and numeric; collective.
   void setup(const BsrMatrix& my_rows, const RowDistribution& rows);
+  // The same rows already split: `local` (owned columns, numbered from 0) and
+  // `off` (the ghosts'), both read where they are (the physics refills them;
+  // no copy per rank but the one Schwarz with overlap makes of its subdomain).
+  // update() then takes the local block.
+  void setup(const BsrMatrix& local, OffRankRows off, const RowDistribution& rows);
   // Numbers only, the pattern of setup; collective.
   void update(const BsrMatrix& my_rows);
   // This rank's rows of b and x (x: the initial guess in, the solution out); collective.
@@ -46,6 +51,8 @@ class DistributedSolver {
 
  private:
   struct Parts;  // the MPI objects
+  void check_parts(const RowDistribution& rows) const;
+  void start(std::unique_ptr<Parts> p, const BsrMatrix& rows_for_schwarz, const RowDistribution& rows);
   std::string spec_;
   std::unique_ptr<KrylovMethod> method_;
   std::unique_ptr<Preconditioner> local_;

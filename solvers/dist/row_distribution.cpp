@@ -141,4 +141,27 @@ BsrMatrix rows_of(const BsrMatrix& global, const RowDistribution& rows, int rank
   return m;
 }
 
+void join_rank_rows(const BsrMatrix& local, const OffRankRows& off, index_t first, index_t n, BsrMatrix& out) {
+  const BsrMatrix& o = *off.blocks;
+  if (o.block_rows != local.block_rows || o.block_size != local.block_size ||
+      std::size_t(o.block_cols) != off.ghost_columns.size())
+    throw Error("distributed matrix: an off-rank block of " + std::to_string(o.block_rows) + " x " +
+                std::to_string(o.block_cols) + " for " + std::to_string(local.block_rows) + " local rows and " +
+                std::to_string(off.ghost_columns.size()) + " ghost columns");
+  start_like(out, local.block_size, local.block_rows, n);
+  for (index_t i = 0; i < local.block_rows; ++i) {
+    // Both parts are sorted, and every ghost column lies outside [first, first + rows): a merge.
+    index_t k = local.row_ptr[i], g = o.row_ptr[i];
+    while (k < local.row_ptr[i + 1] || g < o.row_ptr[i + 1]) {
+      const index_t jl = k < local.row_ptr[i + 1] ? first + local.col_idx[k] : n;
+      const index_t jg = g < o.row_ptr[i + 1] ? off.ghost_columns[std::size_t(o.col_idx[g])] : n;
+      if (jl < jg)
+        append_block(out, jl, local.block(k++));
+      else
+        append_block(out, jg, o.block(g++));
+    }
+    out.row_ptr.push_back(out.nnz_blocks());
+  }
+}
+
 }  // namespace tb::dist

@@ -49,7 +49,22 @@ struct RankBlocks {
   std::vector<index_t> local_source_, off_source_;  // the source's block index of each stored block
 };
 
+// The off-rank part of a rank's rows where its assembly already splits them
+// (tb-comp2d's pieces): the blocks in ghost columns, held and refilled by the
+// physics and read there by the solvers (no split copy per rank), beside the
+// local block each solve is given.
+struct OffRankRows {
+  const BsrMatrix* blocks = nullptr;       // owned rows x ghost columns
+  std::span<const index_t> ghost_columns;  // the global block column of each column of blocks, ascending
+};
+
 // This rank's rows of a whole matrix, columns kept global.
 BsrMatrix rows_of(const BsrMatrix& global, const RowDistribution& rows, int rank);
+
+// The rows of a split pair with global columns again, into out (rebuilt in
+// place: no allocation once out has held them); `first` is the rank's first
+// global row. What Schwarz with overlap reads (its ghost rows travel in global
+// columns); the inverse of RankBlocks::from_rows.
+void join_rank_rows(const BsrMatrix& local, const OffRankRows& off, index_t first, index_t n, BsrMatrix& out);
 
 }  // namespace tb::dist

@@ -68,7 +68,7 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
     throw Error("Schwarz preconditioner: " + std::to_string(a.block_rows) + " block rows for a rank that owns " +
                 std::to_string(owned));
   const HaloExchange* halo = overlap_ == 1 ? op_.halo() : nullptr;
-  const std::vector<index_t>& ghosts = op_.blocks().ghost_columns;
+  const std::span<const index_t> ghosts = op_.ghost_columns();
   const index_t extent = owned + (halo ? index_t(ghosts.size()) : 0);
   auto local_of = [&](index_t j) -> index_t {
     if (j >= first && j < first + owned) return j - first;
@@ -141,7 +141,7 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
   subdomain_ = BsrMatrix{};
   owned_source_.clear();
   if (!halo) {
-    local_->setup(op_.blocks().local, Backend::host);
+    local_->setup(op_.local(), Backend::host);
     return;
   }
   // The subdomain's pattern: owned rows, then the ghost rows in local order,
@@ -194,7 +194,7 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
 void SchwarzPreconditioner::update(const BsrMatrix& a) {
   if (a.block_rows != rows_.owned(rank_)) throw Error("Schwarz preconditioner: update with another number of rows");
   if (!ghost_rows_) {
-    local_->update(op_.blocks().local);  // the operator refreshed its values first
+    local_->update(op_.local());  // the operator refreshed its values first, or reads them in place
     return;
   }
   assemble(a);

@@ -35,7 +35,7 @@ class SchwarzPreconditioner final : public Preconditioner {
   // The block rows the local solver works on: owned, plus the overlap's ghosts.
   index_t subdomain_rows() const { return subdomain().block_rows; }
   // Overlap 0: the operator's local block itself; overlap 1: owned and ghost rows.
-  const BsrMatrix& subdomain() const { return ghost_rows_ ? subdomain_ : op_.blocks().local; }
+  const BsrMatrix& subdomain() const { return ghost_rows_ ? subdomain_ : op_.local(); }
   Preconditioner& local() { return *local_; }
 
  private:

@@ -26,8 +26,16 @@ class PartitionedSolver final : public CompleteSolver {
     const std::vector<index_t> counts = comm_->allgather(std::span<const index_t>(&mine, 1));
     // A local solver that refuses its subdomain (a zero pivot) throws on its
     // rank alone, after the set-up's collective calls.
-    banded::agreed(*comm_, [&] { solver_->setup(a, dist::RowDistribution::from_counts(counts)); });
+    const auto rows = dist::RowDistribution::from_counts(counts);
+    banded::agreed(*comm_, [&] {
+      if (off_.blocks)
+        solver_->setup(a, off_, rows);
+      else
+        solver_->setup(a, rows);
+    });
   }
+  // Split rows from the next set-up on (take_split_rows).
+  void take_split_rows(dist::OffRankRows off) { off_ = off; }
   void update(const BsrMatrix& a) override {
     banded::agreed(*comm_, [&] { solver_->update(a); });
   }
@@ -41,6 +49,7 @@ class PartitionedSolver final : public CompleteSolver {
  private:
   std::unique_ptr<dist::DistributedSolver> solver_;
   std::shared_ptr<const dist::MpiCommunicator> comm_;
+  dist::OffRankRows off_;  // the off-rank part of split rows; no blocks: rows in global columns
   bool set_up_ = false;
 };
 
@@ -61,6 +70,13 @@ std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
   const std::string text = solver->spec();
   return std::make_unique<LinearSolver>(text, std::make_unique<PartitionedSolver>(std::move(solver), std::move(comm)),
                                         Backend::host);
+}
+
+bool take_split_rows(LinearSolver& solver, dist::OffRankRows off) {
+  auto* partitioned = dynamic_cast<PartitionedSolver*>(solver.complete());
+  if (!partitioned) return false;
+  partitioned->take_split_rows(off);
+  return true;
 }
 
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_view text,

@@ -109,11 +109,13 @@ TEST(MeshPieces, OwnedCellsHaveTheWholeMeshResidualAndJacobianRows) {
   }
 }
 
-// With the piece's numbering (PieceNumbering: the distributed solve's global
-// columns) the Jacobian has the owned rows only, columns sorted, and each
-// block bit for bit the block of the local-numbered piece Jacobian it renames:
-// what the pseudo-time solver used to copy is now assembled in place.
-TEST(MeshPieces, ThePieceNumberingAssemblesTheOwnedRowsInGlobalColumns) {
+// With the piece's numbering (PieceNumbering) the Jacobian has the owned rows
+// only, split as the distributed solvers keep them: the owned cells' columns
+// in the piece's numbering, the ghosts' apart (named by their global numbers,
+// ascending), each block bit for bit the block of the local-numbered piece
+// Jacobian it stands for: what the distributed solver copied and split is now
+// assembled in place.
+TEST(MeshPieces, ThePieceNumberingAssemblesTheOwnedRowsSplitIntoOwnedAndGhostColumns) {
   if (!metis_available()) GTEST_SKIP() << "built without METIS";
   for (Case& c : cases()) {
     const index_t cells = c.mesh.num_cells();
@@ -123,28 +125,53 @@ TEST(MeshPieces, ThePieceNumberingAssemblesTheOwnedRowsInGlobalColumns) {
       std::vector<BoundaryKind> kinds = c.kinds;
       kinds.push_back(BoundaryKind::FarField);
       const auto& global = piece.cells.global;
-      const PieceNumbering numbering{piece.cells.owned, cells, global};
+      const index_t owned = piece.cells.owned;
+      const PieceNumbering numbering{owned, cells, global};
       EulerDiscretisation local(piece.mesh, kinds, c.settings), numbered(piece.mesh, kinds, c.settings, &numbering);
       std::vector<State> wl(global.size()), rl;
       std::vector<double> shift(global.size());
       for (std::size_t k = 0; k < wl.size(); ++k) wl[k] = w[std::size_t(global[k])], shift[k] = 1.0 + double(k % 3);
       local.residual(wl, 2, rl);  // the viscous Jacobian reads no gradient, but the order is the loop's
-      BsrMatrix al = local.pattern().matrix, an = numbered.pattern().matrix;
+      BsrMatrix al = local.pattern().matrix, an = numbered.pattern().matrix, off = numbered.pattern().off_rank;
+      const std::vector<index_t>& ghosts = numbered.pattern().ghost_columns;
       local.assemble_jacobian(wl, shift, al);
-      numbered.assemble_jacobian(wl, shift, an);
+      numbered.assemble_jacobian(wl, shift, an, &off);
       const std::string where = c.name + ", rank " + std::to_string(piece.cells.rank);
-      ASSERT_EQ(an.block_rows, piece.cells.owned) << where;
-      ASSERT_EQ(an.block_cols, cells) << where;
+      ASSERT_EQ(an.block_rows, owned) << where;
+      ASSERT_EQ(an.block_cols, owned) << where;
+      ASSERT_EQ(off.block_rows, owned) << where;
+      ASSERT_EQ(std::size_t(off.block_cols), ghosts.size()) << where;
       EXPECT_NO_THROW(an.validate()) << where;  // sorted unique columns in range
-      for (index_t i = 0; i < piece.cells.owned; ++i) {
-        ASSERT_EQ(an.row_ptr[i + 1] - an.row_ptr[i], al.row_ptr[i + 1] - al.row_ptr[i]) << where;
+      EXPECT_NO_THROW(off.validate()) << where;
+      EXPECT_TRUE(std::is_sorted(ghosts.begin(), ghosts.end()) &&
+                  std::adjacent_find(ghosts.begin(), ghosts.end()) == ghosts.end())
+          << where;
+      EXPECT_GT(off.nnz_blocks(), 0) << where;  // every piece of three borders another
+      for (index_t i = 0; i < owned; ++i) {
+        ASSERT_EQ(an.row_ptr[i + 1] - an.row_ptr[i] + off.row_ptr[i + 1] - off.row_ptr[i],
+                  al.row_ptr[i + 1] - al.row_ptr[i])
+            << where;
         for (index_t k = al.row_ptr[i]; k < al.row_ptr[i + 1]; ++k) {
-          const index_t kn = an.find_block(i, global[std::size_t(al.col_idx[k])]);
-          ASSERT_GE(kn, 0) << where << " row " << i;
-          for (int e = 0; e < 16; ++e) ASSERT_EQ(an.block(kn)[e], al.block(k)[e]) << where << " row " << i;
+          const index_t d = al.col_idx[k];
+          const double* block = nullptr;
+          if (d < owned) {
+            const index_t kn = an.find_block(i, d);
+            ASSERT_GE(kn, 0) << where << " row " << i;
+            block = an.block(kn);
+          } else {
+            const auto g = std::lower_bound(ghosts.begin(), ghosts.end(), global[std::size_t(d)]);
+            ASSERT_TRUE(g != ghosts.end() && *g == global[std::size_t(d)]) << where << " row " << i;
+            const index_t kn = off.find_block(i, index_t(g - ghosts.begin()));
+            ASSERT_GE(kn, 0) << where << " row " << i;
+            block = off.block(kn);
+          }
+          for (int e = 0; e < 16; ++e) ASSERT_EQ(block[e], al.block(k)[e]) << where << " row " << i;
         }
       }
       EXPECT_EQ(std::size_t(an.nnz_blocks()) * 16, an.values.size()) << where;
+      EXPECT_EQ(std::size_t(off.nnz_blocks()) * 16, off.values.size()) << where;
+      // Without its off-rank matrix a piece that has ghost columns is refused.
+      EXPECT_THROW(numbered.assemble_jacobian(wl, shift, an), Error) << where;
     }
   }
 }

@@ -206,6 +206,57 @@ TEST(DistributedSolver, UpdateTakesNewValuesOnThePattern) {
   EXPECT_LT(test::max_abs_diff(gather(x, rows, a.block_size), exact), 1e-7 * test::max_abs(exact));
 }
 
+// Rows that come split (tb-comp2d's pieces, RankBlocks' two blocks) are read
+// where the caller keeps them: set up and updated in place, the solves equal
+// bit for bit those of the solver's own split copy of the same rows in global
+// columns, for block Jacobi and for Schwarz with overlap (which joins them
+// again), directly and through a decomposed run's PartitionedSolver.
+TEST(DistributedSolver, SplitRowsReadInPlaceSolveAsTheSolversOwnCopy) {
+  BsrMatrix a = system_matrix();
+  const int me = world_rank();
+  for (const auto& rows : {dist::RowDistribution::balanced(a.block_rows, world_size()), uneven(a.block_rows)}) {
+    for (const std::string spec : {"fgmres(restart=30,rtol=1e-10,maxit=300)+bjacobi(local=bilu0)",
+                                   "fgmres(restart=30,rtol=1e-10,maxit=300)+asm(overlap=1,local=bilu0)"}) {
+      a = system_matrix();
+      dist::RankBlocks split = dist::RankBlocks::split(a, rows, me);
+      const dist::OffRankRows off{&split.off_rank, split.ghost_columns};
+      BsrMatrix joined;
+      dist::join_rank_rows(split.local, off, rows.first(me), rows.n(), joined);
+      const BsrMatrix mine = dist::rows_of(a, rows, me);
+      ASSERT_EQ(joined.row_ptr, mine.row_ptr);
+      ASSERT_EQ(joined.col_idx, mine.col_idx);
+      ASSERT_EQ(joined.values, mine.values);
+      auto in_place = make_distributed_solver(spec, world());
+      auto copied = make_distributed_solver(spec, world());
+      auto partitioned = make_partitioned_solver(spec);
+      in_place->setup(split.local, off, rows);
+      copied->setup(mine, rows);
+      ASSERT_EQ(take_split_rows(*partitioned, off), world_size() > 1);
+      partitioned->setup(world_size() > 1 ? split.local : mine);
+      const auto b = my_part(rhs(a.rows()), rows, a.block_size);
+      for (int round = 0; round < 2; ++round) {
+        std::vector<double> x_in_place(b.size(), 0.0), x_copied(b.size(), 0.0), x_partitioned(b.size(), 0.0);
+        const SolveStats st = in_place->solve(b, x_in_place);
+        ASSERT_TRUE(st.converged()) << spec << ": " << st.line();
+        EXPECT_EQ(copied->solve(b, x_copied).iterations, st.iterations) << spec;
+        EXPECT_EQ(x_in_place, x_copied) << spec << ", round " << round;
+        partitioned->solve(b, x_partitioned);
+        if (world_size() > 1) {
+          EXPECT_EQ(x_partitioned, x_copied) << spec << ", round " << round;
+        }
+        // New values on the pattern, refilled where they are (the physics' next step).
+        for (double& v : a.values) v *= 1.5;
+        for (double& v : a.values) v += 1e-3 * std::sin(v);
+        split.refresh_values(a);
+        const BsrMatrix next = dist::rows_of(a, rows, me);
+        in_place->update(split.local);
+        copied->update(next);
+        partitioned->update(world_size() > 1 ? split.local : next);
+      }
+    }
+  }
+}
+
 // An iteration limit (a physics' cap on its inner solves, SolverSlot) stops
 // every rank at the same iteration, through the LinearSolver a decomposed
 // run's slot holds; lifted, the solve converges again.
