@@ -47,6 +47,10 @@ void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"flow.prandtl", KeyType::real, "0.72", "Prandtl number (constant)", harness::greater_than(0)});
   schema.add({"flow.t_inf_kelvin", KeyType::real, "288.15",
               "free-stream temperature for Sutherland's law (S = 110.4 K)", harness::greater_than(0)});
+  schema.add({"flow.viscosity", KeyType::text, "sutherland",
+              "viscosity law: sutherland (of the temperature, seed 001 §2) or constant (mu_inf everywhere, as "
+              "benchmark cases such as the high-order workshop's NACA 0012 at Re 5000 prescribe)",
+              harness::one_of({"sutherland", "constant"})});
   schema.add({"scheme.flux", KeyType::text, "roe", "inviscid flux: roe (Harten entropy fix), hllc or rusanov",
               harness::one_of({"roe", "hllc", "rusanov"})});
   schema.add({"scheme.entropy_fix", KeyType::text, "all",
@@ -226,6 +230,7 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
     s.viscous.gamma = s.gas.gamma;
     s.viscous.prandtl = config.real("flow.prandtl");
     s.viscous.sutherland = 110.4 / config.real("flow.t_inf_kelvin");
+    s.viscous.constant = config.text("flow.viscosity") == "constant";
   }
   s.wall_temperature = config.real("boundary.wall_temperature");
   s.wall_flux = config.text("boundary.wall_flux") == "mirror" ? WallFlux::Mirror : WallFlux::Pressure;

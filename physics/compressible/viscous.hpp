@@ -11,10 +11,11 @@ struct Viscosity {
   double mu_inf = 0.0;  // 0: inviscid
   double prandtl = 0.72;
   double sutherland = 110.4 / 288.15;  // S / T_inf
+  bool constant = false;               // mu = mu_inf at every temperature, in place of Sutherland's law
   double gamma = 1.4;
 
   bool enabled() const { return mu_inf > 0.0; }
-  // Sutherland: mu / mu_inf = T^(3/2) (1 + S) / (T + S).
+  // Sutherland: mu / mu_inf = T^(3/2) (1 + S) / (T + S); mu_inf where constant.
   double mu(double t) const;
   double conductivity(double mu) const { return mu / ((gamma - 1.0) * prandtl); }
   double temperature(const Gas& gas, const State& s) const { return gas.gamma * gas.pressure(s) / s[0]; }
