@@ -28,6 +28,8 @@
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/core/timer.hpp"
+#include "solvers/dist/dist_bsr_operator.hpp"
+#include "solvers/dist/mpi_communicator.hpp"
 #include "solvers/factory/distributed_solver.hpp"
 #include "solvers/factory/solver_communicator.hpp"
 #include "solvers/matrix/generator_spec.hpp"
@@ -45,12 +47,14 @@ struct Options {
   int threads = 1;
   std::string json_path;
   std::size_t triad = 0;  // --triad N: the concurrent STREAM triad over N doubles a rank instead of solves
+  int exchanges = 0;      // --exchanges N: N halo exchanges of the product per transport instead of solves
 };
 
 const char* usage =
     "tb-bench-dist [--system A.mtx [--rhs b.mtx] | --generate SPEC] [--solver SPEC]... [--partition metis|rows]\n"
     "              [--reps N] [--threads N] [--json FILE]\n"
     "tb-bench-dist --triad N [--reps N] [--threads N] [--json FILE]\n"
+    "tb-bench-dist [--system A.mtx | --generate SPEC] --exchanges N [--reps N] [--json FILE]\n"
     "Distributed solves of one system on the ranks of mpiexec (issue 28).\n"
     "  --system FILE    a block system written by a miniapp's --dump-systems\n"
     "  --rhs FILE       its right-hand side (default b_i = sin(0.37 i) + 0.5)\n"
@@ -62,7 +66,10 @@ const char* usage =
     "  --threads N      OpenMP threads per rank (default 1)\n"
     "  --json FILE      write the runs with the machine description\n"
     "  --triad N        no solves: every rank runs the STREAM triad over N doubles at once (best of --reps);\n"
-    "                   the ranks' bandwidths summed, their least and most\n";
+    "                   the ranks' bandwidths summed, their least and most\n"
+    "  --exchanges N    no solves: N exchanges of the product's ghosts with each halo transport (persistent\n"
+    "                   requests, the neighbourhood all-to-all), alternated --reps times; microseconds an\n"
+    "                   exchange, the slowest rank's, and the local product's for scale\n";
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -88,6 +95,8 @@ Options parse(int argc, char** argv) {
       o.json_path = args.value();
     else if (f == "--triad")
       o.triad = std::size_t(parse_count(f, args.value(), 1));
+    else if (f == "--exchanges")
+      o.exchanges = int(parse_count(f, args.value(), 1));
     else
       args.reject();
   }
@@ -167,6 +176,76 @@ int run_triad(const Options& o, const banded::Communicator& world) {
   return 0;
 }
 
+// The product's ghost exchange alone, each transport in turn, --reps rounds:
+// a reduction before each batch starts the ranks together, and a batch's
+// time is its slowest rank's. The local product of the same rows, for scale.
+int run_exchanges(const Options& o, const BsrMatrix& mine, const dist::RowDistribution& rows,
+                  const std::string& description, const banded::Communicator& world) {
+  const auto* mpi = dynamic_cast<const dist::MpiCommunicator*>(&world);
+  if (!mpi) throw Error("--exchanges: needs mpiexec (more than one rank)");
+  const dist::RankBlocks blocks = dist::RankBlocks::from_rows(mine, rows, world.rank());
+  const HaloPlan plan = dist::matrix_halo_plan(mpi->comm(), rows, blocks.ghost_columns);
+  const std::vector<dist::HaloTransport> transports{dist::HaloTransport::persistent,
+                                                    dist::HaloTransport::neighbourhood};
+  std::vector<std::unique_ptr<dist::HaloExchange>> halos;
+  for (auto t : transports)
+    halos.push_back(std::make_unique<dist::HaloExchange>(mpi->comm(), plan, mine.block_size, t));
+  const std::size_t local_size = std::size_t(mine.rows()) + blocks.ghost_columns.size() * std::size_t(mine.block_size);
+  std::vector<double> x(local_size, 1.0), y(std::size_t(mine.rows()));
+  std::vector<std::vector<double>> micros(transports.size());
+  std::vector<double> spmv_micros;
+  for (int rep = 0; rep < o.reps; ++rep) {
+    for (std::size_t k = 0; k < transports.size(); ++k) {
+      double t0 = 0.0;
+      world.space().reduce(nullptr, 0, &t0, 1);  // start together
+      WallTimer t;
+      for (int e = 0; e < o.exchanges; ++e) halos[k]->exchange(x.data());
+      micros[k].push_back(max_over(world, t.seconds()) / o.exchanges * 1e6);
+    }
+    WallTimer t;
+    for (int e = 0; e < o.exchanges; ++e) spmv(blocks.local, x.data(), y.data());
+    spmv_micros.push_back(max_over(world, t.seconds()) / o.exchanges * 1e6);
+  }
+  long long ghosts = (long long)blocks.ghost_columns.size(), neighbours = plan.neighbour_count();
+  double most[2] = {double(ghosts), double(neighbours)};
+  world.space().reduce(nullptr, 0, most, 2);
+  if (world.rank() != 0) return 0;
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const Machine m = describe_machine();
+  std::cout << summary(m) << "\nsystem " << description << " on " << world.size()
+            << " ranks: ghost block columns <= " << most[0] << ", neighbours <= " << most[1] << "; " << o.exchanges
+            << " exchanges x " << o.reps << " rounds\n";
+  for (std::size_t k = 0; k < transports.size(); ++k)
+    std::cout << "  " << dist::to_string(transports[k]) << ": " << median(micros[k]) << " us an exchange (median)\n";
+  std::cout << "  local product: " << median(spmv_micros) << " us\n";
+  if (o.json_path.empty()) return 0;
+  JsonWriter j;
+  j.begin_object().value("benchmark", "tb-bench-dist --exchanges");
+  write(j, m);
+  j.value("system", description)
+      .value("ranks", world.size())
+      .value("block_size", (long long)mine.block_size)
+      .value("ghost_block_columns_max", most[0])
+      .value("neighbours_max", most[1])
+      .value("exchanges_per_round", o.exchanges)
+      .value("rounds", o.reps)
+      .value("timing", "per round, each transport's batch then the local product, the slowest rank's time");
+  j.begin_array("transports");
+  for (std::size_t k = 0; k < transports.size(); ++k) {
+    j.begin_object().value("transport", dist::to_string(transports[k])).value("median_us", median(micros[k]));
+    j.begin_array("rounds_us");
+    for (double v : micros[k]) j.value(std::string_view{}, v);
+    j.end_array().end_object();
+  }
+  j.end_array().value("local_product_median_us", median(spmv_micros)).end_object();
+  j.save(o.json_path);
+  std::cout << "wrote " << o.json_path << "\n";
+  return 0;
+}
+
 int run(int argc, char** argv) {
   DistributedSession session(argc, argv);
   const Options o = parse(argc, argv);
@@ -221,6 +300,7 @@ int run(int argc, char** argv) {
     for (std::size_t c = 0; c < bs; ++c) b[std::size_t(i) * bs + c] = b_whole[old * bs + c];
   }
 
+  if (o.exchanges > 0) return run_exchanges(o, mine, rows, description, *world);
   const Machine m = describe_machine();
   if (root)
     std::cout << summary(m) << "\nsystem " << description << ": " << a.block_rows << " block rows of " << a.block_size

@@ -1,7 +1,7 @@
 #pragma once
 // The ranks a miniapp runs on, and its share of a decomposed domain over them
 // (issue 28): MPI's in builds with MPI (domain_sharing_mpi.cpp: the ghosts
-// through a neighbourhood all-to-all, the reductions through MPI_Allreduce),
+// through persistent requests (HaloExchange), the reductions through MPI_Allreduce),
 // none without (domain_sharing_self.cpp). No MPI header here.
 #include <memory>
 #include <string>

@@ -183,6 +183,7 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     std::string refusal;
     try {
       inputs.emplace(read_inputs(app, schema, argc, argv));
+      check_distributed_environment();
     } catch (const std::exception& e) {
       refusal = e.what();
     }

@@ -1,7 +1,9 @@
 #include "halo_exchange.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "mpi_communicator.hpp"
 #include "solvers/core/error.hpp"
@@ -10,17 +12,30 @@ namespace tb::dist {
 
 namespace {
 void check(int code, const char* call) { check_mpi(code, "halo exchange", call); }
+
+HaloTransport transport_named(const std::string& name, const char* where) {
+  if (name == "persistent") return HaloTransport::persistent;
+  if (name == "neighbourhood") return HaloTransport::neighbourhood;
+  throw Error(std::string(where) + ": given '" + name + "', allowed persistent or neighbourhood");
+}
 }  // namespace
 
-HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width) : plan_(std::move(plan)), width_(width) {
+HaloTransport default_halo_transport() {
+  static const HaloTransport t = [] {
+    const char* v = std::getenv("TB_HALO_TRANSPORT");
+    return v ? transport_named(v, "TB_HALO_TRANSPORT") : HaloTransport::persistent;
+  }();
+  return t;
+}
+
+const char* to_string(HaloTransport t) { return t == HaloTransport::persistent ? "persistent" : "neighbourhood"; }
+
+HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width, HaloTransport transport)
+    : plan_(std::move(plan)), width_(width), transport_(transport) {
   if (width < 1) throw Error("halo exchange: width " + std::to_string(width) + ", allowed >= 1");
   const int n = plan_.neighbour_count();
   if (plan_.send_offsets.size() != std::size_t(n) + 1 || plan_.recv_offsets.size() != std::size_t(n) + 1)
     throw Error("halo exchange: the plan's offsets do not match its " + std::to_string(n) + " neighbours");
-  // The same neighbours both ways: a pair that talks one way only sends zero items the other.
-  check(MPI_Dist_graph_create_adjacent(comm, n, plan_.neighbours.data(), MPI_UNWEIGHTED, n, plan_.neighbours.data(),
-                                       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
-        "MPI_Dist_graph_create_adjacent");
   send_counts_.resize(std::size_t(n));
   send_displs_.resize(std::size_t(n));
   recv_counts_.resize(std::size_t(n));
@@ -33,27 +48,60 @@ HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width) : plan_(
   }
   send_buf_.resize(plan_.send_items.size() * std::size_t(width));
   recv_buf_.resize(plan_.recv_items.size() * std::size_t(width));
+  if (transport_ == HaloTransport::neighbourhood) {
+    // The same neighbours both ways: a pair that talks one way only sends zero items the other.
+    check(MPI_Dist_graph_create_adjacent(comm, n, plan_.neighbours.data(), MPI_UNWEIGHTED, n, plan_.neighbours.data(),
+                                         MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &comm_),
+          "MPI_Dist_graph_create_adjacent");
+    requests_.assign(1, MPI_REQUEST_NULL);
+    return;
+  }
+  // A private communicator: two exchanges in flight between the same ranks
+  // (the product's and a Schwarz residual's) never match each other's messages.
+  check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  constexpr int tag = 0;
+  for (int q = 0; q < n; ++q)
+    if (recv_counts_[std::size_t(q)] > 0) {
+      requests_.push_back(MPI_REQUEST_NULL);
+      check(MPI_Recv_init(recv_buf_.data() + recv_displs_[std::size_t(q)], recv_counts_[std::size_t(q)], MPI_DOUBLE,
+                          plan_.neighbours[std::size_t(q)], tag, comm_, &requests_.back()),
+            "MPI_Recv_init");
+    }
+  for (int q = 0; q < n; ++q)
+    if (send_counts_[std::size_t(q)] > 0) {
+      requests_.push_back(MPI_REQUEST_NULL);
+      check(MPI_Send_init(send_buf_.data() + send_displs_[std::size_t(q)], send_counts_[std::size_t(q)], MPI_DOUBLE,
+                          plan_.neighbours[std::size_t(q)], tag, comm_, &requests_.back()),
+            "MPI_Send_init");
+    }
 }
 
 HaloExchange::~HaloExchange() {
-  if (graph_ != MPI_COMM_NULL && !mpi_finalized()) {
-    if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);
-    MPI_Comm_free(&graph_);
-  }
+  if (comm_ == MPI_COMM_NULL || mpi_finalized()) return;
+  if (started_) MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  if (transport_ == HaloTransport::persistent)
+    for (MPI_Request& r : requests_) MPI_Request_free(&r);
+  MPI_Comm_free(&comm_);
 }
 
 void HaloExchange::begin(const double* src) {
   const std::size_t w = std::size_t(width_);
   for (std::size_t s = 0; s < plan_.send_items.size(); ++s)
     std::copy_n(src + std::size_t(plan_.send_items[s]) * w, w, send_buf_.data() + s * w);
-  check(
-      MPI_Ineighbor_alltoallv(send_buf_.data(), send_counts_.data(), send_displs_.data(), MPI_DOUBLE, recv_buf_.data(),
-                              recv_counts_.data(), recv_displs_.data(), MPI_DOUBLE, graph_, &request_),
-      "MPI_Ineighbor_alltoallv");
+  if (transport_ == HaloTransport::persistent) {
+    if (!requests_.empty()) check(MPI_Startall(int(requests_.size()), requests_.data()), "MPI_Startall");
+  } else {
+    check(MPI_Ineighbor_alltoallv(send_buf_.data(), send_counts_.data(), send_displs_.data(), MPI_DOUBLE,
+                                  recv_buf_.data(), recv_counts_.data(), recv_displs_.data(), MPI_DOUBLE, comm_,
+                                  &requests_[0]),
+          "MPI_Ineighbor_alltoallv");
+  }
+  started_ = true;
 }
 
 void HaloExchange::end(double* dst, index_t dst_first) {
-  check(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait");
+  check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  started_ = false;
   const std::size_t w = std::size_t(width_);
   for (std::size_t s = 0; s < plan_.recv_items.size(); ++s)
     std::copy_n(recv_buf_.data() + s * w, w, dst + std::size_t(plan_.recv_items[s] - dst_first) * w);

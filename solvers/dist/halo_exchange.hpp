@@ -1,8 +1,15 @@
 #pragma once
-// A HaloPlan (mesh/graph/halo_plan.hpp) as MPI messages: one non-blocking
-// neighbourhood all-to-all over a distributed-graph communicator of the plan's
-// neighbours (MPI_Ineighbor_alltoallv), so the caller overlaps its local work
-// between begin() and end(). Buffers and counts are made once, with the plan.
+// A HaloPlan (mesh/graph/halo_plan.hpp) as MPI messages, started by begin()
+// and completed by end(), so the caller overlaps its local work in between.
+// Two transports over a private communicator of the exchange:
+//  - persistent (the default): one persistent send and receive request per
+//    neighbour (MPI_Send_init / MPI_Recv_init), started together
+//    (MPI_Startall): nothing is allocated or scheduled per exchange;
+//  - neighbourhood: one non-blocking neighbourhood all-to-all over a
+//    distributed-graph communicator of the neighbours
+//    (MPI_Ineighbor_alltoallv), which Open MPI 4 schedules and allocates anew
+//    at every call (its libnbc: about five allocations an exchange).
+// Both deliver the same bits; buffers, counts and requests are made once, with the plan.
 #include <mpi.h>
 
 #include <span>
@@ -13,10 +20,18 @@
 
 namespace tb::dist {
 
+enum class HaloTransport { persistent, neighbourhood };
+
+// The transport of exchanges made without naming one: persistent, or the
+// TB_HALO_TRANSPORT environment variable's (persistent | neighbourhood; read
+// once; another value is an error naming it), for A/B studies of whole runs.
+HaloTransport default_halo_transport();
+const char* to_string(HaloTransport t);
+
 class HaloExchange {
  public:
   // Collective over comm. width: doubles per item (a BSR block row's entries: the block size).
-  HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width);
+  HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width, HaloTransport transport = default_halo_transport());
   ~HaloExchange();
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
@@ -35,14 +50,17 @@ class HaloExchange {
 
   const HaloPlan& plan() const { return plan_; }
   index_t width() const { return width_; }
+  HaloTransport transport() const { return transport_; }
 
  private:
   HaloPlan plan_;
   index_t width_;
-  MPI_Comm graph_ = MPI_COMM_NULL;
+  HaloTransport transport_;
+  MPI_Comm comm_ = MPI_COMM_NULL;  // the exchange's own: a duplicate, or the neighbourhood graph
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
   std::vector<double> send_buf_, recv_buf_;
-  MPI_Request request_ = MPI_REQUEST_NULL;
+  std::vector<MPI_Request> requests_;  // persistent: the receives, then the sends; neighbourhood: one
+  bool started_ = false;
 };
 
 // The plan of a distributed matrix's product: this rank receives each ghost

@@ -12,6 +12,11 @@ namespace tb {
 
 std::shared_ptr<const banded::Communicator> solver_communicator();
 
+// Checks the environment variables the distributed solvers read
+// (TB_HALO_TRANSPORT, solvers/dist/halo_exchange.hpp); tb::Error naming the
+// variable and what it allows. Nothing to check without MPI.
+void check_distributed_environment();
+
 // For programs that want distributed solves (benchmarks, drivers run under
 // mpiexec): initialises MPI when the library has it and the program has not,
 // and finalises what it initialised. Without MPI it does nothing.

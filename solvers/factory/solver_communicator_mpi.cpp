@@ -2,11 +2,14 @@
 #include <mpi.h>
 
 #include "solver_communicator.hpp"
+#include "solvers/dist/halo_exchange.hpp"
 #include "solvers/dist/world.hpp"
 
 namespace tb {
 
 std::shared_ptr<const banded::Communicator> solver_communicator() { return dist::world_or_self(); }
+
+void check_distributed_environment() { dist::default_halo_transport(); }
 
 DistributedSession::DistributedSession(int& argc, char**& argv) {
   int initialised = 0;

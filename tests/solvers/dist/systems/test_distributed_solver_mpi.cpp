@@ -99,23 +99,30 @@ SolveStats solve_whole(const std::string& spec, const BsrMatrix& a, std::vector<
   return solver->solve(rhs(a.rows()), x);
 }
 
+// Both transports (persistent requests, the default; the neighbourhood
+// all-to-all) deliver each ghost from its owner, exchange after exchange.
 TEST(HaloExchange, GhostsOfTheProductArriveFromTheirOwners) {
   const BsrMatrix a = system_matrix();
-  for (const auto& rows : {dist::RowDistribution::balanced(a.block_rows, world_size()), uneven(a.block_rows)}) {
-    const int me = world_rank();
-    const auto blocks = dist::RankBlocks::split(a, rows, me);
-    dist::HaloExchange halo(world()->comm(), dist::matrix_halo_plan(world()->comm(), rows, blocks.ghost_columns),
-                            a.block_size);
-    // Each entry holds its global index: a ghost's value names where it came from.
-    const index_t owned = rows.owned(me), bs = a.block_size;
-    std::vector<double> local(std::size_t((owned + index_t(blocks.ghost_columns.size())) * bs), -1.0);
-    for (index_t i = 0; i < owned * bs; ++i) local[std::size_t(i)] = double(rows.first(me) * bs + i);
-    halo.exchange(local.data());
-    for (std::size_t g = 0; g < blocks.ghost_columns.size(); ++g)
-      for (index_t c = 0; c < bs; ++c)
-        EXPECT_EQ(local[(std::size_t(owned) + g) * std::size_t(bs) + std::size_t(c)],
-                  double(blocks.ghost_columns[g] * bs + c));
-  }
+  for (const auto transport : {dist::HaloTransport::persistent, dist::HaloTransport::neighbourhood})
+    for (const auto& rows : {dist::RowDistribution::balanced(a.block_rows, world_size()), uneven(a.block_rows)}) {
+      const int me = world_rank();
+      const auto blocks = dist::RankBlocks::split(a, rows, me);
+      dist::HaloExchange halo(world()->comm(), dist::matrix_halo_plan(world()->comm(), rows, blocks.ghost_columns),
+                              a.block_size, transport);
+      ASSERT_EQ(halo.transport(), transport);
+      const index_t owned = rows.owned(me), bs = a.block_size;
+      for (int round = 0; round < 3; ++round) {
+        // Each entry holds its global index plus the round: a ghost's value names where and when it came from.
+        std::vector<double> local(std::size_t((owned + index_t(blocks.ghost_columns.size())) * bs), -1.0);
+        for (index_t i = 0; i < owned * bs; ++i) local[std::size_t(i)] = double(rows.first(me) * bs + i) + 0.25 * round;
+        halo.exchange(local.data());
+        for (std::size_t g = 0; g < blocks.ghost_columns.size(); ++g)
+          for (index_t c = 0; c < bs; ++c)
+            ASSERT_EQ(local[(std::size_t(owned) + g) * std::size_t(bs) + std::size_t(c)],
+                      double(blocks.ghost_columns[g] * bs + c) + 0.25 * round)
+                << dist::to_string(transport) << ", round " << round;
+      }
+    }
 }
 
 TEST(DistBsrOperator, ProductEqualsTheWholeMatrixProduct) {
