@@ -29,7 +29,8 @@
 # medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
 # the sphere; SCALING_RANKS, SCALING_REPS, SCALING_CASES: some of naca-bjacobi naca-asm cavity sphere;
 # SCALING_MPI_ARGS: mpiexec options such as --bind-to core), triad (needs the MPI build: lscpu and
-# tb-bench-dist --triad on TRIAD_RANKS ranks at once, 256 MiB and 2 MiB arrays), ranks-gpu (needs the MPI build: the
+# tb-bench-dist --triad on TRIAD_RANKS ranks at once, 256 MiB and 2 MiB arrays), exchanges (needs the MPI
+# build: tb-bench-dist --exchanges on EXCH_RANKS ranks, the two halo transports), ranks-gpu (needs the MPI build: the
 # medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU),
 # shared-gpu (needs the MPI build: tb-ib on ranks sharing the GPU, with and
 # without NVIDIA's MPS daemon). Limits in seconds: MC_T, ASYNC_T,
@@ -198,6 +199,15 @@ for step in "$@"; do
             --reps 10 --json "$results/gpu-host16-$stamp-triad-n$n-p$p.json" >>"$results/triad.txt" 2>&1
         done
       done ;;
+    exchanges)
+      # The ghost exchange's two transports (persistent requests, the neighbourhood all-to-all)
+      # on 2-16 ranks, alternated (tb-bench-dist --exchanges): where many small pieces make it count.
+      need_mpi exchanges || continue
+      for p in ${EXCH_RANKS:-2 4 8 16}; do
+        timeout 120 "$mpiexec" -n "$p" --oversubscribe ${SCALING_MPI_ARGS:-} "$build/bin/tb-bench-dist" \
+          --generate stencil7:nx=48,ny=48,nz=48,n=4 --exchanges 2000 --reps 9 \
+          --json "$results/gpu-host16-$stamp-exchanges-p$p.json" >>"$results/exchanges.txt" 2>&1
+      done ;;
     shared-gpu)
       # tb-ib on 2 ranks sharing the GPU for 40 steps, without and then with
       # NVIDIA's MPS daemon (started here, in its own folders, and stopped after;
@@ -233,7 +243,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi-tests mpi scaling ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi-tests mpi scaling triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3
