@@ -28,7 +28,8 @@ class LinearSystems {
   // Solves A x = b for the named system; x holds the initial guess on entry.
   // In a decomposed run (MiniappDescription::decomposes, under mpiexec) every
   // rank calls it at once with its own block rows of A (global block columns,
-  // rank r's rows after rank r-1's) and its own entries of b and x.
+  // rank r's rows after rank r-1's; or, after take_split_rows, their owned
+  // columns alone) and its own entries of b and x.
   virtual SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                            std::span<double> x) = 0;
   // From the next solve of `system` on, until changed: at most max_iterations
@@ -38,7 +39,7 @@ class LinearSystems {
   // take the cap as their own limit (AutopilotSlot::cap_iterations).
   virtual void cap_iterations(const std::string& system, int max_iterations) = 0;
   // A decomposed run whose physics assembles each rank's rows split
-  // (tb-comp2d's pieces): from the next set-up of `system` on, the `a` of each
+  // (tb-comp2d's pieces, tb-incomp's slabs): from the next set-up of `system` on, the `a` of each
   // solve is this rank's local block (owned rows and columns, numbered from
   // 0) and `off` the rest of its rows, read where the physics keeps and
   // refills them (no split copy per rank). tb::Error where the system's solver

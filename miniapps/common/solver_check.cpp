@@ -37,9 +37,7 @@ std::string set_up_refusal(const std::string& spec, const BsrMatrix& a, bool dec
     if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
     if (decomposed) {
       auto solver = make_partitioned_solver(partitioned_form(spec, solver_communicator()->size()));
-      if (off.blocks && !take_split_rows(*solver, off))
-        return "each rank's rows come split into owned and ghost columns, which only a Krylov method + "
-               "bjacobi(local=...) or asm(overlap=1,local=...) over ranks takes";
+      if (off.blocks && !take_split_rows(*solver, off)) return "internal: split rows on one process";
       solver->setup(a);
     } else {  // the operator borrows a, which outlives the check: no copy of it in the check's peak
       make_solver(spec)->setup(a, BsrOperator::Storage::borrow);

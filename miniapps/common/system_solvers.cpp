@@ -73,9 +73,7 @@ SystemSolvers::SystemSolvers(const std::vector<std::string>& systems,
 void SystemSolvers::take_split_rows(const std::string& system, dist::OffRankRows off) {
   SolverSlot& slot = driver(system);
   if (!slot.spans_ranks || !tb::take_split_rows(*slot.solver, off))
-    throw Error("solver." + system + " = '" + slot.solver->spec() +
-                "': each rank's rows come split into owned and ghost columns, which only a Krylov method + "
-                "bjacobi(local=...) or asm(overlap=1,local=...) over ranks takes");
+    throw Error("internal: split rows for system '" + system + "' of a run that is not decomposed");
 }
 
 void SystemSolvers::dump_steps(std::filesystem::path dir, std::vector<long> steps) {

@@ -7,6 +7,7 @@
 
 #include "mesh/mesh2d.hpp"
 #include "physics/compressible/gas.hpp"
+#include "physics/split_rows.hpp"
 #include "solvers/matrix/bsr.hpp"
 
 namespace tb::compressible {
@@ -21,9 +22,6 @@ struct FaceBlocks {
   // Whether a row of the pattern holds any of them (not so for a face between a piece's ghosts).
   bool held() const { return ll >= 0 || rr >= 0; }
 };
-
-constexpr index_t off_rank_position(index_t block) { return -2 - block; }
-constexpr index_t off_rank_block(index_t position) { return -2 - position; }
 
 struct JacobianPattern {
   BsrMatrix matrix;               // block size 4, no values (assemble_jacobian sizes a copy's)
@@ -56,8 +54,8 @@ JacobianPattern build_jacobian_pattern(const Mesh2D& mesh, const PieceNumbering*
 // The block at `position` (FaceBlocks) += scale * b: in a, or in off_rank for
 // a ghost's column; nothing where position is -1 (a row the pattern does not hold).
 inline void add_scaled_block(BsrMatrix& a, BsrMatrix* off_rank, index_t position, const Block& b, double scale) {
-  if (position == -1) return;
-  double* dst = position >= 0 ? a.block(position) : off_rank->block(off_rank_block(position));
+  if (position == no_block) return;
+  double* dst = block_at(a, off_rank, position);
   for (std::size_t k = 0; k < b.size(); ++k) dst[k] += scale * b[k];
 }
 

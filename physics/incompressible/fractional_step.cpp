@@ -40,7 +40,7 @@ FractionalStep::FractionalStep(const FvGrid& grid, const std::array<BoundarySpec
   const std::size_t cells = std::size_t(grid_.num_cells()), n = std::size_t(grid_.dim());
   for (auto* v : {&u_, &u_old_, &grad_p_, &rhs_m_, &du_}) v->assign(cells * n, 0.0);
   for (auto* v : {&p_, &rhs_p_, &phi_, &div_}) v->assign(cells, 0.0);
-  assemble_poisson(grid_, poisson_, poisson_.matrix);
+  assemble_poisson(grid_, poisson_, poisson_.matrix, &poisson_.off_rank);
   if (share_) {
     const PlaneRange& planes = grid_.planes();
     const index_t begin = grid_.owned_cell_begin(), end = grid_.owned_cell_end();
@@ -67,7 +67,7 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
   pressure_gradient(grid_, p_, grad_p_);
   r.momentum_residual =
       assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force},
-                        momentum_.matrix, rhs_m_, share_);
+                        momentum_.matrix, rhs_m_, share_, &momentum_.off_rank);
   std::fill(du_.begin(), du_.end(), 0.0);
   if (!solve("momentum", momentum_.matrix, owned_part(rhs_m_, n), owned_part(du_, n)).converged())
     r.failed.push_back("momentum");

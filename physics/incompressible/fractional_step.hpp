@@ -74,6 +74,10 @@ class FractionalStep {
   // The systems as solved: on a piece, this rank's rows (make_stencil_pattern).
   const BsrMatrix& momentum_matrix() const { return momentum_.matrix; }
   const BsrMatrix& poisson_matrix() const { return poisson_.matrix; }
+  // On a piece, each system's blocks in ghost columns, refilled where they are
+  // beside the matrix each solve gets (StencilPattern).
+  const StencilPattern& momentum_system() const { return momentum_; }
+  const StencilPattern& poisson_system() const { return poisson_; }
   const DomainShare* share() const { return share_; }
   double time() const { return time_; }
   long steps() const { return steps_; }

@@ -1,5 +1,6 @@
 #include "physics/incompressible/momentum.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "solvers/core/ordered_sum.hpp"
@@ -59,8 +60,9 @@ struct RowAssembler {
 }  // namespace
 
 double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPattern& pattern, const MomentumInput& in,
-                         BsrMatrix& a, std::span<double> rhs, const DomainShare* share) {
+                         BsrMatrix& a, std::span<double> rhs, const DomainShare* share, BsrMatrix* off_rank) {
   const int n = g.dim();
+  check_off_rank(pattern, off_rank, "assemble_momentum");
   const index_t own_begin = g.owned_cell_begin(), own_end = g.owned_cell_end();
   const RowAssembler row{g, b, in, n};
   // The norm adds in ordered_sums' fixed order: the same bits for any team size.
@@ -71,8 +73,7 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
     const Cell c = g.ijk(cell);
     const auto& pos = pattern.position[cell];
     for (int slot = 0; slot < 7; ++slot)
-      if (pos[slot] >= 0)
-        for (index_t e = 0; e < a.block_entries(); ++e) a.block(pos[slot])[e] = 0.0;
+      if (pos[slot] != no_block) std::fill_n(block_at(a, off_rank, pos[slot]), a.block_entries(), 0.0);
     double* diag = a.block(pos[self_slot]);
     double* res = rhs.data() + std::size_t(n) * cell;
     const double vol = g.volume(c);
@@ -83,7 +84,7 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
     for (int d = 0; d < n; ++d)
       for (int s : {-1, 1}) {
         const index_t p = pos[slot_of(d, s)];
-        row.face(c, cell, d, s, res, diag, p >= 0 ? a.block(p) : nullptr);
+        row.face(c, cell, d, s, res, diag, p != no_block ? block_at(a, off_rank, p) : nullptr);
       }
     for (int e = 0; e < n; ++e) acc[0] += res[e] * res[e] / vol;
     acc[1] += vol;

@@ -24,8 +24,11 @@ struct MomentumInput {
 
 // Fills the values of a (pattern from make_stencil_pattern with block size dim)
 // and rhs = R(u^n); returns ||R||_2 over the domain volume (the steady residual),
-// on a piece of the grid over the owned cells of all ranks of `share`.
+// on a piece of the grid over the owned cells of all ranks of `share`, whose
+// blocks in ghost columns go to off_rank (pattern.off_rank's pattern; null
+// only where the pattern has none).
 double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPattern& pattern, const MomentumInput& in,
-                         BsrMatrix& a, std::span<double> rhs, const DomainShare* share = nullptr);
+                         BsrMatrix& a, std::span<double> rhs, const DomainShare* share = nullptr,
+                         BsrMatrix* off_rank = nullptr);
 
 }  // namespace tb::incompressible

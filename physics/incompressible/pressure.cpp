@@ -2,7 +2,8 @@
 
 namespace tb::incompressible {
 
-void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a) {
+void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a, BsrMatrix* off_rank) {
+  check_off_rank(pattern, off_rank, "assemble_poisson");
   const int n = g.dim();
   const index_t pin = g.pressure_pin();
   for (index_t cell = g.owned_cell_begin(); cell < g.owned_cell_end(); ++cell) {  // the matrix's rows
@@ -15,9 +16,9 @@ void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix&
         const double coef = g.area(d, c) / g.axis(d).spacing[g.face_below(c, d, s)];
         diag += coef;
         const index_t nb = g.neighbour(cell, c, d, s);
-        a.values[pos[slot_of(d, s)]] = (cell == pin || nb == pin) ? 0.0 : -coef;
+        *block_at(a, off_rank, pos[slot_of(d, s)]) = (cell == pin || nb == pin) ? 0.0 : -coef;
       }
-    a.values[pos[self_slot]] = cell == pin ? 1.0 : diag;
+    *a.block(pos[self_slot]) = cell == pin ? 1.0 : diag;
   }
 }
 

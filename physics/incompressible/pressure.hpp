@@ -15,8 +15,9 @@
 
 namespace tb::incompressible {
 
-// Values of the Poisson matrix into a (pattern with block size 1); constant in time.
-void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a);
+// Values of the Poisson matrix into a (pattern with block size 1), and on a
+// piece its blocks in ghost columns into off_rank (as assemble_momentum); constant in time.
+void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix& a, BsrMatrix* off_rank = nullptr);
 
 // rhs_P = -(1/dt) sum_f A_f U*_f, and 0 in the fixed cell.
 void poisson_rhs(const FvGrid& g, const FaceVelocities& faces, double dt, std::span<double> rhs);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "physics/incompressible/fv_grid.hpp"
+#include "physics/split_rows.hpp"
 #include "solvers/matrix/bsr.hpp"
 
 namespace tb::incompressible {
@@ -18,15 +19,26 @@ namespace tb::incompressible {
 inline constexpr int slot_of(int d, int s) { return 3 + s * (d + 1); }
 inline constexpr int self_slot = 3;
 
+// The matrices are assembled where they are: the pattern is the system.
 struct StencilPattern {
-  BsrMatrix matrix;                              // the pattern, values zero
-  std::vector<std::array<index_t, 7>> position;  // block position of each slot of each cell; -1 when absent
+  BsrMatrix matrix;                              // the owned rows' blocks in owned columns; values zero at first
+  std::vector<std::array<index_t, 7>> position;  // where each slot of each cell goes (physics/split_rows.hpp)
+  // A piece's blocks in ghost columns, column g standing for the whole grid's
+  // row ghost_columns[g] (ascending); no blocks on a whole grid.
+  BsrMatrix off_rank;
+  std::vector<index_t> ghost_columns;
 };
 
-// On a piece of the grid (fv_grid.hpp) the rows are the owned cells' only, with
-// the whole grid's columns: the rank's rows of the distributed system, which no
-// ghost row ever needs; position has every local cell, a ghost's all -1.
+// On a piece of the grid (fv_grid.hpp) the rows are the owned cells' only,
+// split as the distributed solvers keep a rank's rows: `matrix` in the owned
+// cells' columns (numbered from the first owned cell), `off_rank` in the
+// ghost planes' (issue 28: no split copy beside them); a ghost cell's
+// positions are all no_block. On a whole grid `matrix` is the whole system.
 StencilPattern make_stencil_pattern(const FvGrid& grid, index_t block_size);
+
+// tb::Error from `who` where the pattern has blocks in ghost columns and no
+// off-rank matrix of its pattern is given.
+void check_off_rank(const StencilPattern& pattern, const BsrMatrix* off_rank, const char* who);
 
 // True when cell c has a neighbour across side s in direction d.
 inline bool has_neighbour(const FvGrid& g, const std::array<index_t, 3>& c, int d, int s) {

@@ -53,19 +53,63 @@ class PartitionedSolver final : public CompleteSolver {
   bool set_up_ = false;
 };
 
+// A complete solver over each rank's own rows in global columns (seed 004's
+// bicgstab_dia, OwnedRowsDia) behind a physics that assembles its rows split:
+// it joins them into global columns (a copy, refilled at each update without
+// allocating) and hands them on. Rows in global columns pass through.
+class JoinedRowsSolver final : public CompleteSolver {
+ public:
+  JoinedRowsSolver(std::unique_ptr<LinearSolver> inner, std::shared_ptr<const dist::MpiCommunicator> comm)
+      : inner_(std::move(inner)), comm_(std::move(comm)) {}
+
+  void setup(const BsrMatrix& a) override {
+    if (off_.blocks) {
+      const index_t mine = a.block_rows;
+      const auto rows = dist::RowDistribution::from_counts(comm_->allgather(std::span<const index_t>(&mine, 1)));
+      first_ = rows.first(comm_->rank());
+      n_ = rows.n();
+    }
+    inner_->setup(joined(a));
+  }
+  void update(const BsrMatrix& a) override { inner_->update(joined(a)); }
+  SolveStats solve(std::span<const double> b, std::span<double> x) override { return inner_->solve(b, x); }
+  bool limit(SolveLimit l) override { return inner_->limit(l); }
+  int max_iterations() const override { return inner_->max_iterations(); }
+  bool spans_ranks() const override { return true; }
+  void take_split_rows(dist::OffRankRows off) { off_ = off; }
+
+ private:
+  const BsrMatrix& joined(const BsrMatrix& a) {
+    if (!off_.blocks) return a;
+    dist::join_rank_rows(a, off_, first_, n_, joined_);
+    return joined_;
+  }
+
+  std::unique_ptr<LinearSolver> inner_;
+  std::shared_ptr<const dist::MpiCommunicator> comm_;
+  dist::OffRankRows off_;
+  BsrMatrix joined_;
+  index_t first_ = 0, n_ = 0;
+};
+
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
   if (solver_communicator()->size() == 1) return make_solver(spec);
   // A complete solver that can take each rank's own rows (bicgstab_dia) does so.
+  auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
+  if (!comm) throw Error("internal: a partitioned solver without MPI ranks");
   const SolverSpec parsed = parse_spec(spec);
   for (const std::string& name : Registry::builtin().complete_solver_names())
     if (parsed.components[0].name == name) {
       auto solver = make_solver(spec);
-      if (solver->complete()->take_own_rows()) return solver;
+      if (solver->complete()->take_own_rows()) {
+        const std::string text = solver->spec();
+        const Backend backend = solver->backend();
+        return std::make_unique<LinearSolver>(text, std::make_unique<JoinedRowsSolver>(std::move(solver), comm),
+                                              backend);
+      }
     }
-  auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
-  if (!comm) throw Error("internal: a partitioned solver without MPI ranks");
   auto solver = make_distributed_solver(spec, comm);
   const std::string text = solver->spec();
   return std::make_unique<LinearSolver>(text, std::make_unique<PartitionedSolver>(std::move(solver), std::move(comm)),
@@ -73,10 +117,15 @@ std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
 }
 
 bool take_split_rows(LinearSolver& solver, dist::OffRankRows off) {
-  auto* partitioned = dynamic_cast<PartitionedSolver*>(solver.complete());
-  if (!partitioned) return false;
-  partitioned->take_split_rows(off);
-  return true;
+  if (auto* partitioned = dynamic_cast<PartitionedSolver*>(solver.complete())) {
+    partitioned->take_split_rows(off);
+    return true;
+  }
+  if (auto* joining = dynamic_cast<JoinedRowsSolver*>(solver.complete())) {
+    joining->take_split_rows(off);
+    return true;
+  }
+  return false;
 }
 
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_view text,

@@ -33,11 +33,12 @@ std::string partitioned_form(std::string_view spec, int ranks);
 std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec);
 
 // Tells make_partitioned_solver's solver that each rank's rows come split, as
-// tb-comp2d assembles them: from its next set-up on, the matrix of each
-// set-up, update and solve is the rank's local block (owned rows and columns,
-// numbered from 0), and `off` holds the rest, read where it is. False where
-// the solver cannot take them: one process, or a complete solver over its own
-// rows (bicgstab_dia), which wants them in global columns.
+// tb-comp2d and tb-incomp assemble them: from its next set-up on, the matrix
+// of each set-up, update and solve is the rank's local block (owned rows and
+// columns, numbered from 0), and `off` holds the rest, read where it is. A
+// complete solver over its own rows (bicgstab_dia) gets them joined into
+// global columns, a copy. False on one process (no make_partitioned_solver's
+// solver there).
 bool take_split_rows(LinearSolver& solver, dist::OffRankRows off);
 
 }  // namespace tb

@@ -75,8 +75,9 @@ TEST(GridPiece, OwnedRowsEqualTheWholeGridsRows) {
     Assembled a{make_stencil_pattern(g, n), make_stencil_pattern(g, 1), {}, {}, {}, FaceVelocities(g)};
     a.grad_p.assign(ug.size(), 0.0), a.rhs_m.assign(ug.size(), 0.0), a.rhs_p.assign(pg.size(), 0.0);
     pressure_gradient(g, pg, a.grad_p);
-    assemble_momentum(g, b, a.momentum, {ug, a.grad_p, nu, dt, {}}, a.momentum.matrix, a.rhs_m);
-    assemble_poisson(g, a.poisson, a.poisson.matrix);
+    assemble_momentum(g, b, a.momentum, {ug, a.grad_p, nu, dt, {}}, a.momentum.matrix, a.rhs_m, nullptr,
+                      &a.momentum.off_rank);
+    assemble_poisson(g, a.poisson, a.poisson.matrix, &a.poisson.off_rank);
     rhie_chow_velocities(g, b, ug, pg, a.grad_p, dt, a.faces);
     poisson_rhs(g, a.faces, dt, a.rhs_p);
     return a;
@@ -89,11 +90,21 @@ TEST(GridPiece, OwnedRowsEqualTheWholeGridsRows) {
     const FvGrid g = piece_of(whole, s);
     const Boundaries b(g, channel_sides());
     const std::size_t off = std::size_t(s.global_begin());
-    const Assembled mine = assemble(g, b, std::span<const double>(u).subspan(off * n, std::size_t(s.size() * n)),
-                                    std::span<const double>(p).subspan(off, std::size_t(s.size())));
+    Assembled mine = assemble(g, b, std::span<const double>(u).subspan(off * n, std::size_t(s.size() * n)),
+                              std::span<const double>(p).subspan(off, std::size_t(s.size())));
     index_t wrong = 0;
-    EXPECT_EQ(mine.momentum.matrix.block_rows, s.owned());  // the owned rows only, the whole grid's columns
-    EXPECT_EQ(mine.poisson.matrix.block_cols, whole.num_cells());
+    // The owned rows only, split: owned columns numbered from the first owned
+    // cell, the ghost planes' apart, named by their whole-grid rows.
+    EXPECT_EQ(mine.momentum.matrix.block_rows, s.owned());
+    EXPECT_EQ(mine.poisson.matrix.block_cols, s.owned());
+    EXPECT_EQ(std::size_t(mine.poisson.off_rank.block_cols), mine.poisson.ghost_columns.size());
+    EXPECT_EQ(mine.momentum.ghost_columns, mine.poisson.ghost_columns);
+    EXPECT_GT(mine.momentum.off_rank.nnz_blocks(), 0);  // each of three slabs borders another
+    // Whole-grid column of a split position (physics/split_rows.hpp).
+    const auto whole_column = [&](const StencilPattern& p, index_t k) {
+      return k >= 0 ? p.matrix.col_idx[std::size_t(k)] + g.owned_cell_begin() + index_t(off)
+                    : p.ghost_columns[std::size_t(p.off_rank.col_idx[std::size_t(off_rank_block(k))])];
+    };
     for (index_t local = g.owned_cell_begin(); local < g.owned_cell_end(); ++local) {
       const index_t cell = local + index_t(off);
       const auto c = g.ijk(local), cw = whole.ijk(cell);
@@ -102,17 +113,19 @@ TEST(GridPiece, OwnedRowsEqualTheWholeGridsRows) {
       wrong += mine.rhs_p[std::size_t(local)] != all.rhs_p[std::size_t(cell)];
       for (int slot = 0; slot < 7; ++slot) {
         const index_t km = mine.momentum.position[local][slot], kw = all.momentum.position[cell][slot];
-        if ((km < 0) != (kw < 0)) {
+        if ((km == no_block) != (kw == no_block)) {
           ++wrong;
           continue;
         }
-        if (km < 0) continue;
-        for (index_t e = 0; e < n * n; ++e)
-          wrong += mine.momentum.matrix.block(km)[e] != all.momentum.matrix.block(kw)[e];
-        wrong += mine.poisson.matrix.values[std::size_t(mine.poisson.position[local][slot])] !=
+        if (km == no_block) continue;
+        const double* bm = block_at(mine.momentum.matrix, &mine.momentum.off_rank, km);
+        for (index_t e = 0; e < n * n; ++e) wrong += bm[e] != all.momentum.matrix.block(kw)[e];
+        const index_t kp = mine.poisson.position[local][slot];
+        wrong += *block_at(mine.poisson.matrix, &mine.poisson.off_rank, kp) !=
                  all.poisson.matrix.values[std::size_t(all.poisson.position[cell][slot])];
         // Same column, in the whole grid's numbering.
-        wrong += mine.momentum.matrix.col_idx[std::size_t(km)] != all.momentum.matrix.col_idx[std::size_t(kw)];
+        wrong += whole_column(mine.momentum, km) != all.momentum.matrix.col_idx[std::size_t(kw)];
+        wrong += whole_column(mine.poisson, kp) != all.poisson.matrix.col_idx[std::size_t(kw)];
       }
       for (int d = 0; d < n; ++d)
         for (int side : {-1, 1})
