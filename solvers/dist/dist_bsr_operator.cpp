@@ -35,7 +35,8 @@ void DistBsrOperator::start(MPI_Comm comm, const RowDistribution& rows) {
     throw Error("distributed matrix: " + std::to_string(ghosts.size()) + " ghost columns on one process without MPI");
   }
   ghosts_.resize(std::size_t(off.cols()));
-  off_product_.resize(std::size_t(off.rows()));
+  for (index_t i = 0; i < off.block_rows; ++i)
+    if (off.row_ptr[i + 1] > off.row_ptr[i]) interface_rows_.push_back(i);
 }
 
 void DistBsrOperator::refresh_values(const BsrMatrix& source) {
@@ -54,11 +55,24 @@ void DistBsrOperator::apply(const Vector& x, Vector& y) const {
   spmv(*local_, x.data(), y.data());
   if (!halo_) return;
   halo_->end(ghosts_.data(), local_->block_rows);
+  // The off-rank block's rows that hold any block (the interface), each summed
+  // as bsr_spmv sums a row, then added: no pass over the other rows.
   const BsrMatrix& off = *off_.blocks;
-  if (off.nnz_blocks() == 0) return;
-  spmv(off, ghosts_.data(), off_product_.data());
+  const index_t bs = off.block_size;
   double* yd = y.data();
-  for (std::size_t i = 0; i < off_product_.size(); ++i) yd[i] += off_product_[i];
+  for (const index_t i : interface_rows_) {
+    double acc[max_block_size] = {};
+    for (index_t k = off.row_ptr[i]; k < off.row_ptr[i + 1]; ++k) {
+      const double* blk = off.block(k);
+      const double* g = ghosts_.data() + std::size_t(off.col_idx[k]) * std::size_t(bs);
+      for (index_t r = 0; r < bs; ++r) {
+        double s = 0.0;
+        for (index_t c = 0; c < bs; ++c) s += blk[r * bs + c] * g[c];
+        acc[r] += s;
+      }
+    }
+    for (index_t r = 0; r < bs; ++r) yd[std::size_t(i) * std::size_t(bs) + std::size_t(r)] += acc[r];
+  }
 }
 
 }  // namespace tb::dist

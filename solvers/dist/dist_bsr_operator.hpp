@@ -47,7 +47,8 @@ class DistBsrOperator final : public LinearOperator {
   const BsrMatrix* local_ = nullptr;
   OffRankRows off_;
   std::unique_ptr<HaloExchange> halo_;
-  mutable std::vector<double> ghosts_, off_product_;
+  std::vector<index_t> interface_rows_;  // rows of the off-rank block that hold blocks
+  mutable std::vector<double> ghosts_;
 };
 
 }  // namespace tb::dist
