@@ -59,21 +59,25 @@ HaloExchange::HaloExchange(MPI_Comm comm, HaloPlan plan, index_t width, HaloTran
   // A private communicator: two exchanges in flight between the same ranks
   // (the product's and a Schwarz residual's) never match each other's messages.
   check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
-  constexpr int tag = 0;
-  for (int q = 0; q < n; ++q)
-    if (recv_counts_[std::size_t(q)] > 0) {
+  // One persistent request per neighbour that has items, receives first.
+  const auto requests_for = [&](const std::vector<int>& counts, const std::vector<int>& displs, double* buf,
+                                bool receive) {
+    constexpr int tag = 0;
+    for (int q = 0; q < n; ++q) {
+      const std::size_t uq = std::size_t(q);
+      if (counts[uq] == 0) continue;
       requests_.push_back(MPI_REQUEST_NULL);
-      check(MPI_Recv_init(recv_buf_.data() + recv_displs_[std::size_t(q)], recv_counts_[std::size_t(q)], MPI_DOUBLE,
-                          plan_.neighbours[std::size_t(q)], tag, comm_, &requests_.back()),
-            "MPI_Recv_init");
+      const int peer = plan_.neighbours[uq];
+      if (receive)
+        check(MPI_Recv_init(buf + displs[uq], counts[uq], MPI_DOUBLE, peer, tag, comm_, &requests_.back()),
+              "MPI_Recv_init");
+      else
+        check(MPI_Send_init(buf + displs[uq], counts[uq], MPI_DOUBLE, peer, tag, comm_, &requests_.back()),
+              "MPI_Send_init");
     }
-  for (int q = 0; q < n; ++q)
-    if (send_counts_[std::size_t(q)] > 0) {
-      requests_.push_back(MPI_REQUEST_NULL);
-      check(MPI_Send_init(send_buf_.data() + send_displs_[std::size_t(q)], send_counts_[std::size_t(q)], MPI_DOUBLE,
-                          plan_.neighbours[std::size_t(q)], tag, comm_, &requests_.back()),
-            "MPI_Send_init");
-    }
+  };
+  requests_for(recv_counts_, recv_displs_, recv_buf_.data(), true);
+  requests_for(send_counts_, send_displs_, send_buf_.data(), false);
 }
 
 HaloExchange::~HaloExchange() {

@@ -105,15 +105,21 @@ TEST(OwnedRowsDia, BicgstabDiaOnOwnedRowsRepeatsTheReplicatedSolve) {
   }
 }
 
+// The immersed-like system over the uneven split: this rank's share of it.
+struct RankShare {
+  BsrMatrix a = immersed_like();
+  std::vector<double> b = test::sine_rhs(std::size_t(a.block_rows));
+  std::vector<index_t> counts = splits(a.block_rows).back();
+  dist::RowDistribution rows = dist::RowDistribution::from_counts(counts);
+  int me = world()->rank();
+  std::ptrdiff_t first = std::ptrdiff_t(rows.first(me)), mine = std::ptrdiff_t(rows.owned(me));
+  std::vector<double> b_mine{b.begin() + first, b.begin() + first + mine};
+};
+
 // A time loop's second step: new values on the same pattern, then a new pattern.
 TEST(OwnedRowsDia, UpdateAndANewPatternFollowTheMatrix) {
-  BsrMatrix a = immersed_like();
-  const auto b = test::sine_rhs(std::size_t(a.block_rows));
-  const auto counts = splits(a.block_rows).back();
-  const auto rows = dist::RowDistribution::from_counts(counts);
-  const int me = world()->rank();
-  const auto first = std::ptrdiff_t(rows.first(me)), mine = std::ptrdiff_t(rows.owned(me));
-  const std::vector<double> b_mine(b.begin() + first, b.begin() + first + mine);
+  RankShare share;
+  auto& [a, b, counts, rows, me, first, mine, b_mine] = share;
   auto solver = make_partitioned_solver("bicgstab_dia(rtol=1e-11)");
   solver->setup(my_rows(a, counts));
   for (double& v : a.values) v *= 2.0;
@@ -145,13 +151,8 @@ TEST(OwnedRowsDia, UpdateAndANewPatternFollowTheMatrix) {
 // solver joins them into global columns and solves as on the rows themselves,
 // bit for bit, through an update too.
 TEST(OwnedRowsDia, SplitRowsAreJoinedForTheBandedSolver) {
-  BsrMatrix a = immersed_like();
-  const auto b = test::sine_rhs(std::size_t(a.block_rows));
-  const auto counts = splits(a.block_rows).back();
-  const auto rows = dist::RowDistribution::from_counts(counts);
-  const int me = world()->rank();
-  const auto first = std::ptrdiff_t(rows.first(me)), mine = std::ptrdiff_t(rows.owned(me));
-  const std::vector<double> b_mine(b.begin() + first, b.begin() + first + mine);
+  RankShare share;
+  auto& [a, b, counts, rows, me, first, mine, b_mine] = share;
   dist::RankBlocks split = dist::RankBlocks::split(a, rows, me);
   auto joined = make_partitioned_solver("bicgstab_dia(rtol=1e-11)");
   auto plain = make_partitioned_solver("bicgstab_dia(rtol=1e-11)");
