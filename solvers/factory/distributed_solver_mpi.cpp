@@ -56,11 +56,13 @@ class PartitionedSolver final : public CompleteSolver {
 // A complete solver over each rank's own rows in global columns (seed 004's
 // bicgstab_dia, OwnedRowsDia) behind a physics that assembles its rows split:
 // it joins them into global columns (a copy, refilled at each update without
-// allocating) and hands them on. Rows in global columns pass through.
+// allocating) and hands them on. Rows in global columns pass through. It
+// calls the complete solver itself: the LinearSolver around this one checks
+// the rows and times the solves once.
 class JoinedRowsSolver final : public CompleteSolver {
  public:
-  JoinedRowsSolver(std::unique_ptr<LinearSolver> inner, std::shared_ptr<const dist::MpiCommunicator> comm)
-      : inner_(std::move(inner)), comm_(std::move(comm)) {}
+  JoinedRowsSolver(std::unique_ptr<LinearSolver> owner, std::shared_ptr<const dist::MpiCommunicator> comm)
+      : owner_(std::move(owner)), inner_(*owner_->complete()), comm_(std::move(comm)) {}
 
   void setup(const BsrMatrix& a) override {
     if (off_.blocks) {
@@ -69,12 +71,14 @@ class JoinedRowsSolver final : public CompleteSolver {
       first_ = rows.first(comm_->rank());
       n_ = rows.n();
     }
-    inner_->setup(joined(a));
+    const BsrMatrix& rows = joined(a);
+    rows.validate();  // the off-rank part too: the LinearSolver around this one checked `a` alone
+    inner_.setup(rows);
   }
-  void update(const BsrMatrix& a) override { inner_->update(joined(a)); }
-  SolveStats solve(std::span<const double> b, std::span<double> x) override { return inner_->solve(b, x); }
-  bool limit(SolveLimit l) override { return inner_->limit(l); }
-  int max_iterations() const override { return inner_->max_iterations(); }
+  void update(const BsrMatrix& a) override { inner_.update(joined(a)); }
+  SolveStats solve(std::span<const double> b, std::span<double> x) override { return inner_.solve(b, x); }
+  bool limit(SolveLimit l) override { return inner_.limit(l); }
+  int max_iterations() const override { return inner_.max_iterations(); }
   bool spans_ranks() const override { return true; }
   void take_split_rows(dist::OffRankRows off) { off_ = off; }
 
@@ -85,7 +89,8 @@ class JoinedRowsSolver final : public CompleteSolver {
     return joined_;
   }
 
-  std::unique_ptr<LinearSolver> inner_;
+  std::unique_ptr<LinearSolver> owner_;  // the registry's, which holds inner_
+  CompleteSolver& inner_;
   std::shared_ptr<const dist::MpiCommunicator> comm_;
   dist::OffRankRows off_;
   BsrMatrix joined_;
