@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "solvers/core/error.hpp"
 #include "solvers/dist/row_distribution.hpp"
 #include "solvers/krylov/solve_stats.hpp"
 #include "solvers/matrix/bsr.hpp"
@@ -28,8 +27,8 @@ class LinearSystems {
   // Solves A x = b for the named system; x holds the initial guess on entry.
   // In a decomposed run (MiniappDescription::decomposes, under mpiexec) every
   // rank calls it at once with its own block rows of A (global block columns,
-  // rank r's rows after rank r-1's; or, after take_split_rows, their owned
-  // columns alone) and its own entries of b and x.
+  // rank r's rows after rank r-1's; or their owned columns alone where
+  // Simulation::split_rows names the rest) and its own entries of b and x.
   virtual SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                            std::span<double> x) = 0;
   // From the next solve of `system` on, until changed: at most max_iterations
@@ -38,16 +37,6 @@ class LinearSystems {
   // iteration (jacobian.matrix_free_inner_maxit). An autopilot's candidates
   // take the cap as their own limit (AutopilotSlot::cap_iterations).
   virtual void cap_iterations(const std::string& system, int max_iterations) = 0;
-  // A decomposed run whose physics assembles each rank's rows split
-  // (tb-comp2d's pieces, tb-incomp's slabs): from the next set-up of `system` on, the `a` of each
-  // solve is this rank's local block (owned rows and columns, numbered from
-  // 0) and `off` the rest of its rows, read where the physics keeps and
-  // refills them (no split copy per rank). tb::Error where the system's solver
-  // cannot take them.
-  virtual void take_split_rows(const std::string& system, dist::OffRankRows off) {
-    (void)off;
-    throw Error("linear system '" + system + "': these solvers take each rank's rows in global columns");
-  }
   // solve(), and when it did not converge a line on stderr,
   //   PROGRAM: step N: the SYSTEM solve did not converge: STATS
   // written by a rank that speaks (rank 0 of a decomposed run, whose ranks'
@@ -130,6 +119,16 @@ class Simulation {
   // The numerical method as the case resolved it (defaults that depend on other
   // keys included), printed once at start-up; empty: nothing beyond the keys.
   virtual std::string scheme() const { return {}; }
+  // In a decomposed run whose physics assembles a system's rows split
+  // (tb-comp2d's pieces, tb-incomp's slabs): the rest of this rank's rows,
+  // beside the local block (owned rows and columns, numbered from 0) each
+  // solve of `system` gets, kept and refilled by the physics for the whole
+  // run, read there by the solvers (no split copy per rank). No blocks (the
+  // default): rows in global columns.
+  virtual dist::OffRankRows split_rows(const std::string& system) const {
+    (void)system;
+    return {};
+  }
   // Final figures of the case (drag, centreline error...), for summary.json.
   virtual std::vector<std::pair<std::string, double>> figures_of_merit() const { return {}; }
 };

@@ -1,6 +1,5 @@
 #include "solver_check.hpp"
 
-#include <map>
 #include <set>
 
 #include "autopilot.hpp"
@@ -31,7 +30,7 @@ bool wants_absent_device(const std::string& spec) { return asks_for_cuda(spec) &
 
 // The reason a solver cannot take the matrix, or "" when its set-up succeeds.
 // Decomposed: `a` is this rank's rows, the set-up collective (partitioned_solver.hpp),
-// split where off.blocks is set (LinearSystems::take_split_rows).
+// split where off.blocks is set (Simulation::split_rows).
 std::string set_up_refusal(const std::string& spec, const BsrMatrix& a, bool decomposed, dist::OffRankRows off) {
   try {
     if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
@@ -82,15 +81,18 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed, dist:
 // initial guess (the step's later systems have the same format whatever x is).
 class FirstStepProbe final : public LinearSystems {
  public:
-  FirstStepProbe(const std::vector<SolverToCheck>& solvers, const std::vector<std::string>& systems, bool decomposed)
-      : solvers_(solvers), waiting_(systems.begin(), systems.end()), decomposed_(decomposed) {}
+  // Each system's split rows, where the physics has them, come from `sim` (Simulation::split_rows).
+  FirstStepProbe(const std::vector<SolverToCheck>& solvers, const Simulation& sim, bool decomposed)
+      : solvers_(solvers), sim_(sim), decomposed_(decomposed) {
+    for (const std::string& system : sim.linear_systems()) waiting_.insert(system);
+  }
 
   SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                    std::span<double> x) override {
     (void)b, (void)x;
     if (waiting_.erase(system) > 0) {
       for (const auto& s : solvers_)
-        if (s.system == system) check_on(s, a, decomposed_, split_[system]);
+        if (s.system == system) check_on(s, a, decomposed_, sim_.split_rows(system));
       if (waiting_.empty()) throw EverySystemSeen{};
     }
     SolveStats st;
@@ -100,12 +102,11 @@ class FirstStepProbe final : public LinearSystems {
   }
   // The probe sets solvers up and solves nothing: a cap changes neither.
   void cap_iterations(const std::string&, int) override {}
-  void take_split_rows(const std::string& system, dist::OffRankRows off) override { split_[system] = off; }
 
  private:
   const std::vector<SolverToCheck>& solvers_;
+  const Simulation& sim_;
   std::set<std::string> waiting_;
-  std::map<std::string, dist::OffRankRows> split_;
   bool decomposed_;
 };
 
@@ -142,7 +143,7 @@ std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const C
 void check_solvers_on_first_step(const MiniappDescription& app, const CaseConfig& config,
                                  const std::vector<SolverToCheck>& solvers) {
   auto sim = app.make(config);
-  FirstStepProbe probe(solvers, sim->linear_systems(), decomposed_run(app, config));
+  FirstStepProbe probe(solvers, *sim, decomposed_run(app, config));
   try {
     sim->advance(probe);
   } catch (const EverySystemSeen&) {

@@ -74,8 +74,9 @@ class SystemSolvers final : public LinearSystems {
                    std::span<double> x) override;
   // The driver's (or the autopilot's candidates') and the shadows' solves of the system.
   void cap_iterations(const std::string& system, int max_iterations) override;
-  // The driver of a decomposed run takes the physics' split rows (make_partitioned_solver's).
-  void take_split_rows(const std::string& system, dist::OffRankRows off) override;
+  // The driver of a decomposed run takes the physics' split rows
+  // (Simulation::split_rows; make_partitioned_solver's solver), before the first solve.
+  void take_split_rows(const std::string& system, dist::OffRankRows off);
 
   const std::vector<SolveRecord>& driver_records() const { return driver_records_; }
   // [shadow index] -> this step's records.

@@ -155,6 +155,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   // A bad specification: nothing written.
   SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows, s.decomposed);
   for (const std::string& system : sim.linear_systems()) {
+    if (const dist::OffRankRows off = sim.split_rows(system); off.blocks) solvers.take_split_rows(system, off);
     if (sim.accepts_iteration_limit(system)) solvers.accept_iteration_limit(system);
     solvers.measure_progress(system,
                              [&sim, system](std::span<const double> x) { return sim.update_progress(system, x); });

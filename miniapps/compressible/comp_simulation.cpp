@@ -198,11 +198,15 @@ double CompressibleSimulation::update_progress(const std::string&, std::span<con
   return solver_->trial_reduction(x);
 }
 
+// A piece's Jacobian comes split (JacobianPattern): the solvers read its off-rank part where it is.
+dist::OffRankRows CompressibleSimulation::split_rows(const std::string&) const {
+  if (!share_) return {};
+  return {&solver_->off_rank_block(), disc_->pattern().ghost_columns};
+}
+
 harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solvers) {
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves and steps are one and the same
-  // A piece's Jacobian comes split (JacobianPattern): the solvers read its off-rank part where it is.
-  if (share_) solvers.take_split_rows("flow", {&solver_->off_rank_block(), disc_->pattern().ghost_columns});
   const PseudoStepReport r = solver_->step([&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
     if (inner_maxit_ > 0) solvers.cap_iterations("flow", solver_->preconditioning() ? inner_maxit_ : 0);
     // Matrix-free, a solve at its iteration limit is a preconditioner's (the outer iteration goes on): no line.

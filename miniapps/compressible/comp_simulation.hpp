@@ -29,6 +29,7 @@ class CompressibleSimulation final : public harness::Simulation {
 
   std::vector<std::string> linear_systems() const override { return {"flow"}; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
+  dist::OffRankRows split_rows(const std::string& system) const override;
   bool steady_state_reached() const override { return solver_->converged(); }
   // A pseudo-transient run exists to converge: reaching run.steps short of it
   // is a failed run (exit 1), not a result (issue 24).

@@ -28,6 +28,7 @@ class IncompressibleSimulation final : public harness::Simulation {
 
   std::vector<std::string> linear_systems() const override { return {"momentum", "pressure"}; }
   harness::StepResult advance(harness::LinearSystems& solvers) override;
+  dist::OffRankRows split_rows(const std::string& system) const override;
   bool steady_state_reached() const override;
   std::vector<std::pair<std::string, double>> state_magnitudes() const override;
   void save_state(std::ostream& out) const override;
