@@ -28,7 +28,9 @@
 # build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
 # medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
 # the sphere; SCALING_RANKS, SCALING_REPS, SCALING_CASES: some of naca-bjacobi naca-asm cavity sphere;
-# SCALING_MPI_ARGS: mpiexec options such as --bind-to core), triad (needs the MPI build: lscpu and
+# SCALING_MPI_ARGS: mpiexec options such as --bind-to core), orthog (needs the MPI build:
+# the medium NACA0012 mesh on ORTHOG_RANKS ranks with GMRES's classical Gram-Schmidt and
+# CGS-P, alternated ORTHOG_REPS times), triad (needs the MPI build: lscpu and
 # tb-bench-dist --triad on TRIAD_RANKS ranks at once, 256 MiB and 2 MiB arrays), exchanges (needs the MPI
 # build: tb-bench-dist --exchanges on EXCH_RANKS ranks, the two halo transports), ranks-gpu (needs the MPI build: the
 # medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU),
@@ -188,6 +190,17 @@ for step in "$@"; do
         --json "$results/gpu-host16-$stamp-incomp-cavity128.json"
       [[ $cases == *" sphere "* ]] && ranks_py scaling.txt "$counts" tb-ib --json "$results/gpu-host16-$stamp-ib-sphere.json"
       true ;;
+    orthog)
+      # GMRES's Gram-Schmidt on the medium NACA0012 mesh, 1 and 16 ranks: classical (two
+      # allreduces an iteration) against CGS-P (one), alternated ORTHOG_REPS times.
+      need_mpi orthog || continue
+      for rep in $(seq "${ORTHOG_REPS:-2}"); do
+        for o in cgs cgsp; do
+          ranks_py orthog.txt "${ORTHOG_RANKS:-1,16}" tb-comp2d "${medium[@]}" \
+            --set "solver.flow=gmres(restart=10,rtol=4e-2,maxit=60,orthog=$o)+bilu0" \
+            --json "$results/gpu-host16-$stamp-comp2d-naca-medium-orthog-$o-rep$rep.json"
+        done
+      done ;;
     triad)
       # The machine's memory bandwidth on 1-16 ranks at once (tb-bench-dist --triad): what a
       # bandwidth-bound loop can gain from more ranks here, beside the cores' layout (lscpu).
@@ -243,7 +256,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi-tests mpi scaling triad exchanges ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

@@ -6,6 +6,7 @@ namespace {
 Orthogonalization orthogonalization(const std::string& name) {
   if (name == "cgs2") return Orthogonalization::cgs2;
   if (name == "mgs") return Orthogonalization::mgs;
+  if (name == "cgsp") return Orthogonalization::cgsp;
   return Orthogonalization::cgs;
 }
 }  // namespace
@@ -28,8 +29,9 @@ void register_krylov(Registry& r) {
                        {"orthog",
                         ParamType::choice,
                         "cgs",
-                        "Gram-Schmidt: classical, classical twice, modified",
-                        {"cgs", "cgs2", "mgs"}}},
+                        "Gram-Schmidt: classical, classical with the norm by Pythagoras (one reduction an iteration), "
+                        "classical twice, modified",
+                        {"cgs", "cgsp", "cgs2", "mgs"}}},
                       [flexible](const ParamValues& p, const StopCriteria& s) {
                         return make_gmres(s, p.integer("restart"), flexible, orthogonalization(p.text("orthog")));
                       }});

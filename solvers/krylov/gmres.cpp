@@ -2,8 +2,9 @@
 // flexible variant FGMRES(m) (Saad 1993), which stores the preconditioned
 // directions z_j = M_j^{-1} v_j so that M may change from one application to
 // the next (asynchronous sweeps, inner iterations). Classical (default, fused
-// kernels), twice-classical or modified Gram-Schmidt, Givens rotations; the
-// residual estimate |g_{j+1}| is that of b - A x itself.
+// kernels), classical with the Pythagorean norm, twice-classical or modified
+// Gram-Schmidt, Givens rotations; the residual estimate |g_{j+1}| is that of
+// b - A x itself.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -69,8 +70,7 @@ class Gmres final : public KrylovMethod {
         // The new vector is built in its basis slot: no copy per iteration.
         Vector& vn = basis(j + 1, b);
         a.apply(z, vn);
-        orthogonalize(j, vn, b);
-        H(j + 1, j) = space().norm2(vn);
+        H(j + 1, j) = orthogonalize(j, vn, b);
         happy = H(j + 1, j) == 0.0;
         if (!happy) k::scale(1.0 / H(j + 1, j), vn);
         rotate(j);
@@ -101,29 +101,60 @@ class Gmres final : public KrylovMethod {
   Vector& basis(int i, const Vector& like) { return work(3 + i, like); }
   Vector& direction(int i, const Vector& like) { return work(4 + m_ + i, like); }
 
-  // Column j of H: av made orthogonal to v_0..v_j.
-  void orthogonalize(int j, Vector& av, const Vector& like) {
+  // Column j of H: av made orthogonal to v_0..v_j; returns its norm, H(j+1, j).
+  double orthogonalize(int j, Vector& av, const Vector& like) {
     if (orthog_ == Orthogonalization::mgs) {
       for (int i = 0; i <= j; ++i) {
         H(i, j) = space().dot(av, basis(i, like));
         kernels::axpy(-H(i, j), basis(i, like), av);
       }
-      return;
+      return space().norm2(av);
     }
     for (int i = 0; i <= j; ++i) {
       basis_ptr_[i] = &basis(i, like);
       H(i, j) = 0.0;
     }
+    if (orthog_ == Orthogonalization::cgsp) return project_pythagorean(j, av);
     const int passes = orthog_ == Orthogonalization::cgs2 ? 2 : 1;
-    for (int pass = 0; pass < passes; ++pass) {
-      space().multi_dot(basis_ptr_.data(), j + 1, av, coef_.data());
-      for (int i = 0; i <= j; ++i) {
-        H(i, j) += coef_[i];
-        coef_[i] = -coef_[i];
-      }
-      kernels::multi_axpy(coef_.data(), basis_ptr_.data(), j + 1, av);
-    }
+    for (int pass = 0; pass < passes; ++pass) project(j, av);
+    return space().norm2(av);
   }
+
+  // One classical pass: H(0..j, j) += V^T av, av -= V V^T av (one reduction).
+  void project(int j, Vector& av) {
+    space().multi_dot(basis_ptr_.data(), j + 1, av, coef_.data());
+    subtract_projection(j, av);
+  }
+
+  void subtract_projection(int j, Vector& av) {
+    for (int i = 0; i <= j; ++i) {
+      H(i, j) += coef_[i];
+      coef_[i] = -coef_[i];
+    }
+    kernels::multi_axpy(coef_.data(), basis_ptr_.data(), j + 1, av);
+  }
+
+  // CGS-P (Smoktunowicz, Barlow & Langou 2006): av's own square norm joins
+  // the projections' reduction and the norm after the pass follows from
+  // Pythagoras, |av - V h|^2 = |av|^2 - |h|^2, so an iteration synchronises
+  // the ranks once instead of twice. The subtraction's rounding error is
+  // about eps |av|^2, so where |h| takes nearly all of |av| (the new vector
+  // almost in the basis) the norm is computed again from the vector.
+  double project_pythagorean(int j, Vector& av) {
+    basis_ptr_[j + 1] = &av;
+    space().multi_dot(basis_ptr_.data(), j + 2, av, coef_.data());
+    const double whole = coef_[j + 1];
+    double projected = 0.0;
+    for (int i = 0; i <= j; ++i) projected += coef_[i] * coef_[i];
+    subtract_projection(j, av);
+    const double rest = whole - projected;
+    if (!(rest > kPythagorasLimit * whole)) return space().norm2(av);
+    return std::sqrt(rest);
+  }
+
+  // Below this fraction of |av|^2 the Pythagorean norm's relative error,
+  // about eps |av|^2 / (2 rest), could exceed 1e-10.
+  static constexpr double kPythagorasLimit = 1e-6;
 
   // Applies the earlier rotations to column j, then the one that zeroes H(j+1, j).
   void rotate(int j) {

@@ -66,6 +66,7 @@ class KrylovWorkspace {
 // How GMRES orthogonalises a new Krylov vector against the basis.
 enum class Orthogonalization {
   cgs,   // classical Gram-Schmidt: one fused pass (PETSc's default)
+  cgsp,  // the same pass, the new norm by Pythagoras from its reduction: one reduction an iteration
   cgs2,  // classical Gram-Schmidt applied twice: orthogonal to working precision
   mgs,   // modified Gram-Schmidt: one dot and one axpy per basis vector
 };

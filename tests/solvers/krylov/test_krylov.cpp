@@ -243,7 +243,7 @@ TEST(Gmres, OrthogonalizationsGiveTheSameIterates) {
   const BsrMatrix a = small_system();
   const auto b = test::sine_rhs(std::size_t(a.rows()));
   std::vector<std::vector<double>> histories;
-  for (const char* o : {"cgs", "cgs2", "mgs"}) {
+  for (const char* o : {"cgs", "cgsp", "cgs2", "mgs"}) {
     auto solver = make_solver(std::string("gmres(rtol=1e-10,restart=8,orthog=") + o + ")+jacobi");
     solver->setup(a);
     std::vector<double> x(b.size(), 0.0);
@@ -254,6 +254,83 @@ TEST(Gmres, OrthogonalizationsGiveTheSameIterates) {
     for (std::size_t i = 0; i < histories[0].size(); ++i)
       EXPECT_NEAR(histories[v][i], histories[0][i], 1e-9 * histories[0][0]) << "iteration " << i;
   }
+}
+
+// A vector space that counts its reductions (each one MPI_Allreduce on ranks;
+// norm2 is sqrt(dot), counted there).
+struct CountingSpace final : VectorSpace {
+  mutable int reductions = 0;
+  double dot(const Vector& x, const Vector& y) const override { return ++reductions, VectorSpace::dot(x, y); }
+  void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const override {
+    ++reductions;
+    VectorSpace::multi_dot(v, k, w, out);
+  }
+};
+
+struct CountedSolve {
+  SolveStats stats;
+  int reductions = 0;
+  std::vector<double> x;
+};
+
+CountedSolve gmres_counted(const BsrMatrix& a, Orthogonalization o, int restart) {
+  const BsrOperator op(a, Backend::host);
+  const auto bh = test::sine_rhs(std::size_t(a.rows()));
+  Vector b(Backend::host, bh), x(Backend::host, bh.size());
+  x.set_zero();
+  StopCriteria stop;
+  stop.rtol = 1e-10;
+  stop.maxit = 200;
+  auto gmres = make_gmres(stop, restart, /*flexible=*/true, o);
+  CountingSpace space;
+  gmres->set_vector_space(&space);
+  struct Identity final : Preconditioner {
+    void setup(const BsrMatrix&, Backend) override {}
+    void update(const BsrMatrix&) override {}
+    void apply(const Vector& r, Vector& z) const override { z.copy_from(r); }
+    bool supports(Backend b) const override { return b == Backend::host; }
+  };
+  CountedSolve out;
+  out.stats = gmres->solve(op, Identity{}, b, x);
+  out.reductions = space.reductions;
+  out.x.assign(x.host_span().begin(), x.host_span().end());
+  return out;
+}
+
+// CGS-P takes the new vector's norm from its projections' reduction: one
+// reduction an iteration where CGS takes two, and the same iterates.
+TEST(Gmres, PythagoreanNormSavesAReductionAnIteration) {
+  const BsrMatrix a = small_system();
+  const CountedSolve cgs = gmres_counted(a, Orthogonalization::cgs, 6);
+  const CountedSolve cgsp = gmres_counted(a, Orthogonalization::cgsp, 6);
+  ASSERT_TRUE(cgs.stats.converged()) << cgs.stats.line();
+  ASSERT_EQ(cgsp.stats.iterations, cgs.stats.iterations);
+  const int its = cgs.stats.iterations, cycles = (its + 5) / 6;
+  // r0's norm, one per restart, and per iteration two (CGS) or one (CGS-P).
+  EXPECT_EQ(cgs.reductions, 1 + (cycles - 1) + 2 * its);
+  EXPECT_EQ(cgsp.reductions, 1 + (cycles - 1) + its);
+  EXPECT_LT(test::max_abs_diff(cgsp.x, cgs.x), 1e-9 * test::max_abs(cgs.x));
+  EXPECT_LE(residual_norm(a, cgsp.x, test::sine_rhs(std::size_t(a.rows()))), 1e-9 * cgsp.stats.initial_residual);
+}
+
+// Where the Krylov space closes (three distinct eigenvalues: exact in three
+// iterations) the new vector lies in the basis, |av|^2 - |h|^2 is rounding
+// and may be negative: CGS-P then takes the norm from the vector itself.
+TEST(Gmres, PythagoreanNormFallsBackWhereTheVectorLiesInTheBasis) {
+  BsrMatrix a = small_system(true);
+  // Keep the pattern, make A = diag(1, 2, 3, 1, 2, 3, ...).
+  const index_t bs = a.block_size;
+  std::fill(a.values.begin(), a.values.end(), 0.0);
+  for (index_t r = 0; r < a.block_rows; ++r)
+    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
+      if (a.col_idx[p] == r)
+        for (index_t i = 0; i < bs; ++i) a.values[std::size_t((p * bs + i) * bs + i)] = double(1 + (r * bs + i) % 3);
+  const CountedSolve cgs = gmres_counted(a, Orthogonalization::cgs, 10);
+  const CountedSolve cgsp = gmres_counted(a, Orthogonalization::cgsp, 10);
+  ASSERT_TRUE(cgsp.stats.converged()) << cgsp.stats.line();
+  EXPECT_EQ(cgsp.stats.iterations, cgs.stats.iterations);
+  EXPECT_LE(cgsp.stats.iterations, 3);
+  EXPECT_LE(residual_norm(a, cgsp.x, test::sine_rhs(std::size_t(a.rows()))), 1e-9 * cgsp.stats.initial_residual);
 }
 
 // Methods that take turns may share their scratch vectors (the autopilot's
