@@ -44,6 +44,18 @@ DEFAULT_CASES = {"tb-comp2d": str(ROOT / "inputs/compressible/naca0012_laminar.t
                  "tb-ib": None}
 
 
+def solve_split(run):
+    """The linear solves' seconds and, on ranks, their MPI waits over the ranks (least to largest)."""
+    t, over = run.get("time_split") or {}, run.get("time_split_over_ranks")
+    if "linear_solve" not in t:
+        return ""
+    text = f", linear solve {t['linear_solve']:.3f} s"
+    if over and "linear_communication" in over:
+        least, largest = over["linear_communication"]
+        text += f" (MPI waits {least:.3f}-{largest:.3f} s)"
+    return text
+
+
 def one_run(args, ranks, out):
     command = [args.exe] + ([args.case] if args.case else []) + ["--out", str(out), "--set", "run.progress=false"]
     for kv in args.set + [f"{key}={values[ranks]}" for key, values in args.weak.items()]:
@@ -114,8 +126,8 @@ def main():
                 runs[r].append(one_run(args, r, pathlib.Path(tmp) / f"r{r}_{rep}"))
                 last = runs[r][-1]
                 print(f"rep {rep + 1}, {r} rank(s): {last['wall_seconds']:.2f} s, {last['steps']} steps, "
-                      f"{last['iterations']} iterations, peak RSS {max(last['peak_rss_mib_per_rank']):.0f} MiB/rank",
-                      flush=True)
+                      f"{last['iterations']} iterations, peak RSS {max(last['peak_rss_mib_per_rank']):.0f} MiB/rank"
+                      f"{solve_split(last)}", flush=True)
     results = []
     for r in counts:
         rs = runs[r]

@@ -119,6 +119,7 @@ void add_solve_times(TimeSplit& split, const SystemSolvers& solvers) {
   for (const auto& r : solvers.driver_records()) {
     split.linear_setup += r.stats.setup_seconds;
     split.linear_solve += r.stats.solve_seconds;
+    split.linear_communication += r.stats.communication_seconds;
   }
   for (const auto& records : solvers.shadow_records())
     for (const auto& r : records) split.shadow += r.stats.setup_seconds + r.stats.solve_seconds;

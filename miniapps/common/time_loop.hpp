@@ -69,16 +69,20 @@ struct TimeSplit {
   double steps = 0.0;         // the physics' advance(), linear solves included
   double linear_setup = 0.0;  // driver solvers' set-up (symbolic and numeric)
   double linear_solve = 0.0;  // driver solvers' solves
-  double shadow = 0.0;        // shadow solvers, set-up and solve
-  double probe = 0.0;         // autopilot probes: the candidates not in charge, set-up and solve
-  double harness = 0.0;       // checksums, dumps, checks, snapshots, step tables, load sampling
-  double output = 0.0;        // fields and checkpoints
+  // Of linear_solve: this rank's time in the distributed solvers' allreduces and
+  // ghost waits (latency and waiting for slower ranks); 0 on one process.
+  double linear_communication = 0.0;
+  double shadow = 0.0;   // shadow solvers, set-up and solve
+  double probe = 0.0;    // autopilot probes: the candidates not in charge, set-up and solve
+  double harness = 0.0;  // checksums, dumps, checks, snapshots, step tables, load sampling
+  double output = 0.0;   // fields and checkpoints
   double physics() const { return steps - linear_setup - linear_solve - shadow - probe; }
   // Each entry by its summary.json key (time_split), in the order written there.
-  std::array<std::pair<const char*, double>, 8> entries() const {
+  std::array<std::pair<const char*, double>, 9> entries() const {
     return {{{"steps", steps},
              {"linear_setup", linear_setup},
              {"linear_solve", linear_solve},
+             {"linear_communication", linear_communication},
              {"shadow_solvers", shadow},
              {"autopilot_probes", probe},
              {"physics", physics()},

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "mpi_communicator.hpp"
+#include "mpi_wait_clock.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::dist {
@@ -104,7 +105,10 @@ void HaloExchange::begin(const double* src) {
 }
 
 void HaloExchange::end(double* dst, index_t dst_first) {
-  check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  {
+    const MpiWait wait;
+    check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  }
   started_ = false;
   const std::size_t w = std::size_t(width_);
   for (std::size_t s = 0; s < plan_.recv_items.size(); ++s)

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "mpi_communicator.hpp"
+#include "mpi_wait_clock.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/vector_kernels.hpp"
 
@@ -41,12 +42,14 @@ MpiVectorSpace::~MpiVectorSpace() {
 
 double MpiVectorSpace::dot(const Vector& x, const Vector& y) const {
   double local = kernels::dot(x, y), global = 0.0;
+  const MpiWait wait;
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_);
   return global;
 }
 
 void MpiVectorSpace::multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const {
   kernels::multi_dot(v, k, w, out);
+  const MpiWait wait;
   MPI_Allreduce(MPI_IN_PLACE, out, k, MPI_DOUBLE, MPI_SUM, comm_);
 }
 
@@ -69,6 +72,7 @@ void MpiVectorSpace::reduce(double* sum_values, int k, double* max_values, int m
   record[1] = m;
   std::copy_n(sum_values, k, record + 2);
   std::copy_n(max_values, m, record + 2 + k);
+  const MpiWait wait;
   MPI_Allreduce(MPI_IN_PLACE, record, 1, record_type(2 + k + m), op_, comm_);
   std::copy_n(record + 2, k, sum_values);
   std::copy_n(record + 2 + k, m, max_values);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "mpi_communicator.hpp"
+#include "mpi_wait_clock.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::dist {
@@ -44,6 +45,7 @@ void swap_with_neighbours(MPI_Comm comm, const std::vector<int>& neighbours, con
     check(MPI_Irecv(recv[q], recv_n[q], type, neighbours[q], tag, comm, &req[2 * q]), "MPI_Irecv");
     check(MPI_Isend(send[q], send_n[q], type, neighbours[q], tag, comm, &req[2 * q + 1]), "MPI_Isend");
   }
+  const MpiWait wait;
   check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 

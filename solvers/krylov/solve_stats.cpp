@@ -52,7 +52,8 @@ std::string SolveStats::json() const {
     << ", \"converged\": " << (converged() ? "true" : "false") << ", \"iterations\": " << iterations
     << ", \"initial_residual\": " << number(initial_residual) << ", \"final_residual\": " << number(final_residual)
     << ", \"setup_seconds\": " << number(setup_seconds) << ", \"solve_seconds\": " << number(solve_seconds)
-    << ", \"detail\": " << quote(detail) << ", \"residual_history\": [";
+    << ", \"communication_seconds\": " << number(communication_seconds) << ", \"detail\": " << quote(detail)
+    << ", \"residual_history\": [";
   for (std::size_t i = 0; i < residual_history.size(); ++i)
     o << (i ? ", " : "") << json::number_exact(residual_history[i]);
   o << "]}";

@@ -28,7 +28,8 @@ struct SolveStats {
   std::vector<double> residual_history;  // the method's residual norm per iteration, [0] = initial
   double setup_seconds = 0.0;            // last setup/update of the preconditioner
   double solve_seconds = 0.0;
-  std::string detail;  // free text: which scalar broke down, etc.
+  double communication_seconds = 0.0;  // of solve_seconds, in MPI's allreduces and ghost waits (distributed solvers)
+  std::string detail;                  // free text: which scalar broke down, etc.
 
   bool converged() const { return is_converged(reason); }
   std::string line() const;  // one human-readable line

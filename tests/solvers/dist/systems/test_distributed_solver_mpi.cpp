@@ -145,8 +145,9 @@ TEST(DistBsrOperator, ProductEqualsTheWholeMatrixProduct) {
 // one-process solve, iterate by iterate, whatever the number of ranks.
 TEST(DistributedSolver, RankIndependentPreconditionersRepeatTheOneProcessIterates) {
   const BsrMatrix a = system_matrix();
-  for (const std::string spec : {"fgmres(restart=20,rtol=1e-10,maxit=200)+jacobi",
-                                 "bicgstab(rtol=1e-10,maxit=200)+block_jacobi", "gmres(restart=10,rtol=1e-10)"}) {
+  for (const std::string spec :
+       {"fgmres(restart=20,rtol=1e-10,maxit=200)+jacobi", "bicgstab(rtol=1e-10,maxit=200)+block_jacobi",
+        "gmres(restart=10,rtol=1e-10)", "gmres(restart=10,rtol=1e-10,orthog=cgsp)"}) {
     std::vector<double> x_whole;
     const SolveStats whole = solve_whole(spec, a, x_whole);
     ASSERT_TRUE(whole.converged()) << spec;
@@ -183,6 +184,19 @@ TEST(DistributedSolver, BlockJacobiAndSchwarzAroundRegistryPreconditionersSolveT
       EXPECT_LT(run.stats.iterations, bjacobi_its) << spec;
     }
   }
+}
+
+// A distributed solve times its waits in MPI (allreduces, ghost exchanges)
+// apart, as a part of its time; a one-process solver has none.
+TEST(DistributedSolver, TimesItsMpiWaitsAsPartOfTheSolve) {
+  const BsrMatrix a = system_matrix();
+  const DistRun run = solve_distributed("gmres(restart=10,rtol=1e-10)+bjacobi(local=bilu0)", a,
+                                        dist::RowDistribution::balanced(a.block_rows, world_size()));
+  ASSERT_TRUE(run.stats.converged()) << run.stats.line();
+  EXPECT_GT(run.stats.communication_seconds, 0.0);
+  EXPECT_LT(run.stats.communication_seconds, run.stats.solve_seconds);
+  std::vector<double> x;
+  EXPECT_EQ(solve_whole("gmres(restart=10,rtol=1e-10)+bilu0", a, x).communication_seconds, 0.0);
 }
 
 // On one rank (MPI_COMM_SELF) block Jacobi is its local solver on the whole matrix.
