@@ -80,6 +80,28 @@ BsrMatrix small_system(bool symmetric = false) {
   return generate_stencil7(p);
 }
 
+// A matrix on the host with the sine right-hand side and a zero initial
+// guess, for the methods called directly (not through a LinearSolver).
+struct HostProblem {
+  explicit HostProblem(const BsrMatrix& m)
+      : a(m),
+        op(a, Backend::host),
+        b(Backend::host, test::sine_rhs(std::size_t(a.rows()))),
+        x(Backend::host, std::size_t(a.rows())) {
+    x.set_zero();
+  }
+  BsrMatrix a;
+  BsrOperator op;
+  Vector b, x;
+};
+
+StopCriteria stop_at(double rtol, int maxit) {
+  StopCriteria stop;
+  stop.rtol = rtol;
+  stop.maxit = maxit;
+  return stop;
+}
+
 TEST(KrylovStop, IterationLimitIsNotConvergence) {
   const BsrMatrix a = small_system();
   auto solver = make_solver("gmres(maxit=3,rtol=1e-12)");
@@ -222,19 +244,12 @@ TEST(KrylovStop, FgmresWithAZeroPreconditionerBreaksDownWithoutClaimingConvergen
     void apply(const Vector&, Vector& z) const override { z.set_zero(); }
     bool supports(Backend b) const override { return b == Backend::host; }
   };
-  const BsrMatrix a = small_system();
-  const BsrOperator op(a, Backend::host);
-  const auto bh = test::sine_rhs(std::size_t(a.rows()));
-  Vector b(Backend::host, bh), x(Backend::host, bh.size());
-  x.set_zero();
-  StopCriteria stop;
-  stop.rtol = 1e-6;
-  stop.maxit = 50;
-  auto fgmres = make_gmres(stop, 10, /*flexible=*/true);
-  const SolveStats st = fgmres->solve(op, Zero{}, b, x);
+  HostProblem h(small_system());
+  auto fgmres = make_gmres(stop_at(1e-6, 50), 10, /*flexible=*/true);
+  const SolveStats st = fgmres->solve(h.op, Zero{}, h.b, h.x);
   EXPECT_EQ(st.reason, StopReason::breakdown) << st.line();
   EXPECT_EQ(st.iterations, 1);
-  for (double v : x.host_span()) EXPECT_EQ(v, 0.0);
+  for (double v : h.x.host_span()) EXPECT_EQ(v, 0.0);
 }
 
 TEST(Gmres, OrthogonalizationsGiveTheSameIterates) {
@@ -274,14 +289,8 @@ struct CountedSolve {
 };
 
 CountedSolve gmres_counted(const BsrMatrix& a, Orthogonalization o, int restart) {
-  const BsrOperator op(a, Backend::host);
-  const auto bh = test::sine_rhs(std::size_t(a.rows()));
-  Vector b(Backend::host, bh), x(Backend::host, bh.size());
-  x.set_zero();
-  StopCriteria stop;
-  stop.rtol = 1e-10;
-  stop.maxit = 200;
-  auto gmres = make_gmres(stop, restart, /*flexible=*/true, o);
+  HostProblem h(a);
+  auto gmres = make_gmres(stop_at(1e-10, 200), restart, /*flexible=*/true, o);
   CountingSpace space;
   gmres->set_vector_space(&space);
   struct Identity final : Preconditioner {
@@ -291,9 +300,9 @@ CountedSolve gmres_counted(const BsrMatrix& a, Orthogonalization o, int restart)
     bool supports(Backend b) const override { return b == Backend::host; }
   };
   CountedSolve out;
-  out.stats = gmres->solve(op, Identity{}, b, x);
+  out.stats = gmres->solve(h.op, Identity{}, h.b, h.x);
   out.reductions = space.reductions;
-  out.x.assign(x.host_span().begin(), x.host_span().end());
+  out.x.assign(h.x.host_span().begin(), h.x.host_span().end());
   return out;
 }
 
