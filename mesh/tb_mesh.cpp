@@ -36,7 +36,8 @@ geometry and consistency checks, colours and lines; with --ordering, the
 bandwidth, profile and forward-solve levels before and after.
 
   --ordering NAME     natural, rcm, 1wd, line, line-rcm, line-1wd, colour
-  --partitions N      METIS k-way partition: sizes, imbalance, cut faces
+  --partitions N      METIS k-way partitions as tb-comp2d makes them, balanced in cells and (its
+                      mesh.partition = work) in a cell's matrix blocks plus 2: cells, blocks, cut faces
   --line-threshold T  anisotropy (strongest/weakest coupling) a line cell needs (default 4)
   --line-markers A,B  boundary markers whose cells start lines (default: all)
   --walls A,B         markers for the wall distance (default: names like wall, airfoil)
@@ -214,18 +215,30 @@ void print_band(const char* label, const tb::Graph& g, const tb::Permutation& p)
               s.num_levels());
 }
 
+// One line per partition: its cells, its matrix blocks (1 + a cell's
+// neighbours: the linear solves' work) and the faces it cuts.
+void print_partition(const char* label, const tb::Graph& g, const std::vector<tb::index_t>& part, tb::index_t parts,
+                     double seconds) {
+  std::vector<tb::index_t> sizes(parts, 0), blocks(parts, 0);
+  tb::index_t cut = 0;
+  for (tb::index_t v = 0; v < g.size(); ++v) {
+    ++sizes[part[v]];
+    blocks[part[v]] += 1 + tb::index_t(g.end(v) - g.begin(v));
+    for (const tb::index_t* u = g.begin(v); u != g.end(v); ++u) cut += *u > v && part[*u] != part[v];
+  }
+  const auto [small, large] = std::minmax_element(sizes.begin(), sizes.end());
+  const auto [least, most] = std::minmax_element(blocks.begin(), blocks.end());
+  std::printf("partitions: %d by %s, cells %d..%d, matrix blocks %d..%d, cut faces %d (%.3f s)\n", parts, label, *small,
+              *large, *least, *most, cut, seconds);
+}
+
 std::vector<double> print_partitions(const tb::Graph& g, tb::index_t parts) {
   auto t0 = std::chrono::steady_clock::now();
   const std::vector<tb::index_t> part = tb::partition_graph(g, parts);
-  std::vector<tb::index_t> sizes(parts, 0);
-  for (tb::index_t p : part) ++sizes[p];
-  tb::index_t cut = 0;
-  for (tb::index_t v = 0; v < g.size(); ++v)
-    for (const tb::index_t* u = g.begin(v); u != g.end(v); ++u) cut += *u > v && part[*u] != part[v];
-  const double ideal = double(g.size()) / parts;
-  std::printf("partitions: %d, sizes %d..%d (imbalance %.2f%%), cut faces %d (%.3f s)\n", parts,
-              *std::min_element(sizes.begin(), sizes.end()), *std::max_element(sizes.begin(), sizes.end()),
-              100.0 * (*std::max_element(sizes.begin(), sizes.end()) / ideal - 1.0), cut, seconds_since(t0));
+  print_partition("cells", g, part, parts, seconds_since(t0));
+  t0 = std::chrono::steady_clock::now();
+  const std::vector<tb::index_t> by_work = tb::partition_graph(g, parts, tb::row_work_weights(g, 2));
+  print_partition("work", g, by_work, parts, seconds_since(t0));
   return std::vector<double>(part.begin(), part.end());
 }
 

@@ -27,7 +27,8 @@
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
 # build: bench/dist/miniapp_ranks.py on 1-16 ranks, one thread each, for the
 # medium NACA0012 mesh under bjacobi and asm(overlap=1), the 128^2 cavity and
-# the sphere; SCALING_RANKS, SCALING_REPS, SCALING_CASES: some of naca-bjacobi naca-asm cavity sphere;
+# the sphere; SCALING_RANKS, SCALING_REPS, SCALING_CASES: some of naca-bjacobi naca-work (its parts
+# balanced in work, mesh.partition=work) naca-asm cavity sphere;
 # SCALING_MPI_ARGS: mpiexec options such as --bind-to core), orthog (needs the MPI build:
 # the medium NACA0012 mesh on ORTHOG_RANKS ranks with GMRES's classical Gram-Schmidt and
 # CGS-P, alternated ORTHOG_REPS times), triad (needs the MPI build: lscpu and
@@ -183,6 +184,8 @@ for step in "$@"; do
       cases=" ${SCALING_CASES:-naca-bjacobi naca-asm cavity sphere} "
       [[ $cases == *" naca-bjacobi "* ]] && ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" \
         --json "$results/gpu-host16-$stamp-comp2d-naca-medium-bjacobi.json"
+      [[ $cases == *" naca-work "* ]] && ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" \
+        --set mesh.partition=work --json "$results/gpu-host16-$stamp-comp2d-naca-medium-bjacobi-work.json"
       [[ $cases == *" naca-asm "* ]] && ranks_py scaling.txt "$counts" tb-comp2d "${medium[@]}" \
         --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+asm(overlap=1,local=bilu0)" \
         --json "$results/gpu-host16-$stamp-comp2d-naca-medium-asm1.json"

@@ -10,7 +10,8 @@ CHECK is one of
             1e-6; the start-up line names the cells each rank owns; the .pvtu has
             one piece per rank whose cells, ghosts removed, are the mesh's, each
             with its rank; summary.json's time_split_over_ranks brackets rank 0's
-            time split, entry by entry.
+            time split, entry by entry. Again on 2 ranks with mesh.partition =
+            work, whose parts must own other cell counts.
   cylinder  the same for the built-in case (the inviscid cylinder with its CFL
             ramp) with the paper's system (jacobian.form = first_order, fgmres +
             bilu0) on 1, 2 and 3 ranks: Cd and the entropy error within 1e-6 of
@@ -56,23 +57,36 @@ def figures(out):
     return json.loads((out / "summary.json").read_text())["figures_of_merit"]
 
 
+def owned_cells(stdout, ranks):
+    """The start-up line's cells per rank ("owned 4,474 + 4,474")."""
+    marker = f"over {ranks} ranks (METIS on rank 0, 2 ghost layers): owned "
+    if marker not in stdout:
+        fail(f"{ranks} ranks: no start-up line with the cells per rank:\n{stdout}")
+    return stdout.split(marker)[1].split(", ghosts")[0]
+
+
 def check_cd(base=None, tag="", cl_tolerance=1e-6):
     run(1, WORK / f"{tag}one", base=base, expect=0)
     one = figures(WORK / f"{tag}one")
-    for ranks in (2, 3):
-        out = WORK / f"{tag}ranks{ranks}"
-        done = run(ranks, out, base=base, expect=0)
-        if f"over {ranks} ranks (METIS on rank 0, 2 ghost layers): owned" not in done.stdout:
-            fail(f"{ranks} ranks: no start-up line with the cells per rank:\n{done.stdout}")
+    owned = {}
+    # The NACA0012 case also on parts balanced in work (mesh.partition = work), on 2 ranks.
+    runs = [(2, []), (3, [])] + ([(2, ["--set", "mesh.partition=work"])] if base is None else [])
+    for ranks, extra in runs:
+        label = f"{tag}{ranks} ranks{' by work' if extra else ''}"
+        out = WORK / f"{tag}ranks{ranks}{'_work' if extra else ''}"
+        done = run(ranks, out, *extra, base=base, expect=0)
+        owned[label] = owned_cells(done.stdout, ranks)
         many = figures(out)
         for key in ("cd", "cl", "cd_pressure", "cd_viscous", "entropy_error"):
             tolerance = cl_tolerance if key == "cl" else 1e-6
             if abs(one[key] - many[key]) > tolerance:
-                fail(f"{tag}{ranks} ranks: {key} {many[key]!r}, one rank {one[key]!r} (more than {tolerance} apart)")
+                fail(f"{label}: {key} {many[key]!r}, one rank {one[key]!r} (more than {tolerance} apart)")
         check_pieces(out, ranks, int(one["cells"]))
         check_split_over_ranks(out, ranks)
-        print(f"{tag}{ranks} ranks: cd {many['cd']} (one rank {one['cd']}), cl {many['cl']} (one rank "
-              f"{one['cl']}), {int(many['pseudo_steps'])} steps ({int(one['pseudo_steps'])} on one)")
+        print(f"{label}: cd {many['cd']} (one rank {one['cd']}), cl {many['cl']} (one rank "
+              f"{one['cl']}), {int(many['pseudo_steps'])} steps ({int(one['pseudo_steps'])} on one), owned {owned[label]}")
+    if base is None and owned["2 ranks"] == owned["2 ranks by work"]:
+        fail(f"mesh.partition=work owns the same cells as the partition by cells: {owned['2 ranks']}")
 
 
 def check_split_over_ranks(out, ranks):

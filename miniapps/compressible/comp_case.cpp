@@ -28,6 +28,10 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "cell ordering applied once before assembly: none, rcm, 1wd, line, line-rcm, line-1wd; auto: rcm with "
               "jacobian.form = matrix_free, else none",
               harness::one_of({"auto", "none", "rcm", "1wd", "line", "line-rcm", "line-1wd"})});
+  schema.add({"mesh.partition", KeyType::text, "cells",
+              "what METIS balances across ranks (decomposed runs): cells, or work (a cell's matrix blocks, 1 + its "
+              "neighbours, plus 2 for its vector work: mesh/partition.hpp)",
+              harness::one_of({"cells", "work"})});
   schema.add({"boundary.wall", KeyType::text, "cylinder", "comma-separated markers that are slip walls"});
   schema.add({"boundary.farfield", KeyType::text, "farfield", "comma-separated markers that are far field"});
   schema.add(
