@@ -84,7 +84,8 @@ def check_cd(base=None, tag="", cl_tolerance=1e-6):
         check_pieces(out, ranks, int(one["cells"]))
         check_split_over_ranks(out, ranks)
         print(f"{label}: cd {many['cd']} (one rank {one['cd']}), cl {many['cl']} (one rank "
-              f"{one['cl']}), {int(many['pseudo_steps'])} steps ({int(one['pseudo_steps'])} on one), owned {owned[label]}")
+              f"{one['cl']}), {int(many['pseudo_steps'])} steps ({int(one['pseudo_steps'])} on one), "
+              f"owned {owned[label]}")
     if base is None and owned["2 ranks"] == owned["2 ranks by work"]:
         fail(f"mesh.partition=work owns the same cells as the partition by cells: {owned['2 ranks']}")
 
