@@ -252,15 +252,6 @@ void AutopilotPolicy::decide(long step, bool first) {
   // One in charge that is barred (it failed in charge) or was cut short (the
   // start-up round's race, AutopilotSlot::solve) holds the charge against no
   // one: the cheapest measured takes it without hysteresis.
-  // In a round where no candidate met its tolerance (the miss is the system's
-  // norm: tb-comp2d's matrix-free inner solves) a past failure, a miss where
-  // another met it, says nothing about these systems: the costs decide as for
-  // any candidate. (The cylinder: the device's async BILU missed at step 1,
-  // where BiLU(0) met it, and then won the all-missed rounds of steps 6 and
-  // 10 by 1.2-1.8x, costing 0.75x BiLU(0) alone, and never took the charge.)
-  // Should it miss in charge where another meets its tolerance again, the
-  // risk is still priced (risky_charge_, yield_charge).
-  const bool two_x = round_met_tolerance();
   const auto k0 = std::size_t(in_charge_);
   const double current = step < barred_until_[k0] || cut_[k0] ? std::numeric_limits<double>::infinity() : estimate_[k0];
   int best = -1;
@@ -268,7 +259,7 @@ void AutopilotPolicy::decide(long step, bool first) {
     const auto i = std::size_t(k);
     const double e = estimate_[i];
     if (refused_[i] || !fresh_[i] || cut_[i] || !std::isfinite(e) || step < barred_until_[i]) continue;
-    if (two_x && k != in_charge_ && failed_once_[i] && std::isfinite(current) && !(e <= 0.5 * current)) continue;
+    if (k != in_charge_ && failed_once_[i] && std::isfinite(current) && !(e <= 0.5 * current)) continue;
     if (best < 0 || e < estimate_[std::size_t(best)]) best = k;
   }
   if (best < 0 || best == in_charge_) {
@@ -299,12 +290,6 @@ void AutopilotPolicy::decide(long step, bool first) {
     review_from_ = -1, window_cost_.clear(), window_drop_.clear();
   in_charge_ = best;
   risky_charge_ = failed_once_[std::size_t(best)] != 0;
-}
-
-bool AutopilotPolicy::round_met_tolerance() const {
-  for (std::size_t k = 0; k < met_.size(); ++k)
-    if (fresh_[k] && !refused_[k] && met_[k]) return true;
-  return false;
 }
 
 void AutopilotPolicy::bar(std::size_t k, long step) {
@@ -432,10 +417,9 @@ void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std
       if (fresh_[k] && !cut_[k] && k != k1 && std::isfinite(estimate_[k]) &&
           (runner_up < 0 || estimate_[k] < estimate_[std::size_t(runner_up)]))
         runner_up = int(k);
-    const bool two_x = round_met_tolerance();
     for (std::size_t k = 0; k < estimate_.size(); ++k) {
       if (!fresh_[k]) continue;
-      const double far = two_x && failed_once_[k] ? 0.5 : int(k) == runner_up ? 2.0 : 1.5;
+      const double far = failed_once_[k] ? 0.5 : int(k) == runner_up ? 2.0 : 1.5;
       const bool far_behind = cut_[k] || !(estimate_[k] <= far * estimate_[k1]);
       interval_[k] = int(k) != in_charge_ && far_behind ? std::min(2 * interval_[k], 8L) : 1;
     }

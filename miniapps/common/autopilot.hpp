@@ -40,14 +40,13 @@ struct AutopilotSpec {
   // max_penalty): a cheaper step that makes less headway costs pseudo-steps.
   long tenure = 8;
   // How a solve stopped at its own iteration limit, where the system accepts
-  // that (tb-comp2d's matrix-free inner solves), is priced: as it ran (the
-  // default), or carried to its tolerance at the rate it went
-  // (limit_price=tolerance, AutopilotSlot::priced_iterations). Such a solve
-  // is one preconditioner application of an outer iteration, whose count
-  // hardly depends on it: on the GPU the device's async BILU, stopped far
-  // above its tolerance, needs 1.17x BiLU(0)'s inner solves alone, which the
-  // price to the tolerance read as 2.6-8x (docs/harness.md).
-  bool price_to_tolerance = false;
+  // that (tb-comp2d's matrix-free inner solves), is priced: carried to its
+  // tolerance at the rate it went (AutopilotSlot::priced_iterations), or as
+  // it ran (limit_price=as_run). On the H200 the first priced the device's
+  // async BILU at 2-3x BiLU(0) a step on the cylinder, where alone it needs
+  // 1.17x the inner solves at 0.66x the cost each (docs/harness.md); the
+  // second is there to measure the other answer.
+  bool price_to_tolerance = true;
 };
 
 // The doubles of the autopilots' checkpoint state (AutopilotPolicy and
@@ -196,9 +195,6 @@ class AutopilotPolicy {
   void decide(long step, bool first);
   // Candidate k failed in charge: not put in charge again for every x 2^(failures - 1) steps.
   void bar(std::size_t k, long step);
-  // Whether a candidate probed this round met its tolerance (else the 2x rule
-  // for those that failed before is off: decide()).
-  bool round_met_tolerance() const;
   // The one in charge misses where it took the risk (risky_charge_): bars it and
   // hands the charge to the cheapest finite estimate of the last probe round;
   // false where there is none.
