@@ -25,6 +25,11 @@ std::vector<index_t> partition_graph(const Graph& g, index_t parts, std::span<co
 // have four neighbours, the triangles three).
 std::vector<index_t> row_work_weights(const Graph& g, index_t vector_blocks);
 
+// vector_blocks for a row of 4x4 blocks in GMRES(10) with BILU(0), what
+// tb-comp2d's mesh.partition = work uses: some 15 vector passes of 32 bytes an
+// iteration, against 2 x 128 bytes a block in the product and BILU(0)'s solves.
+inline constexpr index_t gmres_bilu0_vector_blocks = 2;
+
 // Part-major order, original order kept within a part: each rank's cells contiguous.
 Permutation partition_ordering(const std::vector<index_t>& part, index_t parts);
 

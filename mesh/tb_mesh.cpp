@@ -219,11 +219,12 @@ void print_band(const char* label, const tb::Graph& g, const tb::Permutation& p)
 // neighbours: the linear solves' work) and the faces it cuts.
 void print_partition(const char* label, const tb::Graph& g, const std::vector<tb::index_t>& part, tb::index_t parts,
                      double seconds) {
+  const std::vector<tb::index_t> row_blocks = tb::row_work_weights(g, 0);
   std::vector<tb::index_t> sizes(parts, 0), blocks(parts, 0);
   tb::index_t cut = 0;
   for (tb::index_t v = 0; v < g.size(); ++v) {
     ++sizes[part[v]];
-    blocks[part[v]] += 1 + tb::index_t(g.end(v) - g.begin(v));
+    blocks[part[v]] += row_blocks[std::size_t(v)];
     for (const tb::index_t* u = g.begin(v); u != g.end(v); ++u) cut += *u > v && part[*u] != part[v];
   }
   const auto [small, large] = std::minmax_element(sizes.begin(), sizes.end());
@@ -237,7 +238,8 @@ std::vector<double> print_partitions(const tb::Graph& g, tb::index_t parts) {
   const std::vector<tb::index_t> part = tb::partition_graph(g, parts);
   print_partition("cells", g, part, parts, seconds_since(t0));
   t0 = std::chrono::steady_clock::now();
-  const std::vector<tb::index_t> by_work = tb::partition_graph(g, parts, tb::row_work_weights(g, 2));
+  const std::vector<tb::index_t> by_work =
+      tb::partition_graph(g, parts, tb::row_work_weights(g, tb::gmres_bilu0_vector_blocks));
   print_partition("work", g, by_work, parts, seconds_since(t0));
   return std::vector<double>(part.begin(), part.end());
 }

@@ -70,16 +70,13 @@ std::vector<std::string> pieces_for_ranks(const harness::CaseConfig& config, Gra
     OrderedMesh whole = load_ordered_mesh(config);
     const std::vector<BoundaryKind> kinds = checked_boundary_kinds(config, whole.mesh);
     // mesh.partition = work balances the linear solves' work rather than
-    // cells (mesh/partition.hpp): a cell's 4x4 blocks, and about two blocks'
-    // worth for its four unknowns in GMRES(10)'s vector kernels (some 15
-    // vector passes of 32 bytes an iteration, against 2 x 128 bytes a block
-    // in the product and BILU(0)'s solves). Not the default: on 2 ranks of the
-    // medium NACA0012 mesh it evened the ranks' waits but its cut took 4 %
-    // more iterations (docs/distributed.md).
+    // cells (mesh/partition.hpp): a cell's 4x4 blocks and its vector work. Not
+    // the default: on 2 ranks of the medium NACA0012 mesh it evened the ranks'
+    // waits but its cut took 4 % more iterations (docs/distributed.md).
     const Graph cells = cell_graph(whole.mesh);
     const bool by_work = config.text("mesh.partition") == "work";
-    const std::vector<index_t> owner =
-        partition_graph(cells, ranks, by_work ? row_work_weights(cells, 2) : std::vector<index_t>{});
+    const std::vector<index_t> owner = partition_graph(
+        cells, ranks, by_work ? row_work_weights(cells, gmres_bilu0_vector_blocks) : std::vector<index_t>{});
     const Graph reach = reconstruction_graph(whole.mesh, stencil);
     std::vector<MeshPiece> pieces = decompose_mesh(whole.mesh, owner, ranks, 2, &reach);
     const Permutation order = partition_ordering(owner, ranks);

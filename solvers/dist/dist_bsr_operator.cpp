@@ -56,22 +56,14 @@ void DistBsrOperator::apply(const Vector& x, Vector& y) const {
   if (!halo_) return;
   halo_->end(ghosts_.data(), local_->block_rows);
   // The off-rank block's rows that hold any block (the interface), each summed
-  // as bsr_spmv sums a row, then added: no pass over the other rows.
-  const BsrMatrix& off = *off_.blocks;
-  const index_t bs = off.block_size;
+  // as the host product sums a row, then added: no pass over the other rows.
+  const BsrView off = view(*off_.blocks);
+  const std::size_t bs = std::size_t(off.block_size);
   double* yd = y.data();
   for (const index_t i : interface_rows_) {
-    double acc[max_block_size] = {};
-    for (index_t k = off.row_ptr[i]; k < off.row_ptr[i + 1]; ++k) {
-      const double* blk = off.block(k);
-      const double* g = ghosts_.data() + std::size_t(off.col_idx[k]) * std::size_t(bs);
-      for (index_t r = 0; r < bs; ++r) {
-        double s = 0.0;
-        for (index_t c = 0; c < bs; ++c) s += blk[r * bs + c] * g[c];
-        acc[r] += s;
-      }
-    }
-    for (index_t r = 0; r < bs; ++r) yd[std::size_t(i) * std::size_t(bs) + std::size_t(r)] += acc[r];
+    double acc[max_block_size];
+    block_row_product(off, i, ghosts_.data(), acc);
+    for (std::size_t r = 0; r < bs; ++r) yd[std::size_t(i) * bs + r] += acc[r];
   }
 }
 

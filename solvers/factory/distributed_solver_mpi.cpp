@@ -10,6 +10,12 @@ namespace tb {
 
 namespace {
 
+// The distribution of each rank's block rows, rank after rank (collective).
+dist::RowDistribution rows_over_ranks(const dist::MpiCommunicator& comm, const BsrMatrix& my_rows) {
+  const index_t mine = my_rows.block_rows;
+  return dist::RowDistribution::from_counts(comm.allgather(std::span<const index_t>(&mine, 1)));
+}
+
 // A DistributedSolver as a LinearSolver's complete solver: the row
 // distribution comes from every rank's row count (one MPI_Allgather per pattern).
 // A new pattern (a moving body's) gets a fresh distributed solver: its halo
@@ -22,11 +28,9 @@ class PartitionedSolver final : public CompleteSolver {
   void setup(const BsrMatrix& a) override {
     if (set_up_) solver_ = make_distributed_solver(solver_->spec(), comm_);
     set_up_ = true;
-    const index_t mine = a.block_rows;
-    const std::vector<index_t> counts = comm_->allgather(std::span<const index_t>(&mine, 1));
+    const dist::RowDistribution rows = rows_over_ranks(*comm_, a);
     // A local solver that refuses its subdomain (a zero pivot) throws on its
     // rank alone, after the set-up's collective calls.
-    const auto rows = dist::RowDistribution::from_counts(counts);
     banded::agreed(*comm_, [&] {
       if (off_.blocks)
         solver_->setup(a, off_, rows);
@@ -66,8 +70,7 @@ class JoinedRowsSolver final : public CompleteSolver {
 
   void setup(const BsrMatrix& a) override {
     if (off_.blocks) {
-      const index_t mine = a.block_rows;
-      const auto rows = dist::RowDistribution::from_counts(comm_->allgather(std::span<const index_t>(&mine, 1)));
+      const dist::RowDistribution rows = rows_over_ranks(*comm_, a);
       first_ = rows.first(comm_->rank());
       n_ = rows.n();
     }

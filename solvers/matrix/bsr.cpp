@@ -98,19 +98,7 @@ void spmv_fixed(const BsrView& a, const double* x, double* y) {
 void spmv_dynamic(const BsrView& a, const double* x, double* y) {
   const index_t bs = a.block_size;
 #pragma omp parallel for schedule(static) if (long(a.block_rows) * bs >= openmp_min_length)
-  for (index_t i = 0; i < a.block_rows; ++i) {
-    double* yi = y + std::size_t(i) * bs;
-    for (index_t r = 0; r < bs; ++r) yi[r] = 0.0;
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const double* blk = a.values + std::size_t(k) * bs * bs;
-      const double* xj = x + std::size_t(a.col_idx[k]) * bs;
-      for (index_t r = 0; r < bs; ++r) {
-        double s = 0.0;
-        for (index_t c = 0; c < bs; ++c) s += blk[r * bs + c] * xj[c];
-        yi[r] += s;
-      }
-    }
-  }
+  for (index_t i = 0; i < a.block_rows; ++i) block_row_product(a, i, x, y + std::size_t(i) * bs);
 }
 
 }  // namespace

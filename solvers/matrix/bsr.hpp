@@ -52,6 +52,23 @@ inline BsrView view(const BsrMatrix& a) {
   return {a.block_size, a.block_rows, a.block_cols, a.row_ptr.data(), a.col_idx.data(), a.values.data()};
 }
 
+// Block row i of A x into out (block_size entries, overwritten), summed block
+// by block as the host product sums a row (kernels::omp::bsr_spmv): also what
+// the distributed product adds for the rows it holds off-rank blocks in.
+inline void block_row_product(const BsrView& a, index_t i, const double* x, double* out) {
+  const index_t bs = a.block_size;
+  for (index_t r = 0; r < bs; ++r) out[r] = 0.0;
+  for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+    const double* blk = a.values + std::size_t(k) * std::size_t(bs * bs);
+    const double* xj = x + std::size_t(a.col_idx[k]) * std::size_t(bs);
+    for (index_t r = 0; r < bs; ++r) {
+      double s = 0.0;
+      for (index_t c = 0; c < bs; ++c) s += blk[r * bs + c] * xj[c];
+      out[r] += s;
+    }
+  }
+}
+
 // y = A x on the host: spmv runs kernels::omp::bsr_spmv, spmv_ref the
 // sequential kernels::ref::bsr_spmv (kernels.hpp, the room's declared kernels).
 void spmv(const BsrView& a, const double* x, double* y);
