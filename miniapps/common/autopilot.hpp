@@ -40,13 +40,14 @@ struct AutopilotSpec {
   // max_penalty): a cheaper step that makes less headway costs pseudo-steps.
   long tenure = 8;
   // How a solve stopped at its own iteration limit, where the system accepts
-  // that (tb-comp2d's matrix-free inner solves), is priced: carried to its
-  // tolerance at the rate it went (AutopilotSlot::priced_iterations), or as
-  // it ran (limit_price=as_run). On the H200 the first priced the device's
-  // async BILU at 2-3x BiLU(0) a step on the cylinder, where alone it needs
-  // 1.17x the inner solves at 0.66x the cost each (docs/harness.md); the
-  // second is there to measure the other answer.
-  bool price_to_tolerance = true;
+  // that (tb-comp2d's matrix-free inner solves), is priced: as it ran (the
+  // default), or carried to its tolerance at the rate it went
+  // (limit_price=tolerance, AutopilotSlot::priced_iterations). Such a solve
+  // is one preconditioner application of an outer iteration, whose count
+  // hardly depends on it: on the GPU the device's async BILU, stopped far
+  // above its tolerance, needs 1.17x BiLU(0)'s inner solves alone, which the
+  // price to the tolerance read as 2.6-8x (docs/harness.md).
+  bool price_to_tolerance = false;
 };
 
 // The doubles of the autopilots' checkpoint state (AutopilotPolicy and
@@ -195,6 +196,9 @@ class AutopilotPolicy {
   void decide(long step, bool first);
   // Candidate k failed in charge: not put in charge again for every x 2^(failures - 1) steps.
   void bar(std::size_t k, long step);
+  // Whether a candidate probed this round met its tolerance (else the 2x rule
+  // for those that failed before is off: decide()).
+  bool round_met_tolerance() const;
   // The one in charge misses where it took the risk (risky_charge_): bars it and
   // hands the charge to the cheapest finite estimate of the last probe round;
   // false where there is none.
@@ -207,6 +211,16 @@ class AutopilotPolicy {
   // The review of a candidate `tenure` steps after it took the charge (AutopilotSpec::tenure).
   void review(long step, double cfl);
   void start_tenure(int from, long step);
+  // The first step of a candidate that took the charge as the cheaper: its
+  // cost in charge against what it was priced at. A probe prices a step at
+  // the one in charge's solves a step, but where each solve preconditions an
+  // outer iteration the one in charge sets how many there are (NACA 0012 from
+  // CFL 1: block Jacobi, priced at BiLU(0)'s 10 outer iterations, took the
+  // maximum 40 in charge, 0.18 s a step against BiLU(0)'s 0.074). Dearer
+  // than max(its price, the price of the one it replaced) by more than twice
+  // the hysteresis, it gives the charge back at once ("dearer"), its
+  // estimates weighted by its cost over its price (at most max_penalty).
+  void check_first_step(long step, double cost, double cfl);
   // The charge to `to` outside a probe round's decision (a review, a yield),
   // from the next step; the in-charge figures start again.
   void hand_charge(int to, long step, const char* reason, double cfl);
@@ -234,6 +248,10 @@ class AutopilotPolicy {
   int review_from_ = -1;
   double review_reference_ = unknown;
   long review_at_ = 0;
+  // check_first_step: the one the charge came from (-1: no check pending), the
+  // newcomer's price and the price of the one it replaced, at that round.
+  int check_from_ = -1;
+  double check_price_ = unknown, check_reference_ = unknown;
   bool rereference_ = false;        // the charge went back: the next step in charge sets the drift reference
   bool risky_charge_ = false;       // the one in charge had failed a solve before it took the charge (the 2x rule)
   long round_ = 0;                  // probes done
