@@ -86,7 +86,7 @@ TEST(AutopilotSpec, ParsesCandidatesAndNamesWhatIsWrong) {
   EXPECT_TRUE(parse_autopilot_spec("autopilot(candidates=[a;b], progress=on)").progress);
   EXPECT_NE(message("autopilot(candidates=[a;b], progress=yes)").find("progress 'yes' is not one of on, off"),
             std::string::npos);
-  EXPECT_FALSE(s.price_to_tolerance);
+  EXPECT_TRUE(s.price_to_tolerance);
   EXPECT_TRUE(parse_autopilot_spec("autopilot(candidates=[a;b], limit_price=tolerance)").price_to_tolerance);
   EXPECT_FALSE(parse_autopilot_spec("autopilot(candidates=[a;b], limit_price=as_run)").price_to_tolerance);
   EXPECT_NE(message("autopilot(candidates=[a;b], limit_price=free)").find("not one of tolerance, as_run"),
