@@ -31,7 +31,8 @@ struct AutopilotSpec {
   // gained on the first as often as they lost on both (docs/harness.md).
   bool progress = false;
   // The tenure review: a candidate that took the charge as cheaper a step is
-  // reviewed after this many steps in charge (0: never) by the seconds its
+  // reviewed after this many steps in charge (0: never, and no
+  // AutopilotPolicy::check_first_step either) by the seconds its
   // solves took per e-fold of the nonlinear residual
   // (StepResult::residual_factor, physics with a steady iteration: tb-comp2d),
   // against the same figure of the one it took the charge from over as many
@@ -223,6 +224,7 @@ class AutopilotPolicy {
   // than max(its price, the price of the one it replaced) by more than twice
   // the hysteresis, it gives the charge back at once ("dearer"), its
   // estimates weighted by its cost over its price (at most max_penalty).
+  // Armed with the tenure review (decide()): tenure = 0 turns both off.
   void check_first_step(long step, double cost, double cfl);
   // The charge to `to` outside a probe round's decision (a review, a yield),
   // from the next step; the in-charge figures start again.
