@@ -72,6 +72,12 @@ GridShape infer_grid_shape(const BsrMatrix& a, const GridShape* given) {
     const index_t rj = n % g.ni == 0 ? first_missing(a, g.ni, g.ni) : -1;
     g.nj = rj < 0 ? n / g.ni : rj / g.ni + 1;
     g.nk = n / std::max<index_t>(1, g.ni * g.nj);
+    // Extents read off the pattern that do not multiply to the rows: no grid
+    // was named, so say what the pattern is not rather than quote this guess.
+    if (g.cells() != n)
+      throw Error("fgbilu: the pattern of the " + std::to_string(n) +
+                  " block rows is not a natural-order 7-point stencil (FGBILU needs a structured I x J x K block "
+                  "stencil without periodic wrap-around; use bilu0 for other patterns)");
   }
   check_pattern(a, g);
   return g;
