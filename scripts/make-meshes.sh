@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Meshes the recipes in inputs/meshes/*.geo with Gmsh in batch (Debian's gmsh 4.8).
 #
-#   scripts/make-meshes.sh [coarse|medium|fine|tet|nested|ogrid|all] [OUTDIR]
+#   scripts/make-meshes.sh [coarse|medium|fine|tet|nested|ogrid|layered|all] [OUTDIR]
 #
 # coarse: the small meshes committed in inputs/meshes/ (tests read them);
 #         regenerating them there should give the same files.
@@ -16,7 +16,10 @@
 # ogrid:  structured O-grids of the cylinder, 16 x 8 to 128 x 64 (128-8,192 quadrilaterals,
 #         mirror-symmetric about y = 0) and the same split into triangles, SU2 only, by
 #         scripts/ogrid_cylinder.py (no Gmsh), for the cylinder's check (docs/compressible.md).
-# Medium, fine, tet, nested and ogrid go to OUTDIR (default inputs/meshes/generated/, ignored by git).
+# layered: the cylinder with a structured O-grid layer to 3 radii and unstructured cells
+#         beyond (cylinder_layered.geo), n_theta 32-192: about 900-31,000 quadrilaterals or
+#         1,800-62,000 triangles; Gmsh meshes each level anew.
+# Medium, fine, tet, nested, ogrid and layered go to OUTDIR (default inputs/meshes/generated/, ignored by git).
 # With build/bin/tb-mesh present (or TB_MESH=path), each mesh is checked and the
 # script stops on a mesh that fails. Each mesh is written as Gmsh 2.2 (.msh) and SU2 (.su2); the coarse NACA0012
 # also as Gmsh 4.1 so both Gmsh formats have a real file under test.
@@ -64,6 +67,8 @@ if [[ $level == coarse || $level == all ]]; then
   scripts/mirror_su2.py "$geo/cylinder_half.su2" "$geo/cylinder_symmetric.su2"
   rm "$geo/cylinder_half.su2"
   echo "make-meshes: $geo/cylinder_symmetric.su2"
+  # The cylinder with a structured layer at the wall (3,483 quadrilaterals): the case file's mesh.
+  mesh cylinder_layered cylinder_layered "$geo" -setnumber n_theta 64
   mesh naca0012 naca0012_coarse "$geo"
   gmsh -v 2 "$geo/naca0012_coarse.msh" -save -format msh41 -o "$geo/naca0012_coarse_v41.msh"
   gmsh -3 -v 2 "$geo/tetrahedra.geo" -setnumber domain 1 -setnumber h 0.2 -format msh41 -o "$geo/tet_sphere_coarse.msh"
@@ -96,6 +101,14 @@ if [[ $level == nested || $level == all ]]; then
       mesh naca0012 "naca0012_L${level_id}_q${quads}" "$out/nested" -setnumber n_side "$1" -setnumber h_wall "$2" \
         -setnumber bl_ratio "$3" -setnumber h_near "$4" -setnumber h_far "$5" -setnumber bl_quads "$quads"
       level_id=$((level_id + 1))
+    done
+  done
+fi
+if [[ $level == layered || $level == all ]]; then
+  for quads in 1 0; do
+    for n in 32 48 64 96 128 192; do
+      mesh cylinder_layered "cylinder_layered_n${n}_q${quads}" "$out/layered" -setnumber n_theta "$n" \
+        -setnumber quads "$quads"
     done
   done
 fi

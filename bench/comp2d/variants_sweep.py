@@ -10,7 +10,7 @@ record name what was replaced.
 
   /usr/bin/python3 bench/comp2d/variants_sweep.py --json OUT.json [--set jacobian.reuse=1] [--only naca]
 
-Needs the generated meshes (scripts/make-meshes.sh medium nested ogrid); --only cylinder_mesh runs
+Needs the generated meshes (scripts/make-meshes.sh medium nested ogrid layered); --only cylinder_mesh runs
 the cylinder case file on each cylinder mesh; runs
 whose mesh is missing are skipped with a note. One thread, at most 400 steps.
 """
@@ -61,7 +61,9 @@ RUNS = [
 ] + [(f"cylinder_mesh_o{n}_{k}", CYL, [f"mesh.file={G}/ogrid/cylinder_o{n}_{k}.su2"])
      for n in (16, 32, 64, 128) for k in ("q", "t")] + [
     ("cylinder_mesh_medium", CYL, [f"mesh.file={G}/cylinder_medium.su2"]),
-]
+    ("cylinder_mesh_coarse", CYL, ["mesh.file=inputs/meshes/cylinder_coarse.msh"]),
+] + [(f"cylinder_mesh_layered_n{n}_{q}", CYL, [f"mesh.file={G}/layered/cylinder_layered_n{n}_{q}.su2"])
+     for n in (32, 48, 64, 96, 128, 192) for q in ("q0", "q1")]
 
 
 def missing_mesh(sets):

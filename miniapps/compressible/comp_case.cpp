@@ -22,7 +22,7 @@ void declare_case_keys(harness::CaseSchema& schema) {
   schema.add({"solver.flow", KeyType::text, default_flow_solver,
               "the backward-Euler system (V/dtau + J) dw = -r: 4 x 4 blocks, one block row per cell",
               harness::solver_specification()});
-  schema.add({"mesh.file", KeyType::text, TB_INPUTS_DIR "/meshes/cylinder_coarse.msh",
+  schema.add({"mesh.file", KeyType::text, TB_INPUTS_DIR "/meshes/cylinder_layered.msh",
               "Gmsh 2.2 / 4.1 (.msh) or SU2 (.su2) mesh", harness::existing_file()});
   schema.add({"mesh.ordering", KeyType::text, "auto",
               "cell ordering applied once before assembly: none, rcm, 1wd, line, line-rcm, line-1wd; auto: rcm with "
