@@ -92,6 +92,41 @@ TEST_F(ShippedMeshes, CylinderIsAValidQuadAnnulus) {
   EXPECT_LT(worst, 3.0);
 }
 
+// The share of the cell centroids within [r_min, r_max) of the origin whose
+// mirror images across both axes are centroids too, to 1e-7 (gmsh places the
+// layer's nodes symmetrically to about 6e-9; cells are 0.05 wide there).
+double mirrored_share(const MeshGeometry& g, double r_min, double r_max) {
+  std::vector<Vec2> inside;
+  for (const Vec2& c : g.cell_centroid)
+    if (const double r = std::hypot(c.x, c.y); r >= r_min && r < r_max) inside.push_back(c);
+  const auto has = [&](double x, double y) {
+    return std::any_of(inside.begin(), inside.end(),
+                       [&](const Vec2& c) { return std::abs(c.x - x) < 1e-7 && std::abs(c.y - y) < 1e-7; });
+  };
+  index_t mirrored = 0;
+  for (const Vec2& c : inside) mirrored += has(c.x, -c.y) && has(-c.x, c.y);
+  return inside.empty() ? 0.0 : double(mirrored) / double(inside.size());
+}
+
+// cylinder_layered.geo: the coarse cylinder's 64 wall faces and far field, with
+// a structured O-grid layer to 3 radii (0.5 * (1 + 2 pi / 64)^12 = 1.54) whose
+// cells mirror each other across both axes, and unstructured cells beyond,
+// which do not (the lift of the inviscid cylinder is set by the cells next to
+// the wall: docs/compressible.md).
+TEST_F(ShippedMeshes, TheLayeredCylinderIsMirrorSymmetricNextToTheWall) {
+  const Mesh2D m = read_mesh(shipped_mesh("cylinder_layered.msh"));
+  EXPECT_EQ(count_cells(m, 3), 0);
+  EXPECT_EQ(marker_faces(m, "cylinder"), 64);
+  EXPECT_EQ(marker_faces(m, "farfield"), 64);
+  const MeshCheck check = check_mesh(m);
+  EXPECT_TRUE(check.ok()) << (check.problems.empty() ? "" : check.problems[0]);
+  expect_same_cells(read_mesh(shipped_mesh("cylinder_layered.su2")), m);
+  const MeshGeometry g = compute_geometry(m);
+  EXPECT_EQ(mirrored_share(g, 0.0, 1.5), 1.0);
+  EXPECT_LT(mirrored_share(g, 2.0, 50.0), 0.5);
+  EXPECT_LT(mirrored_share(compute_geometry(*cylinder_), 0.0, 1.5), 0.5);  // cylinder.geo: unstructured to the wall
+}
+
 TEST_F(ShippedMeshes, FormatsAgree) {
   const Mesh2D su2 = read_mesh(shipped_mesh("cylinder_coarse.su2"));
   EXPECT_EQ(su2.num_cells(), cylinder_->num_cells());
