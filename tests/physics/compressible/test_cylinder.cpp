@@ -98,8 +98,9 @@ TEST(Cylinder, MirrorSymmetricMeshGivesNoLiftAndTopBottomSymmetricCp) {
 // The lift above is set next to the wall. inputs/meshes/cylinder_layered.msh
 // (cylinder_layered.geo) has the coarse mesh's 64 wall faces and cell sizes,
 // but a structured O-grid layer out to 3 radii, mirror-symmetric there, and
-// unstructured cells beyond it. With the case file's matrix-free iteration the
-// coarse mesh ends at Cl 0.252 and the layered one at Cl 2.3e-4 (issue 24:
+// unstructured cells beyond it. With the case file's discretisation and its
+// matrix-free iteration (the CFL capped at 1e4 here, 1e5 there) the coarse
+// mesh ends at Cl 0.252 and the layered one at Cl 2.3e-4 (issue 24:
 // |Cl| <= 0.01; docs/compressible.md, "the cylinder's lift is set next to the
 // wall"). Measured: 16 and 15 steps, Cd 0.0211 and 0.0351, mean top/bottom Cp
 // difference 0.196 and 0.0004.
