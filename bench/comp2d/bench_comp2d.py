@@ -7,8 +7,9 @@ outer iteration less its preconditioner solves), linear set-up, linear solve
   bench/comp2d/bench_comp2d.py build-host/bin/tb-comp2d OUT.json [CASE ...]
 
 CASE is name=case.toml[:key=value,...]; without one the three default cases run:
-the inviscid cylinder and the laminar NACA0012 on the coarse mesh, and the
-NACA0012 on the medium mesh when scripts/make-meshes.sh medium has made it.
+the inviscid cylinder (its case file, on the layered mesh) and the laminar
+NACA0012 on the coarse mesh, and the NACA0012 on the medium mesh when
+scripts/make-meshes.sh medium has made it.
 Set OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive for the issue's 1-thread figures.
 """
 import csv
@@ -24,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def default_cases():
     cases = [
-        ("cylinder_coarse", "inputs/compressible/cylinder_inviscid.toml", []),
+        ("cylinder_layered", "inputs/compressible/cylinder_inviscid.toml", []),  # the case file's mesh since 2026-11-26
         ("naca0012_coarse", "inputs/compressible/naca0012_laminar.toml", []),
     ]
     medium = "inputs/meshes/generated/naca0012_medium.su2"
