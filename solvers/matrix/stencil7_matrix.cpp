@@ -36,6 +36,10 @@ index_t first_missing(const BsrMatrix& a, index_t offset, index_t stride) {
   return -1;
 }
 
+// What every refused pattern is told, inferred shape or named.
+constexpr const char* structured_only =
+    "(FGBILU needs a structured I x J x K block stencil without periodic wrap-around; use bilu0 for other patterns)";
+
 void check_pattern(const BsrMatrix& a, const GridShape& g) {
   if (g.cells() != a.block_rows)
     throw Error("fgbilu: a " + shape_text(g) + " grid has " + std::to_string(g.cells()) + " cells but the matrix has " +
@@ -46,9 +50,7 @@ void check_pattern(const BsrMatrix& a, const GridShape& g) {
                       std::equal(want.begin(), want.end(), a.col_idx.begin() + a.row_ptr[r]);
     if (!same)
       throw Error("fgbilu: block row " + std::to_string(r) + " is not the natural-order 7-point stencil of a " +
-                  shape_text(g) +
-                  " grid (FGBILU needs a structured I x J x K block stencil without periodic wrap-around; "
-                  "use bilu0 for other patterns)");
+                  shape_text(g) + " grid " + structured_only);
   }
 }
 
@@ -76,8 +78,7 @@ GridShape infer_grid_shape(const BsrMatrix& a, const GridShape* given) {
     // was named, so say what the pattern is not rather than quote this guess.
     if (g.cells() != n)
       throw Error("fgbilu: the pattern of the " + std::to_string(n) +
-                  " block rows is not a natural-order 7-point stencil (FGBILU needs a structured I x J x K block "
-                  "stencil without periodic wrap-around; use bilu0 for other patterns)");
+                  " block rows is not a natural-order 7-point stencil " + structured_only);
   }
   check_pattern(a, g);
   return g;
