@@ -14,10 +14,12 @@ import sys
 FIGURES = [
     ("tb-incomp", "ghia_u_max_deviation", 0.0, "max |u - Ghia et al. 1982| on the vertical centreline (Re 100)"),
     ("tb-incomp", "ghia_v_max_deviation", 0.0, "max |v - Ghia et al. 1982| on the horizontal centreline"),
-    ("tb-comp2d", "cd", 0.0, "d'Alembert: 0 for the exact inviscid flow; the coarse mesh gives 0.039 (built-in "
-                             "case: mirror-state wall) or 0.021 (the case file's wall pressure)"),
-    ("tb-comp2d", "cl", None, "0 for the exact flow; the coarse mesh (not mirror-symmetric) selects a circulation: "
-                              "0.078 (built-in case) or 0.25 (case file) (docs/compressible.md)"),
+    ("tb-comp2d", "cd", 0.0, "d'Alembert: 0 for the exact inviscid flow; the layered coarse mesh gives 0.052 "
+                             "(built-in case: mirror-state wall) or 0.035 (the case file's wall pressure), falling "
+                             "with refinement"),
+    ("tb-comp2d", "cl", 0.0, "0 for the exact flow; the layered mesh's symmetric wall cells hold it below 0.01; "
+                             "cylinder_coarse.msh, unstructured to the wall, selects a circulation: 0.078 (built-in "
+                             "case) or 0.25 (case file) (docs/compressible.md)"),
     ("tb-comp2d", "entropy_error", 0.0, "isentropic flow: 0 for the exact solution"),
     ("tb-ib", "cd", 1.087, "sphere at Re 100, Johnson & Patel 1999"),
 ]
