@@ -43,8 +43,11 @@ constexpr char by_severity[] = {0, AutopilotPolicy::cut_short, AutopilotPolicy::
 // `reached` (its final over its initial residual) would need ln(rtol) /
 // ln(reached) times its iterations to reach rtol at the same rate, at most
 // max_reach_factor (one that went nowhere: as a failed one, but priced).
+// rtol here is the cut the solve had to make: its target residual over its
+// initial one (relative_to = b asks for less than the method's rtol).
 constexpr double max_reach_factor = 8.0;
 double reach_factor(const SolveStats& st, double rtol) {
+  if (st.target_residual > 0.0 && st.initial_residual > 0.0) rtol = st.target_residual / st.initial_residual;
   if (st.converged() || !(st.initial_residual > 0.0) || !(rtol > 0.0 && rtol < 1.0)) return 1.0;
   const double reached = st.final_residual / st.initial_residual;
   if (!(reached < 1.0)) return max_reach_factor;

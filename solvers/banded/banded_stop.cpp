@@ -1,8 +1,13 @@
 #include "banded_stop.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tb::banded {
+
+double target_residual(const BandedStop& s, double r0norm) {
+  return std::max(s.krylov.atol, s.krylov.rtol * rtol_base(s.krylov.relative_to, r0norm, s.rhs_norm));
+}
 
 StopReason check_stop(const BandedStop& s, double rmax, double rnorm, double r0norm, int it,
                       std::vector<double>& history, std::string& detail) {
@@ -13,7 +18,7 @@ StopReason check_stop(const BandedStop& s, double rmax, double rnorm, double r0n
     return StopReason::converged_atol;
   }
   if (rnorm <= s.krylov.atol) return StopReason::converged_atol;
-  if (rnorm <= s.krylov.rtol * r0norm) return StopReason::converged_rtol;
+  if (rnorm <= s.krylov.rtol * rtol_base(s.krylov.relative_to, r0norm, s.rhs_norm)) return StopReason::converged_rtol;
   if (rnorm > s.krylov.dtol * r0norm) return StopReason::diverged;
   if (it >= s.krylov.maxit) return StopReason::max_iterations;
   if (s.limit.iterations > 0 && it >= s.limit.iterations) return StopReason::max_iterations;

@@ -25,7 +25,18 @@ constexpr double max_iterations = 1e6;
 // on the way to converging.
 std::vector<ParamInfo> common_krylov_params() {
   return {
-      {"rtol", ParamType::real, "1e-8", "stop when ||r|| <= rtol ||r0||", {}, {0, 1, false, true}},
+      {"rtol",
+       ParamType::real,
+       "1e-8",
+       "stop when ||r|| <= rtol ||r0|| (or rtol ||b||: relative_to)",
+       {},
+       {0, 1, false, true}},
+      {"relative_to",
+       ParamType::choice,
+       "r0",
+       "the norm rtol multiplies: r0 = ||b - A x0||, b = ||b|| (PETSc's default; a warm start near a steady state then "
+       "stops early)",
+       {"r0", "b"}},
       {"atol", ParamType::real, "0", "stop when ||r|| <= atol", {}, {0, unbounded, false, true}},
       {"maxit", ParamType::integer, "1000", "iteration limit", {}, {1, max_iterations}},
       {"dtol", ParamType::real, "1e8", "divergence when ||r|| > dtol ||r0||", {}, {1, unbounded, true, true}},
@@ -153,6 +164,7 @@ auto building(const std::string& spec, Make make) -> decltype(make()) {
 StopCriteria stop_criteria(const ParamValues& p) {
   StopCriteria stop;
   stop.rtol = p.real("rtol");
+  stop.relative_to = p.text("relative_to") == "b" ? RtolReference::rhs : RtolReference::initial_residual;
   stop.atol = p.real("atol");
   stop.maxit = p.integer("maxit");
   stop.dtol = p.real("dtol");

@@ -65,7 +65,7 @@ class BiCGStab final : public KrylovMethod {
       k::axpy(-alpha, v, s);
       // Half step: x already good enough with s small.
       const double snorm = space().norm2(s);
-      if (snorm <= std::max(stop_.atol, stop_.rtol * r0)) {
+      if (snorm <= target()) {
         k::axpy(alpha, phat, x);
         k::copy(s, r);
         st.reason = check(snorm, r0, it, st.residual_history);

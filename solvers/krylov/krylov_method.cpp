@@ -1,5 +1,6 @@
 #include "krylov_method.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "solvers/core/vector_kernels.hpp"
@@ -53,6 +54,11 @@ double KrylovMethod::start(const LinearOperator& a, const Vector& b, const Vecto
   kernels::axpby(1.0, b, -1.0, r);
   const double r0 = space().norm2(r);
   st.initial_residual = r0;
+  // ||b|| only when asked for: a global reduction on ranks.
+  const double bnorm = stop_.relative_to == RtolReference::rhs ? space().norm2(b) : 0.0;
+  rtol_norm_ = rtol_base(stop_.relative_to, r0, bnorm);
+  target_ = std::max(stop_.atol, stop_.rtol * rtol_norm_);
+  st.target_residual = target_;
   st.reason = check(r0, r0, 0, st.residual_history);
   return r0;
 }
@@ -61,7 +67,7 @@ StopReason KrylovMethod::check(double rnorm, double r0norm, int it, std::vector<
   history.push_back(rnorm);
   if (!std::isfinite(rnorm)) return StopReason::non_finite;
   if (rnorm <= stop_.atol) return StopReason::converged_atol;
-  if (rnorm <= stop_.rtol * r0norm) return StopReason::converged_rtol;
+  if (rnorm <= stop_.rtol * rtol_norm_) return StopReason::converged_rtol;
   if (rnorm > stop_.dtol * r0norm) return StopReason::diverged;
   if (it == 0 || rnorm < 0.999 * best_) {
     best_ = rnorm;

@@ -13,9 +13,25 @@
 
 namespace tb {
 
+// What rtol is relative to. A time loop hands each solve the previous step's
+// solution: relative to ||b - A x0|| a solve near a steady state still cuts an
+// already small residual by rtol (as many iterations as a cold start);
+// relative to ||b|| it stops once the residual is as small as a cold start's
+// would be, PETSc's default test (KSPConvergedDefault).
+enum class RtolReference {
+  initial_residual,  // ||b - A x0||
+  rhs,               // ||b||; ||b - A x0|| where b = 0
+};
+
+// The norm rtol multiplies.
+inline double rtol_base(RtolReference ref, double r0norm, double bnorm) {
+  return ref == RtolReference::rhs && bnorm > 0.0 ? bnorm : r0norm;
+}
+
 struct StopCriteria {
-  double rtol = 1e-8;  // relative to the initial residual ||b - A x0||
-  double atol = 0.0;   // absolute residual
+  double rtol = 1e-8;  // relative to rtol_base(relative_to, ||b - A x0||, ||b||)
+  RtolReference relative_to = RtolReference::initial_residual;
+  double atol = 0.0;  // absolute residual
   int maxit = 1000;
   double dtol = 1e8;            // divergence: ||r|| > dtol * ||r0||
   int stagnation_window = 200;  // no 0.1% improvement of the best residual in this many iterations; 0 = off
@@ -105,8 +121,11 @@ class KrylovMethod {
   virtual std::vector<std::size_t> work_indices() const = 0;
   // Checks a new residual norm; returns the stop reason or not_run to continue.
   StopReason check(double rnorm, double r0norm, int it, std::vector<double>& history);
-  // r = b - A x, and the first entry of the history; returns ||r0||.
+  // r = b - A x, and the first entry of the history; returns ||r0||. Sets the
+  // residual norm this solve stops at (st.target_residual, target()).
   double start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st);
+  // max(atol, rtol ||r0|| or rtol ||b||): a residual at or below it has converged.
+  double target() const { return target_; }
 
   StopCriteria stop_;
 
@@ -116,6 +135,8 @@ class KrylovMethod {
   std::shared_ptr<KrylovWorkspace> work_ = std::make_shared<KrylovWorkspace>();
   double best_ = 0.0;
   int best_it_ = 0;
+  double rtol_norm_ = 0.0;  // the norm rtol multiplies in this solve
+  double target_ = 0.0;
   SolveLimit limit_;
   std::chrono::steady_clock::time_point started_;
 };

@@ -6,7 +6,7 @@
 namespace tb {
 
 enum class StopReason {
-  converged_rtol,  // ||r|| <= rtol * ||r0||
+  converged_rtol,  // ||r|| <= rtol * ||r0|| (or rtol * ||b||: StopCriteria::relative_to)
   converged_atol,  // ||r|| <= atol
   max_iterations,  // iteration limit reached first
   breakdown,       // a Krylov scalar vanished (rho, (r0,v), omega, p'Ap <= 0 ...)
@@ -25,6 +25,7 @@ struct SolveStats {
   int iterations = 0;
   double initial_residual = 0.0;         // ||b - A x0||
   double final_residual = 0.0;           // true ||b - A x|| recomputed after the solve
+  double target_residual = 0.0;          // the method's residual norm that counted as converged (0: not told)
   std::vector<double> residual_history;  // the method's residual norm per iteration, [0] = initial
   double setup_seconds = 0.0;            // last setup/update of the preconditioner
   double solve_seconds = 0.0;

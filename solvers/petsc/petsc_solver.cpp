@@ -170,9 +170,12 @@ void KspSolver::create_ksp() {
   check(lib().PCSetType(pc, s_.pc.c_str()), "PCSetType");
   check(lib().KSPGMRESSetRestart(ksp_, s_.restart), "KSPGMRESSetRestart");  // a no-op for non-GMRES types
   check(lib().KSPSetTolerances(ksp_, stop_.rtol, stop_.atol, stop_.dtol, stop_.maxit), "KSPSetTolerances");
-  // The harness hands the previous step's solution as x0; rtol is then
-  // relative to ||b - A x0|| in PETSc's default test, as in ours.
+  // The harness hands the previous step's solution as x0. PETSc's default
+  // test is then relative to ||b|| (KSP_CONVERGED_RTOL); relative_to = r0,
+  // every other solver's default, asks for ||b - A x0|| (UIRNorm).
   check(lib().KSPSetInitialGuessNonzero(ksp_, PETSC_TRUE), "KSPSetInitialGuessNonzero");
+  if (stop_.relative_to == RtolReference::initial_residual)
+    check(lib().KSPConvergedDefaultSetUIRNorm(ksp_), "KSPConvergedDefaultSetUIRNorm");
   history_.assign(std::size_t(stop_.maxit) + 1, 0.0);
   check(lib().KSPSetResidualHistory(ksp_, history_.data(), PetscInt(history_.size()), PETSC_TRUE),
         "KSPSetResidualHistory");

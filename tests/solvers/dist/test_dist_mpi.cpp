@@ -169,6 +169,29 @@ TEST(DistMpi, RegistrySolversSliceTheirSlabAndReturnTheFullSolution) {
   EXPECT_GT(typed->times().reduction, 0.0);
 }
 
+// relative_to=b: the target is rtol times the whole system's ||b||, reduced
+// over the ranks (each rank's slab alone holds about half of it).
+TEST(DistMpi, RtolRelativeToTheRightHandSideUsesTheWholeSystemsNorm) {
+  const BsrMatrix a = test::poisson7(9, 7, 6);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  double bnorm = 0.0;
+  for (double v : b) bnorm += v * v;
+  bnorm = std::sqrt(bnorm);
+  std::vector<double> x0 = test::direct_solve(a, b);
+  for (std::size_t i = 0; i < x0.size(); ++i) x0[i] *= 1.0 + 1e-4 * std::sin(0.37 * double(i));
+  for (const char* spec :
+       {"bicgstab_dia(rtol=1e-6,relative_to=b)", "cg_stencil(nx=9,ny=7,nz=6,rtol=1e-6,relative_to=b)"}) {
+    auto s = make_solver(spec);
+    s->setup(a);
+    std::vector<double> x = x0;
+    const SolveStats st = s->solve(b, x);
+    ASSERT_TRUE(st.converged()) << st.line();
+    EXPECT_NEAR(st.target_residual, 1e-6 * bnorm, 1e-12 * bnorm) << st.line();
+    EXPECT_LE(st.residual_history.back(), st.target_residual) << st.line();
+    EXPECT_GT(st.residual_history[st.residual_history.size() - 2], st.target_residual) << st.line();
+  }
+}
+
 }  // namespace
 }  // namespace tb
 
