@@ -98,6 +98,12 @@ Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool 
   return p;
 }
 
+double norm_over_ranks(const Communicator& comm, const Vector& v, SolveTimes& t) {
+  const double* vv[1] = {v.data()};
+  const Partials p = kernels::dots_and_max(v.backend(), index_t(v.size()), 1, vv, vv, nullptr);
+  return std::sqrt(reduce_over_ranks(comm, p, 1, false, t).sum[0]);
+}
+
 template <class Product>
 double true_residual(const Product& a, GhostExchange& ex, const Communicator& comm, const Vector& b, const Vector& x,
                      GhostedVector& work, Vector& ax, Vector& r, SolveTimes& t) {
@@ -106,9 +112,7 @@ double true_residual(const Product& a, GhostExchange& ex, const Communicator& co
   a.multiply(ex, work, ax.data(), t);
   tb::kernels::copy(b, r);
   tb::kernels::axpy(-1.0, ax, r);
-  const double* rr[1] = {r.data()};
-  const Partials p = kernels::dots_and_max(backend, index_t(r.size()), 1, rr, rr, nullptr);
-  return std::sqrt(reduce_over_ranks(comm, p, 1, false, t).sum[0]);
+  return norm_over_ranks(comm, r, t);
 }
 
 template double true_residual(const DiaProduct&, GhostExchange&, const Communicator&, const Vector&, const Vector&,

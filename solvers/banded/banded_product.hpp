@@ -51,6 +51,9 @@ Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool 
 // GBCG's eight sums and one maximum).
 void reduce_over_ranks(const Communicator& comm, double* sums, int k, double* maxima, int m, SolveTimes& t);
 
+// ||v||_2 over all ranks (each holds its owned rows); one reduction.
+double norm_over_ranks(const Communicator& comm, const Vector& v, SolveTimes& t);
+
 // ||b - A x||_2 over all ranks for A one of the products above: x is copied
 // into the ghosted work vector, A x goes to ax and b - A x to r.
 template <class Product>

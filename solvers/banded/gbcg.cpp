@@ -101,14 +101,6 @@ Partials Gbcg::reduce(Partials p, int sums, bool with_max) {
   return reduce_over_ranks(*comm_, p, sums, with_max, times_);
 }
 
-double Gbcg::norm(const Vector& v) {
-  const double* x[1] = {v.data()};
-  WallTimer clock;
-  Partials p = kernels::dots_and_max(backend_, rows_, 1, x, x, nullptr);
-  times_.compute += clock.seconds();
-  return std::sqrt(reduce(p, 1, false).sum[0]);
-}
-
 double Gbcg::true_residual(const Vector& b, const Vector& x) {
   return banded::true_residual(a_, *exchange_, *comm_, b, x, y_, v_, r_, times_);
 }
@@ -119,7 +111,7 @@ SolveStats Gbcg::solve(const Vector& b, Vector& x) {
                 " for a slab of " + std::to_string(rows_) + " rows");
   SolveStats st;
   stop_.started = std::chrono::steady_clock::now();
-  stop_.rhs_norm = stop_.krylov.relative_to == RtolReference::rhs ? norm(b) : 0.0;
+  stop_.rhs_norm = stop_.krylov.relative_to == RtolReference::rhs ? norm_over_ranks(*comm_, b, times_) : 0.0;
   const BicgVectors w{dinv_.data(), r0hat_.data(), r_.data(),  p_.data(),  v_.data(), s_.data(),
                       t_.data(),    x.data(),      y_.owned(), z_.owned(), f_.data()};
   // r0 = b - A x0, r0hat = r0 (Algorithm 1, line 0).

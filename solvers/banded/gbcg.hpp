@@ -59,8 +59,6 @@ class Gbcg {
        const RowPartition& part, BandedStop stop, Backend backend);
   void set_inverse_diagonal(const DiaMatrix& slab);
   Partials reduce(Partials p, int sums, bool with_max);
-  // ||v|| over the ranks' owned rows.
-  double norm(const Vector& v);
   double true_residual(const Vector& b, const Vector& x);
   // Iterate from r = r0hat = b - A x, p = v = 0 until st.reason is set; return the iterations.
   int iterate_classic(const BicgVectors& w, SolveStats& st);

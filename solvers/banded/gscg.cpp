@@ -60,14 +60,6 @@ Partials Gscg::reduce(Partials p, int sums, bool with_max) {
   return reduce_over_ranks(*comm_, p, sums, with_max, times_);
 }
 
-double Gscg::norm(const Vector& v) {
-  const double* x[1] = {v.data()};
-  WallTimer clock;
-  Partials p = kernels::dots_and_max(backend_, rows_, 1, x, x, nullptr);
-  times_.compute += clock.seconds();
-  return std::sqrt(reduce(p, 1, false).sum[0]);
-}
-
 double Gscg::true_residual(const Vector& b, const Vector& x) {
   return banded::true_residual(a_, *exchange_, *comm_, b, x, ext_, q_, r_, times_);
 }
@@ -78,7 +70,7 @@ SolveStats Gscg::solve(const Vector& b, Vector& x) {
                 " for a slab of " + std::to_string(rows_) + " rows");
   SolveStats st;
   stop_.started = std::chrono::steady_clock::now();
-  stop_.rhs_norm = stop_.krylov.relative_to == RtolReference::rhs ? norm(b) : 0.0;
+  stop_.rhs_norm = stop_.krylov.relative_to == RtolReference::rhs ? norm_over_ranks(*comm_, b, times_) : 0.0;
   st.initial_residual = true_residual(b, x);
   st.target_residual = target_residual(stop_, st.initial_residual);
   st.iterations = variant_ == GscgVariant::classic ? iterate_classic(x, st) : iterate_one_reduction(x, st);

@@ -34,8 +34,6 @@ class Gscg {
 
  private:
   Partials reduce(Partials p, int sums, bool with_max);
-  // ||v|| over the ranks' owned rows.
-  double norm(const Vector& v);
   double true_residual(const Vector& b, const Vector& x);
   // Iterate from r = b - A x (in r_) until st.reason is set; return the iterations.
   int iterate_classic(Vector& x, SolveStats& st);
