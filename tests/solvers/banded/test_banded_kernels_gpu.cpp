@@ -154,5 +154,28 @@ TEST(BandedKernelsGpu, ALimitStopsTheDeviceSolvers) {
   }
 }
 
+// relative_to=b on the device: ||b|| is taken there (dots_and_max on the
+// backend) and gives the host's target; from a warm start both stop near it.
+TEST(BandedKernelsGpu, RtolRelativeToTheRightHandSideOnTheDevice) {
+  TB_SKIP_WITHOUT_DEVICE();
+  const BsrMatrix a = test::poisson7(20, 18, 16);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x0 = test::direct_solve(a, b);
+  for (std::size_t i = 0; i < x0.size(); ++i) x0[i] *= 1.0 + 1e-4 * std::sin(0.37 * double(i));
+  for (const char* spec :
+       {"bicgstab_dia(rtol=1e-6,relative_to=b", "cg_stencil(nx=20,ny=18,nz=16,rtol=1e-6,relative_to=b"}) {
+    auto host = make_solver(std::string(spec) + ")");
+    auto cuda = make_solver(std::string(spec) + ",backend=cuda)");
+    host->setup(a);
+    cuda->setup(a);
+    std::vector<double> xh = x0, xc = x0;
+    const SolveStats sh = host->solve(b, xh), sc = cuda->solve(b, xc);
+    ASSERT_TRUE(sc.converged()) << sc.line();
+    EXPECT_NEAR(sc.target_residual, sh.target_residual, 1e-12 * sh.target_residual) << spec;
+    EXPECT_LE(sc.residual_history.back(), sc.target_residual) << sc.line();
+    EXPECT_NEAR(sc.iterations, sh.iterations, std::max(1.0, 0.1 * sh.iterations)) << spec;
+  }
+}
+
 }  // namespace
 }  // namespace tb
