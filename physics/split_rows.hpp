@@ -18,5 +18,8 @@ constexpr index_t off_rank_block(index_t position) { return -2 - position; }
 inline double* block_at(BsrMatrix& a, BsrMatrix* off_rank, index_t position) {
   return position >= 0 ? a.block(position) : off_rank->block(off_rank_block(position));
 }
+inline const double* block_at(const BsrMatrix& a, const BsrMatrix* off_rank, index_t position) {
+  return position >= 0 ? a.block(position) : off_rank->block(off_rank_block(position));
+}
 
 }  // namespace tb

@@ -33,7 +33,12 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "momentum predictor: block system, n = 2 (2D) or 3 (3D), 7-point pattern",
               harness::solver_specification()});
   schema.add({"solver.pressure", KeyType::text, default_pressure_solver,
-              "pressure correction: SPD Poisson system, n = 1", harness::solver_specification()});
+              "pressure: SPD Poisson system, n = 1 (its unknown: solver.pressure_unknown)",
+              harness::solver_specification()});
+  schema.add({"solver.pressure_unknown", KeyType::text, "pressure",
+              "the pressure system's unknown: pressure (p^{n+1} from p^n; with relative_to=b rtol is relative to the "
+              "whole pressure's right-hand side) or correction (phi from 0); the same matrix and step",
+              harness::one_of({"pressure", "correction"})});
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
     // x and y need two cells (the grid's rule, physics/incompressible/fv_grid.cpp); z: 1 is 2D.
@@ -119,6 +124,8 @@ std::array<BoundarySpec, 6> make_boundaries(const harness::CaseConfig& config) {
 FlowSettings make_flow_settings(const harness::CaseConfig& config) {
   FlowSettings s{1.0 / config.real("flow.reynolds"), config.real("time.dt"), {}};  // both > 0 (their domains)
   for (int d = 0; d < 3; ++d) s.body_force[d] = config.real(key("flow", "force_", axis_names[d]));
+  s.pressure_unknown =
+      config.text("solver.pressure_unknown") == "pressure" ? PressureUnknown::pressure : PressureUnknown::correction;
   return s;
 }
 

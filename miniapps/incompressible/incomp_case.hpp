@@ -13,7 +13,11 @@ namespace tb::incompressible {
 // 2D hyperplanes are too small for its wavefront, and on 2 cores so are the 3D
 // cavity's: docs/fgbilu.md, "Choosing the host variant").
 inline constexpr const char* default_momentum_solver = "bicgstab(rtol=1e-8,maxit=500)+bilu0";
-inline constexpr const char* default_pressure_solver = "cg(rtol=1e-9,maxit=2000)+bilu0";
+// The pressure system's unknown is the new pressure, started at the old one
+// (solver.pressure_unknown = pressure), and its rtol is relative to ||b||: the
+// whole pressure's right-hand side, not a correction that vanishes as the flow
+// settles (docs/incompressible.md, "The pressure's unknown and its tolerance").
+inline constexpr const char* default_pressure_solver = "cg(rtol=1e-9,maxit=2000,relative_to=b)+bilu0";
 
 void declare_case_keys(harness::CaseSchema& schema);
 FvGrid make_grid(const harness::CaseConfig& config);

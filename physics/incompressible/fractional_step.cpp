@@ -58,6 +58,22 @@ std::span<double> FractionalStep::owned_part(std::vector<double>& v, index_t wid
   return std::span<double>(v).subspan(std::size_t(begin * width), std::size_t((end - begin) * width));
 }
 
+// phi from A phi = b, or as p^{n+1} - p^n from A p^{n+1} = A p^n + b started
+// at p^n (PressureUnknown); p_'s ghosts are current since the last projection.
+void FractionalStep::pressure_solve(const SolveFunction& solve, StepReport& r) {
+  const std::span<double> b = owned_part(rhs_p_, 1), x = owned_part(phi_, 1);
+  const bool whole = settings_.pressure_unknown == PressureUnknown::pressure;
+  std::fill(phi_.begin(), phi_.end(), 0.0);
+  const index_t begin = grid_.owned_cell_begin();
+  if (whole) {
+    add_poisson_product(grid_, poisson_, poisson_.matrix, &poisson_.off_rank, p_, b);
+    std::copy_n(p_.begin() + begin, x.size(), x.begin());
+  }
+  if (!solve("pressure", poisson_.matrix, b, x).converged()) r.failed.push_back("pressure");
+  if (whole)
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] -= p_[std::size_t(begin) + i];
+}
+
 StepReport FractionalStep::step(const SolveFunction& solve) {
   const double dt = settings_.dt;
   const index_t n = grid_.dim();
@@ -76,9 +92,7 @@ StepReport FractionalStep::step(const SolveFunction& solve) {
 
   rhie_chow_velocities(grid_, boundaries_, u_, p_, grad_p_, dt, faces_);
   poisson_rhs(grid_, faces_, dt, rhs_p_);
-  std::fill(phi_.begin(), phi_.end(), 0.0);
-  if (!solve("pressure", poisson_.matrix, owned_part(rhs_p_, 1), owned_part(phi_, 1)).converged())
-    r.failed.push_back("pressure");
+  pressure_solve(solve, r);
   exchange(phi_, 1);  // the projection's differences across the owned cells' faces
   project(grid_, phi_, dt, grad_p_, faces_, u_, p_);
   // Every ghost now holds its owner's state, as written, checked and restarted

@@ -33,10 +33,19 @@ namespace tb::incompressible {
 using SolveFunction = std::function<SolveStats(const std::string& system, const BsrMatrix& a, std::span<const double> b,
                                                std::span<double> x)>;
 
+// What the pressure system's unknown is. The matrix is the same: `correction`
+// solves A phi = b from phi = 0; `pressure` solves A p^{n+1} = A p^n + b from
+// p^n and takes phi = p^{n+1} - p^n, so that a stopping rule relative to the
+// right-hand side (relative_to=b) measures the whole pressure, as a
+// non-incremental projection does, and not a correction that vanishes as the
+// flow settles.
+enum class PressureUnknown { correction, pressure };
+
 struct FlowSettings {
   double nu = 0.01;  // kinematic viscosity = U L / Re in the case's units
   double dt = 0.01;
   std::array<double, 3> body_force{};  // per unit mass; drives periodic channels
+  PressureUnknown pressure_unknown = PressureUnknown::correction;
 };
 
 struct StepReport {
@@ -87,6 +96,7 @@ class FractionalStep {
 
  private:
   void report_maxima(StepReport& r) const;
+  void pressure_solve(const SolveFunction& solve, StepReport& r);
   // Ghosts take their owners' values (nothing on one process).
   void exchange(std::span<double> values, index_t width) const {
     if (share_) share_->exchange(values, width);

@@ -35,4 +35,20 @@ void poisson_rhs(const FvGrid& g, const FaceVelocities& faces, double dt, std::s
   }
 }
 
+void add_poisson_product(const FvGrid& g, const StencilPattern& pattern, const BsrMatrix& a, const BsrMatrix* off_rank,
+                         std::span<const double> p, std::span<double> out) {
+  const int n = g.dim();
+  const index_t begin = g.owned_cell_begin();
+  for (index_t cell = begin; cell < g.owned_cell_end(); ++cell) {
+    const auto c = g.ijk(cell);
+    const auto& pos = pattern.position[cell];
+    double sum = *a.block(pos[self_slot]) * p[cell];
+    for (int d = 0; d < n; ++d)
+      for (int s : {-1, 1})
+        if (has_neighbour(g, c, d, s))
+          sum += *block_at(a, off_rank, pos[slot_of(d, s)]) * p[g.neighbour(cell, c, d, s)];
+    out[cell - begin] += sum;
+  }
+}
+
 }  // namespace tb::incompressible

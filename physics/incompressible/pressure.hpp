@@ -22,4 +22,10 @@ void assemble_poisson(const FvGrid& g, const StencilPattern& pattern, BsrMatrix&
 // rhs_P = -(1/dt) sum_f A_f U*_f, and 0 in the fixed cell.
 void poisson_rhs(const FvGrid& g, const FaceVelocities& faces, double dt, std::span<double> rhs);
 
+// out += A p over the owned cells (out[i] is owned cell owned_cell_begin() + i;
+// p holds every local cell, its ghosts current): the right-hand side of the
+// system whose unknown is the new pressure (PressureUnknown::pressure).
+void add_poisson_product(const FvGrid& g, const StencilPattern& pattern, const BsrMatrix& a, const BsrMatrix* off_rank,
+                         std::span<const double> p, std::span<double> out);
+
 }  // namespace tb::incompressible
