@@ -40,19 +40,20 @@ constexpr char by_severity[] = {0, AutopilotPolicy::cut_short, AutopilotPolicy::
                                 AutopilotPolicy::solve_failed};
 
 // A solve that stopped at its iteration limit having cut the residual by
-// `reached` (its final over its initial residual) would need ln(rtol) /
-// ln(reached) times its iterations to reach rtol at the same rate, at most
-// max_reach_factor (one that went nowhere: as a failed one, but priced).
-// rtol here is the cut the solve had to make: its target residual over its
-// initial one (relative_to = b asks for less than the method's rtol).
+// `reached` (its final over its initial residual) would need ln(cut) /
+// ln(reached) times its iterations to make the cut it had to make (its target
+// residual over its initial one: rtol, or less under relative_to = b) at the
+// same rate, at most max_reach_factor (one that went nowhere: as a failed one,
+// but priced).
 constexpr double max_reach_factor = 8.0;
-double reach_factor(const SolveStats& st, double rtol) {
-  if (st.target_residual > 0.0 && st.initial_residual > 0.0) rtol = st.target_residual / st.initial_residual;
-  if (st.converged() || !(st.initial_residual > 0.0) || !(rtol > 0.0 && rtol < 1.0)) return 1.0;
+double reach_factor(const SolveStats& st) {
+  if (st.converged() || !(st.initial_residual > 0.0)) return 1.0;
+  const double cut = st.target_residual / st.initial_residual;
+  if (!(cut > 0.0 && cut < 1.0)) return 1.0;
   const double reached = st.final_residual / st.initial_residual;
   if (!(reached < 1.0)) return max_reach_factor;
-  if (reached <= rtol) return 1.0;
-  return std::min(std::log(rtol) / std::log(reached), max_reach_factor);
+  if (reached <= cut) return 1.0;
+  return std::min(std::log(cut) / std::log(reached), max_reach_factor);
 }
 
 double severity(char flag) {
@@ -230,7 +231,7 @@ double AutopilotSlot::priced_iterations(int k, const SolveStats& st) const {
   if (!spec_.price_to_tolerance || !limit_ok_ || st.reason != StopReason::max_iterations ||
       solver.complete() != nullptr)
     return cost;
-  return cost * reach_factor(st, solver.method().stop().rtol);
+  return cost * reach_factor(st);
 }
 
 SolveLimit AutopilotSlot::probe_limit(int k, double budget) const {

@@ -1,6 +1,5 @@
 #include "krylov_method.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "solvers/core/vector_kernels.hpp"
@@ -57,8 +56,7 @@ double KrylovMethod::start(const LinearOperator& a, const Vector& b, const Vecto
   // ||b|| only when asked for: a global reduction on ranks.
   const double bnorm = stop_.relative_to == RtolReference::rhs ? space().norm2(b) : 0.0;
   rtol_norm_ = rtol_base(stop_.relative_to, r0, bnorm);
-  target_ = std::max(stop_.atol, stop_.rtol * rtol_norm_);
-  st.target_residual = target_;
+  st.target_residual = target();
   st.reason = check(r0, r0, 0, st.residual_history);
   return r0;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The common frame of the Krylov methods: stopping rules, work vectors, and the
 // one entry point solve(A, M, b, x). Each method is one .cpp beside this file.
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -125,7 +126,7 @@ class KrylovMethod {
   // residual norm this solve stops at (st.target_residual, target()).
   double start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st);
   // max(atol, rtol ||r0|| or rtol ||b||): a residual at or below it has converged.
-  double target() const { return target_; }
+  double target() const { return std::max(stop_.atol, stop_.rtol * rtol_norm_); }
 
   StopCriteria stop_;
 
@@ -136,7 +137,6 @@ class KrylovMethod {
   double best_ = 0.0;
   int best_it_ = 0;
   double rtol_norm_ = 0.0;  // the norm rtol multiplies in this solve
-  double target_ = 0.0;
   SolveLimit limit_;
   std::chrono::steady_clock::time_point started_;
 };
