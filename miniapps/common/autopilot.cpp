@@ -12,7 +12,7 @@ namespace tb::harness {
 namespace {
 
 constexpr const char* keys_allowed =
-    "candidates, every, backoff, hysteresis, drift, mode, start, progress, tenure, limit_price";
+    "candidates, every, backoff, budget, hysteresis, drift, mode, start, progress, tenure, limit_price";
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\n");
@@ -87,6 +87,8 @@ AutopilotSpec parse_autopilot_spec(const std::string& raw) {
       spec.every = long(number(text, key, value, 1, 1e9));
     } else if (key == "backoff") {
       spec.backoff = long(number(text, key, value, 1, 1024));
+    } else if (key == "budget") {
+      spec.budget = number(text, key, value, 0, 1);
     } else if (key == "hysteresis") {
       spec.hysteresis = number(text, key, value, 0, 0.99);
     } else if (key == "drift") {
@@ -207,12 +209,23 @@ long AutopilotPolicy::schedule() const {
 }
 
 bool AutopilotPolicy::probes(long step) const {
-  return probe_requested_ || last_probe_ == 0 || step - last_probe_ >= schedule();
+  return probe_requested_ || last_probe_ == 0 || (step - last_probe_ >= schedule() && within_budget());
+}
+
+bool AutopilotPolicy::within_budget() const {
+  double round = 0.0;
+  if (std::isfinite(smoothed_))
+    for (int k = 0; k < int(estimate_.size()); ++k)
+      if (k != in_charge_ && !refused_[std::size_t(k)] && joins_round(k)) round += smoothed_;
+  return probe_spent_ + round <= spec_.budget * (linear_spent_ + round);
 }
 
 bool AutopilotPolicy::probes(long step, int k) const {
   if (!probes(step) || refused_[std::size_t(k)]) return false;
-  if (k == in_charge_) return true;
+  return k == in_charge_ || joins_round(k);
+}
+
+bool AutopilotPolicy::joins_round(int k) const {
   // A narrow win is confirmed on the winner alone: the others lost that round.
   if (confirm_only_) return k == pending_;
   return last_probe_ == 0 || probe_all_ || round_ % interval_[std::size_t(k)] == 0;
@@ -341,6 +354,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
                               std::span<const char> failed, double cfl, std::span<const double> progress,
                               double residual_factor, long solves) {
   const int before = in_charge_;
+  const bool probing = probes(step);
   // The tenure window: what the one in charge paid this step and how far the step went.
   const auto k0 = std::size_t(before);
   if (spec_.tenure > 0 && residual_factor > 0.0 && std::isfinite(residual_factor) && std::isfinite(cost[k0])) {
@@ -359,6 +373,14 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   }
   // A review falls due on a step that moved the charge no other way.
   if (review_from_ >= 0 && step >= review_at_ && in_charge_ == before) review(step, cfl);
+  // What probing has cost, after the decisions, which read probes(step) as begin_step did.
+  if (std::isfinite(cost[k0])) linear_spent_ += cost[k0];
+  for (std::size_t k = 0; probing && k < cost.size(); ++k)
+    if (k != k0 && std::isfinite(cost[k])) {
+      const double one_solve = cost[k] / double(std::max(1L, solves));
+      probe_spent_ += one_solve;
+      linear_spent_ += one_solve;
+    }
 }
 
 void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
@@ -542,6 +564,7 @@ std::string AutopilotPolicy::save() const {
       << int(p.cut) << " " << int(p.missed) << " " << exact_text(p.progress) << " " << exact_text(p.weight) << "\n";
   o << switches_.size() << "\n";
   for (const auto& s : switches_) o << s.step << " " << s.from << " " << s.to << " " << s.reason << "\n";
+  o << "spent " << exact_text(probe_spent_) << " " << exact_text(linear_spent_) << "\n";
   return o.str();
 }
 
@@ -590,6 +613,9 @@ void AutopilotPolicy::load(const std::string& text) {
   in >> n;
   switches_.assign(n, {});
   for (auto& s : switches_) in >> s.step >> s.from >> s.to >> s.reason;
+  in >> tag;
+  if (!in || tag != "spent") throw Error("autopilot state in the checkpoint is truncated");
+  probe_spent_ = read_exact(in), linear_spent_ = read_exact(in);
   if (!in) throw Error("autopilot state in the checkpoint is truncated");
 }
 

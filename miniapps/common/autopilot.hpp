@@ -21,8 +21,13 @@ struct AutopilotSpec {
   long backoff = 8;                     // confirmed again and again, the interval doubles up to this x every
   double hysteresis = 0.15;             // switch only to a candidate cheaper by this fraction
   double drift = 0.5;                   // probe when the iterations in charge grow by this fraction (seconds: twice it)
-  bool deterministic = false;           // decide from iterations x calibrated cost per iteration
-  int start = 0;                        // the candidate in charge at the first step (0-based)
+  // The share of the run's linear time that probing may take before a
+  // scheduled round waits (AutopilotPolicy::within_budget): issue 29's 10 %.
+  // Rounds asked for by drift, a failure, a CFL change or a narrow win never
+  // wait, nor does the first; 1: the schedule alone; 0: no scheduled rounds.
+  double budget = 0.1;
+  bool deterministic = false;  // decide from iterations x calibrated cost per iteration
+  int start = 0;               // the candidate in charge at the first step (0-based)
   // Weigh each probe's cost by how far its update carries the nonlinear
   // iteration (AutopilotPolicy::progress_weight; physics that can tell:
   // tb-comp2d). Off by default: one step's residual reduction ranks the
@@ -110,6 +115,18 @@ class AutopilotPolicy {
   // regime change does not); the probe that confirms a narrow win takes only
   // the winner.
   bool probes(long step) const;
+  // Whether a scheduled round at this step keeps probing within the budget:
+  // the probes' cost so far plus this round's, each probe priced at a solve
+  // in charge (the probes are cut at twice that, the cheaper ones finish
+  // sooner), at most AutopilotSpec::budget of the linear time so far plus
+  // the round. On a short run the start-up round alone can spend the budget:
+  // tb-ib's sphere over 30 steps probed 11-12 % of its linear time, half of
+  // it in one scheduled round at step 16 that changed nothing.
+  bool within_budget() const;
+  // The probes' cost and the whole linear cost (in charge and probes) so far,
+  // as the costs given to observe() price them: a probe at one solve's cost.
+  double probe_spent() const { return probe_spent_; }
+  double linear_spent() const { return linear_spent_; }
   // Steps from the last probe to the next scheduled one: every, doubled with each
   // round after the first in a row that confirmed the one in charge, up to backoff x every.
   long schedule() const;
@@ -233,6 +250,9 @@ class AutopilotPolicy {
   // started again for a new one in charge (restart), else carried on; a probe
   // (probe) takes the smoothed figures as the reference for drift.
   void track_in_charge(bool restart, bool probe, double cost, double iterations, double cfl);
+  // Whether candidate k (not in charge) takes part in a round at this point
+  // of the schedule: probes(step, k) less the question whether there is a round.
+  bool joins_round(int k) const;
 
   AutopilotSpec spec_;
   std::vector<double> estimate_;
@@ -274,6 +294,8 @@ class AutopilotPolicy {
   int pending_ = -1;             // a candidate that won one probe by less than 2x: confirming
   double cfl_low_ = unknown;     // the CFL range of the probes since the one in charge took it
   double cfl_high_ = unknown;
+  double probe_spent_ = 0.0;   // the probes' cost so far, one solve each (within_budget)
+  double linear_spent_ = 0.0;  // the cost in charge and the probes' so far
   std::vector<AutopilotProbe> probes_;
   std::vector<AutopilotSwitch> switches_;
 };

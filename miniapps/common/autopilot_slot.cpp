@@ -465,7 +465,8 @@ AutopilotReport AutopilotSlot::report() const {
           probe_seconds_,
           fallbacks_,
           fallbacks_from_probes_,
-          double(krylov_->bytes()) / double(1 << 20)};
+          double(krylov_->bytes()) / double(1 << 20),
+          policy_.linear_spent() > 0.0 ? policy_.probe_spent() / policy_.linear_spent() : 0.0};
 }
 
 std::string AutopilotSlot::save() const {

@@ -31,6 +31,8 @@ struct AutopilotReport {
   long fallbacks = 0;              // solves the one in charge failed and another took
   long fallbacks_from_probes = 0;  // of those, taken from a probe of the same solve: not solved again
   double krylov_mib = 0.0;         // the Krylov vectors the candidates hold: one workspace, shared
+  // The probes' share of the linear cost as the budget reads it (AutopilotPolicy::within_budget).
+  double budget_share = 0.0;
 };
 
 class AutopilotSlot {

@@ -83,6 +83,8 @@ void write_autopilots(JsonWriter& w, const std::vector<AutopilotReport>& reports
         .value("mode", a.spec.deterministic ? "deterministic" : "timed")
         .value("every", (long long)a.spec.every)
         .value("backoff", (long long)a.spec.backoff)
+        .value("budget", a.spec.budget)
+        .value("budget_share", a.budget_share)
         .value("hysteresis", a.spec.hysteresis)
         .value("drift", a.spec.drift)
         .value("probe_seconds", a.probe_seconds)

@@ -54,9 +54,11 @@ void feed(AutopilotPolicy& p, long step, const FakeStep& s) {
   p.observe(step, cost, its, failed, s.cfl, progress, s.factor);
 }
 
-AutopilotSpec spec_of(int start, long every, double hysteresis = 0.15) {
+// The schedule alone (budget 1): the tests of the rounds' other rules; the
+// budget's own tests set it.
+AutopilotSpec spec_of(int start, long every, double hysteresis = 0.15, double budget = 1.0) {
   AutopilotSpec s;
-  s.start = start, s.every = every, s.hysteresis = hysteresis;
+  s.start = start, s.every = every, s.hysteresis = hysteresis, s.budget = budget;
   return s;
 }
 
@@ -362,6 +364,73 @@ std::vector<long> probe_steps(AutopilotPolicy& p, long last, Stream stream) {
     feed(p, step, stream(step));
   }
   return out;
+}
+
+TEST(AutopilotSpec, TheBudgetIsAShareOfTheLinearTime) {
+  EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b])").budget, 0.1);
+  EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b], budget=0.05)").budget, 0.05);
+  try {
+    parse_autopilot_spec("autopilot(candidates=[a;b], budget=1.5)");
+    ADD_FAILURE() << "budget=1.5 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'budget' = '1.5' is not a number in [0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AutopilotPolicy, AScheduledRoundWaitsUntilProbingFitsTheBudget) {
+  // In charge 1.0 a step, the other 2.0 (not far enough behind to sit out).
+  // After the start-up round the probes have cost 2 of 3. A round at one
+  // solve in charge (1.0) fits 10 % once 2 + 1 <= 0.1 (linear + 1): linear
+  // 29, which steps 1..27 reach (3 + 26). With the schedule alone: step 6.
+  // No back-off, so that the schedule alone would probe 2 of every 7.
+  const auto steady = [](long) { return FakeStep{{1.0, 2.0}}; };
+  AutopilotSpec every5 = spec_of(0, 5, 0.15, 0.1);
+  every5.backoff = 1;
+  AutopilotSpec alone_spec = every5;
+  alone_spec.budget = 1.0;
+  AutopilotPolicy alone(2, alone_spec);
+  EXPECT_EQ(probe_steps(alone, 8, steady), (std::vector<long>{1, 6}));
+  AutopilotPolicy held(2, every5);
+  const std::vector<long> steps = probe_steps(held, 28, steady);
+  EXPECT_EQ(steps, (std::vector<long>{1, 28}));
+  EXPECT_DOUBLE_EQ(held.probe_spent(), 4.0);  // the candidate's two probes
+  EXPECT_DOUBLE_EQ(held.linear_spent(), 32.0);
+  // Over a long run probing stays at the budget: each round waits for it
+  // (a round priced at 1 costs 2: over by at most 1 / linear just after one).
+  for (long step = 29; step <= 2000; ++step) feed(held, step, steady(step));
+  EXPECT_LT(held.probe_spent() / held.linear_spent(), 0.1 + 1.0 / held.linear_spent());
+  EXPECT_GT(held.probe_spent() / held.linear_spent(), 0.09);
+  // And a restored state holds the same rounds back.
+  AutopilotPolicy resumed(2, every5);
+  resumed.load(held.save());
+  for (long step = 2001; step <= 2400; ++step) {
+    EXPECT_EQ(resumed.probes(step), held.probes(step)) << step;
+    feed(held, step, steady(step)), feed(resumed, step, steady(step));
+  }
+  EXPECT_EQ(held.save(), resumed.save());
+}
+
+TEST(AutopilotPolicy, DriftAndFailuresProbeWhateverTheBudget) {
+  // Over its budget from the start-up round on (2 of 3), with no scheduled
+  // round in sight, the one in charge triples its cost at step 5: drift asks
+  // for a round (as in GrowingCostInChargeProbesBeforeTheSchedule) and gets it.
+  AutopilotPolicy p(2, spec_of(0, 20, 0.15, 0.1));
+  feed(p, 1, {{1.0, 1.5}});
+  long probed = 0;
+  for (long step = 2; step <= 20; ++step) {
+    if (p.probes(step) && !probed) probed = step;
+    feed(p, step, {{step < 5 ? 1.0 : 3.0, 1.5}});
+  }
+  EXPECT_EQ(probed, 7);
+  EXPECT_EQ(p.in_charge(), 1);
+  // A failed solve in charge: the next step probes.
+  AutopilotPolicy f(2, spec_of(0, 20, 0.15, 0.1));
+  feed(f, 1, {{1.0, 1.5}});
+  feed(f, 2, {{1.0, 1.5}, {1, 0}});
+  EXPECT_TRUE(f.probes(3));
+  // Budget 0: no scheduled round after the first.
+  AutopilotPolicy none(2, spec_of(0, 5, 0.15, 0.0));
+  EXPECT_EQ(probe_steps(none, 200, [](long) { return FakeStep{{1.0, 2.0}}; }), (std::vector<long>{1}));
 }
 
 TEST(AutopilotSpec, BackoffIsAPositiveFactorOfEvery) {
@@ -874,10 +943,35 @@ LoopSettings autopilot_settings(const fs::path& out, long steps, const std::stri
 
 // Unpreconditioned GMRES takes several times BiLU(0)'s iterations here, at a
 // per-iteration cost that is not several times lower: the autopilot, put on
-// the worse one, moves to BiLU(0) at the first step and stays.
+// the worse one, moves to BiLU(0) at the first step and stays. The schedule
+// alone (budget=1) decides when it probes: every 3 steps.
 const char* deterministic_pair =
     "autopilot(candidates=[gmres(restart=100)+identity; gmres+bilu0], every=3, "
-    "mode=deterministic)";
+    "mode=deterministic, budget=1)";
+
+TEST(AutopilotLoop, TheBudgetHoldsTheScheduledRoundsOfAShortRun) {
+  // The same pair with the default budget (10 %): the start-up round took
+  // about half of step 1's linear time, so the rounds due at steps 4 and 7
+  // would take probing further over; they wait, and the run ends as it would
+  // have on BiLU(0) alone after its first step.
+  const fs::path out = fresh_dir("budget");
+  test::DecaySimulation sim(12);
+  std::string spec = deterministic_pair;
+  spec.replace(spec.find(", budget=1"), 10, "");
+  const RunResult r = run_time_loop(sim, decay_config(), autopilot_settings(out, 8, spec));
+  EXPECT_EQ(r.last_step, 8);
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:probe"),
+            (std::vector<std::string>{"1", "0", "0", "0", "0", "0", "0", "0"}));
+  EXPECT_EQ(column_of(out / "steps.csv", "heat:in_charge"),
+            (std::vector<std::string>{"2", "2", "2", "2", "2", "2", "2", "2"}));
+  ASSERT_EQ(r.autopilots.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.autopilots[0].spec.budget, 0.1);
+  EXPECT_GT(r.autopilots[0].budget_share, 0.1);  // the start-up round alone
+  std::ifstream summary(out / "summary.json");
+  const std::string json((std::istreambuf_iterator<char>(summary)), {});
+  EXPECT_NE(json.find("\"budget_share\""), std::string::npos);
+  fs::remove_all(out);
+}
 
 TEST(AutopilotLoop, MovesToTheCheaperCandidateAndRecordsItsDecisions) {
   const fs::path out = fresh_dir("pick");
@@ -1204,7 +1298,7 @@ TEST(AutopilotLoop, DeterministicModeRestartRepeatsTheRunItResumes) {
   // AutopilotPolicy.ARestoredStateRepeatsTheDecisionsExactly).
   const std::string spec =
       "autopilot(candidates=[gmres(restart=100)+identity; gmres+jacobi; "
-      "gmres+bilu0], every=2, backoff=1, mode=deterministic)";
+      "gmres+bilu0], every=2, backoff=1, mode=deterministic, budget=1)";
   // A run that dies in step 8 (a checkpoint every 3 steps holds step 6), then
   // resumed: step 7 is run again with the restored decision state, so its
   // probes cost what they cost the first time, bit for bit.

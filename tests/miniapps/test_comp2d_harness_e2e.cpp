@@ -301,9 +301,10 @@ TEST(Comp2dHarness, ProgressProbesLeaveTheStepAloneAndMeasureItsResidualFactor) 
   const fs::path alone_dir = fresh_dir("alone"), pilot_dir = fresh_dir("pilot");
   CompressibleSimulation alone(config), pilot(config);
   run_time_loop(alone, config, settings(alone_dir, 12, config));
-  LoopSettings s = test::quiet_settings(
-      "tb-comp2d", pilot_dir, 12,
-      {{"flow", "autopilot(candidates=[" + f + "; " + f + "], every=2, backoff=1, mode=deterministic, progress=on)"}});
+  LoopSettings s =
+      test::quiet_settings("tb-comp2d", pilot_dir, 12,
+                           {{"flow", "autopilot(candidates=[" + f + "; " + f +
+                                         "], every=2, backoff=1, budget=1, mode=deterministic, progress=on)"}});
   const RunResult r = run_time_loop(pilot, config, s);
   ASSERT_EQ(pilot.solver().order(), 2);
   EXPECT_TRUE(state_bytes(alone) == state_bytes(pilot)) << "the progress probes changed the trajectory";
