@@ -96,8 +96,11 @@ ranks_py() {
 }
 medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=venkatakrishnan)
 # tb-ib's two systems with GBCG on the device.
-ib_on_device=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,backend=cuda)"
-  --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,backend=cuda)")
+ib_on_device=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b,backend=cuda)"
+  --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b,backend=cuda)")
+# The same on the host (tb-ib's default since 2026-11-26 is BiCGStab + BiLU(0)).
+ib_on_host=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b)"
+  --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b)")
 need_mpi() {
   [ -n "${mpiexec:-}" ] && return 0
   echo "device-bench.sh: step $1 needs .carry/mpi (scripts/device-carry.sh --mpi) and the build it makes" >&2
@@ -166,7 +169,7 @@ for step in "$@"; do
       for rep in $(seq "${IB_REPS:-1}"); do
         for ranks in 1 2 4; do
           for where in host cuda; do
-            set_dev=()
+            set_dev=("${ib_on_host[@]}")
             [ "$where" = cuda ] && set_dev=("${ib_on_device[@]}")
             out=$results/ib-ranks/r$rep-n$ranks-$where
             timeout 300 "$mpiexec" -n $ranks --oversubscribe "$build/bin/tb-ib" \
