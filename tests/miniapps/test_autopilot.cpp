@@ -366,15 +366,21 @@ std::vector<long> probe_steps(AutopilotPolicy& p, long last, Stream stream) {
   return out;
 }
 
+// What parse_autopilot_spec says of a text it refuses ("accepted" if it does not).
+std::string spec_error(const std::string& text) {
+  try {
+    parse_autopilot_spec(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 TEST(AutopilotSpec, TheBudgetIsAShareOfTheLinearTime) {
   EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b])").budget, 0.1);
   EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b], budget=0.05)").budget, 0.05);
-  try {
-    parse_autopilot_spec("autopilot(candidates=[a;b], budget=1.5)");
-    ADD_FAILURE() << "budget=1.5 accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'budget' = '1.5' is not a number in [0"), std::string::npos) << e.what();
-  }
+  const std::string e = spec_error("autopilot(candidates=[a;b], budget=1.5)");
+  EXPECT_NE(e.find("'budget' = '1.5' is not a number in [0"), std::string::npos) << e;
 }
 
 TEST(AutopilotPolicy, AScheduledRoundWaitsUntilProbingFitsTheBudget) {
@@ -436,12 +442,8 @@ TEST(AutopilotPolicy, DriftAndFailuresProbeWhateverTheBudget) {
 TEST(AutopilotSpec, BackoffIsAPositiveFactorOfEvery) {
   EXPECT_EQ(parse_autopilot_spec("autopilot(candidates=[a;b], every=5, backoff=4)").backoff, 4);
   EXPECT_EQ(parse_autopilot_spec("autopilot(candidates=[a;b])").backoff, 8);
-  try {
-    parse_autopilot_spec("autopilot(candidates=[a;b], backoff=0)");
-    ADD_FAILURE() << "backoff=0 accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'backoff' = '0' is not a number in [1"), std::string::npos) << e.what();
-  }
+  const std::string e = spec_error("autopilot(candidates=[a;b], backoff=0)");
+  EXPECT_NE(e.find("'backoff' = '0' is not a number in [1"), std::string::npos) << e;
 }
 
 TEST(AutopilotPolicy, TheScheduleBacksOffWhileTheOneInChargeIsConfirmedAndResetsOnDrift) {
@@ -951,9 +953,10 @@ const char* deterministic_pair =
 
 TEST(AutopilotLoop, TheBudgetHoldsTheScheduledRoundsOfAShortRun) {
   // The same pair with the default budget (10 %): the start-up round took
-  // about half of step 1's linear time, so the rounds due at steps 4 and 7
-  // would take probing further over; they wait, and the run ends as it would
-  // have on BiLU(0) alone after its first step.
+  // about half of step 1's linear time (BiLU(0)'s probe, and the one in
+  // charge cut at its cost), so a round at step 4 or 7 would bring probing to
+  // about 2 solves of 5 or 8; they wait, and the run ends as it would have on
+  // BiLU(0) alone after its first step.
   const fs::path out = fresh_dir("budget");
   test::DecaySimulation sim(12);
   std::string spec = deterministic_pair;
@@ -966,7 +969,10 @@ TEST(AutopilotLoop, TheBudgetHoldsTheScheduledRoundsOfAShortRun) {
             (std::vector<std::string>{"2", "2", "2", "2", "2", "2", "2", "2"}));
   ASSERT_EQ(r.autopilots.size(), 1u);
   EXPECT_DOUBLE_EQ(r.autopilots[0].spec.budget, 0.1);
-  EXPECT_GT(r.autopilots[0].budget_share, 0.1);  // the start-up round alone
+  // The start-up round's one probe against about nine solves in all: near
+  // the budget at the end, over it by 2.5x at steps 4 and 7 with the round.
+  EXPECT_GT(r.autopilots[0].budget_share, 0.05);
+  EXPECT_LT(r.autopilots[0].budget_share, 0.25);
   std::ifstream summary(out / "summary.json");
   const std::string json((std::istreambuf_iterator<char>(summary)), {});
   EXPECT_NE(json.find("\"budget_share\""), std::string::npos);
