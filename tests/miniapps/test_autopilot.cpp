@@ -163,18 +163,22 @@ TEST(AutopilotPolicy, HoldsUnderNoiseWithinTheHysteresisAndSwitchesBeyondIt) {
 }
 
 TEST(AutopilotPolicy, GrowingCostInChargeProbesBeforeTheSchedule) {
-  AutopilotPolicy p(2, spec_of(0, 20));
-  feed(p, 1, {{1.0, 1.5}});
-  long probed = 0;
-  for (long step = 2; step <= 20; ++step) {
-    if (p.probes(step) && !probed) probed = step;
-    feed(p, step, {{step < 5 ? 1.0 : 3.0, 1.5}});
+  // Whatever the budget: with 10 % the probes are over it from the start-up
+  // round on (1.5 of 2.5), and drift still gets its round.
+  for (const double budget : {1.0, 0.1}) {
+    AutopilotPolicy p(2, spec_of(0, 20, 0.15, budget));
+    feed(p, 1, {{1.0, 1.5}});
+    long probed = 0;
+    for (long step = 2; step <= 20; ++step) {
+      if (p.probes(step) && !probed) probed = step;
+      feed(p, step, {{step < 5 ? 1.0 : 3.0, 1.5}});
+    }
+    // Iterations in charge (100 x cost here), smoothed 1/4 a step: 150, 187.5 after
+    // steps 5, 6 (> (1 + drift 0.5) x 100).
+    EXPECT_EQ(probed, 7) << budget;
+    EXPECT_EQ(p.in_charge(), 1) << budget;  // 1.5 is half of 3.0: no confirming probe needed
+    EXPECT_EQ(p.switches().at(0).step, 8) << budget;
   }
-  // Iterations in charge (100 x cost here), smoothed 1/4 a step: 150, 187.5 after
-  // steps 5, 6 (> (1 + drift 0.5) x 100).
-  EXPECT_EQ(probed, 7);
-  EXPECT_EQ(p.in_charge(), 1);  // 1.5 is half of 3.0: no confirming probe needed
-  EXPECT_EQ(p.switches().at(0).step, 8);
 }
 
 TEST(AutopilotPolicy, ACflRegimeChangeProbes) {
@@ -376,13 +380,6 @@ std::string spec_error(const std::string& text) {
   return "accepted";
 }
 
-TEST(AutopilotSpec, TheBudgetIsAShareOfTheLinearTime) {
-  EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b])").budget, 0.1);
-  EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b], budget=0.05)").budget, 0.05);
-  const std::string e = spec_error("autopilot(candidates=[a;b], budget=1.5)");
-  EXPECT_NE(e.find("'budget' = '1.5' is not a number in [0"), std::string::npos) << e;
-}
-
 TEST(AutopilotPolicy, AScheduledRoundWaitsUntilProbingFitsTheBudget) {
   // In charge 1.0 a step, the other 2.0 (not far enough behind to sit out).
   // After the start-up round the probes have cost 2 of 3. A round at one
@@ -416,20 +413,9 @@ TEST(AutopilotPolicy, AScheduledRoundWaitsUntilProbingFitsTheBudget) {
   EXPECT_EQ(held.save(), resumed.save());
 }
 
-TEST(AutopilotPolicy, DriftAndFailuresProbeWhateverTheBudget) {
-  // Over its budget from the start-up round on (2 of 3), with no scheduled
-  // round in sight, the one in charge triples its cost at step 5: drift asks
-  // for a round (as in GrowingCostInChargeProbesBeforeTheSchedule) and gets it.
-  AutopilotPolicy p(2, spec_of(0, 20, 0.15, 0.1));
-  feed(p, 1, {{1.0, 1.5}});
-  long probed = 0;
-  for (long step = 2; step <= 20; ++step) {
-    if (p.probes(step) && !probed) probed = step;
-    feed(p, step, {{step < 5 ? 1.0 : 3.0, 1.5}});
-  }
-  EXPECT_EQ(probed, 7);
-  EXPECT_EQ(p.in_charge(), 1);
-  // A failed solve in charge: the next step probes.
+TEST(AutopilotPolicy, AFailureProbesWhateverTheBudget) {
+  // Drift does too: GrowingCostInChargeProbesBeforeTheSchedule. A failed
+  // solve in charge, over the budget: the next step probes.
   AutopilotPolicy f(2, spec_of(0, 20, 0.15, 0.1));
   feed(f, 1, {{1.0, 1.5}});
   feed(f, 2, {{1.0, 1.5}, {1, 0}});
@@ -439,11 +425,17 @@ TEST(AutopilotPolicy, DriftAndFailuresProbeWhateverTheBudget) {
   EXPECT_EQ(probe_steps(none, 200, [](long) { return FakeStep{{1.0, 2.0}}; }), (std::vector<long>{1}));
 }
 
-TEST(AutopilotSpec, BackoffIsAPositiveFactorOfEvery) {
+// backoff: a positive factor of every; budget: a share of the linear time.
+TEST(AutopilotSpec, BackoffAndBudgetHaveTheirDefaultsAndRanges) {
   EXPECT_EQ(parse_autopilot_spec("autopilot(candidates=[a;b], every=5, backoff=4)").backoff, 4);
   EXPECT_EQ(parse_autopilot_spec("autopilot(candidates=[a;b])").backoff, 8);
-  const std::string e = spec_error("autopilot(candidates=[a;b], backoff=0)");
-  EXPECT_NE(e.find("'backoff' = '0' is not a number in [1"), std::string::npos) << e;
+  EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b], budget=0.05)").budget, 0.05);
+  EXPECT_DOUBLE_EQ(parse_autopilot_spec("autopilot(candidates=[a;b])").budget, 0.1);
+  for (const auto& [text, says] : {std::pair{"backoff=0", "'backoff' = '0' is not a number in [1"},
+                                   std::pair{"budget=1.5", "'budget' = '1.5' is not a number in [0"}}) {
+    const std::string e = spec_error(std::string("autopilot(candidates=[a;b], ") + text + ")");
+    EXPECT_NE(e.find(says), std::string::npos) << e;
+  }
 }
 
 TEST(AutopilotPolicy, TheScheduleBacksOffWhileTheOneInChargeIsConfirmedAndResetsOnDrift) {
