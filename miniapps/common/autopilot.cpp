@@ -365,7 +365,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
       window_drop_.erase(window_drop_.begin());
     }
   }
-  observe_costs(step, cost, iterations, failed, cfl, progress, std::max(1L, solves));
+  observe_costs(step, probing, cost, iterations, failed, cfl, progress, std::max(1L, solves));
   // The newcomer's first step in charge, where it moved the charge no other way.
   if (check_from_ >= 0 && check_from_ != before) {
     if (in_charge_ == before) check_first_step(step, cost[k0], cfl);
@@ -373,7 +373,7 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
   }
   // A review falls due on a step that moved the charge no other way.
   if (review_from_ >= 0 && step >= review_at_ && in_charge_ == before) review(step, cfl);
-  // What probing has cost, after the decisions, which read probes(step) as begin_step did.
+  // What probing has cost, after the decisions (probing was read before them).
   if (std::isfinite(cost[k0])) linear_spent_ += cost[k0];
   for (std::size_t k = 0; probing && k < cost.size(); ++k)
     if (k != k0 && std::isfinite(cost[k])) {
@@ -383,13 +383,12 @@ void AutopilotPolicy::observe(long step, std::span<const double> cost, std::span
     }
 }
 
-void AutopilotPolicy::observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
-                                    std::span<const char> failed, double cfl, std::span<const double> progress,
-                                    long solves) {
+void AutopilotPolicy::observe_costs(long step, bool probing, std::span<const double> cost,
+                                    std::span<const long> iterations, std::span<const char> failed, double cfl,
+                                    std::span<const double> progress, long solves) {
   const auto progress_of = [&](std::size_t k) { return k < progress.size() ? progress[k] : unknown; };
   const auto k0 = std::size_t(in_charge_);
   const bool k0_failed = failed[k0] == solve_failed;
-  const bool probing = probes(step);
   // Whether a candidate other than k met its tolerance: on this step's systems
   // on a probe step, else at its last probe. A missed tolerance counts as
   // failed only then: the one that missed bought a less accurate step (block

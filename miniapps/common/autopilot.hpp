@@ -226,8 +226,9 @@ class AutopilotPolicy {
   bool yield_charge(long step, double cfl);
   // Candidate k's cost as the decisions compare it: x its progress weight and review penalty.
   double weighted(std::size_t k, double cost) const { return cost * weight_[k] * penalty_[k]; }
-  // observe() less the tenure review: the costs, probes and decisions.
-  void observe_costs(long step, std::span<const double> cost, std::span<const long> iterations,
+  // observe() less the tenure review: the costs, probes and decisions
+  // (probing: probes(step), as begin_step read it).
+  void observe_costs(long step, bool probing, std::span<const double> cost, std::span<const long> iterations,
                      std::span<const char> failed, double cfl, std::span<const double> progress, long solves);
   // The review of a candidate `tenure` steps after it took the charge (AutopilotSpec::tenure).
   void review(long step, double cfl);
