@@ -1,5 +1,6 @@
 #include "miniapps/compressible/comp_case.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <numbers>
 
@@ -65,6 +66,14 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "Harten's delta over |u.n| + c of the Roe average: waves slower than delta take (l^2 + delta^2) / "
               "(2 delta)",
               harness::at_least(0)});
+  schema.add({"scheme.low_mach_fix", KeyType::text, "none",
+              "Roe flux at low local Mach numbers: none, or rieper (the normal-velocity jump of the acoustic waves "
+              "scaled by the local Mach number, Rieper 2011; for boundary layers and stagnation points)",
+              harness::one_of({"none", "rieper"})});
+  schema.add({"scheme.low_mach_cutoff", KeyType::real, "0.5",
+              "with low_mach_fix = rieper: the least scale, as a fraction of flow.mach (it keeps pressure and "
+              "velocity coupled where the flow stops)",
+              harness::in_range(0.01, 1.0)});
   schema.add({"jacobian.flux", KeyType::text, "",
               "flux whose first-order Jacobian the system uses: roe, hllc or rusanov; empty: scheme.flux (exact)",
               harness::one_of({"", "roe", "hllc", "rusanov"})});
@@ -223,8 +232,13 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   s.limiter = limiter == "venkatakrishnan";
   s.boundary_ghost_gradients = config.text("scheme.boundary_gradients") == "ghosts";
   s.gradient_stencil = parse_gradient_stencil(config.text("scheme.gradient_stencil"));
-  s.entropy_fix.all_waves = config.text("scheme.entropy_fix") == "all";
-  s.entropy_fix.fraction = config.real("scheme.entropy_fix_fraction");
+  s.roe.all_waves = config.text("scheme.entropy_fix") == "all";
+  s.roe.fraction = config.real("scheme.entropy_fix_fraction");
+  if (config.text("scheme.low_mach_fix") == "rieper") {
+    if (s.flux != FluxScheme::Roe) throw config.refusal("scheme.low_mach_fix", "none with a flux other than roe");
+    if (!(mach > 0.0)) throw config.refusal("flow.mach", "> 0 with scheme.low_mach_fix = rieper (its floor scales it)");
+    s.roe.low_mach_floor = std::min(1.0, config.real("scheme.low_mach_cutoff") * mach);
+  }
   s.limiter_k = config.real("scheme.limiter_k");
   s.free_stream = s.gas.free_stream(mach, angle_of_attack(config));
   const double re = config.real("flow.reynolds");

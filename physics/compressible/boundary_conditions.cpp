@@ -73,7 +73,7 @@ State mirrored(const State& s, double nx, double ny) {
 }
 
 State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner, const State& free_stream,
-                    double nx, double ny, WallFlux wall, EntropyFix fix) {
+                    double nx, double ny, WallFlux wall, RoeDissipation fix) {
   if (!is_wall(kind)) return numerical_flux(scheme, gas, inner, free_stream, nx, ny, fix);
   if (wall == WallFlux::Mirror) {
     State f = numerical_flux(scheme, gas, inner, mirrored(inner, nx, ny), nx, ny, fix);
@@ -88,7 +88,7 @@ State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const 
 }
 
 Block boundary_flux_jacobian(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner,
-                             const State& free_stream, double nx, double ny, WallFlux wall, EntropyFix fix) {
+                             const State& free_stream, double nx, double ny, WallFlux wall, RoeDissipation fix) {
   if (!is_wall(kind)) return flux_jacobians(scheme, gas, inner, free_stream, nx, ny, fix).left;
   if (wall == WallFlux::Mirror) {
     const FluxJacobians j = flux_jacobians(scheme, gas, inner, mirrored(inner, nx, ny), nx, ny, fix);

@@ -52,12 +52,12 @@ State mirrored(const State& s, double nx, double ny);
 // The flux out of the domain through a boundary face, `inner` the interior state
 // at the face, `free_stream` the far-field state; walls by `wall`.
 State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner, const State& free_stream,
-                    double nx, double ny, WallFlux wall, EntropyFix fix = {});
+                    double nx, double ny, WallFlux wall, RoeDissipation fix = {});
 
 // d boundary_flux / d inner of the first-order boundary flux with `scheme`
 // (the far field's Riemann flux; a mirror wall's flux through the chain rule
 // dF/dq_L + dF/dq_R M, M the mirror).
 Block boundary_flux_jacobian(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner,
-                             const State& free_stream, double nx, double ny, WallFlux wall, EntropyFix fix = {});
+                             const State& free_stream, double nx, double ny, WallFlux wall, RoeDissipation fix = {});
 
 }  // namespace tb::compressible

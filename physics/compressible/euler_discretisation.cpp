@@ -134,11 +134,11 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
     State flux;
     if (face.is_boundary()) {
       flux = boundary_flux(boundary_kind(f), settings_.flux, gas, left, outside_state(f), n.x, n.y, settings_.wall_flux,
-                           settings_.entropy_fix);
+                           settings_.roe);
     } else {
       const State right = order == 2 ? reconstructed(w, face.right, geometry_.face_midpoint[std::size_t(f)])
                                      : w[std::size_t(face.right)];
-      flux = numerical_flux(settings_.flux, gas, left, right, n.x, n.y, settings_.entropy_fix);
+      flux = numerical_flux(settings_.flux, gas, left, right, n.x, n.y, settings_.roe);
     }
     for (std::size_t k = 0; k < num_vars; ++k) {
       r[std::size_t(face.left)][k] += flux[k] * len;
@@ -154,7 +154,7 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
 double EulerDiscretisation::wall_pressure(const std::vector<State>& w, int order, index_t face) const {
   const Vec2 n = geometry_.face_normal[std::size_t(face)];
   const State f = boundary_flux(boundary_kind(face), settings_.flux, settings_.gas, face_state(w, order, face),
-                                outside_state(face), n.x, n.y, settings_.wall_flux, settings_.entropy_fix);
+                                outside_state(face), n.x, n.y, settings_.wall_flux, settings_.roe);
   return f[1] * n.x + f[2] * n.y;
 }
 
@@ -214,12 +214,11 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
     if (face.is_boundary()) {
       add_scaled_block(a, off_rank, pos.ll,
                        boundary_flux_jacobian(boundary_kind(f), scheme, gas, left, outside_state(f), n.x, n.y,
-                                              settings_.wall_flux, settings_.entropy_fix),
+                                              settings_.wall_flux, settings_.roe),
                        len);
       continue;
     }
-    const FluxJacobians j =
-        flux_jacobians(scheme, gas, left, w[std::size_t(face.right)], n.x, n.y, settings_.entropy_fix);
+    const FluxJacobians j = flux_jacobians(scheme, gas, left, w[std::size_t(face.right)], n.x, n.y, settings_.roe);
     add_scaled_block(a, off_rank, pos.ll, j.left, len);
     add_scaled_block(a, off_rank, pos.lr, j.right, len);
     add_scaled_block(a, off_rank, pos.rl, j.left, -len);

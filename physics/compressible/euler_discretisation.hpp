@@ -19,7 +19,7 @@ namespace tb::compressible {
 struct EulerSettings {
   Gas gas;
   FluxScheme flux = FluxScheme::Roe;
-  EntropyFix entropy_fix{0.1, true};  // of the Roe flux, in the residual and the Jacobian alike
+  RoeDissipation roe{0.1, true};  // of the Roe flux, in the residual and the Jacobian alike
   // The flux whose first-order derivative the Jacobian takes; empty: `flux`
   // (the exact first-order Jacobian). Rusanov's is the cheaper, more dissipative one.
   std::optional<FluxScheme> jacobian_flux;

@@ -72,9 +72,23 @@ T harten_t(const T& lambda, const T& delta) {
   return value(a) >= value(delta) ? a : (lambda * lambda + delta * delta) / (2.0 * delta);
 }
 
+// Rieper's scaling of the normal-velocity jump (RoeDissipation::low_mach_floor).
+template <class T>
+T low_mach_scale(const Gas& gas, const PrimitiveT<T>& l, const PrimitiveT<T>& r, double floor) {
+  if (floor >= 1.0) return T(1.0);
+  const T ml2 = (l.u * l.u + l.v * l.v) * l.rho / (gas.gamma * l.p);
+  const T mr2 = (r.u * r.u + r.v * r.v) * r.rho / (gas.gamma * r.p);
+  const T m2 = value(ml2) > value(mr2) ? ml2 : mr2;
+  if (value(m2) >= 1.0) return T(1.0);
+  // At or below the floor z is constant: no square root of zero in the Jacobian.
+  if (value(m2) <= floor * floor) return T(floor);
+  using std::sqrt;
+  return sqrt(m2);
+}
+
 template <class T>
 StateT<T> roe_flux_t(const Gas& gas, const StateT<T>& left, const StateT<T>& right, double nx, double ny,
-                     EntropyFix fix) {
+                     RoeDissipation fix) {
   using std::abs, std::sqrt;
   const PrimitiveT<T> l = primitive_t(gas.gamma, left), r = primitive_t(gas.gamma, right);
   const T hl = (left[3] + l.p) / l.rho, hr = (right[3] + r.p) / r.rho;
@@ -88,12 +102,13 @@ StateT<T> roe_flux_t(const Gas& gas, const StateT<T>& left, const StateT<T>& rig
   // Jumps and wave strengths: acoustic (un - c), entropy (un), shear (un), acoustic (un + c).
   const T dp = r.p - l.p, drho = r.rho - l.rho;
   const T dun = (r.u - l.u) * nx + (r.v - l.v) * ny, dut = -(r.u - l.u) * ny + (r.v - l.v) * nx;
-  const T a1 = (dp - rho * c * dun) / (2.0 * c * c), a2 = drho - dp / (c * c), a3 = rho * dut;
-  const T a4 = (dp + rho * c * dun) / (2.0 * c * c);
+  const T z = low_mach_scale(gas, l, r, fix.low_mach_floor);
+  const T a1 = (dp - rho * c * z * dun) / (2.0 * c * c), a2 = drho - dp / (c * c), a3 = rho * dut;
+  const T a4 = (dp + rho * c * z * dun) / (2.0 * c * c);
   const T delta = fix.fraction * (abs(un) + c);
   // Only the genuinely nonlinear (acoustic) fields can form expansion shocks;
   // by default the linear fields keep |u . n| so that a stationary contact stays
-  // exact (EntropyFix::all_waves gives them the fix too).
+  // exact (RoeDissipation::all_waves gives them the fix too).
   const T l1 = harten_t(T(un - c), delta), l4 = harten_t(T(un + c), delta);
   const T l2 = fix.all_waves ? harten_t(un, delta) : abs(un);
 
@@ -163,7 +178,7 @@ FluxJacobians dual_jacobians(const State& left, const State& right, F f) {
 
 }  // namespace
 
-State roe_flux(const Gas& gas, const State& left, const State& right, double nx, double ny, EntropyFix fix) {
+State roe_flux(const Gas& gas, const State& left, const State& right, double nx, double ny, RoeDissipation fix) {
   return roe_flux_t<double>(gas, left, right, nx, ny, fix);
 }
 
@@ -172,7 +187,7 @@ State hllc_flux(const Gas& gas, const State& left, const State& right, double nx
 }
 
 FluxJacobians roe_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny,
-                                 EntropyFix fix) {
+                                 RoeDissipation fix) {
   return dual_jacobians(
       left, right, [&](const StateT<Dual8>& l, const StateT<Dual8>& r) { return roe_flux_t(gas, l, r, nx, ny, fix); });
 }
@@ -183,7 +198,7 @@ FluxJacobians hllc_flux_jacobians(const Gas& gas, const State& left, const State
 }
 
 FluxJacobians flux_jacobians(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx,
-                             double ny, EntropyFix fix) {
+                             double ny, RoeDissipation fix) {
   switch (scheme) {
     case FluxScheme::Roe:
       return roe_flux_jacobians(gas, left, right, nx, ny, fix);
@@ -204,7 +219,7 @@ State rusanov_flux(const Gas& gas, const State& left, const State& right, double
 }
 
 State numerical_flux(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx, double ny,
-                     EntropyFix fix) {
+                     RoeDissipation fix) {
   switch (scheme) {
     case FluxScheme::Roe:
       return roe_flux(gas, left, right, nx, ny, fix);

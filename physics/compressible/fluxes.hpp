@@ -14,7 +14,9 @@ enum class FluxScheme { Roe, Hllc, Rusanov };
 FluxScheme parse_flux_scheme(const std::string& name);
 std::string flux_scheme_name(FluxScheme scheme);
 
-// Harten's entropy fix of the Roe flux: an eigenvalue with |lambda| < delta becomes
+// The dissipation of the Roe flux, beyond Roe's own |A~|.
+//
+// Harten's entropy fix: an eigenvalue with |lambda| < delta becomes
 // (lambda^2 + delta^2) / (2 delta), delta = fraction * (|u~ . n| + c~). It applies to
 // the acoustic waves, so expansion shocks at sonic points are not admitted, and
 // with all_waves also to the entropy and shear waves, which otherwise carry no
@@ -22,13 +24,24 @@ std::string flux_scheme_name(FluxScheme scheme);
 // edge): on the nested NACA0012 meshes the second-order iteration converges on
 // 7 of 8 levels with it and on 3 without (docs/compressible.md, issue 24). It
 // costs the exactness of stationary contacts.
-struct EntropyFix {
+//
+// The low-Mach fix after Rieper (J. Comput. Phys. 230, 2011): the jump of the
+// normal velocity in the acoustic wave strengths is multiplied by
+// z = min(1, max(M_L, M_R, low_mach_floor)), M = |u| / c of each side. Roe's
+// dissipation of that jump grows like 1/M as the Mach number falls (in a boundary
+// layer, at a stagnation point); z brings it back to the order of the other
+// terms. The floor keeps a share of it where the flow stops (at a no-slip wall
+// M = 0), so that pressure and velocity stay coupled. 1 (the default): off, Roe's
+// flux as published.
+struct RoeDissipation {
   double fraction = 0.1;
   bool all_waves = false;
+  double low_mach_floor = 1.0;
 };
 
-// Roe's approximate Riemann solver with Harten's entropy fix (EntropyFix).
-State roe_flux(const Gas& gas, const State& left, const State& right, double nx, double ny, EntropyFix fix = {});
+// Roe's approximate Riemann solver with Harten's entropy fix and, if asked, the
+// low-Mach fix (RoeDissipation).
+State roe_flux(const Gas& gas, const State& left, const State& right, double nx, double ny, RoeDissipation fix = {});
 
 // HLLC (Toro, Spruce & Speares 1994): two acoustic waves with Einfeldt's speed
 // estimates S_L = min(u_L.n - c_L, u~.n - c~), S_R = max(u_R.n + c_R, u~.n + c~)
@@ -41,7 +54,7 @@ State rusanov_flux(const Gas& gas, const State& left, const State& right, double
 
 // `fix` applies to the Roe flux only.
 State numerical_flux(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx, double ny,
-                     EntropyFix fix = {});
+                     RoeDissipation fix = {});
 
 // |u . n| + c of one state: the spectral radius of its normal flux Jacobian (seed Eq. 4).
 double spectral_radius(const Gas& gas, const State& s, double nx, double ny);
@@ -55,15 +68,15 @@ struct FluxJacobians {
 FluxJacobians rusanov_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny);
 
 // The exact derivatives of roe_flux (Harten's entropy fix included, with the
-// same EntropyFix) and of hllc_flux with respect to both states: forward-mode
+// same RoeDissipation) and of hllc_flux with respect to both states: forward-mode
 // differentiation (dual.hpp) of the very functions the residual evaluates, so
 // every branch (entropy fix, wave-speed minima, the HLLC star side) is the one
 // the residual takes at these states.
 FluxJacobians roe_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny,
-                                 EntropyFix fix = {});
+                                 RoeDissipation fix = {});
 FluxJacobians hllc_flux_jacobians(const Gas& gas, const State& left, const State& right, double nx, double ny);
 // The Jacobians of numerical_flux(scheme, ...).
 FluxJacobians flux_jacobians(FluxScheme scheme, const Gas& gas, const State& left, const State& right, double nx,
-                             double ny, EntropyFix fix = {});
+                             double ny, RoeDissipation fix = {});
 
 }  // namespace tb::compressible

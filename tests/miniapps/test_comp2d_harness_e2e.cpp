@@ -101,19 +101,31 @@ std::unique_ptr<CompressibleSimulation> interrupted_and_resumed(const CaseConfig
 }
 
 // The scheme's keys reach the discretisation: the defaults are tb-comp2d's
-// (node stencils on triangles, Harten's fraction 0.1), and --set changes them.
+// (node stencils on triangles, Harten's fraction 0.1, no low-Mach fix), and --set
+// changes them.
 TEST(Comp2dHarness, SchemeKeysReachTheDiscretisation) {
   CaseConfig config = comp_config();
   compressible::EulerSettings s = compressible::make_euler_settings(config);
   EXPECT_EQ(s.gradient_stencil, compressible::GradientStencil::TriangleNodes);
-  EXPECT_EQ(s.entropy_fix.fraction, 0.1);
+  EXPECT_EQ(s.roe.fraction, 0.1);
   config.set("scheme.gradient_stencil", "faces");
   config.set("scheme.entropy_fix_fraction", "0.3");
   s = compressible::make_euler_settings(config);
   EXPECT_EQ(s.gradient_stencil, compressible::GradientStencil::Faces);
-  EXPECT_EQ(s.entropy_fix.fraction, 0.3);
+  EXPECT_EQ(s.roe.fraction, 0.3);
   EXPECT_THROW(config.set("scheme.entropy_fix_fraction", "-0.1"), Error);
   EXPECT_THROW(config.set("scheme.gradient_stencil", "edges"), Error);
+  // The low-Mach fix is off by default; on, its floor is the cutoff times the free-stream Mach.
+  EXPECT_EQ(s.roe.low_mach_floor, 1.0);
+  config.set("flow.mach", "0.4");
+  config.set("scheme.low_mach_fix", "rieper");
+  EXPECT_DOUBLE_EQ(compressible::make_euler_settings(config).roe.low_mach_floor, 0.2);
+  config.set("scheme.low_mach_cutoff", "0.25");
+  EXPECT_DOUBLE_EQ(compressible::make_euler_settings(config).roe.low_mach_floor, 0.1);
+  EXPECT_THROW(config.set("scheme.low_mach_cutoff", "0"), Error);
+  EXPECT_THROW(config.set("scheme.low_mach_fix", "turkel"), Error);
+  config.set("scheme.flux", "hllc");  // the fix is Roe's
+  EXPECT_THROW(compressible::make_euler_settings(config), Error);
 }
 
 // The start-up line names what the defaults that follow jacobian.form chose:

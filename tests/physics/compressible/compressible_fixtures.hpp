@@ -143,7 +143,7 @@ inline EulerSettings cylinder_case_settings(FluxScheme flux = FluxScheme::Roe, b
   EulerSettings s = settings_at(0.38, 0.0, flux, limiter);
   s.wall_flux = WallFlux::Pressure;
   s.boundary_ghost_gradients = false;
-  s.entropy_fix.all_waves = false;
+  s.roe.all_waves = false;
   return s;
 }
 
