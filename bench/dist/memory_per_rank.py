@@ -51,17 +51,22 @@ def descendants(pid):
 
 
 def rollup(pid):
-    """(rss_kib, pss_kib, command name) of a process, or None once it is gone."""
+    """(rss_kib, pss_kib, command name, hwm_kib) of a process, or None once it
+    is gone. hwm is the kernel's own peak RSS so far (VmHWM): exact, where the
+    sampled RSS can miss a peak between two samples."""
     try:
         with open(f"/proc/{pid}/comm") as f:
             comm = f.read().strip()
         with open(f"/proc/{pid}/smaps_rollup") as f:
             text = f.read()
+        with open(f"/proc/{pid}/status") as f:
+            status = f.read()
     except OSError:
         return None
     rss = int(re.search(r"^Rss:\s+(\d+)", text, re.M).group(1))
     pss = int(re.search(r"^Pss:\s+(\d+)", text, re.M).group(1))
-    return rss, pss, comm
+    hwm = re.search(r"^VmHWM:\s+(\d+)", status, re.M)
+    return rss, pss, comm, int(hwm.group(1)) if hwm else 0
 
 
 def mapping_kind(path):
@@ -106,8 +111,8 @@ def run(cmd, program, mappings=False):
             r = rollup(pid)
             if r is None or not (r[2].startswith(name[:15]) or r[2] == "exe"):
                 continue
-            old = peaks.get(pid, (0, 0))
-            peaks[pid] = (max(old[0], r[0]), max(old[1], r[1]))
+            old = peaks.get(pid, (0, 0, 0))
+            peaks[pid] = (max(old[0], r[0]), max(old[1], r[1]), max(old[2], r[3]))
             if mappings:
                 kinds = by_mapping(pid)
                 if kinds and sum(kinds.values()) > sum(split.get(pid, {}).values()):
@@ -115,7 +120,8 @@ def run(cmd, program, mappings=False):
         time.sleep(0.02)
     ranks = sorted(peaks.values(), reverse=True)
     out = {"exit": proc.returncode, "processes": len(ranks),
-           "peak_rss_mib": [r[0] / 1024 for r in ranks], "peak_pss_mib": [r[1] / 1024 for r in ranks]}
+           "peak_rss_mib": [r[0] / 1024 for r in ranks], "peak_pss_mib": [r[1] / 1024 for r in ranks],
+           "peak_rss_hwm_mib": [r[2] / 1024 for r in ranks]}
     if mappings:  # each process's split at its own peak, the largest first
         out["peak_pss_by_mapping_mib"] = [{k: v / 1024 for k, v in sorted(kinds.items())}
                                           for kinds in sorted(split.values(), key=lambda d: -sum(d.values()))]
@@ -151,6 +157,9 @@ def main():
                   "PSS %.2f" % (rep + 1, one["peak_rss_mib"][0], one["peak_pss_mib"][0], two["peak_rss_mib"][0],
                                 two["peak_pss_mib"][0], two["peak_rss_mib"][0] / one["peak_rss_mib"][0],
                                 two["peak_pss_mib"][0] / one["peak_pss_mib"][0]), flush=True)
+            print("  kernel's peak RSS (VmHWM): one rank %.1f MiB, larger of two %.1f MiB, ratio %.2f"
+                  % (max(one["peak_rss_hwm_mib"]), max(two["peak_rss_hwm_mib"]),
+                     max(two["peak_rss_hwm_mib"]) / max(one["peak_rss_hwm_mib"])), flush=True)
             if a.by_mapping:
                 for label, r in (("one rank", one), ("larger of two", two)):
                     kinds = r["peak_pss_by_mapping_mib"][0]
