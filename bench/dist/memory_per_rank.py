@@ -63,10 +63,11 @@ def rollup(pid):
             status = f.read()
     except OSError:
         return None
-    rss = int(re.search(r"^Rss:\s+(\d+)", text, re.M).group(1))
-    pss = int(re.search(r"^Pss:\s+(\d+)", text, re.M).group(1))
+    rss, pss = re.search(r"^Rss:\s+(\d+)", text, re.M), re.search(r"^Pss:\s+(\d+)", text, re.M)
+    if not rss or not pss:  # a process that has exited and not been reaped yet
+        return None
     hwm = re.search(r"^VmHWM:\s+(\d+)", status, re.M)
-    return rss, pss, comm, int(hwm.group(1)) if hwm else 0
+    return int(rss.group(1)), int(pss.group(1)), comm, int(hwm.group(1)) if hwm else 0
 
 
 def mapping_kind(path):
