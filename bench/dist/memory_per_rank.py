@@ -13,12 +13,12 @@ what the run occupies. Issue 28 asks for memory per rank at 2 ranks at most
 The program runs alone (1 rank, no mpiexec) and under `mpiexec -n 2`, in turn,
 --reps times each (Open MPI: --oversubscribe, and root allowed when run as root).
 
---by-mapping reads /proc/PID/smaps instead and splits each process's PSS at its
-peak by what is mapped: the heap, VTK's libraries, Open MPI's (with PMIx,
+--by-mapping also reads /proc/PID/smaps at each sample and splits each
+process's PSS at its peak by what is mapped: the heap, VTK's libraries, Open MPI's (with PMIx,
 hwloc, libevent, UCX), the other libraries, the program itself, anonymous
 mappings. It then gives the floor of the 2-rank PSS: what a rank would hold if
 its heap were exactly half of one rank's and nothing else changed. (Reading
-smaps costs more than smaps_rollup: the sampling is coarser.)
+smaps costs more than smaps_rollup: the samples come further apart.)
 """
 import argparse
 import json
