@@ -21,7 +21,8 @@
 # (bench/time_loops/gpu_loops.py: each miniapp's cases with host and GPU
 # solvers, alternated), autopilot (bench/autopilot/autopilot.py --gpu: host
 # against GPU candidates inside the loops), spmv,
-# fgbilu, fgbilu-target (65^3 only), multicolor, async, banded, parilut,
+# fgbilu, fgbilu-target (65^3 only), multicolor, async, async-blocks (the apply sweep per block
+# size 1..32 and CUDA mapping against the device triad), banded, parilut,
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
@@ -143,6 +144,9 @@ for step in "$@"; do
       # shellcheck disable=SC2086
       timeout "${MC_T:-300}" "$build/bin/tb-bench-multicolor" ${MC_ARGS:-} --sizes "${MC_SIZES:-6309,103178,983633}" \
         --json "$results/gpu-$stamp-multicolor.json" >"$results/multicolor.txt" 2>&1 ;;
+    async-blocks)
+      timeout "${ASYNC_T:-240}" "$build/bin/tb-bench-async-ilu" --sweep-bandwidth \
+        --json "$results/gpu-$stamp-async-ilu-sweep-bandwidth.json" >"$results/async-blocks.txt" 2>&1 ;;
     async)
       # shellcheck disable=SC2086
       timeout "${ASYNC_T:-240}" "$build/bin/tb-bench-async-ilu" ${ASYNC_ARGS:-} --json "$results/gpu-$stamp-async-ilu.json" \
@@ -262,7 +266,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async banded parilut mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

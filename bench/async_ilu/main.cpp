@@ -22,6 +22,7 @@
 #include "solvers/core/machine.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/generate.hpp"
+#include "sweep_bandwidth.hpp"
 
 namespace tb::bench {
 namespace {
@@ -31,6 +32,7 @@ struct Options {
   bool gpu_only = false;
   std::string json_path, md_path;
   bool factor_quality = false;                        // only the Fig. 7/9 measures (factor_quality.hpp)
+  bool sweep_bandwidth = false;                       // only the GPU apply sweep against the triad
   std::vector<std::string> systems;                   // MatrixMarket files (block size in the file)
   int stencil_n = 12;                                 // stencil7 grid edge, n = 4 blocks
   int reps = 2;                                       // repetitions of the multi-thread runs
@@ -56,7 +58,7 @@ std::string sweeps_name(int s) { return s == 0 ? "exact" : std::to_string(s); }
 
 const char* usage =
     "usage: tb-bench-async-ilu [--quick] [--json FILE] [--md FILE] [--system A.mtx]... [--stencil N] [--reps N]\n"
-    "                          [--maxit N] [--chunk N] [--factor-quality] [--gpu-only]\n"
+    "                          [--maxit N] [--chunk N] [--factor-quality] [--sweep-bandwidth] [--gpu-only]\n"
     "  --quick           smoke run: a 6^3 stencil7 system, sweeps 1, 3 and exact, 1 repetition\n"
     "  --json FILE       write the results with the machine description as JSON\n"
     "  --md FILE         write the Markdown tables\n"
@@ -66,6 +68,7 @@ const char* usage =
     "  --maxit N         FGMRES iteration limit (default 1000)\n"
     "  --chunk N         OpenMP chunk in block rows (default 32)\n"
     "  --factor-quality  only the Fig. 7/9 measures of the factors\n"
+    "  --sweep-bandwidth only the GPU apply sweep per block size 1..32 and mapping, against the device triad\n"
     "  --gpu-only        skip the host studies (the sequential baseline still runs): GPU time is scarce\n";
 
 Options parse(int argc, char** argv) {
@@ -88,6 +91,8 @@ Options parse(int argc, char** argv) {
       o.maxit = int(parse_count(arg, args.value(), 1));
     else if (arg == "--factor-quality")
       o.factor_quality = true;
+    else if (arg == "--sweep-bandwidth")
+      o.sweep_bandwidth = true;
     else if (arg == "--gpu-only")
       o.gpu_only = true;
     else if (arg == "--chunk")
@@ -199,6 +204,7 @@ int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     const Machine machine = describe_machine();
     std::cout << summary(machine) << "\n";
+    if (o.sweep_bandwidth) return sweep_bandwidth_study(machine, o.json_path, std::max(o.reps, 5)) ? 0 : 1;
     const std::vector<System> systems = load_systems(o);
     const std::vector<int>& sweep_counts = o.sweeps;
     if (o.factor_quality) {

@@ -29,7 +29,9 @@ Array<T> on_backend(Backend b, const std::vector<T>& v) {
 
 AsyncIlu::AsyncIlu(Options o) : opts_(o) { validate(opts_); }
 
-int AsyncIlu::chunk_rows() const { return opts_.block ? opts_.chunk : opts_.chunk * scalar_rows_per_block_; }
+SweepSplit AsyncIlu::split() const {
+  return {opts_.block ? opts_.chunk : opts_.chunk * scalar_rows_per_block_, opts_.gpu_rows};
+}
 
 FactorView AsyncIlu::view_of(bool device) const {
   FactorView f = host_view(pattern_, symbolic_, a_.data());
@@ -58,6 +60,8 @@ void AsyncIlu::setup(const BsrMatrix& a, Backend backend) {
     pattern_ = scalar_.scalar;
   }
   symbolic_ = factor_pattern(pattern_);
+  // Refused here, before any device memory, where the CUDA mapping cannot take the block.
+  if (backend_ == Backend::cuda) (void)resolve_gpu_rows(opts_.gpu_rows, pattern_.block_size);
   if (backend_ == Backend::cuda) {
     row_ptr_ = on_backend(backend_, pattern_.row_ptr);
     col_idx_ = on_backend(backend_, pattern_.col_idx);
@@ -114,7 +118,7 @@ void AsyncIlu::set_initial_guess() {
 
 void AsyncIlu::run_exact_on_host() {
   FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data()};
-  const index_t bad = kernels::ref::factor_sweeps(view_of(false), s, 1, Schedule::asynchronous, 1);
+  const index_t bad = kernels::ref::factor_sweeps(view_of(false), s, 1, Schedule::asynchronous, {});
   if (bad >= 0)
     throw Error("async_ilu: singular or non-finite pivot block in " +
                 std::string(opts_.block ? "block row " : "scalar row ") + std::to_string(bad));
@@ -122,7 +126,7 @@ void AsyncIlu::run_exact_on_host() {
 
 index_t AsyncIlu::run_sweeps(int sweeps) {
   FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data(), bad_row_.data()};
-  return kernels::factor_sweeps(backend_, view_of(backend_ == Backend::cuda), s, sweeps, opts_.schedule, chunk_rows());
+  return kernels::factor_sweeps(backend_, view_of(backend_ == Backend::cuda), s, sweeps, opts_.schedule, split());
 }
 
 void AsyncIlu::factor(const BsrMatrix& a) {
@@ -167,9 +171,9 @@ void AsyncIlu::factor(const BsrMatrix& a) {
 void AsyncIlu::apply(const double* r, double* z) const {
   ApplyState s{lu_.data(), dinv_.data(), y_.data(), work_.data()};
   if (opts_.apply_sweeps == 0)  // the exact triangular solves, on the host (apply_sweeps=0)
-    return kernels::ref::triangular_sweeps(view_of(false), s, r, z, 1, Schedule::asynchronous, 1);
+    return kernels::ref::triangular_sweeps(view_of(false), s, r, z, 1, Schedule::asynchronous, {});
   kernels::triangular_sweeps(backend_, view_of(backend_ == Backend::cuda), s, r, z, opts_.apply_sweeps, opts_.schedule,
-                             chunk_rows());
+                             split());
 }
 
 }  // namespace tb::async_ilu

@@ -18,10 +18,11 @@
 namespace tb::async_ilu {
 
 struct Options {
-  bool block = true;     // false: scalar ILU(0) on the scalar pattern of A's blocks
-  int build_sweeps = 1;  // factorization sweeps; 0 = exact (sequential BILU(0), host only)
-  int apply_sweeps = 3;  // sweeps of each triangular solve; 0 = exact substitution (host only)
-  int chunk = 384;       // OpenMP dynamic chunk in block rows (scalar variant: chunk * b rows)
+  bool block = true;                      // false: scalar ILU(0) on the scalar pattern of A's blocks
+  int build_sweeps = 1;                   // factorization sweeps; 0 = exact (sequential BILU(0), host only)
+  int apply_sweeps = 3;                   // sweeps of each triangular solve; 0 = exact substitution (host only)
+  int chunk = 384;                        // OpenMP dynamic chunk in block rows (scalar variant: chunk * b rows)
+  GpuRows gpu_rows = GpuRows::automatic;  // the CUDA kernels' rows: a thread or a group of lanes each
   Schedule schedule = Schedule::asynchronous;
   bool reuse = false;  // start from the previous factors instead of A (a time step's predecessor)
   bool diagnostics = false;
@@ -60,7 +61,7 @@ class AsyncIlu {
   void set_initial_guess();
   index_t run_sweeps(int sweeps);
   void run_exact_on_host();
-  int chunk_rows() const;
+  SweepSplit split() const;
 
   Options opts_;
   Backend backend_ = Backend::host;

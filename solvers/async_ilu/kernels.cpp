@@ -2,19 +2,44 @@
 // "built without CUDA" in host-only builds).
 #include "kernels.hpp"
 
+#include <string>
+
+#include "group_row_kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
+#include "solvers/core/error.hpp"
 
-namespace tb::async_ilu::kernels {
+namespace tb::async_ilu {
 
-index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk) {
-  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::factor_sweeps(f, s, sweeps, schedule, chunk));
-  return omp::factor_sweeps(f, s, sweeps, schedule, chunk);
+GpuRows resolve_gpu_rows(GpuRows requested, index_t n) {
+  if (n < 1 || n > max_group_block)
+    throw Error("async_ilu: the CUDA kernels take block sizes 1.." + std::to_string(max_group_block) + ", not " +
+                std::to_string(n));
+  if (requested == GpuRows::automatic) return n <= 8 ? GpuRows::thread : GpuRows::group;
+  if (requested == GpuRows::thread && n > 8)
+    throw Error("async_ilu: gpu_rows=thread takes block sizes 1..8 (a block row in one thread's registers), not " +
+                std::to_string(n) + "; use gpu_rows=group or auto");
+  return requested;
+}
+
+index_t group_width(index_t n) {
+  index_t w = 1;
+  while (w < n) w *= 2;
+  return w;
+}
+
+namespace kernels {
+
+index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule,
+                      const SweepSplit& split) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::factor_sweeps(f, s, sweeps, schedule, split));
+  return omp::factor_sweeps(f, s, sweeps, schedule, split);
 }
 
 void triangular_sweeps(Backend b, const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule, int chunk) {
-  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::triangular_sweeps(f, s, r, z, sweeps, schedule, chunk));
-  omp::triangular_sweeps(f, s, r, z, sweeps, schedule, chunk);
+                       Schedule schedule, const SweepSplit& split) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::triangular_sweeps(f, s, r, z, sweeps, schedule, split));
+  omp::triangular_sweeps(f, s, r, z, sweeps, schedule, split);
 }
 
-}  // namespace tb::async_ilu::kernels
+}  // namespace kernels
+}  // namespace tb::async_ilu

@@ -39,15 +39,33 @@ struct ApplyState {
   double* work = nullptr;  // synchronous only: the second buffer of both sweeps
 };
 
-// chunk: the block rows the OpenMP kernels hand out at a time (Alg. 4 "in
-// parallel dynamically"); ref:: and cuda:: (one thread per block row, one
-// launch per sweep, block sizes 1..8) take no chunks and ignore it.
-#define TB_ASYNC_ILU_KERNELS                                                                               \
-  /* Eq. 18 / 22, Alg. 4: `sweeps` fixed-point sweeps of the factors */                                    \
-  index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk);     \
-  /* Alg. 2 / 5: z = U^{-1} L^{-1} r by `sweeps` sweeps of each triangular solve, from zero */             \
-  void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps, \
-                         Schedule schedule, int chunk);
+// How the CUDA kernels map block rows onto threads: thread, one thread per
+// block row (row_kernels.hpp; blocks up to 8, whose rows fit in registers);
+// group, a group of lanes per block row, lane c computing component c
+// (group_row_kernels.hpp; blocks up to 32, 16 or 32 lanes a group).
+// automatic: thread up to 8, group above.
+enum class GpuRows { automatic, thread, group };
+
+// The mapping the CUDA kernels use for blocks of n x n, and the lanes of a
+// group: the power of two at or above n. Throws tb::Error when the mapping
+// cannot take the block size (thread above 8, anything above 32).
+GpuRows resolve_gpu_rows(GpuRows requested, index_t n);
+index_t group_width(index_t n);
+
+// How a sweep's block rows are handed out: chunk, the block rows the OpenMP
+// kernels take at a time (Alg. 4 "in parallel dynamically"); gpu_rows, the
+// CUDA mapping (one launch per sweep either way). ref:: ignores both.
+struct SweepSplit {
+  int chunk = 384;
+  GpuRows gpu_rows = GpuRows::automatic;
+};
+
+#define TB_ASYNC_ILU_KERNELS                                                                                         \
+  /* Eq. 18 / 22, Alg. 4: `sweeps` fixed-point sweeps of the factors */                                              \
+  index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, const SweepSplit& split); \
+  /* Alg. 2 / 5: z = U^{-1} L^{-1} r by `sweeps` sweeps of each triangular solve, from zero */                       \
+  void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,           \
+                         Schedule schedule, const SweepSplit& split);
 
 namespace kernels::ref {
 TB_ASYNC_ILU_KERNELS
@@ -61,9 +79,10 @@ TB_ASYNC_ILU_KERNELS
 
 namespace kernels {
 // Dispatch: the backend the pointers live on (the host runs omp::).
-index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk);
+index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule,
+                      const SweepSplit& split);
 void triangular_sweeps(Backend b, const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule, int chunk);
+                       Schedule schedule, const SweepSplit& split);
 }  // namespace kernels
 
 }  // namespace tb::async_ilu

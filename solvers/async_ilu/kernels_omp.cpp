@@ -139,7 +139,8 @@ void solve_sync(const FactorView& f, const ApplyState& s, const double* r, doubl
 
 }  // namespace
 
-index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk) {
+index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, const SweepSplit& split) {
+  const int chunk = split.chunk;
   return with_block_size(f.block_size, [&]<int N>() {
     return schedule == Schedule::asynchronous ? factor_async<N>(f, s, sweeps, chunk)
                                               : factor_sync<N>(f, s, sweeps, chunk);
@@ -147,7 +148,8 @@ index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule s
 }
 
 void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule, int chunk) {
+                       Schedule schedule, const SweepSplit& split) {
+  const int chunk = split.chunk;
   with_block_size(f.block_size, [&]<int N>() {
     if (schedule == Schedule::asynchronous)
       solve_async<N>(f, s, r, z, sweeps, chunk);

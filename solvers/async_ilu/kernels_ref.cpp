@@ -64,12 +64,12 @@ void sweeps_of(const FactorView& f, const ApplyState& s, const double* r, double
 
 }  // namespace
 
-index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int /*chunk*/) {
+index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, const SweepSplit& /*split*/) {
   return with_block_size(f.block_size, [&]<int N>() { return factor<N>(f, s, sweeps, schedule); });
 }
 
 void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                       Schedule schedule, int /*chunk*/) {
+                       Schedule schedule, const SweepSplit& /*split*/) {
   with_block_size(f.block_size, [&]<int N>() { sweeps_of<N>(f, s, r, z, sweeps, schedule); });
 }
 

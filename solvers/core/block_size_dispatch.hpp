@@ -8,6 +8,26 @@
 
 namespace tb {
 
+namespace detail {
+template <int N, int Max, class F>
+decltype(auto) block_size_from(index_t n, F& f) {
+  if constexpr (N > Max) {
+    return f.template operator()<0>();
+  } else {
+    if (n == N) return f.template operator()<N>();
+    return block_size_from<N + 1, Max>(n, f);
+  }
+}
+}  // namespace detail
+
+// As with_block_size for n in 1..Max (Max compile-time sizes), N = 0 above:
+// for kernels whose larger blocks still fit their threads' registers (the
+// asynchronous ILU's groups of lanes, one block row each, up to 32).
+template <int Max, class F>
+decltype(auto) with_block_size_up_to(index_t n, F&& f) {
+  return detail::block_size_from<1, Max>(n, f);
+}
+
 template <class F>
 decltype(auto) with_block_size(index_t n, F&& f) {
   switch (n) {

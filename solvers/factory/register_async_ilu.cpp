@@ -31,6 +31,12 @@ std::vector<ParamInfo> async_ilu_params() {
        "async",
        "async: no synchronisation (paper); sync: Jacobi, reproducible",
        {"async", "sync"}},
+      {"gpu_rows",
+       ParamType::choice,
+       "auto",
+       "backend=cuda: thread: a thread per block row (blocks 1..8); group: a group of lanes per block row, one "
+       "lane a row of the block (blocks 1..32); auto: thread up to 8, group above",
+       {"auto", "thread", "group"}},
       {"reuse", ParamType::boolean, "false", "start from the previous factors instead of A", {}},
       {"diagnostics", ParamType::boolean, "false", "record ILU residual, Jacobi norms and error vs BILU(0)", {}},
   };
@@ -43,6 +49,10 @@ std::unique_ptr<Preconditioner> make(const ParamValues& p, bool block) {
   o.apply_sweeps = p.integer("apply_sweeps");
   o.chunk = p.integer("chunk");
   o.schedule = p.text("schedule") == "sync" ? async_ilu::Schedule::synchronous : async_ilu::Schedule::asynchronous;
+  const std::string rows = p.text("gpu_rows");
+  o.gpu_rows = rows == "thread"  ? async_ilu::GpuRows::thread
+               : rows == "group" ? async_ilu::GpuRows::group
+                                 : async_ilu::GpuRows::automatic;
   o.reuse = p.boolean("reuse");
   o.diagnostics = p.boolean("diagnostics");
   return make_async_ilu(o);

@@ -72,7 +72,8 @@ struct Factors {
 // K::backend and K::factor_sweeps / K::triangular_sweeps with the kernels'
 // signatures (TB_ASYNC_ILU_KERNELS).
 template <class K>
-Factors run_factor(const AsyncIluInputs& in, int sweeps, async_ilu::Schedule schedule, int chunk) {
+Factors run_factor(const AsyncIluInputs& in, int sweeps, async_ilu::Schedule schedule,
+                   const async_ilu::SweepSplit& split) {
   const BackendView v(K::backend, in);
   const std::vector<double> dinv0 = initial_dinv(in.a);
   Vector lu(K::backend, std::span<const double>(in.a.values)), lu_next(K::backend, in.a.values.size());
@@ -80,7 +81,7 @@ Factors run_factor(const AsyncIluInputs& in, int sweeps, async_ilu::Schedule sch
   Array<index_t> bad(K::backend, 1);
   Factors out;
   out.bad_row = K::factor_sweeps(v.view(), {lu.data(), dinv.data(), lu_next.data(), dinv_next.data(), bad.data()},
-                                 sweeps, schedule, chunk);
+                                 sweeps, schedule, split);
   out.lu = lu.to_host();
   out.dinv = dinv.to_host();
   return out;
@@ -88,13 +89,13 @@ Factors run_factor(const AsyncIluInputs& in, int sweeps, async_ilu::Schedule sch
 
 template <class K>
 std::vector<double> run_solve(const AsyncIluInputs& in, const Factors& f, int sweeps, async_ilu::Schedule schedule,
-                              int chunk) {
+                              const async_ilu::SweepSplit& split) {
   const BackendView v(K::backend, in);
   const Vector lu(K::backend, std::span<const double>(f.lu)), dinv(K::backend, std::span<const double>(f.dinv));
   const Vector r(K::backend, std::span<const double>(in.r));
   Vector y(K::backend, in.r.size()), work(K::backend, in.r.size()), z(K::backend, in.r.size());
   K::triangular_sweeps(v.view(), {lu.data(), dinv.data(), y.data(), work.data()}, r.data(), z.data(), sweeps, schedule,
-                       chunk);
+                       split);
   return z.to_host();
 }
 
@@ -102,12 +103,13 @@ std::vector<double> run_solve(const AsyncIluInputs& in, const Factors& f, int sw
 struct RefKernels {
   static constexpr Backend backend = Backend::host;
   static index_t factor_sweeps(const async_ilu::FactorView& f, async_ilu::FactorState s, int sweeps,
-                               async_ilu::Schedule schedule, int chunk) {
-    return async_ilu::kernels::ref::factor_sweeps(f, s, sweeps, schedule, chunk);
+                               async_ilu::Schedule schedule, const async_ilu::SweepSplit& split) {
+    return async_ilu::kernels::ref::factor_sweeps(f, s, sweeps, schedule, split);
   }
   static void triangular_sweeps(const async_ilu::FactorView& f, const async_ilu::ApplyState& s, const double* r,
-                                double* z, int sweeps, async_ilu::Schedule schedule, int chunk) {
-    async_ilu::kernels::ref::triangular_sweeps(f, s, r, z, sweeps, schedule, chunk);
+                                double* z, int sweeps, async_ilu::Schedule schedule,
+                                const async_ilu::SweepSplit& split) {
+    async_ilu::kernels::ref::triangular_sweeps(f, s, r, z, sweeps, schedule, split);
   }
 };
 

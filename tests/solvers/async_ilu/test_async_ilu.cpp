@@ -212,17 +212,17 @@ TEST(Kernels, OpenMpEqualsTheSequentialTwin) {
     const std::size_t half = a.values.size(), dhalf = dinv_ref.size() / 2;
     const int sweeps = 3;
     EXPECT_EQ(async_ilu::kernels::ref::factor_sweeps(
-                  f, {lu_ref.data(), dinv_ref.data(), lu_ref.data() + half, dinv_ref.data() + dhalf}, sweeps, s, 1),
+                  f, {lu_ref.data(), dinv_ref.data(), lu_ref.data() + half, dinv_ref.data() + dhalf}, sweeps, s, {1}),
               -1);
     EXPECT_EQ(async_ilu::kernels::omp::factor_sweeps(
-                  f, {lu_omp.data(), dinv_omp.data(), lu_omp.data() + half, dinv_omp.data() + dhalf}, sweeps, s, 2),
+                  f, {lu_omp.data(), dinv_omp.data(), lu_omp.data() + half, dinv_omp.data() + dhalf}, sweeps, s, {2}),
               -1);
     EXPECT_EQ(lu_omp, lu_ref);
     EXPECT_EQ(dinv_omp, dinv_ref);
     std::vector<double> y(r.size()), work(r.size()), z_ref(r.size()), z_omp(r.size());
     async_ilu::ApplyState st{lu_ref.data(), dinv_ref.data(), y.data(), work.data()};
-    async_ilu::kernels::ref::triangular_sweeps(f, st, r.data(), z_ref.data(), sweeps, s, 1);
-    async_ilu::kernels::omp::triangular_sweeps(f, st, r.data(), z_omp.data(), sweeps, s, 2);
+    async_ilu::kernels::ref::triangular_sweeps(f, st, r.data(), z_ref.data(), sweeps, s, {1});
+    async_ilu::kernels::omp::triangular_sweeps(f, st, r.data(), z_omp.data(), sweeps, s, {2});
     EXPECT_EQ(z_omp, z_ref);
   }
 }

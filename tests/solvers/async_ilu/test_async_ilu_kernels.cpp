@@ -20,12 +20,13 @@ namespace {
 
 struct OmpKernels {
   static constexpr Backend backend = Backend::host;
-  static index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk) {
-    return kernels::omp::factor_sweeps(f, s, sweeps, schedule, chunk);
+  static index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule,
+                               const SweepSplit& split) {
+    return kernels::omp::factor_sweeps(f, s, sweeps, schedule, split);
   }
   static void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                                Schedule schedule, int chunk) {
-    kernels::omp::triangular_sweeps(f, s, r, z, sweeps, schedule, chunk);
+                                Schedule schedule, const SweepSplit& split) {
+    kernels::omp::triangular_sweeps(f, s, r, z, sweeps, schedule, split);
   }
 };
 
@@ -41,14 +42,14 @@ TYPED_TEST(AsyncIluKernels, SynchronousSweepsEqualRefBitwise) {
   for (index_t b : {1, 3, 5, 9}) {
     const test::AsyncIluInputs in = test::async_ilu_inputs(6, 5, 4, b, unsigned(b));
     for (int chunk : {1, 7}) {
-      const test::Factors want = test::run_factor<test::RefKernels>(in, 3, Schedule::synchronous, 1);
-      const test::Factors got = test::run_factor<TypeParam>(in, 3, Schedule::synchronous, chunk);
+      const test::Factors want = test::run_factor<test::RefKernels>(in, 3, Schedule::synchronous, {1});
+      const test::Factors got = test::run_factor<TypeParam>(in, 3, Schedule::synchronous, {chunk});
       ASSERT_EQ(want.bad_row, -1);
       EXPECT_EQ(got.bad_row, -1);
       EXPECT_EQ(got.lu, want.lu) << "b = " << b << ", chunk " << chunk;
       EXPECT_EQ(got.dinv, want.dinv) << "b = " << b << ", chunk " << chunk;
-      EXPECT_EQ(test::run_solve<TypeParam>(in, want, 3, Schedule::synchronous, chunk),
-                test::run_solve<test::RefKernels>(in, want, 3, Schedule::synchronous, 1))
+      EXPECT_EQ(test::run_solve<TypeParam>(in, want, 3, Schedule::synchronous, {chunk}),
+                test::run_solve<test::RefKernels>(in, want, 3, Schedule::synchronous, {1}))
           << "b = " << b << ", chunk " << chunk;
     }
   }
@@ -58,12 +59,12 @@ TYPED_TEST(AsyncIluKernels, AsynchronousSweepsOnOneThreadEqualRefBitwise) {
   const test::ThreadCount one(1);
   for (index_t b : {1, 3, 5, 9}) {
     const test::AsyncIluInputs in = test::async_ilu_inputs(6, 5, 4, b, unsigned(10 + b));
-    const test::Factors want = test::run_factor<test::RefKernels>(in, 2, Schedule::asynchronous, 1);
-    const test::Factors got = test::run_factor<TypeParam>(in, 2, Schedule::asynchronous, 4);
+    const test::Factors want = test::run_factor<test::RefKernels>(in, 2, Schedule::asynchronous, {1});
+    const test::Factors got = test::run_factor<TypeParam>(in, 2, Schedule::asynchronous, {4});
     EXPECT_EQ(got.lu, want.lu) << "b = " << b;
     EXPECT_EQ(got.dinv, want.dinv) << "b = " << b;
-    EXPECT_EQ(test::run_solve<TypeParam>(in, want, 2, Schedule::asynchronous, 4),
-              test::run_solve<test::RefKernels>(in, want, 2, Schedule::asynchronous, 1))
+    EXPECT_EQ(test::run_solve<TypeParam>(in, want, 2, Schedule::asynchronous, {4}),
+              test::run_solve<test::RefKernels>(in, want, 2, Schedule::asynchronous, {1}))
         << "b = " << b;
   }
 }
@@ -71,12 +72,12 @@ TYPED_TEST(AsyncIluKernels, AsynchronousSweepsOnOneThreadEqualRefBitwise) {
 TYPED_TEST(AsyncIluKernels, AsynchronousSweepsOnThreadsReachRefsFixedPoint) {
   const test::ThreadCount two(2);
   const test::AsyncIluInputs in = test::async_ilu_inputs(8, 6, 5, 3, 21);
-  const test::Factors exact = test::run_factor<test::RefKernels>(in, 1, Schedule::asynchronous, 1);
-  const test::Factors got = test::run_factor<TypeParam>(in, 60, Schedule::asynchronous, 2);
+  const test::Factors exact = test::run_factor<test::RefKernels>(in, 1, Schedule::asynchronous, {1});
+  const test::Factors got = test::run_factor<TypeParam>(in, 60, Schedule::asynchronous, {2});
   EXPECT_LT(max_rel_diff(got.lu, exact.lu), 1e-10);
   EXPECT_LT(max_rel_diff(got.dinv, exact.dinv), 1e-10);
-  const std::vector<double> z_exact = test::run_solve<test::RefKernels>(in, exact, 1, Schedule::asynchronous, 1);
-  EXPECT_LT(max_rel_diff(test::run_solve<TypeParam>(in, exact, 60, Schedule::asynchronous, 2), z_exact), 1e-10);
+  const std::vector<double> z_exact = test::run_solve<test::RefKernels>(in, exact, 1, Schedule::asynchronous, {1});
+  EXPECT_LT(max_rel_diff(test::run_solve<TypeParam>(in, exact, 60, Schedule::asynchronous, {2}), z_exact), 1e-10);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The asynchronous ILU kernels of kernels.hpp on CUDA (one thread per block
-// row, block sizes 1..8) against their sequential twin kernels::ref, on the
-// inputs of test_async_ilu_kernels.cpp. The synchronous schedule is bitwise
+// The asynchronous ILU kernels of kernels.hpp on CUDA (a thread per block row
+// for block sizes 1..8, a group of lanes per block row for 1..32) against
+// their sequential twin kernels::ref, on the inputs of
+// test_async_ilu_kernels.cpp. The synchronous schedule is bitwise
 // (cuda/kernels.cu is compiled without FMA contraction); the asynchronous one
 // races by design, so after 60 sweeps within 1e-10 of ref's exact sweep. Skips
 // with the reason when no device is visible.
@@ -20,12 +21,13 @@ namespace {
 
 struct CudaKernels {
   static constexpr Backend backend = Backend::cuda;
-  static index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, int chunk) {
-    return TB_CUDA_CALL(kernels::cuda::factor_sweeps(f, s, sweeps, schedule, chunk));
+  static index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule,
+                               const SweepSplit& split) {
+    return TB_CUDA_CALL(kernels::cuda::factor_sweeps(f, s, sweeps, schedule, split));
   }
   static void triangular_sweeps(const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,
-                                Schedule schedule, int chunk) {
-    TB_CUDA_CALL(kernels::cuda::triangular_sweeps(f, s, r, z, sweeps, schedule, chunk));
+                                Schedule schedule, const SweepSplit& split) {
+    TB_CUDA_CALL(kernels::cuda::triangular_sweeps(f, s, r, z, sweeps, schedule, split));
   }
 };
 
@@ -44,25 +46,65 @@ using test::max_rel_diff;
 TYPED_TEST(AsyncIluKernelsGpu, SynchronousSweepsEqualRefBitwise) {
   for (index_t b : {1, 3, 5, 8}) {
     const test::AsyncIluInputs in = test::async_ilu_inputs(6, 5, 4, b, unsigned(b));
-    const test::Factors want = test::run_factor<test::RefKernels>(in, 3, Schedule::synchronous, 1);
-    const test::Factors got = test::run_factor<TypeParam>(in, 3, Schedule::synchronous, 1);
+    const test::Factors want = test::run_factor<test::RefKernels>(in, 3, Schedule::synchronous, {1});
+    const test::Factors got = test::run_factor<TypeParam>(in, 3, Schedule::synchronous, {1});
     EXPECT_EQ(got.bad_row, -1);
     EXPECT_EQ(got.lu, want.lu) << "b = " << b;
     EXPECT_EQ(got.dinv, want.dinv) << "b = " << b;
-    EXPECT_EQ(test::run_solve<TypeParam>(in, want, 3, Schedule::synchronous, 1),
-              test::run_solve<test::RefKernels>(in, want, 3, Schedule::synchronous, 1))
+    EXPECT_EQ(test::run_solve<TypeParam>(in, want, 3, Schedule::synchronous, {1}),
+              test::run_solve<test::RefKernels>(in, want, 3, Schedule::synchronous, {1}))
+        << "b = " << b;
+  }
+}
+
+TYPED_TEST(AsyncIluKernelsGpu, GroupRowsEqualRefBitwiseForEveryBlockSize) {
+  for (index_t b = 1; b <= 32; ++b) {
+    const test::AsyncIluInputs in = test::async_ilu_inputs(5, 4, 3, b, unsigned(40 + b));
+    const SweepSplit group{1, GpuRows::group};
+    const test::Factors want = test::run_factor<test::RefKernels>(in, 3, Schedule::synchronous, {});
+    const test::Factors got = test::run_factor<TypeParam>(in, 3, Schedule::synchronous, group);
+    ASSERT_EQ(want.bad_row, -1) << "b = " << b;
+    EXPECT_EQ(got.bad_row, -1) << "b = " << b;
+    EXPECT_EQ(got.lu, want.lu) << "b = " << b;
+    EXPECT_EQ(got.dinv, want.dinv) << "b = " << b;
+    EXPECT_EQ(test::run_solve<TypeParam>(in, want, 3, Schedule::synchronous, group),
+              test::run_solve<test::RefKernels>(in, want, 3, Schedule::synchronous, {}))
+        << "b = " << b;
+  }
+}
+
+TYPED_TEST(AsyncIluKernelsGpu, GroupRowsReportASingularDiagonalBlock) {
+  for (index_t b : {4, 12, 32}) {
+    test::AsyncIluInputs in = test::async_ilu_inputs(4, 3, 3, b, 5);
+    const std::size_t nb = std::size_t(b) * std::size_t(b);
+    double* a00 = in.a.values.data() + std::size_t(in.pattern.diag[0]) * nb;
+    for (std::size_t e = 0; e < nb; ++e) a00[e] = 0.0;
+    const test::Factors got = test::run_factor<TypeParam>(in, 1, Schedule::synchronous, {1, GpuRows::group});
+    EXPECT_EQ(got.bad_row, 0) << "b = " << b;
+  }
+}
+
+TYPED_TEST(AsyncIluKernelsGpu, AsynchronousGroupRowsReachRefsFixedPoint) {
+  for (index_t b : {12, 32}) {
+    const test::AsyncIluInputs in = test::async_ilu_inputs(6, 5, 4, b, 23);
+    const test::Factors exact = test::run_factor<test::RefKernels>(in, 1, Schedule::asynchronous, {});
+    const test::Factors got = test::run_factor<TypeParam>(in, 60, Schedule::asynchronous, {});
+    EXPECT_LT(max_rel_diff(got.lu, exact.lu), 1e-10) << "b = " << b;
+    EXPECT_LT(max_rel_diff(got.dinv, exact.dinv), 1e-10) << "b = " << b;
+    const std::vector<double> z_exact = test::run_solve<test::RefKernels>(in, exact, 1, Schedule::asynchronous, {});
+    EXPECT_LT(max_rel_diff(test::run_solve<TypeParam>(in, exact, 60, Schedule::asynchronous, {}), z_exact), 1e-10)
         << "b = " << b;
   }
 }
 
 TYPED_TEST(AsyncIluKernelsGpu, AsynchronousSweepsReachRefsFixedPoint) {
   const test::AsyncIluInputs in = test::async_ilu_inputs(8, 6, 5, 3, 21);
-  const test::Factors exact = test::run_factor<test::RefKernels>(in, 1, Schedule::asynchronous, 1);
-  const test::Factors got = test::run_factor<TypeParam>(in, 60, Schedule::asynchronous, 1);
+  const test::Factors exact = test::run_factor<test::RefKernels>(in, 1, Schedule::asynchronous, {1});
+  const test::Factors got = test::run_factor<TypeParam>(in, 60, Schedule::asynchronous, {1});
   EXPECT_LT(max_rel_diff(got.lu, exact.lu), 1e-10);
   EXPECT_LT(max_rel_diff(got.dinv, exact.dinv), 1e-10);
-  const std::vector<double> z_exact = test::run_solve<test::RefKernels>(in, exact, 1, Schedule::asynchronous, 1);
-  EXPECT_LT(max_rel_diff(test::run_solve<TypeParam>(in, exact, 60, Schedule::asynchronous, 1), z_exact), 1e-10);
+  const std::vector<double> z_exact = test::run_solve<test::RefKernels>(in, exact, 1, Schedule::asynchronous, {1});
+  EXPECT_LT(max_rel_diff(test::run_solve<TypeParam>(in, exact, 60, Schedule::asynchronous, {1}), z_exact), 1e-10);
 }
 
 }  // namespace
