@@ -24,6 +24,7 @@
 #include "mesh/partition.hpp"
 #include "mesh/reorder.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/output_path.hpp"
 
 namespace {
 
@@ -89,7 +90,9 @@ Options parse_options(int argc, char** argv) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw tb::Error(a + " needs a value");
-      return argv[++i];
+      const std::string v = argv[++i];
+      if (v.empty()) throw tb::Error(a + " was given an empty value");
+      return v;
     };
     if (a == "--help" || a == "-h") {
       std::cout << kUsage;
@@ -128,6 +131,9 @@ Options parse_options(int argc, char** argv) {
     throw tb::Error("unknown command '" + o.command + "' (info, reorder, convert)");
   if (o.command == "reorder" && (o.ordering.empty() || o.output.empty()))
     throw tb::Error("reorder needs --ordering and --output");
+  // Every file tb-mesh writes is checked before the mesh is read.
+  if (!o.output.empty()) tb::check_output_file(o.command == "convert" ? "OUT" : "--output", o.output);
+  if (!o.vtk.empty()) tb::check_output_file("--vtk", o.vtk);
   return o;
 }
 

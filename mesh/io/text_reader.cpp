@@ -13,12 +13,7 @@
 namespace tb {
 
 TextReader::TextReader(const std::string& path, char comment) : path_(path), comment_(comment) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open mesh file '" + path + "'");
-  check_input_file_size(path);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text_ = buffer.str();
+  text_ = read_input_file(path, "mesh file", InputContent::text);
 }
 
 bool TextReader::next_line() {

@@ -32,6 +32,7 @@
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/json.hpp"
+#include "solvers/core/output_path.hpp"
 #include "solvers/core/threading.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"
@@ -71,6 +72,8 @@ std::string usage_text() {
          "  --digits N           significant digits in the files written (default 0: full precision)\n"
          "  --help               this text and every solver name with its parameters\n"
          "\n"
+         "Every solver is set up on the system before the first solve: a specification that cannot take it\n"
+         "(its size, block size or grid, an option PETSc refuses) is refused before anything is solved or written.\n\n"
          "exit status: 0 every solve converged, 1 some solve did not, 2 bad input or usage\n";
 }
 
@@ -146,6 +149,8 @@ Options parse_options(int argc, char** argv) {
       if (i + 1 >= argc) throw tb::Error("option " + arg + " needs a value");
       value = argv[++i];
     }
+    if (value.empty() && std::find(names.begin(), names.end(), arg) != names.end())
+      throw tb::Error("option " + arg + " was given an empty value");
     if (arg == "--rhs")
       o.rhs_file = value;
     else if (arg == "--x0")
@@ -281,6 +286,7 @@ struct Run {
   // The set-up split: numeric is a second, numeric-only update on the same
   // values (what a time loop pays per step); symbolic is the rest of set-up.
   double numeric_seconds = std::nan("");
+  bool set_up = false;  // set_up succeeded: solve_one updates and solves
   double symbolic_seconds() const { return stats.setup_seconds - numeric_seconds; }
 };
 
@@ -297,28 +303,50 @@ void warm_up(const System& s) {
   tb::spmv(s.a, s.b.data(), y.data());
 }
 
-// A solver that throws during set-up or solve (a zero pivot, say) is reported
-// as a failed run, so the other specifications still get their turn.
-Run run_one(tb::LinearSolver& solver, const System& s) {
+// Every solver is set up on the system before the first solve, so that a
+// specification that cannot take it (its shape, block size or grid, an
+// option its library refuses: tb::Unsupported) is refused, exit 2, before
+// anything is solved or written. A solver that fails otherwise (a zero pivot,
+// say) is reported as a failed run, so the other specifications still get
+// their turn.
+Run set_up(tb::LinearSolver& solver, const System& s) {
   Run r;
   r.x = s.x0;
   try {
     tb::threading::adapt_to_load();
     solver.setup(s.a);
-    const double setup_seconds = solver.setup_seconds();
-    solver.update(s.a);
-    r.numeric_seconds = solver.setup_seconds();
-    r.stats = solver.solve(s.b, r.x);
-    r.stats.setup_seconds = setup_seconds;
+    r.stats.setup_seconds = solver.setup_seconds();
+    r.set_up = true;
+  } catch (const tb::Unsupported& e) {
+    throw tb::Error("spec '" + solver.spec() + "' cannot take the system (" + std::to_string(s.a.block_rows) +
+                    " block rows of block size " + std::to_string(s.a.block_size) + "): " + e.what());
   } catch (const tb::Error& e) {
-    r.stats.solver = solver.spec();
     r.stats.reason = tb::StopReason::not_run;
     r.stats.detail = e.what();
+  }
+  r.stats.solver = solver.spec();
+  return r;
+}
+
+// The numeric update and the solve of a solver set up by set_up.
+void solve_one(tb::LinearSolver& solver, const System& s, Run& r) {
+  if (r.set_up) {
+    const double setup_seconds = r.stats.setup_seconds;
+    try {
+      tb::threading::adapt_to_load();
+      solver.update(s.a);
+      r.numeric_seconds = solver.setup_seconds();
+      r.stats = solver.solve(s.b, r.x);
+      r.stats.setup_seconds = setup_seconds;
+    } catch (const tb::Error& e) {
+      r.stats.solver = solver.spec();
+      r.stats.reason = tb::StopReason::not_run;
+      r.stats.detail = e.what();
+    }
   }
   const double bnorm = norm2(s.b);
   const double rnorm = tb::residual_norm(s.a, r.x, s.b);
   r.true_relative_residual = bnorm > 0.0 ? rnorm / bnorm : rnorm;
-  return r;
 }
 
 void print_table(const std::vector<Run>& runs) {
@@ -362,17 +390,13 @@ void write_system_matrix(const Options& o, const System& s) {
   tb::write_matrix_market(o.write_matrix, s.a, comment, o.digits);
 }
 
-// A file tb-solve will write: its folder must exist, and it must not be a
-// folder itself; checked before any input is read, so a typo in --out does not
-// cost the solves.
-void check_output_path(const std::string& option, const std::string& path) {
-  namespace fs = std::filesystem;
-  if (path.empty()) return;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw tb::Error(option + " " + path + ": is a folder; give a file name");
-  const fs::path folder = fs::path(path).parent_path();
-  if (!folder.empty() && !fs::is_directory(folder, ec))
-    throw tb::Error(option + " " + path + ": the folder " + folder.string() + " does not exist");
+// Every file tb-solve will write is checked (tb::check_output_file) before
+// any input is read, so a typo in --out does not cost the solves.
+void check_output_paths(const Options& o) {
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--json", &o.json_file}, {"--out", &o.out_file}, {"--write-matrix", &o.write_matrix}};
+  for (const auto& [option, path] : outputs)
+    if (!path->empty()) tb::check_output_file(option, *path);
 }
 
 // Every specification is made (and so checked) before the system is read, so a
@@ -397,19 +421,17 @@ int run(int argc, char** argv) {
     return 0;
   }
   std::vector<std::unique_ptr<tb::LinearSolver>> solvers = make_solvers(o);
-  check_output_path("--json", o.json_file);
-  check_output_path("--out", o.out_file);
-  check_output_path("--write-matrix", o.write_matrix);
+  check_output_paths(o);
 
   const System s = load_system(o);
   print_options(o, s);
-  if (!o.write_matrix.empty()) write_system_matrix(o, s);
-
   warm_up(s);
   std::vector<Run> runs;
-  for (auto& solver : solvers) {
-    runs.push_back(run_one(*solver, s));
-    std::printf("%s\n", runs.back().stats.line().c_str());
+  for (auto& solver : solvers) runs.push_back(set_up(*solver, s));
+  if (!o.write_matrix.empty()) write_system_matrix(o, s);
+  for (std::size_t k = 0; k < solvers.size(); ++k) {
+    solve_one(*solvers[k], s, runs[k]);
+    std::printf("%s\n", runs[k].stats.line().c_str());
     std::fflush(stdout);
   }
   print_table(runs);

@@ -1,5 +1,6 @@
 #include "physics/immersed/stl_reader.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -100,21 +101,63 @@ std::vector<Triangle> read_ascii(const std::string& path, const std::string& tex
   return out;
 }
 
+std::string point_text(const Vec3& p) {
+  std::ostringstream s;
+  s << '(' << p[0] << ", " << p[1] << ", " << p[2] << ')';
+  return s.str();
+}
+
+// A body is the inside of a closed surface (TriangulatedBody classifies cells
+// by ray parity): every edge must join exactly two triangles, vertices being
+// matched by their exact coordinates as STL files repeat them.
+void require_closed(const std::string& path, const std::vector<Triangle>& triangles) {
+  std::vector<Vec3> points;
+  points.reserve(3 * triangles.size());
+  for (const Triangle& t : triangles) points.insert(points.end(), t.v.begin(), t.v.end());
+  std::vector<Vec3> unique = points;
+  std::sort(unique.begin(), unique.end());
+  unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+  auto id = [&](const Vec3& p) { return std::lower_bound(unique.begin(), unique.end(), p) - unique.begin(); };
+  std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> edges;
+  edges.reserve(points.size());
+  for (const Triangle& t : triangles)
+    for (int k = 0; k < 3; ++k) {
+      const std::ptrdiff_t a = id(t.v[std::size_t(k)]), b = id(t.v[std::size_t((k + 1) % 3)]);
+      edges.emplace_back(std::min(a, b), std::max(a, b));
+    }
+  std::sort(edges.begin(), edges.end());
+  std::size_t open = 0, overused = 0;
+  std::pair<std::ptrdiff_t, std::ptrdiff_t> first_bad{-1, -1};
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i;
+    while (j < edges.size() && edges[j] == edges[i]) ++j;
+    if (j - i != 2) {
+      (j - i == 1 ? open : overused) += 1;
+      if (first_bad.first < 0) first_bad = edges[i];
+    }
+    i = j;
+  }
+  if (open == 0 && overused == 0) return;
+  throw ParseError(path, 0,
+                   "the surface is not closed: " + std::to_string(open) + " edge(s) belong to one triangle only and " +
+                       std::to_string(overused) + " to more than two (the first from " +
+                       point_text(unique[std::size_t(first_bad.first)]) + " to " +
+                       point_text(unique[std::size_t(first_bad.second)]) +
+                       "); a body needs a closed (watertight) surface whose triangles share their vertices");
+}
+
 }  // namespace
 
 std::vector<Triangle> read_stl(const std::string& path) {
-  check_input_file_size(path);  // the bytes are held whole
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open the STL file '" + path + "'");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  const std::string bytes = buf.str();
+  const std::string bytes = read_input_file(path, "STL file", InputContent::binary);
   if (bytes.size() >= 84) {
     std::uint32_t count;
     std::memcpy(&count, bytes.data() + 80, 4);
     if (bytes.size() == 84 + 50 * std::size_t(count)) {
       if (count == 0) throw ParseError(path, 0, "binary STL with 0 triangles: a body needs a closed surface");
-      return read_binary(path, bytes, count);
+      std::vector<Triangle> surface = read_binary(path, bytes, count);
+      require_closed(path, surface);
+      return surface;
     }
   }
   if (bytes.compare(0, 5, "solid") != 0) {
@@ -124,7 +167,9 @@ std::vector<Triangle> read_stl(const std::string& path) {
                            " is not 84 + 50 x the header's triangle count)");
     throw ParseError(path, 1, "not an STL file: ASCII STL begins with 'solid' and binary STL has at least 84 bytes");
   }
-  return read_ascii(path, bytes);
+  std::vector<Triangle> surface = read_ascii(path, bytes);
+  require_closed(path, surface);
+  return surface;
 }
 
 void write_stl_ascii(const std::string& path, const std::vector<Triangle>& triangles) {

@@ -16,7 +16,8 @@ namespace tb::immersed {
 // (binary) of the first malformed input, and tb::Error for unreadable files.
 // Refused too: a file or a triangle list past the input limit
 // (TB_INPUT_LIMIT_MB, solvers/core/input_limit.hpp), a surface without
-// triangles, a non-finite coordinate.
+// triangles, a non-finite coordinate, a surface that is not closed (an edge
+// not shared by exactly two triangles).
 std::vector<Triangle> read_stl(const std::string& path);
 
 // Writers, for tests and for exporting analytic bodies.

@@ -48,7 +48,7 @@ FactorView AsyncIlu::view_of(bool device) const {
 
 void AsyncIlu::setup(const BsrMatrix& a, Backend backend) {
   a.validate();
-  if (a.block_rows != a.block_cols) throw Error("async_ilu: the matrix is not square");
+  if (a.block_rows != a.block_cols) throw Unsupported("async_ilu: the matrix is not square");
   if (backend == Backend::cuda && (opts_.build_sweeps == 0 || opts_.apply_sweeps == 0))
     throw Error("async_ilu: build_sweeps=0 / apply_sweeps=0 (exact) run on the host only; give a sweep count for cuda");
   backend_ = backend;

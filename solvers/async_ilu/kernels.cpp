@@ -12,12 +12,13 @@ namespace tb::async_ilu {
 
 GpuRows resolve_gpu_rows(GpuRows requested, index_t n) {
   if (n < 1 || n > max_group_block)
-    throw Error("async_ilu: the CUDA kernels take block sizes 1.." + std::to_string(max_group_block) + ", not " +
-                std::to_string(n));
+    throw Unsupported("async_ilu: the CUDA kernels take block sizes 1.." + std::to_string(max_group_block) + ", not " +
+                      std::to_string(n));
   if (requested == GpuRows::automatic) return n <= 8 ? GpuRows::thread : GpuRows::group;
   if (requested == GpuRows::thread && n > 8)
-    throw Error("async_ilu: gpu_rows=thread takes block sizes 1..8 (a block row in one thread's registers), not " +
-                std::to_string(n) + "; use gpu_rows=group or auto");
+    throw Unsupported(
+        "async_ilu: gpu_rows=thread takes block sizes 1..8 (a block row in one thread's registers), not " +
+        std::to_string(n) + "; use gpu_rows=group or auto");
   return requested;
 }
 

@@ -20,11 +20,11 @@ namespace {
 
 void check_scalar(const BsrMatrix& a) {
   if (a.block_size != 1)
-    throw Error("DIA conversion: the BSR matrix has block size " + std::to_string(a.block_size) +
-                "; the banded solvers take scalar matrices (block size 1)");
+    throw Unsupported("DIA conversion: the BSR matrix has block size " + std::to_string(a.block_size) +
+                      "; the banded solvers take scalar matrices (block size 1)");
   if (a.block_rows != a.block_cols)
-    throw Error("DIA conversion: the matrix is " + std::to_string(a.block_rows) + " x " + std::to_string(a.block_cols) +
-                ", not square");
+    throw Unsupported("DIA conversion: the matrix is " + std::to_string(a.block_rows) + " x " +
+                      std::to_string(a.block_cols) + ", not square");
 }
 
 void check_range(index_t n, index_t first_row, index_t rows, const char* who) {

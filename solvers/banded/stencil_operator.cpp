@@ -59,16 +59,16 @@ void face_sums(const StencilCoefficients& c, index_t i, double& inside, double& 
 
 StencilCoefficients stencil_from_bsr(const BsrMatrix& a, index_t nx, index_t ny, index_t nz) {
   if (nx < 1 || ny < 1 || nz < 1)
-    throw Error("stencil operator: grid " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
-                std::to_string(nz) + " must have at least one cell in each direction");
+    throw Unsupported("stencil operator: grid " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
+                      std::to_string(nz) + " must have at least one cell in each direction");
   if (a.block_size != 1)
-    throw Error("stencil operator: the matrix has block size " + std::to_string(a.block_size) +
-                "; a stencil operator is scalar (block size 1)");
+    throw Unsupported("stencil operator: the matrix has block size " + std::to_string(a.block_size) +
+                      "; a stencil operator is scalar (block size 1)");
   const long cells = long(nx) * ny * nz;
   if (a.block_rows != cells || a.block_cols != cells)
-    throw Error("stencil operator: the matrix is " + std::to_string(a.block_rows) + " x " +
-                std::to_string(a.block_cols) + ", the grid " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
-                std::to_string(nz) + " has " + std::to_string(cells) + " cells");
+    throw Unsupported("stencil operator: the matrix is " + std::to_string(a.block_rows) + " x " +
+                      std::to_string(a.block_cols) + ", the grid " + std::to_string(nx) + " x " + std::to_string(ny) +
+                      " x " + std::to_string(nz) + " has " + std::to_string(cells) + " cells");
   a.validate();
   StencilCoefficients c{nx, ny, nz, 0.0, 0.0, 0.0, 0.0, 1.0};
   c.ax = coupling(a, nx, 1);

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "error.hpp"
+#include "output_path.hpp"
 
 namespace tb {
 
@@ -24,6 +25,12 @@ void commit_temporary(const std::string& temporary, const std::string& path) {
     std::remove(temporary.c_str());
     throw Error(path + ": cannot " + what + ": " + why);
   };
+  // The rename below would put a regular file in the place of a device, a
+  // fifo or a folder: refused, whatever check the caller made before.
+  if (const std::string kind = kind_of_path(path); !kind.empty() && kind != "a regular file") {
+    std::remove(temporary.c_str());
+    throw Error(path + ": is " + kind + ", not a regular file; nothing written");
+  }
   const int fd = ::open(temporary.c_str(), O_RDONLY);
   if (fd < 0) fail("reopen the temporary file");
   const bool synced = ::fsync(fd) == 0;

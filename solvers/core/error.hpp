@@ -11,6 +11,15 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A solver asked for what it cannot do: a system of a shape, block size or
+// grid it does not take, a backend it has no kernels for, an option its
+// library refuses. Bad input (a driver refuses it before solving, exit 2),
+// unlike a solver that fails on a system it does take (a zero pivot).
+class Unsupported : public Error {
+ public:
+  using Error::Error;
+};
+
 // Input that is malformed at a known place: "file:line: message".
 class ParseError : public Error {
  public:

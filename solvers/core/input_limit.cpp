@@ -1,9 +1,14 @@
 #include "input_limit.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <string_view>
 
 #include "error.hpp"
@@ -35,6 +40,38 @@ void check_input_file_size(const std::string& path) {
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   const std::string excess = ec ? std::string() : input_limit_excess(size);
   if (!excess.empty()) throw ParseError(path, 1, "the file has " + std::to_string(size) + " bytes" + excess);
+}
+
+std::string read_input_file(const std::string& path, const std::string& what, InputContent content) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error("cannot read " + what + " '" + path + "': it is a folder, not a file");
+  check_input_file_size(path);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw Error("cannot open " + what + " '" + path + "': " + std::strerror(errno));
+  const std::uint64_t limit = input_limit_bytes();
+  std::string text;
+  char piece[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(piece, 1, sizeof piece, file.get())) > 0) {
+    const char* nul = content == InputContent::text ? static_cast<const char*>(std::memchr(piece, 0, n)) : nullptr;
+    if (nul) {
+      const long line =
+          1 + long(std::count(text.begin(), text.end(), '\n') + std::count(static_cast<const char*>(piece), nul, '\n'));
+      throw ParseError(path, line,
+                       "a NUL byte at offset " + std::to_string(text.size() + std::size_t(nul - piece)) +
+                           ": binary data, not a text " + what);
+    }
+    if (text.size() + n > limit)
+      throw ParseError(path, 1,
+                       "the input goes on past the input limit of " + std::to_string(limit >> 20) +
+                           " MiB (not a regular file, or one that grows while read; raise the limit with "
+                           "TB_INPUT_LIMIT_MB=...)");
+    text.append(piece, n);
+  }
+  if (std::ferror(file.get()))
+    throw Error("cannot read " + what + " '" + path + "': " + (errno ? std::strerror(errno) : "read error"));
+  return text;
 }
 
 std::uint64_t storage_bytes(std::uint64_t count, std::uint64_t per_item, std::uint64_t fixed) {

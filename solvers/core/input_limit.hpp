@@ -26,6 +26,16 @@ std::string input_limit_excess(std::uint64_t bytes);
 // than the limit: readers that hold a file whole call it before reading.
 void check_input_file_size(const std::string& path);
 
+// The whole content of the input file at `path` (`what` names it in messages:
+// "MatrixMarket file", "case file"), read in pieces so that the limit holds
+// for what is not a regular file too (a fifo, /dev/zero: refused once the
+// limit is passed, not read until memory runs out). Text inputs also refuse a
+// NUL byte, which no text format has, at the line it is on: binary data given
+// as a text file is refused at its first piece. tb::Error when the file cannot
+// be opened or read (a folder), tb::ParseError for the content.
+enum class InputContent { text, binary };
+std::string read_input_file(const std::string& path, const std::string& what, InputContent content);
+
 // bytes = count * per_item + fixed, saturating instead of wrapping.
 std::uint64_t storage_bytes(std::uint64_t count, std::uint64_t per_item, std::uint64_t fixed = 0);
 

@@ -64,7 +64,7 @@ SchwarzPreconditioner::~SchwarzPreconditioner() = default;
 
 void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
   if (backend != Backend::host)
-    throw Error("Schwarz preconditioner: distributed solves run on the host (backend=host)");
+    throw Unsupported("Schwarz preconditioner: distributed solves run on the host (backend=host)");
   const index_t first = rows_.first(rank_), owned = rows_.owned(rank_);
   if (a.block_rows != owned)
     throw Error("Schwarz preconditioner: " + std::to_string(a.block_rows) + " block rows for a rank that owns " +

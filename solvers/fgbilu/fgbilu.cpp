@@ -56,7 +56,8 @@ Factorization::Factorization(Variant variant, Backend backend, Launch launch)
     throw Error("fgbilu(variant=" + std::string(to_string(variant)) +
                 ") runs on the host only; use variant=acc or cl on cuda");
   if (variant == Variant::cl && backend != Backend::cuda)
-    throw Error("fgbilu(variant=cl) is CUDA-only (Algorithms 9, 10); use backend=cuda, or variant=acc on the host");
+    throw Unsupported(
+        "fgbilu(variant=cl) is CUDA-only (Algorithms 9, 10); use backend=cuda, or variant=acc on the host");
   if (backend == Backend::cuda && cuda_device_count() == 0)
     throw Error("fgbilu(variant=" + std::string(to_string(variant)) + ") on cuda: " + cuda_unavailable_reason());
 }

@@ -31,8 +31,8 @@ BsrOperator::BsrOperator(const BsrMatrix& a, Backend backend, Storage storage)
       values_(copy_unless(can_borrow(storage, backend), backend, a.values)),
       borrowed_(can_borrow(storage, backend) ? &a : nullptr) {
   if (block_rows_ != block_cols_)
-    throw Error("BsrOperator: the matrix is not square (" + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
-                ")");
+    throw Unsupported("BsrOperator: the matrix is not square (" + std::to_string(a.rows()) + "x" +
+                      std::to_string(a.cols()) + ")");
 }
 
 void BsrOperator::update_values(const BsrMatrix& a) {

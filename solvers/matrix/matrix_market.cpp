@@ -25,18 +25,7 @@ namespace {
 // ---------------------------------------------------------------- reading
 
 std::string load_file(const std::string& path) {
-  check_input_file_size(path);  // the text is held whole
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw Error("cannot open MatrixMarket file '" + path + "': " + std::strerror(errno));
-  std::string text;
-  char buf[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f);  // a directory opens but reads as EISDIR
-  const int err = errno;
-  std::fclose(f);
-  if (failed) throw Error("cannot read MatrixMarket file '" + path + "': " + (err ? std::strerror(err) : "read error"));
-  return text;
+  return read_input_file(path, "MatrixMarket file", InputContent::text);
 }
 
 // Lines of a file held in memory, numbered from 1 for error messages.

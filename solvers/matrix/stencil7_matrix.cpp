@@ -42,8 +42,8 @@ constexpr const char* structured_only =
 
 void check_pattern(const BsrMatrix& a, const GridShape& g) {
   if (g.cells() != a.block_rows)
-    throw Error("fgbilu: a " + shape_text(g) + " grid has " + std::to_string(g.cells()) + " cells but the matrix has " +
-                std::to_string(a.block_rows) + " block rows");
+    throw Unsupported("fgbilu: a " + shape_text(g) + " grid has " + std::to_string(g.cells()) +
+                      " cells but the matrix has " + std::to_string(a.block_rows) + " block rows");
   for (index_t r = 0; r < a.block_rows; ++r) {
     const std::vector<index_t> want = stencil_columns(g, r);
     const bool same = index_t(want.size()) == a.row_ptr[r + 1] - a.row_ptr[r] &&
@@ -58,15 +58,15 @@ void check_pattern(const BsrMatrix& a, const GridShape& g) {
 
 GridShape infer_grid_shape(const BsrMatrix& a, const GridShape* given) {
   a.validate();
-  if (a.block_rows != a.block_cols) throw Error("fgbilu: the matrix is not square");
+  if (a.block_rows != a.block_cols) throw Unsupported("fgbilu: the matrix is not square");
   if (a.block_size < 1 || a.block_size > max_stencil7_block_size)
-    throw Error("fgbilu: block size " + std::to_string(a.block_size) + " is outside 1.." +
-                std::to_string(max_stencil7_block_size));
-  if (a.block_rows == 0) throw Error("fgbilu: the matrix is empty");
+    throw Unsupported("fgbilu: block size " + std::to_string(a.block_size) + " is outside 1.." +
+                      std::to_string(max_stencil7_block_size));
+  if (a.block_rows == 0) throw Unsupported("fgbilu: the matrix is empty");
   GridShape g;
   if (given) {
     g = *given;
-    if (g.ni < 1 || g.nj < 1 || g.nk < 1) throw Error("fgbilu: grid " + shape_text(g) + " needs nx, ny, nz >= 1");
+    if (g.ni < 1 || g.nj < 1 || g.nk < 1) throw Unsupported("fgbilu: grid " + shape_text(g) + " needs nx, ny, nz >= 1");
   } else {
     const index_t n = a.block_rows;
     const index_t ri = first_missing(a, 1, 1);

@@ -48,8 +48,8 @@ void split_off_diagonal(const BsrMatrix& a, ColourPattern& p) {
 
 ColourPattern build_colour_pattern(const BsrMatrix& a, bool balance) {
   if (a.block_rows != a.block_cols)
-    throw Error("multicolor: the matrix must be square, got " + std::to_string(a.block_rows) + " x " +
-                std::to_string(a.block_cols) + " blocks");
+    throw Unsupported("multicolor: the matrix must be square, got " + std::to_string(a.block_rows) + " x " +
+                      std::to_string(a.block_cols) + " blocks");
   const Graph g = graph_from_pattern(a.block_rows, a.row_ptr.data(), a.col_idx.data());
   Colouring c = greedy_colouring(g);
   if (balance) balance_colours(g, c);

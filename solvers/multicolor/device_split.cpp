@@ -50,8 +50,8 @@ DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
   }
   if (opt_.kernel == Kernel::fused) {
     if (p.block_size > fused_max_block_size)
-      throw Error("multicolor: kernel=fused takes block sizes up to " + std::to_string(fused_max_block_size) +
-                  " (got " + std::to_string(p.block_size) + "); use kernel=tuned");
+      throw Unsupported("multicolor: kernel=fused takes block sizes up to " + std::to_string(fused_max_block_size) +
+                        " (got " + std::to_string(p.block_size) + "); use kernel=tuned");
     colours_ = StageSchedule(Backend::cuda, std::span<const index_t>(p.colour_begin),
                              cuda::fused_rows_per_group(p.block_size));
   }

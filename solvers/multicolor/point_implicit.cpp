@@ -44,7 +44,7 @@ class PointImplicit final : public Preconditioner {
   void setup(const BsrMatrix& a, Backend backend) override {
     kernel_ = choose_kernel(opt_.kernel, backend == Backend::cuda, a.block_rows, a.block_size);
     if (backend == Backend::host && opt_.kernel == Kernel::library)
-      throw Error("multicolor: kernel=library (cuSPARSE + cuBLAS) runs on the cuda backend only");
+      throw Unsupported("multicolor: kernel=library (cuSPARSE + cuBLAS) runs on the cuda backend only");
     if (backend == Backend::host && opt_.kernel == Kernel::fused)
       throw Error("multicolor: kernel=fused (one CUDA launch per sweep) runs on the cuda backend only");
     pattern_ = build_colour_pattern(a, opt_.balance);

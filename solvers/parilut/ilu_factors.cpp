@@ -15,7 +15,7 @@ index_t find_entry(const CsrMatrix& a, index_t i, index_t j) {
 }
 
 IluFactors initial_factors(const CsrMatrix& a) {
-  if (a.rows != a.cols) throw Error("parilut: the matrix must be square");
+  if (a.rows != a.cols) throw Unsupported("parilut: the matrix must be square");
   const index_t n = a.rows;
   std::vector<double> diag(static_cast<std::size_t>(n));
   for (index_t i = 0; i < n; ++i) {

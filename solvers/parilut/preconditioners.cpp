@@ -18,7 +18,7 @@ void check_vectors(const Vector& r, const Vector& z, index_t rows, const char* w
 }
 
 void require_host(Backend b, const char* who) {
-  if (b != Backend::host) throw Error(std::string(who) + ": only the host backend is implemented so far");
+  if (b != Backend::host) throw Unsupported(std::string(who) + ": only the host backend is implemented so far");
 }
 
 // ParILUT and ParILU recompute their factors from A on every update: a

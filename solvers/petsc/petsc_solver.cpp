@@ -93,6 +93,7 @@ class KspSolver final : public CompleteSolver {
   void create_ksp();
   void fill(const BsrMatrix& a);
   void refuse_unused_options();
+  std::string rejected_option() const;
   double true_residual();
 
   PetscSettings s_;
@@ -180,7 +181,40 @@ void KspSolver::create_ksp() {
   check(lib().KSPSetResidualHistory(ksp_, history_.data(), PetscInt(history_.size()), PETSC_TRUE),
         "KSPSetResidualHistory");
   check(lib().KSPSetOperators(ksp_, a_, a_), "KSPSetOperators");
-  check(lib().KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  try {
+    check(lib().KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  } catch (const Error& e) {
+    const std::string culprit = rejected_option();
+    if (!culprit.empty()) throw Unsupported(std::string(e.what()) + culprit);
+    throw;
+  }
+}
+
+// PETSc says only that an option's value was refused ("Argument out of
+// range"), not which: each option is tried alone on a throw-away KSP of the
+// same types until one fails. "" when none fails alone.
+std::string KspSolver::rejected_option() const {
+  for (const auto& [name, value] : parse_options(s_.options)) {
+    PetscOptions one = nullptr;
+    KSP ksp = nullptr;
+    PC pc = nullptr;
+    bool refused = false;
+    if (lib().PetscOptionsCreate(&one) != 0) return {};
+    if (lib().PetscOptionsSetValue(one, name.c_str(), value.empty() ? nullptr : value.c_str()) == 0 &&
+        lib().KSPCreate(PETSC_COMM_SELF, &ksp) == 0) {
+      refused = lib().PetscObjectSetOptions(reinterpret_cast<PetscObject>(ksp), one) != 0 ||
+                lib().KSPSetType(ksp, s_.ksp.c_str()) != 0 || lib().KSPGetPC(ksp, &pc) != 0 ||
+                lib().PetscObjectSetOptions(reinterpret_cast<PetscObject>(pc), one) != 0 ||
+                lib().PCSetType(pc, s_.pc.c_str()) != 0 || lib().KSPSetOperators(ksp, a_, a_) != 0 ||
+                lib().KSPSetFromOptions(ksp) != 0;
+    }
+    if (ksp) lib().KSPDestroy(&ksp);
+    lib().PetscOptionsDestroy(&one);
+    if (refused)
+      return ": the option " + name.substr(1) + (value.empty() ? "" : ":" + value) + " of options=" + s_.options +
+             " has a value PETSc does not take for ksp=" + s_.ksp + ", pc=" + s_.pc;
+  }
+  return {};
 }
 
 // A misspelt option would otherwise be ignored silently and the study would
@@ -194,8 +228,8 @@ void KspSolver::refuse_unused_options() {
   for (PetscInt i = 0; i < count; ++i) unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
   lib().PetscOptionsLeftRestore(options_, &count, &names, &values);
   if (!unused.empty())
-    throw Error("petsc: options not used by ksp=" + s_.ksp + ", pc=" + s_.pc + ": " + unused +
-                " (misspelt, or for another KSP or PC type)");
+    throw Unsupported("petsc: options not used by ksp=" + s_.ksp + ", pc=" + s_.pc + ": " + unused +
+                      " (misspelt, or for another KSP or PC type)");
 }
 
 void KspSolver::setup(const BsrMatrix& a) {

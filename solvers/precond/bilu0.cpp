@@ -14,7 +14,7 @@ namespace tb {
 
 Bilu0Factors bilu0_symbolic(const BsrMatrix& a) {
   a.validate();
-  if (a.block_rows != a.block_cols) throw Error("BILU(0): the matrix is not square");
+  if (a.block_rows != a.block_cols) throw Unsupported("BILU(0): the matrix is not square");
   // The pattern and the map into the sweep layout only: the values come with
   // the first factorisation (tb-solve's set-up was mostly copies, issue 23).
   Bilu0Factors f;

@@ -59,7 +59,10 @@ TEST(IbRefusedInput, GridSpacingAndStretching) {
   expect_refused(ib_app(), {"--set", "grid.core_h=-0.1"}, out_dir("h"),
                  {"--set: grid.core_h: given -0.1, allowed >= 0"});
   expect_refused(ib_app(), {"--set", "grid.ratio=0.5"}, out_dir("ratio"),
-                 {"--set: grid.ratio: given 0.5, allowed >= 1"});
+                 {"--set: grid.ratio: given 0.5, allowed >= 1 and <= 2"});
+  // A growth of 1e6 would cross each side of the box in one cell.
+  expect_refused(ib_app(), {"--set", "grid.ratio=1e6"}, out_dir("ratio"),
+                 {"--set: grid.ratio: given 1e+06, allowed >= 1 and <= 2"});
   expect_refused(ib_app(), {"--set", "grid.core_h=0", "--set", "grid.ny=1"}, out_dir("n"),
                  {"--set: grid.ny: given 1, allowed >= 2 and <= 4096"});
   expect_refused(ib_app(), {"--set", "grid.max_z=-3"}, out_dir("box"),

@@ -75,6 +75,32 @@ TEST(Stl, AsciiAndBinaryRoundTrip) {
   fs::remove(binary);
 }
 
+// A body is the inside of its surface: a cube with a face missing has none.
+TEST(Stl, AnOpenSurfaceIsRefused) {
+  std::vector<Triangle> t = cube(0.3, 0.71);
+  t.pop_back();
+  t.pop_back();
+  for (const bool binary : {false, true}) {
+    const std::string path = temp_path(binary ? "open_binary.stl" : "open_ascii.stl");
+    binary ? write_stl_binary(path, t) : write_stl_ascii(path, t);
+    const std::string e = error_of(path);
+    EXPECT_NE(e.find("the surface is not closed: 4 edge(s) belong to one triangle only and 0 to more than two"),
+              std::string::npos)
+        << e;
+    fs::remove(path);
+  }
+  // Two cubes sharing a face: an edge of the shared face joins four triangles.
+  std::vector<Triangle> two = cube(0.0, 1.0);
+  for (Triangle tri : cube(0.0, 1.0)) {
+    for (Vec3& v : tri.v) v[0] += 1.0;
+    two.push_back(tri);
+  }
+  const std::string path = temp_path("two_cubes.stl");
+  write_stl_ascii(path, two);
+  EXPECT_NE(error_of(path).find("the surface is not closed"), std::string::npos) << error_of(path);
+  fs::remove(path);
+}
+
 TEST(Stl, MalformedFilesNameTheFileAndPlace) {
   const std::string bad = temp_path("bad.stl");
   {
