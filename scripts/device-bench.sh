@@ -17,7 +17,8 @@
 #   scripts/device-bench.sh build loops autopilot       # the miniapps' time loops with GPU solvers
 #   scripts/device-bench.sh build tests mpi scaling     # with .carry/mpi: MPI tests, ranks on 16 cores
 #
-# Steps: build (configure and build everything), tests (ctest -L gpu), loops
+# Steps: build (configure and build everything), tests (ctest -L gpu), sanitize
+# (compute-sanitizer's memcheck and racecheck over every GPU test program), loops
 # (bench/time_loops/gpu_loops.py: each miniapp's cases with host and GPU
 # solvers, alternated), autopilot (bench/autopilot/autopilot.py --gpu: host
 # against GPU candidates inside the loops), spmv,
@@ -124,6 +125,17 @@ for step in "$@"; do
       # --timeout: a kernel that never ends (a wait in fgbilu's launch=sweep) costs 2 minutes, not the call.
       ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" 2>&1 |
         tee "$results/gpu-tests.log" | tail -5 ;;
+    sanitize)
+      # compute-sanitizer over every GPU test program: memcheck (out-of-bounds and
+      # misaligned accesses, leaks of device memory) and racecheck (shared-memory
+      # hazards: the group kernels' scratch); SANITIZE_T seconds per program and tool.
+      for exe in "$build"/bin/test_*_gpu; do
+        for tool in memcheck racecheck; do
+          timeout "${SANITIZE_T:-150}" compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 "$exe" \
+            >"$results/sanitize-$tool-$(basename "$exe").txt" 2>&1
+          echo "$tool $(basename "$exe") exit $?" | tee -a "$results/sanitize.txt"
+        done
+      done ;;
     loops)
       timeout "${LOOPS_T:-420}" "$py" bench/time_loops/gpu_loops.py --bin "$build/bin" ${LOOPS_ARGS:-} \
         --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-time-loops.json" >"$results/loops.txt" 2>&1 ;;
@@ -266,7 +278,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3
