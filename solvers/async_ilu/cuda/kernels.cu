@@ -39,6 +39,7 @@
 #include "solvers/async_ilu/group_row_kernels.hpp"
 #include "solvers/async_ilu/kernels.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
+#include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/error.hpp"
 
@@ -196,7 +197,7 @@ index_t factor(const FactorView& f, FactorState s, int sweeps, Schedule schedule
   const std::size_t nb = std::size_t(f.block_size) * std::size_t(f.block_size);
   index_t* bad = s.bad_row;
   const index_t none = f.block_rows;
-  check(cudaMemcpy(bad, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy (async_ilu bad row)");
+  check(cuda_copy::memcpy(bad, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy (async_ilu bad row)");
   const bool sync = schedule == Schedule::synchronous;
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     if (sync) {
@@ -209,13 +210,14 @@ index_t factor(const FactorView& f, FactorState s, int sweeps, Schedule schedule
     cuda_error::check_launch("async_ilu factor_kernel");
   }
   if (sync && sweeps % 2 == 1) {
-    check(cudaMemcpy(s.lu_next, s.lu, std::size_t(f.blocks) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
+    check(cuda_copy::memcpy(s.lu_next, s.lu, std::size_t(f.blocks) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
           "cudaMemcpy (async_ilu factors)");
-    check(cudaMemcpy(s.dinv_next, s.dinv, std::size_t(f.block_rows) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
+    check(cuda_copy::memcpy(s.dinv_next, s.dinv, std::size_t(f.block_rows) * nb * sizeof(double),
+                            cudaMemcpyDeviceToDevice),
           "cudaMemcpy (async_ilu inverses)");
   }
   index_t first = none;
-  check(cudaMemcpy(&first, bad, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy (async_ilu bad row)");
+  check(cuda_copy::memcpy(&first, bad, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy (async_ilu bad row)");
   return first == none ? index_t(-1) : first;
 }
 
@@ -237,13 +239,14 @@ void solve(const FactorView& f, const ApplyState& s, const double* r, double* z,
   check(cudaMemset(s.work, 0, bytes), "cudaMemset (async_ilu work)");
   for (int sweep = 0; sweep < sweeps; ++sweep) launch.lower(f, s.lu, r, buf[sweep % 2], buf[(sweep + 1) % 2]);
   cuda_error::check_launch("async_ilu lower_kernel");
-  if (sweeps % 2 == 1) check(cudaMemcpy(s.y, s.work, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (async_ilu y)");
+  if (sweeps % 2 == 1)
+    check(cuda_copy::memcpy(s.y, s.work, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (async_ilu y)");
   double* zbuf[2] = {z, s.work};
   check(cudaMemset(s.work, 0, bytes), "cudaMemset (async_ilu work)");
   for (int sweep = 0; sweep < sweeps; ++sweep)
     launch.upper(f, s.lu, s.dinv, s.y, zbuf[sweep % 2], zbuf[(sweep + 1) % 2]);
   cuda_error::check_launch("async_ilu upper_kernel");
-  if (sweeps % 2 == 1) check(cudaMemcpy(z, s.work, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (async_ilu z)");
+  if (sweeps % 2 == 1) check(cuda_copy::memcpy(z, s.work, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (async_ilu z)");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "solvers/banded/kernels.hpp"
+#include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/reduction.cuh"
 
@@ -140,7 +141,7 @@ Partials run_reduction(index_t n, Body body, const char* name) {
   combine_blocks<<<1, threads>>>(partial, blocks, partial + 4 * max_blocks);
   cuda_error::check_launch("combine_blocks");
   double r[4];
-  cuda_error::throw_if(cudaMemcpy(r, partial + 4 * max_blocks, sizeof r, cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(r, partial + 4 * max_blocks, sizeof r, cudaMemcpyDeviceToHost),
                        std::string("cudaMemcpy of the ") + name + " result");
   Partials p;
   p.sum[0] = r[0], p.sum[1] = r[1], p.sum[2] = r[2], p.max_abs = r[3];
@@ -157,7 +158,7 @@ void run_sums(index_t n, Body body, double* result, const char* name) {
   cuda_error::check_launch(name);
   combine_sums<K><<<1, threads>>>(partial, blocks, partial + K * max_blocks);
   cuda_error::check_launch("combine_sums");
-  cuda_error::throw_if(cudaMemcpy(result, partial + K * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(result, partial + K * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
                        std::string("cudaMemcpy of the ") + name + " result");
 }
 

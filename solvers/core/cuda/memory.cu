@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "counted_copy.cuh"
 #include "error_check.cuh"
 
 namespace tb::cuda_memory {
@@ -27,7 +28,7 @@ void copy(void* dst, bool dst_device, const void* src, bool src_device, std::siz
                                          : (src_device ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
   const char* name = dst_device ? (src_device ? "device-to-device" : "host-to-device")
                                 : (src_device ? "device-to-host" : "host-to-host");
-  cuda_error::throw_if(cudaMemcpy(dst, src, bytes, kind),
+  cuda_error::throw_if(cuda_copy::memcpy(dst, src, bytes, kind),
                        std::string("cudaMemcpy ") + name + " of " + std::to_string(bytes) + " bytes");
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "counted_copy.cuh"
 #include "error_check.cuh"
 #include "reduction.cuh"
 #include "solvers/core/vector_kernels.hpp"
@@ -106,7 +107,7 @@ double dot(const double* x, const double* y, std::size_t n) {
   sum_partials<<<1, threads>>>(s.partial, blocks, s.result);
   cuda_error::check_launch("sum_partials");
   double result = 0.0;
-  cuda_error::throw_if(cudaMemcpy(&result, s.result, sizeof(double), cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(&result, s.result, sizeof(double), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the dot result");
   return result;
 }
@@ -143,7 +144,7 @@ bool all_finite(const double* x, std::size_t n) {
   find_non_finite<<<blocks_for(n), threads>>>(x, n, s.flag);
   cuda_error::check_launch("find_non_finite");
   int found = 0;
-  cuda_error::throw_if(cudaMemcpy(&found, s.flag, sizeof(int), cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(&found, s.flag, sizeof(int), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the all_finite flag");
   return found == 0;
 }

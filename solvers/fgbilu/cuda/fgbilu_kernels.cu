@@ -7,6 +7,7 @@
 
 #include <climits>
 
+#include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/fgbilu/kernels.hpp"
@@ -378,7 +379,7 @@ index_t cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView&
   cl_factor_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g, flag);
   cuda_error::check_launch("fgbilu cl factorisation (one launch)");
   index_t bad = none;
-  cuda_error::throw_if(cudaMemcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
   return bad == none ? -1 : bad;
 }
 
@@ -408,11 +409,11 @@ void residual(const Stencil7View& a, const double* b, const double* x, double* r
 
 index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_t* flag) {
   const index_t none = INT_MAX;
-  cuda_error::throw_if(cudaMemcpy(flag, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(flag, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy");
   first_bad_kernel<<<blocks_for((long long)cells * n * n), threads>>>(d, cells, n, flag);
   index_t bad = none;
   const cudaError_t launch = cudaGetLastError();
-  const cudaError_t copy = cudaMemcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost);
+  const cudaError_t copy = cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost);
   cuda_error::throw_if(launch, "launch of fgbilu non-finite check");
   cuda_error::throw_if(copy, "cudaMemcpy");
   return bad == none ? -1 : bad;

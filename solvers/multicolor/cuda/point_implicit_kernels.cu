@@ -12,6 +12,7 @@
 
 #include "point_implicit_kernels.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
+#include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/core/error.hpp"
@@ -448,7 +449,8 @@ void describe_colour_csr(LibraryColourSolver& s) {
   }
   const std::size_t bytes = rebased.size() * sizeof(index_t);
   cuda_error::throw_if(cudaMalloc(reinterpret_cast<void**>(&s.rebased_offsets), bytes), "cudaMalloc");
-  cuda_error::throw_if(cudaMemcpy(s.rebased_offsets, rebased.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(s.rebased_offsets, rebased.data(), bytes, cudaMemcpyHostToDevice),
+                       "cudaMemcpy");
   std::size_t buffer_bytes = 0;
   s.x_vec = dense_vector(s.block_rows, s.q);
   const double minus_one = -1.0, one = 1.0;
@@ -506,8 +508,8 @@ std::shared_ptr<LibraryColourSolver> make_library_colour_solver(const RelaxView<
   const std::size_t bytes = std::size_t(block_rows) * sizeof(double*);
   cuda_error::throw_if(cudaMalloc(reinterpret_cast<void**>(&s.d_blocks), bytes), "cudaMalloc");
   cuda_error::throw_if(cudaMalloc(reinterpret_cast<void**>(&s.q_blocks), bytes), "cudaMalloc");
-  cuda_error::throw_if(cudaMemcpy(s.d_blocks, d_host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-  cuda_error::throw_if(cudaMemcpy(s.q_blocks, q_host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(s.d_blocks, d_host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(s.q_blocks, q_host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
   if (nb == 1) describe_colour_csr(s);
   return solver;
 }
@@ -520,7 +522,8 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
   const index_t nb = s.m.block_size;
   const std::size_t bytes = std::size_t(rows) * nb * sizeof(double);
   double* q = s.q + std::size_t(begin) * nb;
-  cuda_error::throw_if(cudaMemcpy(q, b + std::size_t(begin) * nb, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(q, b + std::size_t(begin) * nb, bytes, cudaMemcpyDeviceToDevice),
+                       "cudaMemcpy");
   const double minus_one = -1.0, one = 1.0;
   const index_t nnzb = s.ia[begin + rows] - s.ia[begin];
   if (nnzb > 0 && nb == 1)
@@ -537,7 +540,8 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
       lib().cublasDtrsmBatched(s.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, nb,
                                1, &one, s.d_blocks + begin, nb, s.q_blocks + begin, nb, rows),
       "cublasDtrsmBatched (upper)");
-  cuda_error::throw_if(cudaMemcpy(x + std::size_t(begin) * nb, q, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(x + std::size_t(begin) * nb, q, bytes, cudaMemcpyDeviceToDevice),
+                       "cudaMemcpy");
 }
 
 }  // namespace tb::multicolor::cuda

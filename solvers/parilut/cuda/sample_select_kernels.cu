@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sample_select_kernels.hpp"
+#include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/parilut/splitter_tree.hpp"
 
@@ -137,7 +138,7 @@ void extract_bucket(const double* data, const std::uint8_t* oracles, std::size_t
 
 void copy_to_host(const double* data, std::size_t n, double* host_out) {
   if (n == 0) return;
-  cuda_error::throw_if(cudaMemcpy(host_out, data, n * sizeof(double), cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(host_out, data, n * sizeof(double), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the selection's remainder to the host");
 }
 
