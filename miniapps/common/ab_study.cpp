@@ -19,7 +19,7 @@ std::vector<StudyRow> study_rows(const std::string& label, const LoopSettings& s
   o.found = !r.last_residuals.empty();
   for (const auto& [name, value] : r.last_residuals) o.residuals.emplace_back("res:" + name, value);
   o.figures = r.figures_of_merit;
-  o.linear_seconds = r.split.linear_setup + r.split.linear_solve;
+  o.linear_seconds = r.split[systems::Account::linear_setup] + r.split[systems::Account::linear_solve];
   for (std::size_t i = 0; i < shadow_texts.size(); ++i)
     rows[i + 1] = {
         label + "/shadow-" + std::to_string(i + 1), shadow_texts[i], {}, r.last_step, r.steady, std::nan(""), {}};

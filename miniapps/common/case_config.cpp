@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "autopilot.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/spec.hpp"
+#include "solvers/systems/autopilot_spec.hpp"
 
 namespace tb::harness {
 
@@ -66,7 +66,7 @@ std::string autopilot_table_key(const std::string& key) {
 // A [solver.<system>.autopilot] table written as the autopilot's text form:
 //   candidates = ["gmres+bilu0", "gmres+jacobi"]  every = 10
 // becomes autopilot(candidates=[gmres+bilu0; gmres+jacobi], every=10); the
-// parameters are checked where the text form is (miniapps/common/autopilot.cpp).
+// parameters are checked where the text form is (solvers/systems/autopilot_spec.cpp).
 std::string autopilot_text(const toml::table& t, const std::string& path) {
   std::string out = "autopilot(";
   for (const auto& [k, node] : t) {
@@ -100,8 +100,8 @@ std::string shown_names(const std::vector<std::string>& names) {
 // its parameters and each candidate's syntax here; a candidate the registry
 // cannot build is the autopilot's to refuse (autopilot_slot.cpp).
 void check_solver_specification(const std::string& text) {
-  if (is_autopilot_spec(text)) {
-    for (const auto& candidate : parse_autopilot_spec(text).candidates) parse_spec(candidate);
+  if (systems::is_autopilot_spec(text)) {
+    for (const auto& candidate : systems::parse_autopilot_spec(text).candidates) parse_spec(candidate);
     return;
   }
   make_solver(text);

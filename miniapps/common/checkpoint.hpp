@@ -20,9 +20,11 @@
 #include <string_view>
 
 #include "case_config.hpp"
-#include "system_solvers.hpp"
+#include "solvers/systems/solve_record.hpp"
 
 namespace tb::harness {
+
+using systems::SolverTotals;
 
 struct CheckpointHeader {
   std::string app;

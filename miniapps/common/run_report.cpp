@@ -149,6 +149,17 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
   w.begin_object("time_split");
   for (const auto& [key, seconds] : r.split.entries()) w.value(key, seconds);
   w.end_object();
+  // The copies between host and device memory in the steps, each way (their
+  // seconds are time_split's host_to_device and device_to_host).
+  w.begin_object("transfers");
+  for (const auto& [key, t] : {std::pair{"host_to_device", r.split.accounts.transfers.to_device},
+                               std::pair{"device_to_host", r.split.accounts.transfers.to_host}})
+    w.begin_object(key)
+        .value("copies", (long long)t.copies)
+        .value("bytes", (long long)t.bytes)
+        .value("seconds", t.seconds)
+        .end_object();
+  w.end_object();
   // Decomposed: each entry's least and largest over the ranks (the time split above is rank 0's).
   if (!r.split_over_ranks.empty()) {
     w.begin_object("time_split_over_ranks");

@@ -2,7 +2,6 @@
 
 #include <set>
 
-#include "autopilot.hpp"
 #include "loop_settings.hpp"
 #include "physics/step_failure.hpp"
 #include "solvers/core/backend.hpp"
@@ -11,8 +10,13 @@
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/solver_communicator.hpp"
 #include "solvers/factory/spec.hpp"
+#include "solvers/systems/autopilot_spec.hpp"
 
 namespace tb::harness {
+
+using systems::autopilot_on_ranks_refusal;
+using systems::is_autopilot_spec;
+using systems::parse_autopilot_spec;
 
 namespace {
 
@@ -30,7 +34,7 @@ bool wants_absent_device(const std::string& spec) { return asks_for_cuda(spec) &
 
 // The reason a solver cannot take the matrix, or "" when its set-up succeeds.
 // Decomposed: `a` is this rank's rows, the set-up collective (partitioned_solver.hpp),
-// split where off.blocks is set (Simulation::split_rows).
+// split where off.blocks is set (SystemDeclaration::split_rows).
 std::string set_up_refusal(const std::string& spec, const BsrMatrix& a, bool decomposed, dist::OffRankRows off) {
   try {
     if (wants_absent_device(spec)) return "backend=cuda: " + cuda_unavailable_reason();
@@ -76,23 +80,25 @@ void check_on(const SolverToCheck& s, const BsrMatrix& a, bool decomposed, dist:
   if (const std::string why = set_up_refusal(s.spec, a, decomposed, off); !why.empty()) throw refuse(why);
 }
 
-// Stands in for the harness's solvers during the throw-away first step: sets
+// Stands in for the run's systems during the throw-away first step: sets
 // every specification up on the first matrix of its system and leaves x as the
 // initial guess (the step's later systems have the same format whatever x is).
-class FirstStepProbe final : public LinearSystems {
+class FirstStepProbe final : public systems::SystemRegistry, public systems::LinearSystems {
  public:
-  // Each system's split rows, where the physics has them, come from `sim` (Simulation::split_rows).
-  FirstStepProbe(const std::vector<SolverToCheck>& solvers, const Simulation& sim, bool decomposed)
-      : solvers_(solvers), sim_(sim), decomposed_(decomposed) {
-    for (const std::string& system : sim.linear_systems()) waiting_.insert(system);
-  }
+  FirstStepProbe(const std::vector<SolverToCheck>& solvers, bool decomposed)
+      : solvers_(solvers), decomposed_(decomposed) {}
 
-  SolveStats solve(const std::string& system, const BsrMatrix& a, std::span<const double> b,
-                   std::span<double> x) override {
+  systems::SystemId declare(const systems::SystemDeclaration& d) override {
+    declared_.push_back(d);
+    waiting_.insert(int(declared_.size()) - 1);
+    return systems::SystemId(int(declared_.size()) - 1);
+  }
+  SolveStats solve(systems::SystemId s, const BsrMatrix& a, std::span<const double> b, std::span<double> x) override {
     (void)b, (void)x;
-    if (waiting_.erase(system) > 0) {
-      for (const auto& s : solvers_)
-        if (s.system == system) check_on(s, a, decomposed_, sim_.split_rows(system));
+    if (waiting_.erase(s.index()) > 0) {
+      const systems::SystemDeclaration& d = declared_.at(std::size_t(s.index()));
+      for (const auto& c : solvers_)
+        if (c.system == d.name) check_on(c, a, decomposed_, d.split_rows);
       if (waiting_.empty()) throw EverySystemSeen{};
     }
     SolveStats st;
@@ -100,13 +106,13 @@ class FirstStepProbe final : public LinearSystems {
     st.reason = StopReason::converged_atol;
     return st;
   }
-  // The probe sets solvers up and solves nothing: a cap changes neither.
-  void cap_iterations(const std::string&, int) override {}
+  // The probe sets solvers up and solves nothing: the role of a solve changes neither.
+  void precondition_outer(systems::SystemId, bool, int) override {}
 
  private:
   const std::vector<SolverToCheck>& solvers_;
-  const Simulation& sim_;
-  std::set<std::string> waiting_;
+  std::vector<systems::SystemDeclaration> declared_;
+  std::set<int> waiting_;
   bool decomposed_;
 };
 
@@ -143,7 +149,8 @@ std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const C
 void check_solvers_on_first_step(const MiniappDescription& app, const CaseConfig& config,
                                  const std::vector<SolverToCheck>& solvers) {
   auto sim = app.make(config);
-  FirstStepProbe probe(solvers, *sim, decomposed_run(app, config));
+  FirstStepProbe probe(solvers, decomposed_run(app, config));
+  sim->declare_systems(probe);
   try {
     sim->advance(probe);
   } catch (const EverySystemSeen&) {

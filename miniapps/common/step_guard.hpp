@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "simulation.hpp"
-#include "system_solvers.hpp"
+#include "solvers/systems/solve_record.hpp"
 
 namespace tb::harness {
+
+using systems::SolveRecord;
 
 struct GuardLimits {
   double max_growth = 1e6;    // 0: no growth bound

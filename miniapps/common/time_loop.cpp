@@ -14,6 +14,7 @@
 #include "solvers/core/threading.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/solver_communicator.hpp"
+#include "solvers/systems/checksum.hpp"
 #include "state_snapshot.hpp"
 #include "step_table.hpp"
 
@@ -73,14 +74,42 @@ void append_record(std::vector<std::string>& row, const FoldedSolves& f) {
   const SolveStats& s = f.record.stats;
   row.insert(row.end(),
              {s.solver, std::to_string(f.solves), std::to_string(s.iterations), format_number(s.setup_seconds),
-              format_number(s.solve_seconds), std::string(to_string(s.reason)), folded_checksum(f.checksums)});
+              format_number(s.solve_seconds), std::string(to_string(s.reason)), systems::folded_checksum(f.checksums)});
 }
 
-// Seconds of one step: advance() and the harness's own work (NaN where unknown).
+// Seconds of one step: advance() and the step clock's accounts (none in a shadow's table).
 struct StepTimes {
   double step = std::nan("");
-  double harness = std::nan("");
+  const systems::StepAccounts* accounts = nullptr;
 };
+
+// The step's accounts as steps.csv's columns: each account's seconds, then the
+// copies each way (seconds and bytes).
+void append_accounts(std::vector<std::string>& header, std::vector<std::string>& row, StepTimes times) {
+  using systems::Account;
+  const systems::StepAccounts* a = times.accounts;
+  const auto seconds = [&](Account k) { return a ? format_number((*a)[k]) : std::string(); };
+  const std::pair<const char*, Account> columns[] = {{"harness_s", Account::harness},
+                                                     {"assembly_s", Account::assembly},
+                                                     {"linear_setup_s", Account::linear_setup},
+                                                     {"linear_solve_s", Account::linear_solve},
+                                                     {"shadow_s", Account::shadow},
+                                                     {"probe_s", Account::probe},
+                                                     {"physics_s", Account::physics},
+                                                     {"output_s", Account::output}};
+  header.push_back("step_s");
+  row.push_back(format_number(times.step));
+  for (const auto& [name, account] : columns) {
+    header.push_back(name);
+    row.push_back(seconds(account));
+  }
+  const auto tally = [&](const char* prefix, const transfers::Tally* t) {
+    header.insert(header.end(), {std::string(prefix) + "_s", std::string(prefix) + "_bytes"});
+    row.insert(row.end(), {t ? format_number(t->seconds) : "", t ? std::to_string(t->bytes) : ""});
+  };
+  tally("h2d", a ? &a->transfers.to_device : nullptr);
+  tally("d2h", a ? &a->transfers.to_host : nullptr);
+}
 
 // One row of steps.csv: the step, the physics' figures, each solve, the times.
 void write_step_row(StepTable& table, long step, const StepResult& res, const std::vector<SolveRecord>& records,
@@ -102,8 +131,7 @@ void write_step_row(StepTable& table, long step, const StepResult& res, const st
     header.insert(header.end(), ap.begin(), ap.end());
     row.insert(row.end(), {std::to_string(f.record.candidate + 1), f.record.probe ? "1" : "0"});
   }
-  header.insert(header.end(), {"step_s", "harness_s"});
-  row.insert(row.end(), {format_number(times.step), format_number(times.harness)});
+  append_accounts(header, row, times);
   table.write(header, row);
 }
 
@@ -115,15 +143,8 @@ std::string shadow_key(std::size_t i, const std::string& system) {
 
 namespace {
 
-void add_solve_times(TimeSplit& split, const SystemSolvers& solvers) {
-  for (const auto& r : solvers.driver_records()) {
-    split.linear_setup += r.stats.setup_seconds;
-    split.linear_solve += r.stats.solve_seconds;
-    split.linear_communication += r.stats.communication_seconds;
-  }
-  for (const auto& records : solvers.shadow_records())
-    for (const auto& r : records) split.shadow += r.stats.setup_seconds + r.stats.solve_seconds;
-  split.probe += solvers.probe_seconds();
+void add_communication(TimeSplit& split, const systems::SystemSet& solvers) {
+  for (const auto& r : solvers.driver_records()) split.linear_communication += r.stats.communication_seconds;
 }
 
 bool all_converged(const std::vector<SolveRecord>& records) {
@@ -145,6 +166,33 @@ std::vector<SplitOverRanks> split_over_ranks(const TimeSplit& t) {
 
 }  // namespace
 
+void TimeSplit::add(const systems::StepAccounts& step) {
+  for (std::size_t k = 0; k < systems::account_count; ++k) accounts.seconds[k] += step.seconds[k];
+  for (auto [into, from] : {std::pair{&accounts.transfers.to_device, &step.transfers.to_device},
+                            std::pair{&accounts.transfers.to_host, &step.transfers.to_host}}) {
+    into->copies += from->copies, into->bytes += from->bytes, into->seconds += from->seconds;
+  }
+}
+
+std::vector<std::pair<std::string, double>> TimeSplit::entries() const {
+  using systems::Account;
+  const transfers::Tally &h2d = accounts.transfers.to_device, &d2h = accounts.transfers.to_host;
+  return {{"loop", loop},
+          {"steps", steps},
+          {"assembly", (*this)[Account::assembly]},
+          {"host_to_device", h2d.seconds},
+          {"device_to_host", d2h.seconds},
+          {"linear_setup", (*this)[Account::linear_setup]},
+          {"linear_solve", (*this)[Account::linear_solve]},
+          {"linear_communication", linear_communication},
+          {"shadow_solvers", (*this)[Account::shadow]},
+          {"autopilot_probes", (*this)[Account::probe]},
+          {"physics", (*this)[Account::physics]},
+          {"harness", (*this)[Account::harness]},
+          {"output", (*this)[Account::output]},
+          {"unaccounted", unaccounted()}};
+}
+
 RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSettings& s) {
   const bool writes = s.writes_files;
   // Fields, snapshots and checkpoints: rank 0's alone, or every rank's piece of a decomposed run.
@@ -154,13 +202,10 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     throw Error(std::string(s.checksums ? "run.checksums" : "--dump-systems") +
                 ": a run on several ranks holds each system in pieces; checksums and dumps are one-process studies");
   // A bad specification: nothing written.
-  SystemSolvers solvers(sim.linear_systems(), s.driver_specs, s.shadows, s.decomposed);
-  for (const std::string& system : sim.linear_systems()) {
-    if (const dist::OffRankRows off = sim.split_rows(system); off.blocks) solvers.take_split_rows(system, off);
-    if (sim.accepts_iteration_limit(system)) solvers.accept_iteration_limit(system);
-    solvers.measure_progress(system,
-                             [&sim, system](std::span<const double> x) { return sim.update_progress(system, x); });
-  }
+  systems::SystemSetOptions options{s.driver_specs, {}, s.decomposed, s.app, solver_communicator()->rank() == 0};
+  for (const StudySpec& shadow : s.shadows) options.shadows.push_back({shadow.system, shadow.spec});
+  systems::SystemSet solvers(std::move(options));
+  sim.declare_systems(solvers);
   if (writes_state) fs::create_directories(s.out_dir);
   solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
@@ -196,30 +241,39 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   WallTimer wall;
   bool fields_written = false;
   result.last_step = first - 1;
+  // Every second of the steps goes to one account of the clock: the loop's own
+  // work to harness, advance() to the physics (which charges its assembly, and
+  // the systems their solvers), the fields and checkpoints to output. A step's
+  // accounts run from the last step's to its own (StepClock::take).
+  systems::StepClock& clock = solvers.clock();
+  clock.start(systems::Account::harness);
   for (long step = first; step <= s.steps; ++step) {
-    WallTimer harness;
+    clock.enter(systems::Account::harness);
     threading::adapt_to_load();
     solvers.begin_step(step);
-    double harness_s = harness.seconds();
     StepResult res;
+    clock.enter(systems::Account::physics);
     WallTimer advance;
     try {
       res = sim.advance(solvers);
     } catch (const StepFailure& e) {
       result.stop_reason = e.what();
     }
-    result.split.steps += advance.seconds();
+    const double advance_s = advance.seconds();
+    result.split.steps += advance_s;
+    clock.enter(systems::Account::harness);
     solvers.end_step(res.cfl, res.residual_factor);
-    add_solve_times(result.split, solvers);
-    harness.restart();
-    harness_s += solvers.bookkeeping_seconds();
+    add_communication(result.split, solvers);
     if (!res.residuals.empty()) result.last_residuals = res.residuals;
     if (result.stop_reason.empty())
       result.stop_reason = guard.check(step, res, sim.state_magnitudes(), solvers.driver_records());
     if (!result.stop_reason.empty()) {
       // The failing step's row stays in the tables (its numbers show what went
       // wrong); the fields written are those of the last good state.
-      if (steps && !res.residuals.empty()) write_step_row(*steps, step, res, solvers.driver_records(), {});
+      const systems::StepAccounts accounts = clock.take();
+      result.split.add(accounts);
+      if (steps && !res.residuals.empty())
+        write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance_s, &accounts});
       if (writes_state && last_good.restore(sim)) {
         sim.write_fields(s.out_dir, last_good.step());
         result.stop_reason +=
@@ -236,13 +290,10 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     // Steady only on a finite state whose last solves all converged.
     result.steady = sim.steady_state_reached() && all_converged(solvers.driver_records());
     if (writes_state) last_good.take(sim, step);
-    harness_s += harness.seconds();
-    result.split.harness += harness_s;
-    if (steps) write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance.seconds(), harness_s});
     // The peak before the first field output (VTK's writers add their own).
     if (!fields_written) result.peak_rss_loop_mib = process_memory().peak_rss_mib;
     // The final state is always written: a run must leave something to look at.
-    WallTimer output;
+    clock.enter(systems::Account::output);
     const bool last = result.steady || step == s.steps;
     if (writes_state && (last || (s.output_every > 0 && step % s.output_every == 0))) {
       sim.write_fields(s.out_dir, step);
@@ -255,10 +306,14 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
           s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots(), {}, digest},
           state.str(), rank, ranks);
     }
-    result.split.output += output.seconds();
+    // The row comes last, so that it holds the step's output too.
+    const systems::StepAccounts accounts = clock.take();
+    result.split.add(accounts);
+    if (steps) write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance_s, &accounts});
     progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);
     if (result.steady) break;
   }
+  result.split.loop = wall.seconds();
   progress.finish();
   if (result.stop_reason.empty() && !result.steady && sim.must_converge() && result.last_step >= s.steps)
     result.unconverged = true;

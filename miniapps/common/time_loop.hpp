@@ -2,7 +2,6 @@
 // The time loop every miniapp runs (time_loop.cpp), and the entry point that
 // turns a command line into one run, a run with shadow solvers, or independent
 // A/B runs (miniapp_main.cpp, ab_study.cpp).
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -15,16 +14,20 @@
 #include "case_config.hpp"
 #include "command_line.hpp"
 #include "simulation.hpp"
+#include "solvers/systems/system_set.hpp"
 #include "step_guard.hpp"
-#include "system_solvers.hpp"
 
 namespace tb::harness {
 
+using systems::AutopilotReport;
+using systems::SolveRecord;
+using systems::SolverTotals;
+
 struct MiniappDescription {
-  std::string name;                               // "tb-incomp"
-  std::string summary;                            // one line for --help
-  std::vector<std::string> samples;               // sample command lines for --help
-  std::vector<std::string> systems;               // linear systems; each gets a key solver.<system>
+  std::string name;                  // "tb-incomp"
+  std::string summary;               // one line for --help
+  std::vector<std::string> samples;  // sample command lines for --help
+  std::vector<std::string> systems;  // linear systems; each gets a key solver.<system>
   std::function<void(CaseSchema&)> declare_keys;  // the physics' own keys
   // Cross-key checks that need no mesh or grid, with whether the run splits
   // its domain over ranks: run at start-up on every rank before anything is
@@ -64,31 +67,22 @@ struct LoopSettings {
   double rss_at_start_mib = std::nan("");  // the process's resident memory as main() began (libraries, runtime)
 };
 
-// Where the steps' time went, summed over the steps of this run.
+// Where the steps' time went, summed over the steps of this run: the step
+// clock's accounts (solvers/systems/step_clock.hpp), each less the
+// host<->device copies made in it, which are counted apart.
 struct TimeSplit {
-  double steps = 0.0;         // the physics' advance(), linear solves included
-  double linear_setup = 0.0;  // driver solvers' set-up (symbolic and numeric)
-  double linear_solve = 0.0;  // driver solvers' solves
+  double loop = 0.0;   // the loop's wall time, its steps from start to end
+  double steps = 0.0;  // the physics' advance(), linear solves included
+  systems::StepAccounts accounts;
   // Of linear_solve: this rank's time in the distributed solvers' allreduces and
   // ghost waits (latency and waiting for slower ranks); 0 on one process.
   double linear_communication = 0.0;
-  double shadow = 0.0;   // shadow solvers, set-up and solve
-  double probe = 0.0;    // autopilot probes: the candidates not in charge, set-up and solve
-  double harness = 0.0;  // checksums, dumps, checks, snapshots, step tables, load sampling
-  double output = 0.0;   // fields and checkpoints
-  double physics() const { return steps - linear_setup - linear_solve - shadow - probe; }
+  double operator[](systems::Account a) const { return accounts[a]; }
+  void add(const systems::StepAccounts& step);
+  // The loop's time no account holds (the step table's rows, the progress line).
+  double unaccounted() const { return loop - accounts.total(); }
   // Each entry by its summary.json key (time_split), in the order written there.
-  std::array<std::pair<const char*, double>, 9> entries() const {
-    return {{{"steps", steps},
-             {"linear_setup", linear_setup},
-             {"linear_solve", linear_solve},
-             {"linear_communication", linear_communication},
-             {"shadow_solvers", shadow},
-             {"autopilot_probes", probe},
-             {"physics", physics()},
-             {"harness", harness},
-             {"output", output}}};
-  }
+  std::vector<std::pair<std::string, double>> entries() const;
 };
 
 // A decomposed run's time split, entry by entry, from its least to its largest
@@ -121,6 +115,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
 
 // The case keys every miniapp has: run.* and solver.<system>.
 CaseSchema make_schema(const MiniappDescription& app);
+
 
 // main() of a miniapp. Returns the exit status: 0 done, 1 a solve or step
 // failed, 2 bad input or usage (the message names the key, file or option).

@@ -156,11 +156,11 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   if (share_) numbering = {share_->owned(), share_->global_size(), share_->global_rows()};
   disc_ = std::make_unique<EulerDiscretisation>(mesh_, std::move(kinds), settings, share_ ? &numbering : nullptr);
   std::vector<State> initial(std::size_t(mesh_.num_cells()), disc_->settings().free_stream);
-  const PseudoTimeSettings pseudo = make_pseudo_time_settings(config);
-  // The cap applies to the matrix-free form's inner solves only (advance()).
+  PseudoTimeSettings pseudo = make_pseudo_time_settings(config);
+  // The cap applies to the matrix-free form's inner solves only.
   const bool has_inner = pseudo.jacobian == JacobianForm::matrix_free || pseudo.matrix_free_after_stall;
-  inner_maxit_ = has_inner ? int(config.integer("jacobian.matrix_free_inner_maxit")) : 0;
-  scheme_ = scheme_line(pseudo, cell_ordering_name(config), inner_maxit_);
+  pseudo.matrix_free.inner_maxit = has_inner ? int(config.integer("jacobian.matrix_free_inner_maxit")) : 0;
+  scheme_ = scheme_line(pseudo, cell_ordering_name(config), pseudo.matrix_free.inner_maxit);
   solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), pseudo, share_.get());
 }
 
@@ -201,24 +201,10 @@ std::vector<BoundaryKind> CompressibleSimulation::receive_piece(const harness::C
   return kinds;
 }
 
-double CompressibleSimulation::update_progress(const std::string&, std::span<const double> x) {
-  return solver_->trial_reduction(x);
-}
-
-// A piece's Jacobian comes split (JacobianPattern): the solvers read its off-rank part where it is.
-dist::OffRankRows CompressibleSimulation::split_rows(const std::string&) const {
-  if (!share_) return {};
-  return {&solver_->off_rank_block(), disc_->pattern().ghost_columns};
-}
-
-harness::StepResult CompressibleSimulation::advance(harness::LinearSystems& solvers) {
+harness::StepResult CompressibleSimulation::advance(systems::LinearSystems& systems) {
   const long step = solver_->steps() + 1;
-  const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves and steps are one and the same
-  const PseudoStepReport r = solver_->step([&](const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-    if (inner_maxit_ > 0) solvers.cap_iterations("flow", solver_->preconditioning() ? inner_maxit_ : 0);
-    // Matrix-free, a solve at its iteration limit is a preconditioner's (the outer iteration goes on): no line.
-    return solvers.solve_or_warn("tb-comp2d", step, "flow", a, b, x, speaks && !solver_->preconditioning());
-  });
+  const bool speaks = !share_ || share_->rank() == 0;  // the ranks' steps are one and the same
+  const PseudoStepReport r = solver_->step(systems);
   if (r.retries > 0 && speaks)
     std::fprintf(stderr, "tb-comp2d: step %ld: non-physical state, redone with CFL %.3g (%d cut%s)\n", step, r.cfl,
                  r.retries, r.retries > 1 ? "s" : "");

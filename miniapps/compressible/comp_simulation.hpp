@@ -27,18 +27,12 @@ class CompressibleSimulation final : public harness::Simulation {
   explicit CompressibleSimulation(const harness::CaseConfig& config, bool decompose = false);
   ~CompressibleSimulation() override;
 
-  std::vector<std::string> linear_systems() const override { return {"flow"}; }
-  harness::StepResult advance(harness::LinearSystems& solvers) override;
-  dist::OffRankRows split_rows(const std::string& system) const override;
+  void declare_systems(systems::SystemRegistry& registry) override { solver_->declare_systems(registry); }
+  harness::StepResult advance(systems::LinearSystems& systems) override;
   bool steady_state_reached() const override { return solver_->converged(); }
   // A pseudo-transient run exists to converge: reaching run.steps short of it
   // is a failed run (exit 1), not a result (issue 24).
   bool must_converge() const override { return true; }
-  // Seed 001 §6: FGMRES to one order of residual reduction, "but only up to a
-  // maximum of 60 iterations": a solve stopped there is the method's inexact step.
-  bool accepts_iteration_limit(const std::string&) const override { return true; }
-  // The pseudo-time step's residual reduction by the update x (trial_reduction).
-  double update_progress(const std::string& system, std::span<const double> x) override;
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
   void write_fields(const std::filesystem::path& dir, long step) override;
@@ -67,7 +61,6 @@ class CompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;
   double reference_length_ = 1.0;
-  int inner_maxit_ = 0;         // jacobian.matrix_free_inner_maxit where a matrix-free form uses it, else 0
   harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };

@@ -18,14 +18,6 @@ namespace tb::immersed {
 
 namespace {
 
-// speaks: rank 0 of a decomposed run (the ranks' solves are one and the same).
-SolveFunction reporting(harness::LinearSystems& solvers, long step, bool speaks) {
-  return [&solvers, step, speaks](const std::string& system, const BsrMatrix& a, std::span<const double> b,
-                                  std::span<double> x) {
-    return solvers.solve_or_warn("tb-ib", step, system, a, b, x, speaks);
-  };
-}
-
 bool warn_without_vtk(bool& warned) {
   if (vtk_output_available()) return false;
   if (!warned) std::fprintf(stderr, "tb-ib: built without VTK: no .vts/.vtp/.pvd output\n");
@@ -86,8 +78,8 @@ FlowSimulation::FlowSimulation(const harness::CaseConfig& config, bool decompose
           std::make_unique<ImmersedFlow>(slab_.grid, make_body(config), make_flow_settings(config), slab_.share.get())),
       steady_tol_(config.real("time.steady_tol")) {}
 
-harness::StepResult FlowSimulation::advance(harness::LinearSystems& solvers) {
-  const StepReport r = flow_->step(reporting(solvers, flow_->steps() + 1, slab_.root()));
+harness::StepResult FlowSimulation::advance(systems::LinearSystems& systems) {
+  const StepReport r = flow_->step(systems);
   last_change_ = r.velocity_change;
   double speed = 0.0;
   for (int d = 0; d < 3; ++d) speed = std::max(speed, harness::max_magnitude(flow_->velocity(d)));
@@ -188,8 +180,13 @@ PoissonSimulation::PoissonSimulation(const harness::CaseConfig& config, bool dec
   if (slab_.share) check_ghost_planes(grid_, cells_, *slab_.share);
 }
 
-harness::StepResult PoissonSimulation::advance(harness::LinearSystems& solvers) {
-  result_ = solve_manufactured_poisson(grid_, cells_, condition_, reporting(solvers, 1, slab_.root()));
+void PoissonSimulation::declare_systems(systems::SystemRegistry& registry) {
+  registry.declare(systems::SystemDeclaration::named("advection_diffusion"));
+  pressure_id_ = registry.declare(systems::SystemDeclaration::named("pressure"));
+}
+
+harness::StepResult PoissonSimulation::advance(systems::LinearSystems& systems) {
+  result_ = solve_manufactured_poisson(grid_, cells_, condition_, systems, pressure_id_);
   if (slab_.share) result_.max_error = slab_.share->max(result_.max_error);
   solved_ = true;
   return {1.0, 1.0, std::nan(""), {{"max_error", result_.max_error}}};

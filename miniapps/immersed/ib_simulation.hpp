@@ -38,8 +38,8 @@ class FlowSimulation final : public harness::Simulation {
   // decompose: split the grid over the run's ranks when there are several.
   explicit FlowSimulation(const harness::CaseConfig& config, bool decompose = false);
 
-  std::vector<std::string> linear_systems() const override { return ib_systems; }
-  harness::StepResult advance(harness::LinearSystems& solvers) override;
+  void declare_systems(systems::SystemRegistry& registry) override { flow_->declare_systems(registry); }
+  harness::StepResult advance(systems::LinearSystems& systems) override;
   bool steady_state_reached() const override;
   std::vector<std::pair<std::string, double>> state_magnitudes() const override;
   void save_state(std::ostream& out) const override;
@@ -67,8 +67,9 @@ class PoissonSimulation final : public harness::Simulation {
  public:
   explicit PoissonSimulation(const harness::CaseConfig& config, bool decompose = false);
 
-  std::vector<std::string> linear_systems() const override { return ib_systems; }
-  harness::StepResult advance(harness::LinearSystems& solvers) override;
+  // Both systems of the case, as the flow declares them; the Poisson problem solves "pressure".
+  void declare_systems(systems::SystemRegistry& registry) override;
+  harness::StepResult advance(systems::LinearSystems& systems) override;
   bool steady_state_reached() const override { return solved_; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
@@ -85,6 +86,7 @@ class PoissonSimulation final : public harness::Simulation {
   BodyCondition condition_;
   GhostCells cells_;
   PoissonResult result_;
+  systems::SystemId pressure_id_;
   bool solved_ = false;
 };
 

@@ -47,20 +47,8 @@ FvGrid IncompressibleSimulation::slab_of_this_rank(const FvGrid& whole) {
   return FvGrid::piece(whole, slab.first_held(), slab.held(), slab.planes_below, slab.planes_below + slab.planes);
 }
 
-// A slab's systems come split (StencilPattern): the solvers read the ghost columns' blocks where they are.
-dist::OffRankRows IncompressibleSimulation::split_rows(const std::string& system) const {
-  if (!share_ || (system != "momentum" && system != "pressure")) return {};
-  const StencilPattern& p = system == "momentum" ? flow_->momentum_system() : flow_->poisson_system();
-  return {&p.off_rank, p.ghost_columns};
-}
-
-harness::StepResult IncompressibleSimulation::advance(harness::LinearSystems& solvers) {
-  const long step = flow_->steps() + 1;
-  const bool speaks = !share_ || share_->rank() == 0;  // the ranks' solves are one and the same
-  const StepReport r =
-      flow_->step([&](const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-        return solvers.solve_or_warn("tb-incomp", step, system, a, b, x, speaks);
-      });
+harness::StepResult IncompressibleSimulation::advance(systems::LinearSystems& systems) {
+  const StepReport r = flow_->step(systems);
   last_change_ = r.velocity_change;
   last_domain_cfl_ = flow_->settings().dt * harness::max_magnitude(flow_->velocity()) / domain_length_;
   last_divergence_ = r.divergence;

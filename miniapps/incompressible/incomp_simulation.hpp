@@ -26,9 +26,8 @@ class IncompressibleSimulation final : public harness::Simulation {
   explicit IncompressibleSimulation(const harness::CaseConfig& config, bool decompose = false);
   ~IncompressibleSimulation() override;
 
-  std::vector<std::string> linear_systems() const override { return {"momentum", "pressure"}; }
-  harness::StepResult advance(harness::LinearSystems& solvers) override;
-  dist::OffRankRows split_rows(const std::string& system) const override;
+  void declare_systems(systems::SystemRegistry& registry) override { flow_->declare_systems(registry); }
+  harness::StepResult advance(systems::LinearSystems& systems) override;
   bool steady_state_reached() const override;
   std::vector<std::pair<std::string, double>> state_magnitudes() const override;
   void save_state(std::ostream& out) const override;

@@ -19,7 +19,6 @@
 // cylinder, docs/compressible.md); the outer iteration sees them. One
 // residual evaluation (and ghost exchange) per outer iteration; vectors
 // allocated once.
-#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -28,16 +27,25 @@
 #include "physics/domain_share.hpp"
 #include "solvers/krylov/krylov_method.hpp"
 #include "solvers/krylov/solve_stats.hpp"
+#include "solvers/systems/linear_systems.hpp"
 
 namespace tb::compressible {
 
 struct MatrixFreeSettings {
   double rtol = 0.1;  // outer FGMRES: relative residual of the second-order system
   int maxit = 20;     // outer iterations (= the restart length), each one preconditioner solve
+  // Each preconditioner solve stops after at most this many iterations where
+  // its specification allows more (0: its own maxit).
+  int inner_maxit = 0;
 };
 
-// Solves the first-order system: b in, x holding the initial guess (zero) and the solution.
-using FirstOrderSolve = std::function<SolveStats(std::span<const double> b, std::span<double> x)>;
+// The preconditioner's system: the first-order matrix `a`, solved as the
+// linear system `system` of the run's systems.
+struct FirstOrderSystem {
+  systems::LinearSystems& systems;
+  systems::SystemId system;
+  const BsrMatrix& a;
+};
 
 class MatrixFreeSystem {
  public:
@@ -48,11 +56,12 @@ class MatrixFreeSystem {
 
   // dw = the solution for the state w, whose residual of this order is r;
   // shift: V/dtau per local cell; rhs = -r on the owned cells. Each
-  // preconditioner solve's statistics are appended to `inner`; returns the
+  // preconditioner application solves first_order (from zero); its statistics
+  // are appended to `inner`, its seconds added to inner_seconds; returns the
   // outer iteration's (iterations: outer ones).
   SolveStats solve(const std::vector<State>& w, const std::vector<State>& r, int order, std::span<const double> shift,
-                   std::span<const double> rhs, std::span<double> dw, const FirstOrderSolve& first_order,
-                   std::vector<SolveStats>& inner);
+                   std::span<const double> rhs, std::span<double> dw, const FirstOrderSystem& first_order,
+                   std::vector<SolveStats>& inner, double& inner_seconds);
 
   // y = (V/dtau + dR/dw) x by the difference above, without the solve around
   // it (tests compare it with the coloured Jacobian's product).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <istream>
 #include <limits>
+#include <optional>
 #include <ostream>
 
 #include "physics/compressible/coloured_jacobian.hpp"
@@ -144,20 +145,33 @@ double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
   return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
 }
 
-PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
+// Seed 001 §6: FGMRES to one order of residual reduction, "but only up to a
+// maximum of 60 iterations": a solve stopped there is the method's inexact step.
+void PseudoTimeSolver::declare_systems(systems::SystemRegistry& registry) {
+  systems::SystemDeclaration d = systems::SystemDeclaration::named("flow");
+  d.accepts_iteration_limit = true;
+  d.probe = this;
+  if (share_) d.split_rows = {&off_rank_, disc_.pattern().ghost_columns};
+  flow_id_ = registry.declare(d);
+}
+
+PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
   const std::size_t own = std::size_t(owned_);
   PseudoStepReport rep;
   rep.order = order_;
   auto t0 = clock::now();
+  std::optional<systems::AssemblyTimer> assembly(std::in_place, systems);
   disc_.spectral_radius_sums(w_, sums_);
   rep.jacobian_s += seconds_since(t0);
   rhs_.resize(own * num_vars);
   for (std::size_t c = 0; c < own; ++c)
     for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
+  assembly.reset();
   for (;; ++rep.retries) {
     if (rep.retries > settings_.max_retries)
       throw StepFailure("pseudo-time step " + std::to_string(steps_ + 1) + ": still non-physical after " +
                         std::to_string(settings_.max_retries) + " CFL reductions (cfl " + std::to_string(cfl_) + ")");
+    assembly.emplace(systems);
     set_shift(cfl_);
     t0 = clock::now();
     rep.jacobian_reused = !coloured_ && reuses_jacobian();
@@ -166,11 +180,12 @@ PseudoStepReport PseudoTimeSolver::step(const LinearSolve& solve) {
     else if (!rep.jacobian_reused)
       assemble_first_order(w_, cfl_);
     rep.jacobian_s += seconds_since(t0);
+    assembly.reset();
     dw_.assign(own * num_vars, 0.0);
     if (matrix_free_) {
-      solve_matrix_free(solve, rep);
+      solve_matrix_free(systems, rep);
     } else {
-      rep.solves.push_back(solve(a_, rhs_, dw_));
+      rep.solves.push_back(systems.solve(flow_id_, a_, rhs_, dw_));
     }
     const double omega = relaxation(dw_);
     if (make_trial(dw_, omega)) {
@@ -279,24 +294,27 @@ void PseudoTimeSolver::assemble_first_order(const std::vector<State>& w, double 
   if (settings_.jacobian_reuse > 1) assembled_w_ = w;  // a copy into the capacity of the last one
 }
 
-void PseudoTimeSolver::solve_matrix_free(const LinearSolve& solve, PseudoStepReport& rep) {
+void PseudoTimeSolver::solve_matrix_free(systems::LinearSystems& systems, PseudoStepReport& rep) {
   const auto t_outer = clock::now();
   double inner_s = 0.0;
-  const FirstOrderSolve first_order = [&](std::span<const double> b, std::span<double> x) {
-    const auto t_inner = clock::now();
-    SolveStats st = solve(a_, b, x);
-    inner_s += seconds_since(t_inner);
-    return st;
-  };
-  preconditioning_ = true;
-  SolveStats outer;
-  try {
-    outer = matrix_free_->solve(w_, r_, order_, shift_, rhs_, dw_, first_order, rep.solves);
-  } catch (...) {
-    preconditioning_ = false;
-    throw;
-  }
-  preconditioning_ = false;
+  // Each solve of the first-order system preconditions the outer iteration,
+  // stopped at the matrix-free form's inner cap, whatever the run's systems do otherwise.
+  struct Preconditioning {
+    systems::LinearSystems& systems;
+    systems::SystemId flow;
+    bool& on;
+    Preconditioning(systems::LinearSystems& s, systems::SystemId f, bool& flag, int inner_maxit)
+        : systems(s), flow(f), on(flag) {
+      on = true;
+      systems.precondition_outer(flow, true, inner_maxit);
+    }
+    ~Preconditioning() {
+      on = false;
+      systems.precondition_outer(flow, false, 0);
+    }
+  } preconditioning(systems, flow_id_, preconditioning_, settings_.matrix_free.inner_maxit);
+  const SolveStats outer =
+      matrix_free_->solve(w_, r_, order_, shift_, rhs_, dw_, {systems, flow_id_, a_}, rep.solves, inner_s);
   rep.outer_iterations += outer.iterations;
   rep.outer_converged = outer.converged();
   rep.jacobian_s += seconds_since(t_outer) - inner_s;

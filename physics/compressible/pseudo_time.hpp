@@ -54,6 +54,7 @@
 #include "physics/compressible/matrix_free_system.hpp"
 #include "physics/domain_share.hpp"
 #include "solvers/krylov/solve_stats.hpp"
+#include "solvers/systems/linear_systems.hpp"
 
 namespace tb::compressible {
 
@@ -100,10 +101,6 @@ struct PseudoTimeSettings {
 
 class ColouredJacobian;
 
-// Solves A x = b, x holding the initial guess. On a decomposed mesh, A holds
-// this rank's block rows (global block columns), b and x its own entries.
-using LinearSolve = std::function<SolveStats(const BsrMatrix& a, std::span<const double> b, std::span<double> x)>;
-
 struct PseudoStepReport {
   int order = 1;       // the residual's order during this step
   double cfl = 0.0;    // the CFL number the accepted update used
@@ -129,29 +126,39 @@ struct PseudoStepReport {
   std::vector<SolveStats> solves;
 };
 
-class PseudoTimeSolver {
+// Its progress probe (systems::ProgressProbe) is trial_reduction: how far a
+// solution of the step's system would carry the pseudo-time iteration.
+class PseudoTimeSolver final : public systems::ProgressProbe {
  public:
   // share: this rank's part of a decomposed mesh (disc's mesh is the piece,
   // `initial` has a state per local cell); null for the whole mesh. It must
   // outlive the solver.
   PseudoTimeSolver(EulerDiscretisation& disc, std::vector<State> initial, PseudoTimeSettings settings,
                    const DomainShare* share = nullptr);
-  ~PseudoTimeSolver();
+  ~PseudoTimeSolver() override;
 
   // On a piece, the blocks of this rank's rows in the ghosts' columns
   // (JacobianPattern::off_rank, columns named by pattern().ghost_columns):
   // refilled where they are with each Jacobian, beside the a of each solve.
   const BsrMatrix& off_rank_block() const { return off_rank_; }
-  PseudoStepReport step(const LinearSolve& solve);
+  // Declares the system "flow" (an inexact Newton step: a solve at its
+  // iteration limit with a reduced residual is accepted; this solver as its
+  // progress probe; on a piece, off_rank_block() beside each solve's matrix).
+  void declare_systems(systems::SystemRegistry& registry);
+  // One pseudo-time step, its linear solves through `systems`: on a
+  // decomposed mesh, A holds this rank's block rows, b and x its own entries.
+  PseudoStepReport step(systems::LinearSystems& systems);
   bool converged() const;
   // Called from within step()'s solve: how far the update dw (a solution of
   // the step's system) would carry the iteration, ||r(w + omega dw)|| / ||r(w)||
   // with omega as step() relaxes it, +inf for a non-physical state. The state,
   // its residual and the step are untouched (only trial_, which step() writes
   // after the solve, and a residual scratch array). The solver autopilot weighs
-  // its candidates with it (issue 29). NaN (cannot tell) where the solve is a
-  // preconditioner application of the matrix-free system.
+  // its candidates with it (ProgressProbe). NaN (cannot tell) where the solve
+  // is a preconditioner application of the matrix-free system.
   double trial_reduction(std::span<const double> dw);
+  const char* name() const override { return "pseudo-time residual reduction"; }
+  double progress(std::span<const double> dw) override { return trial_reduction(dw); }
 
   // Per local cell; only the owned ones' residuals are meaningful on a piece.
   const std::vector<State>& state() const { return w_; }
@@ -183,7 +190,7 @@ class PseudoTimeSolver {
   bool make_trial(std::span<const double> dw, double omega);
   // dw_ from the matrix-free system, each preconditioner application a solve
   // of the first-order system a_ (JacobianForm::matrix_free).
-  void solve_matrix_free(const LinearSolve& solve, PseudoStepReport& rep);
+  void solve_matrix_free(systems::LinearSystems& systems, PseudoStepReport& rep);
   void start_matrix_free();
   // Whether this step may solve with the Jacobian already in a_ (jacobian_reuse).
   bool reuses_jacobian() const;
@@ -216,6 +223,7 @@ class PseudoTimeSolver {
   std::unique_ptr<ColouredJacobian> coloured_;     // JacobianForm::exact: a_ is its pattern
   std::unique_ptr<MatrixFreeSystem> matrix_free_;  // JacobianForm::matrix_free, or after the switch
   bool preconditioning_ = false;
+  systems::SystemId flow_id_;
   // jacobian_reuse: the state and CFL a_ was assembled at (the state kept so
   // that a restart assembles the same a_), the steps it has served since,
   // the order then, and whether the last step was healthy.

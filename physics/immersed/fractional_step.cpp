@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <ostream>
 
 #include "physics/step_failure.hpp"
@@ -158,10 +159,16 @@ void ImmersedFlow::advection(int e, std::span<double> out) const {
   }
 }
 
-void ImmersedFlow::predictor(const SolveFunction& solve, StepReport& r) {
+void ImmersedFlow::declare_systems(systems::SystemRegistry& registry) {
+  advection_diffusion_id_ = registry.declare(systems::SystemDeclaration::named("advection_diffusion"));
+  pressure_id_ = registry.declare(systems::SystemDeclaration::named("pressure"));
+}
+
+void ImmersedFlow::predictor(systems::LinearSystems& systems, StepReport& r) {
   const double dt = settings_.dt, half = 0.5 * dt * settings_.nu;
   const BoxConditions box = velocity_box();
   for (int e = 0; e < 3; ++e) {
+    std::optional<systems::AssemblyTimer> assembly(std::in_place, systems);
     const FaceValue wall = [&](int side, const Vec3&) { return face_value(e, side); };
     advection(e, work_);
     apply_laplacian(grid_, ib_, box, wall, u_[e], rhs_);
@@ -177,7 +184,8 @@ void ImmersedFlow::predictor(const SolveFunction& solve, StepReport& r) {
     set_ghost_rhs(
         ib_, BodyCondition::dirichlet, [&](const GhostCell& g) { return body_->velocity(g.boundary_point)[e]; }, rhs_);
     u_old_[e] = u_[e];
-    const SolveStats st = solve("advection_diffusion", ad_matrix_, owned(rhs_), owned(u_[e]));
+    assembly.reset();
+    const SolveStats st = systems.solve(advection_diffusion_id_, ad_matrix_, owned(rhs_), owned(u_[e]));
     if (!st.converged()) r.failed.push_back("advection_diffusion");
     exchange(u_[e]);
   }
@@ -204,12 +212,15 @@ void ImmersedFlow::interpolate_faces() {
   }
 }
 
-void ImmersedFlow::pressure_solve(const SolveFunction& solve, StepReport& r) {
+void ImmersedFlow::pressure_solve(systems::LinearSystems& systems, StepReport& r) {
   const double scale = settings_.rho / settings_.dt;
+  {
+    const systems::AssemblyTimer assembly(systems);
 #pragma omp parallel for schedule(static)
-  for (index_t cell = begin_; cell < end_; ++cell)
-    rhs_[cell] = ib_.types[cell] == CellType::fluid ? -scale * face_divergence(grid_, faces_, grid_.ijk(cell)) : 0.0;
-  const SolveStats st = solve("pressure", p_matrix_, owned(rhs_), owned(p_));
+    for (index_t cell = begin_; cell < end_; ++cell)
+      rhs_[cell] = ib_.types[cell] == CellType::fluid ? -scale * face_divergence(grid_, faces_, grid_.ijk(cell)) : 0.0;
+  }
+  const SolveStats st = systems.solve(pressure_id_, p_matrix_, owned(rhs_), owned(p_));
   if (!st.converged()) r.failed.push_back("pressure");
   exchange(p_);
 }
@@ -269,12 +280,15 @@ void ImmersedFlow::project(StepReport& r) {
   if (not_finite > 0.0) throw StepFailure("step " + std::to_string(steps_ + 1) + ": the velocity is no longer finite");
 }
 
-StepReport ImmersedFlow::step(const SolveFunction& solve) {
+StepReport ImmersedFlow::step(systems::LinearSystems& systems) {
   StepReport r;
-  if (body_->move_to(time_ + settings_.dt)) place_body();
-  predictor(solve, r);
+  if (body_->move_to(time_ + settings_.dt)) {
+    const systems::AssemblyTimer assembly(systems);  // the matrices' rows of the moved body
+    place_body();
+  }
+  predictor(systems, r);
   interpolate_faces();
-  pressure_solve(solve, r);
+  pressure_solve(systems, r);
   project(r);
   time_ += settings_.dt;
   ++steps_;

@@ -28,7 +28,7 @@
 #include "physics/domain_share.hpp"
 #include "physics/immersed/face_field.hpp"
 #include "physics/immersed/scalar_system.hpp"
-#include "physics/immersed/solve_function.hpp"
+#include "solvers/systems/linear_systems.hpp"
 
 namespace tb::immersed {
 
@@ -59,7 +59,10 @@ class ImmersedFlow {
   ImmersedFlow(const ImmersedFlow&) = delete;
   ImmersedFlow& operator=(const ImmersedFlow&) = delete;
 
-  StepReport step(const SolveFunction& solve);
+  // Declares the two systems, "advection_diffusion" (one matrix, three
+  // right-hand sides a step) then "pressure", keeping their handles.
+  void declare_systems(systems::SystemRegistry& registry);
+  StepReport step(systems::LinearSystems& systems);
 
   const CartesianGrid& grid() const { return grid_; }
   const Body& body() const { return *body_; }
@@ -80,9 +83,9 @@ class ImmersedFlow {
   void place_body();
   void fill_cleared(const std::vector<CellType>& before);
   void advection(int d, std::span<double> out) const;
-  void predictor(const SolveFunction& solve, StepReport& r);
+  void predictor(systems::LinearSystems& systems, StepReport& r);
   void interpolate_faces();
-  void pressure_solve(const SolveFunction& solve, StepReport& r);
+  void pressure_solve(systems::LinearSystems& systems, StepReport& r);
   void project(StepReport& r);
   double face_value(int d, int side) const;
   BoxConditions velocity_box() const;
@@ -98,6 +101,7 @@ class ImmersedFlow {
   CartesianGrid grid_;
   std::unique_ptr<Body> body_;
   FlowSettings settings_;
+  systems::SystemId advection_diffusion_id_, pressure_id_;
   const DomainShare* share_;
   index_t begin_, end_;  // owned cells
   index_t faces_end_;    // the owned cells and the first plane above: their low faces are the owned cells' faces

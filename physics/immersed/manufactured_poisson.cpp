@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace tb::immersed {
 
@@ -16,7 +17,8 @@ Vec3 manufactured_gradient(const Vec3& x) {
 }
 
 PoissonResult solve_manufactured_poisson(const CartesianGrid& grid, const GhostCells& ib, BodyCondition body,
-                                         const SolveFunction& solve) {
+                                         systems::LinearSystems& systems, systems::SystemId pressure) {
+  std::optional<systems::AssemblyTimer> assembly(std::in_place, systems);
   const SystemPattern pattern = make_system_pattern(grid, ib);
   BsrMatrix a = pattern.matrix;
   const BoxConditions box{FaceKind::dirichlet, FaceKind::dirichlet, FaceKind::dirichlet,
@@ -41,7 +43,8 @@ PoissonResult solve_manufactured_poisson(const CartesianGrid& grid, const GhostC
   const auto owned = [&](std::vector<double>& v) {
     return std::span<double>(v).subspan(std::size_t(begin), std::size_t(end - begin));
   };
-  r.stats = solve("pressure", a, owned(rhs), owned(r.phi));
+  assembly.reset();
+  r.stats = systems.solve(pressure, a, owned(rhs), owned(r.phi));
   for (index_t cell = begin; cell < end; ++cell)
     if (ib.types[cell] == CellType::fluid)
       r.max_error = std::max(r.max_error, std::abs(r.phi[cell] - manufactured_phi(grid.centre(grid.ijk(cell)))));

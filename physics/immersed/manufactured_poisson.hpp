@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "physics/immersed/scalar_system.hpp"
-#include "physics/immersed/solve_function.hpp"
+#include "solvers/systems/linear_systems.hpp"
 
 namespace tb::immersed {
 
@@ -22,9 +22,10 @@ struct PoissonResult {
   SolveStats stats;
 };
 
-// Assembles and solves the system (named "pressure") through `solve`; on a
-// rank's piece of the grid its rows, with the other ranks (phi: the owned cells' values).
+// Assembles and solves the system (`pressure`, declared by the caller) through
+// `systems`; on a rank's piece of the grid its rows, with the other ranks (phi:
+// the owned cells' values).
 PoissonResult solve_manufactured_poisson(const CartesianGrid& grid, const GhostCells& ib, BodyCondition body,
-                                         const SolveFunction& solve);
+                                         systems::LinearSystems& systems, systems::SystemId pressure);
 
 }  // namespace tb::immersed

@@ -60,39 +60,56 @@ std::span<double> FractionalStep::owned_part(std::vector<double>& v, index_t wid
 
 // phi from A phi = b, or as p^{n+1} - p^n from A p^{n+1} = A p^n + b started
 // at p^n (PressureUnknown); p_'s ghosts are current since the last projection.
-void FractionalStep::pressure_solve(const SolveFunction& solve, StepReport& r) {
+void FractionalStep::declare_systems(systems::SystemRegistry& registry) {
+  const auto declare = [&](const char* name, const StencilPattern& p) {
+    systems::SystemDeclaration d = systems::SystemDeclaration::named(name);
+    if (share_) d.split_rows = {&p.off_rank, p.ghost_columns};
+    return registry.declare(d);
+  };
+  momentum_id_ = declare("momentum", momentum_);
+  pressure_id_ = declare("pressure", poisson_);
+}
+
+void FractionalStep::pressure_solve(systems::LinearSystems& systems, StepReport& r) {
   const std::span<double> b = owned_part(rhs_p_, 1), x = owned_part(phi_, 1);
   const bool whole = settings_.pressure_unknown == PressureUnknown::pressure;
   std::fill(phi_.begin(), phi_.end(), 0.0);
   const index_t begin = grid_.owned_cell_begin();
   if (whole) {
+    const systems::AssemblyTimer assembly(systems);
     add_poisson_product(grid_, poisson_, poisson_.matrix, &poisson_.off_rank, p_, b);
     std::copy_n(p_.begin() + begin, x.size(), x.begin());
   }
-  if (!solve("pressure", poisson_.matrix, b, x).converged()) r.failed.push_back("pressure");
+  if (!systems.solve(pressure_id_, poisson_.matrix, b, x).converged()) r.failed.push_back("pressure");
   if (whole)
     for (std::size_t i = 0; i < x.size(); ++i) x[i] -= p_[std::size_t(begin) + i];
 }
 
-StepReport FractionalStep::step(const SolveFunction& solve) {
+StepReport FractionalStep::step(systems::LinearSystems& systems) {
   const double dt = settings_.dt;
   const index_t n = grid_.dim();
   StepReport r;
   u_old_ = u_;
   boundaries_.advance_outflow(u_, dt);
-  pressure_gradient(grid_, p_, grad_p_);
-  r.momentum_residual =
-      assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force},
-                        momentum_.matrix, rhs_m_, share_, &momentum_.off_rank);
+  {
+    const systems::AssemblyTimer assembly(systems);
+    pressure_gradient(grid_, p_, grad_p_);
+    r.momentum_residual =
+        assemble_momentum(grid_, boundaries_, momentum_, {u_, grad_p_, settings_.nu, dt, settings_.body_force},
+                          momentum_.matrix, rhs_m_, share_, &momentum_.off_rank);
+  }
   std::fill(du_.begin(), du_.end(), 0.0);
-  if (!solve("momentum", momentum_.matrix, owned_part(rhs_m_, n), owned_part(du_, n)).converged())
+  if (!systems.solve(momentum_id_, momentum_.matrix, owned_part(rhs_m_, n), owned_part(du_, n)).converged())
     r.failed.push_back("momentum");
   for (std::size_t i = 0; i < u_.size(); ++i) u_[i] += du_[i];
   exchange(u_, n);  // u* on the ghosts, for the Rhie-Chow faces of the owned cells
 
   rhie_chow_velocities(grid_, boundaries_, u_, p_, grad_p_, dt, faces_);
-  poisson_rhs(grid_, faces_, dt, rhs_p_);
-  pressure_solve(solve, r);
+  {
+    const systems::AssemblyTimer assembly(systems);
+    poisson_rhs(grid_, faces_, dt, rhs_p_);
+  }
+  pressure_solve(systems, r);
   exchange(phi_, 1);  // the projection's differences across the owned cells' faces
   project(grid_, phi_, dt, grad_p_, faces_, u_, p_);
   // Every ghost now holds its owner's state, as written, checked and restarted

@@ -13,7 +13,6 @@
 // its own rows only (in the whole grid's numbering, of which a slab's cells are
 // one contiguous range), refreshes the ghost planes after each update (u*, phi,
 // then u, p), and reduces its norms and maxima over the ranks.
-#include <functional>
 #include <iosfwd>
 #include <span>
 #include <string>
@@ -24,14 +23,9 @@
 #include "physics/incompressible/operators.hpp"
 #include "physics/incompressible/stencil_pattern.hpp"
 #include "solvers/krylov/solve_stats.hpp"
+#include "solvers/systems/linear_systems.hpp"
 
 namespace tb::incompressible {
-
-// Solves A x = b for the named system ("momentum", "pressure"); x holds the
-// initial guess. The miniapp passes the harness's solvers here. On a piece, A is
-// the rank's rows (whole-grid block columns) and b, x its entries.
-using SolveFunction = std::function<SolveStats(const std::string& system, const BsrMatrix& a, std::span<const double> b,
-                                               std::span<double> x)>;
 
 // What the pressure system's unknown is. The matrix is the same: `correction`
 // solves A phi = b from phi = 0; `pressure` solves A p^{n+1} = A p^n + b from
@@ -66,7 +60,12 @@ class FractionalStep {
   FractionalStep(const FractionalStep&) = delete;
   FractionalStep& operator=(const FractionalStep&) = delete;
 
-  StepReport step(const SolveFunction& solve);
+  // Declares the two systems, "momentum" then "pressure" (on a piece, with
+  // their blocks in ghost columns: StencilPattern), keeping their handles.
+  void declare_systems(systems::SystemRegistry& registry);
+  // Solves each system through `systems` by its handle: on a piece, A is the
+  // rank's rows and b, x its entries.
+  StepReport step(systems::LinearSystems& systems);
 
   const FvGrid& grid() const { return grid_; }
   const Boundaries& boundaries() const { return boundaries_; }
@@ -96,7 +95,7 @@ class FractionalStep {
 
  private:
   void report_maxima(StepReport& r) const;
-  void pressure_solve(const SolveFunction& solve, StepReport& r);
+  void pressure_solve(systems::LinearSystems& systems, StepReport& r);
   // Ghosts take their owners' values (nothing on one process).
   void exchange(std::span<double> values, index_t width) const {
     if (share_) share_->exchange(values, width);
@@ -108,6 +107,7 @@ class FractionalStep {
   Boundaries boundaries_;
   FlowSettings settings_;
   StencilPattern momentum_, poisson_;
+  systems::SystemId momentum_id_, pressure_id_;
   std::vector<double> u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
   FaceVelocities faces_;
   double time_ = 0.0;

@@ -28,9 +28,13 @@ class DecaySimulation final : public harness::Simulation {
     f_.assign(u_.size(), 1.0);
     b_.resize(u_.size());
   }
-  std::vector<std::string> linear_systems() const override { return {"heat"}; }
+  void declare_systems(systems::SystemRegistry& registry) override {
+    systems::SystemDeclaration d = systems::SystemDeclaration::named("heat");
+    d.accepts_iteration_limit = inexact;
+    heat_ = registry.declare(d);
+  }
 
-  harness::StepResult advance(harness::LinearSystems& solvers) override {
+  harness::StepResult advance(systems::LinearSystems& solvers) override {
     ++step_;
     if (step_ == fail_at_step) throw StepFailure("step " + std::to_string(step_) + ": made to fail");
     const double scale = 1.0 + 0.01 / double(step_ * step_);  // changes every step, settles for a steady state
@@ -44,8 +48,8 @@ class DecaySimulation final : public harness::Simulation {
     const long solves = solves_per_step + long(more_solves_each_step) * (step_ - 1);
     for (long s = 0; s < solves; ++s) {  // the same system again, as a matrix-free step's preconditioner
       x = u_;
-      if (iteration_cap > 0) solvers.cap_iterations("heat", iteration_cap);
-      solvers.solve("heat", a_, b_, x);
+      if (iteration_cap > 0) solvers.precondition_outer(heat_, true, iteration_cap);
+      solvers.solve(heat_, a_, b_, x);
     }
     double change = 0.0;
     if (grow_from > 0 && step_ >= grow_from)
@@ -59,7 +63,6 @@ class DecaySimulation final : public harness::Simulation {
   }
   bool steady_state_reached() const override { return last_change_ < steady_tol; }
   bool must_converge() const override { return converge; }
-  bool accepts_iteration_limit(const std::string&) const override { return inexact; }
   std::vector<std::pair<std::string, double>> state_magnitudes() const override {
     return {{"max |u|", harness::max_magnitude(u_)}};
   }
@@ -76,8 +79,8 @@ class DecaySimulation final : public harness::Simulation {
   long grow_from = 0;             // from this step on (0: never) the state is multiplied by growth
   double growth = 1.0;
   bool converge = false;  // must_converge()
-  bool inexact = false;   // accepts_iteration_limit()
-  int iteration_cap = 0;  // LinearSystems::cap_iterations before each solve (0: none)
+  bool inexact = false;   // SystemDeclaration::accepts_iteration_limit (set before the run)
+  int iteration_cap = 0;  // LinearSystems::precondition_outer before each solve (0: none)
   void save_state(std::ostream& out) const override {
     out.write(reinterpret_cast<const char*>(&step_), sizeof step_);
     out.write(reinterpret_cast<const char*>(&time_), sizeof time_);
@@ -103,6 +106,7 @@ class DecaySimulation final : public harness::Simulation {
   std::vector<double> u_, f_, b_;
   double mass_ = 0.05, dt_ = 0.5, time_ = 0.0, last_change_ = 1.0;
   long step_ = 0;
+  systems::SystemId heat_;
 };
 
 }  // namespace tb::test

@@ -339,7 +339,7 @@ TEST(Comp2dHarness, ProgressProbesLeaveTheStepAloneAndMeasureItsResidualFactor) 
   int checked = 0;
   const std::size_t in_charge = column("flow:in_charge");
   std::map<long, std::map<int, double>> progress;  // step -> candidate -> its update's factor
-  for (const AutopilotProbe& p : r.autopilots[0].probes) {
+  for (const systems::AutopilotProbe& p : r.autopilots[0].probes) {
     if (p.cut) continue;  // stopped early: no update to ask about
     ASSERT_FALSE(std::isnan(p.progress)) << "step " << p.step;
     progress[p.step][p.candidate] = p.progress;

@@ -11,12 +11,12 @@
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/rank_counts.hpp"
 #include "miniapps/common/solver_check.hpp"
-#include "miniapps/common/solver_slot.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "run_files.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/matrix_market.hpp"
+#include "solvers/systems/solver_slot.hpp"
 
 namespace tb {
 namespace {
@@ -358,12 +358,12 @@ SolveStats stopped_at_limit(double initial, double final) {
 }
 
 TEST(SolverTotals, CountAsFailedOnlyTheSolvesNotAccepted) {
-  EXPECT_TRUE(accepted_solve(stopped_at_limit(1.0, 0.5), true));
-  EXPECT_FALSE(accepted_solve(stopped_at_limit(1.0, 0.5), false));
-  EXPECT_FALSE(accepted_solve(stopped_at_limit(1.0, 1.0), true));  // no progress
+  EXPECT_TRUE(systems::accepted_solve(stopped_at_limit(1.0, 0.5), true));
+  EXPECT_FALSE(systems::accepted_solve(stopped_at_limit(1.0, 0.5), false));
+  EXPECT_FALSE(systems::accepted_solve(stopped_at_limit(1.0, 1.0), true));  // no progress
   SolveStats broke = stopped_at_limit(1.0, 0.5);
   broke.reason = StopReason::breakdown;
-  EXPECT_FALSE(accepted_solve(broke, true));
+  EXPECT_FALSE(systems::accepted_solve(broke, true));
   SolverTotals t;
   t.add(stopped_at_limit(1.0, 0.5), true);
   t.add(broke, false);
@@ -583,7 +583,7 @@ TEST(SolverSlot, FactorsOnlyValuesItHasNotFactoredLast) {
   a.row_ptr = {0, 2, 5, 7};
   a.col_idx = {0, 1, 0, 1, 2, 1, 2};
   a.values = {4, -1, -1, 4, -1, -1, 4};
-  SolverSlot slot;
+  systems::SolverSlot slot;
   slot.solver = make_solver("cg(rtol=1e-12,maxit=10)+jacobi");
   const std::vector<double> b = {1, 2, 3};
   std::vector<double> x(3);
@@ -592,15 +592,15 @@ TEST(SolverSlot, FactorsOnlyValuesItHasNotFactoredLast) {
     EXPECT_TRUE(slot.run(a, b, x).converged());
     return slot.last_refresh;
   };
-  EXPECT_EQ(refresh_of(), Refresh::symbolic);
-  EXPECT_EQ(refresh_of(), Refresh::none);  // constant so far
+  EXPECT_EQ(refresh_of(), systems::Refresh::symbolic);
+  EXPECT_EQ(refresh_of(), systems::Refresh::none);  // constant so far
   a.values[0] = 5;
-  EXPECT_EQ(refresh_of(), Refresh::numeric);
-  EXPECT_EQ(refresh_of(), Refresh::none);  // the same values again: by their hash
+  EXPECT_EQ(refresh_of(), systems::Refresh::numeric);
+  EXPECT_EQ(refresh_of(), systems::Refresh::none);  // the same values again: by their hash
   a.values[6] = 6;
-  EXPECT_EQ(refresh_of(), Refresh::numeric);
+  EXPECT_EQ(refresh_of(), systems::Refresh::numeric);
   a.values[6] = 4;  // values factored before, but not last
-  EXPECT_EQ(refresh_of(), Refresh::numeric);
+  EXPECT_EQ(refresh_of(), systems::Refresh::numeric);
   // The solution is the current matrix's (a skipped update would leave the operator's values stale).
   std::vector<double> ax(3);
   spmv(a, x.data(), ax.data());
@@ -614,7 +614,7 @@ TEST(SolverSlot, FactorsOnlyValuesItHasNotFactoredLast) {
   a.values = {9, -2, -2, 9, -2, -2, 9};
   x.assign(3, 0.0);
   EXPECT_TRUE(slot.run(same, b, x).converged());
-  EXPECT_EQ(slot.last_refresh, Refresh::none);
+  EXPECT_EQ(slot.last_refresh, systems::Refresh::none);
   spmv(same, x.data(), ax.data());
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(ax[std::size_t(i)], b[std::size_t(i)], 1e-10);
 }

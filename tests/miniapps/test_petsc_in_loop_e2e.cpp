@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "miniapps/common/system_solvers.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "miniapps/incompressible/incomp_case.hpp"
 #include "miniapps/incompressible/incomp_simulation.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/matrix_market.hpp"
 #include "solvers/petsc/petsc_solver.hpp"
+#include "solvers/systems/system_set.hpp"
 
 namespace tb {
 namespace {
@@ -52,7 +52,8 @@ TEST(PetscInLoop, IncompSolvesEqualOfflineSolvesOfTheDumpedSystems) {
 
   const fs::path dir = fs::temp_directory_path() / ("tb-petsc-loop-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  SystemSolvers solvers({"momentum", "pressure"}, {{"momentum", momentum_spec}, {"pressure", pressure_spec}}, {});
+  systems::SystemSet solvers({.specs = {{"momentum", momentum_spec}, {"pressure", pressure_spec}}});
+  sim.declare_systems(solvers);
   solvers.dump_steps(dir, {dumped_step});
   for (long step = 1; step <= dumped_step; ++step) {
     solvers.begin_step(step);

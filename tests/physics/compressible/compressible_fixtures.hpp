@@ -2,6 +2,7 @@
 // The shipped coarse cylinder mesh, a distorted copy of it, random admissible
 // states near the free stream, and a registry solver for the Jacobian systems.
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -157,6 +158,30 @@ inline std::vector<State> perturbed_free_stream(const EulerSettings& s, index_t 
     w[c] = s.gas.conserved({f.rho * (1.0 + amplitude * r[4 * c]), f.u + amplitude * r[4 * c + 1],
                             f.v + amplitude * r[4 * c + 2], f.p * (1.0 + amplitude * r[4 * c + 3])});
   return w;
+}
+
+// Solves A x = b, x holding the initial guess: a test's stand-in for the run's systems.
+using LinearSolve = std::function<SolveStats(const BsrMatrix& a, std::span<const double> b, std::span<double> x)>;
+
+// The flow system of a pseudo-time solver solved by a function.
+class FunctionSystems final : public systems::SystemRegistry, public systems::LinearSystems {
+ public:
+  explicit FunctionSystems(const LinearSolve& solve) : solve_(solve) {}
+  systems::SystemId declare(const systems::SystemDeclaration&) override { return systems::SystemId(0); }
+  SolveStats solve(systems::SystemId, const BsrMatrix& a, std::span<const double> b, std::span<double> x) override {
+    return solve_(a, b, x);
+  }
+  void precondition_outer(systems::SystemId, bool, int) override {}
+
+ private:
+  const LinearSolve& solve_;
+};
+
+// One pseudo-time step whose linear solves `solve` does.
+inline PseudoStepReport step(PseudoTimeSolver& solver, const LinearSolve& solve) {
+  FunctionSystems systems(solve);
+  solver.declare_systems(systems);
+  return solver.step(systems);
 }
 
 // One registry solver, set up on the first solve and updated after.

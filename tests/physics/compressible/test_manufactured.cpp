@@ -84,7 +84,7 @@ MmsError solve_manufactured(index_t n, bool triangles, double mu, int order, Gra
   PseudoTimeSolver solver(disc, w0, pt);
   JacobianSolver linear("gmres(restart=60,rtol=1e-4,maxit=300)+bilu0");
   const LinearSolve solve = linear.function();
-  while (!solver.converged() && solver.steps() < 400) solver.step(solve);
+  while (!solver.converged() && solver.steps() < 400) step(solver, solve);
   EXPECT_TRUE(solver.converged()) << n << " cells per side: not converged in 400 steps";
   MmsError e;
   double area = 0.0;

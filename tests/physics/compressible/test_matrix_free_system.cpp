@@ -72,14 +72,19 @@ TEST(MatrixFreeSystem, SolvesTheSecondOrderSystemPreconditionedByTheFirstOrderOn
   jac.assemble(disc, c.w, c.r, 2, c.shift, exact);
   auto inner = make_solver("fgmres(restart=50,rtol=1e-10,maxit=200)+bilu0");
   inner->setup(first);
-  const FirstOrderSolve solve = [&](std::span<const double> b, std::span<double> x) { return inner->solve(b, x); };
+  const LinearSolve inner_solve = [&](const BsrMatrix&, std::span<const double> b, std::span<double> x) {
+    return inner->solve(b, x);
+  };
+  FunctionSystems systems(inner_solve);
 
-  MatrixFreeSystem system(disc, nullptr, cells, {.rtol = 1e-6, .maxit = 40});
+  MatrixFreeSystem system(disc, nullptr, cells, {.rtol = 1e-6, .maxit = 40, .inner_maxit = 0});
   std::vector<double> rhs(std::size_t(cells) * num_vars), dw(rhs.size());
   for (std::size_t i = 0; i < std::size_t(cells); ++i)
     for (int k = 0; k < num_vars; ++k) rhs[i * num_vars + std::size_t(k)] = -c.r[i][std::size_t(k)];
   std::vector<SolveStats> solves;
-  const SolveStats outer = system.solve(c.w, c.r, 2, c.shift, rhs, dw, solve, solves);
+  double inner_seconds = 0.0;
+  const SolveStats outer =
+      system.solve(c.w, c.r, 2, c.shift, rhs, dw, {systems, systems::SystemId(0), first}, solves, inner_seconds);
   EXPECT_TRUE(outer.converged()) << outer.line();
   EXPECT_EQ(int(solves.size()), outer.iterations);
   std::vector<double> lhs(rhs.size());

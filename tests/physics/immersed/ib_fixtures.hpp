@@ -4,7 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "physics/immersed/solve_function.hpp"
+#include "../../common/registry_systems.hpp"
+#include "physics/immersed/fractional_step.hpp"
 #include "solvers/factory/registry.hpp"
 
 namespace tb::test {
@@ -15,22 +16,20 @@ inline std::vector<double> uniform_nodes(double lo, double hi, index_t cells) {
   return x;
 }
 
-// One solver per system name, set up on the first solve and updated after.
-class RegistrySolve {
+// One solver per system (the same specification for each), set up on every solve.
+class RegistrySolve : public RegistrySystems {
  public:
-  explicit RegistrySolve(std::string spec = "bicgstab(rtol=1e-12,maxit=5000)+jacobi") : spec_(std::move(spec)) {}
-  immersed::SolveFunction function() {
-    return [this](const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-      auto& s = solvers_[system];
-      if (!s) s = make_solver(spec_);
-      s->setup(a);
-      return s->solve(b, x);
-    };
+  explicit RegistrySolve(std::string spec = "bicgstab(rtol=1e-12,maxit=5000)+jacobi")
+      : RegistrySystems({}, std::move(spec), /*setup_every_solve=*/true) {}
+  // One step of `flow`, whose systems these are (declared on its first step).
+  immersed::StepReport step(immersed::ImmersedFlow& flow) {
+    if (stepped_ != &flow) flow.declare_systems(*this);
+    stepped_ = &flow;
+    return flow.step(*this);
   }
 
  private:
-  std::string spec_;
-  std::map<std::string, std::unique_ptr<LinearSolver>> solvers_;
+  const immersed::ImmersedFlow* stepped_ = nullptr;
 };
 
 }  // namespace tb::test

@@ -21,7 +21,8 @@ double mms_error(index_t cells, BodyCondition body) {
       {uniform_nodes(0.0, 1.0, cells), uniform_nodes(0.0, 1.0, cells), uniform_nodes(0.0, 1.0, cells)});
   const GhostCells ib = build_ghost_cells(grid, Sphere({0.52, 0.49, 0.505}, 0.23));
   RegistrySolve solver;
-  const PoissonResult r = solve_manufactured_poisson(grid, ib, body, solver.function());
+  const tb::systems::SystemId pressure = solver.declare(tb::systems::SystemDeclaration::named("pressure"));
+  const PoissonResult r = solve_manufactured_poisson(grid, ib, body, solver, pressure);
   EXPECT_TRUE(r.stats.converged()) << r.stats.line();
   return r.max_error;
 }

@@ -24,7 +24,7 @@ TEST(SphereFlow, ProjectionIsDivergenceFreeAndDragIsPositive) {
   RegistrySolve solver("bicgstab(rtol=1e-10,maxit=2000)+jacobi");
   StepReport r;
   for (int n = 0; n < 5; ++n) {
-    r = flow.step(solver.function());
+    r = solver.step(flow);
     ASSERT_TRUE(r.failed.empty()) << r.failed.front();
   }
   const Sphere& sphere = dynamic_cast<const Sphere&>(flow.body());

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "../../common/registry_systems.hpp"
 #include "physics/incompressible/fractional_step.hpp"
 #include "solvers/factory/registry.hpp"
 
@@ -36,34 +37,26 @@ inline std::array<BoundarySpec, 6> channel_sides() {
 }
 
 // One solver per system, set up on the first solve and updated after.
-class RegistrySolvers {
+class RegistrySolvers : public RegistrySystems {
  public:
   explicit RegistrySolvers(std::string momentum = "bicgstab(rtol=1e-10,maxit=500)+bilu0",
                            std::string pressure = "cg(rtol=1e-11,maxit=2000)+bilu0")
-      : specs_{{"momentum", std::move(momentum)}, {"pressure", std::move(pressure)}} {}
-  SolveFunction function() {
-    return [this](const std::string& system, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
-      auto& s = solvers_[system];
-      if (!s) {
-        s = make_solver(specs_.at(system));
-        s->setup(a);
-      } else {
-        s->update(a);
-      }
-      return s->solve(b, x);
-    };
+      : RegistrySystems({{"momentum", std::move(momentum)}, {"pressure", std::move(pressure)}}) {}
+  // One step of `flow`, whose systems these are (declared on its first step).
+  StepReport step(FractionalStep& flow) {
+    if (stepped_ != &flow) flow.declare_systems(*this);
+    stepped_ = &flow;
+    return flow.step(*this);
   }
 
  private:
-  std::map<std::string, std::string> specs_;
-  std::map<std::string, std::unique_ptr<LinearSolver>> solvers_;
+  const FractionalStep* stepped_ = nullptr;
 };
 
 // Steps until max |du/dt| < tol or max_steps; returns the steps taken.
 inline long march_to_steady(FractionalStep& flow, RegistrySolvers& solvers, double tol, long max_steps) {
-  const SolveFunction solve = solvers.function();
   for (long n = 1; n <= max_steps; ++n) {
-    const StepReport r = flow.step(solve);
+    const StepReport r = solvers.step(flow);
     if (!r.failed.empty()) throw Error("a " + r.failed.front() + " solve failed");
     if (r.velocity_change < tol) return n;
   }

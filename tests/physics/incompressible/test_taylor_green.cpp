@@ -40,7 +40,7 @@ double taylor_green_error(index_t n, double dt, double end_time, double amp = 1.
   }
   RegistrySolvers solvers;
   const long steps = std::lround(end_time / dt);
-  for (long s = 0; s < steps; ++s) EXPECT_TRUE(flow.step(solvers.function()).failed.empty());
+  for (long s = 0; s < steps; ++s) EXPECT_TRUE(solvers.step(flow).failed.empty());
   double worst = 0.0;
   for (index_t cell = 0; cell < g.num_cells(); ++cell)
     for (int e = 0; e < 2; ++e)

@@ -19,8 +19,8 @@ void expect_z_invariant_matches_2d(const std::array<BoundarySpec, 6>& sides, con
   RegistrySolvers s2("bicgstab(rtol=1e-13,maxit=500)+bilu0", "cg(rtol=1e-13,maxit=2000)+bilu0");
   RegistrySolvers s3("bicgstab(rtol=1e-13,maxit=500)+bilu0", "cg(rtol=1e-13,maxit=2000)+bilu0");
   for (int n = 0; n < 6; ++n) {
-    ASSERT_TRUE(flat.step(s2.function()).failed.empty());
-    ASSERT_TRUE(deep.step(s3.function()).failed.empty());
+    ASSERT_TRUE(s2.step(flat).failed.empty());
+    ASSERT_TRUE(s3.step(deep).failed.empty());
   }
   const FvGrid& g = flat.grid();
   double worst = 0.0, scale = 0.0;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -12,9 +13,10 @@
 #include "solvers/core/timer.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/solver_communicator.hpp"
-#include "system_solvers.hpp"
+#include "solvers/systems/checksum.hpp"
+#include "solvers/systems/solve_record.hpp"
 
-namespace tb::harness {
+namespace tb::systems {
 
 namespace {
 
@@ -90,6 +92,22 @@ AutopilotSlot::AutopilotSlot(std::string system, AutopilotSpec spec)
     if (slot.solver && slot.solver->complete() == nullptr) slot.solver->method().share_workspace(krylov_);
 }
 
+void AutopilotSlot::use_clock(StepClock* clock) {
+  clock_ = clock;
+  for (SolverSlot& slot : slots_) slot.clock = clock;
+}
+
+// Charges the step's clock, where there is one, with `a` while in scope.
+class AutopilotSlot::Charge {
+ public:
+  Charge(StepClock* clock, Account a, bool held) {
+    if (clock) scope_.emplace(*clock, a, held);
+  }
+
+ private:
+  std::optional<StepClock::Scope> scope_;
+};
+
 void AutopilotSlot::refuse(int k, const std::string& why) {
   const std::string line = "candidate " + std::to_string(k + 1) + " (" + spec_.candidates[std::size_t(k)] + "): " + why;
   std::fprintf(stderr, "autopilot for system '%s': refused %s\n", system_.c_str(), line.c_str());
@@ -124,6 +142,8 @@ void AutopilotSlot::begin_step(long step) {
 void AutopilotSlot::start_up(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0) {
   for (int k = 0; k < int(slots_.size()); ++k) {
     if (policy_.refused(k)) continue;
+    const bool in_charge = k == policy_.in_charge();
+    const Charge charge(clock_, in_charge ? Account::linear_setup : Account::probe, !in_charge);
     WallTimer t;
     try {
       slots_[std::size_t(k)].refresh(a);
@@ -140,6 +160,7 @@ void AutopilotSlot::start_up(const BsrMatrix& a, std::span<const double> b, std:
     }
   }
   if (spec_.deterministic && std::isnan(per_iteration_[std::size_t(policy_.in_charge())])) {
+    const Charge charge(clock_, Account::probe, true);
     WallTimer t;
     calibrate(a, b, x0);
     probe_seconds_ += t.seconds();
@@ -323,6 +344,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
     // (No solve in charge has run before the first round: NaN.)
     double budget =
         std::isnan(last_in_charge_cost_) ? std::numeric_limits<double>::infinity() : 2.0 * last_in_charge_cost_;
+    const Charge charge(clock_, Account::probe, true);
     WallTimer probes;
     std::fill(probe_accepted_.begin(), probe_accepted_.end(), char(0));
     for (int k : policy_.probe_order()) {
@@ -363,6 +385,7 @@ SolveStats AutopilotSlot::solve(const BsrMatrix& a, std::span<const double> b, s
   pending_setup_ = 0.0;
   solved_by_ = in_charge;
   if (probe_now) {
+    const Charge charge(clock_, Account::probe, true);
     WallTimer asking;
     ask_progress(in_charge, x);
     step_probe_seconds_ += asking.seconds();
@@ -414,7 +437,7 @@ void AutopilotSlot::ask_progress(int k, std::span<const double> x) {
   if (!spec_.progress || !progress_ || step_failed_[i] == AutopilotPolicy::cut_short ||
       step_failed_[i] == AutopilotPolicy::solve_failed)
     return;
-  step_progress_[i] = progress_(x);
+  step_progress_[i] = progress_->progress(x);
 }
 
 void AutopilotSlot::end_step(double cfl, double residual_factor) {
@@ -505,4 +528,4 @@ void AutopilotSlot::load(const std::string& text) {
   restored_ = true;
 }
 
-}  // namespace tb::harness
+}  // namespace tb::systems

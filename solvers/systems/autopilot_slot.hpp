@@ -5,17 +5,17 @@
 // amortised over the steps between pattern changes, and the fallback when the
 // one in charge fails. The decisions are AutopilotPolicy's (autopilot.hpp).
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "autopilot.hpp"
-#include "solver_slot.hpp"
+#include "solvers/systems/autopilot_policy.hpp"
+#include "solvers/systems/linear_systems.hpp"
+#include "solvers/systems/solver_slot.hpp"
 
-namespace tb::harness {
+namespace tb::systems {
 
 // What summary.json shows of one system's autopilot.
 struct AutopilotReport {
@@ -43,18 +43,21 @@ class AutopilotSlot {
   // Steps of the run, for amortising a set-up before any pattern has changed.
   void plan_steps(long steps) { planned_steps_ = steps; }
   // The system accepts a solve stopped by its iteration limit with a reduced
-  // residual (Simulation::accepts_iteration_limit): such a solve is not solved
+  // residual (SystemDeclaration::accepts_iteration_limit): such a solve is not solved
   // again by the others (the policy still sees that it missed its tolerance).
   void accept_iteration_limit() { limit_ok_ = true; }
   // Every candidate's solves stop after at most n iterations (0: their own
-  // maxit), from the next solve on (LinearSystems::cap_iterations): a solve
+  // maxit), from the next solve on (LinearSystems::precondition_outer): a solve
   // stopped there has met its own limit, not a probe's cut.
   void cap_iterations(int n);
-  // How far a solution would carry the nonlinear iteration
-  // (Simulation::update_progress): asked on probe steps of every candidate
-  // whose solve ran to its end, the one in charge too, for the policy's weights.
-  using Progress = std::function<double(std::span<const double> x)>;
-  void measure_progress(Progress progress) { progress_ = std::move(progress); }
+  // How far a solution would carry the nonlinear iteration (the system's
+  // ProgressProbe): asked on probe steps of every candidate whose solve ran to
+  // its end, the one in charge too, for the policy's weights. Null: none.
+  void measure_progress(ProgressProbe* probe) { progress_ = probe; }
+  // The step's clock: the probes (start-up set-ups and calibration of the
+  // candidates not in charge included) are charged as probing, the one in
+  // charge and its fallbacks as linear set-up and solve.
+  void use_clock(StepClock* clock);
 
   void begin_step(long step);
   // On probe steps the candidates to probe solve the system first, from the
@@ -63,7 +66,7 @@ class AutopilotSlot {
   // the others are tried from the same initial guess.
   SolveStats solve(const BsrMatrix& a, std::span<const double> b, std::span<double> x);
   // Feeds the step's costs (the slowest rank's, under MPI) and the step's
-  // nonlinear residual factor (StepResult::residual_factor) to the policy.
+  // nonlinear residual factor (the physics' residual after the step over before it) to the policy.
   void end_step(double cfl, double residual_factor = std::numeric_limits<double>::quiet_NaN());
 
   // The candidate (0-based) that produced the last solution, and whether this step probes.
@@ -77,6 +80,7 @@ class AutopilotSlot {
   void load(const std::string& text);
 
  private:
+  class Charge;
   void refuse(int k, const std::string& why);
   void start_up(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
   void calibrate(const BsrMatrix& a, std::span<const double> b, std::span<const double> x0);
@@ -120,7 +124,8 @@ class AutopilotSlot {
   std::vector<long> step_iterations_;
   std::vector<char> step_failed_;
   std::vector<double> step_progress_;  // NaN: not asked
-  Progress progress_;
+  ProgressProbe* progress_ = nullptr;
+  StepClock* clock_ = nullptr;
   std::vector<double> cost_;    // end_step's costs and failure flags, for the reduction over ranks
   std::vector<double> x0_, x_;  // the initial guess, and a probe's copy of it
   // This solve's probes that ran to an accepted end, with their solutions: a
@@ -163,4 +168,4 @@ class AutopilotSlot {
   long fallbacks_from_probes_ = 0;
 };
 
-}  // namespace tb::harness
+}  // namespace tb::systems

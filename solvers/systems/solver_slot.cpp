@@ -1,17 +1,23 @@
 #include "solver_slot.hpp"
 
 #include <algorithm>
+#include <optional>
 
-#define XXH_INLINE_ALL  // header-only, as in system_solvers.cpp
-#include <xxhash.h>
+#include "solvers/factory/solver_communicator.hpp"
+#include "solvers/systems/checksum.hpp"
 
-#include "domain_sharing.hpp"
+namespace tb::systems {
 
-namespace tb::harness {
+namespace {
 
-std::uint64_t hash_of_values(const BsrMatrix& a) {
-  return XXH3_64bits(a.values.data(), a.values.size() * sizeof(double));
+// The largest refresh any rank needs (the reduction is a max). Collective.
+Refresh max_over_ranks(Refresh r) {
+  double v = double(int(r));
+  solver_communicator()->space().reduce(nullptr, 0, &v, 1);
+  return Refresh(int(v));
 }
+
+}  // namespace
 
 // Symbolic set-up on a new pattern, numeric update on new values, nothing when
 // the values are the ones already factored: a constant matrix (tb-incomp's and
@@ -22,28 +28,45 @@ std::uint64_t hash_of_values(const BsrMatrix& a) {
 // values had never changed cost a matrix per solver: 7.5 MB on the
 // 13,794-cell NACA 0012 until its first update, and for the whole run on a
 // constant pressure matrix).
-void SolverSlot::refresh(const BsrMatrix& a) {
-  const bool same_pattern = a.row_ptr == row_ptr && a.col_idx == col_idx;
-  const std::uint64_t hash = hash_of_values(a);
-  Refresh needed = !same_pattern ? Refresh::symbolic : hash != factored_hash ? Refresh::numeric : Refresh::none;
-  if (spans_ranks) needed = Refresh(max_over_ranks(int(needed)));
+void SolverSlot::refresh(const BsrMatrix& a, const Generations* by) {
+  Refresh needed = Refresh::none;
+  std::uint64_t hash = 0;
+  if (by) {
+    needed = by->pattern != factored.pattern ? Refresh::symbolic
+             : by->values != factored.values ? Refresh::numeric
+                                             : Refresh::none;
+  } else {
+    const bool same_pattern = a.row_ptr == row_ptr && a.col_idx == col_idx;
+    hash = hash_of_values(a);
+    needed = !same_pattern ? Refresh::symbolic : hash != factored_hash ? Refresh::numeric : Refresh::none;
+  }
+  if (spans_ranks) needed = max_over_ranks(needed);
   if (needed == Refresh::symbolic) {
     // The operator borrows the physics' matrix: run() solves at once, and
     // every refresh points it at the matrix of the solve (attach below).
     solver->setup(a, BsrOperator::Storage::borrow);
-    row_ptr = a.row_ptr;
-    col_idx = a.col_idx;
+    if (by) {
+      row_ptr.clear(), col_idx.clear();  // a later solve by comparison sets up anew
+    } else {
+      row_ptr = a.row_ptr;
+      col_idx = a.col_idx;
+    }
   } else if (needed == Refresh::numeric) {
     solver->update(a);
   } else {
     solver->attach(a);
   }
   if (needed != Refresh::none) factored_hash = hash;
+  factored = by ? *by : Generations{};
   last_refresh = needed;
 }
 
-SolveStats SolverSlot::run(const BsrMatrix& a, std::span<const double> b, std::span<double> x, SolveLimit limit) {
-  refresh(a);
+SolveStats SolverSlot::run(const BsrMatrix& a, std::span<const double> b, std::span<double> x, SolveLimit limit,
+                           const Generations* by) {
+  std::optional<StepClock::Scope> charged;
+  if (clock) charged.emplace(*clock, Account::linear_setup);
+  refresh(a, by);
+  if (clock) clock->enter(Account::linear_solve);
   if (iteration_cap > 0)
     limit.iterations = limit.iterations > 0 ? std::min(limit.iterations, iteration_cap) : iteration_cap;
   last_limited = solver->limit(limit);
@@ -62,4 +85,4 @@ int SolverSlot::own_limit() const {
   return iteration_cap > 0 && (maxit == 0 || iteration_cap < maxit) ? iteration_cap : maxit;
 }
 
-}  // namespace tb::harness
+}  // namespace tb::systems

@@ -1,0 +1,69 @@
+#pragma once
+// One system's matrix as the systems keep it when its values may live on a
+// device: the pattern, laid out once per pattern on both sides, and the
+// values on the side they were written on (host or device). A reader asks
+// for the values on its side; they are copied there only when that side does
+// not hold the current ones, once per change of values. A generation counts
+// the changes, so a solver refreshes by it: no comparison of patterns and no
+// hash of values for values written on the device.
+//
+//   written on the host   -> current on the host;    read on the device: one copy there
+//   written on the device -> current on the device;  read on the host: one copy back
+//   read again, same side  -> nothing moves
+#include <cstddef>
+#include <cstdint>
+
+#include "solvers/matrix/bsr.hpp"
+#include "solvers/systems/device_storage.hpp"
+#include "solvers/systems/linear_systems.hpp"
+
+namespace tb::systems {
+
+// What a solver refreshes by: the pattern's and the values' generations (0: none yet).
+struct Generations {
+  std::uint64_t pattern = 0;
+  std::uint64_t values = 0;
+};
+
+class SystemMatrix {
+ public:
+  explicit SystemMatrix(DeviceStorage& storage);
+  ~SystemMatrix();
+  SystemMatrix(const SystemMatrix&) = delete;
+  SystemMatrix& operator=(const SystemMatrix&) = delete;
+
+  // The pattern of `pattern` (its values are not read): a new pattern
+  // generation, its row_ptr and col_idx copied to the device once, the
+  // values' memory laid out on both sides (unchanged pattern: nothing).
+  void set_pattern(const BsrMatrix& pattern);
+  // The device's values, to be written in place (values_written_on_device after).
+  DeviceValues device_values();
+  void values_written_on_device();
+  // Values filled on the host: a copy of a's values (on the set pattern) becomes current.
+  void values_written_on_host(const BsrMatrix& a);
+
+  // The current values on the host (copied from the device when only it holds them).
+  const BsrMatrix& on_host();
+  // The current matrix on the device (values copied there when only the host holds them).
+  BsrView on_device();
+
+  Generations generations() const { return generations_; }
+  bool host_current() const { return host_current_; }
+  bool device_current() const { return device_current_; }
+
+ private:
+  struct Buffer {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+  };
+  void require_pattern() const;
+  void release();
+
+  DeviceStorage& storage_;
+  BsrMatrix host_;  // the pattern, and the values as the host last held them
+  Buffer row_ptr_, col_idx_, values_;
+  Generations generations_;
+  bool host_current_ = false, device_current_ = false;
+};
+
+}  // namespace tb::systems

@@ -1,0 +1,221 @@
+// Where a system's values live and what moves between host and device
+// (SystemMatrix, SystemSet's device path), with host memory standing in for a
+// device: MemoryStorage counts its copies at the counting point the CUDA
+// copies use (transfers::count), and the bookkeeping under test is the one a
+// CUDA run goes through (SystemMatrix over cuda_storage()).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "solvers/core/timer.hpp"
+#include "solvers/core/transfers.hpp"
+#include "solvers/matrix/generate.hpp"
+#include "solvers/systems/step_clock.hpp"
+#include "solvers/systems/system_matrix.hpp"
+#include "solvers/systems/system_set.hpp"
+
+namespace tb {
+namespace {
+
+using namespace systems;
+
+// A device in host memory: its copies are counted as a device's are.
+class MemoryStorage final : public DeviceStorage {
+ public:
+  const char* name() const override { return "memory"; }
+  void* allocate(std::size_t bytes) override { return bytes ? std::malloc(bytes) : nullptr; }
+  void release(void* p) noexcept override { std::free(p); }
+  void to_device(void* device, const void* host, std::size_t bytes) override {
+    std::memcpy(device, host, bytes);
+    transfers::count(transfers::Direction::to_device, bytes, 0.0);
+  }
+  void to_host(void* host, const void* device, std::size_t bytes) override {
+    std::memcpy(host, device, bytes);
+    transfers::count(transfers::Direction::to_host, bytes, 0.0);
+  }
+};
+
+BsrMatrix test_matrix() {
+  Stencil7Params p;
+  p.nx = 4, p.ny = 3, p.nz = 2, p.block_size = 2;
+  return generate_stencil7(p);
+}
+
+std::uint64_t pattern_bytes(const BsrMatrix& a) { return (a.row_ptr.size() + a.col_idx.size()) * sizeof(index_t); }
+std::uint64_t value_bytes(const BsrMatrix& a) { return a.values.size() * sizeof(double); }
+
+// The device's values set to a's, scaled, as a device assembly would write them.
+void write_on_device(DeviceValues v, const BsrMatrix& a, double scale) {
+  ASSERT_EQ(v.count, a.values.size());
+  for (std::size_t k = 0; k < v.count; ++k) v.values[k] = scale * a.values[k];
+}
+
+TEST(SystemMatrix, ThePatternGoesToTheDeviceOncePerPattern) {
+  MemoryStorage device;
+  SystemMatrix m(device);
+  const BsrMatrix a = test_matrix();
+  transfers::Totals before = transfers::totals();
+  m.set_pattern(a);
+  transfers::Totals moved = transfers::since(before);
+  EXPECT_EQ(moved.to_device.copies, 2u);
+  EXPECT_EQ(moved.to_device.bytes, pattern_bytes(a));
+  EXPECT_EQ(moved.to_host.copies, 0u);
+  EXPECT_EQ(m.generations().pattern, 1u);
+  before = transfers::totals();
+  m.set_pattern(a);  // the same pattern: nothing
+  moved = transfers::since(before);
+  EXPECT_EQ(moved.to_device.copies + moved.to_host.copies, 0u);
+  EXPECT_EQ(m.generations().pattern, 1u);
+  BsrMatrix other = a;  // a block dropped: a new pattern
+  other.col_idx.erase(other.col_idx.begin() + 1);
+  other.row_ptr.back() -= 1;
+  for (std::size_t r = 1; r + 1 < other.row_ptr.size(); ++r) other.row_ptr[r] -= 1;
+  other.values.resize(other.values.size() - std::size_t(other.block_entries()));
+  m.set_pattern(other);
+  EXPECT_EQ(m.generations().pattern, 2u);
+}
+
+// Values written on the device and read there: nothing moves, step after step;
+// read on the host: one copy back per change, never two.
+TEST(SystemMatrix, ValuesWrittenOnTheDeviceMoveOnlyToAHostReader) {
+  MemoryStorage device;
+  SystemMatrix m(device);
+  const BsrMatrix a = test_matrix();
+  m.set_pattern(a);
+  for (int step = 1; step <= 4; ++step) {
+    const transfers::Totals before = transfers::totals();
+    write_on_device(m.device_values(), a, double(step));
+    m.values_written_on_device();
+    EXPECT_EQ(m.generations().values, std::uint64_t(step));
+    const BsrView v = m.on_device();
+    EXPECT_EQ(v.values[3], double(step) * a.values[3]);
+    const transfers::Totals moved = transfers::since(before);
+    EXPECT_EQ(moved.to_device.copies + moved.to_host.copies, 0u) << "step " << step;
+  }
+  for (int step = 1; step <= 3; ++step) {
+    const transfers::Totals before = transfers::totals();
+    write_on_device(m.device_values(), a, 0.5 * step);
+    m.values_written_on_device();
+    EXPECT_EQ(m.on_host().values[5], 0.5 * step * a.values[5]);
+    EXPECT_EQ(m.on_host().values[5], 0.5 * step * a.values[5]);  // read again: no second copy
+    const transfers::Totals moved = transfers::since(before);
+    EXPECT_EQ(moved.to_host.copies, 1u) << "step " << step;
+    EXPECT_EQ(moved.to_host.bytes, value_bytes(a)) << "step " << step;
+    EXPECT_EQ(moved.to_device.copies, 0u) << "step " << step;
+  }
+}
+
+// Values filled on the host: read there, nothing moves; read on the device,
+// one copy there per change.
+TEST(SystemMatrix, ValuesFilledOnTheHostMoveOnlyToADeviceReader) {
+  MemoryStorage device;
+  SystemMatrix m(device);
+  BsrMatrix a = test_matrix();
+  m.values_written_on_host(a);  // the first: the pattern too
+  for (int step = 1; step <= 3; ++step) {
+    for (double& v : a.values) v *= 1.5;
+    transfers::Totals before = transfers::totals();
+    m.values_written_on_host(a);
+    EXPECT_EQ(m.on_host().values[2], a.values[2]);
+    transfers::Totals moved = transfers::since(before);
+    EXPECT_EQ(moved.to_device.copies + moved.to_host.copies, 0u);
+    before = transfers::totals();
+    EXPECT_EQ(m.on_device().values[2], a.values[2]);
+    EXPECT_EQ(m.on_device().values[2], a.values[2]);
+    moved = transfers::since(before);
+    EXPECT_EQ(moved.to_device.copies, 1u);
+    EXPECT_EQ(moved.to_device.bytes, value_bytes(a));
+  }
+}
+
+// The systems' device path: a system whose values are written on the device
+// is solved, refreshed by the values' generation. The solvers of this build
+// read values on the host, so each change of values costs one copy back of
+// their bytes, the same every step after the first (which also lays out the
+// pattern), and nothing else moves.
+TEST(SystemSet, ValuesWrittenOnTheDeviceAreSolvedWithConstantTransfersPerStep) {
+  MemoryStorage device;
+  SystemSet set({.specs = {{"heat", "cg(rtol=1e-12,maxit=500)+jacobi"}}, .device_storage = &device});
+  const SystemId heat = set.declare(SystemDeclaration::named("heat"));
+  BsrMatrix a = test_matrix();
+  for (double& v : a.values) v = -std::abs(v);  // an M-matrix: diagonally dominant, symmetric
+  for (index_t i = 0; i < a.block_rows; ++i) {
+    const index_t d = a.find_block(i, i);
+    for (index_t c = 0; c < a.block_size; ++c) a.block(d)[c * a.block_size + c] = 20.0;
+  }
+  const std::vector<double> b(std::size_t(a.rows()), 1.0);
+  std::vector<std::uint64_t> to_host;
+  for (long step = 1; step <= 4; ++step) {
+    set.begin_step(step);
+    const transfers::Totals before = transfers::totals();
+    if (step == 1) set.set_pattern(heat, a);
+    write_on_device(set.device_values(heat), a, 1.0 + 0.1 * double(step));
+    set.values_written(heat);
+    std::vector<double> x(b.size(), 0.0);
+    const SolveStats st = set.solve(heat, b, x);
+    ASSERT_TRUE(st.converged()) << st.line();
+    // The solution is of the values written this step.
+    BsrMatrix scaled = a;
+    for (double& v : scaled.values) v *= 1.0 + 0.1 * double(step);
+    std::vector<double> ax(b.size());
+    spmv(scaled, x.data(), ax.data());
+    for (std::size_t i = 0; i < b.size(); ++i) ASSERT_NEAR(ax[i], b[i], 1e-9);
+    const transfers::Totals moved = transfers::since(before);
+    EXPECT_EQ(moved.to_device.bytes, step == 1 ? pattern_bytes(a) : 0u) << "step " << step;
+    EXPECT_EQ(moved.to_host.bytes, value_bytes(a)) << "step " << step;
+    to_host.push_back(moved.to_host.copies);
+  }
+  for (std::uint64_t c : to_host) EXPECT_EQ(c, 1u);
+
+  // Values changed on the device but not declared written: no new generation,
+  // so the solvers neither compare nor refresh, and nothing moves.
+  set.begin_step(5);
+  write_on_device(set.device_values(heat), a, 9.0);
+  const transfers::Totals before = transfers::totals();
+  std::vector<double> x(b.size(), 0.0);
+  const SolveStats st = set.solve(heat, b, x);
+  const transfers::Totals moved = transfers::since(before);
+  EXPECT_EQ(moved.to_device.copies + moved.to_host.copies, 0u);
+  EXPECT_EQ(st.setup_seconds, 0.0);  // no refresh
+  BsrMatrix last = a;
+  for (double& v : last.values) v *= 1.4;  // step 4's values, still the solvers'
+  std::vector<double> ax(b.size());
+  spmv(last, x.data(), ax.data());
+  for (std::size_t i = 0; i < b.size(); ++i) ASSERT_NEAR(ax[i], b[i], 1e-9);
+}
+
+// The clock's accounts and the transfers made in them add up to the time it ran.
+TEST(StepClock, AccountsAndTransfersAddUpToTheWallTime) {
+  StepClock clock;
+  WallTimer wall;
+  clock.start(Account::harness);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  {
+    const StepClock::Scope solve(clock, Account::linear_solve);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    transfers::count(transfers::Direction::to_device, 64, 0.004);  // 4 ms of it a copy
+    {
+      const StepClock::Scope held(clock, Account::probe, true);
+      clock.enter(Account::linear_setup);  // held: still the probe's
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const StepAccounts a = clock.read();
+  const double elapsed = wall.seconds();
+  EXPECT_NEAR(a.total(), elapsed, 1e-3);
+  EXPECT_GE(a[Account::harness], 0.0095);
+  EXPECT_GE(a[Account::linear_solve], 0.0055);
+  EXPECT_LT(a[Account::linear_solve], 0.0095);  // less the copy
+  EXPECT_GE(a[Account::probe], 0.0045);
+  EXPECT_EQ(a[Account::linear_setup], 0.0);
+  EXPECT_EQ(a.transfers.to_device.bytes, 64u);
+  EXPECT_DOUBLE_EQ(a.transfers.to_device.seconds, 0.004);
+  EXPECT_EQ(clock.current(), Account::harness);
+}
+
+}  // namespace
+}  // namespace tb
