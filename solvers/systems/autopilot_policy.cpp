@@ -74,7 +74,7 @@ void AutopilotPolicy::hand_charge(int to, long step, const char* reason, double 
   confirmations_ = trigger_confirmations_ = 0;
   // The smoothed figures and the drift reference start again from its next step in charge.
   smoothed_ = unknown;
-  rereference_ = true;
+  if (!round_requested()) state_ = State::handed_over;  // a round asked for sets the reference itself
   cfl_low_ = cfl_high_ = cfl;
 }
 
@@ -95,7 +95,7 @@ long AutopilotPolicy::schedule() const {
 }
 
 bool AutopilotPolicy::probes(long step) const {
-  return probe_requested_ || last_probe_ == 0 || (step - last_probe_ >= schedule() && within_budget());
+  return round_requested() || last_probe_ == 0 || (step - last_probe_ >= schedule() && within_budget());
 }
 
 bool AutopilotPolicy::within_budget() const {
@@ -113,8 +113,8 @@ bool AutopilotPolicy::probes(long step, int k) const {
 
 bool AutopilotPolicy::joins_round(int k) const {
   // A narrow win is confirmed on the winner alone: the others lost that round.
-  if (confirm_only_) return k == pending_;
-  return last_probe_ == 0 || probe_all_ || round_ % interval_[std::size_t(k)] == 0;
+  if (state_ == State::confirming) return k == pending_;
+  return last_probe_ == 0 || state_ == State::round_for_all || round_ % interval_[std::size_t(k)] == 0;
 }
 
 void AutopilotPolicy::refuse(int candidate) {
@@ -194,7 +194,7 @@ void AutopilotPolicy::decide(long step, bool first) {
   const double at_once = first ? 1.0 / 1.5 : 0.5;
   if (std::isfinite(current) && estimate_[std::size_t(best)] > at_once * current && pending_ != best) {
     pending_ = best;
-    probe_requested_ = confirm_only_ = true;
+    state_ = State::confirming;
     return;
   }
   pending_ = -1;
@@ -319,10 +319,10 @@ void AutopilotPolicy::observe_costs(long step, bool probing, std::span<const dou
     }
     if (risk_came_true) bar(k0, step);
     // Drift, a failure or a CFL change asked for this round; a narrow win's confirmation did not.
-    const bool confirming = confirm_only_;
-    const bool triggered = !first && probe_requested_ && !confirming;
+    const bool confirming = state_ == State::confirming;
+    const bool triggered = !first && round_requested() && !confirming;
     last_probe_ = step;
-    probe_requested_ = probe_all_ = confirm_only_ = rereference_ = false;
+    state_ = State::holding;
     const int before = in_charge_;
     decide(step, first);
     const auto k1 = std::size_t(in_charge_);
@@ -367,8 +367,7 @@ void AutopilotPolicy::observe_costs(long step, bool probing, std::span<const dou
   if (k0_failed) {
     // The step fell back on another candidate; the next step probes them all.
     estimate_[k0] = std::numeric_limits<double>::infinity();
-    probe_requested_ = probe_all_ = true;
-    confirm_only_ = false;
+    state_ = State::round_for_all;
     return;
   }
   if (std::isnan(cost[k0])) return;
@@ -383,7 +382,7 @@ void AutopilotPolicy::observe_costs(long step, bool probing, std::span<const dou
   // since the one in charge took the charge, so that iterations that swing from
   // step to step (Newton steps of a CFL ramp) do not read as drift.
   track_in_charge(false, false, cost[k0] / double(solves), double(iterations[k0]) / double(solves), cfl);
-  if (rereference_) reference_ = smoothed_, reference_its_ = smoothed_its_, rereference_ = false;
+  if (state_ == State::handed_over) reference_ = smoothed_, reference_its_ = smoothed_its_, state_ = State::holding;
   estimate_[k0] = weighted(k0, smoothed_ * double(solves));
   // Drift and regime changes probe early, but not sooner than a quarter of the
   // schedule after the last probe: a CFL ramp would otherwise probe every step.
@@ -400,7 +399,7 @@ void AutopilotPolicy::observe_costs(long step, bool probing, std::span<const dou
   const bool missed = k0_missed_alone;
   // Drift and regime changes wait out the gap that confirmed triggers have grown.
   if (since < trigger_gap()) drifted = regime = false;
-  if (drifted || regime || missed) probe_requested_ = true, confirm_only_ = false;
+  if (regime) state_ = State::round_for_regime;
   // Drift and a missed tolerance say the one in charge got worse on its own
   // systems: the candidates backed off against it are probed too (NACA 0012:
   // BiLU(0), after losing one probe to block Jacobi by 2x as the CFL reached
@@ -409,7 +408,7 @@ void AutopilotPolicy::observe_costs(long step, bool probing, std::span<const dou
   // the CFL ramp moves every candidate, and probing the backed-off ones at
   // each of its doublings took the NACA 0012's probing from 20 % to 28 % of
   // its linear time (bench/results/host-20261125-autopilot-drift-probes-all.json).
-  if (drifted || missed) probe_all_ = true;
+  if (drifted || missed) state_ = State::round_for_all;
 }
 
 void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, double iterations, double cfl) {
@@ -430,13 +429,16 @@ void AutopilotPolicy::track_in_charge(bool restart, bool probe, double cost, dou
 
 std::string AutopilotPolicy::save() const {
   std::ostringstream o;
-  o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(probe_requested_) << " "
-    << int(probe_all_) << " " << int(confirm_only_) << " " << exact_text(reference_) << " " << exact_text(smoothed_)
-    << " " << exact_text(cfl_low_) << " " << exact_text(cfl_high_) << " " << round_ << " " << confirmations_ << " "
-    << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_) << " " << review_from_ << " "
-    << exact_text(review_reference_) << " " << review_at_ << " " << int(rereference_) << " " << int(risky_charge_)
-    << " " << trigger_confirmations_ << " " << check_from_ << " " << exact_text(check_price_) << " "
-    << exact_text(check_reference_) << " " << window_cost_.size() << "\n";
+  // The state as the flags it replaced (a round asked for, every candidate, the
+  // winner alone; the drift reference to set): checkpoints of either read alike.
+  o << "policy " << estimate_.size() << " " << in_charge_ << " " << last_probe_ << " " << int(round_requested()) << " "
+    << int(state_ == State::round_for_all) << " " << int(state_ == State::confirming) << " " << exact_text(reference_)
+    << " " << exact_text(smoothed_) << " " << exact_text(cfl_low_) << " " << exact_text(cfl_high_) << " " << round_
+    << " " << confirmations_ << " " << pending_ << " " << exact_text(reference_its_) << " " << exact_text(smoothed_its_)
+    << " " << review_from_ << " " << exact_text(review_reference_) << " " << review_at_ << " "
+    << int(state_ == State::handed_over) << " " << int(risky_charge_) << " " << trigger_confirmations_ << " "
+    << check_from_ << " " << exact_text(check_price_) << " " << exact_text(check_reference_) << " "
+    << window_cost_.size() << "\n";
   for (std::size_t i = 0; i < window_cost_.size(); ++i)
     o << exact_text(window_cost_[i]) << " " << exact_text(window_drop_[i]) << "\n";
   for (std::size_t k = 0; k < estimate_.size(); ++k)
@@ -461,7 +463,6 @@ void AutopilotPolicy::load(const std::string& text) {
   in >> tag >> n >> in_charge_ >> last_probe_ >> requested >> all >> confirm;
   if (tag != "policy" || n != estimate_.size())
     throw Error("autopilot state in the checkpoint is for another candidate list");
-  probe_requested_ = requested != 0, probe_all_ = all != 0, confirm_only_ = confirm != 0;
   reference_ = read_exact(in), smoothed_ = read_exact(in);
   cfl_low_ = read_exact(in), cfl_high_ = read_exact(in);
   in >> round_ >> confirmations_ >> pending_;
@@ -473,7 +474,13 @@ void AutopilotPolicy::load(const std::string& text) {
   in >> review_at_ >> rereference >> risky >> trigger_confirmations_ >> check_from_;
   check_price_ = read_exact(in), check_reference_ = read_exact(in);
   in >> window;
-  rereference_ = rereference != 0, risky_charge_ = risky != 0;
+  risky_charge_ = risky != 0;
+  if (confirm != 0)
+    state_ = State::confirming;
+  else if (requested != 0)
+    state_ = all != 0 ? State::round_for_all : last_probe_ == 0 ? State::start_up : State::round_for_regime;
+  else
+    state_ = rereference != 0 ? State::handed_over : State::holding;
   if (!in || window > 1000000) throw Error("autopilot state in the checkpoint is truncated");
   window_cost_.assign(window, 0.0), window_drop_.assign(window, 0.0);
   for (std::size_t i = 0; i < window; ++i) window_cost_[i] = read_exact(in), window_drop_[i] = read_exact(in);

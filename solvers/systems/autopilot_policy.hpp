@@ -37,9 +37,47 @@ struct AutopilotSwitch {
   std::string reason;  // "cheaper", "failed", "slower" (a tenure review)
 };
 
+// The policy is a state machine over the steps of a run. Its states, between
+// two steps:
+//
+//   start_up          no round yet: the next step probes every candidate (the
+//                     start-up round, a race: AutopilotSlot::solve)
+//   holding           a candidate in charge; the next round is the schedule's
+//                     (every step - last probe >= schedule(), within_budget())
+//   handed_over       holding, the charge handed outside a round (a tenure
+//                     review, a first-step check, a yield): the next step in
+//                     charge sets the drift reference
+//   round_for_all     a round asked for by a failure in charge, drift or a
+//                     missed tolerance: the next step probes every candidate,
+//                     the backed-off ones included
+//   round_for_regime  a round asked for by a CFL regime change alone: the next
+//                     step probes the candidates the back-off lets in
+//   confirming        a narrow win to confirm: the next step probes the
+//                     winner (pending) alone
+//
+// Its transitions, at the end of a step (observe()):
+//
+//   any state with a round --the round's probes--> holding, or confirming
+//                              where a candidate won by less than 2x (1.5x at
+//                              start-up) and is not the one being confirmed
+//   holding --the schedule's round within the budget--> (a round, as above)
+//   holding, handed_over --a failure in charge--> round_for_all
+//   holding, handed_over --drift, or a tolerance missed where another met it--> round_for_all
+//   holding, handed_over --a CFL regime change alone--> round_for_regime
+//   holding, handed_over --a review, a first-step check or a yield hands the
+//                          charge--> handed_over
+//   handed_over --a step in charge sets the drift reference--> holding
+//
+// Beside the state, a newcomer that took the charge as the cheaper is on
+// probation (AutopilotSpec::tenure): its first step in charge is checked
+// against its price (check_first_step), and after `tenure` steps its headway
+// is reviewed (review); either may hand the charge back.
 class AutopilotPolicy {
  public:
   static constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
+
+  enum class State { start_up, holding, handed_over, round_for_all, round_for_regime, confirming };
+  State state() const { return state_; }
 
   AutopilotPolicy(int candidates, const AutopilotSpec& spec);
 
@@ -191,6 +229,11 @@ class AutopilotPolicy {
   // Whether candidate k (not in charge) takes part in a round at this point
   // of the schedule: probes(step, k) less the question whether there is a round.
   bool joins_round(int k) const;
+  // Whether the state asks for a round at the next step, whatever the schedule.
+  bool round_requested() const {
+    return state_ == State::start_up || state_ == State::round_for_all || state_ == State::round_for_regime ||
+           state_ == State::confirming;
+  }
 
   AutopilotSpec spec_;
   std::vector<double> estimate_;
@@ -215,22 +258,19 @@ class AutopilotPolicy {
   // newcomer's price and the price of the one it replaced, at that round.
   int check_from_ = -1;
   double check_price_ = unknown, check_reference_ = unknown;
-  bool rereference_ = false;        // the charge went back: the next step in charge sets the drift reference
   bool risky_charge_ = false;       // the one in charge had failed a solve before it took the charge (the 2x rule)
   long round_ = 0;                  // probes done
   long confirmations_ = 0;          // scheduled rounds in a row that kept the one in charge
   long trigger_confirmations_ = 0;  // rounds asked for by drift or a CFL change that kept it, since it took the charge
   int in_charge_ = 0;
-  long last_probe_ = 0;          // 0: none yet, so the first step probes
-  bool probe_requested_ = true;  // by drift, a failure or a regime change
-  bool probe_all_ = false;       // by a failure or drift (not a CFL change): every candidate, backed off or not
-  bool confirm_only_ = false;    // by a narrow win: the winner only
-  double reference_ = unknown;   // the smoothed cost in charge at the last probe
-  double smoothed_ = unknown;    // the cost in charge, smoothed since it took the charge
-  double reference_its_ = 0.0;   // the smoothed iterations in charge at the last probe
-  double smoothed_its_ = 0.0;    // the iterations in charge, smoothed likewise
-  int pending_ = -1;             // a candidate that won one probe by less than 2x: confirming
-  double cfl_low_ = unknown;     // the CFL range of the probes since the one in charge took it
+  long last_probe_ = 0;  // 0: none yet, so the first step probes
+  State state_ = State::start_up;
+  double reference_ = unknown;  // the smoothed cost in charge at the last probe
+  double smoothed_ = unknown;   // the cost in charge, smoothed since it took the charge
+  double reference_its_ = 0.0;  // the smoothed iterations in charge at the last probe
+  double smoothed_its_ = 0.0;   // the iterations in charge, smoothed likewise
+  int pending_ = -1;            // a candidate that won one probe by less than 2x: confirming
+  double cfl_low_ = unknown;    // the CFL range of the probes since the one in charge took it
   double cfl_high_ = unknown;
   double probe_spent_ = 0.0;   // the probes' cost so far, one solve each (within_budget)
   double linear_spent_ = 0.0;  // the cost in charge and the probes' so far
