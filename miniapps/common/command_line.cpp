@@ -39,6 +39,8 @@ RunOptions parse_command_line(int argc, const char* const* argv) {
       o.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (arg == "--steps") {
       o.steps = parse_count("--steps", value(), 1);  // run.steps's domain
+    } else if (arg == "--backend") {
+      o.backend = value();  // run.backend's domain is checked as the key's
     } else if (arg == "--ab") {
       o.ab.push_back(value());
     } else if (arg == "--shadow") {
@@ -76,6 +78,8 @@ std::string command_line_usage(const std::string& app) {
          ")\n"
          "  --set key=value      override one case key (repeatable)\n"
          "  --steps N            number of time steps (same as --set run.steps=N)\n"
+         "  --backend host|cuda  where every linear system is solved (same as --set run.backend=...);\n"
+         "                       cuda: the miniapp's GPU specifications where the case gives none\n"
          "  --ab [SYSTEM=]SPEC   independent A/B run: SPEC drives its own simulation (repeatable)\n"
          "  --shadow [SYSTEM=]SPEC  solve every system of the run also with SPEC, without\n"
          "                       touching the trajectory (repeatable)\n"

@@ -2,6 +2,7 @@
 // The command line every miniapp shares:
 //   tb-<app> [CASE.toml] [--out DIR] [--set key=value]... [--steps N]
 //            [--ab SPEC]... [--shadow SPEC]... [--restart DIR] [--dump-systems STEPS]
+//            [--backend host|cuda]
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,8 +15,9 @@ struct RunOptions {
   std::string out_dir;
   std::vector<std::pair<std::string, std::string>> sets;
   std::optional<long> steps;
-  std::vector<std::string> ab;      // independent runs, one per spec
-  std::vector<std::string> shadow;  // solved beside the driver on identical systems
+  std::optional<std::string> backend;  // --backend: run.backend
+  std::vector<std::string> ab;         // independent runs, one per spec
+  std::vector<std::string> shadow;     // solved beside the driver on identical systems
   std::string restart_dir;
   std::vector<long> dump_steps;
   bool help = false;

@@ -36,6 +36,10 @@ CaseSchema make_schema(const MiniappDescription& app) {
   schema.add(
       {"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never", at_least(0)});
   schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
+  schema.add({"run.backend", KeyType::text, "host",
+              "where the linear systems are solved: cuda runs every system on the GPU with the miniapp's GPU "
+              "specifications where solver.<system> is not given (refused, exit 2, without a CUDA build or device)",
+              one_of({"host", "cuda"})});
   schema.add({"run.checksums", KeyType::boolean, "false",
               "checksum every solve's system in steps.csv (always on with --shadow or --dump-systems)"});
   schema.add({"run.max_growth", KeyType::real, "1e+06",
@@ -53,6 +57,15 @@ CaseSchema make_schema(const MiniappDescription& app) {
   for (const auto& system : app.systems)
     if (!schema.find("solver." + system)) throw Error("internal: " + app.name + " declares no key solver." + system);
   return schema;
+}
+
+void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config) {
+  for (const std::string& system : app.systems) {
+    const auto gpu = app.gpu_specs.find(system);
+    if (gpu == app.gpu_specs.end())
+      throw Error("internal: " + app.name + " has no GPU specification for its system '" + system + "'");
+    if (config.origin("solver." + system).empty()) config.set("solver." + system, gpu->second, "run.backend");
+  }
 }
 
 namespace {
@@ -126,6 +139,19 @@ struct RunInputs {
   fs::path out_dir;
 };
 
+// run.backend = cuda: refused (tb::Error, so exit 2 before anything is
+// written) where no device can take the systems; else every system takes the
+// miniapp's GPU specification where the case leaves it at its default.
+void choose_backend(const MiniappDescription& app, CaseConfig& config) {
+  if (config.text("run.backend") != "cuda") return;
+  if (cuda_device_count() == 0) {
+    const std::string place = config.origin("run.backend");
+    throw Error((place.empty() ? "" : place + ": ") +
+                "run.backend: given \"cuda\", allowed \"host\" here: " + cuda_unavailable_reason());
+  }
+  use_gpu_specifications(app, config);
+}
+
 RunInputs read_inputs(const MiniappDescription& app, const CaseSchema& schema, int argc, const char* const* argv) {
   RunInputs in{parse_command_line(argc, argv), CaseConfig(schema), {}};
   const RunOptions& o = in.options;
@@ -140,6 +166,8 @@ RunInputs read_inputs(const MiniappDescription& app, const CaseSchema& schema, i
   }
   for (const auto& [k, v] : o.sets) config.set(k, v);
   if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
+  if (o.backend) config.set("run.backend", *o.backend, "--backend");
+  choose_backend(app, config);
   config.check_files();
   const bool decomposed = decomposed_run(app, config);
   if (decomposed && (!o.shadow.empty() || !o.ab.empty() || !o.dump_steps.empty()))

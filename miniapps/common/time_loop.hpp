@@ -28,6 +28,10 @@ struct MiniappDescription {
   std::string summary;               // one line for --help
   std::vector<std::string> samples;  // sample command lines for --help
   std::vector<std::string> systems;  // linear systems; each gets a key solver.<system>
+  // Each system's specification under run.backend = cuda where the case gives
+  // none (every system of the run on the device), each chosen by a
+  // measurement the miniapp's documentation cites.
+  std::map<std::string, std::string> gpu_specs;
   std::function<void(CaseSchema&)> declare_keys;  // the physics' own keys
   // Cross-key checks that need no mesh or grid, with whether the run splits
   // its domain over ranks: run at start-up on every rank before anything is
@@ -116,6 +120,11 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
 // The case keys every miniapp has: run.* and solver.<system>.
 CaseSchema make_schema(const MiniappDescription& app);
 
+// run.backend = cuda: each system whose specification the case leaves at its
+// default (no file line, no --set) takes the miniapp's GPU specification
+// (MiniappDescription::gpu_specs); a given specification stays. The device
+// itself is checked at start-up, before this (exit 2 without one).
+void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config);
 
 // main() of a miniapp. Returns the exit status: 0 done, 1 a solve or step
 // failed, 2 bad input or usage (the message names the key, file or option).

@@ -22,6 +22,12 @@ namespace tb::compressible {
 // paper's system alone converges with it too (159 steps, 1.4 s, against 214
 // and 2.6 s at 60; docs/compressible.md, "The default case").
 inline constexpr const char* default_flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=10)+bilu0";
+// run.backend = cuda: seed 001's asynchronous block ILU on the device, the
+// fastest alone on the default cylinder (bench/results/gpu-20261126-f92ba99-autopilot.json:
+// 0.34 s of linear time against 0.48 s for the host's BILU(0) and 0.54 s for
+// the multicolour solver, 13 steps each).
+inline constexpr const char* gpu_flow_solver =
+    "fgmres(restart=30,rtol=1e-1,maxit=10,backend=cuda)+async_bilu(build_sweeps=1,apply_sweeps=3)";
 
 void declare_case_keys(harness::CaseSchema& schema);
 // The start-up cross-key checks (MiniappDescription::check_case): the exact

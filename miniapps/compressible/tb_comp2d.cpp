@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   app.summary = "implicit pseudo-time Euler solver on unstructured 2D meshes (cylinder, NACA 0012 airfoil)";
   app.samples = harness::miniapp_samples();
   app.systems = {"flow"};
+  app.gpu_specs = {{"flow", compressible::gpu_flow_solver}};
   app.declare_keys = compressible::declare_case_keys;
   app.check_case = compressible::check_case_keys;
   app.default_steps = 1000;

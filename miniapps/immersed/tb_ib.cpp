@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   app.summary = "immersed-boundary fractional-step solver on stretched Cartesian grids (sphere, ellipsoid, STL)";
   app.samples = harness::miniapp_samples();
   app.systems = immersed::ib_systems;
+  app.gpu_specs = {{"advection_diffusion", immersed::gpu_advection_solver},
+                   {"pressure", immersed::gpu_pressure_solver}};
   app.declare_keys = immersed::declare_case_keys;
   app.decomposes = true;  // under mpiexec: slabs of z planes (issue 28)
   app.make = [](const harness::CaseConfig& config) {

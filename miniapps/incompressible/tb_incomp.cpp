@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   app.summary = "incompressible fractional-step solver on structured grids (cavity, channel)";
   app.samples = harness::miniapp_samples();
   app.systems = {"momentum", "pressure"};
+  app.gpu_specs = {{"momentum", incompressible::gpu_momentum_solver},
+                   {"pressure", incompressible::gpu_pressure_solver}};
   app.declare_keys = incompressible::declare_case_keys;
   app.decomposes = true;  // under mpiexec: slabs of the grid (issue 28)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {

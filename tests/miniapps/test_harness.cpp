@@ -561,6 +561,27 @@ TEST(RunMiniapp, AnUnconvergedSteadyCaseExitsWithStatusOne) {
   fs::remove_all(out);
 }
 
+// run.backend = cuda: the miniapp's GPU specification for every system the
+// case leaves at its default; one the case or the command line gives stays.
+TEST(RunMiniapp, TheCudaSwitchTakesTheGpuSpecificationsWhereTheCaseGivesNone) {
+  MiniappDescription app = decay_app();
+  app.systems = {"heat", "cold"};
+  const auto keys = app.declare_keys;
+  app.declare_keys = [keys](CaseSchema& s) {
+    keys(s);
+    s.add({"solver.cold", KeyType::text, "cg+jacobi", "a second system"});
+  };
+  app.gpu_specs = {{"heat", "gmres(backend=cuda)+jacobi"}, {"cold", "cg(backend=cuda)+block_jacobi"}};
+  CaseConfig config(make_schema(app));
+  config.set("solver.cold", "cg(rtol=1e-3)+jacobi");
+  use_gpu_specifications(app, config);
+  EXPECT_EQ(config.text("solver.heat"), "gmres(backend=cuda)+jacobi");
+  EXPECT_EQ(config.origin("solver.heat"), "run.backend");
+  EXPECT_EQ(config.text("solver.cold"), "cg(rtol=1e-3)+jacobi");
+  app.gpu_specs.erase("cold");  // a miniapp without one for a system: its own error, not the user's
+  EXPECT_THROW(use_gpu_specifications(app, config), Error);
+}
+
 // One reading of backend=cuda for the start-up check (no device: refused) and
 // the devices line: any component, spaces allowed, inside an autopilot's candidates.
 TEST(SolverCheck, AsksForCudaReadsEveryComponentAndCandidate) {

@@ -26,6 +26,8 @@ MiniappDescription incomp_app() {
   MiniappDescription app;
   app.name = "tb-incomp";
   app.systems = {"momentum", "pressure"};
+  app.gpu_specs = {{"momentum", incompressible::gpu_momentum_solver},
+                   {"pressure", incompressible::gpu_pressure_solver}};
   app.declare_keys = incompressible::declare_case_keys;
   app.make = [](const harness::CaseConfig& c) -> std::unique_ptr<harness::Simulation> {
     return std::make_unique<incompressible::IncompressibleSimulation>(c);
@@ -37,6 +39,7 @@ MiniappDescription comp_app() {
   MiniappDescription app;
   app.name = "tb-comp2d";
   app.systems = {"flow"};
+  app.gpu_specs = {{"flow", compressible::gpu_flow_solver}};
   app.declare_keys = compressible::declare_case_keys;
   app.make = [](const harness::CaseConfig& c) -> std::unique_ptr<harness::Simulation> {
     return std::make_unique<compressible::CompressibleSimulation>(c);
@@ -128,6 +131,22 @@ TEST(RefusedInput, ACudaBackendWithoutADevice) {
   expect_refused(
       incomp_app(), {"--set", "solver.pressure=cg(backend=cuda)+jacobi"}, f.out(),
       {"--set: solver.pressure: given \"cg(backend=cuda)+jacobi\"", "backend=cuda: " + cuda_unavailable_reason()});
+}
+
+// The one switch to the GPU (run.backend = cuda, --backend cuda) without a
+// CUDA build or a visible device: refused before anything is written, the
+// place and the reason named; a backend that is neither is refused by the key's domain.
+TEST(RefusedInput, TheCudaSwitchWithoutADevice) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present: run.backend = cuda is allowed";
+  CaseFolder f("cuda-switch");
+  const std::string reason = cuda_unavailable_reason();
+  for (const auto& app : {incomp_app(), comp_app()}) {
+    expect_refused(app, {"--backend", "cuda"}, f.out(), {"--backend: run.backend: given \"cuda\"", reason});
+    expect_refused(app, {"--set", "run.backend=cuda"}, f.out(), {"--set: run.backend: given \"cuda\"", reason});
+  }
+  const std::string file = f.write("[run]\nsteps = 2\nbackend = \"cuda\"\n");
+  expect_refused(incomp_app(), {file}, f.out(), {file + ":3: run.backend: given \"cuda\"", reason});
+  expect_refused(incomp_app(), {"--backend", "gpu"}, f.out(), {"run.backend", "gpu", "host", "cuda"});
 }
 
 // The autopilot goes on without the candidates that cannot take the system;
