@@ -55,7 +55,7 @@ int run_independent_study(const MiniappDescription& app, const CaseConfig& base,
     const std::vector<StudyRow> run_rows = study_rows(label, s, o.shadow, r);
     if (!r.stop_reason.empty())
       std::fprintf(stderr, "%s: [%s] stopped: %s\n", app.name.c_str(), label.c_str(), r.stop_reason.c_str());
-    failed = failed || run_rows.front().totals.failures > 0 || !r.stop_reason.empty() || r.unconverged;
+    failed = failed || run_rows.front().totals.failures > 0 || !r.stop_reason.empty();
     rows.insert(rows.end(), run_rows.begin(), run_rows.end());
   }
   if (solver_communicator()->rank() == 0)

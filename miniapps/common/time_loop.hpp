@@ -126,8 +126,16 @@ CaseSchema make_schema(const MiniappDescription& app);
 // itself is checked at start-up, before this (exit 2 without one).
 void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config);
 
-// main() of a miniapp. Returns the exit status: 0 done, 1 a solve or step
-// failed, 2 bad input or usage (the message names the key, file or option).
+// The exit statuses of every miniapp, as --help prints them.
+inline constexpr const char* exit_status_rule =
+    "Exit status:\n"
+    "  0  the run did what was asked: every step, or up to its steady state, every solve accepted;\n"
+    "     whether a steady case reached its steady state is \"converged\" in summary.json\n"
+    "  1  a failure: a step stopped the run (a state no longer physical, a step the physics could\n"
+    "     not complete) or a solve failed (summary.json: stop_reason, the solvers' failures)\n"
+    "  2  refused input or usage, before anything is written (the message names the key, file or option)\n";
+
+// main() of a miniapp. Returns the exit status (exit_status_rule).
 int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv);
 
 }  // namespace tb::harness

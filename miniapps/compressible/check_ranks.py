@@ -136,10 +136,10 @@ def check_pieces(out, ranks, cells):
 
 def check_jacobi():
     args = ["--set", "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+jacobi", "--steps", "4"]
-    run(1, WORK / "jacobi1", *args, expect=1)
+    run(1, WORK / "jacobi1", *args, expect=0)
     one = steps(WORK / "jacobi1")
     for ranks in (2, 3):
-        run(ranks, WORK / f"jacobi{ranks}", *args, expect=1)
+        run(ranks, WORK / f"jacobi{ranks}", *args, expect=0)
         CHECKS.expect_steps_close(f"{ranks} ranks", one, steps(WORK / f"jacobi{ranks}"),
                                   ("cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E"), 1e-10,
                                   iterations=("flow:iterations",))
@@ -147,7 +147,7 @@ def check_jacobi():
 
 def check_restart():
     CHECKS.restart_equals_uninterrupted(
-        WORK, ("step", "cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E", "flow:iterations"), expect=1)
+        WORK, ("step", "cfl", "res:rho", "res:rho_u", "res:rho_v", "res:rho_E", "flow:iterations"))
 
 
 if __name__ == "__main__":

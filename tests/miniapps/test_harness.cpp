@@ -532,16 +532,17 @@ TEST(RunMiniapp, ABlownUpRunExitsWithStatusOne) {
   fs::remove_all(out);
 }
 
-// A case that must converge (tb-comp2d) and reaches run.steps unconverged
-// says so and exits 1; the summary records it.
-TEST(RunMiniapp, AnUnconvergedSteadyCaseExitsWithStatusOne) {
+// A case that must converge (tb-comp2d) and reaches run.steps unconverged ran
+// as asked: it says so and exits 0, and the summary records it (the one exit
+// rule of every miniapp, exit_status_rule).
+TEST(RunMiniapp, AnUnconvergedSteadyCaseSaysSoAndExitsWithStatusZero) {
   const fs::path out = fresh_dir("unconverged");
   const std::string dir = out.string();
   const char* argv[] = {
       "tb-decay",          "--out", dir.c_str(), "--steps", "3", "--set", "physics.must_converge=true", "--set",
       "run.progress=false"};
   testing::internal::CaptureStderr();
-  EXPECT_EQ(run_miniapp(decay_app(), 9, argv), 1);
+  EXPECT_EQ(run_miniapp(decay_app(), 9, argv), 0);
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("not converged in 3 steps"), std::string::npos) << err;
   std::ifstream summary(out / "summary.json");
@@ -580,6 +581,19 @@ TEST(RunMiniapp, TheCudaSwitchTakesTheGpuSpecificationsWhereTheCaseGivesNone) {
   EXPECT_EQ(config.text("solver.cold"), "cg(rtol=1e-3)+jacobi");
   app.gpu_specs.erase("cold");  // a miniapp without one for a system: its own error, not the user's
   EXPECT_THROW(use_gpu_specifications(app, config), Error);
+}
+
+// --help states the one exit rule every miniapp follows.
+TEST(RunMiniapp, HelpStatesTheExitRule) {
+  const char* argv[] = {"tb-decay", "--help"};
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run_miniapp(decay_app(), 2, argv), 0);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("Exit status:"), std::string::npos) << out;
+  EXPECT_NE(out.find("0  the run did what was asked"), std::string::npos) << out;
+  EXPECT_NE(out.find("1  a failure"), std::string::npos) << out;
+  EXPECT_NE(out.find("2  refused input"), std::string::npos) << out;
+  EXPECT_NE(out.find("--backend host|cuda"), std::string::npos) << out;
 }
 
 // One reading of backend=cuda for the start-up check (no device: refused) and
