@@ -45,10 +45,10 @@ CASES = [
 
 
 def steps_numbers(out):
-    """steps.csv without its timing columns: what a change of speed alone must leave as it was."""
+    """steps.csv without its timing and transfer columns: what a change of speed alone must leave as it was."""
     with open(os.path.join(out, "steps.csv")) as f:
         rows = list(csv.reader(f))
-    keep = [i for i, h in enumerate(rows[0]) if not h.endswith("_s")]
+    keep = [i for i, h in enumerate(rows[0]) if not h.endswith(("_s", "_bytes"))]
     return [[r[i] for i in keep] for r in rows]
 
 
