@@ -32,7 +32,7 @@ CPU of the GPU machines; gpu, an NVIDIA H100 or H200 of those machines.
 
   make_index.py            write bench/results/README.md and the README's table
   make_index.py --check    exit 1 if either is stale, a file lacks its "about",
-                           a document cites a results file that does not exist,
+                           a Markdown document cites a results file that does not exist,
                            or the folder exceeds MAX_FILES / MAX_BYTES
 """
 import fnmatch
@@ -65,7 +65,6 @@ REDUCERS = {
     "first": lambda v: v[0],
 }
 CITED = re.compile(r"bench/results/([A-Za-z0-9_.{},-]+[A-Za-z0-9}])")
-SOURCE_EXT = (".md", ".hpp", ".cpp", ".cu", ".cuh", ".py", ".sh", ".toml", ".txt", ".cmake")
 
 
 class Bad(Exception):
@@ -243,12 +242,12 @@ def with_front_page(readme, rows):
 
 
 def cited_files():
-    """(document, line, name) of every bench/results/NAME a document or source file names."""
+    """(document, line, name) of every bench/results/NAME a Markdown document names."""
     found = []
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if not d.startswith(".") and not d.startswith("build") and d != "__pycache__"]
         for f in files:
-            if not f.endswith(SOURCE_EXT) and f != "CMakeLists.txt":
+            if not f.endswith(".md"):
                 continue
             path = os.path.join(folder, f)
             rel = os.path.relpath(path, ROOT)
