@@ -1,4 +1,4 @@
-"""What the miniapps' check_ranks.py scripts share (issue 28): running a miniapp
+"""What the miniapps' check_ranks.py scripts share (docs/distributed.md): running a miniapp
 on one rank or under mpiexec, reading its steps.csv, comparing numbers, and
 stopping with the first difference."""
 import csv

@@ -1,5 +1,5 @@
 #pragma once
-// One rank's share of a decomposed domain, as the physics sees it (issue 28):
+// One rank's share of a decomposed domain, as the physics sees it (docs/distributed.md):
 // the local entries (cells, grid points) are the rank's own and ghosts copied
 // from the ranks that own them; a mesh piece puts its own first, a slab of a
 // structured grid keeps the natural order (ghost planes below, its own, above). The physics assembles every local

@@ -1,6 +1,6 @@
 #pragma once
 // A rank's rows of a decomposed system, assembled split as the distributed
-// solvers keep them (issue 28; solvers/dist/row_distribution.hpp): the owned
+// solvers keep them (docs/distributed.md; solvers/dist/row_distribution.hpp): the owned
 // entries' columns in one matrix (square, the piece's own numbering), the
 // ghosts' in an off-rank matrix whose columns the physics names by their
 // global rows. A symbolic position says where a block goes: p >= 0 is block p

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The solver autopilot's decisions in one run (issue 29), from its tables.
+"""The solver autopilot's decisions in one run (docs/autopilot.md), from its tables.
 
   /usr/bin/python3 postproc/plot_autopilot.py out/tb-incomp [--out plots]
 

@@ -4,8 +4,8 @@
 # then the miniapps' default cases (tb-incomp: a 2D lid-driven cavity at Re 100;
 # tb-comp2d: inviscid flow past a cylinder at M 0.38, seed 001's first case;
 # tb-ib: steady flow past an immersed sphere at Re 100, seed 004's miniapp).
-# About 15 s on the 2-core VM after the build (tb-ib's sphere is 9.4 s of it;
-# measured 2026-11-26); it ends with a table of the validation figures.
+# Seconds after the build (tb-ib's sphere takes most of them); it ends with a
+# table of the validation figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)

@@ -7,8 +7,7 @@
 # limit. With .carry/mpi (scripts/device-carry.sh --mpi) the build has MPI and
 # METIS too, from Debian's packages unpacked outside /. What a step writes goes
 # to build-device-results/r and is packed into $OUT/results.tgz after every
-# step, so a run cut short still returns what finished. The GPU results
-# of 2026-11-22 were taken this way (bench/results/gpu-20261122-README.md).
+# step, so a run cut short still returns what finished (bench/README.md).
 #
 #   scripts/device-bench.sh build tests spmv            # configure, build, GPU tests, SpMV study
 #   MC_SIZES=6309,983633 scripts/device-bench.sh build multicolor
@@ -100,7 +99,7 @@ medium=(--set mesh.file=.carry/meshes/naca0012_medium.su2 --set scheme.limiter=v
 # tb-ib's two systems with GBCG on the device.
 ib_on_device=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b,backend=cuda)"
   --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b,backend=cuda)")
-# The same on the host (tb-ib's default since 2026-11-26 is BiCGStab + BiLU(0)).
+# GBCG on the host (tb-ib's default is BiCGStab + BiLU(0)).
 ib_on_host=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b)"
   --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b)")
 need_mpi() {
@@ -180,7 +179,7 @@ for step in "$@"; do
       ctest --test-dir "$build" -L mpi --output-on-failure --timeout 300 -j 4 2>&1 |
         tee "$results/mpi-tests.log" | tail -5
       # tb-ib decomposed over 2 and 4 ranks with GBCG on each rank's own rows, host
-      # and device (one GPU shared by the ranks), alternated (issue 28's GPU local solver).
+      # and device (one GPU shared by the ranks), alternated.
       mkdir -p "$results/ib-ranks"
       for rep in $(seq "${IB_REPS:-1}"); do
         for ranks in 1 2 4; do
@@ -197,7 +196,7 @@ for step in "$@"; do
         done
       done ;;
     scaling)
-      # Issue 28's strong scaling on the 16 cores, one thread a rank.
+      # Strong scaling on the 16 cores, one thread a rank.
       need_mpi scaling || continue
       counts=${SCALING_RANKS:-1,2,4,8,16}
       cases=" ${SCALING_CASES:-naca-bjacobi naca-asm cavity sphere} "

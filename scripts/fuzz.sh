@@ -10,7 +10,7 @@
 #
 #   scripts/fuzz.sh [MINUTES] [TARGET...]      (default: 10 minutes, every target)
 #   JOBS=2 scripts/fuzz.sh 1 matrix_market gmsh
-#   SUMMARY=bench/results/host-YYYYMMDD-fuzz.json scripts/fuzz.sh 10
+#   SUMMARY=bench/results/host-fuzz.json scripts/fuzz.sh 10   # then its "about" (bench/README.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -78,7 +78,7 @@ if [[ $level == medium || $level == all ]]; then
   mesh cylinder cylinder_medium "$out" -setnumber n_theta 192
   mesh naca0012 naca0012_medium "$out" -setnumber n_side 161 -setnumber h_wall 5e-4 -setnumber bl_ratio 1.12 \
     -setnumber h_near 0.012 -setnumber h_far 4
-  # About the 13,156 cells of the mesh issue 24 timed FVENS on (13,794: 10,080 triangles, 3,714 quadrilaterals).
+  # About 13k cells, a size FVENS results are published for (13,794: 10,080 triangles, 3,714 quadrilaterals).
   mesh naca0012 naca0012_13k "$out" -setnumber n_side 91 -setnumber h_wall 8e-4 -setnumber bl_ratio 1.14 \
     -setnumber h_near 0.0235 -setnumber h_far 6
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The solver autopilot against each of its candidates run alone (issue 29).
+"""The solver autopilot against each of its candidates run alone (docs/autopilot.md).
 
 Per case: every candidate runs alone as the system's solver; then the
 autopilot over the same candidates starts from the worst of them (the one
@@ -14,7 +14,7 @@ seconds, the switches, and the figures of merit. Reported per case:
   beats     whether the autopilot beat every candidate alone
 
   /usr/bin/python3 bench/autopilot/autopilot.py --bin build/bin --reps 3 \\
-      --json bench/results/host-YYYYMMDD-autopilot.json
+      --json bench/results/host-autopilot.json
   /usr/bin/python3 bench/autopilot/autopilot.py --quick     # smoke run, a few steps a case
 """
 import argparse
@@ -30,26 +30,26 @@ import time
 
 FLOW = "fgmres(restart=30,rtol=1e-1,maxit=60)"  # the NACA 0012 case file's: the paper's system
 FLOW_MF = "fgmres(restart=30,rtol=1e-1,maxit=10)"  # tb-comp2d's default: a matrix-free step's preconditioner
-# tb-incomp's pressure starts at the old pressure and stops at rtol ||b|| since 2026-11-26 (docs/incompressible.md).
+# tb-incomp's pressure starts at the old pressure and stops at rtol ||b|| (docs/incompressible.md).
 CG = "cg(rtol=1e-9,maxit=2000,relative_to=b)"
-# tb-ib's candidates stop as its default solvers do since 2026-11-26: at rtol ||b|| (docs/immersed.md).
+# tb-ib's candidates stop as its default solvers do: at rtol ||b|| (docs/immersed.md).
 BICG = "bicgstab(rtol=1e-8,maxit=3000,relative_to=b)"
 DIA = "bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b)"
-# Seed 001's ordering for its asynchronous ILU (Table 3); the case file orders by RCM since 2026-11-26.
+# Seed 001's ordering for its asynchronous ILU (Table 3); the case file orders by RCM.
 NACA_ORDER = ["--set", "mesh.ordering=line-1wd"]
 # (label, program, arguments, system, candidates, every)
 CASES = [
     ("tb-incomp default (100 steps), pressure", "tb-incomp", [], "pressure",
      [CG + "+jacobi", CG + "+fgbilu", CG + "+bilu0"], 40),
-    # The default case is the inviscid cylinder with its CFL ramp, matrix-free since 2026-11-25: 13 steps,
-    # each five or six solves of the paper's system as the outer iteration's preconditioner.
+    # The default case is the inviscid cylinder with its CFL ramp, matrix-free: each step takes several
+    # solves of the paper's system as the outer iteration's preconditioner.
     ("tb-comp2d default (matrix-free, to steady state), flow", "tb-comp2d", [], "flow",
      [FLOW_MF + "+bilu0", FLOW_MF + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_MF + "+multicolor"], 4),
     # The same with the autopilot's default schedule (every=20), as a user who names only the candidates runs it.
     ("tb-comp2d default (matrix-free, to steady state), flow, every=20", "tb-comp2d", [], "flow",
      [FLOW_MF + "+bilu0", FLOW_MF + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_MF + "+multicolor"], 20),
     # The shipped NACA 0012 case with its CFL ramp: block Jacobi fails alone but wins stretches of the run.
-    # In the paper's ordering for the asynchronous ILU (NACA_ORDER), as measured before the case file took RCM.
+    # In the paper's ordering for the asynchronous ILU (NACA_ORDER).
     ("tb-comp2d naca0012_laminar CFL ramp (100 steps), flow", "tb-comp2d",
      ["inputs/compressible/naca0012_laminar.toml", "--steps", "100"] + NACA_ORDER, "flow",
      [FLOW + "+bilu0", FLOW + "+block_jacobi", FLOW + "+multicolor"], 20),
@@ -59,7 +59,7 @@ CASES = [
     ("tb-ib default (to steady state), pressure", "tb-ib", [], "pressure",
      [DIA, BICG + "+bilu0", BICG + "+jacobi"], 40),
 ]
-# --gpu: host against GPU candidates (issue 29's "a host-versus-GPU candidate list"), on a machine with a GPU.
+# --gpu: host against GPU candidates, on a machine with a GPU.
 CUDA = "backend=cuda"
 FLOW_GPU = "fgmres(restart=30,rtol=1e-1,maxit=60,%s)" % CUDA
 FLOW_MF_GPU = "fgmres(restart=30,rtol=1e-1,maxit=10,%s)" % CUDA
@@ -76,7 +76,7 @@ GPU_CASES = [
     ("gpu: tb-comp2d naca0012_laminar CFL ramp (100 steps), flow", "tb-comp2d",
      ["inputs/compressible/naca0012_laminar.toml", "--steps", "100"] + NACA_ORDER, "flow",
      [FLOW + "+bilu0", FLOW_GPU + "+async_bilu(build_sweeps=1,apply_sweeps=3)", FLOW_GPU + "+multicolor"], 20),
-    # The host's candidate is tb-ib's default since 2026-11-26 (BiLU(0), 0.83x GBCG's run on the host).
+    # The host's candidate is tb-ib's default (BiLU(0)).
     ("gpu: tb-ib default (30 steps), pressure", "tb-ib", ["--steps", "30"], "pressure",
      [BICG + "+bilu0", "bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b,%s)" % CUDA,
       BICG_GPU + "+block_jacobi"], 15),

@@ -14,9 +14,7 @@
 //     runs of part 1, with the same OpenMP threads per rank.
 //
 //   build/bin/tb-bench-banded --quick
-//   OMP_WAIT_POLICY=passive build/bin/tb-bench-banded --threads 1 --json bench/results/host-20261122-banded-1rank.json
-//   OMP_WAIT_POLICY=passive mpiexec -n 2 build/bin/tb-bench-banded --threads 1 --json
-//   bench/results/host-20261122-banded.json --md bench/results/host-20261122-banded.md
+//   OMP_WAIT_POLICY=passive mpiexec -n 2 build/bin/tb-bench-banded --threads 1 --json bench/results/host-banded.json
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

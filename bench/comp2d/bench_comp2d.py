@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end benchmark of tb-comp2d (issue 24): pseudo-steps, linear iterations
+"""End-to-end benchmark of tb-comp2d (docs/compressible.md): pseudo-steps, linear iterations
 and the time per pseudo-step split into residual, Jacobian (matrix-free: the
 outer iteration less its preconditioner solves), linear set-up, linear solve
 (every solve of the flow system) and the rest (the harness: output, checksum, bookkeeping), as JSON.
@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def default_cases():
     cases = [
-        ("cylinder_layered", "inputs/compressible/cylinder_inviscid.toml", []),  # the case file's mesh since 2026-11-26
+        ("cylinder_layered", "inputs/compressible/cylinder_inviscid.toml", []),  # the case file's mesh
         ("naca0012_coarse", "inputs/compressible/naca0012_laminar.toml", []),
     ]
     medium = "inputs/meshes/generated/naca0012_medium.su2"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Seed 001's Fig. 7 and 9 quantities per pseudo-step of a tb-comp2d run
-(issue 24, deliverable 3): the asynchronous ILU's fixed-point residual after
+(docs/compressible.md): the asynchronous ILU's fixed-point residual after
 its build sweeps (relative to the initial guess's), and the max-norms of the
 block-Jacobi iteration matrices of L and U, on the systems the loop solves
 while its CFL ramps up to the cap.
@@ -12,7 +12,7 @@ order: the loop's own, line-1wd for the NACA0012 case, plus RCM and 1WD on
 top) and the rows are joined with the step's CFL and order from steps.csv.
 
   /usr/bin/python3 bench/comp2d/fig79_per_step.py --bin build/bin \\
-      --json bench/results/comp2d-issue24-fig79-per-step.json --md ...md
+      --json bench/results/host-comp2d-fig79.json --md OUT.md
 """
 import argparse
 import csv

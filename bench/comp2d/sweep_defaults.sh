@@ -7,8 +7,7 @@
 #   bench/comp2d/sweep_defaults.sh [TB_COMP2D] [-- EXTRA tb-comp2d ARGUMENTS]
 #
 # e.g. bench/comp2d/sweep_defaults.sh build/bin/tb-comp2d -- --set jacobian.form=first_order
-# (the sweep of bench/results/comp2d-issue24-default-matrix-free-meshes-20261125.json
-# ran it with this build and with the build before the defaults changed).
+# (bench/results/host-comp2d-builtin-meshes.json ran it with two settings).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 exe=build/bin/tb-comp2d

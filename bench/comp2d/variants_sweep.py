@@ -55,7 +55,7 @@ RUNS = [
     ("cylinder_n40_q0_first_order_form", None, FO + [f"mesh.file={G}/nested/cylinder_n40_q0.su2"]),
     ("cylinder_n80_q1_first_order_form", None, FO + [f"mesh.file={G}/nested/cylinder_n80_q1.su2"]),
     ("cylinder_o128_t_first_order_form", None, FO + [f"mesh.file={G}/ogrid/cylinder_o128_t.su2"]),
-] + [  # the cylinder case file on every cylinder mesh make-meshes.sh makes (issue 24: from about 100 cells up)
+] + [  # the cylinder case file on every cylinder mesh make-meshes.sh makes (docs/compressible.md: from about 100 cells up)
     (f"cylinder_mesh_n{n}_{q}", CYL, [f"mesh.file={G}/nested/cylinder_n{n}_{q}.su2"])
     for n in (10, 20, 40, 80) for q in ("q0", "q1")
 ] + [(f"cylinder_mesh_o{n}_{k}", CYL, [f"mesh.file={G}/ogrid/cylinder_o{n}_{k}.su2"])

@@ -1,4 +1,4 @@
-// tb-bench-dist: distributed BSR solves (issue 28) on the ranks of mpiexec.
+// tb-bench-dist: distributed BSR solves (docs/distributed.md) on the ranks of mpiexec.
 // Every rank reads or generates the whole system and computes the same METIS
 // partition of its block graph (deterministic), renumbers the block rows part
 // by part and keeps its own: the distribution a partitioned mesh gives. For
@@ -8,7 +8,7 @@
 // and compare (strong scaling); iteration counts do not depend on the machine,
 // so oversubscribed runs (-n 16 on 2 cores) measure their growth with the
 // number of subdomains.
-//   mpiexec -n 2 build/bin/tb-bench-dist --json bench/results/host-DATE-dist-2.json
+//   mpiexec -n 2 build/bin/tb-bench-dist --json OUT.json
 // With --triad N it solves nothing: every rank runs the STREAM triad over N
 // doubles at the same time, and the sum of their bandwidths over P times one
 // rank's (a run on one rank) is what a bandwidth-bound loop can gain on P
@@ -55,7 +55,7 @@ const char* usage =
     "              [--reps N] [--threads N] [--json FILE]\n"
     "tb-bench-dist --triad N [--reps N] [--threads N] [--json FILE]\n"
     "tb-bench-dist [--system A.mtx | --generate SPEC] --exchanges N [--reps N] [--json FILE]\n"
-    "Distributed solves of one system on the ranks of mpiexec (issue 28).\n"
+    "Distributed solves of one system on the ranks of mpiexec (docs/distributed.md).\n"
     "  --system FILE    a block system written by a miniapp's --dump-systems\n"
     "  --rhs FILE       its right-hand side (default b_i = sin(0.37 i) + 0.5)\n"
     "  --generate SPEC  a generated system (default stencil7:nx=24,ny=24,nz=24,n=4)\n"

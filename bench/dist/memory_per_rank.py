@@ -5,8 +5,7 @@ set size (RSS) and as proportional set size (PSS) from /proc every 20 ms.
 RSS counts every page a process maps, so each rank counts the shared
 libraries' pages in full although the ranks of a node share them. PSS divides
 each shared page among the processes that map it: the ranks' PSS add up to
-what the run occupies. Issue 28 asks for memory per rank at 2 ranks at most
-0.6x of one rank's; both readings are given.
+what the run occupies; both readings are given.
 
   /usr/bin/python3 bench/dist/memory_per_rank.py [--by-mapping] --json OUT.json -- PROGRAM [ARGS...]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Strong scaling of a miniapp decomposed over ranks (issue 28, deliverable 6).
+"""Strong scaling of a miniapp decomposed over ranks (docs/distributed.md).
 
     bench/dist/miniapp_ranks.py [--miniapp tb-comp2d|tb-incomp|tb-ib] [--ranks 1,2] [--reps 3]
         [--case FILE] [--set KEY=VALUE ...] [--weak KEY=V1,V2,...] [--mpiexec-args "ARGS"] --json OUT

@@ -9,7 +9,7 @@
 // graphs of Gmsh tetrahedral meshes (--mesh), and miniapp Jacobians (--system).
 //
 //   build/bin/tb-bench-multicolor --quick
-//   build/bin/tb-bench-multicolor --json bench/results/host-$(date -u +%Y%m%d)-multicolor.json
+//   build/bin/tb-bench-multicolor --json bench/results/host-multicolor.json
 //   build/bin/tb-bench-multicolor --sizes 983633 --block-sizes 5 --reps 5
 //   scripts/make-meshes.sh tet && build/bin/tb-bench-multicolor --mesh inputs/meshes/generated/tet_sphere_6k.msh
 //   build/bin/tb-comp2d --steps 200 --dump-systems 200 --out /tmp/cyl &&

@@ -12,8 +12,7 @@
 //     addition, sweeps, selection, removal) in the steps' time, host.
 //
 //   build/bin/tb-bench-parilut --quick
-//   build/bin/tb-bench-parilut --json bench/results/host-$(date -u +%Y%m%d)-parilut.json
-//                              --md bench/results/host-$(date -u +%Y%m%d)-parilut.md   (one line)
+//   build/bin/tb-bench-parilut --json bench/results/host-parilut.json --md OUT.md
 //   build/bin/tb-bench-parilut --problems ani5 --steps 8 --fill 3
 //   build/bin/tb-bench-parilut --problems ani5 --system /tmp/cav/systems/step5-pressure-A.mtx
 #include <algorithm>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tb-solve against PETSc on the same system file, alternating runs (issue 23).
+"""tb-solve against PETSc on the same system file, alternating runs (bench/README.md).
 
 Both sides read the same MatrixMarket file written by `tb-solve --write-matrix`
 and solve it with FGMRES(30), rtol 1e-8, x0 = 0, b = A * ones, preconditioned by
@@ -10,7 +10,7 @@ Runs alternate (ours, PETSc, ours, ...) because this VM is shared and noisy; the
 ratio of medians is reported, with the machine's load average.
 
   /usr/bin/python3 bench/solve/tb_solve_vs_petsc.py --tb-solve build/bin/tb-solve \\
-      --grid 32 --block-size 5 --reps 5 --json bench/results/host-YYYYMMDD-tb-solve-vs-petsc.json
+      --grid 32 --block-size 5 --reps 5 --json bench/results/host-tb-solve-vs-petsc.json
 """
 import argparse
 import json

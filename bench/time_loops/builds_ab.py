@@ -9,7 +9,7 @@ columns (headers ending in "_s"), which must agree between the builds. The
 scripts/make-meshes.sh has not made are left out.
 
   /usr/bin/python3 bench/time_loops/builds_ab.py --a DIR_A --b DIR_B --reps 3 \\
-      --json bench/results/host-YYYYMMDD-NAME-ab.json [--cases NAME,...] [--threads N]
+      --json OUT.json [--cases NAME,...] [--threads N]
 
 DIR_A and DIR_B hold the binaries (tb-incomp, tb-comp2d, tb-ib) of the two builds.
 """

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The miniapps' time loops with their linear solves on a GPU, against the
-same loops with the default (host) solvers, end to end (issues 23 and 29).
+same loops with the default (host) solvers, end to end (bench/README.md).
 
 Each case runs once per setting: the program's defaults (host solvers, its own
 thread count) and each GPU setting (every system's solver on `backend=cuda`).
@@ -11,7 +11,7 @@ loop's own time, steps, converged or not, per system the linear totals
 merit, so that a GPU setting that changes the physics result shows.
 
   python3 bench/time_loops/gpu_loops.py --bin build/bin --reps 2 \\
-      --json bench/results/gpu-YYYYMMDD-time-loops.json
+      --json bench/results/gpu-time-loops.json
   python3 bench/time_loops/gpu_loops.py --quick       # a few steps a case, one repetition
 
 Without a GPU every GPU setting is refused at start-up (exit 2, no output):
@@ -31,7 +31,7 @@ import time
 CUDA = "backend=cuda"
 FLOW = "fgmres(restart=30,rtol=1e-1,maxit=60,%s)" % CUDA
 # The GPU settings stop where the host defaults do: tb-incomp's pressure and
-# both of tb-ib's systems at rtol ||b|| (relative_to=b, since 2026-11-26).
+# both of tb-ib's systems at rtol ||b|| (relative_to=b).
 INCOMP_GPU = {
     "gpu block_jacobi": {"momentum": "bicgstab(rtol=1e-8,maxit=500,%s)+block_jacobi" % CUDA,
                          "pressure": "cg(rtol=1e-9,maxit=2000,relative_to=b,%s)+block_jacobi" % CUDA},
@@ -54,7 +54,7 @@ CASES = [
     ("tb-incomp cavity3d_re1000 (20 steps)", "tb-incomp",
      ["inputs/incompressible/cavity3d_re1000.toml", "--steps", "20"], INCOMP_GPU),
     ("tb-comp2d default", "tb-comp2d", [], COMP_GPU),
-    # In seed 001's ordering for its asynchronous ILU (Table 3): the case file orders by RCM since 2026-11-26.
+    # In seed 001's ordering for its asynchronous ILU (Table 3): the case file orders by RCM.
     ("tb-comp2d naca0012_laminar", "tb-comp2d", ["inputs/compressible/naca0012_laminar.toml", "--set",
                                                  "mesh.ordering=line-1wd"], COMP_GPU),
     ("tb-ib default", "tb-ib", [], IB_GPU),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""End-to-end time loops of the three miniapps, as a user runs them (issue 23).
+"""End-to-end time loops of the three miniapps, as a user runs them (bench/README.md, docs/threading.md).
 
 Each case runs with default settings and with each explicit thread count
 (OMP_NUM_THREADS=1..cores), on an idle machine and beside one competing busy
@@ -12,7 +12,7 @@ threads line the program printed. The summary gives, per case and load, the
 default setting's median wall time over the best explicit setting's.
 
   /usr/bin/python3 bench/time_loops/time_loops.py --bin build/bin \\
-      --json bench/results/host-YYYYMMDD-time-loops.json
+      --json bench/results/host-time-loops.json
   /usr/bin/python3 bench/time_loops/time_loops.py --quick      # a smoke run (a few steps each)
 """
 import argparse

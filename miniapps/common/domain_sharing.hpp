@@ -1,6 +1,6 @@
 #pragma once
 // The ranks a miniapp runs on, and its share of a decomposed domain over them
-// (issue 28): MPI's in builds with MPI (domain_sharing_mpi.cpp: the ghosts
+// (docs/distributed.md): MPI's in builds with MPI (domain_sharing_mpi.cpp: the ghosts
 // through persistent requests (HaloExchange), the reductions through MPI_Allreduce),
 // none without (domain_sharing_self.cpp). No MPI header here.
 #include <memory>

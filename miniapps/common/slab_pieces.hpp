@@ -1,6 +1,6 @@
 #pragma once
 // What tb-incomp and tb-ib share about a rank's slab of a structured grid
-// (issue 28), beyond the physics: the split over the run's ranks, the identity
+// (docs/distributed.md), beyond the physics: the split over the run's ranks, the identity
 // its checkpoint opens with, and the whole-grid planes each rank owns, which
 // rank 0's .pvts names.
 #include <array>

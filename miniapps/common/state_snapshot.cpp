@@ -43,8 +43,7 @@ void StateSnapshot::take(const Simulation& sim, long step) {
   std::ostream out(&buf);
   sim.save_state(out);
   // Appending grows the string by doubling, so a state of a few large arrays
-  // can end in twice its size: 2.1 MiB for 1.1 of a rank's piece of the
-  // medium NACA 0012. Trimmed once, later snapshots of the same size fit.
+  // can end in twice its size. Trimmed once, later snapshots of the same size fit.
   if (bytes_.capacity() > bytes_.size() + bytes_.size() / 8) bytes_.shrink_to_fit();
   step_ = step;
 }

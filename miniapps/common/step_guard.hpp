@@ -1,8 +1,8 @@
 #pragma once
-// Stops a run as soon as its state is no longer physical (issue 23): a residual
-// or a state magnitude that is not finite or has grown past max_growth times its
-// size in the first steps, or driver solves that failed max_failed_steps steps
-// in a row. check() names the step, the quantity and the system.
+// Stops a run as soon as its state is no longer physical (docs/harness.md,
+// "When a run stops early"): a residual or a state magnitude that is not finite
+// or has grown past max_growth times its size in the first steps, or driver
+// solves that failed max_failed_steps steps in a row. check() names the step, the quantity and the system.
 #include <map>
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tb-comp2d decomposed over ranks against one rank (issue 28's checks).
+"""tb-comp2d decomposed over ranks against one rank (docs/distributed.md).
 
     check_ranks.py TB_COMP2D MPIEXEC WORK CHECK
 

@@ -12,15 +12,11 @@
 namespace tb::compressible {
 
 // The one place the default linear solver of the "flow" system is written: on
-// the host BILU(0), the fastest measured (docs/compressible.md, "Default
-// solver": on the default cylinder, shadows on the identical 127 systems, 2,686
-// FGMRES iterations either way, 1.07 s against 2.05 s for async_bilu(1,3) on
-// one thread). The asynchronous ILU is seed 001's GPU method. At most 10
-// iterations: with the default matrix-free form each solve is one application
-// of the outer iteration's preconditioner, which needs no more (the default
-// cylinder: 13 steps, 0.50 s, against 0.71 s at 20 and 1.16 s at 60); the
-// paper's system alone converges with it too (159 steps, 1.4 s, against 214
-// and 2.6 s at 60; docs/compressible.md, "The default case").
+// the host BILU(0), the fastest measured: the asynchronous ILU on one thread
+// computes the same factors at more cost (it is seed 001's GPU method). At most
+// 10 iterations: with the default matrix-free form each solve is one
+// application of the outer iteration's preconditioner, which needs no more
+// (docs/compressible.md, "The linear system").
 inline constexpr const char* default_flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=10)+bilu0";
 // run.backend = cuda: seed 001's asynchronous block ILU on the device, the
 // fastest alone on the default cylinder (bench/results/gpu-20261126-f92ba99-autopilot.json:

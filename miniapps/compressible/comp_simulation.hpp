@@ -3,7 +3,7 @@
 // step ("flow"), steady once the energy residual fell by converge.rel_tol,
 // fields as .vtu/.pvd, the wall Cp as CSV, Cl and Cd as figures of merit.
 //
-// Decomposed over the ranks of an mpiexec run (issue 28): rank 0 reads the
+// Decomposed over the ranks of an mpiexec run (docs/distributed.md): rank 0 reads the
 // mesh, partitions its cells with METIS and sends each rank its piece (owned
 // cells and two ghost layers, mesh/decomposition.hpp), so that no other rank
 // holds the whole mesh; the pseudo-time solver steps the piece with ghost exchanges and global
@@ -31,7 +31,7 @@ class CompressibleSimulation final : public harness::Simulation {
   harness::StepResult advance(systems::LinearSystems& systems) override;
   bool steady_state_reached() const override { return solver_->converged(); }
   // A pseudo-transient run exists to converge: reaching run.steps short of it
-  // is a failed run (exit 1), not a result (issue 24).
+  // is a failed run (exit 1), not a result (docs/compressible.md).
   bool must_converge() const override { return true; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   app.declare_keys = compressible::declare_case_keys;
   app.check_case = compressible::check_case_keys;
   app.default_steps = 1000;
-  app.decomposes = true;  // under mpiexec: METIS pieces of the mesh (issue 28)
+  app.decomposes = true;  // under mpiexec: METIS pieces of the mesh (docs/distributed.md)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {
     return std::make_unique<compressible::CompressibleSimulation>(config, config.boolean("run.decompose"));
   };

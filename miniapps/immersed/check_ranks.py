@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tb-ib under mpiexec against one rank (issues 9 and 28).
+"""tb-ib under mpiexec against one rank (docs/immersed.md).
 
     check_ranks.py TB_IB MPIEXEC WORK CHECK
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Compare a tb-ib run on one rank with the same run on several (issue 9's check).
+"""Compare a tb-ib run on one rank with the same run on several (docs/immersed.md).
 
     compare_ranks.py ONE_DIR MANY_DIR
 

@@ -23,7 +23,7 @@ struct CellArray {
 
 // tb::Error when VTK is missing or the write fails.
 void write_grid_vts(const std::filesystem::path& path, const CartesianGrid& grid, const std::vector<CellArray>& arrays);
-// A decomposed run (issue 28): each rank writes its owned planes as a piece
+// A decomposed run (docs/distributed.md): each rank writes its owned planes as a piece
 // (write_owned_vts; extent in the whole grid's planes) and rank 0 the .pvts
 // naming them (write_pvts; `grid` may be any rank's piece: only the whole
 // grid's sizes are read).

@@ -9,11 +9,10 @@
 
 namespace tb::immersed {
 
-// BiCGStab with BiLU(0), the fastest measured on the host: on the default
-// sphere 0.83-0.84x the whole run of seed 004's GBCG (bicgstab_dia: BiCGStab
-// with Jacobi on DIA storage) on one process, and level with it on two ranks,
-// where it runs as block Jacobi over the ranks (docs/immersed.md, "The default
-// solvers"). GBCG stays one --set away, and it is the one that shares a solve
+// BiCGStab with BiLU(0), the fastest measured on the host: faster than seed
+// 004's GBCG (bicgstab_dia: BiCGStab with Jacobi on DIA storage) on one
+// process, and level with it on two ranks, where it runs as block Jacobi over
+// the ranks (docs/immersed.md, "Measured"). GBCG stays one --set away, and it is the one that shares a solve
 // of the whole grid over ranks or GPUs (run.decompose = false). Each solve
 // starts from the previous step's field; rtol is relative to ||b||
 // (relative_to=b), the residual a cold start would reach, so that steps near

@@ -5,7 +5,7 @@
 // merit. PoissonSimulation: the manufactured Poisson problem, one solve, its
 // max-norm error as the figure of merit.
 //
-// Under mpiexec both split the grid into slabs of z planes (issue 28), six
+// Under mpiexec both split the grid into slabs of z planes (docs/distributed.md), six
 // ghost planes each side (IbSlab): each rank classifies, assembles and solves
 // its own planes; rank 0 writes a .pvts of the ranks' pieces.
 #include <limits>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tb-incomp decomposed into slabs over ranks against one rank (issue 28's checks).
+"""tb-incomp decomposed into slabs over ranks against one rank (docs/distributed.md).
 
     check_ranks.py TB_INCOMP MPIEXEC WORK CHECK
 

@@ -8,10 +8,8 @@
 namespace tb::incompressible {
 
 // Default solver specifications on the host: BILU(0), the fastest measured on
-// the default cavity (docs/incompressible.md, "Default solvers": on identical
-// systems, 0.30 ms a CG iteration against 0.36 for fgbilu's sequential sweep;
-// 2D hyperplanes are too small for its wavefront, and on 2 cores so are the 3D
-// cavity's: docs/fgbilu.md, "Choosing the host variant").
+// the default cavity; fgbilu computes the same factors, but 2D hyperplanes are
+// too small for its wavefront (docs/fgbilu.md, "Choosing the host variant").
 inline constexpr const char* default_momentum_solver = "bicgstab(rtol=1e-8,maxit=500)+bilu0";
 // The pressure system's unknown is the new pressure, started at the old one
 // (solver.pressure_unknown = pressure), and its rtol is relative to ||b||: the

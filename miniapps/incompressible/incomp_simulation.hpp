@@ -3,7 +3,7 @@
 // (momentum, then pressure), steady state by time marching, fields as .vts/.pvd
 // and centreline CSVs, Ghia or Poiseuille errors as figures of merit.
 //
-// Decomposed over the ranks of an mpiexec run (issue 28): the grid is split
+// Decomposed over the ranks of an mpiexec run (docs/distributed.md): the grid is split
 // into slabs of planes along y (2D) or z (3D), each rank steps its slab with two
 // ghost planes each side (FvGrid::piece, FractionalStep over a DomainShare),
 // writes its piece of the fields (.vts) and rank 0 the .pvts, the .pvd and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 3's check on tb-incomp: a run killed with SIGKILL mid-way and resumed
+# The check on tb-incomp: a run killed with SIGKILL mid-way and resumed
 # with --restart ends with the same fields as an uninterrupted run: centreline
 # profiles (17 digits), the final .vts and the figures of merit, byte for byte.
 # Usage: kill_restart.sh TB_INCOMP WORK_DIR

@@ -4,7 +4,7 @@
     /usr/bin/python3 miniapps/incompressible/plot_centrelines.py RUN_DIR [--re 100] [--out centrelines.png]
 
 Reads RUN_DIR/fields/centreline_{u,v}.csv and the reference tables from
-../shared/validation (Ghia et al., J. Comput. Phys. 48 (1982), Tables I and II).
+inputs/validation (Ghia et al., J. Comput. Phys. 48 (1982), Tables I and II).
 """
 import argparse
 import csv
@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-SHARED = pathlib.Path(__file__).resolve().parents[2] / ".." / "shared" / "validation"
+SHARED = pathlib.Path(__file__).resolve().parents[2] / "inputs" / "validation"
 
 
 def read_profile(path):

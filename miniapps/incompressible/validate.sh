@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7's validation as a script: cavity centrelines against Ghia, Ghia & Shin
+# The validation as a script: cavity centrelines against Ghia, Ghia & Shin
 # (1982) and the Poiseuille channel's order of accuracy, printed as a table.
 # Usage: miniapps/incompressible/validate.sh [BUILD_DIR] [OUT_DIR] [--full]
 #   default: cavity Re 100 on 64^2 and the channel on ny = 12, 24, 48 (about a minute);

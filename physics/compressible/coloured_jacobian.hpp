@@ -1,7 +1,7 @@
 #pragma once
 // The exact Jacobian of the residual, second order included, by one-sided
-// finite differences over a colouring of its columns (issue 24, deliverable
-// 1's option, for studies: `jacobian.form = exact`). The paper's system keeps
+// finite differences over a colouring of its columns (for studies:
+// `jacobian.form = exact`). The paper's system keeps
 // the analytic first-order Jacobian (jacobian_pattern.hpp); this one is the
 // linearisation of the residual the pseudo-time iteration drives to zero.
 //

@@ -26,13 +26,13 @@ struct EulerSettings {
   FluxScheme jacobian_scheme() const { return jacobian_flux.value_or(flux); }
   // The least-squares gradients of boundary cells include a ghost per boundary
   // face (far field: the outside state at the face midpoint; walls: the mirrored
-  // state at the mirrored centroid). false: interior neighbours only (before issue 24).
+  // state at the mirrored centroid). false: interior neighbours only.
   bool boundary_ghost_gradients = true;
   // The cells each gradient reads (gradients.hpp): seed 001's face neighbours
-  // here; tb-comp2d's default is TriangleNodes (issue 24).
+  // here; tb-comp2d's default is TriangleNodes (docs/compressible.md).
   GradientStencil gradient_stencil = GradientStencil::Faces;
   // The walls' inviscid flux (boundary_conditions.hpp): the numerical flux with the
-  // mirror state, or the inner pressure alone (before issue 24).
+  // mirror state, or the inner pressure alone.
   WallFlux wall_flux = WallFlux::Mirror;
   bool limiter = false;    // Venkatakrishnan on the second-order reconstruction
   double limiter_k = 5.0;  // its K

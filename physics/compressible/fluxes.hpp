@@ -21,8 +21,7 @@ std::string flux_scheme_name(FluxScheme scheme);
 // the acoustic waves, so expansion shocks at sonic points are not admitted, and
 // with all_waves also to the entropy and shear waves, which otherwise carry no
 // dissipation where u~ . n vanishes (stagnation points, the wake behind a trailing
-// edge): on the nested NACA0012 meshes the second-order iteration converges on
-// 7 of 8 levels with it and on 3 without (docs/compressible.md, issue 24). It
+// edge), and the second-order iteration stalls there (docs/compressible.md). It
 // costs the exactness of stationary contacts.
 //
 // The low-Mach fix after Rieper (J. Comput. Phys. 230, 2011): the jump of the

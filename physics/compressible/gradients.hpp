@@ -19,7 +19,7 @@ namespace tb::compressible {
 // nodes on triangles, faces on quadrilaterals. With three face neighbours for
 // two unknowns a triangle's gradient is nearly interpolated, and on triangular
 // meshes the unlimited second-order residual then has growing modes that the
-// pseudo-time iteration cannot damp at any CFL (docs/compressible.md, issue 24).
+// pseudo-time iteration cannot damp at any CFL (docs/compressible.md).
 enum class GradientStencil { Faces, Nodes, TriangleNodes };
 
 // "faces", "nodes" or "triangle_nodes"; tb::Error otherwise.
@@ -40,7 +40,7 @@ class LeastSquaresGradients {
   // faces take no part. A boundary cell's stencil without its ghosts is one-sided
   // and, on a stretched outer layer or in a corner, badly conditioned or
   // degenerate: the second-order residual's mode there is what the first-order
-  // Jacobian fails to damp at high CFL (docs/compressible.md, issue 24).
+  // Jacobian fails to damp at high CFL (docs/compressible.md).
   LeastSquaresGradients(const Mesh2D& mesh, const MeshGeometry& geometry, std::vector<Vec2> ghost_offsets = {},
                         GradientStencil stencil = GradientStencil::Faces);
 

@@ -27,21 +27,21 @@ struct JacobianPattern {
   BsrMatrix matrix;               // block size 4, no values (assemble_jacobian sizes a copy's)
   std::vector<index_t> diagonal;  // position of each cell's diagonal block (-1: no row)
   std::vector<FaceBlocks> faces;  // per face of the mesh
-  // A piece's (issue 28): the owned rows' blocks in ghost columns, column g
+  // A piece's (docs/distributed.md): the owned rows' blocks in ghost columns, column g
   // standing for the cell numbered ghost_columns[g] in the distributed system
   // (ascending); no blocks on a whole mesh.
   BsrMatrix off_rank;
   std::vector<index_t> ghost_columns;
 };
 
-// The rows and columns a piece of a decomposed mesh assembles (issue 28): rows
+// The rows and columns a piece of a decomposed mesh assembles (docs/distributed.md): rows
 // for its first `owned` cells only, split as the distributed solvers keep a
 // rank's rows (dist::RankBlocks): `matrix` holds the owned cells' columns in
 // the piece's own numbering (square, owned x owned), `off_rank` the ghosts',
 // each named by its number in the distributed system (global[cell], one per
 // local cell, out of global_size). The solvers read both where they are
-// assembled: no split copy beside them (10.5 MB a rank on the medium
-// NACA 0012 at 2 ranks, docs/distributed.md).
+// assembled: no split copy beside them (docs/distributed.md, "Why it is built
+// this way").
 struct PieceNumbering {
   index_t owned = 0;
   index_t global_size = 0;

@@ -17,7 +17,7 @@ struct Term {
 
 constexpr double pi = std::numbers::pi;
 
-// rho as ../shared/validation gives it; u, v, p in the same style.
+// rho as Roy et al. (2004) give it; u, v, p in the same style.
 constexpr Term rho_term{1.0, 0.1, 0.75, 0.15, 1.0, 0.08, 1.25, true, false, false};
 constexpr Term u_term{0.5, 0.05, 5.0 / 3.0, -0.03, 1.5, -0.02, 0.6, true, false, false};
 constexpr Term v_term{0.2, -0.04, 1.5, 0.05, 1.0, 0.03, 0.9, false, true, false};

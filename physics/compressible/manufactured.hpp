@@ -1,6 +1,6 @@
 #pragma once
 // A manufactured steady solution for verifying the order of accuracy (Roy,
-// Nelson, Smith & Ober 2004 style, ../shared/validation/README.md): smooth sine /
+// Nelson, Smith & Ober, Int. J. Numer. Meth. Fluids 44 (2004) style): smooth sine /
 // cosine primitive fields on the plane, and the source each cell needs so that
 // they solve the discrete equations' continuous counterpart,
 //   S_i = integral over the boundary of cell i of (F - F_v)(w_exact) . n ds,

@@ -1,6 +1,6 @@
 #pragma once
 // The pseudo-time system with the residual's own Jacobian, second order
-// included, without its matrix (issue 24; `jacobian.form = matrix_free`):
+// included, without its matrix (docs/compressible.md; `jacobian.form = matrix_free`):
 //
 //   (V/dtau + dR/dw) dw = -R(w)                     Eq. 1 of seed 001
 //

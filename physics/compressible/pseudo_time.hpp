@@ -15,7 +15,7 @@
 // Eq. 3 raises the CFL only as fast as the residual falls. While the start-up
 // transient still has to leave through the far field the residual stays level
 // for tens of steps (the medium NACA0012 from CFL 20: 0.19 for 40 steps), and
-// so does the CFL. A growth floor (issue 24): a healthy step, one that needed
+// so does the CFL. A growth floor (docs/compressible.md): a healthy step, one that needed
 // no relaxation (omega = 1), no safeguard, and left the residual below
 // growth_tolerance times its previous value, raises the CFL by at least
 // cfl_growth; cfl_growth = 1 is Eq. 3 alone.
@@ -154,8 +154,8 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   // with omega as step() relaxes it, +inf for a non-physical state. The state,
   // its residual and the step are untouched (only trial_, which step() writes
   // after the solve, and a residual scratch array). The solver autopilot weighs
-  // its candidates with it (ProgressProbe). NaN (cannot tell) where the solve
-  // is a preconditioner application of the matrix-free system.
+  // its candidates with it (ProgressProbe, docs/autopilot.md). NaN (cannot
+  // tell) where the solve is a preconditioner application of the matrix-free system.
   double trial_reduction(std::span<const double> dw);
   const char* name() const override { return "pseudo-time residual reduction"; }
   double progress(std::span<const double> dw) override { return trial_reduction(dw); }

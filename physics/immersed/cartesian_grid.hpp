@@ -36,7 +36,7 @@ class CartesianGrid {
   // Throws tb::Error naming the direction when it has fewer than 2 cells or
   // nodes that do not increase.
   explicit CartesianGrid(const std::array<std::vector<double>, 3>& nodes);
-  // A rank's slab of `whole` (issue 28): z planes [first, first + count), of
+  // A rank's slab of `whole` (docs/distributed.md): z planes [first, first + count), of
   // which local planes [owned_begin, owned_end) are owned; the same node values,
   // so widths and centres have the whole grid's bits. tb::Error on a range outside the grid.
   static CartesianGrid piece(const CartesianGrid& whole, index_t first, index_t count, index_t owned_begin,

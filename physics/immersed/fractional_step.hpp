@@ -16,7 +16,7 @@
 // or outflow (zero gradient, p = 0). Patterns are built per body position; the
 // step refills values and reuses every buffer.
 //
-// Decomposed (issue 28): the grid may be a rank's slab of z planes
+// Decomposed (docs/distributed.md): the grid may be a rank's slab of z planes
 // (CartesianGrid::piece) whose ghost planes `share` refreshes. The rank
 // computes its owned cells (and the faces between them and the first ghost
 // plane), solves its rows of each system with the other ranks, exchanges the

@@ -93,7 +93,7 @@ GhostCell locate(const CartesianGrid& grid, const Body& body, index_t cell) {
   return g;
 }
 
-// On a rank's piece of the grid (issue 28) only the ghost cells whose image
+// On a rank's piece of the grid (docs/distributed.md) only the ghost cells whose image
 // box can reach an owned cell get image points and weights: a box spans at
 // most image_reach planes from its ghost cell (|IP - G| = 2 |B - G| is at most
 // two widths, and the box adds the next centre). The others are located but

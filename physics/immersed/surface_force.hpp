@@ -8,7 +8,7 @@
 //   shear     du/dn = (4 (u_1 - u_b) - (u_2 - u_b)) / (2 delta)   (one-sided, second order)
 // and the traction is -p_s n + mu du/dn: on a rigid no-slip wall the
 // transposed gradient term of the viscous stress vanishes (continuity).
-// Decomposed (issue 28): each rank takes the surface points in its owned z
+// Decomposed (docs/distributed.md): each rank takes the surface points in its owned z
 // planes (its probes stay within its ghost planes) and the sums are reduced.
 #include "physics/immersed/fractional_step.hpp"
 

@@ -9,7 +9,7 @@
 // The matrices' patterns are built once in the constructor; a step refills
 // values and reuses every buffer, so the loop allocates nothing.
 //
-// On a piece of the grid (issue 28) every rank steps its piece: it assembles
+// On a piece of the grid (docs/distributed.md) every rank steps its piece: it assembles
 // its own rows only (in the whole grid's numbering, of which a slab's cells are
 // one contiguous range), refreshes the ghost planes after each update (u*, phi,
 // then u, p), and reduces its norms and maxima over the ranks.

@@ -32,7 +32,7 @@ struct StencilPattern {
 // On a piece of the grid (fv_grid.hpp) the rows are the owned cells' only,
 // split as the distributed solvers keep a rank's rows: `matrix` in the owned
 // cells' columns (numbered from the first owned cell), `off_rank` in the
-// ghost planes' (issue 28: no split copy beside them); a ghost cell's
+// ghost planes' (docs/distributed.md: no split copy beside them); a ghost cell's
 // positions are all no_block. On a whole grid `matrix` is the whole system.
 StencilPattern make_stencil_pattern(const FvGrid& grid, index_t block_size);
 

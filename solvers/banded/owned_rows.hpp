@@ -1,5 +1,5 @@
 #pragma once
-// GBCG's slabs when no process holds the whole matrix (issue 28): a
+// GBCG's slabs when no process holds the whole matrix (docs/distributed.md): a
 // decomposed time loop assembles on each rank only its own rows (rank r's rows
 // follow rank r-1's, global columns). The slabs must be those dia_from_bsr
 // and transposed_dia_from_bsr would cut from the whole matrix, so that a run

@@ -5,11 +5,8 @@
 // kernels prefetch the next block row likewise). The hint is temporal, into
 // the outer caches (locality 1, x86's prefetcht2), not PETSc's non-temporal
 // one: a Krylov solve streams the same matrix and factor every iteration, and
-// where they fit in the last-level cache (a 480 MiB L3 on the Intel Xeon VM
-// of 2026-11-25) the non-temporal hint sent them back to memory each time;
-// there the BiLU(0) application took 4x and the whole NACA0012 medium run
-// 1.7x as long, and out of cache (a 4 GB matrix) SpMV ran at 6.3 GB/s against
-// 10.7. bench/README.md ("Prefetching") has the figures.
+// where they fit in the last-level cache the non-temporal hint sends them back
+// to memory each time (docs/ARCHITECTURE.md, "Measured decisions").
 #include <algorithm>
 #include <cstdint>
 

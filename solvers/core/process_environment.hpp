@@ -6,8 +6,8 @@
 //                                    shared machine; libgomp reads it on load)
 //   GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 //                                    large allocations on transparent huge pages:
-//                                    first touch of a 46 MB factor took 512x the
-//                                    page faults on 4 KiB pages (issue 23)
+//                                    the first touch of a factor takes 512x fewer
+//                                    page faults than on 4 KiB pages (docs/threading.md)
 // A variable the user set is left alone. The program executes itself again
 // with the additions, from its .preinit_array, which the dynamic loader runs
 // before any shared library's constructor.

@@ -18,8 +18,9 @@
 
 namespace tb::threading {
 
-// Sleeping waits cost a wake-up (measured 5-20 us on the 2-core VM): regions must
-// carry at least this many streamed doubles per thread to pay for one.
+// Sleeping waits cost a wake-up, about the time of a dot product of this
+// length: regions must carry at least this many streamed doubles per thread to
+// pay for one (docs/threading.md).
 inline constexpr long stream_grain = 65536;
 
 // Threads this process may use now (1 without OpenMP).

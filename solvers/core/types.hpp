@@ -9,9 +9,7 @@ using index_t = std::int32_t;
 
 namespace tb {
 // Below this many entries an OpenMP region costs more than the loop it splits.
-// With passive waits (docs/threading.md) a region pays a futex wake-up, 13-15 us
-// on the 2-core VM and more once the worker has slept: at 16,384 the 129^2
-// cavity's SpMV and assembly loops split and the whole run took 1.16x its
-// one-thread time; at 65,536 they stay serial.
+// With passive waits (docs/threading.md) a region pays a futex wake-up, and
+// more once the worker has slept, so the loops of a 129^2 cavity stay serial.
 inline constexpr long openmp_min_length = 65536;
 }  // namespace tb

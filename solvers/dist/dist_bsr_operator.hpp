@@ -1,5 +1,5 @@
 #pragma once
-// y = A x for a distributed BSR matrix (issue 28): this rank's block rows as a
+// y = A x for a distributed BSR matrix (docs/distributed.md): this rank's block rows as a
 // local block (owned columns) and an off-rank block (ghost columns). The ghost
 // exchange of x is started first and completed after the local product, so the
 // messages travel while the local block is multiplied. Host vectors.

@@ -1,6 +1,6 @@
 #pragma once
 // A Krylov method over a distributed BSR system with a preconditioner over
-// ranks (issue 28): the method's dots reduce over the ranks (MpiVectorSpace),
+// ranks (docs/distributed.md): the method's dots reduce over the ranks (MpiVectorSpace),
 // its products exchange ghosts (DistBsrOperator), and the preconditioner is
 // block Jacobi or restricted additive Schwarz around any registry
 // preconditioner (SchwarzPreconditioner). solvers/factory builds one from a

@@ -1,5 +1,5 @@
 #pragma once
-// A distributed BSR system (issue 28): rank r owns the contiguous block rows
+// A distributed BSR system (docs/distributed.md): rank r owns the contiguous block rows
 // [first(r), first(r) + owned(r)) of A, x and b, in the global numbering (a
 // partitioned mesh numbers each rank's cells contiguously, as PETSc does). A
 // rank holds only its rows, with global block columns; RankBlocks splits them

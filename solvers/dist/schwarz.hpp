@@ -1,6 +1,6 @@
 #pragma once
 // Preconditioners over ranks whose subdomain solver is any registry
-// preconditioner (issue 28; seeds 000 and 001 use their ILUs as subdomain
+// preconditioner (docs/distributed.md; seeds 000 and 001 use their ILUs as subdomain
 // solvers): block Jacobi (overlap 0: the local solver on this rank's diagonal
 // block) and restricted additive Schwarz with one layer of overlap (the local
 // solver on the rows of this rank and of its ghost columns, the matrix graph's

@@ -1,5 +1,5 @@
 #pragma once
-// Distributed solves from a specification (issue 28), in builds with MPI:
+// Distributed solves from a specification (docs/distributed.md), in builds with MPI:
 //   fgmres(restart=30)+bjacobi(local=bilu0)
 //   fgmres+asm(overlap=1,local=async_bilu(build_sweeps=1,apply_sweeps=3))
 //   cg+jacobi    (point or block Jacobi: the same on any number of ranks)

@@ -1,7 +1,7 @@
 #pragma once
 // A LinearSolver for a system of which each rank passes only its own block
 // rows (global block columns; rank r's rows follow rank r-1's), as a
-// decomposed time loop assembles it (issue 28). On more than one rank it is
+// decomposed time loop assembles it (docs/distributed.md). On more than one rank it is
 // make_distributed_solver's solver behind the LinearSolver interface (setup,
 // update and solve collective); on one process, make_solver's. No MPI here.
 #include <memory>

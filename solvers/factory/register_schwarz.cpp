@@ -41,13 +41,14 @@ void register_schwarz(Registry& r) {
                           "where the local solver runs: each rank's own device (one GPU per rank) takes the "
                           "subdomain and a copy of r and z per apply",
                           {"host", "cuda"}};
-  r.add(PreconditionerEntry{"bjacobi",
-                            "block Jacobi over ranks: each rank's diagonal block by the local solver (issue 28)",
-                            {local, backend},
-                            [](const ParamValues& p) { return make_local("bjacobi", p); }});
+  r.add(PreconditionerEntry{
+      "bjacobi",
+      "block Jacobi over ranks: each rank's diagonal block by the local solver (docs/distributed.md)",
+      {local, backend},
+      [](const ParamValues& p) { return make_local("bjacobi", p); }});
   r.add(PreconditionerEntry{"asm",
                             "restricted additive Schwarz over ranks: each rank's rows and those of its ghost "
-                            "columns by the local solver, the ghosts' correction dropped (issue 28)",
+                            "columns by the local solver, the ghosts' correction dropped (docs/distributed.md)",
                             {{"overlap",
                               ParamType::integer,
                               "1",

@@ -32,17 +32,16 @@ Variant parse_variant(std::string_view name);  // tb::Error lists the allowed na
 enum class Launch { plane, sweep };
 std::string_view to_string(Launch l);
 Launch parse_launch(std::string_view name);
-// sweep for cl (measured 2.3x-2.7x faster than plane at 15^3..65^3, n = 6, on an
-// H100: bench/results/gpu-20261122-b019c11-fgbilu.md), plane for the others.
+// sweep for cl (the faster at every cube measured: docs/fgbilu.md), plane for
+// the others.
 Launch default_launch(Variant v);
 
 // variant=auto on the host: the OpenMP wavefront when a hyperplane averages at
 // least host_plane_grain diagonal-block entries and more than one thread may
 // run, since each plane ends in a barrier (a futex wake-up with passive waits);
-// the sequential sweep otherwise (the same factors bit for bit). On the 2-core
-// VM the wavefront lost at 32^3-64^3, n = 1 (350-1,400 entries a plane) and at
-// 48^3, n = 3 (7,000), and won by 7-18 % at 64^3, n = 5 (34,500): docs/fgbilu.md,
-// "Choosing the host variant".
+// the sequential sweep otherwise (the same factors bit for bit): thin planes
+// pay more for their barriers than they share out (docs/fgbilu.md, "Choosing
+// the host variant").
 inline constexpr long host_plane_grain = 16384;
 Variant host_variant_for(const GridShape& g, int block_size, int threads);
 

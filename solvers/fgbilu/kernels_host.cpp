@@ -129,9 +129,8 @@ void residual(const Stencil7View& a, const double* b, const double* x, double* r
 namespace kernels::omp {
 
 // One parallel region for all hyperplanes, the worksharing loop's barrier
-// between them (Algorithms 2 and 3). A region per hyperplane, as before, paid a
-// fork and join per plane: 2 x 133 of them per solve at 45^3, which made the
-// two-thread sweeps slower than the sequential ones on the 2-core VM.
+// between them (Algorithms 2 and 3): a region per hyperplane would pay a fork
+// and a join per plane, 2 x 133 of them per solve at 45^3.
 index_t factor_planes(const Stencil7View& a, double* d, const index_t* plane_ptr, index_t planes) {
   return with_n(a, [&]<int N>() -> index_t {
     // Cells after a singular one are computed from non-finite values, harmlessly;

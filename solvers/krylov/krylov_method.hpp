@@ -104,9 +104,9 @@ class KrylovMethod {
   void set_vector_space(const VectorSpace* s) { space_ = s; }
   // Allocates the vectors a solve of n unknowns on backend b uses and touches
   // them (in parallel, as the kernels will), so that the first solve neither
-  // allocates nor takes the page faults: 2 us a page on the VM the benches
-  // ran on, 9 ms for one FGMRES(30) basis on the NACA 0012 coarse mesh.
-  // LinearSolver::setup calls it, once per pattern.
+  // allocates nor takes the page faults, which on a paravirtualised machine
+  // cost as much as several iterations. LinearSolver::setup calls it, once per
+  // pattern.
   void reserve(Backend b, std::size_t n);
   // Solve with `w`'s vectors from now on instead of this method's own (which
   // are released); w must not be used by a solve running at the same time.

@@ -1,6 +1,6 @@
 #pragma once
 // A preconditioner set up and applied on a device for a method whose vectors
-// live on the host (issue 28: each rank's subdomain solver on its own GPU while
+// live on the host (docs/distributed.md: each rank's subdomain solver on its own GPU while
 // the distributed Krylov method, its products and halo exchanges stay on the
 // host). Each apply copies r to the device and z back: 2n doubles over the bus
 // against the local solver's sweeps over the whole factor on the device.

@@ -24,11 +24,9 @@ struct Options {
 };
 
 // What kernel=auto runs: `tuned` on the host; on CUDA `fused` for nb <= 8 on
-// at least 50,000 block rows, `tuned` otherwise. From the H100 sweeps of
-// bench/results/gpu-20261122-b019c11-multicolor-{small,large}.txt: fused was
-// 1.09x-2.84x faster than tuned for nb 1..8 on 103,823 to 980,100 rows; tuned
-// was faster on 6,156 rows (launches, not bytes, set the time there) and, in
-// fp64, for nb 9 and 10. Any other `asked` is returned as it is.
+// at least 50,000 block rows, `tuned` otherwise: on an H100 fused is the faster
+// for nb 1..8 from 103,823 rows up, tuned on small systems, where launches, not
+// bytes, set the time (docs/multicolor.md). Any other `asked` is returned as it is.
 Kernel choose_kernel(Kernel asked, bool on_cuda, index_t block_rows, index_t block_size);
 
 }  // namespace tb::multicolor

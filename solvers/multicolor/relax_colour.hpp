@@ -34,7 +34,7 @@ TB_HOST_DEVICE inline void relax_row(const RelaxView<Real>& m, index_t i, const 
   const std::size_t bb = std::size_t(n) * n;
   // Column by column over each block, so the nb row sums are independent
   // chains (one running sum per row would serialise every multiply-add on the
-  // adder's latency: 2.4x slower for nb = 5 on the benchmark machine).
+  // adder's latency).
   double q[N > 0 ? N : max_block_size];
   for (index_t r = 0; r < n; ++r) q[r] = 0.0;
   for (index_t k = m.ia[i]; k < m.ia[i + 1]; ++k) {

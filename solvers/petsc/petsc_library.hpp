@@ -1,7 +1,7 @@
 #pragma once
 // PETSc opened with dlopen on the first PETSc solver instead of linked: libpetsc
 // brings about a hundred shared libraries (hypre, MUMPS, ScaLAPACK, HDF5, ...)
-// that cost every process 26 MiB resident and 0.07 s at start-up, whether or
+// that would cost every process memory and start-up time, whether or
 // not it ever builds a PETSc solver, and every miniapp links this room
 // (docs/petsc.md). Included by petsc_solver.cpp and petsc_library.cpp only: it
 // brings PETSc's headers, for the functions' types.

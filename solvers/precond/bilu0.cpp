@@ -16,7 +16,7 @@ Bilu0Factors bilu0_symbolic(const BsrMatrix& a) {
   a.validate();
   if (a.block_rows != a.block_cols) throw Unsupported("BILU(0): the matrix is not square");
   // The pattern and the map into the sweep layout only: the values come with
-  // the first factorisation (tb-solve's set-up was mostly copies, issue 23).
+  // the first factorisation: a copy here would be one more pass over the matrix.
   Bilu0Factors f;
   BsrMatrix& p = f.pattern;
   p.block_size = a.block_size;

@@ -14,13 +14,13 @@ struct Bilu0Factors {
 
   // The sweep layout: L's blocks row by row, and U's rows in reverse order
   // (each row: inverted diagonal, then its blocks from the farthest column to
-  // the nearest), so that both sweeps stream memory forward. On the benchmark
-  // machine the backward sweep over A's layout, a descending stream, ran 5x
-  // slower (PETSc's BAIJ factors are stored the same way for the same reason).
+  // the nearest), so that both sweeps stream memory forward: a descending
+  // stream defeats the hardware prefetcher (PETSc's BAIJ factors are stored the
+  // same way for the same reason).
   std::vector<index_t> l_ptr, l_col, u_ptr, u_col;
   // L's blocks (l_ptr), then U's (u_ptr): the factorisation works here too,
-  // through `place`, so the factors are held once (a copy in A's layout beside
-  // them was 7.5 MB of the 80 MB of tb-comp2d on the 13,794-cell NACA 0012).
+  // through `place`, so the factors are held once (no copy in A's layout beside
+  // them).
   std::vector<double> values;
   std::vector<index_t> place;  // block k of A's pattern is block place[k] of `values`
 

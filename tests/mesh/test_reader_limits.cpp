@@ -1,4 +1,4 @@
-// Issue 27: the mesh readers trust no count, tag or size in a file. Each
+// The mesh readers trust no count, tag or size in a file. Each
 // refusal names the file and the line.
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// The domains of case keys (issue 27): each kind refuses the values just
+// The domains of case keys (docs/harness.md): each kind refuses the values just
 // outside it and takes those on its edge, where the value enters (a case file
 // with its line, --set), in the one message shape KEY: given VALUE, allowed DOMAIN.
 #include <gtest/gtest.h>

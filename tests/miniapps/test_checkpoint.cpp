@@ -1,4 +1,4 @@
-// Checkpoint integrity (issue 27): the checksum, the miniapp, the build's
+// Checkpoint integrity (docs/harness.md): the checksum, the miniapp, the build's
 // commit and the case digest, each refused with the reason and the file.
 #include <gtest/gtest.h>
 

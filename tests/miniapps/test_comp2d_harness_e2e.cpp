@@ -37,8 +37,8 @@ CaseConfig comp_config() {
   return CaseConfig(make_schema(app));
 }
 
-// The mesh the schedules below were set on (the built-in mesh until
-// 2026-11-26): unstructured up to the wall, where the paper's system stalls.
+// The mesh the schedules below were set on: unstructured up to the wall, where
+// the paper's system stalls.
 void on_the_unlayered_mesh(CaseConfig& c) {
   c.set("mesh.file", std::string(TB_SOURCE_DIR) + "/inputs/meshes/cylinder_coarse.msh");
 }

@@ -1,4 +1,4 @@
-// Issue 7's check through the files a user opens: tb-incomp's cavity at Re 100
+// The check through the files a user opens: tb-incomp's cavity at Re 100
 // reaches steady state, and the u profile read back from the final .vts along
 // x = 0.5 matches Ghia, Ghia & Shin, J. Comput. Phys. 48 (1982), Table I, within
 // 0.01 (on 64 x 64 cells the deviation is 0.003; see test_cavity_ghia.cpp).

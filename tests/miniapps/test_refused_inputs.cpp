@@ -1,4 +1,4 @@
-// Bad input to tb-incomp and tb-comp2d (issue 27): each example is refused with
+// Bad input to tb-incomp and tb-comp2d (docs/harness.md): each example is refused with
 // exit status 2 and a message naming the place and the key, before anything is
 // written: the output folder does not exist afterwards.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every tracked C++/CUDA file is as clang-format-14 with the project's
-# .clang-format writes it (the tree was formatted at f0f8a3a). Pinned to 14, the
+# .clang-format writes it. Pinned to 14, the
 # version Debian 12 ships and scripts/setup.sh installs: another version formats
 # some constructs differently and would fail files nobody changed.
 # Exit 77 (ctest's skip) with the reason when clang-format-14 or git is absent,

@@ -12,15 +12,12 @@
 //   on consecutive doubles, so every warp load is whole sectors; each lane
 //   keeps bs partial sums (bs <= 8, a compile-time constant) and the group
 //   reduces them with shuffles at the end.
-// The flat walk was written first, on the argument that whole-sector loads
-// must win. On an H100 (tb-bench-spmv, 2e6 scalar rows of stencil7,
-// bench/results/gpu-20261122-spmv.json) the thread-per-row kernel reached
-// 2.36, 2.79, 2.50, 2.59 and 2.84 TB/s for bs = 1, 4, 5, 6, 8 (78-94 % of the
-// device triad) and the flat walk 2.27, 1.39, 1.90, 2.13 and 2.15 TB/s: the
-// caches absorb the strided loads, while the flat walk's short per-lane runs
-// and shuffle reductions leave latency exposed. bsr_spmv therefore uses
-// thread-per-row for bs <= 8; the flat walk stays, tested and benchmarked, as
-// the alternative to measure on other GPUs.
+// Whole-sector loads suggest the flat walk, but on an H100 (tb-bench-spmv,
+// bench/results/gpu-spmv.json: its `flat` and `cuda` columns) thread-per-row
+// is the faster for every bs <= 8: the caches absorb the strided loads, while
+// the flat walk's short per-lane runs and shuffle reductions leave latency
+// exposed. bsr_spmv therefore uses thread-per-row for bs <= 8; the flat walk
+// stays, tested and benchmarked, as the alternative to measure on other GPUs.
 //
 // For bs > 8 (not yet measured) a warp takes one block row and, for each
 // scalar row r in turn, walks the row-r slices of its blocks (bs contiguous

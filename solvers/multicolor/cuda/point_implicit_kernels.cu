@@ -48,8 +48,8 @@ void relax_ref(const RelaxView<Real>& m, index_t begin, index_t end, const doubl
 // ---- kernel=fused: a whole sweep in one launch ---------------------------------
 
 // A group of nb consecutive lanes takes one block row, lane r its scalar row r:
-// the thread-per-scalar-row layout of the BSR SpMV (83-94 % of the device
-// triad on an H100 for nb <= 8). Step 1 reads column c of each block as nb
+// the thread-per-scalar-row layout of the BSR SpMV (the faster mapping for
+// nb <= 8, solvers/matrix/cuda/bsr_spmv.cu). Step 1 reads column c of each block as nb
 // consecutive entries (column-major blocks); steps 2-3 go column by column,
 // the solved entry passed to the group by a shuffle. The workgroups take the
 // colours in order (solvers/core/cuda/stage_order.cuh); x of other rows is
@@ -73,9 +73,8 @@ __global__ void relax_sweep_fused_kernel(RelaxView<Real> m, StageGroupsView g, c
   }
   stage_order::wait_for_stages_before(g, slot.stage, false);
   double q = 0.0;
-  // Not unrolled: `#pragma unroll 4` here was measured on the H100 (394,346
-  // rows) at 0.90-0.93x the time for nb = 1-2 but 1.13-1.19x for nb = 6
-  // (bench/results/gpu-20261122-cf873ce-multicolor-unroll4.txt).
+  // Not unrolled: four blocks' loads in flight help the smallest nb and cost
+  // the larger ones more than that.
   for (index_t k = k_begin; k < k_end; ++k) {
     const Real* blk = m.o + std::size_t(k) * bb;
     const double* xj = x + std::size_t(m.ja[k]) * n;

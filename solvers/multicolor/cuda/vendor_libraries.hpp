@@ -1,8 +1,8 @@
 #pragma once
 // cuSPARSE and cuBLAS for the baseline path, opened with dlopen on its first
 // use instead of linked: loading libcublasLt (which libcublas needs) and
-// libnvJitLink (libcusparse's) costs every process about 180 MiB resident and
-// 0.1 s at start-up, whether or not it ever runs the baseline, and every
+// libnvJitLink (libcusparse's) would cost every process most of its resident
+// memory at start-up, whether or not it ever runs the baseline, and every
 // miniapp links this room (docs/multicolor.md, "Library baseline"). Included
 // by .cu files only: it brings the CUDA libraries' headers.
 #include <cublas_v2.h>

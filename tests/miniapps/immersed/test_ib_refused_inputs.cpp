@@ -1,4 +1,4 @@
-// Bad input to tb-ib (issue 27): a body that is not strictly inside the box, a
+// Bad input to tb-ib (docs/harness.md): a body that is not strictly inside the box, a
 // negative core spacing or a shrinking stretching, a box turned inside out are
 // refused with exit status 2, a message naming the place and the keys, and no
 // output folder. A body touching the boundary counts as outside: the

@@ -1,5 +1,5 @@
-// The exact Jacobian by coloured finite differences (jacobian.form = exact,
-// issue 24): against the analytic first-order Jacobian, against central
+// The exact Jacobian by coloured finite differences (jacobian.form = exact):
+// against the analytic first-order Jacobian, against central
 // differences of the second-order residual column by column, and its colouring.
 #include <gtest/gtest.h>
 

@@ -100,10 +100,8 @@ TEST(Cylinder, MirrorSymmetricMeshGivesNoLiftAndTopBottomSymmetricCp) {
 // but a structured O-grid layer out to 3 radii, mirror-symmetric there, and
 // unstructured cells beyond it. With the case file's discretisation and its
 // matrix-free iteration (the CFL capped at 1e4 here, 1e5 there) the coarse
-// mesh ends at Cl 0.252 and the layered one at Cl 2.3e-4 (issue 24:
-// |Cl| <= 0.01; docs/compressible.md, "the cylinder's lift is set next to the
-// wall"). Measured: 16 and 15 steps, Cd 0.0211 and 0.0351, mean top/bottom Cp
-// difference 0.196 and 0.0004.
+// mesh carries a circulation and the layered one none (docs/compressible-validation.md,
+// "The lift is set next to the wall").
 TEST(Cylinder, AStructuredLayerAtTheWallHoldsTheLiftNearZero) {
   for (const bool layered : {false, true}) {
     const Mesh2D raw =

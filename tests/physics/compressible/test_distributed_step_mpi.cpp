@@ -1,4 +1,4 @@
-// Issue 28 under mpiexec -n 2 and -n 3: each rank takes its piece of the
+// Under mpiexec -n 2 and -n 3: each rank takes its piece of the
 // laminar NACA0012 mesh (METIS parts, two ghost layers), receives its ghost
 // states through the piece's halo plan (HaloExchange), assembles the residual
 // and the backward-Euler Jacobian of its own cells, and the ranks solve one

@@ -1,15 +1,11 @@
-// Order of accuracy by the method of manufactured solutions (issue 8, item 8):
+// Order of accuracy by the method of manufactured solutions (docs/compressible.md):
 // the smooth fields of physics/compressible/manufactured.hpp on the unit square,
 // the far field fed with the exact state, the cell sources by Gauss's theorem.
 // The discrete steady solution's error against the exact cell-centroid values
 // must fall at about second order over three nested meshes, for the Euler and
 // the laminar Navier-Stokes equations, on smoothly distorted quadrilaterals and
 // on triangles.
-//
-// Measured (this machine, 2026-11-22; the test prints its table): observed
-// orders on the 32 -> 64 pair, density / pressure: Euler on distorted quads
-// 2.18 / 1.98, on triangles 2.05 / 1.97, Navier-Stokes (mu 0.01) on quads
-// 2.14 / 1.95.
+// The test prints its table of errors and observed orders.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -166,7 +162,7 @@ TEST(ManufacturedSolution, EulerIsSecondOrderOnTriangles) { expect_second_order(
 
 TEST(ManufacturedSolution, NavierStokesIsSecondOrderOnDistortedQuadrilaterals) { expect_second_order(false, 0.01); }
 
-// tb-comp2d's default stencil (issue 24): the triangles' gradients read the cells at their corners.
+// tb-comp2d's default stencil (docs/compressible.md): the triangles' gradients read the cells at their corners.
 TEST(ManufacturedSolution, EulerIsSecondOrderOnTrianglesWithNodeStencils) {
   expect_second_order(true, 0.0, GradientStencil::TriangleNodes);
 }

@@ -1,5 +1,5 @@
-// The second-order system without its matrix (jacobian.form = matrix_free,
-// issue 24): its product against the coloured Jacobian's (the residual's own,
+// The second-order system without its matrix (jacobian.form = matrix_free):
+// its product against the coloured Jacobian's (the residual's own,
 // assembled), and its outer FGMRES against that matrix's equations.
 #include <gtest/gtest.h>
 

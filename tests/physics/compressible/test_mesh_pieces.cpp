@@ -1,4 +1,4 @@
-// Issue 28: a rank's piece of the mesh (decompose_mesh, two ghost layers) gives
+// A rank's piece of the mesh (decompose_mesh, two ghost layers) gives
 // its owned cells the residual and Jacobian rows of the whole mesh, so a rank
 // can assemble its own cells alone: the least-squares gradients with boundary
 // ghosts, the limiter, the second-order reconstruction, the viscous terms and

@@ -73,7 +73,7 @@ TEST(MulticolorOnJacobians, MixedPrecisionGmresReachesTheDirectSolution) {
 }
 
 // The converged flow does not depend on the linear solver. Measured with
-// FGMRES(30) to rtol 1e-1 (2-core VM, 2026-11-22): BILU(0) 359 steps, 3,187
+// FGMRES(30) to rtol 1e-1: BILU(0) 359 steps, 3,187
 // FGMRES iterations in all, Cd 0.02107128, Cl 0.25200912; multicolor(sweeps=2)
 // 365 steps, 3,143 iterations, Cd 0.02107137, Cl 0.25199220. The bounds are
 // the nonlinear tolerance's reach, well below the differences any

@@ -3,12 +3,10 @@
 // residual falls 6 orders, the symmetric airfoil carries no lift, and the drag
 // splits into pressure and viscous parts with separation near the trailing edge.
 //
-// Measured (docs/compressible.md): 379 steps at 7e2d8d3 (Rusanov Jacobian, CFL
-// from 20); with the exact Roe Jacobian and the case file's starts (500 for both
-// phases, issue 24) under 70 steps, the CFL at the cap 1e4 before the end.
-// Cd = 0.0579 (pressure 0.0243, viscous 0.0335), upper-surface separation at x = 0.874. No published values are
-// shipped in ../shared/validation, so the bounds are regression bounds (+-10% on
-// the drag parts, +-0.05 chord on separation), not a validation.
+// The figures the bounds hold are in docs/compressible-validation.md. The
+// published reference (Swanson and Langer) is for finer meshes, so the bounds
+// are regression bounds (+-10% on the drag parts, +-0.05 chord on separation),
+// not a validation.
 #include <gtest/gtest.h>
 
 #include <algorithm>

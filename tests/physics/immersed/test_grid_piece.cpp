@@ -1,4 +1,4 @@
-// A rank's slab of the immersed-boundary grid (issue 28) against the whole
+// A rank's slab of the immersed-boundary grid (docs/distributed.md) against the whole
 // grid: the same geometry, cell types and ghost-cell interpolations on its
 // owned planes, and its rows of both systems equal the whole grid's rows bit for
 // bit (whole-grid columns), so a decomposed run solves the one-process system.

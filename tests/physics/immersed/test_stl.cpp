@@ -124,7 +124,7 @@ TEST(Stl, MalformedFilesNameTheFileAndPlace) {
   fs::remove(bad);
 }
 
-// Issue 27: each refusal names the file and the line (ASCII) or the triangle (binary).
+// Each refusal names the file and the line (ASCII) or the triangle (binary).
 TEST(Stl, EmptyAndNonFiniteSurfacesAreRefused) {
   const std::string bad = temp_path("bad27.stl");
   std::ofstream(bad) << "solid empty\nendsolid empty\n";

@@ -1,4 +1,4 @@
-// A slab of the grid as one rank of a decomposed run holds it (issue 28): its
+// A slab of the grid as one rank of a decomposed run holds it (docs/distributed.md): its
 // geometry is the whole grid's to the bit, its interface sides are the ones
 // between ranks, only the rank owning cell 0 pins the pressure, and with the
 // whole grid's fields on its cells (what the ghost exchange delivers) its owned

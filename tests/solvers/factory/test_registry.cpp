@@ -109,8 +109,8 @@ TEST(Registry, UnknownAndBadParameters) {
   EXPECT_TRUE(contains(error_of("bicgstab+jacobi(omega=2)"), "jacobi has no parameter 'omega'"));
 }
 
-// The inputs of issue 27 that were accepted or refused without naming the
-// parameter: each refused at make time, naming component and parameter.
+// Out-of-domain parameters: each refused at make time, naming component and
+// parameter.
 TEST(Registry, OutOfDomainValuesAreRefusedNamingTheParameter) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"gmres(restart=-1)", "gmres.restart: given -1, allowed an integer in [1, 1000]"},

@@ -406,7 +406,7 @@ TEST_F(MatrixMarketTest, EmptyShapesAreRefused) {
   expect_error("%%MatrixMarket matrix array real general\n0 0\n", 2, "the matrix is 0x0");
 }
 
-// Issue 27: 10^9 rows and 3 entries allocated without bound; now the size line
+// 10^9 rows and 3 entries allocated without bound; now the size line
 // is refused before anything is allocated, naming the limit and how to raise it.
 TEST_F(MatrixMarketTest, DeclaredSizesPastTheInputLimitAreRefused) {
   expect_error(coo + "1000000000 1000000000 3\n1 1 1\n2 2 1\n3 3 1\n", 2,

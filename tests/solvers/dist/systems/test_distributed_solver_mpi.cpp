@@ -1,4 +1,4 @@
-// Distributed BSR systems over the ranks of MPI_COMM_WORLD (issue 28), run
+// Distributed BSR systems over the ranks of MPI_COMM_WORLD (docs/distributed.md), run
 // under mpiexec -n 2 and -n 3: the halo exchange and the distributed product
 // against the whole matrix on every rank, rank-independent preconditioners
 // against the one-process solve iterate by iterate, block Jacobi and additive

@@ -1,4 +1,4 @@
-// Seed 004's GBCG on rows the ranks assembled apart (issue 28), under
+// Seed 004's GBCG on rows the ranks assembled apart (docs/distributed.md), under
 // mpiexec -n 2 and -n 3: the slabs each rank builds from its own rows (A's
 // and A^T's, the latter from entries other ranks send) are those cut from the
 // whole matrix, before and after an update; bicgstab_dia over owned rows
