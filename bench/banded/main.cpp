@@ -121,7 +121,7 @@ struct Run {
 };
 
 // A global barrier through the solvers' own reductions (one MPI_Allreduce).
-void barrier(const banded::Communicator& comm) {
+void barrier(const comm::Communicator& comm) {
   double dummy = 0.0;
   comm.space().reduce(&dummy, 1, nullptr, 0);
 }
@@ -129,7 +129,7 @@ void barrier(const banded::Communicator& comm) {
 // Best-of-reps solve from x0 = 0 (after one untimed solve); the time split is
 // that of the best solve.
 Run time_solver(const std::string& study, const std::string& name, std::unique_ptr<LinearSolver> s, const BsrMatrix& a,
-                int ranks, index_t nx, index_t ny, index_t nz, int reps, const banded::Communicator& comm) {
+                int ranks, index_t nx, index_t ny, index_t nz, int reps, const comm::Communicator& comm) {
   Run r;
   r.study = study, r.solver = name, r.ranks = ranks, r.nx = nx, r.ny = ny, r.nz = nz;
   barrier(comm);
@@ -172,7 +172,7 @@ std::string rtol_text(double rtol) {
 // The four solvers on one grid. comm decides where the banded ones run: the
 // registry's (the world under mpiexec) or this process alone.
 std::vector<Run> solver_runs(const std::string& study, index_t nx, index_t ny, index_t nz, const Options& o,
-                             std::shared_ptr<const banded::Communicator> comm, bool with_bsr) {
+                             std::shared_ptr<const comm::Communicator> comm, bool with_bsr) {
   const BsrMatrix a = poisson(nx, ny, nz);
   const std::string rt = "rtol=" + rtol_text(o.rtol) + ",maxit=20000";
   const std::string on = o.backend == Backend::cuda ? ",backend=cuda" : "";
@@ -222,7 +222,7 @@ std::vector<SpmvRow> spmv_rows(index_t g, int reps) {
   std::vector<SpmvRow> rows;
   std::vector<double> y(x.size());
   const banded::DiaMatrix d = banded::dia_from_bsr(a);
-  banded::GhostedVector xe(Backend::host, d.rows, d.band());
+  comm::GhostedVector xe(Backend::host, d.rows, d.band());
   std::copy(x.begin(), x.end(), xe.owned());
   const auto reps_spmv = std::max(reps, 5);
   rows.push_back(
@@ -389,7 +389,7 @@ int run(int argc, char** argv) {
     std::cout << summary(r.m) << "\n";
     const std::size_t triad_n = r.o.quick ? std::size_t(1) << 20 : std::size_t(1) << 24;
     r.triad_gbs = triad_bytes(triad_n) / host_triad_seconds(triad_n, r.o.reps) * 1e-9;
-    r.runs = solver_runs("solvers", g, g, g, r.o, banded::self_communicator(), true);
+    r.runs = solver_runs("solvers", g, g, g, r.o, comm::self_communicator(), true);
     r.spmv = spmv_rows(r.o.spmv_grid, r.o.reps);
   }
   barrier(*world);

@@ -115,13 +115,13 @@ struct Run {
   double relative_residual = 0.0;
 };
 
-double max_over(const banded::Communicator& c, double v) {
+double max_over(const comm::Communicator& c, double v) {
   c.space().reduce(nullptr, 0, &v, 1);
   return v;
 }
 
 Run run_one(const std::string& spec, const BsrMatrix& mine, const dist::RowDistribution& rows,
-            const std::vector<double>& b, int reps, const std::shared_ptr<const banded::Communicator>& world) {
+            const std::vector<double>& b, int reps, const std::shared_ptr<const comm::Communicator>& world) {
   Run r;
   r.solver = spec;
   auto solver = make_distributed_solver(spec, world);
@@ -147,7 +147,7 @@ Run run_one(const std::string& spec, const BsrMatrix& mine, const dist::RowDistr
 }
 
 // Every rank's triad at once: a reduction first, so that they start together.
-int run_triad(const Options& o, const banded::Communicator& world) {
+int run_triad(const Options& o, const comm::Communicator& world) {
   double start = 0.0;
   world.space().reduce(nullptr, 0, &start, 1);
   const double gbs = triad_bytes(o.triad) / host_triad_seconds(o.triad, o.reps) / 1e9;
@@ -180,7 +180,7 @@ int run_triad(const Options& o, const banded::Communicator& world) {
 // a reduction before each batch starts the ranks together, and a batch's
 // time is its slowest rank's. The local product of the same rows, for scale.
 int run_exchanges(const Options& o, const BsrMatrix& mine, const dist::RowDistribution& rows,
-                  const std::string& description, const banded::Communicator& world) {
+                  const std::string& description, const comm::Communicator& world) {
   const auto* mpi = dynamic_cast<const dist::MpiCommunicator*>(&world);
   if (!mpi) throw Error("--exchanges: needs mpiexec (more than one rank)");
   const dist::RankBlocks blocks = dist::RankBlocks::from_rows(mine, rows, world.rank());

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <span>
 
-#include "communicator.hpp"
+#include "solvers/comm/communicator.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/memory.hpp"
 #include "solvers/core/timer.hpp"
@@ -17,7 +17,8 @@ namespace {
 // The overlap schedule of both products: compute(begin, end) does rows
 // [begin, end) of y.
 template <class Rows>
-void overlapped_rows(GhostExchange& ex, GhostedVector& x, index_t rows, index_t band, SolveTimes& t, Rows&& compute) {
+void overlapped_rows(comm::GhostExchange& ex, comm::GhostedVector& x, index_t rows, index_t band, SolveTimes& t,
+                     Rows&& compute) {
   const index_t low_end = std::min(band, rows);
   const index_t high_begin = std::max(low_end, rows - band);
   const int phases = ex.phases();
@@ -76,37 +77,37 @@ void DiaProduct::update_values(const DiaMatrix& slab) {
   rest_values_.copy_from_host(slab.rest_values);
 }
 
-void DiaProduct::multiply(GhostExchange& ex, GhostedVector& x, double* y, SolveTimes& t) const {
+void DiaProduct::multiply(comm::GhostExchange& ex, comm::GhostedVector& x, double* y, SolveTimes& t) const {
   overlapped_rows(ex, x, view_.rows, view_.band, t,
                   [&](index_t b, index_t e) { kernels::dia_spmv(backend_, view_, b, e, x.ext(), y); });
 }
 
-void StencilProduct::multiply(GhostExchange& ex, GhostedVector& x, double* y, SolveTimes& t) const {
+void StencilProduct::multiply(comm::GhostExchange& ex, comm::GhostedVector& x, double* y, SolveTimes& t) const {
   overlapped_rows(ex, x, rows_, slab_.band, t,
                   [&](index_t b, index_t e) { kernels::stencil_spmv(backend_, slab_, b, e, x.ext(), y); });
 }
 
-void reduce_over_ranks(const Communicator& comm, double* sums, int k, double* maxima, int m, SolveTimes& t) {
+void reduce_over_ranks(const comm::Communicator& comm, double* sums, int k, double* maxima, int m, SolveTimes& t) {
   WallTimer clock;
   comm.space().reduce(sums, k, maxima, m);
   t.reduction += clock.seconds();
   ++t.reductions;
 }
 
-Partials reduce_over_ranks(const Communicator& comm, Partials p, int sums, bool with_max, SolveTimes& t) {
+Partials reduce_over_ranks(const comm::Communicator& comm, Partials p, int sums, bool with_max, SolveTimes& t) {
   reduce_over_ranks(comm, p.sum, sums, &p.max_abs, with_max ? 1 : 0, t);
   return p;
 }
 
-double norm_over_ranks(const Communicator& comm, const Vector& v, SolveTimes& t) {
+double norm_over_ranks(const comm::Communicator& comm, const Vector& v, SolveTimes& t) {
   const double* vv[1] = {v.data()};
   const Partials p = kernels::dots_and_max(v.backend(), index_t(v.size()), 1, vv, vv, nullptr);
   return std::sqrt(reduce_over_ranks(comm, p, 1, false, t).sum[0]);
 }
 
 template <class Product>
-double true_residual(const Product& a, GhostExchange& ex, const Communicator& comm, const Vector& b, const Vector& x,
-                     GhostedVector& work, Vector& ax, Vector& r, SolveTimes& t) {
+double true_residual(const Product& a, comm::GhostExchange& ex, const comm::Communicator& comm, const Vector& b,
+                     const Vector& x, comm::GhostedVector& work, Vector& ax, Vector& r, SolveTimes& t) {
   const Backend backend = b.backend();
   memory::copy(work.owned(), backend, x.data(), backend, x.size() * sizeof(double));
   a.multiply(ex, work, ax.data(), t);
@@ -115,9 +116,9 @@ double true_residual(const Product& a, GhostExchange& ex, const Communicator& co
   return norm_over_ranks(comm, r, t);
 }
 
-template double true_residual(const DiaProduct&, GhostExchange&, const Communicator&, const Vector&, const Vector&,
-                              GhostedVector&, Vector&, Vector&, SolveTimes&);
-template double true_residual(const StencilProduct&, GhostExchange&, const Communicator&, const Vector&, const Vector&,
-                              GhostedVector&, Vector&, Vector&, SolveTimes&);
+template double true_residual(const DiaProduct&, comm::GhostExchange&, const comm::Communicator&, const Vector&,
+                              const Vector&, comm::GhostedVector&, Vector&, Vector&, SolveTimes&);
+template double true_residual(const StencilProduct&, comm::GhostExchange&, const comm::Communicator&, const Vector&,
+                              const Vector&, comm::GhostedVector&, Vector&, Vector&, SolveTimes&);
 
 }  // namespace tb::banded

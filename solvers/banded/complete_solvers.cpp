@@ -15,8 +15,9 @@ std::string pattern_text(const BsrMatrix& a) {
 // This rank's rows of b and x onto the backend, the solve, and the gather of
 // every rank's rows of x into the full x on every rank.
 template <class Method>
-SolveStats solve_slab(Method& m, const Communicator& comm, const RowPartition& part, Vector& b_dev, Vector& x_dev,
-                      std::vector<double>& x_local, std::span<const double> b, std::span<double> x, const char* who) {
+SolveStats solve_slab(Method& m, const comm::Communicator& comm, const comm::RowPartition& part, Vector& b_dev,
+                      Vector& x_dev, std::vector<double>& x_local, std::span<const double> b, std::span<double> x,
+                      const char* who) {
   const std::size_t n = std::size_t(part.n());
   if (b.size() != n || x.size() != n)
     throw Error(std::string(who) + ": vectors of length " + std::to_string(b.size()) + " and " +
@@ -34,7 +35,7 @@ SolveStats solve_slab(Method& m, const Communicator& comm, const RowPartition& p
 // The limit a solver keeps for the method it builds at set-up, passed on to
 // the one it has (LinearSolver::limit's answer: whether any limit applies).
 template <class Method>
-bool keep_limit(BandedStop& stop, Method* method, SolveLimit l, const Communicator& comm) {
+bool keep_limit(BandedStop& stop, Method* method, SolveLimit l, const comm::Communicator& comm) {
   stop.limit = applicable_limit(stop, l, comm.size() > 1);
   if (method) method->limit(stop.limit);
   return stop.limit.iterations > 0 || stop.limit.seconds > 0.0;
@@ -42,13 +43,13 @@ bool keep_limit(BandedStop& stop, Method* method, SolveLimit l, const Communicat
 
 }  // namespace
 
-DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm,
+DiaBicgstabSolver::DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const comm::Communicator> comm,
                                      double min_fill, GbcgVariant variant)
     : stop_(stop), backend_(backend), comm_(std::move(comm)), min_fill_(min_fill), variant_(variant) {}
 
 void DiaBicgstabSolver::setup(const BsrMatrix& a) {
   if (own_rows_) return setup_own_rows(a);
-  part_ = balanced_partition(a.block_rows, comm_->size());
+  part_ = comm::balanced_partition(a.block_rows, comm_->size());
   const int me = comm_->rank();
   slab_ = dia_from_bsr(a, part_.first(me), part_.rows(me), &map_, min_fill_);
   keep_pattern(a);
@@ -103,7 +104,7 @@ void DiaBicgstabSolver::setup_own_rows(const BsrMatrix& a) {
   part_ = owned_->partition();
   keep_pattern(a);
   // A zero diagonal is found on its rank alone.
-  agreed(*comm_, [&] {
+  comm::agreed(*comm_, [&] {
     gbcg_ = variant_ == GbcgVariant::one_reduction
                 ? std::make_unique<Gbcg>(owned_->slab(), owned_->transposed_slab(), comm_, part_, stop_, backend_)
                 : std::make_unique<Gbcg>(owned_->slab(), comm_, part_, stop_, backend_);
@@ -113,14 +114,14 @@ void DiaBicgstabSolver::setup_own_rows(const BsrMatrix& a) {
 }
 
 void DiaBicgstabSolver::update_own_rows(const BsrMatrix& a) {
-  agreed(*comm_, [&] {
+  comm::agreed(*comm_, [&] {
     if (!a.same_pattern(pattern_))
       throw Error("bicgstab_dia: rank " + std::to_string(comm_->rank()) + " updates with rows whose pattern (" +
                   pattern_text(a) + ") differs from setup's (" + pattern_text(pattern_) +
                   "); call setup for a new pattern");
   });
   owned_->update_values(a, *comm_);
-  agreed(*comm_, [&] {
+  comm::agreed(*comm_, [&] {
     if (variant_ == GbcgVariant::classic)
       gbcg_->update_values(owned_->slab());
     else
@@ -131,7 +132,7 @@ void DiaBicgstabSolver::update_own_rows(const BsrMatrix& a) {
 // This rank's entries of b and x: no gather.
 SolveStats DiaBicgstabSolver::solve_own_rows(std::span<const double> b, std::span<double> x) {
   const std::size_t rows = std::size_t(part_.rows(comm_->rank()));
-  agreed(*comm_, [&] {
+  comm::agreed(*comm_, [&] {
     if (b.size() != rows || x.size() != rows)
       throw Error("bicgstab_dia: rank " + std::to_string(comm_->rank()) + " gave vectors of length " +
                   std::to_string(b.size()) + " and " + std::to_string(x.size()) + " for its " + std::to_string(rows) +
@@ -154,12 +155,12 @@ void DiaBicgstabSolver::reset_times() {
 }
 
 StencilCgSolver::StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
-                                 std::shared_ptr<const Communicator> comm, GscgVariant variant)
+                                 std::shared_ptr<const comm::Communicator> comm, GscgVariant variant)
     : nx_(nx), ny_(ny), nz_(nz), stop_(stop), backend_(backend), comm_(std::move(comm)), variant_(variant) {}
 
 void StencilCgSolver::setup(const BsrMatrix& a) {
   coefficients_ = stencil_from_bsr(a, nx_, ny_, nz_);
-  part_ = balanced_partition(a.block_rows, comm_->size());
+  part_ = comm::balanced_partition(a.block_rows, comm_->size());
   gscg_ = std::make_unique<Gscg>(coefficients_, comm_, part_, stop_, backend_, variant_);
   b_ = Vector(backend_, std::size_t(gscg_->rows()));
   x_ = Vector(backend_, std::size_t(gscg_->rows()));

@@ -1,7 +1,7 @@
 #pragma once
 // The registry's bicgstab_dia (GBCG) and cg_stencil (GSCG): complete solvers
 // that take the full BSR system on every rank (physics replicated), cut this
-// rank's slab at setup (§III-A), solve distributed when the Communicator has
+// rank's slab at setup (§III-A), solve distributed when the comm::Communicator has
 // more than one rank, and return the full solution on every rank.
 // bicgstab_dia also takes each rank's own rows (take_own_rows: a decomposed
 // loop's assembly), and then b and x's own entries only.
@@ -18,8 +18,8 @@ class DiaBicgstabSolver final : public CompleteSolver {
  public:
   // min_fill: diagonals with fewer entries than min_fill * n go to the DIA
   // matrix's sparse remainder (dia_from_bsr).
-  DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const Communicator> comm, double min_fill = 0.0,
-                    GbcgVariant variant = GbcgVariant::one_reduction);
+  DiaBicgstabSolver(BandedStop stop, Backend backend, std::shared_ptr<const comm::Communicator> comm,
+                    double min_fill = 0.0, GbcgVariant variant = GbcgVariant::one_reduction);
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
@@ -39,10 +39,10 @@ class DiaBicgstabSolver final : public CompleteSolver {
 
   BandedStop stop_;
   Backend backend_;
-  std::shared_ptr<const Communicator> comm_;
+  std::shared_ptr<const comm::Communicator> comm_;
   double min_fill_;
   GbcgVariant variant_;
-  RowPartition part_;
+  comm::RowPartition part_;
   BsrMatrix pattern_;  // sizes, row_ptr and col_idx of setup's matrix (no values): update's check
   DiaMap map_, transposed_map_;
   DiaMatrix slab_, transposed_slab_;  // transposed_slab_: the one-reduction variant's
@@ -57,7 +57,7 @@ class StencilCgSolver final : public CompleteSolver {
  public:
   // The grid the matrix must be a constant-coefficient 7-point operator on.
   StencilCgSolver(index_t nx, index_t ny, index_t nz, BandedStop stop, Backend backend,
-                  std::shared_ptr<const Communicator> comm, GscgVariant variant = GscgVariant::one_reduction);
+                  std::shared_ptr<const comm::Communicator> comm, GscgVariant variant = GscgVariant::one_reduction);
   // Checks that a IS such an operator (tb::Error names the first row that is not).
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
@@ -72,9 +72,9 @@ class StencilCgSolver final : public CompleteSolver {
   index_t nx_, ny_, nz_;
   BandedStop stop_;
   Backend backend_;
-  std::shared_ptr<const Communicator> comm_;
+  std::shared_ptr<const comm::Communicator> comm_;
   GscgVariant variant_;
-  RowPartition part_;
+  comm::RowPartition part_;
   StencilCoefficients coefficients_;
   std::unique_ptr<Gscg> gscg_;
   Vector b_, x_;

@@ -8,7 +8,8 @@
 
 namespace tb::banded {
 
-DiaOperator::DiaOperator(const DiaMatrix& slab, const Communicator& comm, const RowPartition& part, Backend backend)
+DiaOperator::DiaOperator(const DiaMatrix& slab, const comm::Communicator& comm, const comm::RowPartition& part,
+                         Backend backend)
     : a_(slab, backend),
       exchange_(comm.make_exchange(part, slab.band(), backend)),
       x_ext_(backend, slab.rows, slab.band()) {}

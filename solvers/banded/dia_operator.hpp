@@ -1,19 +1,20 @@
 #pragma once
 // One rank's DIA slab as a LinearOperator, and its rank-local Jacobi as a
-// Preconditioner: with the Communicator's VectorSpace, the Foundation's Krylov
+// Preconditioner: with the comm::Communicator's VectorSpace, the Foundation's Krylov
 // methods (CG, BiCGStab, GMRES) then run distributed unchanged, and their
 // iterates equal the one-rank run's to round-off.
 #include <memory>
 
 #include "banded_product.hpp"
-#include "communicator.hpp"
+#include "solvers/comm/communicator.hpp"
+#include "solvers/core/linear_operator.hpp"
 #include "solvers/krylov/preconditioner.hpp"
 
 namespace tb::banded {
 
 class DiaOperator final : public LinearOperator {
  public:
-  DiaOperator(const DiaMatrix& slab, const Communicator& comm, const RowPartition& part, Backend backend);
+  DiaOperator(const DiaMatrix& slab, const comm::Communicator& comm, const comm::RowPartition& part, Backend backend);
   index_t rows() const override { return a_.view().rows; }
   Backend backend() const override { return a_.backend(); }
   // y = A x on the local rows; x is copied into an extended vector first.
@@ -22,8 +23,8 @@ class DiaOperator final : public LinearOperator {
 
  private:
   DiaProduct a_;
-  std::unique_ptr<GhostExchange> exchange_;
-  mutable GhostedVector x_ext_;
+  std::unique_ptr<comm::GhostExchange> exchange_;
+  mutable comm::GhostedVector x_ext_;
   mutable SolveTimes times_;
 };
 

@@ -35,16 +35,16 @@ int fail(SolveStats& st, StopReason why, const char* what, int it) {
 
 }  // namespace
 
-Gbcg::Gbcg(const DiaMatrix& slab, std::shared_ptr<const Communicator> comm, const RowPartition& part, BandedStop stop,
-           Backend backend)
+Gbcg::Gbcg(const DiaMatrix& slab, std::shared_ptr<const comm::Communicator> comm, const comm::RowPartition& part,
+           BandedStop stop, Backend backend)
     : Gbcg(slab, nullptr, std::move(comm), part, stop, backend) {}
 
-Gbcg::Gbcg(const DiaMatrix& slab, const DiaMatrix& transposed_slab, std::shared_ptr<const Communicator> comm,
-           const RowPartition& part, BandedStop stop, Backend backend)
+Gbcg::Gbcg(const DiaMatrix& slab, const DiaMatrix& transposed_slab, std::shared_ptr<const comm::Communicator> comm,
+           const comm::RowPartition& part, BandedStop stop, Backend backend)
     : Gbcg(slab, &transposed_slab, std::move(comm), part, stop, backend) {}
 
-Gbcg::Gbcg(const DiaMatrix& slab, const DiaMatrix* transposed_slab, std::shared_ptr<const Communicator> comm,
-           const RowPartition& part, BandedStop stop, Backend backend)
+Gbcg::Gbcg(const DiaMatrix& slab, const DiaMatrix* transposed_slab, std::shared_ptr<const comm::Communicator> comm,
+           const comm::RowPartition& part, BandedStop stop, Backend backend)
     : comm_(std::move(comm)),
       stop_(stop),
       backend_(backend),

@@ -1,8 +1,8 @@
 #pragma once
 // GBCG, seed 004 Algorithm 1: BiCGStab with the Jacobi K = diag(A) on one
 // rank's DIA slab. The algorithm sees no hardware: kernels.hpp does the device
-// steps, the Communicator's VectorSpace::reduce the scalar communication and
-// its GhostExchange the vector communication, so one rank and many run the
+// steps, the comm::Communicator's VectorSpace::reduce the scalar communication and
+// its comm::GhostExchange the vector communication, so one rank and many run the
 // same code. Two ghost exchanges per iteration (before v = A y and t = A z).
 //
 // Scalar communication: Algorithm 1 has four solid boxes per iteration
@@ -24,7 +24,7 @@
 
 #include "banded_product.hpp"
 #include "banded_stop.hpp"
-#include "communicator.hpp"
+#include "solvers/comm/communicator.hpp"
 
 namespace tb::banded {
 
@@ -34,12 +34,12 @@ class Gbcg {
  public:
   // The classic variant. slab: this rank's rows of A (its offsets must be
   // those of the whole matrix).
-  Gbcg(const DiaMatrix& slab, std::shared_ptr<const Communicator> comm, const RowPartition& part, BandedStop stop,
-       Backend backend);
+  Gbcg(const DiaMatrix& slab, std::shared_ptr<const comm::Communicator> comm, const comm::RowPartition& part,
+       BandedStop stop, Backend backend);
   // The one-reduction variant; transposed_slab: the same rows of A^T
   // (transposed_dia_from_bsr).
-  Gbcg(const DiaMatrix& slab, const DiaMatrix& transposed_slab, std::shared_ptr<const Communicator> comm,
-       const RowPartition& part, BandedStop stop, Backend backend);
+  Gbcg(const DiaMatrix& slab, const DiaMatrix& transposed_slab, std::shared_ptr<const comm::Communicator> comm,
+       const comm::RowPartition& part, BandedStop stop, Backend backend);
   GbcgVariant variant() const { return at_ ? GbcgVariant::one_reduction : GbcgVariant::classic; }
   // Numeric only; the one-reduction variant takes both slabs.
   void update_values(const DiaMatrix& slab);
@@ -55,8 +55,8 @@ class Gbcg {
   index_t rows() const { return rows_; }
 
  private:
-  Gbcg(const DiaMatrix& slab, const DiaMatrix* transposed_slab, std::shared_ptr<const Communicator> comm,
-       const RowPartition& part, BandedStop stop, Backend backend);
+  Gbcg(const DiaMatrix& slab, const DiaMatrix* transposed_slab, std::shared_ptr<const comm::Communicator> comm,
+       const comm::RowPartition& part, BandedStop stop, Backend backend);
   void set_inverse_diagonal(const DiaMatrix& slab);
   Partials reduce(Partials p, int sums, bool with_max);
   double true_residual(const Vector& b, const Vector& x);
@@ -64,16 +64,16 @@ class Gbcg {
   int iterate_classic(const BicgVectors& w, SolveStats& st);
   int iterate_one_reduction(const BicgVectors& w, SolveStats& st);
 
-  std::shared_ptr<const Communicator> comm_;
+  std::shared_ptr<const comm::Communicator> comm_;
   BandedStop stop_;
   Backend backend_;
   index_t rows_;
   DiaProduct a_;
   std::unique_ptr<DiaProduct> at_;  // A^T: the one-reduction variant's, else null
-  std::unique_ptr<GhostExchange> exchange_;
+  std::unique_ptr<comm::GhostExchange> exchange_;
   std::vector<double> dinv_host_;                // staging for K^{-1} on numeric updates
   Vector dinv_, r_, r0hat_, p_, v_, s_, t_, f_;  // f_: the one-reduction variant's
-  GhostedVector y_, z_;
+  comm::GhostedVector y_, z_;
   SolveTimes times_;
 };
 

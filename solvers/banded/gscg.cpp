@@ -11,7 +11,7 @@
 namespace tb::banded {
 
 namespace {
-StencilSlab slab_of(const StencilCoefficients& c, const RowPartition& part, int rank) {
+StencilSlab slab_of(const StencilCoefficients& c, const comm::RowPartition& part, int rank) {
   if (part.n() != c.cells())
     throw Error("GSCG: the partition covers " + std::to_string(part.n()) + " rows, the grid has " +
                 std::to_string(c.cells()) + " cells");
@@ -27,7 +27,7 @@ int fail(SolveStats& st, StopReason why, const char* what, int it) {
 
 }  // namespace
 
-Gscg::Gscg(const StencilCoefficients& c, std::shared_ptr<const Communicator> comm, const RowPartition& part,
+Gscg::Gscg(const StencilCoefficients& c, std::shared_ptr<const comm::Communicator> comm, const comm::RowPartition& part,
            BandedStop stop, Backend backend, GscgVariant variant)
     : comm_(std::move(comm)),
       stop_(stop),

@@ -12,7 +12,7 @@
 
 #include "banded_product.hpp"
 #include "banded_stop.hpp"
-#include "communicator.hpp"
+#include "solvers/comm/communicator.hpp"
 
 namespace tb::banded {
 
@@ -20,7 +20,7 @@ enum class GscgVariant { one_reduction, classic };
 
 class Gscg {
  public:
-  Gscg(const StencilCoefficients& c, std::shared_ptr<const Communicator> comm, const RowPartition& part,
+  Gscg(const StencilCoefficients& c, std::shared_ptr<const comm::Communicator> comm, const comm::RowPartition& part,
        BandedStop stop, Backend backend, GscgVariant variant = GscgVariant::one_reduction);
   // Numeric update: new coefficients on the same grid.
   void update_coefficients(const StencilCoefficients& c);
@@ -39,17 +39,17 @@ class Gscg {
   int iterate_classic(Vector& x, SolveStats& st);
   int iterate_one_reduction(Vector& x, SolveStats& st);
 
-  std::shared_ptr<const Communicator> comm_;
+  std::shared_ptr<const comm::Communicator> comm_;
   BandedStop stop_;
   Backend backend_;
   GscgVariant variant_;
   index_t rows_;
   StencilProduct a_;
-  std::unique_ptr<GhostExchange> exchange_;
+  std::unique_ptr<comm::GhostExchange> exchange_;
   // classic: ext_ = p, z_ = K^{-1} r, q_ = A p.
   // one_reduction: ext_ = u = K^{-1} r, w_ = A u, p_, q_ = A p (z_ unused).
   Vector dinv_, r_, z_, q_, w_, p_;
-  GhostedVector ext_;  // the SpMV's input, with ghost zones
+  comm::GhostedVector ext_;  // the SpMV's input, with ghost zones
   SolveTimes times_;
 };
 

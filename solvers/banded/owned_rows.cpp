@@ -12,7 +12,7 @@ namespace {
 
 // The whole matrix's entries per diagonal: this rank's counts as (offset,
 // count) pairs, every rank's gathered and summed.
-DiagonalCounts whole_counts(const BsrMatrix& rows, index_t first_row, const Communicator& comm) {
+DiagonalCounts whole_counts(const BsrMatrix& rows, index_t first_row, const comm::Communicator& comm) {
   std::vector<index_t> pairs;
   for (const auto& [offset, entries] : count_diagonals(rows, first_row)) {
     pairs.push_back(offset);
@@ -40,10 +40,11 @@ std::vector<int> doubled(const std::vector<int>& counts) {
 
 }  // namespace
 
-OwnedRowsDia::OwnedRowsDia(const BsrMatrix& rows, const Communicator& comm, double min_fill, bool with_transposed) {
+OwnedRowsDia::OwnedRowsDia(const BsrMatrix& rows, const comm::Communicator& comm, double min_fill,
+                           bool with_transposed) {
   const index_t mine = rows.block_rows;
-  part_ = partition_from_sizes(comm.allgather(std::span<const index_t>(&mine, 1)));
-  agreed(comm, [&] {
+  part_ = comm::partition_from_sizes(comm.allgather(std::span<const index_t>(&mine, 1)));
+  comm::agreed(comm, [&] {
     rows.validate();
     if (rows.block_size != 1)
       throw Error("DIA conversion of owned rows: block size " + std::to_string(rows.block_size) +
@@ -59,7 +60,8 @@ OwnedRowsDia::OwnedRowsDia(const BsrMatrix& rows, const Communicator& comm, doub
   if (with_transposed) build_transposed(rows, comm, choice);
 }
 
-void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const Communicator& comm, const DiagonalChoice& choice) {
+void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const comm::Communicator& comm,
+                                    const DiagonalChoice& choice) {
   const int ranks = comm.size(), me = comm.rank();
   const index_t first = part_.first(me), own = part_.rows(me);
   // Entry (g, j) of A is entry (j, g) of A^T, a row of A^T's owner of j:
@@ -128,14 +130,14 @@ void OwnedRowsDia::build_transposed(const BsrMatrix& rows, const Communicator& c
 }
 
 // values_ = this rank's values, then those of A^T's entries other ranks hold.
-void OwnedRowsDia::gather_transposed_values(const BsrMatrix& rows, const Communicator& comm) {
+void OwnedRowsDia::gather_transposed_values(const BsrMatrix& rows, const comm::Communicator& comm) {
   for (std::size_t e = 0; e < send_entry_.size(); ++e) send_values_[e] = rows.values[std::size_t(send_entry_[e])];
   comm.exchange(send_values_, send_counts_, recv_values_, recv_counts_);
   std::copy(rows.values.begin(), rows.values.end(), values_.begin());
   std::copy(recv_values_.begin(), recv_values_.end(), values_.begin() + std::ptrdiff_t(rows.values.size()));
 }
 
-void OwnedRowsDia::update_values(const BsrMatrix& rows, const Communicator& comm) {
+void OwnedRowsDia::update_values(const BsrMatrix& rows, const comm::Communicator& comm) {
   banded::update_values(rows, map_, slab_);
   if (send_counts_.empty()) return;  // no transposed slab
   gather_transposed_values(rows, comm);

@@ -13,8 +13,8 @@
 //    (one personalised exchange each).
 #include <vector>
 
-#include "communicator.hpp"
 #include "dia_matrix.hpp"
+#include "solvers/comm/communicator.hpp"
 
 namespace tb::banded {
 
@@ -23,21 +23,21 @@ class OwnedRowsDia {
   // rows: this rank's block rows (block size 1, block_cols = the global n).
   // Collective; tb::Error on every rank when any rank's rows do not fit the
   // others' (the counts do not sum to n, a block size other than 1).
-  OwnedRowsDia(const BsrMatrix& rows, const Communicator& comm, double min_fill, bool with_transposed);
+  OwnedRowsDia(const BsrMatrix& rows, const comm::Communicator& comm, double min_fill, bool with_transposed);
   // Numeric only: the same pattern's new values (collective with a transposed slab).
-  void update_values(const BsrMatrix& rows, const Communicator& comm);
+  void update_values(const BsrMatrix& rows, const comm::Communicator& comm);
 
-  const RowPartition& partition() const { return part_; }
+  const comm::RowPartition& partition() const { return part_; }
   const DiaMatrix& slab() const { return slab_; }
   const DiaMatrix& transposed_slab() const { return transposed_slab_; }  // empty without with_transposed
   // Entries of A^T this rank receives from others on each update.
   std::size_t received_entries() const { return recv_values_.size(); }
 
  private:
-  void build_transposed(const BsrMatrix& rows, const Communicator& comm, const DiagonalChoice& choice);
-  void gather_transposed_values(const BsrMatrix& rows, const Communicator& comm);
+  void build_transposed(const BsrMatrix& rows, const comm::Communicator& comm, const DiagonalChoice& choice);
+  void gather_transposed_values(const BsrMatrix& rows, const comm::Communicator& comm);
 
-  RowPartition part_;
+  comm::RowPartition part_;
   DiaMap map_, transposed_map_;
   DiaMatrix slab_, transposed_slab_;
   // The personalised exchange of A^T's entries: send_entry_[e] is the position

@@ -25,7 +25,7 @@ struct DistributedSolver::Parts {
 
 namespace {
 // The communicator's MPI handle, or MPI_COMM_NULL for the one-process group.
-MPI_Comm mpi_handle(const banded::Communicator& c) {
+MPI_Comm mpi_handle(const comm::Communicator& c) {
   if (const auto* m = dynamic_cast<const MpiCommunicator*>(&c)) return m->comm();
   if (c.size() != 1) throw Error("distributed solver: a group of " + std::to_string(c.size()) + " ranks without MPI");
   return MPI_COMM_NULL;
@@ -34,13 +34,13 @@ MPI_Comm mpi_handle(const banded::Communicator& c) {
 
 DistributedSolver::DistributedSolver(std::string spec, std::unique_ptr<KrylovMethod> method,
                                      std::unique_ptr<Preconditioner> local, int overlap,
-                                     std::shared_ptr<const banded::Communicator> comm)
+                                     std::shared_ptr<const comm::Communicator> comm)
     : spec_(std::move(spec)),
       method_(std::move(method)),
       local_(std::move(local)),
       overlap_(overlap),
       comm_(std::move(comm)) {
-  if (!comm_) comm_ = banded::self_communicator();
+  if (!comm_) comm_ = comm::self_communicator();
   if (local_->is_variable() && !method_->accepts_variable_preconditioner())
     throw Error("spec '" + spec_ + "': the local solver changes between applications; use fgmres or richardson");
   method_->set_vector_space(&comm_->space());

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "row_distribution.hpp"
-#include "solvers/banded/communicator.hpp"
+#include "solvers/comm/communicator.hpp"
 #include "solvers/krylov/krylov_method.hpp"
 
 namespace tb::dist {
@@ -20,7 +20,7 @@ class DistributedSolver {
   // overlap 0: block Jacobi over ranks; 1: restricted additive Schwarz. comm:
   // the ranks that share the system (a one-process group needs no MPI).
   DistributedSolver(std::string spec, std::unique_ptr<KrylovMethod> method, std::unique_ptr<Preconditioner> local,
-                    int overlap, std::shared_ptr<const banded::Communicator> comm);
+                    int overlap, std::shared_ptr<const comm::Communicator> comm);
   ~DistributedSolver();
 
   // my_rows: this rank's block rows (rows.owned(rank)), global block columns.
@@ -57,7 +57,7 @@ class DistributedSolver {
   std::unique_ptr<KrylovMethod> method_;
   std::unique_ptr<Preconditioner> local_;
   int overlap_;
-  std::shared_ptr<const banded::Communicator> comm_;
+  std::shared_ptr<const comm::Communicator> comm_;
   std::unique_ptr<Parts> parts_;
   double setup_seconds_ = 0.0;
 };

@@ -29,20 +29,20 @@ MpiCommunicator::~MpiCommunicator() {
 }
 
 namespace {
-void check_parts(const banded::RowPartition& p, int size, const char* who) {
+void check_parts(const comm::RowPartition& p, int size, const char* who) {
   if (p.parts() != size)
     throw Error(std::string(who) + ": the row partition has " + std::to_string(p.parts()) + " parts for " +
                 std::to_string(size) + " ranks");
 }
 }  // namespace
 
-std::unique_ptr<banded::GhostExchange> MpiCommunicator::make_exchange(const banded::RowPartition& p, index_t band,
-                                                                      Backend backend) const {
+std::unique_ptr<comm::GhostExchange> MpiCommunicator::make_exchange(const comm::RowPartition& p, index_t band,
+                                                                    Backend backend) const {
   check_parts(p, size_, "MPI ghost exchange");
   return std::make_unique<MpiGhostExchange>(comm_, p, band, backend);
 }
 
-void MpiCommunicator::allgather(const banded::RowPartition& p, const double* local, double* global) const {
+void MpiCommunicator::allgather(const comm::RowPartition& p, const double* local, double* global) const {
   check_parts(p, size_, "MPI allgather");
   std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
   for (int q = 0; q < size_; ++q) {
@@ -146,7 +146,7 @@ void finalize_at_exit() {
 
 }  // namespace
 
-std::shared_ptr<const banded::Communicator> world_or_self() {
+std::shared_ptr<const comm::Communicator> world_or_self() {
   int initialised = 0;
   MPI_Initialized(&initialised);
   // A program that knows nothing of MPI (a miniapp started by mpiexec -n 2)
@@ -158,10 +158,10 @@ std::shared_ptr<const banded::Communicator> world_or_self() {
     std::atexit(finalize_at_exit);
     initialised = 1;
   }
-  if (!initialised || mpi_finalized()) return banded::self_communicator();
+  if (!initialised || mpi_finalized()) return comm::self_communicator();
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size == 1) return banded::self_communicator();
+  if (size == 1) return comm::self_communicator();
   static const auto world = [] {
     bind_device_to_local_rank();
     return std::make_shared<const MpiCommunicator>(MPI_COMM_WORLD);

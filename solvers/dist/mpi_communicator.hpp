@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "solvers/banded/communicator.hpp"
+#include "solvers/comm/communicator.hpp"
 
 namespace tb::dist {
 
@@ -37,7 +37,7 @@ class MpiVectorSpace final : public VectorSpace {
   mutable std::map<int, MPI_Datatype> types_;  // one per record length, made once
 };
 
-class MpiCommunicator final : public banded::Communicator {
+class MpiCommunicator final : public comm::Communicator {
  public:
   // Works on a duplicate of comm, so its messages never meet the caller's.
   explicit MpiCommunicator(MPI_Comm comm);
@@ -50,9 +50,9 @@ class MpiCommunicator final : public banded::Communicator {
   // This group's own duplicate communicator (distributed matrices build theirs from it).
   MPI_Comm comm() const { return comm_; }
   const VectorSpace& space() const override { return *space_; }
-  std::unique_ptr<banded::GhostExchange> make_exchange(const banded::RowPartition& p, index_t band,
-                                                       Backend backend) const override;
-  void allgather(const banded::RowPartition& p, const double* local, double* global) const override;
+  std::unique_ptr<comm::GhostExchange> make_exchange(const comm::RowPartition& p, index_t band,
+                                                     Backend backend) const override;
+  void allgather(const comm::RowPartition& p, const double* local, double* global) const override;
   std::vector<index_t> allgather(std::span<const index_t> mine) const override;
   std::vector<int> exchange_counts(std::span<const int> send_counts) const override;
   void exchange(std::span<const index_t> send, std::span<const int> send_counts, std::span<index_t> recv,

@@ -10,7 +10,7 @@ namespace {
 constexpr int ghost_tag = 4004;
 }
 
-MpiGhostExchange::MpiGhostExchange(MPI_Comm comm, const banded::RowPartition& p, index_t band, Backend backend)
+MpiGhostExchange::MpiGhostExchange(MPI_Comm comm, const comm::RowPartition& p, index_t band, Backend backend)
     : comm_(comm), backend_(backend) {
   int me = 0;
   MPI_Comm_rank(comm, &me);
@@ -42,7 +42,7 @@ MpiGhostExchange::MpiGhostExchange(MPI_Comm comm, const banded::RowPartition& p,
   requests_.assign(2 * segments_.size(), MPI_REQUEST_NULL);
 }
 
-void MpiGhostExchange::post(int phase, banded::GhostedVector& x) {
+void MpiGhostExchange::post(int phase, comm::GhostedVector& x) {
   const bool staged = backend_ != Backend::host;
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const Segment& s = segments_[i];
@@ -63,7 +63,7 @@ void MpiGhostExchange::post(int phase, banded::GhostedVector& x) {
   }
 }
 
-void MpiGhostExchange::complete(int phase, banded::GhostedVector& x) {
+void MpiGhostExchange::complete(int phase, comm::GhostedVector& x) {
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const Segment& s = segments_[i];
     if (s.phase != phase) continue;

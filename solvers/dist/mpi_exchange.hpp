@@ -13,17 +13,17 @@
 
 #include <vector>
 
-#include "solvers/banded/ghost_exchange.hpp"
-#include "solvers/banded/row_partition.hpp"
+#include "solvers/comm/ghost_exchange.hpp"
+#include "solvers/comm/row_partition.hpp"
 
 namespace tb::dist {
 
-class MpiGhostExchange final : public banded::GhostExchange {
+class MpiGhostExchange final : public comm::GhostExchange {
  public:
-  MpiGhostExchange(MPI_Comm comm, const banded::RowPartition& p, index_t band, Backend backend);
+  MpiGhostExchange(MPI_Comm comm, const comm::RowPartition& p, index_t band, Backend backend);
   int phases() const override { return 2; }
-  void post(int phase, banded::GhostedVector& x) override;
-  void complete(int phase, banded::GhostedVector& x) override;
+  void post(int phase, comm::GhostedVector& x) override;
+  void complete(int phase, comm::GhostedVector& x) override;
 
   // One message each way with one peer.
   struct Segment {

@@ -3,24 +3,24 @@
 #include <algorithm>
 #include <string>
 
-#include "solvers/banded/row_partition.hpp"
+#include "solvers/comm/row_partition.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::dist {
 
-// The shares are seed 004's row partitions (solvers/banded/row_partition.hpp).
+// The shares are seed 004's row partitions (solvers/comm/row_partition.hpp).
 RowDistribution RowDistribution::balanced(index_t n, int parts) {
-  return RowDistribution{banded::balanced_partition(n, parts).starts};
+  return RowDistribution{comm::balanced_partition(n, parts).starts};
 }
 
 RowDistribution RowDistribution::from_counts(std::span<const index_t> counts) {
-  return RowDistribution{banded::partition_from_sizes(std::vector<index_t>(counts.begin(), counts.end())).starts};
+  return RowDistribution{comm::partition_from_sizes(std::vector<index_t>(counts.begin(), counts.end())).starts};
 }
 
 int RowDistribution::owner(index_t i) const {
   if (i < 0 || i >= n())
     throw Error("RowDistribution: row " + std::to_string(i) + " outside [0, " + std::to_string(n()) + ")");
-  return banded::part_owning(begin, i);
+  return comm::part_owning(begin, i);
 }
 
 namespace {

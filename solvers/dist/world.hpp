@@ -1,15 +1,15 @@
 #pragma once
 // The registry's entry into MPI, without MPI headers: the world's ranks when
 // the program runs on more than one rank, else this process alone
-// (banded::self_communicator()). A program started by mpiexec that has not
+// (comm::self_communicator()). A program started by mpiexec that has not
 // initialised MPI itself gets it initialised here (and finalised at exit).
 #include <memory>
 
-#include "solvers/banded/communicator.hpp"
+#include "solvers/comm/communicator.hpp"
 
 namespace tb::dist {
 
-std::shared_ptr<const banded::Communicator> world_or_self();
+std::shared_ptr<const comm::Communicator> world_or_self();
 
 // One GPU per rank (seed 004): the rank's index among the ranks of its node,
 // modulo the visible devices, becomes its current CUDA device; ranks share

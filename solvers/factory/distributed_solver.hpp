@@ -16,6 +16,6 @@ namespace tb {
 
 // comm: the ranks that share the system; null for solver_communicator().
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(
-    std::string_view spec, std::shared_ptr<const banded::Communicator> comm = nullptr);
+    std::string_view spec, std::shared_ptr<const comm::Communicator> comm = nullptr);
 
 }  // namespace tb

@@ -31,7 +31,7 @@ class PartitionedSolver final : public CompleteSolver {
     const dist::RowDistribution rows = rows_over_ranks(*comm_, a);
     // A local solver that refuses its subdomain (a zero pivot) throws on its
     // rank alone, after the set-up's collective calls.
-    banded::agreed(*comm_, [&] {
+    comm::agreed(*comm_, [&] {
       if (off_.blocks)
         solver_->setup(a, off_, rows);
       else
@@ -41,7 +41,7 @@ class PartitionedSolver final : public CompleteSolver {
   // Split rows from the next set-up on (take_split_rows).
   void take_split_rows(dist::OffRankRows off) { off_ = off; }
   void update(const BsrMatrix& a) override {
-    banded::agreed(*comm_, [&] { solver_->update(a); });
+    comm::agreed(*comm_, [&] { solver_->update(a); });
   }
   SolveStats solve(std::span<const double> b, std::span<double> x) override { return solver_->solve(b, x); }
   // A new pattern's solver starts unlimited: LinearSolver callers set the limit per solve (SolverSlot).
@@ -137,7 +137,7 @@ bool take_split_rows(LinearSolver& solver, dist::OffRankRows off) {
 }
 
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_view text,
-                                                                 std::shared_ptr<const banded::Communicator> comm) {
+                                                                 std::shared_ptr<const comm::Communicator> comm) {
   const Registry& reg = Registry::builtin();
   const SolverSpec spec = parse_spec(text);
   const std::string& s = spec.text;

@@ -6,11 +6,11 @@
 // (CMakeLists.txt picks), so no code here tests for MPI.
 #include <memory>
 
-#include "solvers/banded/communicator.hpp"
+#include "solvers/comm/communicator.hpp"
 
 namespace tb {
 
-std::shared_ptr<const banded::Communicator> solver_communicator();
+std::shared_ptr<const comm::Communicator> solver_communicator();
 
 // Checks the environment variables the distributed solvers read
 // (TB_HALO_TRANSPORT, solvers/dist/halo_exchange.hpp); tb::Error naming the

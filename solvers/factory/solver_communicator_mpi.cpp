@@ -7,7 +7,7 @@
 
 namespace tb {
 
-std::shared_ptr<const banded::Communicator> solver_communicator() { return dist::world_or_self(); }
+std::shared_ptr<const comm::Communicator> solver_communicator() { return dist::world_or_self(); }
 
 void check_distributed_environment() { dist::default_halo_transport(); }
 

@@ -5,7 +5,7 @@
 
 namespace tb {
 
-std::shared_ptr<const banded::Communicator> solver_communicator() { return banded::self_communicator(); }
+std::shared_ptr<const comm::Communicator> solver_communicator() { return comm::self_communicator(); }
 
 void check_distributed_environment() {}
 

@@ -8,14 +8,6 @@ namespace tb {
 
 const VectorSpace KrylovMethod::local_space_{};
 
-double VectorSpace::dot(const Vector& x, const Vector& y) const { return kernels::dot(x, y); }
-double VectorSpace::norm2(const Vector& x) const { return std::sqrt(dot(x, x)); }
-void VectorSpace::multi_dot(const Vector* const* v, int k, const Vector& w, double* out) const {
-  kernels::multi_dot(v, k, w, out);
-}
-
-void VectorSpace::reduce(double*, int, double*, int) const {}
-
 Vector& KrylovWorkspace::vector(std::size_t i, Backend b, std::size_t n) {
   std::deque<Vector>& vs = vectors_[b == Backend::host ? 0 : 1];
   if (vs.size() <= i) vs.resize(i + 1);

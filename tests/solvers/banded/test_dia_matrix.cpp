@@ -25,7 +25,7 @@ std::vector<double> bsr_product(const BsrMatrix& a, const std::vector<double>& x
 
 // y = A x through extended vectors and the dispatched kernel over all rows.
 std::vector<double> dia_product(const DiaMatrix& a, const std::vector<double>& x) {
-  banded::GhostedVector xe(Backend::host, a.rows, a.band());
+  comm::GhostedVector xe(Backend::host, a.rows, a.band());
   std::copy(x.begin(), x.end(), xe.owned());
   std::vector<double> y(x.size());
   banded::kernels::dia_spmv(Backend::host, view(a), 0, a.rows, xe.ext(), y.data());
@@ -203,7 +203,7 @@ TEST(DiaMatrix, BlocksOfRowsWithTheWholeMatrixsDiagonalsAreItsSlabs) {
 // dia_from_bsr and transposed_dia_from_bsr, before and after an update.
 TEST(DiaMatrix, OwnedRowsOfOneProcessAreTheWholeMatrixsSlabs) {
   BsrMatrix a = test::banded_with_sparse_diagonals(120, {-10, -1, 0, 1, 10}, {-23, 19}, 7, 3);
-  const auto& self = *banded::self_communicator();
+  const auto& self = *comm::self_communicator();
   banded::OwnedRowsDia owned(a, self, 0.5, true);
   EXPECT_EQ(owned.partition().starts, (std::vector<index_t>{0, 120}));
   for (int round = 0; round < 2; ++round) {
@@ -221,11 +221,11 @@ TEST(DiaMatrix, OwnedRowsOfOneProcessAreTheWholeMatrixsSlabs) {
 
 // A do-nothing exchange with two phases: the product must split the interior
 // rows into two chunks and still compute every row once.
-class TwoPhaseLocal final : public banded::GhostExchange {
+class TwoPhaseLocal final : public comm::GhostExchange {
  public:
   int phases() const override { return 2; }
-  void post(int phase, banded::GhostedVector&) override { posted |= 1 << phase; }
-  void complete(int phase, banded::GhostedVector&) override { completed |= 1 << phase; }
+  void post(int phase, comm::GhostedVector&) override { posted |= 1 << phase; }
+  void complete(int phase, comm::GhostedVector&) override { completed |= 1 << phase; }
   int posted = 0, completed = 0;
 };
 
@@ -266,7 +266,7 @@ TEST(DiaProduct, OverlappedRowRangesCoverEveryRow) {
     const BsrMatrix a = test::random_banded(n, {-4, 0, 2}, 11);
     const DiaMatrix d = banded::dia_from_bsr(a);
     banded::DiaProduct prod(d, Backend::host);
-    banded::GhostedVector x(Backend::host, n, d.band());
+    comm::GhostedVector x(Backend::host, n, d.band());
     const auto xv = test::random_vector(std::size_t(n), 3);
     std::copy(xv.begin(), xv.end(), x.owned());
     std::vector<double> y(std::size_t(n), -7.0);

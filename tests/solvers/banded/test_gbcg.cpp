@@ -130,7 +130,7 @@ TEST(Gbcg, GlobalReductionsPerIterationOfEachVariant) {
     void reduce(double*, int, double*, int) const override { ++calls; }
     mutable int calls = 0;
   };
-  struct CountingGroup final : banded::Communicator {
+  struct CountingGroup final : comm::Communicator {
     const VectorSpace& space() const override { return counting; }
     Counting counting;
   };

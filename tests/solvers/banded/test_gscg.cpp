@@ -93,7 +93,7 @@ class CountingSpace final : public VectorSpace {
   }
   mutable long calls = 0;
 };
-class CountingCommunicator final : public banded::Communicator {
+class CountingCommunicator final : public comm::Communicator {
  public:
   const VectorSpace& space() const override { return space_; }
   CountingSpace space_;
@@ -112,7 +112,7 @@ GscgRun run_gscg(banded::GscgVariant variant, index_t nx, index_t ny, index_t nz
   const auto comm = std::make_shared<CountingCommunicator>();
   banded::BandedStop stop;
   stop.krylov.rtol = rtol;
-  banded::Gscg gscg(banded::stencil_from_bsr(a, nx, ny, nz), comm, banded::balanced_partition(a.block_rows, 1), stop,
+  banded::Gscg gscg(banded::stencil_from_bsr(a, nx, ny, nz), comm, comm::balanced_partition(a.block_rows, 1), stop,
                     Backend::host, variant);
   Vector bv(Backend::host, std::span<const double>(b)), xv(Backend::host, b.size());
   xv.set_zero();

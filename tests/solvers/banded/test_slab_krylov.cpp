@@ -15,14 +15,14 @@ TEST(SlabKrylov, SameIterationsAsTheBsrOperator) {
   const BsrMatrix a = test::poisson7(7, 6, 5, false);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
   const banded::DiaMatrix d = banded::dia_from_bsr(a);
-  const auto part = banded::balanced_partition(a.block_rows, 1);
+  const auto part = comm::balanced_partition(a.block_rows, 1);
   for (const char* method : {"bicgstab", "gmres"}) {
     auto bsr = make_solver(std::string(method) + "(rtol=1e-10)+jacobi");
     bsr->setup(a);
     std::vector<double> xb(b.size(), 0.0);
     const SolveStats sb = bsr->solve(b, xb);
 
-    banded::DiaOperator op(d, *banded::self_communicator(), part, Backend::host);
+    banded::DiaOperator op(d, *comm::self_communicator(), part, Backend::host);
     banded::SlabJacobi jac(d, Backend::host);
     StopCriteria stop;
     stop.rtol = 1e-10;

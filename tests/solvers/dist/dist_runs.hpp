@@ -35,11 +35,11 @@ struct Result {
 };
 
 // This rank's rows of b on the backend.
-inline Vector local_rows(const std::vector<double>& b, const banded::RowPartition& part, int me, Backend backend) {
+inline Vector local_rows(const std::vector<double>& b, const comm::RowPartition& part, int me, Backend backend) {
   return Vector(backend, std::span<const double>(b).subspan(std::size_t(part.first(me)), std::size_t(part.rows(me))));
 }
 
-inline std::vector<double> gather(const banded::Communicator& comm, const banded::RowPartition& part, const Vector& x,
+inline std::vector<double> gather(const comm::Communicator& comm, const comm::RowPartition& part, const Vector& x,
                                   std::size_t n) {
   const std::vector<double> mine = x.to_host();
   std::vector<double> all(n);
@@ -49,8 +49,8 @@ inline std::vector<double> gather(const banded::Communicator& comm, const banded
 
 // One solve from x0 = 0 of this rank's rows, the full solution gathered.
 template <class Solver>
-Result solve_slab(Solver& solver, const std::vector<double>& b, const banded::Communicator& comm,
-                  const banded::RowPartition& part, Backend backend) {
+Result solve_slab(Solver& solver, const std::vector<double>& b, const comm::Communicator& comm,
+                  const comm::RowPartition& part, Backend backend) {
   const int me = comm.rank();
   const Vector bv = local_rows(b, part, me, backend);
   Vector xv(backend, std::size_t(part.rows(me)));
@@ -64,8 +64,8 @@ Result solve_slab(Solver& solver, const std::vector<double>& b, const banded::Co
 
 // GBCG on the slab a partition gives this rank of comm; the one-reduction
 // variant cuts this rank's rows of A^T as well.
-inline Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared_ptr<const banded::Communicator> comm,
-                   const banded::RowPartition& part, double min_fill = 0.0,
+inline Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared_ptr<const comm::Communicator> comm,
+                   const comm::RowPartition& part, double min_fill = 0.0,
                    banded::GbcgVariant variant = banded::GbcgVariant::one_reduction, Backend backend = Backend::host) {
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-12;
@@ -83,7 +83,7 @@ inline Result gbcg(const BsrMatrix& a, const std::vector<double>& b, std::shared
 }
 
 inline Result gscg(const banded::StencilCoefficients& c, const std::vector<double>& b,
-                   std::shared_ptr<const banded::Communicator> comm, const banded::RowPartition& part,
+                   std::shared_ptr<const comm::Communicator> comm, const comm::RowPartition& part,
                    banded::GscgVariant variant = banded::GscgVariant::one_reduction, Backend backend = Backend::host) {
   banded::BandedStop stop;
   stop.krylov.rtol = 1e-12;
@@ -97,10 +97,10 @@ inline Result gscg(const banded::StencilCoefficients& c, const std::vector<doubl
 // = 100 + global row).
 inline void expect_ghost_zones_filled(Backend backend) {
   const index_t n = 20, band = 4;
-  for (const banded::RowPartition& part : {banded::balanced_partition(n, 2), banded::partition_from_sizes({3, 17})}) {
+  for (const comm::RowPartition& part : {comm::balanced_partition(n, 2), comm::partition_from_sizes({3, 17})}) {
     const int me = world()->rank();
     auto ex = world()->make_exchange(part, band, backend);
-    banded::GhostedVector x(backend, part.rows(me), band);
+    comm::GhostedVector x(backend, part.rows(me), band);
     std::vector<double> owned(std::size_t(part.rows(me)));
     for (index_t i = 0; i < part.rows(me); ++i) owned[i] = 100.0 + part.first(me) + i;
     memory::copy(x.owned(), backend, owned.data(), Backend::host, owned.size() * sizeof(double));

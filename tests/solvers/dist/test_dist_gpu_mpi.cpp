@@ -19,7 +19,7 @@
 namespace tb {
 namespace {
 
-using banded::RowPartition;
+using comm::RowPartition;
 using namespace test::dist;
 
 class DistMpiGpu : public ::testing::Test {
@@ -53,12 +53,11 @@ TEST_F(DistMpiGpu, GbcgOnTheDeviceGivesTheHostRun) {
   const auto b = test::sine_rhs(std::size_t(a.rows()));
   for (const auto v : {banded::GbcgVariant::one_reduction, banded::GbcgVariant::classic}) {
     SCOPED_TRACE(v == banded::GbcgVariant::classic ? "classic" : "one reduction");
-    const Result host = gbcg(a, b, self(), banded::balanced_partition(a.block_rows, 1), 0.0, v);
-    expect_close(gbcg(a, b, world(), banded::balanced_partition(a.block_rows, 2), 0.0, v, Backend::cuda), host);
+    const Result host = gbcg(a, b, self(), comm::balanced_partition(a.block_rows, 1), 0.0, v);
+    expect_close(gbcg(a, b, world(), comm::balanced_partition(a.block_rows, 2), 0.0, v, Backend::cuda), host);
     // A slab thinner than the band, and a rank with no rows.
-    expect_close(gbcg(a, b, world(), banded::partition_from_sizes({40, a.block_rows - 40}), 0.0, v, Backend::cuda),
-                 host);
-    expect_close(gbcg(a, b, world(), banded::partition_from_sizes({a.block_rows, 0}), 0.0, v, Backend::cuda), host);
+    expect_close(gbcg(a, b, world(), comm::partition_from_sizes({40, a.block_rows - 40}), 0.0, v, Backend::cuda), host);
+    expect_close(gbcg(a, b, world(), comm::partition_from_sizes({a.block_rows, 0}), 0.0, v, Backend::cuda), host);
   }
 }
 
@@ -68,8 +67,8 @@ TEST_F(DistMpiGpu, GscgOnTheDeviceGivesTheHostRun) {
   const auto b = test::sine_rhs(std::size_t(a.rows()));
   for (const auto v : {banded::GscgVariant::one_reduction, banded::GscgVariant::classic}) {
     SCOPED_TRACE(v == banded::GscgVariant::classic ? "classic" : "one reduction");
-    const Result host = gscg(c, b, self(), banded::balanced_partition(a.block_rows, 1), v);
-    const Result two = gscg(c, b, world(), banded::balanced_partition(a.block_rows, 2), v, Backend::cuda);
+    const Result host = gscg(c, b, self(), comm::balanced_partition(a.block_rows, 1), v);
+    const Result two = gscg(c, b, world(), comm::balanced_partition(a.block_rows, 2), v, Backend::cuda);
     expect_close(two, host);
     // One MPI_Allreduce per reduction, as on the host.
     EXPECT_EQ(two.reductions, (v == banded::GscgVariant::classic ? 2 : 1) * two.stats.iterations + 3);

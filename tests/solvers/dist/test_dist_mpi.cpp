@@ -17,7 +17,7 @@
 namespace tb {
 namespace {
 
-using banded::RowPartition;
+using comm::RowPartition;
 using namespace test::dist;
 
 TEST(DistMpi, RunsOnTwoRanks) {
@@ -46,15 +46,15 @@ TEST(DistMpi, GbcgGivesTheOneRankIterationsAndSolution) {
   const auto b = test::sine_rhs(std::size_t(a.rows()));
   for (const auto v : gbcg_variants) {
     SCOPED_TRACE(name(v));
-    const Result one = gbcg(a, b, self(), banded::balanced_partition(a.block_rows, 1), 0.0, v);
-    const Result two = gbcg(a, b, world(), banded::balanced_partition(a.block_rows, 2), 0.0, v);
+    const Result one = gbcg(a, b, self(), comm::balanced_partition(a.block_rows, 1), 0.0, v);
+    const Result two = gbcg(a, b, world(), comm::balanced_partition(a.block_rows, 2), 0.0, v);
     expect_same(two, one);
     // Three MPI_Allreduce per iteration, or one (plus the one that tests the
     // last iterate), besides r0's and the two reported residuals.
     EXPECT_EQ(two.reductions,
               v == banded::GbcgVariant::classic ? 3 * two.stats.iterations + 3 : two.stats.iterations + 4);
     // Uneven slabs, one thinner than the band (72 rows): its ghosts span both ranks' rows.
-    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({40, a.block_rows - 40}), 0.0, v), one);
+    expect_same(gbcg(a, b, world(), comm::partition_from_sizes({40, a.block_rows - 40}), 0.0, v), one);
   }
 }
 
@@ -65,11 +65,11 @@ TEST(DistMpi, GbcgWithASparseRemainderGivesTheOneRankRun) {
   const auto b = test::sine_rhs(120);
   for (const auto v : gbcg_variants) {
     SCOPED_TRACE(name(v));
-    const Result one = gbcg(a, b, self(), banded::balanced_partition(120, 1), 0.5, v);
-    expect_same(gbcg(a, b, world(), banded::balanced_partition(120, 2), 0.5, v), one);
-    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({13, 107}), 0.5, v), one);
+    const Result one = gbcg(a, b, self(), comm::balanced_partition(120, 1), 0.5, v);
+    expect_same(gbcg(a, b, world(), comm::balanced_partition(120, 2), 0.5, v), one);
+    expect_same(gbcg(a, b, world(), comm::partition_from_sizes({13, 107}), 0.5, v), one);
     // Pure DIA on the same system: the same solution.
-    const Result pure = gbcg(a, b, self(), banded::balanced_partition(120, 1), 0.0, v);
+    const Result pure = gbcg(a, b, self(), comm::balanced_partition(120, 1), 0.0, v);
     EXPECT_LT(test::max_abs_diff(pure.x, one.x), 1e-10 * std::max(1.0, test::max_abs(one.x)));
   }
 }
@@ -79,13 +79,13 @@ TEST(DistMpi, GbcgWithARankOwningNoRows) {
   const auto b = test::sine_rhs(50);
   for (const auto v : gbcg_variants) {
     SCOPED_TRACE(name(v));
-    const Result one = gbcg(a, b, self(), banded::balanced_partition(50, 1), 0.0, v);
-    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({50, 0}), 0.0, v), one);
-    expect_same(gbcg(a, b, world(), banded::partition_from_sizes({0, 50}), 0.0, v), one);
+    const Result one = gbcg(a, b, self(), comm::balanced_partition(50, 1), 0.0, v);
+    expect_same(gbcg(a, b, world(), comm::partition_from_sizes({50, 0}), 0.0, v), one);
+    expect_same(gbcg(a, b, world(), comm::partition_from_sizes({0, 50}), 0.0, v), one);
     // Fewer rows than ranks: the balanced split leaves rank 1 empty.
     const BsrMatrix tiny = test::random_banded(1, {0}, 2);
     const std::vector<double> tb{3.0};
-    const Result t = gbcg(tiny, tb, world(), banded::balanced_partition(1, 2), 0.0, v);
+    const Result t = gbcg(tiny, tb, world(), comm::balanced_partition(1, 2), 0.0, v);
     EXPECT_TRUE(t.stats.converged());
     EXPECT_NEAR(t.x[0], 3.0 / tiny.values[0], 1e-14);
   }
@@ -98,14 +98,14 @@ TEST(DistMpi, GscgGivesTheOneRankIterationsAndSolution) {
   for (const auto variant : {banded::GscgVariant::one_reduction, banded::GscgVariant::classic}) {
     const bool classic = variant == banded::GscgVariant::classic;
     SCOPED_TRACE(classic ? "classic" : "one reduction");
-    const Result one = gscg(c, b, self(), banded::balanced_partition(a.block_rows, 1), variant);
-    const Result two = gscg(c, b, world(), banded::balanced_partition(a.block_rows, 2), variant);
+    const Result one = gscg(c, b, self(), comm::balanced_partition(a.block_rows, 1), variant);
+    const Result two = gscg(c, b, world(), comm::balanced_partition(a.block_rows, 2), variant);
     expect_same(two, one);
     // Each reduction is one MPI_Allreduce: one per iteration (two classic),
     // plus r0's check and the two reported residuals.
     EXPECT_EQ(two.reductions, (classic ? 2 : 1) * two.stats.iterations + 3);
-    expect_same(gscg(c, b, world(), banded::partition_from_sizes({a.block_rows, 0}), variant), one);
-    expect_same(gscg(c, b, world(), banded::partition_from_sizes({30, a.block_rows - 30}), variant), one);
+    expect_same(gscg(c, b, world(), comm::partition_from_sizes({a.block_rows, 0}), variant), one);
+    expect_same(gscg(c, b, world(), comm::partition_from_sizes({30, a.block_rows - 30}), variant), one);
   }
 }
 
@@ -119,9 +119,8 @@ TEST(DistMpi, FoundationKrylovMethodsRunDistributed) {
     stop.rtol = 1e-11;
     Result res[2];
     for (int d = 0; d < 2; ++d) {
-      std::shared_ptr<const banded::Communicator> comm =
-          d ? std::shared_ptr<const banded::Communicator>(world()) : self();
-      const RowPartition part = banded::balanced_partition(a.block_rows, comm->size());
+      std::shared_ptr<const comm::Communicator> comm = d ? std::shared_ptr<const comm::Communicator>(world()) : self();
+      const RowPartition part = comm::balanced_partition(a.block_rows, comm->size());
       const int me = comm->rank();
       const banded::DiaMatrix slab = banded::dia_from_bsr(a, part.first(me), part.rows(me));
       banded::DiaOperator op(slab, *comm, part, Backend::host);

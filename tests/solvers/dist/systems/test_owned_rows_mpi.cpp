@@ -26,7 +26,7 @@ using test::dist::world;
 // Even shares, then uneven ones where (with three ranks) the middle rank owns nothing.
 std::vector<std::vector<index_t>> splits(index_t n) {
   const int ranks = world()->size();
-  const auto balanced = banded::balanced_partition(n, ranks);
+  const auto balanced = comm::balanced_partition(n, ranks);
   std::vector<index_t> even, uneven(std::size_t(ranks), 0);
   for (int q = 0; q < ranks; ++q) even.push_back(balanced.rows(q));
   uneven.front() = n / 3;
@@ -46,7 +46,7 @@ TEST(OwnedRowsDia, SlabsEqualThoseOfTheWholeMatrix) {
   BsrMatrix a = immersed_like();
   for (const auto& counts : splits(a.block_rows)) {
     const int me = world()->rank();
-    const auto part = banded::partition_from_sizes(counts);
+    const auto part = comm::partition_from_sizes(counts);
     banded::OwnedRowsDia owned(my_rows(a, counts), *world(), 0.5, true);
     EXPECT_EQ(owned.partition().starts, part.starts);
     for (int round = 0; round < 2; ++round) {

@@ -5,7 +5,7 @@
 
 #include "solvers/core/error.hpp"
 
-namespace tb::banded {
+namespace tb::comm {
 
 const VectorSpace& Communicator::space() const {
   static const VectorSpace local;
@@ -65,4 +65,4 @@ std::shared_ptr<const Communicator> self_communicator() {
   return self;
 }
 
-}  // namespace tb::banded
+}  // namespace tb::comm

@@ -1,8 +1,9 @@
 #pragma once
-// What a banded solve needs from the processes that share it: the rank, the
-// global reductions (a VectorSpace), the ghost exchange and the gather of the
-// solution. This base class is the one-process group; solvers/dist derives the
-// MPI one, so the solvers here never see MPI.
+// The processes that share a solve, as every room below the MPI one sees them:
+// the rank, the global reductions (a VectorSpace), the ghost exchange of a row
+// slab, the gathers and personalised exchanges of set-up. This base class is the
+// one-process group; solvers/dist derives the MPI one, so no other room of the
+// solver layer sees MPI (docs/ARCHITECTURE.md, "Layering").
 #include <functional>
 #include <memory>
 #include <span>
@@ -10,9 +11,9 @@
 
 #include "ghost_exchange.hpp"
 #include "row_partition.hpp"
-#include "solvers/krylov/krylov_method.hpp"
+#include "solvers/core/vector_space.hpp"
 
-namespace tb::banded {
+namespace tb::comm {
 
 class Communicator {
  public:
@@ -48,4 +49,4 @@ void agreed(const Communicator& comm, const std::function<void()>& work);
 // The one-process group (rank 0 of 1).
 std::shared_ptr<const Communicator> self_communicator();
 
-}  // namespace tb::banded
+}  // namespace tb::comm

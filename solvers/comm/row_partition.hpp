@@ -1,13 +1,13 @@
 #pragma once
-// Seed 004 §III-A: the row-oriented decomposition. Rank p owns the contiguous
+// The row-oriented decomposition (seed 004 §III-A). Rank p owns the contiguous
 // rows [first(p), first(p) + rows(p)) of A, x and b. A rank may own no rows.
-// Pure arithmetic, so the solvers of this room need no MPI to be built.
+// Pure arithmetic, so the rooms that use it need no MPI to be built.
 #include <span>
 #include <vector>
 
 #include "solvers/core/types.hpp"
 
-namespace tb::banded {
+namespace tb::comm {
 
 // The part whose range [starts[p], starts[p+1]) holds row, for row in
 // [0, starts.back()): a binary search that skips parts owning no rows.
@@ -29,4 +29,4 @@ RowPartition balanced_partition(index_t n, int parts);
 // tb::Error names the part with a negative size.
 RowPartition partition_from_sizes(const std::vector<index_t>& rows);
 
-}  // namespace tb::banded
+}  // namespace tb::comm

@@ -5,7 +5,7 @@
 
 #include "solvers/core/error.hpp"
 
-namespace tb::banded {
+namespace tb::comm {
 
 int part_owning(std::span<const index_t> starts, index_t row) {
   // The last part whose range starts at or before row: empty parts share
@@ -36,4 +36,4 @@ RowPartition partition_from_sizes(const std::vector<index_t>& rows) {
   return p;
 }
 
-}  // namespace tb::banded
+}  // namespace tb::comm

@@ -3,7 +3,7 @@
 #include "solvers/core/array.hpp"
 #include "solvers/core/types.hpp"
 
-namespace tb::banded {
+namespace tb::comm {
 
 // An SpMV input: band ghost entries, the owned rows, band ghost entries. The
 // ghost zones start at zero and stay zero where no rank owns those rows (the
@@ -38,4 +38,4 @@ class GhostExchange {
   virtual void complete(int /*phase*/, GhostedVector& /*x*/) {}
 };
 
-}  // namespace tb::banded
+}  // namespace tb::comm
