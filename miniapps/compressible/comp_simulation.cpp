@@ -220,7 +220,7 @@ harness::StepResult CompressibleSimulation::advance(systems::LinearSystems& syst
            {"order", double(r.order)},
            {"omega", r.omega},
            {"retries", double(r.retries)},
-           {"cfl_cut", double(r.safeguard)},
+           {"cfl_cut", double(static_cast<int>(r.safeguard))},
            {"jacobian_reused", r.jacobian_reused ? 1.0 : 0.0},
            {"residual_s", r.residual_s},
            {"jacobian_s", r.jacobian_s},

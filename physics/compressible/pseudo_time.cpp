@@ -212,7 +212,7 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
   if (rep.omega < 1.0) factor = std::min(factor, 1.0);
   if (rep.omega < settings_.omega_cfl) {
     factor = std::min(factor, std::max(rep.omega / settings_.omega_cfl, settings_.cfl_cut));
-    rep.safeguard = 1;
+    rep.safeguard = CflSafeguard::relaxation;
   }
   // A step whose system was not solved (matrix-free: the outer iteration
   // missed its tolerance; else the solve stopped with less than a tenth off
@@ -224,9 +224,9 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
   // it so is cut. (A missed tolerance alone is common on the way to 1e4, with
   // the residual still falling fast.)
   const bool missed = matrix_free_ ? !rep.outer_converged : made_no_headway(rep.solves);
-  if (missed && norm_ > 0.9 * previous && rep.safeguard == 0) {
+  if (missed && norm_ > 0.9 * previous && rep.safeguard == CflSafeguard::none) {
     factor = std::min(factor, settings_.stall_cut);
-    rep.safeguard = 3;
+    rep.safeguard = CflSafeguard::unsolved;
   }
   if (norm_ < (1.0 - settings_.stall_drop) * best_norm_) {
     best_norm_ = norm_;
@@ -235,23 +235,23 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
     if (settings_.matrix_free_after_stall && !matrix_free_ && order_ == settings_.order) {
       start_matrix_free();  // every rank alike: the norms are global
       factor = std::min(factor, 1.0);
-      rep.safeguard = 4;
-    } else if (rep.safeguard == 0 && cfl_ > settings_.cfl_min) {
+      rep.safeguard = CflSafeguard::matrix_free_switch;
+    } else if (rep.safeguard == CflSafeguard::none && cfl_ > settings_.cfl_min) {
       factor = std::min(factor, settings_.stall_cut);
-      rep.safeguard = 2;
+      rep.safeguard = CflSafeguard::stall;
     }
     since_best_ = 0;
     best_norm_ = norm_;  // the next stall_steps steps are measured from here
   }
   // The growth floor (pseudo_time.hpp): a healthy step raises the CFL by at least cfl_growth.
-  if (rep.omega >= 1.0 && rep.safeguard == 0 && norm_ < settings_.growth_tolerance * previous)
+  if (rep.omega >= 1.0 && rep.safeguard == CflSafeguard::none && norm_ < settings_.growth_tolerance * previous)
     factor = std::max(factor, settings_.cfl_growth);
   ++served_;
   // Matrix-free, an inner solve at its iteration limit is a preconditioner's: the outer iteration's tolerance counts.
   const bool solved = matrix_free_ ? rep.outer_converged
                                    : std::all_of(rep.solves.begin(), rep.solves.end(),
                                                  [](const SolveStats& st) { return st.converged(); });
-  healthy_ = rep.retries == 0 && rep.omega >= 1.0 && rep.safeguard == 0 && norm_ < previous && solved;
+  healthy_ = rep.retries == 0 && rep.omega >= 1.0 && rep.safeguard == CflSafeguard::none && norm_ < previous && solved;
   cfl_ *= factor;
   // Below cfl_min only for the step after cuts for a non-physical state.
   cfl_ = std::min(cfl_, settings_.cfl_max);

@@ -101,19 +101,24 @@ struct PseudoTimeSettings {
 
 class ColouredJacobian;
 
+// The safeguard that cut the next step's CFL (docs/compressible.md, "Pseudo-time
+// marching", step 5). The values are steps.csv's res:cfl_cut column.
+enum class CflSafeguard : int {
+  none = 0,
+  relaxation = 1,          // the update was relaxed below omega_cfl
+  stall = 2,               // cfl.stall_steps steps without a new lowest residual
+  unsolved = 3,            // the step's system was not solved (the matrix-free outer iteration
+                           // short of its tolerance, or a solve of the paper's system stopped with
+                           // less than 10 % off) on a step that took less than 10 % off the residual
+  matrix_free_switch = 4,  // a stall moved the first-order form to the matrix-free one (the CFL kept)
+};
+
 struct PseudoStepReport {
-  int order = 1;       // the residual's order during this step
-  double cfl = 0.0;    // the CFL number the accepted update used
-  double omega = 1.0;  // the relaxation it used
-  int retries = 0;     // non-physical attempts redone with a smaller CFL
-  // The safeguard that cut the next step's CFL: 0 none, 1 the relaxation
-  // (omega < omega_cfl), 2 a stalled residual, 3 a system not solved (the
-  // matrix-free outer iteration short of its tolerance, or a solve of the
-  // paper's system stopped with less than 10 % off) on a step that fell less
-  // than 10 %;
-  // 4 a stall that moved the first-order form to the matrix-free one
-  // (matrix_free_after_stall; the CFL kept).
-  int safeguard = 0;
+  int order = 1;                                // the residual's order during this step
+  double cfl = 0.0;                             // the CFL number the accepted update used
+  double omega = 1.0;                           // the relaxation it used
+  int retries = 0;                              // non-physical attempts redone with a smaller CFL
+  CflSafeguard safeguard = CflSafeguard::none;  // the one that cut the next step's CFL
   bool jacobian_reused = false;  // the step's system is the one assembled at an earlier step (jacobian_reuse)
   double residual_s = 0.0;       // wall time of the residual evaluation(s) and of the
   double jacobian_s = 0.0;       // Jacobian assembly (spectral radii included; matrix-free: the outer

@@ -202,7 +202,7 @@ TEST(Cylinder, TheFirstStallMovesThePapersSystemToTheMatrixFreeForm) {
       const PseudoStepReport rep = step(solver, solve);
       if (rep.outer_iterations > 0 && first_outer == 0) first_outer = solver.steps();
       if (switched_at > 0 && rep.outer_iterations == 0) outer_every_step_after = false;
-      if (rep.safeguard == 4) switched_at = solver.steps(), ++switches;
+      if (rep.safeguard == CflSafeguard::matrix_free_switch) switched_at = solver.steps(), ++switches;
     }
     forces[after_stall] = pressure_forces(disc, solver.state(), 2, 0.0, 1.0);
     std::printf("%s: %ld steps, switched at %ld, converged %d, cd %.6f cl %.4f\n",

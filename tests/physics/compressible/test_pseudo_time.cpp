@@ -124,7 +124,7 @@ TEST(PseudoTime, CflFollowsEquation3AndOrderSwitchesAfterOneOrder) {
     double factor = std::pow(ratio, ratio > 1.0 ? 0.25 : 0.3);
     if (r.omega < 1.0) factor = std::min(factor, 1.0), ++relaxed;
     if (r.omega < 0.1) factor = std::min(factor, std::max(r.omega / 0.1, 0.1));
-    if (r.omega >= 1.0 && r.safeguard == 0 && next < 1.1 * norm) factor = std::max(factor, 1.5);
+    if (r.omega >= 1.0 && r.safeguard == CflSafeguard::none && next < 1.1 * norm) factor = std::max(factor, 1.5);
     const double expected = std::clamp(cfl * factor, 20.0, 1e4);
     EXPECT_NEAR(solver.cfl(), expected, 1e-12 * expected) << "step " << n + 1;
     norm = next;
@@ -144,7 +144,7 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   // Eq. 3 and the safeguard alone (cfl_growth = 1; the growth floor: the next test)
   PseudoTimeSolver solver(c.disc, c.free_stream(), s);
   std::vector<double> cfl;
-  std::vector<int> safeguard;
+  std::vector<CflSafeguard> safeguard;
   for (int n = 0; n < 30; ++n) {
     const PseudoStepReport r = step(solver, nothing);
     cfl.push_back(solver.cfl());
@@ -153,7 +153,7 @@ TEST(PseudoTime, AStalledResidualHalvesTheCflAfterStallSteps) {
   }
   EXPECT_EQ(cfl[2], 1000.0);
   EXPECT_EQ(cfl[3], 500.0);  // the fourth step without a new lowest residual
-  EXPECT_EQ(safeguard[3], 2);
+  EXPECT_EQ(safeguard[3], CflSafeguard::stall);
   EXPECT_EQ(cfl[6], 500.0);
   EXPECT_EQ(cfl[7], 250.0);
   EXPECT_EQ(cfl.back(), s.cfl_min);  // never below cfl_min
@@ -183,7 +183,7 @@ TEST(PseudoTime, AResidualThatCreepsStallsWithStallDrop) {
       const PseudoStepReport r = step(solver, creep);
       ASSERT_LT(r.residual_factor, 1.0) << "step " << n + 1 << ": the residual must creep down";
       ASSERT_GT(r.residual_factor, 0.97) << "step " << n + 1;
-      if (r.safeguard == 2) stalls.push_back(n + 1);
+      if (r.safeguard == CflSafeguard::stall) stalls.push_back(n + 1);
     }
     // Eq. 3 raises the CFL by a few parts in 1e4 a step as the residual creeps.
     if (drop == 0.0) {
@@ -222,7 +222,7 @@ TEST(PseudoTime, AStepWhoseSystemMissedItsToleranceCutsTheCfl) {
     } else {
       EXPECT_EQ(r.outer_iterations, 0);
     }
-    EXPECT_EQ(r.safeguard, 3);
+    EXPECT_EQ(r.safeguard, CflSafeguard::unsolved);
     EXPECT_EQ(solver.cfl(), 500.0);
   }
   // The paper's system: a solve stopped at its limit with its residual halved
@@ -238,7 +238,7 @@ TEST(PseudoTime, AStepWhoseSystemMissedItsToleranceCutsTheCfl) {
     PseudoTimeSettings s;
     s.cfl_start = 1000.0;
     PseudoTimeSolver solver(c.disc, c.free_stream(), s);
-    EXPECT_EQ(step(solver, solve).safeguard, 0);
+    EXPECT_EQ(step(solver, solve).safeguard, CflSafeguard::none);
     EXPECT_EQ(solver.cfl(), 1000.0);
   }
 }
@@ -272,7 +272,7 @@ TEST(PseudoTime, AStronglyRelaxedStepCutsTheNextCfl) {
   };
   const PseudoStepReport r = step(solver, huge);
   EXPECT_NEAR(r.omega, 0.002, 1e-12);
-  EXPECT_EQ(r.safeguard, 1);
+  EXPECT_EQ(r.safeguard, CflSafeguard::relaxation);
   EXPECT_DOUBLE_EQ(solver.cfl(), 1000.0 * s.cfl_cut);
 }
 
@@ -339,7 +339,7 @@ TEST(PseudoTime, AJacobianIsReusedOnlyAtAnUnchangedCflAfterHealthySteps) {
       ++reused;
       EXPECT_LT(++in_a_row, reuse) << "step " << n + 1 << ": one Jacobian serves at most jacobian_reuse steps";
       EXPECT_EQ(r.cfl, previous.cfl) << "step " << n + 1;
-      EXPECT_TRUE(previous.omega >= 1.0 && previous.safeguard == 0 && previous.retries == 0 &&
+      EXPECT_TRUE(previous.omega >= 1.0 && previous.safeguard == CflSafeguard::none && previous.retries == 0 &&
                   previous.residual_factor < 1.0 && previous.solves.back().converged())
           << "step " << n + 1 << " reused the Jacobian after an unhealthy step";
       EXPECT_TRUE(values == previous_values) << "step " << n + 1 << " reports a reuse but solved another matrix";
