@@ -21,7 +21,7 @@
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
-#include "solvers/matrix/cuda/bsr_spmv.hpp"
+#include "solvers/matrix/cuda/kernels.hpp"
 #include "solvers/matrix/generate.hpp"
 #include "solvers/precond/bilu0.hpp"
 #include "solvers/precond/kernels.hpp"
@@ -167,10 +167,12 @@ void time_on_gpu(const BsrMatrix& a, const std::vector<double>& hx, const std::v
   };
   const double tuned = batch_seconds([&] { op.apply(x, y); });
   c.cuda = timed(tuned, c.bytes, gpu_triad_gbs, max_relative_difference(y.to_host(), want));
-  const double simple = batch_seconds([&] { TB_CUDA_CALL(cuda::bsr_spmv_ref(op.view(), x.data(), y.data())); });
+  const double simple =
+      batch_seconds([&] { TB_CUDA_CALL(kernels::cuda::bsr_spmv_ref(op.view(), x.data(), y.data())); });
   c.cuda_ref = timed(simple, c.bytes, gpu_triad_gbs, max_relative_difference(y.to_host(), want));
   if (a.block_size <= 8) {
-    const double flat = batch_seconds([&] { TB_CUDA_CALL(cuda::bsr_spmv_flat(op.view(), x.data(), y.data())); });
+    const double flat =
+        batch_seconds([&] { TB_CUDA_CALL(kernels::cuda::bsr_spmv_flat(op.view(), x.data(), y.data())); });
     c.cuda_flat = timed(flat, c.bytes, gpu_triad_gbs, max_relative_difference(y.to_host(), want));
   }
 }

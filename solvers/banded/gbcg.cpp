@@ -5,9 +5,9 @@
 #include <string>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 #include "solvers/core/memory.hpp"
 #include "solvers/core/timer.hpp"
-#include "solvers/core/vector_kernels.hpp"
 
 namespace tb::banded {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "vector_kernels.hpp"
+#include "kernels.hpp"
 
 namespace tb {
 

@@ -8,8 +8,8 @@
 #include "mpi_wait_clock.hpp"
 #include "schwarz.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 #include "solvers/core/timer.hpp"
-#include "solvers/core/vector_kernels.hpp"
 
 namespace tb::dist {
 

@@ -4,7 +4,7 @@
 #include "mpi_communicator.hpp"
 #include "mpi_wait_clock.hpp"
 #include "solvers/core/error.hpp"
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb::dist {
 

@@ -1,9 +1,9 @@
 #pragma once
 // The loop bodies of FGBILU (seed 000), one matrix or vector element each:
 // the "ACC style" kernels of Algorithms 4, 5, 6 and 7. They are compiled for the
-// host loops (kernels_acc_host.cpp, and the coarse cell kernels of
-// kernels_host.cpp, which call them per cell) and for the CUDA kernels
-// (cuda/fgbilu_kernels.cu), so the CPU tests run the arithmetic the GPU runs.
+// host loops (kernels_ref.cpp, and the coarse cell bodies of
+// cell_kernels.hpp, which call them per cell) and for the CUDA kernels
+// (cuda/kernels.cu), so the CPU tests run the arithmetic the GPU runs.
 // Indices are 0-based; q is a wavefront position (wavefront_schedule.hpp).
 #include <cstddef>
 

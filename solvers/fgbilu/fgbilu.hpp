@@ -28,7 +28,7 @@ Variant parse_variant(std::string_view name);  // tb::Error lists the allowed na
 
 // How the cl variant launches its kernels: one launch per hyperplane (the
 // paper's form of Algorithms 9, 10) or one per whole sweep, the plane order
-// then kept by completion counters on the device (cuda/fgbilu_kernels.cu).
+// then kept by completion counters on the device (cuda/kernels.cu).
 enum class Launch { plane, sweep };
 std::string_view to_string(Launch l);
 Launch parse_launch(std::string_view name);

@@ -6,11 +6,12 @@
 // positions; vectors are in natural order. d holds the factorised diagonal
 // blocks, inverted, in wavefront order.
 //
-// kernels::ref::   sequential twins (the tests' reference); ref::*_natural is the
-//                  paper's sequential baseline in natural order.
-// kernels::omp::   coarse-grained wavefront (Algorithms 2, 3): one cell per thread.
+// kernels::ref::   sequential twins (the tests' reference, kernels_ref.cpp);
+//                  ref::*_natural is the paper's sequential baseline in natural order.
+// kernels::omp::   coarse-grained wavefront (Algorithms 2, 3): one cell per
+//                  thread (kernels_omp.cpp).
 // kernels::cuda::  ACC style (Algorithms 4-6) and CL style (Algorithms 8-10) on
-//                  the GPU; plain declarations, defined in cuda/fgbilu_kernels.cu.
+//                  the GPU; plain declarations, defined in cuda/kernels.cu.
 // Host factorisation kernels return the first position whose block is singular
 // or not finite, or -1.
 #include "element_kernels.hpp"

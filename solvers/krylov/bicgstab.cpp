@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "krylov_method.hpp"
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb {
 

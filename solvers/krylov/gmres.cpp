@@ -12,7 +12,7 @@
 
 #include "krylov_method.hpp"
 #include "solvers/core/error.hpp"
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb {
 

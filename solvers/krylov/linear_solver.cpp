@@ -5,8 +5,8 @@
 #include <string>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 #include "solvers/core/timer.hpp"
-#include "solvers/core/vector_kernels.hpp"
 
 namespace tb {
 

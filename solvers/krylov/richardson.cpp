@@ -1,7 +1,7 @@
 // Preconditioned Richardson iteration (defect correction): x += omega M^{-1}(b - A x).
 // With an ILU as M this is the "iterative correction" of seed 000, Eq. 3.
 #include "krylov_method.hpp"
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb {
 

@@ -3,7 +3,6 @@
 #include <string>
 
 #include "kernels.hpp"
-#include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb {
@@ -61,11 +60,6 @@ void BsrOperator::apply(const Vector& x, Vector& y) const {
       y.backend() != backend_)
     throw Error("BsrOperator::apply: vector size or backend does not match the operator");
   kernels::bsr_spmv(backend_, view(), x.data(), y.data());
-}
-
-void kernels::bsr_spmv(Backend b, const BsrView& a, const double* x, double* y) {
-  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::bsr_spmv(a, x, y));
-  omp::bsr_spmv(a, x, y);
 }
 
 }  // namespace tb

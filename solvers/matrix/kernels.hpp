@@ -2,8 +2,8 @@
 // The device step of the matrix room, declared once: the BSR product. ref:: is
 // the sequential twin the tests compare omp:: and cuda:: against; omp::
 // compiles the block size in for 1..8 (a run-time loop above), cuda:: is the
-// tuned CUDA kernel (cuda/bsr_spmv.cu; its simpler mappings, one thread per
-// scalar row and the flat walk, are in cuda/bsr_spmv.hpp). The dispatching
+// tuned CUDA kernel (cuda/kernels.cu; its simpler mappings, one thread per
+// scalar row and the flat walk, are declared in cuda/kernels.hpp). The dispatching
 // kernels::bsr_spmv takes the backend the pointers live on. Not bitwise across
 // backends: ref:: sums a block row's products in one chain, omp:: and cuda::
 // block by block.

@@ -3,7 +3,7 @@
 #include <string>
 #include <type_traits>
 
-#include "cuda/point_implicit_kernels.hpp"
+#include "cuda/kernels.hpp"
 #include "kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
@@ -45,15 +45,15 @@ DeviceSplit::DeviceSplit(const ColourPattern& p, const Options& o)
       throw Error(
           "multicolor: kernel=library needs precision=double (cuSPARSE bsrmv has no fp32-matrix, fp64-vector form)");
     const RelaxView<double> m{p.block_size, ia_.data(), ja_.data(), d_.data(), o64_.data()};
-    library_ = TB_CUDA_CALL(cuda::make_library_colour_solver(m, p.colour_begin.data(), p.num_colours(), p.ia.data(),
-                                                             p.block_rows, q_.data()));
+    library_ = TB_CUDA_CALL(kernels::cuda::make_library_colour_solver(m, p.colour_begin.data(), p.num_colours(),
+                                                                      p.ia.data(), p.block_rows, q_.data()));
   }
   if (opt_.kernel == Kernel::fused) {
     if (p.block_size > fused_max_block_size)
       throw Unsupported("multicolor: kernel=fused takes block sizes up to " + std::to_string(fused_max_block_size) +
                         " (got " + std::to_string(p.block_size) + "); use kernel=tuned");
     colours_ = StageSchedule(Backend::cuda, std::span<const index_t>(p.colour_begin),
-                             cuda::fused_rows_per_group(p.block_size));
+                             kernels::cuda::fused_rows_per_group(p.block_size));
   }
 }
 
@@ -76,7 +76,7 @@ template <class Real>
 void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
   const RelaxView<Real> m{block_size_, ia_.data(), ja_.data(), d_.data(), o.data()};
   if (opt_.kernel == Kernel::fused)
-    return TB_CUDA_CALL(cuda::relax_sweep_fused(m, colours_.view(), b_.data(), x_.data()));
+    return TB_CUDA_CALL(kernels::cuda::relax_sweep_fused(m, colours_.view(), b_.data(), x_.data()));
   for (index_t k = 0; k < p.num_colours(); ++k) {
     const index_t begin = p.colour_begin[k], end = p.colour_begin[k + 1];
     switch (opt_.kernel) {
@@ -84,11 +84,11 @@ void DeviceSplit::sweep(const ColourPattern& p, const Array<Real>& o) {
         TB_CUDA_CALL(kernels::cuda::relax_colour(m, begin, end, b_.data(), x_.data()));
         break;
       case Kernel::tuned:
-        TB_CUDA_CALL(cuda::matvec_colour(m, begin, end, b_.data(), x_.data(), q_.data()));
-        TB_CUDA_CALL(cuda::forward_backward_colour(block_size_, d_.data(), begin, end, q_.data(), x_.data()));
+        TB_CUDA_CALL(kernels::cuda::matvec_colour(m, begin, end, b_.data(), x_.data(), q_.data()));
+        TB_CUDA_CALL(kernels::cuda::forward_backward_colour(block_size_, d_.data(), begin, end, q_.data(), x_.data()));
         break;
       case Kernel::library:
-        TB_CUDA_CALL(cuda::relax_colour_library(*library_, k, b_.data(), x_.data()));
+        TB_CUDA_CALL(kernels::cuda::relax_colour_library(*library_, k, b_.data(), x_.data()));
         break;
       case Kernel::fused:      // one launch above
       case Kernel::automatic:  // resolved in the constructor
@@ -102,7 +102,8 @@ void DeviceSplit::matvec_only(const ColourPattern& p) {
     using Real = std::remove_cvref_t<decltype(*o.data())>;  // spelled out: clang 14 deduces no aggregate
     const RelaxView<Real> m{block_size_, ia_.data(), ja_.data(), d_.data(), o.data()};
     for (index_t k = 0; k < p.num_colours(); ++k)
-      TB_CUDA_CALL(cuda::matvec_colour(m, p.colour_begin[k], p.colour_begin[k + 1], b_.data(), x_.data(), q_.data()));
+      TB_CUDA_CALL(
+          kernels::cuda::matvec_colour(m, p.colour_begin[k], p.colour_begin[k + 1], b_.data(), x_.data(), q_.data()));
   };
   if (opt_.precision == Precision::mixed)
     run(o32_);
@@ -111,7 +112,7 @@ void DeviceSplit::matvec_only(const ColourPattern& p) {
 }
 
 void DeviceSplit::apply(const ColourPattern& p, const Vector& r, Vector& z) {
-  TB_CUDA_CALL(cuda::gather_blocks(new_to_old_.data(), p.block_rows, block_size_, r.data(), b_.data()));
+  TB_CUDA_CALL(kernels::cuda::gather_blocks(new_to_old_.data(), p.block_rows, block_size_, r.data(), b_.data()));
   x_.set_zero();
   for (int s = 0; s < opt_.sweeps; ++s) {
     if (opt_.precision == Precision::mixed)
@@ -119,7 +120,7 @@ void DeviceSplit::apply(const ColourPattern& p, const Vector& r, Vector& z) {
     else
       sweep(p, o64_);
   }
-  TB_CUDA_CALL(cuda::scatter_blocks(new_to_old_.data(), p.block_rows, block_size_, x_.data(), z.data()));
+  TB_CUDA_CALL(kernels::cuda::scatter_blocks(new_to_old_.data(), p.block_rows, block_size_, x_.data(), z.data()));
 }
 
 }  // namespace tb::multicolor

@@ -1,6 +1,6 @@
 #pragma once
 // The split storage on the GPU: the pattern copied once, the values (blocks
-// transposed to column-major, the layout of cuda/point_implicit_kernels.cu)
+// transposed to column-major, the layout of cuda/kernels.cu)
 // copied after every update, and the colour-major work vectors of a solve.
 #include <memory>
 #include <vector>
@@ -12,7 +12,7 @@
 
 namespace tb::multicolor {
 
-namespace cuda {
+namespace kernels::cuda {
 struct LibraryColourSolver;
 }
 
@@ -39,7 +39,7 @@ class DeviceSplit {
   Array<double> b_, x_, q_;
   std::vector<double> staging64_;  // column-major copies before upload, sized once
   std::vector<float> staging32_;
-  std::shared_ptr<cuda::LibraryColourSolver> library_;
+  std::shared_ptr<kernels::cuda::LibraryColourSolver> library_;
   StageSchedule colours_;  // kernel = fused: the colours as stages of one launch
 };
 

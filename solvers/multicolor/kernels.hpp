@@ -4,11 +4,11 @@
 // once: ref:: is the sequential twin, omp:: splits the rows over threads,
 // cuda:: runs one thread per block row. Pointers live on the backend named;
 // blocks are row-major on the host and column-major on CUDA (the paper's
-// layout, cuda/point_implicit_kernels.cu).
+// layout, cuda/kernels.cu).
 //
 // The tuned CUDA kernels (Table I SpMV and the warp-per-block substitution),
 // the fused sweep and the cuSPARSE + cuBLAS baseline are CUDA-only variants
-// with no host counterpart: cuda/point_implicit_kernels.hpp declares them and
+// with no host counterpart: cuda/kernels.hpp declares them and
 // DeviceSplit chooses among them by Options::kernel.
 #include "options.hpp"
 #include "relax_colour.hpp"

@@ -20,7 +20,7 @@ struct RelaxView {
 };
 
 // Entry (r, c) of an n x n block: the host keeps the BSR's row-major blocks, the
-// GPU copy is column-major, the paper's layout (see cuda/point_implicit_kernels.cu).
+// GPU copy is column-major, the paper's layout (see cuda/kernels.cu).
 template <bool ColMajor>
 TB_HOST_DEVICE inline index_t entry(index_t r, index_t c, index_t n) {
   return ColMajor ? c * n + r : r * n + c;

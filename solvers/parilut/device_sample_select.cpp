@@ -6,8 +6,7 @@
 #include <span>
 #include <string>
 
-#include "cuda/parilut_kernels.hpp"
-#include "cuda/sample_select_kernels.hpp"
+#include "cuda/kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 #include "splitter_tree.hpp"
@@ -34,14 +33,14 @@ DeviceSampleSelect::DeviceSampleSelect(std::size_t capacity)
       splitters_(Backend::cuda, tree_splitters),
       oracles_(Backend::cuda, capacity),
       counts_(Backend::cuda, select_buckets),
-      block_scratch_(Backend::cuda, cuda::filter_block_limit),
+      block_scratch_(Backend::cuda, kernels::cuda::filter_block_limit),
       host_counts_(select_buckets),
       host_splitters_(tree_splitters) {
   host_rest_.reserve(select_base_case);
 }
 
 BucketCounts DeviceSampleSelect::classify(const double* level, std::size_t n) {
-  TB_CUDA_CALL(cuda::classify(level, n, tree_.data(), oracles_.data(), counts_.data()));
+  TB_CUDA_CALL(kernels::cuda::classify(level, n, tree_.data(), oracles_.data(), counts_.data()));
   counts_.copy_to_host(host_counts_);
   BucketCounts counts{};
   std::copy(host_counts_.begin(), host_counts_.end(), counts.begin());
@@ -61,7 +60,7 @@ BucketCounts DeviceSampleSelect::split_off_minimum(const double* level, std::siz
 
 Selection DeviceSampleSelect::finish_on_host(const double* level, std::size_t n, std::size_t rank, std::size_t offset) {
   host_rest_.resize(n);  // beyond select_base_case only for data the splitting cannot shrink
-  TB_CUDA_CALL(cuda::copy_to_host(level, n, host_rest_.data()));
+  TB_CUDA_CALL(kernels::cuda::copy_to_host(level, n, host_rest_.data()));
   std::nth_element(host_rest_.begin(), host_rest_.begin() + std::ptrdiff_t(rank), host_rest_.end());
   Selection s = rank_of(host_rest_, host_rest_[rank]);
   s.below += offset;
@@ -78,7 +77,7 @@ Selection DeviceSampleSelect::exact(const Vector& data, std::size_t k) {
   std::size_t n = data.size(), rank = k, offset = 0;
   int next = 0;
   while (n > select_base_case) {
-    TB_CUDA_CALL(cuda::pick_splitters(level, n, tree_.data(), splitters_.data()));
+    TB_CUDA_CALL(kernels::cuda::pick_splitters(level, n, tree_.data(), splitters_.data()));
     BucketCounts counts = classify(level, n);
     Bucket t = bucket_holding(counts, rank);
     if (counts[std::size_t(t.index)] == n) {
@@ -90,7 +89,7 @@ Selection DeviceSampleSelect::exact(const Vector& data, std::size_t k) {
       if (counts[std::size_t(t.index)] == n) break;  // no double above the minimum (infinite data)
     }
     double* out = levels_[next].data();
-    TB_CUDA_CALL(cuda::extract_bucket(level, oracles_.data(), n, t.index, out, block_scratch_.data()));
+    TB_CUDA_CALL(kernels::cuda::extract_bucket(level, oracles_.data(), n, t.index, out, block_scratch_.data()));
     offset += t.rank_offset;
     rank -= t.rank_offset;
     n = counts[std::size_t(t.index)];
@@ -104,7 +103,7 @@ Selection DeviceSampleSelect::approx(const Vector& data, std::size_t k) {
   check_input(data, k, capacity_);
   const std::size_t n = data.size();
   if (n <= select_base_case) return exact(data, k);
-  TB_CUDA_CALL(cuda::pick_splitters(data.data(), n, tree_.data(), splitters_.data()));
+  TB_CUDA_CALL(kernels::cuda::pick_splitters(data.data(), n, tree_.data(), splitters_.data()));
   const BucketCounts counts = classify(data.data(), n);
   const Bucket t = bucket_holding(counts, k);
   if (t.index == select_buckets - 1) return exact(data, k);

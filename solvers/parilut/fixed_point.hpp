@@ -6,6 +6,7 @@
 // over the current patterns of L and U, and the ILU residual
 //   r_ij = a_ij - sum_{k<=min(i,j)} l_ik u_kj
 // at candidate locations outside them.
+#include <algorithm>
 #include <atomic>
 
 #include "ilu_factors.hpp"
@@ -80,8 +81,25 @@ TB_HOST_DEVICE inline double u_entry(const FactorView& v, index_t i, index_t j, 
   return a_value(v, i, j) - lu_dot(v, i, j, i, load);
 }
 
-// The sweep and the candidate residuals over these bodies are kernels::ref /
-// kernels::omp sweep and candidate_residuals (kernels.hpp).
+// One row of a sweep (Eq. 2-3: L's strictly lower entries, then U's) and of the
+// candidate residuals (Fig. 7), the bodies of kernels::ref and kernels::omp
+// sweep and candidate_residuals (kernels.hpp). Store: a plain store in the
+// sequential twin, a relaxed atomic one in the asynchronous OpenMP sweep.
+template <class Load, class Store>
+void sweep_row(const FactorView& v, index_t i, Load load, Store store) {
+  for (index_t p = v.l_ptr[i]; p < v.l_ptr[i + 1] - 1; ++p) store(v.l_val + p, l_entry(v, i, v.l_col[p], load));
+  for (index_t p = v.u_ptr[i]; p < v.u_ptr[i + 1]; ++p) store(v.u_val + p, u_entry(v, i, v.u_col[p], load));
+}
+
+inline void plain_store(double* p, double x) { *p = x; }
+inline void relaxed_store(double* p, double x) { std::atomic_ref<double>(*p).store(x, std::memory_order_relaxed); }
+
+inline void residual_row(const FactorView& v, const CsrMatrix& c, index_t i, double* out) {
+  for (index_t p = c.row_ptr[i]; p < c.row_ptr[i + 1]; ++p) {
+    const index_t j = c.col_idx[p];
+    out[p] = a_value(v, i, j) - lu_dot(v, i, j, std::min(i, j) + 1, PlainLoad{});
+  }
+}
 
 // Throws tb::Error naming the row of the first zero or non-finite pivot u_ii,
 // or of a non-finite entry: a sweep must not hand NaN to a Krylov method.

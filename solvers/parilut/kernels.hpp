@@ -6,7 +6,7 @@
 //
 // No CUDA entry: ParILUT runs on the host (docs/parilut.md). The paper's
 // element-parallel GPU kernels work on device arrays with per-entry row
-// indices, a different signature, and are declared in cuda/parilut_kernels.hpp
+// indices, a different signature, and are declared in cuda/kernels.hpp
 // (tested against ref:: in test_parilut_gpu.cpp); Kernel has no cuda value, so
 // nothing can ask for one here.
 #include <cstdint>

@@ -3,32 +3,12 @@
 #include <algorithm>
 #include <string>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#include "kernels.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/types.hpp"
 
 namespace tb::parilut {
 
 namespace {
-
-int thread_count() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-int thread_id() {
-#ifdef _OPENMP
-  return omp_get_thread_num();
-#else
-  return 0;
-#endif
-}
 
 void build_tree(const std::vector<double>& sorted, int node, int lo, int hi, SplitterTree& tree) {
   if (lo > hi || node >= tree_splitters) return;
@@ -74,52 +54,6 @@ Bucket bucket_holding(const BucketCounts& counts, std::size_t k) {
   }
   throw Error("sample_select: rank " + std::to_string(k) + " beyond the " + std::to_string(below) +
               " classified elements");
-}
-
-BucketCounts kernels::ref::classify(std::span<const double> data, const SplitterTree& tree,
-                                    std::vector<std::uint8_t>& oracles) {
-  oracles.resize(data.size());
-  BucketCounts counts{};
-  for (std::size_t i = 0; i < data.size(); ++i) {
-    const int b = bucket_of(tree.data(), data[i]);
-    oracles[i] = std::uint8_t(b);
-    ++counts[b];
-  }
-  return counts;
-}
-
-// The OpenMP kernel: per-thread counts summed at the end. A single descent is a chain of eight dependent loads; eight
-// independent chains keep the core busy (the reason the super-scalar sample sort stores the tree implicitly).
-BucketCounts kernels::omp::classify(std::span<const double> data, const SplitterTree& tree,
-                                    std::vector<std::uint8_t>& oracles) {
-  constexpr std::size_t group = 8;
-  const std::size_t n = data.size(), whole = n / group * group;
-  oracles.resize(n);
-  std::vector<BucketCounts> local(std::size_t(thread_count()), BucketCounts{});
-#pragma omp parallel if (n >= std::size_t(openmp_min_length))
-  {
-    BucketCounts& mine = local[std::size_t(thread_id())];
-#pragma omp for schedule(static)
-    for (std::size_t g = 0; g < whole; g += group) {
-      int node[group] = {};
-      for (int level = 0; level < tree_height; ++level)
-        for (std::size_t l = 0; l < group; ++l) node[l] = 2 * node[l] + (data[g + l] < tree[node[l]] ? 1 : 2);
-      for (std::size_t l = 0; l < group; ++l) {
-        const int b = node[l] - tree_splitters;
-        oracles[g + l] = std::uint8_t(b);
-        ++mine[b];
-      }
-    }
-  }
-  for (std::size_t i = whole; i < n; ++i) {
-    const int b = bucket_of(tree.data(), data[i]);
-    oracles[i] = std::uint8_t(b);
-    ++local[0][b];
-  }
-  BucketCounts total{};
-  for (const BucketCounts& c : local)
-    for (int b = 0; b < select_buckets; ++b) total[b] += c[b];
-  return total;
 }
 
 }  // namespace tb::parilut

@@ -1,10 +1,10 @@
 #include <string>
 
-#include "point_implicit_kernels.hpp"
+#include "kernels.hpp"
 #include "solvers/core/shared_library.hpp"
 #include "vendor_libraries.hpp"
 
-namespace tb::multicolor::cuda {
+namespace tb::multicolor::kernels::cuda {
 
 namespace {
 
@@ -35,4 +35,4 @@ const VendorLibraries& vendor_libraries() {
 
 void check_vendor_libraries() { vendor_libraries(); }
 
-}  // namespace tb::multicolor::cuda
+}  // namespace tb::multicolor::kernels::cuda

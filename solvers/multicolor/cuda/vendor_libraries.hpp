@@ -8,7 +8,7 @@
 #include <cublas_v2.h>
 #include <cusparse.h>
 
-namespace tb::multicolor::cuda {
+namespace tb::multicolor::kernels::cuda {
 
 // Every function the baseline calls, by the name its header gives it
 // (cublasCreate is cublasCreate_v2 after cublas_v2.h's macros).
@@ -40,4 +40,4 @@ struct VendorLibraries {
 // function that could not be found.
 const VendorLibraries& vendor_libraries();
 
-}  // namespace tb::multicolor::cuda
+}  // namespace tb::multicolor::kernels::cuda

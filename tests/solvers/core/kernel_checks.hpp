@@ -15,7 +15,7 @@
 
 #include "../../common/random.hpp"
 #include "solvers/core/array.hpp"
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb::test {
 

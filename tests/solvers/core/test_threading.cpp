@@ -8,10 +8,10 @@
 #include <random>
 #include <vector>
 
+#include "solvers/core/kernels.hpp"
 #include "solvers/core/ordered_sum.hpp"
 #include "solvers/core/process_environment.hpp"
 #include "solvers/core/threading.hpp"
-#include "solvers/core/vector_kernels.hpp"
 
 namespace tb {
 namespace {

@@ -13,8 +13,8 @@
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 #include "solvers/core/types.hpp"
-#include "solvers/core/vector_kernels.hpp"
 
 namespace tb {
 namespace {

@@ -14,7 +14,7 @@
 #include "solvers/core/array.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/core/error.hpp"
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb {
 namespace {

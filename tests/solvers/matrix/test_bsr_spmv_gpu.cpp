@@ -17,7 +17,7 @@
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/bsr.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
-#include "solvers/matrix/cuda/bsr_spmv.hpp"
+#include "solvers/matrix/cuda/kernels.hpp"
 #include "solvers/matrix/generate.hpp"
 #include "solvers/matrix/kernels.hpp"
 #include "spmv_inputs.hpp"
@@ -51,12 +51,12 @@ class CudaBsrSpmv : public ::testing::TestWithParam<int> {
     expect_close(y.to_host(), expected, tol, "bsr_spmv");
 
     kernels_fill_nan(y);
-    TB_CUDA_CALL(cuda::bsr_spmv_ref(op.view(), x.data(), y.data()));
+    TB_CUDA_CALL(kernels::cuda::bsr_spmv_ref(op.view(), x.data(), y.data()));
     expect_close(y.to_host(), expected, tol, "bsr_spmv_ref");
 
     if (a.block_size <= 8) {
       kernels_fill_nan(y);
-      TB_CUDA_CALL(cuda::bsr_spmv_flat(op.view(), x.data(), y.data()));
+      TB_CUDA_CALL(kernels::cuda::bsr_spmv_flat(op.view(), x.data(), y.data()));
       expect_close(y.to_host(), expected, tol, "bsr_spmv_flat");
     }
   }
@@ -119,8 +119,8 @@ TEST_F(CudaBsrSpmvEdges, BlockSizeOutOfRangeIsRefused) {
   v.block_size = max_block_size + 1;
   v.block_rows = 1;
   EXPECT_THROW(TB_CUDA_CALL(kernels::cuda::bsr_spmv(v, nullptr, nullptr)), Error);
-  EXPECT_THROW(TB_CUDA_CALL(cuda::bsr_spmv_ref(v, nullptr, nullptr)), Error);
-  EXPECT_THROW(TB_CUDA_CALL(cuda::bsr_spmv_flat(v, nullptr, nullptr)), Error);
+  EXPECT_THROW(TB_CUDA_CALL(kernels::cuda::bsr_spmv_ref(v, nullptr, nullptr)), Error);
+  EXPECT_THROW(TB_CUDA_CALL(kernels::cuda::bsr_spmv_flat(v, nullptr, nullptr)), Error);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 
 #include "kernel_inputs.hpp"
 #include "solvers/core/error.hpp"
-#include "solvers/multicolor/cuda/point_implicit_kernels.hpp"
+#include "solvers/multicolor/cuda/kernels.hpp"
 
 namespace tb::multicolor {
 namespace {
@@ -71,7 +71,7 @@ TEST(MulticolorKernelDispatch, FollowsTheKernelSelectorAndRefusesCudaOnlyKernels
 // was configured with. Needs no GPU.
 TEST(MulticolorLibraryBaseline, VendorLibrariesOpenWithEveryFunction) {
 #ifdef TB_WITH_CUDA
-  EXPECT_NO_THROW(cuda::check_vendor_libraries());
+  EXPECT_NO_THROW(kernels::cuda::check_vendor_libraries());
 #else
   GTEST_SKIP() << "built without CUDA: no library baseline";
 #endif

@@ -18,8 +18,7 @@
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/anisotropic_diffusion.hpp"
-#include "solvers/parilut/cuda/parilut_kernels.hpp"
-#include "solvers/parilut/cuda/sample_select_kernels.hpp"
+#include "solvers/parilut/cuda/kernels.hpp"
 #include "solvers/parilut/device_sample_select.hpp"
 #include "solvers/parilut/kernels.hpp"
 #include "solvers/parilut/parilut.hpp"
@@ -90,7 +89,7 @@ TEST_F(ParilutGpu, ResidualsEqualTheHost) {
   DeviceFactors d(a, f);
   Array<index_t> c_row = on_device(row_of_each_entry(c)), c_col = on_device(c.col_idx);
   Array<double> r(Backend::cuda, c.values.size());
-  TB_CUDA_CALL(cuda::candidate_residuals(d.view(), c_row.data(), c_col.data(), c.nnz(), r.data()));
+  TB_CUDA_CALL(kernels::cuda::candidate_residuals(d.view(), c_row.data(), c_col.data(), c.nnz(), r.data()));
   EXPECT_LT(test::max_abs_diff(r.to_host(), c.values), 1e-14 * test::max_abs(c.values));
 }
 
@@ -101,7 +100,7 @@ TEST_F(ParilutGpu, AsynchronousSweepsConvergeToILU0) {
   IluFactors f = initial_factors(a);
   DeviceFactors d(a, f);
   for (int s = 0; s < 60; ++s)
-    TB_CUDA_CALL(cuda::sweep(d.view(), d.l_row.data(), f.l.nnz(), d.u_row.data(), f.u.nnz()));
+    TB_CUDA_CALL(kernels::cuda::sweep(d.view(), d.l_row.data(), f.l.nnz(), d.u_row.data(), f.u.nnz()));
   EXPECT_LT(test::max_abs_diff(d.l_val.to_host(), exact.l.values), 1e-10 * test::max_abs(exact.l.values));
   EXPECT_LT(test::max_abs_diff(d.u_val.to_host(), exact.u.values), 1e-10 * test::max_abs(exact.u.values));
 }
@@ -118,7 +117,7 @@ TEST_F(ParilutGpu, ClassificationEqualsTheHost) {
   Array<double> d_data = on_device(data), d_tree = on_device(std::vector<double>(tree.begin(), tree.end()));
   Array<std::uint8_t> d_oracles(Backend::cuda, data.size());
   Array<unsigned long long> d_counts(Backend::cuda, select_buckets);
-  TB_CUDA_CALL(cuda::classify(d_data.data(), data.size(), d_tree.data(), d_oracles.data(), d_counts.data()));
+  TB_CUDA_CALL(kernels::cuda::classify(d_data.data(), data.size(), d_tree.data(), d_oracles.data(), d_counts.data()));
   EXPECT_EQ(d_oracles.to_host(), oracles);
   const std::vector<unsigned long long> counts = d_counts.to_host();
   for (int b = 0; b < select_buckets; ++b) EXPECT_EQ(counts[b], expected[b]) << "bucket " << b;
@@ -142,7 +141,7 @@ TEST_F(ParilutGpu, SplittersEqualTheHost) {
     const SplitterTree tree = pick_splitters(v, sample);
     const Array<double> d_v = on_device(v);
     Array<double> d_tree(Backend::cuda, tree_splitters), d_splitters(Backend::cuda, tree_splitters);
-    TB_CUDA_CALL(cuda::pick_splitters(d_v.data(), n, d_tree.data(), d_splitters.data()));
+    TB_CUDA_CALL(kernels::cuda::pick_splitters(d_v.data(), n, d_tree.data(), d_splitters.data()));
     EXPECT_EQ(d_tree.to_host(), std::vector<double>(tree.begin(), tree.end())) << "n = " << n;
     EXPECT_EQ(d_splitters.to_host(), sorted_splitters(tree)) << "n = " << n;
   }
@@ -157,13 +156,14 @@ TEST_F(ParilutGpu, BucketExtractionKeepsTheInputOrder) {
   const int fullest = int(std::max_element(counts.begin(), counts.end()) - counts.begin());
   Array<double> d_v = on_device(v), d_out(Backend::cuda, v.size());
   Array<std::uint8_t> d_oracles = on_device(oracles);
-  Array<unsigned long long> scratch(Backend::cuda, cuda::filter_block_limit);
+  Array<unsigned long long> scratch(Backend::cuda, kernels::cuda::filter_block_limit);
   for (int bucket : {0, 17, fullest, select_buckets - 1}) {
     std::vector<double> expected;
     for (std::size_t i = 0; i < v.size(); ++i)
       if (oracles[i] == bucket) expected.push_back(v[i]);
     ASSERT_EQ(expected.size(), counts[std::size_t(bucket)]);
-    TB_CUDA_CALL(cuda::extract_bucket(d_v.data(), d_oracles.data(), v.size(), bucket, d_out.data(), scratch.data()));
+    TB_CUDA_CALL(
+        kernels::cuda::extract_bucket(d_v.data(), d_oracles.data(), v.size(), bucket, d_out.data(), scratch.data()));
     std::vector<double> got = d_out.to_host();
     got.resize(expected.size());
     EXPECT_EQ(got, expected) << "bucket " << bucket;

@@ -3,7 +3,7 @@
 // one above it (the threaded path). Bitwise where the kernel is deterministic;
 // the asynchronous sweep is bitwise on one thread and, threaded, within a
 // tolerance of the exact ILU after enough sweeps (its updates race by design,
-// seed 003 Alg. 1). The CUDA kernels (cuda/parilut_kernels.hpp, another
+// seed 003 Alg. 1). The CUDA kernels (cuda/kernels.hpp, another
 // signature) are checked against ref:: in test_parilut_gpu.cpp.
 #include <gtest/gtest.h>
 

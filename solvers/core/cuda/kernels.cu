@@ -1,4 +1,4 @@
-// CUDA twins of the host vector kernels (vector_kernels.cpp). Element-wise
+// CUDA twins of the host vector kernels (kernels_ref.cpp, kernels_omp.cpp). Element-wise
 // kernels use grid-stride loops over a grid capped near one full wave of the
 // largest GPUs, so a launch never needs more blocks than can be resident.
 #include <cuda_runtime.h>
@@ -11,7 +11,7 @@
 #include "counted_copy.cuh"
 #include "error_check.cuh"
 #include "reduction.cuh"
-#include "solvers/core/vector_kernels.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb::kernels::cuda {
 

@@ -8,11 +8,11 @@
 #include "solvers/core/stage_groups.hpp"
 #include "solvers/multicolor/relax_colour.hpp"
 
-namespace tb::multicolor::cuda {
+namespace tb::multicolor::kernels::cuda {
 
 // One thread per block row running relax_row, the host loop body, is
-// kernels::cuda::relax_colour (solvers/multicolor/kernels.hpp): the twin the
-// tuned kernels below are tested against.
+// relax_colour (solvers/multicolor/kernels.hpp): the twin the tuned kernels
+// below are tested against.
 
 // kernel=fused: one whole sweep (every colour, steps 1-3) in one launch, nb <= 32.
 // A group of nb lanes takes a block row, one lane per scalar row; workgroups
@@ -56,4 +56,4 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
 // names what is missing.
 void check_vendor_libraries();
 
-}  // namespace tb::multicolor::cuda
+}  // namespace tb::multicolor::kernels::cuda

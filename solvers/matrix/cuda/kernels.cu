@@ -28,13 +28,13 @@
 #include <cstdint>
 #include <string>
 
-#include "bsr_spmv.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/error.hpp"
+#include "solvers/matrix/cuda/kernels.hpp"
 #include "solvers/matrix/kernels.hpp"
 
-namespace tb::cuda {
+namespace tb::kernels::cuda {
 
 namespace {
 
@@ -147,9 +147,11 @@ void check_block_size(const BsrView& a) {
                 std::to_string(max_block_size));
 }
 
+}  // namespace
+
 // The tuned product: one thread per scalar row for block sizes 1..8, a warp
 // per block row above.
-void bsr_spmv_tuned(const BsrView& a, const double* x, double* y) {
+void bsr_spmv(const BsrView& a, const double* x, double* y) {
   check_block_size(a);
   if (a.block_rows == 0) return;
   if (a.block_size <= 8) return bsr_spmv_ref(a, x, y);  // the faster mapping on an H100, see the top
@@ -157,12 +159,10 @@ void bsr_spmv_tuned(const BsrView& a, const double* x, double* y) {
   cuda_error::check_launch("bsr_spmv (warp per block row)");
 }
 
-}  // namespace
-
 void bsr_spmv_flat(const BsrView& a, const double* x, double* y) {
   check_block_size(a);
   if (a.block_size > 8)
-    throw Error("cuda::bsr_spmv_flat: block size " + std::to_string(a.block_size) + " outside 1..8");
+    throw Error("kernels::cuda::bsr_spmv_flat: block size " + std::to_string(a.block_size) + " outside 1..8");
   if (a.block_rows == 0) return;
   with_block_size(a.block_size, [&]<int N>() {
     if constexpr (N > 0) launch_flat<N>(a, x, y);  // N = 0 (above 8) is refused above
@@ -176,8 +176,4 @@ void bsr_spmv_ref(const BsrView& a, const double* x, double* y) {
   cuda_error::check_launch("bsr_spmv_ref");
 }
 
-}  // namespace tb::cuda
-
-namespace tb::kernels::cuda {
-void bsr_spmv(const BsrView& a, const double* x, double* y) { tb::cuda::bsr_spmv_tuned(a, x, y); }
 }  // namespace tb::kernels::cuda

@@ -1,15 +1,15 @@
-// The sequential reference twins and the OpenMP kernels: one loop body each
-// (row_kernels.hpp or the lambdas below), run by a plain loop or by a static
-// OpenMP schedule. Every result is reproducible, whatever the thread count.
+#pragma once
+// The host loops that the sequential twins (kernels_ref.cpp) and the OpenMP
+// kernels (kernels_omp.cpp) share: one loop body each (row_kernels.hpp or the
+// lambdas below), run by a plain loop (Omp = false) or by a static OpenMP
+// schedule (Omp = true). Every result is reproducible, whatever the thread count.
 #include <algorithm>
 #include <cmath>
 
 #include "kernels.hpp"
 #include "solvers/core/ordered_sum.hpp"
 
-namespace tb::banded::kernels {
-
-namespace {
+namespace tb::banded::kernels::host {
 
 // rows_per_item: the rows one body call covers (an x-line: nx), so that the
 // threading threshold counts rows, not loop items.
@@ -159,43 +159,45 @@ struct Host {
   }
 };
 
-}  // namespace
+}  // namespace tb::banded::kernels::host
 
-#define TB_BANDED_HOST_TWINS(ns, omp)                                                                                \
-  namespace ns {                                                                                                     \
-  void dia_spmv(const DiaView& a, index_t b, index_t e, const double* x, double* y) {                                \
-    Host<omp>::dia_spmv(a, b, e, x, y);                                                                              \
-  }                                                                                                                  \
-  void stencil_spmv(const StencilSlab& a, index_t b, index_t e, const double* x, double* y) {                        \
-    Host<omp>::stencil_spmv(a, b, e, x, y);                                                                          \
-  }                                                                                                                  \
-  void jacobi_apply(index_t n, const double* d, const double* r, double* z) { Host<omp>::jacobi_apply(n, d, r, z); } \
-  void stencil_inverse_diagonal(const StencilSlab& a, index_t n, double* d) {                                        \
-    Host<omp>::stencil_inverse_diagonal(a, n, d);                                                                    \
-  }                                                                                                                  \
-  void bicg_direction(index_t n, double beta, double omega, const BicgVectors& w) {                                  \
-    Host<omp>::bicg_direction(n, beta, omega, w);                                                                    \
-  }                                                                                                                  \
-  void bicg_half_step(index_t n, double alpha, const BicgVectors& w) { Host<omp>::bicg_half_step(n, alpha, w); }     \
-  Partials bicg_stabiliser_dots(index_t n, const BicgVectors& w) { return Host<omp>::bicg_stabiliser_dots(n, w); }   \
-  BicgMergedDots bicg_merged_dots(index_t n, const BicgVectors& w) { return Host<omp>::bicg_merged_dots(n, w); }     \
-  Partials bicg_solution_update(index_t n, double alpha, double omega, const BicgVectors& w) {                       \
-    return Host<omp>::bicg_solution_update(n, alpha, omega, w);                                                      \
-  }                                                                                                                  \
-  Partials cg_solution_update(index_t n, double alpha, const double* d, const double* p, const double* q, double* x, \
-                              double* r, double* z) {                                                                \
-    return Host<omp>::cg_solution_update(n, alpha, d, p, q, x, r, z);                                                \
-  }                                                                                                                  \
-  void cg_direction(index_t n, double beta, const double* z, double* p) { Host<omp>::cg_direction(n, beta, z, p); }  \
-  Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {                \
-    return Host<omp>::cg_recurrence_update(n, alpha, beta, v);                                                       \
-  }                                                                                                                  \
-  Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {         \
-    return Host<omp>::dots_and_max(n, k, x, y, m);                                                                   \
-  }                                                                                                                  \
+// The definitions of kernels.hpp's host kernels in namespace ns over Host<omp>.
+#define TB_BANDED_HOST_TWINS(ns, omp)                                                                                  \
+  namespace ns {                                                                                                       \
+  void dia_spmv(const DiaView& a, index_t b, index_t e, const double* x, double* y) {                                  \
+    host::Host<omp>::dia_spmv(a, b, e, x, y);                                                                          \
+  }                                                                                                                    \
+  void stencil_spmv(const StencilSlab& a, index_t b, index_t e, const double* x, double* y) {                          \
+    host::Host<omp>::stencil_spmv(a, b, e, x, y);                                                                      \
+  }                                                                                                                    \
+  void jacobi_apply(index_t n, const double* d, const double* r, double* z) {                                          \
+    host::Host<omp>::jacobi_apply(n, d, r, z);                                                                         \
+  }                                                                                                                    \
+  void stencil_inverse_diagonal(const StencilSlab& a, index_t n, double* d) {                                          \
+    host::Host<omp>::stencil_inverse_diagonal(a, n, d);                                                                \
+  }                                                                                                                    \
+  void bicg_direction(index_t n, double beta, double omega, const BicgVectors& w) {                                    \
+    host::Host<omp>::bicg_direction(n, beta, omega, w);                                                                \
+  }                                                                                                                    \
+  void bicg_half_step(index_t n, double alpha, const BicgVectors& w) { host::Host<omp>::bicg_half_step(n, alpha, w); } \
+  Partials bicg_stabiliser_dots(index_t n, const BicgVectors& w) {                                                     \
+    return host::Host<omp>::bicg_stabiliser_dots(n, w);                                                                \
+  }                                                                                                                    \
+  BicgMergedDots bicg_merged_dots(index_t n, const BicgVectors& w) { return host::Host<omp>::bicg_merged_dots(n, w); } \
+  Partials bicg_solution_update(index_t n, double alpha, double omega, const BicgVectors& w) {                         \
+    return host::Host<omp>::bicg_solution_update(n, alpha, omega, w);                                                  \
+  }                                                                                                                    \
+  Partials cg_solution_update(index_t n, double alpha, const double* d, const double* p, const double* q, double* x,   \
+                              double* r, double* z) {                                                                  \
+    return host::Host<omp>::cg_solution_update(n, alpha, d, p, q, x, r, z);                                            \
+  }                                                                                                                    \
+  void cg_direction(index_t n, double beta, const double* z, double* p) {                                              \
+    host::Host<omp>::cg_direction(n, beta, z, p);                                                                      \
+  }                                                                                                                    \
+  Partials cg_recurrence_update(index_t n, double alpha, double beta, const CgRecurrenceVectors& v) {                  \
+    return host::Host<omp>::cg_recurrence_update(n, alpha, beta, v);                                                   \
+  }                                                                                                                    \
+  Partials dots_and_max(index_t n, int k, const double* const* x, const double* const* y, const double* m) {           \
+    return host::Host<omp>::dots_and_max(n, k, x, y, m);                                                               \
+  }                                                                                                                    \
   }
-
-TB_BANDED_HOST_TWINS(ref, false)
-TB_BANDED_HOST_TWINS(omp, true)
-
-}  // namespace tb::banded::kernels

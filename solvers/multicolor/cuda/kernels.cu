@@ -10,17 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "point_implicit_kernels.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/core/error.hpp"
+#include "solvers/multicolor/cuda/kernels.hpp"
 #include "solvers/multicolor/kernels.hpp"
 #include "solvers/multicolor/options.hpp"
 #include "vendor_libraries.hpp"
 
-namespace tb::multicolor::cuda {
+namespace tb::multicolor::kernels::cuda {
 
 namespace {
 
@@ -49,7 +49,7 @@ void relax_ref(const RelaxView<Real>& m, index_t begin, index_t end, const doubl
 
 // A group of nb consecutive lanes takes one block row, lane r its scalar row r:
 // the thread-per-scalar-row layout of the BSR SpMV (the faster mapping for
-// nb <= 8, solvers/matrix/cuda/bsr_spmv.cu). Step 1 reads column c of each block as nb
+// nb <= 8, solvers/matrix/cuda/kernels.cu). Step 1 reads column c of each block as nb
 // consecutive entries (column-major blocks); steps 2-3 go column by column,
 // the solved entry passed to the group by a shuffle. The workgroups take the
 // colours in order (solvers/core/cuda/stage_order.cuh); x of other rows is
@@ -543,15 +543,12 @@ void relax_colour_library(LibraryColourSolver& s, index_t colour, const double* 
                        "cudaMemcpy");
 }
 
-}  // namespace tb::multicolor::cuda
-
-namespace tb::multicolor::kernels::cuda {
-
+// relax_colour (kernels.hpp): one thread per block row running relax_row.
 void relax_colour(const RelaxView<float>& m, index_t begin, index_t end, const double* b, double* x) {
-  multicolor::cuda::relax_ref(m, begin, end, b, x);
+  relax_ref(m, begin, end, b, x);
 }
 void relax_colour(const RelaxView<double>& m, index_t begin, index_t end, const double* b, double* x) {
-  multicolor::cuda::relax_ref(m, begin, end, b, x);
+  relax_ref(m, begin, end, b, x);
 }
 
 }  // namespace tb::multicolor::kernels::cuda

@@ -24,7 +24,7 @@ void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w);
 
 // The device steps on raw pointers of the backend named, n entries each,
 // declared once and expanded in ref:: (sequential), omp:: (threads, reductions
-// through ordered_sums) and cuda:: (cuda/vector_kernels.cu). multi_dot and
+// through ordered_sums) and cuda:: (cuda/kernels.cu). multi_dot and
 // multi_axpy take at most four vectors per call in ref:: and omp::; cuda::
 // has no fused kernel for them yet and runs one dot / axpby per vector.
 #define TB_CORE_KERNELS                                                                                    \

@@ -1,17 +1,20 @@
+#pragma once
+// The candidate search of ParILUT (seed 003 Eq. 5, §IV): the locations
+// F = (A + L U) \ (L u U) row by row, in two row-parallel passes (count, prefix
+// sum, fill). The sequential twin (kernels_ref.cpp) and the OpenMP kernel
+// (kernels_omp.cpp) of find_candidates run the same passes.
 #include <algorithm>
 #include <numeric>
 #include <vector>
 
-#include "kernels.hpp"
+#include "ilu_factors.hpp"
 
 namespace tb::parilut {
 
-namespace {
-
 // Row i's candidates in `out` (sorted); `mark[c] == stamp` flags a column
 // already seen in this row, so the marker array needs no clearing between rows.
-void row_candidates(const CsrMatrix& a, const IluFactors& f, index_t i, std::vector<index_t>& mark,
-                    std::vector<index_t>& out) {
+inline void row_candidates(const CsrMatrix& a, const IluFactors& f, index_t i, std::vector<index_t>& mark,
+                           std::vector<index_t>& out) {
   out.clear();
   const index_t stamp = i;
   auto in_factors = [&](index_t j) { mark[j] = stamp; };
@@ -59,15 +62,6 @@ CsrMatrix candidates_in_two_passes(const CsrMatrix& a, const IluFactors& f) {
     }
   }
   return c;
-}
-
-}  // namespace
-
-CsrMatrix kernels::ref::find_candidates(const CsrMatrix& a, const IluFactors& f) {
-  return candidates_in_two_passes<false>(a, f);
-}
-CsrMatrix kernels::omp::find_candidates(const CsrMatrix& a, const IluFactors& f) {
-  return candidates_in_two_passes<true>(a, f);
 }
 
 }  // namespace tb::parilut

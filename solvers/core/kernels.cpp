@@ -1,0 +1,96 @@
+// The vector operations on Vectors: each checks its arguments and dispatches on
+// their backend (kernels.hpp).
+#include "kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cuda_call.hpp"
+#include "error.hpp"
+#include "types.hpp"
+
+namespace tb::kernels {
+
+namespace {
+void check_same(const Vector& x, const Vector& y, const char* op) {
+  if (x.size() != y.size() || x.backend() != y.backend())
+    throw Error(std::string(op) + ": vectors differ in size or backend (" + std::to_string(x.size()) + " on " +
+                std::string(to_string(x.backend())) + ", " + std::to_string(y.size()) + " on " +
+                std::string(to_string(y.backend())) + ")");
+}
+bool on_cuda(const Vector& x) { return x.backend() == Backend::cuda; }
+}  // namespace
+
+double dot(const Vector& x, const Vector& y) {
+  check_same(x, y, "dot");
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::dot(x.data(), y.data(), x.size()));
+  return omp::dot(x.data(), y.data(), x.size());
+}
+
+double norm2(const Vector& x) { return std::sqrt(dot(x, x)); }
+
+void axpy(double a, const Vector& x, Vector& y) { axpby(a, x, 1.0, y); }
+
+void axpby(double a, const Vector& x, double b, Vector& y) {
+  check_same(x, y, "axpby");
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::axpby(a, x.data(), b, y.data(), x.size()));
+  omp::axpby(a, x.data(), b, y.data(), x.size());
+}
+
+void axpbypcz(double a, const Vector& x, double b, const Vector& y, double c, Vector& z) {
+  check_same(x, z, "axpbypcz");
+  check_same(y, z, "axpbypcz");
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::axpbypcz(a, x.data(), b, y.data(), c, z.data(), x.size()));
+  omp::axpbypcz(a, x.data(), b, y.data(), c, z.data(), x.size());
+}
+
+void scale(double a, Vector& x) {
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::scale(a, x.data(), x.size()));
+  omp::scale(a, x.data(), x.size());
+}
+
+void fill(Vector& x, double value) {
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::fill(x.data(), value, x.size()));
+  omp::fill(x.data(), value, x.size());
+}
+
+void copy(const Vector& src, Vector& dst) { dst.copy_from(src); }
+
+bool all_finite(const Vector& x) {
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::all_finite(x.data(), x.size()));
+  return omp::all_finite(x.data(), x.size());
+}
+
+// Both fused kernels take at most four vectors per call (see omp::multi_dot),
+// so the dispatch gathers pointers group by group, without allocating.
+void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) {
+  for (int g = 0; g < k; g += 4) {
+    const int m = std::min(4, k - g);
+    const double* p[4];
+    for (int i = 0; i < m; ++i) {
+      check_same(*v[g + i], w, "multi_dot");
+      p[i] = v[g + i]->data();
+    }
+    if (on_cuda(w))
+      TB_CUDA_CALL(cuda::multi_dot(p, m, w.data(), out + g, w.size()));
+    else
+      omp::multi_dot(p, m, w.data(), out + g, w.size());
+  }
+}
+
+void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w) {
+  for (int g = 0; g < k; g += 4) {
+    const int m = std::min(4, k - g);
+    const double* p[4];
+    for (int i = 0; i < m; ++i) {
+      check_same(*v[g + i], w, "multi_axpy");
+      p[i] = v[g + i]->data();
+    }
+    if (on_cuda(w))
+      TB_CUDA_CALL(cuda::multi_axpy(alpha + g, p, m, w.data(), w.size()));
+    else
+      omp::multi_axpy(alpha + g, p, m, w.data(), w.size());
+  }
+}
+
+}  // namespace tb::kernels
