@@ -231,7 +231,8 @@ TEST(TimeLoop, AStepOfSeveralSolvesKeepsOneSetOfColumns) {
 }
 
 // Without shadows, dumps or run.checksums no checksum is computed: the column
-// says "-" (the byte hash was a third of tb-comp2d's step, issue 23).
+// says "-" (hashing every system costs a noticeable share of a small step,
+// docs/harness.md).
 TEST(TimeLoop, ChecksumsOnlyWhereAResultUsesThem) {
   const fs::path off = fresh_dir("cks-off"), on = fresh_dir("cks-on");
   CaseConfig config(make_schema(decay_app()));
@@ -386,8 +387,9 @@ TEST(TimeLoop, RestartWithoutCheckpointIsAClearError) {
   fs::remove_all(out);
 }
 
-// Issue 27: a checkpoint restarts only the case that wrote it (run.steps and the
-// output keys aside); the refusal comes before any file of the run is rewritten.
+// A checkpoint restarts only the case that wrote it (run.steps and the output
+// keys aside, docs/harness.md "Checkpoint and restart"); the refusal comes before
+// any file of the run is rewritten.
 TEST(TimeLoop, RestartOfAnotherCaseIsRefusedBeforeAnyOutput) {
   const fs::path out = fresh_dir("othercase");
   CaseConfig config(make_schema(decay_app()));
