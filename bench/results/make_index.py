@@ -32,7 +32,8 @@ CPU of the GPU machines; gpu, an NVIDIA H100 or H200 of those machines.
 
   make_index.py            write bench/results/README.md and the README's table
   make_index.py --check    exit 1 if either is stale, a file lacks its "about",
-                           a Markdown document cites a results file that does not exist,
+                           a document or a source file (its comments, its commands)
+                           cites a results file that does not exist,
                            or the folder exceeds MAX_FILES / MAX_BYTES
 """
 import fnmatch
@@ -241,13 +242,21 @@ def with_front_page(readme, rows):
     return readme[:start + len(BEGIN)] + "\n" + rows + "\n" + readme[end:]
 
 
+# The files whose text may cite a results file: documents, sources, scripts, case files.
+CITING = (".md", ".cpp", ".hpp", ".cu", ".cuh", ".py", ".sh", ".toml", ".cmake", ".txt")
+
+
 def cited_files():
-    """(document, line, name) of every bench/results/NAME a Markdown document names."""
+    """(file, line, name) of every bench/results/NAME a document or a source file names."""
     found = []
     for folder, dirs, files in os.walk(ROOT):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and not d.startswith("build") and d != "__pycache__"]
+        dirs[:] = [
+            d
+            for d in dirs
+            if not d.startswith(".") and not d.startswith("build") and d not in ("__pycache__", "corpus")
+        ]
         for f in files:
-            if not f.endswith(".md"):
+            if not (f.endswith(CITING) or f == "CMakeLists.txt"):
                 continue
             path = os.path.join(folder, f)
             rel = os.path.relpath(path, ROOT)

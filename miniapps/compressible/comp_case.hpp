@@ -19,9 +19,9 @@ namespace tb::compressible {
 // (docs/compressible.md, "The linear system").
 inline constexpr const char* default_flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=10)+bilu0";
 // run.backend = cuda: seed 001's asynchronous block ILU on the device, the
-// fastest alone on the default cylinder (bench/results/gpu-20261126-f92ba99-autopilot.json:
-// 0.34 s of linear time against 0.48 s for the host's BILU(0) and 0.54 s for
-// the multicolour solver, 13 steps each).
+// fastest alone on the default cylinder against the host's BILU(0) and the
+// multicolour solver (docs/systems.md, "One switch to the GPU":
+// bench/results/gpu-autopilot.json).
 inline constexpr const char* gpu_flow_solver =
     "fgmres(restart=30,rtol=1e-1,maxit=10,backend=cuda)+async_bilu(build_sweeps=1,apply_sweeps=3)";
 

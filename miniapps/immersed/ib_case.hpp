@@ -21,11 +21,9 @@ namespace tb::immersed {
 inline constexpr const char* default_advection_solver = "bicgstab(rtol=1e-8,maxit=500,relative_to=b)+bilu0";
 inline constexpr const char* default_pressure_solver = "bicgstab(rtol=1e-8,maxit=3000,relative_to=b)+bilu0";
 // run.backend = cuda: seed 004's GBCG on the device for both systems, the
-// fastest GPU setting measured on the default sphere
-// (bench/results/gpu-20261124-1f646f9-time-loops.json: 0.35x the host
-// defaults' wall time over its 379 steps; for the pressure alone
-// bench/results/gpu-20261126-f92ba99-autopilot.json: 0.35 s of linear time
-// over 30 steps against 0.69 s for block Jacobi on the device).
+// fastest GPU setting measured on the default sphere, against block Jacobi on
+// the device for the pressure (docs/systems.md, "One switch to the GPU":
+// bench/results/gpu-time-loops.json, gpu-autopilot.json).
 inline constexpr const char* gpu_advection_solver = "bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b,backend=cuda)";
 inline constexpr const char* gpu_pressure_solver = "bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b,backend=cuda)";
 

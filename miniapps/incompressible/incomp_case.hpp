@@ -17,11 +17,9 @@ inline constexpr const char* default_momentum_solver = "bicgstab(rtol=1e-8,maxit
 // settles (docs/incompressible.md, "The pressure's unknown and its tolerance").
 inline constexpr const char* default_pressure_solver = "cg(rtol=1e-9,maxit=2000,relative_to=b)+bilu0";
 // run.backend = cuda: block Jacobi on the device for both systems, the fastest
-// GPU setting measured on the 3D cavity (bench/results/gpu-20261124-1f646f9-time-loops.json:
-// 0.24x the host defaults' wall time over 20 steps; for the pressure alone
-// bench/results/gpu-20261126-f92ba99-autopilot.json: 0.89 s of linear time
-// against 5.8 s for the host's BILU(0)). On the 32 x 32 default cavity the
-// GPU is slower than the host (the same files: 1.4 s against 0.1 s).
+// GPU setting measured on the 3D cavity (docs/systems.md, "One switch to the
+// GPU": bench/results/gpu-time-loops.json, gpu-autopilot.json). On the 32 x 32
+// default cavity the GPU is slower than the host (the same files).
 inline constexpr const char* gpu_momentum_solver = "bicgstab(rtol=1e-8,maxit=500,backend=cuda)+block_jacobi";
 inline constexpr const char* gpu_pressure_solver = "cg(rtol=1e-9,maxit=2000,relative_to=b,backend=cuda)+block_jacobi";
 

@@ -401,13 +401,10 @@ void AutopilotPolicy::observe_costs(long step, bool probing, std::span<const dou
   if (since < trigger_gap()) drifted = regime = false;
   if (regime) state_ = State::round_for_regime;
   // Drift and a missed tolerance say the one in charge got worse on its own
-  // systems: the candidates backed off against it are probed too (NACA 0012:
-  // BiLU(0), after losing one probe to block Jacobi by 2x as the CFL reached
-  // its cap, sat out the drift probe five steps later when block Jacobi's
-  // iterations had grown from 11 to 32-60). A regime change alone does not:
-  // the CFL ramp moves every candidate, and probing the backed-off ones at
-  // each of its doublings took the NACA 0012's probing from 20 % to 28 % of
-  // its linear time (bench/results/host-20261125-autopilot-drift-probes-all.json).
+  // systems, so the candidates backed off against it are probed too. A regime
+  // change alone does not: the CFL ramp moves every candidate, and probing the
+  // backed-off ones at each of its doublings costs probing time for nothing
+  // (docs/autopilot.md, "How it decides").
   if (drifted || missed) state_ = State::round_for_all;
 }
 

@@ -18,7 +18,7 @@ struct AutopilotSpec {
   double hysteresis = 0.15;             // switch only to a candidate cheaper by this fraction
   double drift = 0.5;                   // probe when the iterations in charge grow by this fraction (seconds: twice it)
   // The share of the run's linear time that probing may take before a
-  // scheduled round waits (AutopilotPolicy::within_budget): issue 29's 10 %.
+  // scheduled round waits (AutopilotPolicy::within_budget; docs/autopilot.md).
   // Rounds asked for by drift, a failure, a CFL change or a narrow win never
   // wait, nor does the first; 1: the schedule alone; 0: no scheduled rounds.
   double budget = 0.1;
@@ -45,13 +45,9 @@ struct AutopilotSpec {
   // that (tb-comp2d's matrix-free inner solves), is priced: carried to its
   // tolerance at the rate it went (the default; AutopilotSlot::priced_iterations),
   // or as it ran (limit_price=as_run). Neither sees how the outer iteration
-  // responds (docs/harness.md, "Neither price is right"): to the tolerance,
-  // the device's async BILU on the cylinder reads 2.6-8x dearer a solve than
-  // it is, and needs only 1.17x BiLU(0)'s solves; as run, block Jacobi on the
-  // NACA 0012 from CFL 1 and the multicolour solver on the GPU cylinder read
-  // cheap and need 4x and 1.8x the outer iterations. check_first_step catches
-  // the first, not the second (H100, 2026-11-26: as run 1.12-1.47x the best
-  // alone on the GPU cylinder, to the tolerance 1.14-1.47x).
+  // responds; priced as run, block Jacobi takes the charge on the NACA 0012
+  // from CFL 1 and the first-step check must give it back (docs/autopilot.md,
+  // "Measured": bench/results/host-autopilot-limit-price.json).
   bool price_to_tolerance = true;
 };
 
