@@ -6,7 +6,7 @@
 // steady inviscid flow picks a circulation from the asymmetry of the cells
 // near the wall (Cl 0.25 on cylinder_coarse.msh, up to 1.2 on finer meshes);
 // a symmetric layer out to 3 radii holds |Cl| below 0.01 (docs/compressible.md,
-// "Issue 24: the cylinder's lift is set next to the wall").
+// on the cylinder's lift).
 // Resolution: gmsh -setnumber n_theta 128 (scripts/make-meshes.sh layered).
 DefineConstant[
   n_theta = {64, Name "cells around the cylinder (a multiple of 4)"},

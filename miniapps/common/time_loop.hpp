@@ -39,7 +39,7 @@ struct MiniappDescription {
   std::function<void(const CaseConfig&, bool decomposed)> check_case;
   std::function<std::unique_ptr<Simulation>(const CaseConfig&)> make;
   long default_steps = 100;  // default of run.steps (a steady solver may need more)
-  // Under mpiexec the physics splits its domain over the ranks (issue 28):
+  // Under mpiexec the physics splits its domain over the ranks (docs/distributed.md):
   // each rank assembles its part and the linear systems hold each rank's rows
   // (Simulation's contract in simulation.hpp). False: every rank runs the whole physics.
   bool decomposes = false;
