@@ -167,6 +167,13 @@ void Boundaries::advance_outflow(std::span<const double> u, double dt) {
   }
 }
 
+BoundaryView Boundaries::view() const {
+  BoundaryView v;
+  for (int side = 0; side < 6; ++side) v.values[side] = values_[side].data();
+  for (int d = 0; d < 3; ++d) v.cells[d] = grid_.cells(d);
+  return v;
+}
+
 void Boundaries::save(std::ostream& out) const {
   for (const auto& v : values_)
     out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(double)));

@@ -55,6 +55,10 @@ class Boundaries {
   void advance_outflow(std::span<const double> u, double dt);
   // Net volume flux into the domain through inflow sides.
   double inflow_rate() const;
+  // The boundary faces' velocities over pointers into this object, for the per-cell kernels.
+  BoundaryView view() const;
+  // Side `side`'s face velocities (3 per face; empty where the side has no faces).
+  const std::vector<double>& side_values(int side) const { return values_[side]; }
 
   void save(std::ostream& out) const;
   void load(std::istream& in);

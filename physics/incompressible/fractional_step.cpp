@@ -6,6 +6,7 @@
 #include <istream>
 #include <ostream>
 
+#include "physics/incompressible/kernels.hpp"
 #include "physics/incompressible/momentum.hpp"
 #include "physics/incompressible/pressure.hpp"
 #include "physics/step_failure.hpp"
@@ -129,20 +130,9 @@ StepReport FractionalStep::step(systems::LinearSystems& systems) {
 // The CFL number, max |du/dt| and max |div U| over the owned cells of every
 // rank in one reduction; a velocity no longer finite on any rank ends the step on all.
 void FractionalStep::report_maxima(StepReport& r) const {
-  const int n = grid_.dim();
-  std::array<double, 4> worst{};  // cfl, velocity change, divergence, not finite
-  for (index_t cell = grid_.owned_cell_begin(); cell < grid_.owned_cell_end(); ++cell) {
-    const auto c = grid_.ijk(cell);
-    double sum = 0.0;
-    for (int d = 0; d < n; ++d) {
-      const std::size_t k = std::size_t(n) * std::size_t(cell) + std::size_t(d);
-      if (!std::isfinite(u_[k])) worst[3] = 1.0;
-      sum += std::abs(u_[k]) / grid_.axis(d).widths[c[d]];
-      worst[1] = std::max(worst[1], std::abs(u_[k] - u_old_[k]) / settings_.dt);
-    }
-    worst[0] = std::max(worst[0], sum * settings_.dt);
-    worst[2] = std::max(worst[2], std::abs(div_[std::size_t(cell)]));
-  }
+  const StepMaxima m =
+      kernels::step_maxima(Backend::host, grid_.view(), u_.data(), u_old_.data(), div_.data(), settings_.dt);
+  std::array<double, 4> worst = {m.cfl, m.velocity_change, m.divergence, m.finite ? 0.0 : 1.0};
   if (share_) share_->max(worst);
   if (worst[3] != 0.0) {
     std::string what = "step ";

@@ -83,4 +83,18 @@ double FvGrid::area(int d, const std::array<index_t, 3>& c) const {
   return axes_[a].widths[c[a]] * axes_[b].widths[c[b]];
 }
 
+GridView FvGrid::view() const {
+  GridView v;
+  for (int d = 0; d < 3; ++d) {
+    const AxisGeometry& a = axes_[d];
+    v.axis[d] = {a.cells,          a.periodic,       a.nodes.data(), a.widths.data(),
+                 a.centres.data(), a.spacing.data(), a.weight.data()};
+  }
+  v.dim = dim();
+  v.owned_begin = owned_cell_begin();
+  v.owned_end = owned_cell_end();
+  v.pin = pressure_pin();
+  return v;
+}
+
 }  // namespace tb::incompressible

@@ -10,6 +10,7 @@
 
 #include "mesh/structured/slab.hpp"
 #include "mesh/structured/structured_grid.hpp"
+#include "physics/incompressible/grid_view.hpp"
 
 namespace tb::incompressible {
 
@@ -75,6 +76,9 @@ class FvGrid {
 
   // Area of the faces of cell c normal to direction d.
   double area(int d, const std::array<index_t, 3>& c) const;
+
+  // The geometry over pointers into this grid's axes, for the per-cell kernels (kernels.hpp).
+  GridView view() const;
 
  private:
   std::array<AxisGeometry, 3> axes_;

@@ -25,6 +25,12 @@ class FaceVelocities {
   }
   std::array<std::vector<double>, 3> normal;
 
+  // The faces over pointers into `normal`, for the per-cell kernels (kernels.hpp).
+  FaceView view();
+  ConstFaceView view() const;
+  // The same indexing over other arrays of the same sizes (a device copy).
+  FaceView view_of(const std::array<double*, 3>& arrays) const;
+
  private:
   std::array<std::array<index_t, 3>, 3> ext_;
   std::array<index_t, 3> wrap_;  // n_d in a periodic direction, else -1

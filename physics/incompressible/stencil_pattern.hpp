@@ -29,6 +29,12 @@ struct StencilPattern {
   std::vector<index_t> ghost_columns;
 };
 
+// The positions of every cell's 7 slots, 7 per cell, as the kernels read them (grid_view.hpp).
+inline const index_t* positions(const StencilPattern& p) {
+  static_assert(sizeof(std::array<index_t, 7>) == 7 * sizeof(index_t), "positions are read as 7 index_t per cell");
+  return p.position.empty() ? nullptr : p.position.front().data();
+}
+
 // On a piece of the grid (fv_grid.hpp) the rows are the owned cells' only,
 // split as the distributed solvers keep a rank's rows: `matrix` in the owned
 // cells' columns (numbered from the first owned cell), `off_rank` in the
