@@ -184,4 +184,13 @@ TB_HOST_DEVICE inline double residual_element(const Stencil7View& a, const doubl
   return acc;
 }
 
+// Entry t of the 7-point coefficients from a BSR matrix's values: block
+// map[t / nb] of the BSR values (Stencil7Map::bsr_block), or 0 where the
+// block is off the grid (-1). The numeric refresh of values already on a
+// device (update_values' copy, one entry per thread).
+TB_HOST_DEVICE inline double gathered_entry(const index_t* map, index_t nb, const double* values, long long t) {
+  const index_t k = map[t / nb];
+  return k < 0 ? 0.0 : values[(long long)k * nb + t % nb];
+}
+
 }  // namespace tb::fgbilu

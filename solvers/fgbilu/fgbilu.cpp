@@ -78,6 +78,7 @@ void Factorization::setup(const BsrMatrix& a, const GridShape* given) {
     z_ = Array<double>(backend_, std::size_t(s.max_plane_size()) * host_.block_size);
   }
   if (backend_ == Backend::cuda) flag_ = Array<index_t>(backend_, 1);
+  map_on_backend_ = Array<index_t>(backend_, std::span<const index_t>(map_.bsr_block));
   if (launch_ == Launch::sweep)
     plane_groups_ =
         StageSchedule(backend_, std::span<const index_t>(s.plane_ptr), kernels::cuda::cl_points(host_.block_size));
@@ -91,6 +92,15 @@ void Factorization::update(const BsrMatrix& a) {
     throw Error("fgbilu: the matrix pattern differs from the one at set-up; call setup() again");
   update_values(a, map_, host_);
   copy_values_to_backend();
+  factor();
+}
+
+void Factorization::update_in_place(const BsrView& a) {
+  if (coef_.empty()) throw Error("fgbilu: update_in_place() before setup()");
+  if (a.block_size != host_.block_size || a.block_rows != host_.cells())
+    throw Error("fgbilu: the matrix size changed since set-up; call setup() again");
+  kernels::gather_blocks(backend_, map_on_backend_.data(), index_t(map_.bsr_block.size()),
+                         index_t(host_.block_entries()), a.values, coef_.data());
   factor();
 }
 
@@ -226,6 +236,11 @@ class FgbiluPreconditioner final : public Preconditioner {
   void update(const BsrMatrix& a) override {
     if (!f_) throw Error("fgbilu: update() before setup()");
     f_->update(a);
+  }
+  bool updates_in_place() const override { return true; }
+  void update_in_place(const BsrView& a) override {
+    if (!f_) throw Error("fgbilu: update_in_place() before setup()");
+    f_->update_in_place(a);
   }
   void apply(const Vector& r, Vector& z) const override {
     if (!f_) throw Error("fgbilu: apply() before setup()");

@@ -55,6 +55,13 @@ class Factorization {
   void setup(const BsrMatrix& a, const GridShape* given = nullptr);
   // Numeric only: new values on the pattern of setup, then Eq. 1.
   void update(const BsrMatrix& a);
+  // The same from values already on this factorisation's backend (a view of
+  // a BSR matrix on the pattern of setup, assembled there): the 7-point
+  // layout gathered where the values are (kernels::gather_blocks, through
+  // the map of setup kept on the backend), then Eq. 1. Nothing moves to or
+  // from the host, nothing is allocated; matrix().values keep the values of
+  // the last setup() or update().
+  void update_in_place(const BsrView& a);
   // Eq. 1 on the values held; throws naming the cell (i,j,k) of a singular or
   // non-finite diagonal block.
   void factor();
@@ -85,6 +92,7 @@ class Factorization {
   std::vector<index_t> row_ptr_, col_idx_;  // the pattern of setup, for update's check
   Array<double> coef_, d_;
   Array<index_t> natural_, position_, neighbour_;
+  Array<index_t> map_on_backend_;  // map_.bsr_block on the backend (update_in_place)
   mutable Array<double> s_, z_;
   Array<index_t> flag_;         // cuda: the non-finite check's result
   StageSchedule plane_groups_;  // launch = sweep: the hyperplanes as stages of one launch

@@ -11,6 +11,11 @@ void residual(Backend b, const Stencil7View& a, const double* rhs, const double*
   omp::residual(a, rhs, x, r);
 }
 
+void gather_blocks(Backend b, const index_t* map, index_t blocks, index_t nb, const double* values, double* coef) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::gather_blocks(map, blocks, nb, values, coef));
+  omp::gather_blocks(map, blocks, nb, values, coef);
+}
+
 index_t acc_factor_plane(Backend b, const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
   if (b == Backend::cuda) return TB_CUDA_CALL(cuda::acc_factor_plane(a, d, begin, end, s));
   return ref::acc_factor_plane(a, d, begin, end, s);

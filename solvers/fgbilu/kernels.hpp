@@ -21,9 +21,12 @@
 namespace tb::fgbilu {
 
 // Steps every backend has.
-#define TB_FGBILU_KERNELS        \
-  /* Algorithm 7: r = b - A x */ \
-  void residual(const Stencil7View& a, const double* b, const double* x, double* r);
+#define TB_FGBILU_KERNELS                                                                               \
+  /* Algorithm 7: r = b - A x */                                                                        \
+  void residual(const Stencil7View& a, const double* b, const double* x, double* r);                    \
+  /* coef = the 7-point layout of a BSR matrix's values on the same backend, block by block through map \
+     (Stencil7Map::bsr_block, blocks entries, nb each; 0 where -1): update_values without the host */   \
+  void gather_blocks(const index_t* map, index_t blocks, index_t nb, const double* values, double* coef);
 
 // The ACC-style steps (Algorithms 4-6) on one hyperplane, each loop nest one
 // "kernel" of the paper: the host loops (ref::, the sequential twin) and the
@@ -90,6 +93,7 @@ namespace kernels {
 // Dispatch on the backend the pointers live on: the host runs omp:: for
 // residual and ref:: (its only version) for the ACC steps.
 void residual(Backend b, const Stencil7View& a, const double* rhs, const double* x, double* r);
+void gather_blocks(Backend b, const index_t* map, index_t blocks, index_t nb, const double* values, double* coef);
 index_t acc_factor_plane(Backend b, const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s);
 void acc_forward_plane(Backend b, const Stencil7View& a, const double* d, index_t begin, index_t end, const double* rhs,
                        double* x, double* z);

@@ -67,4 +67,10 @@ void residual(const Stencil7View& a, const double* b, const double* x, double* r
   });
 }
 
+void gather_blocks(const index_t* map, index_t blocks, index_t nb, const double* values, double* coef) {
+  const long long n = (long long)blocks * nb;
+#pragma omp parallel for schedule(static) if (n >= openmp_min_length)
+  for (long long t = 0; t < n; ++t) coef[t] = gathered_entry(map, nb, values, t);
+}
+
 }  // namespace tb::fgbilu::kernels::omp

@@ -106,4 +106,9 @@ void acc_backward_plane(const Stencil7View& a, const double* d, index_t begin, i
       x[std::size_t(a.natural[q]) * n + u] -= block_row_dot(d, n, q, u, z + (q - begin) * n);
 }
 
+void gather_blocks(const index_t* map, index_t blocks, index_t nb, const double* values, double* coef) {
+  const long long n = (long long)blocks * nb;
+  for (long long t = 0; t < n; ++t) coef[t] = gathered_entry(map, nb, values, t);
+}
+
 }  // namespace tb::fgbilu::kernels::ref

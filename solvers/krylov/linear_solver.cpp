@@ -93,6 +93,20 @@ void LinearSolver::attach(const BsrMatrix& a) {
   if (op_ && op_->borrows()) op_->update_values(a);
 }
 
+void LinearSolver::update(const BsrView& a) {
+  if (!updates_in_place() || !op_)
+    throw Error("internal: solver '" + spec_ + "' cannot refresh from values on its backend");
+  WallTimer t;
+  op_->apply_in_place(a);
+  precond_->update_in_place(a);
+  setup_seconds_ = t.seconds();
+}
+
+void LinearSolver::attach(const BsrView& a) {
+  if (!op_) throw Error("internal: solver '" + spec_ + "': attach() before setup()");
+  op_->apply_in_place(a);
+}
+
 SolveStats LinearSolver::solve(std::span<const double> b, std::span<double> x) {
   if (complete_) return solve_complete(b, x);
   if (!op_) throw Error("solver '" + spec_ + "': solve() before setup()");

@@ -28,6 +28,14 @@ class LinearSolver {
   // matrix object (or the same one): a borrowing operator applies `a` from now
   // on; nothing else changes.
   void attach(const BsrMatrix& a);
+  // Values that already live on the solver's backend (a device-assembled
+  // system's arrays, on the pattern of setup): updates_in_place() where the
+  // solver refreshes from them where they are, with no copy to the host. The
+  // operator then applies those arrays in place; update() refreshes the
+  // preconditioner from them, attach() only points the operator at them.
+  bool updates_in_place() const { return method_ && precond_->updates_in_place(); }
+  void update(const BsrView& a);
+  void attach(const BsrView& a);
   // Host vectors in and out; copied to and from the backend when it is not the host.
   SolveStats solve(std::span<const double> b, std::span<double> x);
   // Vectors already on the solver's backend.

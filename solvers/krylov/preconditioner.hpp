@@ -13,6 +13,12 @@ class Preconditioner {
   virtual ~Preconditioner() = default;
   virtual void setup(const BsrMatrix& a, Backend backend) = 0;
   virtual void update(const BsrMatrix& a) = 0;
+  // Numeric update from values that already live on the backend of setup (a
+  // view whose pointers are there, on the pattern of setup: a system assembled
+  // on the device), with no copy to the host and no conversion, reordering or
+  // allocation there. Only where updates_in_place(); tb::Error otherwise.
+  virtual bool updates_in_place() const { return false; }
+  virtual void update_in_place(const BsrView& a);
   virtual void apply(const Vector& r, Vector& z) const = 0;
   // The backends whose vectors apply() accepts.
   virtual bool supports(Backend b) const = 0;

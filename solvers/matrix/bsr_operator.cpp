@@ -38,13 +38,21 @@ void BsrOperator::update_values(const BsrMatrix& a) {
   const std::size_t held = borrowed_ ? borrowed_->values.size() : values_.size();
   if (a.block_size != block_size_ || a.block_rows != block_rows_ || a.values.size() != held)
     throw Error("BsrOperator::update_values: the matrix pattern changed since set-up; call setup() again");
+  in_place_ = {};
   if (borrowed_)
     borrowed_ = &a;
   else
     values_.copy_from_host(a.values);
 }
 
+void BsrOperator::apply_in_place(const BsrView& a) {
+  if (a.block_size != block_size_ || a.block_rows != block_rows_ || a.block_cols != block_cols_ || !a.values)
+    throw Error("BsrOperator::apply_in_place: the matrix's shape changed since set-up; call setup() again");
+  in_place_ = a;
+}
+
 BsrView BsrOperator::view() const {
+  if (in_place_.values) return in_place_;
   if (borrowed_)
     return {block_size_,
             block_rows_,

@@ -18,12 +18,20 @@ class BsrOperator final : public LinearOperator {
   // Borrowing applies to the host backend only; elsewhere the matrix is copied.
   BsrOperator(const BsrMatrix& a, Backend backend, Storage storage = Storage::copy);
   void update_values(const BsrMatrix& a);  // same pattern as at construction, else tb::Error
+  // Applies a matrix that already lives on the operator's backend, where it is
+  // (a device-assembled system's arrays): no copy; the caller keeps the arrays
+  // alive and unchanged until the products that follow are done. The same
+  // shape as at construction, else tb::Error; update_values() ends it.
+  void apply_in_place(const BsrView& a);
   bool borrows() const { return borrowed_ != nullptr; }
 
   index_t rows() const override { return block_size_ * block_rows_; }
   Backend backend() const override { return backend_; }
   void apply(const Vector& x, Vector& y) const override;
   BsrView view() const;
+  // The operator's own copy of the values on its backend, for a caller that
+  // computes them there; null where it borrows or applies arrays in place.
+  double* values_on_backend() { return borrowed_ || in_place_.values ? nullptr : values_.data(); }
 
  private:
   Backend backend_;
@@ -31,6 +39,7 @@ class BsrOperator final : public LinearOperator {
   Array<index_t> row_ptr_, col_idx_;
   Array<double> values_;
   const BsrMatrix* borrowed_ = nullptr;  // Storage::borrow on the host: the matrix applied
+  BsrView in_place_{};                   // apply_in_place: the arrays applied (values null: none)
 };
 
 }  // namespace tb

@@ -23,6 +23,8 @@ class Identity final : public Preconditioner {
  public:
   void setup(const BsrMatrix& a, Backend) override { rows_ = a.rows(); }
   void update(const BsrMatrix&) override {}
+  bool updates_in_place() const override { return true; }
+  void update_in_place(const BsrView&) override {}
   void apply(const Vector& r, Vector& z) const override {
     check_vectors(r, z, rows_, "identity");
     z.copy_from(r);
@@ -36,7 +38,9 @@ class Identity final : public Preconditioner {
 // Point and block Jacobi share one shape: the inverted diagonal is itself a
 // block-diagonal BSR matrix, so applying it is a BSR SpMV on any backend. On
 // the host the operator borrows inv_ (no second copy of it); so that its
-// address stays, the object is never moved.
+// address stays, the object is never moved. From values on its backend
+// (update_in_place) the inverse is computed there, into the operator's own
+// values on a device (kernels::invert_diagonal): nothing moves but a flag.
 class DiagonalInverse final : public Preconditioner {
  public:
   explicit DiagonalInverse(bool whole_blocks) : whole_blocks_(whole_blocks) {}
@@ -54,6 +58,27 @@ class DiagonalInverse final : public Preconditioner {
     inv_.values.assign(std::size_t(a.block_rows) * a.block_entries(), 0.0);
     invert_diagonal(a);
     op_ = std::make_unique<BsrOperator>(inv_, backend, BsrOperator::Storage::borrow);
+    backend_ = backend;
+    if (backend == Backend::cuda) {
+      diag_on_backend_ = Array<index_t>(backend, std::span<const index_t>(diag_));
+      flag_ = Array<index_t>(backend, 1);
+    }
+  }
+  bool updates_in_place() const override { return true; }
+  void update_in_place(const BsrView& a) override {
+    if (!op_) throw Error(name() + ": update_in_place() before setup()");
+    if (a.block_size != inv_.block_size || a.block_rows != inv_.block_rows)
+      throw Error(name() + ": the matrix's shape changed since set-up; call setup() again");
+    const bool on_host = backend_ == Backend::host;
+    double* inverse = on_host ? inv_.values.data() : op_->values_on_backend();
+    const index_t bad = precond::kernels::invert_diagonal(backend_, a, on_host ? diag_.data() : diag_on_backend_.data(),
+                                                          whole_blocks_, inverse, flag_.data());
+    if (bad >= 0)
+      throw Error(name() +
+                  (whole_blocks_ ? ": singular or non-finite diagonal block in block row "
+                                 : ": a zero or non-finite diagonal entry in block row ") +
+                  std::to_string(bad));
+    if (on_host) op_->update_values(inv_);
   }
   void update(const BsrMatrix& a) override {
     if (!op_) throw Error(name() + ": update() before setup()");
@@ -87,7 +112,9 @@ class DiagonalInverse final : public Preconditioner {
   }
 
   bool whole_blocks_;
+  Backend backend_ = Backend::host;
   std::vector<index_t> diag_;
+  Array<index_t> diag_on_backend_, flag_;  // cuda: diag_ there, and the singular check's flag
   BsrMatrix inv_;
   std::unique_ptr<BsrOperator> op_;
 };

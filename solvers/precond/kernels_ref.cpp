@@ -1,11 +1,13 @@
 // The sequential BILU(0) kernels (kernels.hpp): the numeric factorisation row
 // by row in natural order, and the forward and backward block sweeps over the
-// sweep layout of bilu0.hpp.
+// sweep layout of bilu0.hpp; and the inverted diagonal blocks of point and
+// block Jacobi (diagonal_inverse.hpp).
 #include <algorithm>
 #include <vector>
 
 #include "bilu0.hpp"
 #include "dense_block.hpp"
+#include "diagonal_inverse.hpp"
 #include "kernels.hpp"
 #include "solvers/core/block_size_dispatch.hpp"
 #include "solvers/core/error.hpp"
@@ -127,6 +129,12 @@ void bilu0_factor(const BsrMatrix& a, Bilu0Factors& f) {
 void bilu0_apply(const Bilu0Factors& f, const double* r, double* z) {
   if (f.pattern.block_size == 1) return apply_scalar(f, r, z);
   bilu0_apply_blocks(f, r, z);
+}
+
+index_t invert_diagonal(const BsrView& a, const index_t* diagonal, bool whole_blocks, double* inverse, index_t*) {
+  for (index_t i = 0; i < a.block_rows; ++i)
+    if (!invert_diagonal_row(a, diagonal, whole_blocks, inverse, i)) return i;
+  return -1;
 }
 
 }  // namespace precond::kernels::ref

@@ -88,6 +88,11 @@ __global__ void residual_kernel(Stencil7View a, const double* b, const double* x
   r[std::size_t(a.natural[q]) * a.n + u] = residual_element(a, b, x, q, u);
 }
 
+__global__ void gather_kernel(const index_t* map, index_t nb, const double* values, double* coef, long long n) {
+  const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < n) coef[t] = gathered_entry(map, nb, values, t);
+}
+
 __global__ void first_bad_kernel(const double* d, index_t cells, index_t n, index_t* bad) {
   const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (t >= (long long)cells * n * n) return;
@@ -405,6 +410,13 @@ void cl_backward_sweep(const Stencil7View& a, const double* d, const StageGroups
 void residual(const Stencil7View& a, const double* b, const double* x, double* r) {
   residual_kernel<<<blocks_for((long long)a.cells * a.n), threads>>>(a, b, x, r);
   cuda_error::check_launch("fgbilu residual");
+}
+
+void gather_blocks(const index_t* map, index_t blocks, index_t nb, const double* values, double* coef) {
+  const long long n = (long long)blocks * nb;
+  if (n == 0) return;
+  gather_kernel<<<blocks_for(n), threads>>>(map, nb, values, coef, n);
+  cuda_error::check_launch("fgbilu gather_blocks");
 }
 
 index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_t* flag) {
