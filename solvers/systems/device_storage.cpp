@@ -11,6 +11,7 @@ namespace {
 class CudaStorage final : public DeviceStorage {
  public:
   const char* name() const override { return "cuda"; }
+  Backend backend() const override { return Backend::cuda; }
   void* allocate(std::size_t bytes) override { return memory::allocate(Backend::cuda, bytes); }
   void release(void* p) noexcept override { memory::release(Backend::cuda, p); }
   void to_device(void* device, const void* host, std::size_t bytes) override {

@@ -8,12 +8,17 @@
 #include <cstddef>
 #include <memory>
 
+#include "solvers/core/backend.hpp"
+
 namespace tb::systems {
 
 class DeviceStorage {
  public:
   virtual ~DeviceStorage() = default;
   virtual const char* name() const = 0;
+  // Where kernels read this storage's memory: cuda for the device; host for
+  // host memory standing in for one (tests), whose values host solvers read in place.
+  virtual Backend backend() const = 0;
   virtual void* allocate(std::size_t bytes) = 0;
   virtual void release(void* p) noexcept = 0;
   // Copies between host memory and this storage, each counted (transfers::count).

@@ -16,5 +16,6 @@ void LinearSystems::set_pattern(SystemId, const BsrMatrix&) { no_device_matrix()
 DeviceValues LinearSystems::device_values(SystemId) { no_device_matrix(); }
 void LinearSystems::values_written(SystemId) { no_device_matrix(); }
 SolveStats LinearSystems::solve(SystemId, std::span<const double>, std::span<double>) { no_device_matrix(); }
+SolveStats LinearSystems::solve(SystemId, const Vector&, Vector&) { no_device_matrix(); }
 
 }  // namespace tb::systems

@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "solvers/core/array.hpp"
 #include "solvers/dist/row_distribution.hpp"
 #include "solvers/krylov/solve_stats.hpp"
 #include "solvers/matrix/bsr.hpp"
@@ -115,6 +116,9 @@ class LinearSystems {
   virtual void values_written(SystemId s);
   // Solves with the values last written on the device.
   virtual SolveStats solve(SystemId s, std::span<const double> b, std::span<double> x);
+  // The same with b and x on a backend (a physics whose state lives on the
+  // device): they stay there where the solver runs there.
+  virtual SolveStats solve(SystemId s, const Vector& b, Vector& x);
 
   // The step's clock, which the physics charges with its assembly
   // (AssemblyTimer); null where no accounting is kept.

@@ -67,17 +67,75 @@ SolveStats SolverSlot::run(const BsrMatrix& a, std::span<const double> b, std::s
   if (clock) charged.emplace(*clock, Account::linear_setup);
   refresh(a, by);
   if (clock) clock->enter(Account::linear_solve);
+  return limited_solve(limit, [&] { return solver->solve(b, x); });
+}
+
+template <class Solve>
+SolveStats SolverSlot::limited_solve(SolveLimit limit, Solve&& solve) {
   if (iteration_cap > 0)
     limit.iterations = limit.iterations > 0 ? std::min(limit.iterations, iteration_cap) : iteration_cap;
   last_limited = solver->limit(limit);
-  // Lifted however the solve ends: the slot's next run may have no limit.
   struct Lift {
     LinearSolver& solver;
     ~Lift() { solver.limit({}); }
   } lift{*solver};
-  SolveStats st = solver->solve(b, x);
+  SolveStats st = solve();
   if (last_refresh == Refresh::none) st.setup_seconds = 0.0;  // the solver reports its last set-up otherwise
   return st;
+}
+
+// By the generations of m: symbolic set-up from the host once per pattern;
+// then the values read in place where the solver can (its backend is the
+// side m's device values are read on, and it refreshes in place), or on the
+// host (one copy back per change of values written on the device).
+void SolverSlot::refresh(SystemMatrix& m) {
+  const Generations by = m.generations();
+  Refresh needed = by.pattern != factored.pattern ? Refresh::symbolic
+                   : by.values != factored.values ? Refresh::numeric
+                                                  : Refresh::none;
+  if (spans_ranks) needed = max_over_ranks(needed);
+  const bool in_place = solver->backend() == m.backend() && solver->updates_in_place();
+  if (needed == Refresh::symbolic) {
+    solver->setup(m.on_host(), BsrOperator::Storage::borrow);
+    if (in_place) solver->attach(m.on_device());
+  } else if (needed == Refresh::numeric) {
+    if (in_place)
+      solver->update(m.on_device());
+    else
+      solver->update(m.on_host());
+  } else if (in_place) {
+    solver->attach(m.on_device());
+  } else {
+    solver->attach(m.on_host());
+  }
+  row_ptr.clear(), col_idx.clear();  // a later solve by comparison sets up anew
+  factored_hash = 0;
+  factored = by;
+  last_refresh = needed;
+  last_in_place = in_place;
+}
+
+SolveStats SolverSlot::run(SystemMatrix& m, const Vector& b, Vector& x, SolveLimit limit) {
+  std::optional<StepClock::Scope> charged;
+  if (clock) charged.emplace(*clock, Account::linear_setup);
+  refresh(m);
+  if (clock) clock->enter(Account::linear_solve);
+  return limited_solve(limit, [&] {
+    if (b.backend() == solver->backend() && x.backend() == solver->backend()) return solver->solve(b, x);
+    // Vectors elsewhere: through the host (LinearSolver moves them on to its backend).
+    std::vector<double> bh = b.to_host(), xh = x.to_host();
+    SolveStats st = solver->solve(bh, xh);
+    x.copy_from_host(xh);
+    return st;
+  });
+}
+
+SolveStats SolverSlot::run(SystemMatrix& m, std::span<const double> b, std::span<double> x, SolveLimit limit) {
+  std::optional<StepClock::Scope> charged;
+  if (clock) charged.emplace(*clock, Account::linear_setup);
+  refresh(m);
+  if (clock) clock->enter(Account::linear_solve);
+  return limited_solve(limit, [&] { return solver->solve(b, x); });
 }
 
 int SolverSlot::own_limit() const {

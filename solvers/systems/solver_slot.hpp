@@ -40,12 +40,28 @@ struct SolverSlot {
   // patterns and no hash of values; null: by comparison and hash.
   SolveStats run(const BsrMatrix& a, std::span<const double> b, std::span<double> x, SolveLimit limit = {},
                  const Generations* by = nullptr);
+  // The same for a system whose matrix the systems keep (SystemMatrix),
+  // refreshed by its generations: a solver on the matrix's device side that
+  // refreshes in place (LinearSolver::updates_in_place) reads the values where
+  // they were written, so nothing moves; any other solver takes them on the
+  // host, once per change of values. The pattern is set up from the host once
+  // per pattern. b and x on any backend: moved to the solver's where they are not on it.
+  SolveStats run(SystemMatrix& m, const Vector& b, Vector& x, SolveLimit limit = {});
+  SolveStats run(SystemMatrix& m, std::span<const double> b, std::span<double> x, SolveLimit limit = {});
   // The iterations a solve may take by its own rules: maxit, or iteration_cap
   // below it (0: neither; a complete solver without an iteration limit).
   int own_limit() const;
   // Set-up or update only, without solving. The operator is left pointing at
   // a; the next run() or refresh() points it at its own matrix.
   void refresh(const BsrMatrix& a, const Generations* by = nullptr);
+  void refresh(SystemMatrix& m);
+  // Whether the last refresh read the values in place (nothing moved).
+  bool last_in_place = false;
+
+ private:
+  // Lifts a limit however the solve ends: the slot's next run may have none.
+  template <class Solve>
+  SolveStats limited_solve(SolveLimit limit, Solve&& solve);
 };
 
 }  // namespace tb::systems

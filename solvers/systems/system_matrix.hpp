@@ -48,6 +48,8 @@ class SystemMatrix {
   BsrView on_device();
 
   Generations generations() const { return generations_; }
+  // Where on_device()'s arrays are read (DeviceStorage::backend).
+  Backend backend() const { return storage_.backend(); }
   bool host_current() const { return host_current_; }
   bool device_current() const { return device_current_; }
 

@@ -198,17 +198,42 @@ DeviceValues SystemSet::device_values(SystemId s) { return matrix_of(at(s)).devi
 
 void SystemSet::values_written(SystemId s) { matrix_of(at(s)).values_written_on_device(); }
 
+bool SystemSet::through_host(const System& sys) const {
+  const bool dump = std::find(dump_steps_.begin(), dump_steps_.end(), step_) != dump_steps_.end();
+  return sys.autopilot || !shadows_.empty() || checksums_ || dump;
+}
+
 SolveStats SystemSet::solve(SystemId s, std::span<const double> b, std::span<double> x) {
   System& sys = at(s);
   SystemMatrix& m = matrix_of(sys);
-  const Generations by = m.generations();
-  const BsrMatrix* a = nullptr;
-  {
-    // Bringing the values to the solvers' side is part of their set-up.
-    const StepClock::Scope setup(clock_, Account::linear_setup);
-    a = &m.on_host();
+  if (through_host(sys)) {
+    const Generations by = m.generations();
+    const BsrMatrix* a = nullptr;
+    {
+      // Bringing the values to the solvers' side is part of their set-up.
+      const StepClock::Scope setup(clock_, Account::linear_setup);
+      a = &m.on_host();
+    }
+    return solve(sys, *a, b, x, &by);
   }
-  return solve(sys, *a, b, x, &by);
+  return driver_solved(sys, sys.driver.run(m, b, x), "-");
+}
+
+SolveStats SystemSet::solve(SystemId s, const Vector& b, Vector& x) {
+  System& sys = at(s);
+  SystemMatrix& m = matrix_of(sys);
+  if (through_host(sys)) {
+    std::vector<double> bh, xh;
+    {
+      const StepClock::Scope setup(clock_, Account::linear_solve);
+      bh = b.to_host(), xh = x.to_host();
+    }
+    const SolveStats st = solve(s, std::span<const double>(bh), std::span<double>(xh));
+    const StepClock::Scope setup(clock_, Account::linear_solve);
+    x.copy_from_host(xh);
+    return st;
+  }
+  return driver_solved(sys, sys.driver.run(m, b, x), "-");
 }
 
 SolveStats SystemSet::solve(SystemId s, const BsrMatrix& a, std::span<const double> b, std::span<double> x) {
@@ -238,21 +263,26 @@ SolveStats SystemSet::solve(System& sys, const BsrMatrix& a, std::span<const dou
     SolveStats st = sys.shadows[i]->run(a, b, shadow_x_, {}, by);
     shadow_records_[i].push_back(record(sys, std::move(st), checksum));
   }
-  SolveStats st;
-  if (sys.autopilot) {
-    st = sys.autopilot->solve(a, b, x);
-    SolveRecord r = record(sys, st, checksum);
-    r.candidate = sys.autopilot->solved_by(), r.probe = sys.autopilot->probing();
-    driver_records_.push_back(std::move(r));
-  } else {
-    st = sys.driver.run(a, b, x, {}, by);
-    driver_records_.push_back(record(sys, st, checksum));
-  }
-  // An outer iteration's preconditioner solve at its iteration limit is the outer iteration's to judge.
+  if (!sys.autopilot) return driver_solved(sys, sys.driver.run(a, b, x, {}, by), checksum);
+  const SolveStats st = sys.autopilot->solve(a, b, x);
+  SolveRecord r = record(sys, st, checksum);
+  r.candidate = sys.autopilot->solved_by(), r.probe = sys.autopilot->probing();
+  driver_records_.push_back(std::move(r));
+  warn_unconverged(sys, st);
+  return st;
+}
+
+SolveStats SystemSet::driver_solved(System& sys, SolveStats st, const std::string& checksum) {
+  driver_records_.push_back(record(sys, st, checksum));
+  warn_unconverged(sys, st);
+  return st;
+}
+
+// An outer iteration's preconditioner solve at its iteration limit is the outer iteration's to judge.
+void SystemSet::warn_unconverged(const System& sys, const SolveStats& st) const {
   if (!st.converged() && options_.speaks && !sys.preconditions)
     std::fprintf(stderr, "%s: step %ld: the %s solve did not converge: %s\n", options_.program.c_str(), step_,
-                 name.c_str(), st.line().c_str());
-  return st;
+                 sys.declaration.name.c_str(), st.line().c_str());
 }
 
 }  // namespace tb::systems

@@ -59,13 +59,16 @@ class SystemSet final : public SystemRegistry, public LinearSystems {
   SolveStats solve(SystemId s, const BsrMatrix& a, std::span<const double> b, std::span<double> x) override;
   void precondition_outer(SystemId s, bool on, int max_iterations) override;
   // Values written on the device (LinearSystems): the system's matrix kept by
-  // a SystemMatrix, its solvers refreshed by its generations. Today's solvers
-  // read their values on the host (LinearSolver::update), so a solve takes
-  // them from the device once per change (SystemMatrix::on_host).
+  // a SystemMatrix, its driver refreshed by its generations. A driver that
+  // refreshes in place on the device's side reads the values there (nothing
+  // moves); any other takes them on the host, once per change of values
+  // (SystemMatrix::on_host). Autopilots, shadows, checksums and dumps see
+  // the system on the host, its values and vectors copied there.
   void set_pattern(SystemId s, const BsrMatrix& pattern) override;
   DeviceValues device_values(SystemId s) override;
   void values_written(SystemId s) override;
   SolveStats solve(SystemId s, std::span<const double> b, std::span<double> x) override;
+  SolveStats solve(SystemId s, const Vector& b, Vector& x) override;
   // The step's clock: the physics charges its assembly, the systems their
   // set-ups, solves, shadows, probes and bookkeeping, the time loop the rest.
   StepClock* step_clock() override { return &clock_; }
@@ -106,6 +109,11 @@ class SystemSet final : public SystemRegistry, public LinearSystems {
   // A solve of a's values; by: their generations where a is the system's SystemMatrix.
   SolveStats solve(System& sys, const BsrMatrix& a, std::span<const double> b, std::span<double> x,
                    const Generations* by);
+  // A device-written system that goes through the host (an autopilot, shadows, checksums or a dump).
+  bool through_host(const System& sys) const;
+  // Records the driver's solve and says when it did not converge.
+  SolveStats driver_solved(System& sys, SolveStats st, const std::string& checksum);
+  void warn_unconverged(const System& sys, const SolveStats& st) const;
 
   SystemSetOptions options_;
   std::unique_ptr<DeviceStorage> own_storage_;  // the CUDA device, where no storage was given
