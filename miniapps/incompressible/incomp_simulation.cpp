@@ -26,6 +26,7 @@ IncompressibleSimulation::IncompressibleSimulation(const harness::CaseConfig& co
   FvGrid grid = make_grid(config);
   if (decompose && harness::run_ranks() > 1) grid = slab_of_this_rank(grid);
   flow_ = std::make_unique<FractionalStep>(grid, make_boundaries(config), make_flow_settings(config), share_.get());
+  on_device_ = config.text("run.backend") == "cuda" && ResidentStep::resident(*flow_);
   for (int d = 0; d < flow_->grid().dim(); ++d) domain_length_ = std::max(domain_length_, flow_->grid().extent(d));
 }
 
@@ -47,10 +48,19 @@ FvGrid IncompressibleSimulation::slab_of_this_rank(const FvGrid& whole) {
   return FvGrid::piece(whole, slab.first_held(), slab.held(), slab.planes_below, slab.planes_below + slab.planes);
 }
 
+const FractionalStep& IncompressibleSimulation::flow() const {
+  if (!host_current_) resident_->to_host();
+  host_current_ = true;
+  return *flow_;
+}
+
 harness::StepResult IncompressibleSimulation::advance(systems::LinearSystems& systems) {
-  const StepReport r = flow_->step(systems);
+  if (on_device_ && !resident_) resident_ = std::make_unique<ResidentStep>(*flow_, systems, Backend::cuda);
+  const StepReport r = resident_ ? resident_->step(systems) : flow_->step(systems);
+  host_current_ = !resident_;
+  const double max_u = resident_ ? resident_->max_velocity() : harness::max_magnitude(flow_->velocity());
   last_change_ = r.velocity_change;
-  last_domain_cfl_ = flow_->settings().dt * harness::max_magnitude(flow_->velocity()) / domain_length_;
+  last_domain_cfl_ = flow_->settings().dt * max_u / domain_length_;
   last_divergence_ = r.divergence;
   return {r.time,
           flow_->settings().dt,
@@ -67,6 +77,7 @@ bool IncompressibleSimulation::steady_state_reached() const {
 }
 
 std::vector<std::pair<std::string, double>> IncompressibleSimulation::state_magnitudes() const {
+  if (resident_) return {{"max |u|", resident_->max_velocity()}, {"max |p|", resident_->max_pressure()}};
   std::array<double, 2> m = {harness::max_magnitude(flow_->velocity()), harness::max_magnitude(flow_->pressure())};
   if (share_) share_->max(m);  // the ghosts are copies of other ranks' values: the maxima over the ranks
   return {{"max |u|", m[0]}, {"max |p|", m[1]}};
@@ -75,7 +86,7 @@ std::vector<std::pair<std::string, double>> IncompressibleSimulation::state_magn
 // A decomposed run's state opens with the rank's slab (harness::write_slab_identity).
 void IncompressibleSimulation::save_state(std::ostream& out) const {
   if (share_) harness::write_slab_identity(out, flow_->grid().planes());
-  flow_->save(out);
+  flow().save(out);
   out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
   outputs_.save(out);
 }
@@ -83,6 +94,8 @@ void IncompressibleSimulation::save_state(std::ostream& out) const {
 void IncompressibleSimulation::load_state(std::istream& in) {
   if (share_) harness::check_slab_identity(in, flow_->grid().planes(), share_->rank());
   flow_->load(in);
+  if (resident_) resident_->from_host();
+  host_current_ = true;
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   outputs_.load(in);
   last_divergence_ = flow_->max_divergence();
@@ -108,7 +121,7 @@ void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, lo
   if (share_)
     write_piece(fields, stem);
   else
-    write_vts(fields / (std::string(stem) + ".vts"), *flow_);
+    write_vts(fields / (std::string(stem) + ".vts"), flow());
   if (root)
     outputs_.add_and_write(dir / "flow.pvd", flow_->time(), entry);
   else
@@ -118,7 +131,7 @@ void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, lo
 // This rank's owned planes, then, once every piece is on disk, rank 0's .pvts of them.
 void IncompressibleSimulation::write_piece(const std::filesystem::path& fields, const std::string& stem) {
   const auto piece = [&](int r) { return stem + "_r" + std::to_string(r) + ".vts"; };
-  write_vts(fields / piece(share_->rank()), *flow_, share_->rank());
+  write_vts(fields / piece(share_->rank()), flow(), share_->rank());
   const std::vector<std::array<index_t, 2>> ranges = harness::owned_planes_on_root(*share_, flow_->grid().planes());
   if (share_->rank() != 0) return;  // the gather also waited for every piece
   std::vector<std::string> pieces;
@@ -129,13 +142,13 @@ void IncompressibleSimulation::write_piece(const std::filesystem::path& fields, 
 Profile IncompressibleSimulation::u_vertical_centreline() const {
   const FvGrid& g = flow_->grid();
   const std::array<double, 3> mid = {0.5 * g.extent(0), 0.0, 0.5 * g.extent(2)};
-  return sample_line(*flow_, 0, 1, mid);
+  return sample_line(flow(), 0, 1, mid);
 }
 
 Profile IncompressibleSimulation::v_horizontal_centreline() const {
   const FvGrid& g = flow_->grid();
   const std::array<double, 3> mid = {0.0, 0.5 * g.extent(1), 0.5 * g.extent(2)};
-  return sample_line(*flow_, 1, 0, mid);
+  return sample_line(flow(), 1, 0, mid);
 }
 
 double IncompressibleSimulation::poiseuille_error() const {
@@ -152,7 +165,7 @@ double IncompressibleSimulation::poiseuille_error() const {
     for (index_t j = 0; j < g.cells(1); ++j) {
       if (!g.owns({g.cells(0) - 1, j, k})) continue;
       const double s = g.axis(1).centres[j] / height;
-      const double u = flow_->velocity()[std::size_t(n) * g.index(g.cells(0) - 1, j, k)];
+      const double u = flow().velocity()[std::size_t(n) * g.index(g.cells(0) - 1, j, k)];
       worst = std::max(worst, std::abs(u - 6.0 * mean * s * (1.0 - s)));
     }
   return share_ ? share_->max(worst) : worst;

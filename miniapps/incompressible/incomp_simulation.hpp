@@ -17,6 +17,7 @@
 #include "miniapps/common/simulation.hpp"
 #include "physics/incompressible/centreline.hpp"
 #include "physics/incompressible/fractional_step.hpp"
+#include "physics/incompressible/resident_step.hpp"
 
 namespace tb::incompressible {
 
@@ -36,7 +37,8 @@ class IncompressibleSimulation final : public harness::Simulation {
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
   std::string decomposition() const override { return decomposition_; }
 
-  const FractionalStep& flow() const { return *flow_; }
+  // The flow's state on the host (brought back from the device where the step runs there).
+  const FractionalStep& flow() const;
   // u(y) through the vertical centreline and v(x) through the horizontal one (mid-plane in 3D).
   Profile u_vertical_centreline() const;
   Profile v_horizontal_centreline() const;
@@ -50,6 +52,12 @@ class IncompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<DomainShare> share_;  // null: the whole grid on this process
   std::string decomposition_;
   std::unique_ptr<FractionalStep> flow_;
+  // run.backend = cuda on a whole grid without outflow: the step runs on the
+  // device (ResidentStep, made at the first step); the host's state is
+  // brought back only for output, a checkpoint and the figures of merit.
+  bool on_device_ = false;
+  std::unique_ptr<ResidentStep> resident_;
+  mutable bool host_current_ = true;
   double steady_tol_ = 0.0;
   int ghia_reynolds_ = 0;
   bool poiseuille_ = false;

@@ -53,6 +53,7 @@ class Boundaries {
   // Convective outflow for one step of dt from the cell velocities u (n per cell),
   // followed by the global mass correction. Does nothing without outflow sides.
   void advance_outflow(std::span<const double> u, double dt);
+  bool has_outflow() const { return has_outflow_; }
   // Net volume flux into the domain through inflow sides.
   double inflow_rate() const;
   // The boundary faces' velocities over pointers into this object, for the per-cell kernels.

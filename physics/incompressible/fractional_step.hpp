@@ -94,6 +94,7 @@ class FractionalStep {
   void load(std::istream& in);
 
  private:
+  friend class ResidentStep;  // the same step with the state on a backend
   void report_maxima(StepReport& r) const;
   void pressure_solve(systems::LinearSystems& systems, StepReport& r);
   // Ghosts take their owners' values (nothing on one process).

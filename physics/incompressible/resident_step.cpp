@@ -1,0 +1,157 @@
+#include "physics/incompressible/resident_step.hpp"
+
+#include <cmath>
+
+#include "physics/incompressible/kernels.hpp"
+#include "physics/step_failure.hpp"
+#include "solvers/core/error.hpp"
+
+namespace tb::incompressible {
+
+namespace {
+
+template <class T>
+Array<T> on(Backend b, std::span<const T> host) {
+  return Array<T>(b, host);
+}
+
+}  // namespace
+
+bool ResidentStep::resident(const FractionalStep& flow) { return !flow.share() && !flow.boundaries().has_outflow(); }
+
+ResidentStep::ResidentStep(FractionalStep& flow, systems::LinearSystems& systems, Backend backend)
+    : flow_(flow), backend_(backend), host_grid_(flow.grid().view()) {
+  TB_REQUIRE(resident(flow), "internal: a resident step needs a whole grid without outflow sides");
+  const FvGrid& g = flow.grid();
+  for (int d = 0; d < 3; ++d) {
+    const AxisView& a = host_grid_.axis[d];
+    const index_t cells = a.cells, inner = a.periodic ? cells : cells - 1;
+    const double* arrays[5] = {a.nodes, a.widths, a.centres, a.spacing, a.weight};
+    const index_t sizes[5] = {cells + 1, cells, cells, inner, inner};
+    for (int k = 0; k < 5; ++k)
+      geometry_[d][k] = on(backend, std::span<const double>(arrays[k], arrays[k] ? std::size_t(sizes[k]) : 0));
+  }
+  for (int side = 0; side < 6; ++side)
+    sides_[side] = on(backend, std::span<const double>(flow.boundaries().side_values(side)));
+  const auto cells7 = [&](const StencilPattern& p) {
+    return std::span<const index_t>(positions(p), p.position.size() * 7);
+  };
+  momentum_position_ = on(backend, cells7(flow.momentum_));
+  poisson_position_ = on(backend, cells7(flow.poisson_));
+  const std::size_t cells = std::size_t(g.num_cells()), n = std::size_t(g.dim());
+  for (Vector* v : {&u_, &u_old_, &grad_p_, &rhs_m_, &du_}) *v = Vector(backend, cells * n);
+  for (Vector* v : {&p_, &rhs_p_, &phi_, &div_}) *v = Vector(backend, cells);
+  for (int d = 0; d < 3; ++d) faces_[d] = Vector(backend, flow.faces_.normal[d].size());
+  from_host();
+
+  // The patterns once; the pressure's values once (they do not change).
+  systems.set_pattern(flow.momentum_id_, flow.momentum_.matrix);
+  systems.set_pattern(flow.pressure_id_, flow.poisson_.matrix);
+  const systems::DeviceValues pv = systems.device_values(flow.pressure_id_);
+  kernels::poisson_rows(backend_, grid_view(), poisson_position_.data(), BlockView{pv.values, nullptr, 1});
+  systems.values_written(flow.pressure_id_);
+}
+
+GridView ResidentStep::grid_view() const {
+  GridView v = host_grid_;
+  for (int d = 0; d < 3; ++d) {
+    AxisView& a = v.axis[d];
+    const double** arrays[5] = {&a.nodes, &a.widths, &a.centres, &a.spacing, &a.weight};
+    for (int k = 0; k < 5; ++k) *arrays[k] = geometry_[d][k].data();
+  }
+  return v;
+}
+
+BoundaryView ResidentStep::boundary_view() const {
+  BoundaryView v = flow_.boundaries().view();
+  for (int side = 0; side < 6; ++side) v.values[side] = sides_[side].data();
+  return v;
+}
+
+FaceView ResidentStep::face_view() {
+  return flow_.faces_.view_of({faces_[0].data(), faces_[1].data(), faces_[2].data()});
+}
+
+void ResidentStep::to_host() {
+  u_.copy_to_host(flow_.u_);
+  p_.copy_to_host(flow_.p_);
+  div_.copy_to_host(flow_.div_);
+  for (int d = 0; d < 3; ++d) faces_[d].copy_to_host(flow_.faces_.normal[d]);
+}
+
+void ResidentStep::from_host() {
+  u_.copy_from_host(flow_.u_);
+  p_.copy_from_host(flow_.p_);
+  div_.copy_from_host(flow_.div_);
+  for (int d = 0; d < 3; ++d) faces_[d].copy_from_host(flow_.faces_.normal[d]);
+}
+
+double ResidentStep::max_velocity() const { return kernels::max_abs(backend_, index_t(u_.size()), u_.data()); }
+double ResidentStep::max_pressure() const { return kernels::max_abs(backend_, index_t(p_.size()), p_.data()); }
+
+// FractionalStep::pressure_solve on the backend.
+void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r) {
+  const bool whole = flow_.settings_.pressure_unknown == PressureUnknown::pressure;
+  const index_t cells = index_t(p_.size());
+  phi_.set_zero();
+  if (whole) {
+    const systems::AssemblyTimer assembly(systems);
+    const systems::DeviceValues pv = systems.device_values(flow_.pressure_id_);
+    kernels::add_poisson_product(backend_, grid_view(), poisson_position_.data(), ConstBlockView{pv.values, nullptr, 1},
+                                 p_.data(), rhs_p_.data());
+    phi_.copy_from(p_);
+  }
+  if (!systems.solve(flow_.pressure_id_, rhs_p_, phi_).converged()) r.failed.push_back("pressure");
+  if (whole) kernels::add_scaled(backend_, cells, -1.0, p_.data(), phi_.data());
+}
+
+// FractionalStep::step's sequence, without the exchanges (a whole grid) and
+// the outflow's advance (none).
+StepReport ResidentStep::step(systems::LinearSystems& systems) {
+  const FlowSettings& s = flow_.settings_;
+  const GridView g = grid_view();
+  const BoundaryView b = boundary_view();
+  const index_t values = index_t(u_.size());
+  StepReport r;
+  u_old_.copy_from(u_);
+  {
+    const systems::AssemblyTimer assembly(systems);
+    kernels::pressure_gradient(backend_, g, p_.data(), grad_p_.data());
+    const cell::MomentumView m{
+        u_.data(), grad_p_.data(), s.nu, s.dt, {s.body_force[0], s.body_force[1], s.body_force[2]}};
+    const systems::DeviceValues mv = systems.device_values(flow_.momentum_id_);
+    const index_t entries = index_t(g.dim) * index_t(g.dim);
+    const MomentumSums sums = kernels::momentum_rows(backend_, g, b, m, momentum_position_.data(),
+                                                     BlockView{mv.values, nullptr, entries}, rhs_m_.data());
+    systems.values_written(flow_.momentum_id_);
+    r.momentum_residual = std::sqrt(sums.residual / sums.volume);
+  }
+  du_.set_zero();
+  if (!systems.solve(flow_.momentum_id_, rhs_m_, du_).converged()) r.failed.push_back("momentum");
+  kernels::add_scaled(backend_, values, 1.0, du_.data(), u_.data());
+
+  const FaceView faces = face_view();
+  kernels::rhie_chow(backend_, g, b, u_.data(), p_.data(), grad_p_.data(), s.dt, faces);
+  {
+    const systems::AssemblyTimer assembly(systems);
+    kernels::poisson_rhs(backend_, g, faces, s.dt, rhs_p_.data());
+  }
+  pressure_solve(systems, r);
+  kernels::pressure_gradient(backend_, g, phi_.data(), grad_p_.data());
+  kernels::project(backend_, g, phi_.data(), s.dt, grad_p_.data(), faces, u_.data(), p_.data());
+  kernels::divergence(backend_, g, faces, div_.data());
+
+  flow_.time_ += s.dt;
+  ++flow_.steps_;
+  r.time = flow_.time_;
+  const StepMaxima m = kernels::step_maxima(backend_, g, u_.data(), u_old_.data(), div_.data(), s.dt);
+  if (!m.finite) {
+    std::string what = "step " + std::to_string(flow_.steps_) + ": the velocity is no longer finite";
+    if (!r.failed.empty()) what += " after a failed " + r.failed.front() + " solve";
+    throw StepFailure(what);
+  }
+  r.cfl = m.cfl, r.velocity_change = m.velocity_change, r.divergence = m.divergence;
+  return r;
+}
+
+}  // namespace tb::incompressible

@@ -1,0 +1,60 @@
+#pragma once
+// The fractional step with its state resident on one backend (the device
+// under --backend cuda): the velocity, pressure, face velocities, the
+// matrices' values (written where the systems keep them, set_pattern /
+// device_values), the right-hand sides and the solutions stay there for the
+// whole run, and the step runs the kernels of kernels.hpp on them, the same
+// sequence of steps as FractionalStep::step. The linear systems read the
+// values in place (SystemSet, LinearSolver::update from a view), the pressure
+// matrix is written once (its values do not change), and the step's maxima
+// and residual norm are reduced where the state is. Fields come back to the
+// FractionalStep it was made from only through to_host(), for output or a
+// checkpoint; from_host() takes a loaded state to the backend.
+//
+// On the host backend (with systems whose storage is host memory) it is the
+// twin the tests compare bit for bit with FractionalStep::step. A whole grid
+// without outflow sides (resident(): a piece of a decomposed grid exchanges
+// ghosts and a convective outflow sums fluxes on the host).
+#include "physics/incompressible/fractional_step.hpp"
+#include "solvers/core/array.hpp"
+
+namespace tb::incompressible {
+
+class ResidentStep {
+ public:
+  // Whether `flow`'s step can run resident: a whole grid, no outflow side.
+  static bool resident(const FractionalStep& flow);
+
+  // Copies flow's grid, boundaries, stencil positions and state to `backend`;
+  // flow's systems must be declared (declare_systems) on `systems`, whose
+  // device storage is read on `backend`. Writes the pressure matrix there.
+  ResidentStep(FractionalStep& flow, systems::LinearSystems& systems, Backend backend);
+  ResidentStep(const ResidentStep&) = delete;
+  ResidentStep& operator=(const ResidentStep&) = delete;
+
+  StepReport step(systems::LinearSystems& systems);
+  // The state into flow (velocity, pressure, faces, divergence, time, steps).
+  void to_host();
+  // flow's state (after load or an initial condition) onto the backend.
+  void from_host();
+  // max |u| and max |p| over the cells, reduced where they are.
+  double max_velocity() const;
+  double max_pressure() const;
+
+ private:
+  GridView grid_view() const;
+  BoundaryView boundary_view() const;
+  FaceView face_view();
+  void pressure_solve(systems::LinearSystems& systems, StepReport& r);
+
+  FractionalStep& flow_;
+  Backend backend_;
+  GridView host_grid_;
+  Array<double> geometry_[3][5];  // per axis: nodes, widths, centres, spacing, weight
+  Array<double> sides_[6];        // the boundary faces' velocities
+  Array<index_t> momentum_position_, poisson_position_;
+  Vector u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
+  Vector faces_[3];
+};
+
+}  // namespace tb::incompressible
