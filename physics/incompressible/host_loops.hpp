@@ -1,6 +1,9 @@
-// The sequential twins (ref::) and the OpenMP kernels (omp::) of kernels.hpp:
-// one per-cell body each (cell_kernels.hpp), run by a plain loop or by a
-// static OpenMP schedule. Sums add in ordered_sums' order in both.
+#pragma once
+// The loops of the sequential twins (kernels_ref.cpp) and the OpenMP kernels
+// (kernels_omp.cpp) of kernels.hpp: one per-cell body each (cell_kernels.hpp),
+// run by a plain loop (Omp false) or by a static OpenMP schedule (Omp true).
+// Sums add in ordered_sums' order in both. TB_INCOMP_HOST_TWIN(NS, OMP)
+// defines kernels::NS's functions over them.
 #include <algorithm>
 #include <cmath>
 
@@ -9,7 +12,7 @@
 
 namespace tb::incompressible::kernels {
 
-namespace {
+namespace host_loops {
 
 // The per-cell loops split as the host code always did: above openmp_min_length cells.
 template <bool Omp, class Body>
@@ -132,10 +135,11 @@ void weighted_samples_t(index_t n, const index_t* cells, const double* w, const 
   for_cells<Omp>(0, n, [&](index_t i) { out[i] = cell::weighted_sample(cells, w, f, m, e, i); });
 }
 
-}  // namespace
+}  // namespace host_loops
 
 #define TB_INCOMP_HOST_TWIN(NS, OMP)                                                                                 \
   namespace NS {                                                                                                     \
+  using namespace host_loops;                                                                                        \
   void pressure_gradient(const GridView& g, const double* p, double* grad) { pressure_gradient_t<OMP>(g, p, grad); } \
   void rhie_chow(const GridView& g, const BoundaryView& b, const double* u, const double* p, const double* grad_p,   \
                  double dt, const FaceView& faces) {                                                                 \
@@ -170,8 +174,5 @@ void weighted_samples_t(index_t n, const index_t* cells, const double* w, const 
     weighted_samples_t<OMP>(n, cells, w, f, m, e, out);                                                              \
   }                                                                                                                  \
   }
-
-TB_INCOMP_HOST_TWIN(ref, false)
-TB_INCOMP_HOST_TWIN(omp, true)
 
 }  // namespace tb::incompressible::kernels
