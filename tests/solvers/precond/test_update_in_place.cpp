@@ -35,7 +35,8 @@ struct Specs : ::testing::TestWithParam<const char*> {};
 
 // Set up on one matrix, refreshed to another of the same pattern: from the
 // host matrix (update) and from its arrays in place (update(BsrView)); the
-// solves of the two are the same bits, iteration for iteration.
+// solves of the two are the same bits, iteration for iteration, and those of
+// a fresh set-up on the second matrix.
 TEST_P(Specs, InPlaceRefreshGivesTheHostRefreshsBits) {
   const BsrMatrix first = generated(12, 10, 9, 3, 5), second = generated(12, 10, 9, 3, 6);
   const std::string spec = std::string("bicgstab(rtol=1e-10,maxit=300)+") + GetParam();
@@ -51,6 +52,12 @@ TEST_P(Specs, InPlaceRefreshGivesTheHostRefreshsBits) {
   ASSERT_TRUE(a.converged()) << a.line();
   EXPECT_EQ(a.iterations, c.iterations) << spec;
   EXPECT_TRUE(same_bits(x_host, x_in_place)) << spec;
+  // And the bits of a fresh set-up on the second values.
+  auto fresh = make_solver(spec);
+  fresh->setup(second);
+  std::vector<double> x_fresh(b.size(), 0.0);
+  EXPECT_EQ(fresh->solve(b, x_fresh).iterations, c.iterations) << spec;
+  EXPECT_TRUE(same_bits(x_fresh, x_in_place)) << spec;
   // A refresh to the first values again, in place: the solve is of them (not of second's).
   in_place->update(view(first));
   std::vector<double> x(b.size(), 0.0), ax(b.size());
