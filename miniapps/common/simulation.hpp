@@ -60,6 +60,12 @@ class Simulation {
   // Everything needed to continue bit for bit after a restart.
   virtual void save_state(std::ostream& out) const = 0;
   virtual void load_state(std::istream& in) = 0;
+  // The last accepted step's state kept where the state lives, for a
+  // simulation whose state is on a device: save_state would bring it to the
+  // host every step. True: kept, restore_kept_state() puts it back; false
+  // (the default): the harness keeps save_state's bytes instead.
+  virtual bool keep_state() { return false; }
+  virtual void restore_kept_state() {}
   // Field output (VTK) for step 'step' into 'dir'. In a decomposed run every
   // rank writes its piece, and rank 0 the file that collects them.
   virtual void write_fields(const std::filesystem::path& dir, long step) { (void)dir, (void)step; }

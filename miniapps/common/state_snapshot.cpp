@@ -38,18 +38,24 @@ class ReadBuffer final : public std::streambuf {
 
 }  // namespace
 
-void StateSnapshot::take(const Simulation& sim, long step) {
+void StateSnapshot::take(Simulation& sim, long step) {
+  step_ = step;
+  kept_by_simulation_ = sim.keep_state();
+  if (kept_by_simulation_) return;
   AppendBuffer buf(bytes_);
   std::ostream out(&buf);
   sim.save_state(out);
   // Appending grows the string by doubling, so a state of a few large arrays
   // can end in twice its size. Trimmed once, later snapshots of the same size fit.
   if (bytes_.capacity() > bytes_.size() + bytes_.size() / 8) bytes_.shrink_to_fit();
-  step_ = step;
 }
 
 bool StateSnapshot::restore(Simulation& sim) const {
   if (step_ < 0) return false;
+  if (kept_by_simulation_) {
+    sim.restore_kept_state();
+    return true;
+  }
   ReadBuffer buf(bytes_);
   std::istream in(&buf);
   sim.load_state(in);

@@ -101,6 +101,25 @@ void IncompressibleSimulation::load_state(std::istream& in) {
   last_divergence_ = flow_->max_divergence();
 }
 
+// A resident step keeps the last accepted state on the device beside its own:
+// save_state would bring the fields to the host after every step. The .pvd
+// entries are not part of it: a restored state is written under its own step,
+// which PvdSeries does not list twice.
+bool IncompressibleSimulation::keep_state() {
+  if (!resident_) return false;
+  resident_->keep();
+  kept_scalars_ = {last_change_, last_domain_cfl_, last_divergence_};
+  return true;
+}
+
+void IncompressibleSimulation::restore_kept_state() {
+  resident_->restore_kept();
+  host_current_ = false;
+  last_change_ = kept_scalars_[0];
+  last_domain_cfl_ = kept_scalars_[1];
+  last_divergence_ = kept_scalars_[2];
+}
+
 void IncompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {
   const bool root = !share_ || share_->rank() == 0;
   const std::filesystem::path fields = dir / "fields";

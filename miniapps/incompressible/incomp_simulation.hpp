@@ -8,6 +8,7 @@
 // ghost planes each side (FvGrid::piece, FractionalStep over a DomainShare),
 // writes its piece of the fields (.vts) and rank 0 the .pvts, the .pvd and the
 // centreline CSVs, whose samples the ranks add up.
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -33,6 +34,8 @@ class IncompressibleSimulation final : public harness::Simulation {
   std::vector<std::pair<std::string, double>> state_magnitudes() const override;
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
+  bool keep_state() override;
+  void restore_kept_state() override;
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
   std::string decomposition() const override { return decomposition_; }
@@ -65,7 +68,8 @@ class IncompressibleSimulation final : public harness::Simulation {
   double last_domain_cfl_ = 0.0;  // dt max|u| / L: time steps per domain crossing, inverted
   double domain_length_ = 0.0;
   double last_divergence_ = 0.0;
-  harness::PvdSeries outputs_;  // the .pvd entries so far
+  std::array<double, 3> kept_scalars_{};  // last_change_, last_domain_cfl_, last_divergence_ at keep_state
+  harness::PvdSeries outputs_;            // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };
 

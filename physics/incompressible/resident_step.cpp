@@ -86,6 +86,32 @@ void ResidentStep::from_host() {
   for (int d = 0; d < 3; ++d) faces_[d].copy_from_host(flow_.faces_.normal[d]);
 }
 
+namespace {
+void keep_copy(const Vector& from, Vector& kept) {
+  if (kept.size() != from.size()) kept = Vector(from.backend(), from.size());
+  kept.copy_from(from);
+}
+}  // namespace
+
+void ResidentStep::keep() {
+  keep_copy(u_, kept_u_);
+  keep_copy(p_, kept_p_);
+  keep_copy(div_, kept_div_);
+  for (int d = 0; d < 3; ++d) keep_copy(faces_[d], kept_faces_[d]);
+  kept_time_ = flow_.time_;
+  kept_steps_ = flow_.steps_;
+}
+
+void ResidentStep::restore_kept() {
+  TB_REQUIRE(has_kept(), "internal: ResidentStep::restore_kept before keep");
+  u_.copy_from(kept_u_);
+  p_.copy_from(kept_p_);
+  div_.copy_from(kept_div_);
+  for (int d = 0; d < 3; ++d) faces_[d].copy_from(kept_faces_[d]);
+  flow_.time_ = kept_time_;
+  flow_.steps_ = kept_steps_;
+}
+
 double ResidentStep::max_velocity() const { return kernels::max_abs(backend_, index_t(u_.size()), u_.data()); }
 double ResidentStep::max_pressure() const { return kernels::max_abs(backend_, index_t(p_.size()), p_.data()); }
 

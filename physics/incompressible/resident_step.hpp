@@ -37,6 +37,13 @@ class ResidentStep {
   void to_host();
   // flow's state (after load or an initial condition) onto the backend.
   void from_host();
+  // A copy of the state (velocity, pressure, faces, divergence, time, steps)
+  // kept on the backend beside it, so that holding the last accepted step
+  // moves nothing; restore_kept() puts it back. The boundary values are not
+  // part of it: a resident step has no outflow side, whose values change.
+  void keep();
+  void restore_kept();
+  bool has_kept() const { return kept_steps_ >= 0; }
   // max |u| and max |p| over the cells, reduced where they are.
   double max_velocity() const;
   double max_pressure() const;
@@ -55,6 +62,9 @@ class ResidentStep {
   Array<index_t> momentum_position_, poisson_position_;
   Vector u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
   Vector faces_[3];
+  Vector kept_u_, kept_p_, kept_div_, kept_faces_[3];  // allocated by the first keep()
+  double kept_time_ = 0.0;
+  long kept_steps_ = -1;
 };
 
 }  // namespace tb::incompressible

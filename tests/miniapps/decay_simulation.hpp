@@ -81,7 +81,10 @@ class DecaySimulation final : public harness::Simulation {
   bool converge = false;  // must_converge()
   bool inexact = false;   // SystemDeclaration::accepts_iteration_limit (set before the run)
   int iteration_cap = 0;  // LinearSystems::precondition_outer before each solve (0: none)
+  bool keeps_own_state = false;
+  mutable long saves = 0;
   void save_state(std::ostream& out) const override {
+    ++saves;
     out.write(reinterpret_cast<const char*>(&step_), sizeof step_);
     out.write(reinterpret_cast<const char*>(&time_), sizeof time_);
     out.write(reinterpret_cast<const char*>(u_.data()), std::streamsize(u_.size() * sizeof(double)));
@@ -91,6 +94,15 @@ class DecaySimulation final : public harness::Simulation {
     in.read(reinterpret_cast<char*>(&time_), sizeof time_);
     in.read(reinterpret_cast<char*>(u_.data()), std::streamsize(u_.size() * sizeof(double)));
   }
+  // keeps_own_state: the state kept beside it (as a device-resident step does)
+  // instead of save_state's bytes; saves counts the calls of save_state.
+  bool keep_state() override {
+    if (!keeps_own_state) return false;
+    kept_u_ = u_;
+    kept_step_ = step_, kept_time_ = time_;
+    return true;
+  }
+  void restore_kept_state() override { u_ = kept_u_, step_ = kept_step_, time_ = kept_time_; }
   std::vector<std::pair<std::string, double>> figures_of_merit() const override { return {{"u_mean", mean()}}; }
 
   const std::vector<double>& state() const { return u_; }
@@ -103,7 +115,9 @@ class DecaySimulation final : public harness::Simulation {
 
  private:
   BsrMatrix base_, a_;
-  std::vector<double> u_, f_, b_;
+  std::vector<double> u_, f_, b_, kept_u_;
+  long kept_step_ = 0;
+  double kept_time_ = 0.0;
   double mass_ = 0.05, dt_ = 0.5, time_ = 0.0, last_change_ = 1.0;
   long step_ = 0;
   systems::SystemId heat_;

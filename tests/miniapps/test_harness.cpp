@@ -280,6 +280,35 @@ TEST(TimeLoop, AGrowingStateStopsTheRunAndLeavesTheLastGoodState) {
   fs::remove_all(out);
 }
 
+// A simulation that keeps its last good state itself (Simulation::keep_state,
+// as tb-incomp's device-resident step does) is never asked for save_state's
+// bytes after the first step, and leaves the same last good state as one that
+// is: the same step, the same values to the bit.
+TEST(TimeLoop, AStateKeptByTheSimulationLeavesTheSameLastGoodState) {
+  std::string fields[2];
+  long last_step[2] = {0, 0}, saves[2] = {0, 0};
+  for (int keeps = 0; keeps < 2; ++keeps) {
+    const fs::path out = fresh_dir(keeps ? "kept" : "bytes");
+    CaseConfig config(make_schema(decay_app()));
+    test::DecaySimulation sim;
+    sim.grow_from = 8;
+    sim.growth = 1e3;
+    sim.keeps_own_state = keeps == 1;
+    const RunResult r = run_time_loop(sim, config, settings(out, 40));
+    ASSERT_FALSE(r.stop_reason.empty());
+    last_step[keeps] = r.last_step;
+    saves[keeps] = sim.saves;
+    std::ifstream last(out / "fields" / ("u_" + std::to_string(r.last_step) + ".txt"));
+    ASSERT_TRUE(last.good()) << "no fields for the last good step " << r.last_step;
+    fields[keeps].assign(std::istreambuf_iterator<char>(last), std::istreambuf_iterator<char>());
+    fs::remove_all(out);
+  }
+  EXPECT_EQ(last_step[1], last_step[0]);
+  EXPECT_EQ(fields[1], fields[0]);
+  EXPECT_GE(saves[0], last_step[0]);  // every accepted step
+  EXPECT_LE(saves[1], 1);             // the state before the first step at most
+}
+
 TEST(TimeLoop, NonFiniteValuesStopTheRunAtOnce) {
   const fs::path out = fresh_dir("nan");
   CaseConfig config(make_schema(decay_app()));
