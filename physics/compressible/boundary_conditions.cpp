@@ -67,51 +67,16 @@ std::vector<BoundaryKind> boundary_kinds_by_marker(const Mesh2D& mesh, const Bou
   return result;
 }
 
-State mirrored(const State& s, double nx, double ny) {
-  const double mn = s[1] * nx + s[2] * ny;
-  return {s[0], s[1] - 2.0 * mn * nx, s[2] - 2.0 * mn * ny, s[3]};
-}
+State mirrored(const State& s, double nx, double ny) { return flux_bodies::mirrored(s, nx, ny); }
 
 State boundary_flux(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner, const State& free_stream,
                     double nx, double ny, WallFlux wall, RoeDissipation fix) {
-  if (!is_wall(kind)) return numerical_flux(scheme, gas, inner, free_stream, nx, ny, fix);
-  if (wall == WallFlux::Mirror) {
-    State f = numerical_flux(scheme, gas, inner, mirrored(inner, nx, ny), nx, ny, fix);
-    // Zero in exact arithmetic for every scheme (the mirror has the same density
-    // and energy and the opposite normal velocity); made exact so that the walls
-    // conserve mass and energy to the bit.
-    f[0] = 0.0, f[3] = 0.0;
-    return f;
-  }
-  const double p = gas.pressure(inner);
-  return {0.0, p * nx, p * ny, 0.0};
+  return flux_bodies::boundary_flux(kind, scheme, gas, inner, free_stream, nx, ny, wall, fix);
 }
 
 Block boundary_flux_jacobian(BoundaryKind kind, FluxScheme scheme, const Gas& gas, const State& inner,
                              const State& free_stream, double nx, double ny, WallFlux wall, RoeDissipation fix) {
-  if (!is_wall(kind)) return flux_jacobians(scheme, gas, inner, free_stream, nx, ny, fix).left;
-  if (wall == WallFlux::Mirror) {
-    const FluxJacobians j = flux_jacobians(scheme, gas, inner, mirrored(inner, nx, ny), nx, ny, fix);
-    // M = I except the momentum block I - 2 n n^T.
-    const double m[2][2] = {{1.0 - 2.0 * nx * nx, -2.0 * nx * ny}, {-2.0 * nx * ny, 1.0 - 2.0 * ny * ny}};
-    Block d = j.left;
-    for (int k = 1; k < 3; ++k) {  // mass and energy rows are zero (boundary_flux)
-      d[k * num_vars + 0] += j.right[k * num_vars + 0];
-      d[k * num_vars + 3] += j.right[k * num_vars + 3];
-      for (int a = 0; a < 2; ++a)
-        for (int b = 0; b < 2; ++b) d[k * num_vars + 1 + b] += j.right[k * num_vars + 1 + a] * m[a][b];
-    }
-    for (int k : {0, 3})
-      for (int c = 0; c < num_vars; ++c) d[k * num_vars + c] = 0.0;
-    return d;
-  }
-  const State dp = pressure_gradient(gas, inner);
-  Block j{};
-  for (int m = 0; m < num_vars; ++m) {
-    j[num_vars + m] = dp[m] * nx;
-    j[2 * num_vars + m] = dp[m] * ny;
-  }
-  return j;
+  return flux_bodies::boundary_flux_jacobian(kind, scheme, gas, inner, free_stream, nx, ny, wall, fix);
 }
 
 }  // namespace tb::compressible

@@ -18,17 +18,9 @@
 #include <vector>
 
 #include "mesh/mesh2d.hpp"
-#include "physics/compressible/fluxes.hpp"
+#include "physics/compressible/flux_functions.hpp"  // BoundaryKind, WallFlux, is_wall
 
 namespace tb::compressible {
-
-enum class BoundaryKind { FarField, SlipWall, NoSlipAdiabatic, NoSlipIsothermal };
-enum class WallFlux { Mirror, Pressure };
-
-inline bool is_wall(BoundaryKind k) { return k != BoundaryKind::FarField; }
-inline bool is_no_slip(BoundaryKind k) {
-  return k == BoundaryKind::NoSlipAdiabatic || k == BoundaryKind::NoSlipIsothermal;
-}
 
 // Marker names per kind, as a case file lists them.
 struct BoundaryMap {

@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "solvers/core/host_device.hpp"
+
 namespace tb::compressible {
 
 inline constexpr int num_vars = 4;
@@ -25,14 +27,16 @@ struct Primitive {
 struct Gas {
   double gamma = 1.4;
 
-  double pressure(const State& s) const { return (gamma - 1.0) * (s[3] - 0.5 * (s[1] * s[1] + s[2] * s[2]) / s[0]); }
-  Primitive primitive(const State& s) const { return {s[0], s[1] / s[0], s[2] / s[0], pressure(s)}; }
-  State conserved(const Primitive& w) const {
+  TB_HOST_DEVICE double pressure(const State& s) const {
+    return (gamma - 1.0) * (s[3] - 0.5 * (s[1] * s[1] + s[2] * s[2]) / s[0]);
+  }
+  TB_HOST_DEVICE Primitive primitive(const State& s) const { return {s[0], s[1] / s[0], s[2] / s[0], pressure(s)}; }
+  TB_HOST_DEVICE State conserved(const Primitive& w) const {
     return {w.rho, w.rho * w.u, w.rho * w.v, w.p / (gamma - 1.0) + 0.5 * w.rho * (w.u * w.u + w.v * w.v)};
   }
-  double sound_speed(double rho, double p) const { return std::sqrt(gamma * p / rho); }
+  TB_HOST_DEVICE double sound_speed(double rho, double p) const { return std::sqrt(gamma * p / rho); }
   // Physically admissible: finite, positive density and pressure.
-  bool admissible(const State& s) const {
+  TB_HOST_DEVICE bool admissible(const State& s) const {
     const double p = pressure(s);
     return std::isfinite(s[0]) && std::isfinite(s[1]) && std::isfinite(s[2]) && std::isfinite(p) && s[0] > 0.0 &&
            p > 0.0;
@@ -44,7 +48,7 @@ struct Gas {
 };
 
 // The physical flux F(U) . n (Blazek eq. 2.21 in 2D) for a unit normal n.
-inline State physical_flux(const Gas& gas, const State& s, double nx, double ny) {
+TB_HOST_DEVICE inline State physical_flux(const Gas& gas, const State& s, double nx, double ny) {
   const double u = s[1] / s[0], v = s[2] / s[0], p = gas.pressure(s);
   const double un = u * nx + v * ny;
   return {s[0] * un, s[1] * un + p * nx, s[2] * un + p * ny, (s[3] + p) * un};
@@ -54,7 +58,7 @@ inline State physical_flux(const Gas& gas, const State& s, double nx, double ny)
 Block physical_flux_jacobian(const Gas& gas, const State& s, double nx, double ny);
 
 // d p / d U.
-inline State pressure_gradient(const Gas& gas, const State& s) {
+TB_HOST_DEVICE inline State pressure_gradient(const Gas& gas, const State& s) {
   const double u = s[1] / s[0], v = s[2] / s[0], g1 = gas.gamma - 1.0;
   return {0.5 * g1 * (u * u + v * v), -g1 * u, -g1 * v, g1};
 }

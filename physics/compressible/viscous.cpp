@@ -4,10 +4,6 @@
 
 namespace tb::compressible {
 
-double Viscosity::mu(double t) const {
-  return constant ? mu_inf : mu_inf * t * std::sqrt(t) * (1.0 + sutherland) / (t + sutherland);
-}
-
 VelocityTemperatureGradients velocity_temperature_gradients(double rho, double p,
                                                             const std::array<double, 2 * num_vars>& g, double gamma) {
   return {g[2],

@@ -14,11 +14,13 @@ struct Viscosity {
   bool constant = false;               // mu = mu_inf at every temperature, in place of Sutherland's law
   double gamma = 1.4;
 
-  bool enabled() const { return mu_inf > 0.0; }
+  TB_HOST_DEVICE bool enabled() const { return mu_inf > 0.0; }
   // Sutherland: mu / mu_inf = T^(3/2) (1 + S) / (T + S); mu_inf where constant.
-  double mu(double t) const;
-  double conductivity(double mu) const { return mu / ((gamma - 1.0) * prandtl); }
-  double temperature(const Gas& gas, const State& s) const { return gas.gamma * gas.pressure(s) / s[0]; }
+  TB_HOST_DEVICE double mu(double t) const {
+    return constant ? mu_inf : mu_inf * t * std::sqrt(t) * (1.0 + sutherland) / (t + sutherland);
+  }
+  TB_HOST_DEVICE double conductivity(double mu) const { return mu / ((gamma - 1.0) * prandtl); }
+  TB_HOST_DEVICE double temperature(const Gas& gas, const State& s) const { return gas.gamma * gas.pressure(s) / s[0]; }
 };
 
 // Gradients of u, v and T at a face.
