@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "physics/compressible/loop_bodies.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::compressible {
@@ -37,6 +38,11 @@ EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<Boundar
     const double d = std::max(dx * n.x + dy * n.y, 0.1 * std::hypot(dx, dy));
     face_distance_[std::size_t(f)] = face.is_boundary() ? 2.0 * d : d;
   }
+  kernel_mesh_ = build_kernel_mesh(mesh, geometry_, face_distance_, kinds_);
+  scheme_ = {settings_.gas,       settings_.flux,    settings_.jacobian_scheme(), settings_.roe,
+             settings_.wall_flux, settings_.viscous, settings_.free_stream};
+  face_blocks_.reserve(4 * pattern_.faces.size());
+  for (const FaceBlocks& b : pattern_.faces) face_blocks_.insert(face_blocks_.end(), {b.ll, b.lr, b.rl, b.rr});
   if (!settings_.gas.admissible(settings_.free_stream)) throw Error("the free-stream state is not admissible");
 }
 
@@ -103,14 +109,9 @@ void EulerDiscretisation::reconstruct(const std::vector<State>& w) {
 }
 
 State EulerDiscretisation::reconstructed(const std::vector<State>& w, index_t cell, const Vec2& at) const {
-  const std::size_t c = std::size_t(cell);
-  const Vec2 x = geometry_.cell_centroid[c];
-  State q;
-  for (std::size_t v = 0; v < num_vars; ++v)
-    q[v] = primitive_[c][v] + phi_[c][v] * (grad_[c][2 * v] * (at.x - x.x) + grad_[c][2 * v + 1] * (at.y - x.y));
-  const State s = settings_.gas.conserved({q[0], q[1], q[2], q[3]});
-  // An overshoot to a non-physical face state falls back to first order there.
-  return settings_.gas.admissible(s) ? s : w[c];
+  // The face loops' reconstruction (loop_bodies.hpp): an overshoot to a
+  // non-physical face state falls back to first order there.
+  return bodies::reconstructed(kernel_mesh_.view(), scheme_, flow_view(w, 2), cell, at.x, at.y);
 }
 
 State EulerDiscretisation::face_state(const std::vector<State>& w, int order, index_t face) const {
@@ -124,31 +125,26 @@ void EulerDiscretisation::residual(const std::vector<State>& w, int order, std::
     reconstruct(w);
   else if (settings_.viscous.enabled())
     compute_gradients(w);
-  r.assign(w.size(), State{});
-  const Gas& gas = settings_.gas;
-  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
-    const Face& face = mesh_.faces[std::size_t(f)];
-    const Vec2 n = geometry_.face_normal[std::size_t(f)];
-    const double len = geometry_.face_length[std::size_t(f)];
-    const State left = face_state(w, order, f);
-    State flux;
-    if (face.is_boundary()) {
-      flux = boundary_flux(boundary_kind(f), settings_.flux, gas, left, outside_state(f), n.x, n.y, settings_.wall_flux,
-                           settings_.roe);
-    } else {
-      const State right = order == 2 ? reconstructed(w, face.right, geometry_.face_midpoint[std::size_t(f)])
-                                     : w[std::size_t(face.right)];
-      flux = numerical_flux(settings_.flux, gas, left, right, n.x, n.y, settings_.roe);
-    }
-    for (std::size_t k = 0; k < num_vars; ++k) {
-      r[std::size_t(face.left)][k] += flux[k] * len;
-      if (!face.is_boundary()) r[std::size_t(face.right)][k] -= flux[k] * len;
-    }
-  }
+  // Each face's F |f| into its slot, then each cell sums its faces' slots in
+  // face order: the sums of the sequential face loop, bit for bit (kernels.hpp).
+  r.resize(w.size());
+  face_values_.resize(std::max(face_values_.size(), std::size_t(num_vars) * std::size_t(mesh_.num_faces())));
+  const MeshView m = kernel_mesh_.view();
+  kernels::inviscid_face_fluxes(Backend::host, m, scheme_, flow_view(w, order), order, face_values_.data());
+  kernels::gather_face_sums(Backend::host, m, FaceSign::out_of_left, num_vars, face_values_.data(),
+                            doubles_of(r).data());
   if (settings_.viscous.enabled()) add_viscous_residual(w, r);
   if (mms_)
     for (std::size_t c = 0; c < r.size(); ++c)
       for (std::size_t k = 0; k < num_vars; ++k) r[c][k] -= mms_source_[c][k];
+}
+
+FlowView EulerDiscretisation::flow_view(const std::vector<State>& w, int order) const {
+  FlowView q;
+  q.w = w.empty() ? nullptr : w.front().data();
+  if (order == 2) q.primitive = primitive_.front().data(), q.grad = grad_.front().data(), q.phi = phi_.front().data();
+  if (mms_) q.outside = mms_outside_.front().data();
+  return q;
 }
 
 double EulerDiscretisation::wall_pressure(const std::vector<State>& w, int order, index_t face) const {
@@ -172,22 +168,11 @@ void EulerDiscretisation::set_manufactured(const ManufacturedSolution* mms) {
 }
 
 void EulerDiscretisation::spectral_radius_sums(const std::vector<State>& w, std::vector<double>& sums) const {
-  sums.assign(w.size(), 0.0);
-  const Gas& gas = settings_.gas;
-  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
-    const Face& face = mesh_.faces[std::size_t(f)];
-    const Vec2 n = geometry_.face_normal[std::size_t(f)];
-    double s = spectral_radius(gas, w[std::size_t(face.left)], n.x, n.y);
-    if (!face.is_boundary()) s = std::max(s, spectral_radius(gas, w[std::size_t(face.right)], n.x, n.y));
-    if (settings_.viscous.enabled()) {
-      double v = viscous_spectral_radius(w[std::size_t(face.left)], f);
-      if (!face.is_boundary()) v = std::max(v, viscous_spectral_radius(w[std::size_t(face.right)], f));
-      s += v;
-    }
-    s *= geometry_.face_length[std::size_t(f)];
-    sums[std::size_t(face.left)] += s;
-    if (!face.is_boundary()) sums[std::size_t(face.right)] += s;
-  }
+  sums.resize(w.size());
+  face_values_.resize(std::max(face_values_.size(), std::size_t(mesh_.num_faces())));
+  const MeshView m = kernel_mesh_.view();
+  kernels::spectral_radius_faces(Backend::host, m, scheme_, w.front().data(), face_values_.data());
+  kernels::gather_face_sums(Backend::host, m, FaceSign::both, 1, face_values_.data(), sums.data());
 }
 
 void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a,
@@ -202,34 +187,16 @@ void EulerDiscretisation::assemble_jacobian(const std::vector<State>& w, const s
   } else if (pattern_.off_rank.nnz_blocks() > 0) {
     throw Error("assemble_jacobian: a piece with ghost columns needs its off-rank matrix");
   }
-  const Gas& gas = settings_.gas;
-  const FluxScheme scheme = settings_.jacobian_scheme();
-  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
-    const Face& face = mesh_.faces[std::size_t(f)];
-    const Vec2 n = geometry_.face_normal[std::size_t(f)];
-    const double len = geometry_.face_length[std::size_t(f)];
-    const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
-    if (!pos.held()) continue;  // between a piece's ghosts
-    const State& left = w[std::size_t(face.left)];
-    if (face.is_boundary()) {
-      add_scaled_block(a, off_rank, pos.ll,
-                       boundary_flux_jacobian(boundary_kind(f), scheme, gas, left, outside_state(f), n.x, n.y,
-                                              settings_.wall_flux, settings_.roe),
-                       len);
-      continue;
-    }
-    const FluxJacobians j = flux_jacobians(scheme, gas, left, w[std::size_t(face.right)], n.x, n.y, settings_.roe);
-    add_scaled_block(a, off_rank, pos.ll, j.left, len);
-    add_scaled_block(a, off_rank, pos.lr, j.right, len);
-    add_scaled_block(a, off_rank, pos.rl, j.left, -len);
-    add_scaled_block(a, off_rank, pos.rr, j.right, -len);
-  }
+  // Each face's two blocks into its slots, then each row adds its faces' blocks
+  // in face order, as the sequential face loop does (kernels.hpp).
+  face_values_.resize(std::max(face_values_.size(), std::size_t(32) * std::size_t(mesh_.num_faces())));
+  const MeshView m = kernel_mesh_.view();
+  kernels::jacobian_face_blocks(Backend::host, m, scheme_, flow_view(w, 1), face_values_.data());
+  kernels::gather_jacobian_rows(Backend::host, m, face_values_.data(),
+                                {face_blocks_.data(), a.values.data(), off_rank ? off_rank->values.data() : nullptr});
   if (settings_.viscous.enabled()) add_viscous_jacobian(w, a, off_rank);
-  for (std::size_t c = 0; c < w.size(); ++c) {
-    if (pattern_.diagonal[c] < 0) continue;  // a piece's ghost
-    double* d = a.block(pattern_.diagonal[c]);
-    for (int k = 0; k < num_vars; ++k) d[k * num_vars + k] += shift[c];
-  }
+  kernels::add_diagonal_shift(Backend::host, index_t(w.size()), pattern_.diagonal.data(), shift.data(),
+                              a.values.data());
 }
 
 }  // namespace tb::compressible

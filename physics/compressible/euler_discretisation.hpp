@@ -11,6 +11,7 @@
 #include "physics/compressible/boundary_conditions.hpp"
 #include "physics/compressible/gradients.hpp"
 #include "physics/compressible/jacobian_pattern.hpp"
+#include "physics/compressible/kernel_mesh.hpp"
 #include "physics/compressible/manufactured.hpp"
 #include "physics/compressible/viscous.hpp"
 
@@ -94,6 +95,10 @@ class EulerDiscretisation {
   void assemble_jacobian(const std::vector<State>& w, const std::vector<double>& shift, BsrMatrix& a,
                          BsrMatrix* off_rank = nullptr) const;
   const JacobianPattern& pattern() const { return pattern_; }
+  // The mesh and the scheme as kernels.hpp's loops read them (built once).
+  const KernelMesh& kernel_mesh() const { return kernel_mesh_; }
+  const SchemeView& scheme_view() const { return scheme_; }
+  bool manufactured() const { return mms_ != nullptr; }
 
   // Manufactured-solution runs (manufactured.hpp): far-field faces take the exact
   // state at their midpoint as the outside state and add its exact viscous flux,
@@ -119,6 +124,8 @@ class EulerDiscretisation {
   // The outside state of boundary face f: the free stream, or the manufactured
   // solution at its midpoint.
   const State& outside_state(index_t f) const { return mms_ ? mms_outside_[std::size_t(f)] : settings_.free_stream; }
+  // The state w (and, order 2, the reconstruction) as the loops read it.
+  FlowView flow_view(const std::vector<State>& w, int order) const;
 
   const Mesh2D& mesh_;
   std::vector<BoundaryKind> kinds_;
@@ -130,6 +137,12 @@ class EulerDiscretisation {
   // Normal distance between the two cells of an interior face, twice the
   // centroid-to-face distance on a boundary face (to the mirrored ghost).
   std::vector<double> face_distance_;
+  // The mesh and scheme as the loops of kernels.hpp read them (once per mesh),
+  // the Jacobian's face positions flat, and the face slots the loops fill.
+  KernelMesh kernel_mesh_;
+  SchemeView scheme_;
+  std::vector<index_t> face_blocks_;
+  mutable std::vector<double> face_values_;
   // Work arrays of the second-order residual, sized once.
   std::vector<State> primitive_, phi_, ghost_primitive_;
   std::vector<Gradient> grad_;

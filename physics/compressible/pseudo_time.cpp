@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "physics/compressible/coloured_jacobian.hpp"
+#include "physics/compressible/kernels.hpp"
 #include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
 
@@ -119,7 +120,7 @@ void PseudoTimeSolver::start_matrix_free() {
 }
 
 State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
-  State n = squared_sums(std::span<const State>(r).first(std::size_t(owned_)));
+  State n = kernels::squared_sums(Backend::host, owned_, r.empty() ? nullptr : r.front().data());
   if (share_) share_->sum(n);  // one reduction of the four sums
   return square_roots(n);
 }
@@ -132,14 +133,8 @@ void PseudoTimeSolver::evaluate_residual() {
 }
 
 double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
-  const Gas& gas = disc_.settings().gas;
-  double worst = 0.0;
-  for (std::size_t c = 0; c < std::size_t(owned_); ++c) {
-    State next;
-    for (std::size_t k = 0; k < num_vars; ++k) next[k] = w_[c][k] + dw[c * num_vars + k];
-    const double p = gas.pressure(w_[c]);
-    worst = std::max({worst, std::abs(dw[c * num_vars]) / w_[c][0], std::abs(gas.pressure(next) - p) / p});
-  }
+  double worst =
+      kernels::max_relative_change(Backend::host, owned_, disc_.settings().gas, w_.front().data(), dw.data());
   // Non-finite entries of dw need no care here: the admissibility check after the update refuses them.
   if (share_) worst = share_->max(worst);
   return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
@@ -283,7 +278,7 @@ bool PseudoTimeSolver::reuses_jacobian() const {
 void PseudoTimeSolver::set_shift(double cfl) {
   // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
   shift_.resize(sums_.size());
-  for (std::size_t c = 0; c < sums_.size(); ++c) shift_[c] = sums_[c] / cfl;
+  kernels::pseudo_time_shift(Backend::host, index_t(sums_.size()), sums_.data(), cfl, shift_.data());
 }
 
 void PseudoTimeSolver::assemble_first_order(const std::vector<State>& w, double cfl) {
@@ -321,14 +316,10 @@ void PseudoTimeSolver::solve_matrix_free(systems::LinearSystems& systems, Pseudo
 }
 
 bool PseudoTimeSolver::make_trial(std::span<const double> dw, double omega) {
-  const Gas& gas = disc_.settings().gas;
   const std::size_t own = std::size_t(owned_);
   trial_.resize(w_.size());
-  bool admissible = true;
-  for (std::size_t c = 0; c < own && admissible; ++c) {
-    for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] = w_[c][k] + omega * dw[c * num_vars + k];
-    admissible = gas.admissible(trial_[c]);
-  }
+  bool admissible = kernels::relaxed_update(Backend::host, owned_, disc_.settings().gas, w_.front().data(), dw.data(),
+                                            omega, trial_.front().data());
   // Ghosts keep their states until the exchange before the next residual; a
   // non-physical cell on any rank makes the trial non-physical on every rank.
   std::copy(w_.begin() + std::ptrdiff_t(own), w_.end(), trial_.begin() + std::ptrdiff_t(own));

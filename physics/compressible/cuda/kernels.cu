@@ -1,0 +1,217 @@
+// CUDA versions of the compressible loops (kernels.hpp): one thread per face or
+// cell running loop_bodies.hpp's bodies in grid-stride loops. The gathers make
+// every cell's sums in face order, as the host does; the reductions give each
+// block its results in a fixed order and one block combines them, without
+// atomics, so a run repeats bit for bit.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "physics/compressible/loop_bodies.hpp"
+#include "solvers/core/cuda/counted_copy.cuh"
+#include "solvers/core/cuda/error_check.cuh"
+#include "solvers/core/cuda/reduction.cuh"
+
+namespace tb::compressible::kernels::cuda {
+
+namespace {
+
+constexpr int threads = 256;
+constexpr int max_blocks = 1024;  // also the number of partial results
+constexpr int slots = num_vars;   // results per block
+
+int blocks_for(index_t n) { return int(std::min<long>((long(n) + threads - 1) / threads, max_blocks)); }
+
+__device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
+__device__ __forceinline__ index_t grid_stride() { return index_t(gridDim.x * blockDim.x); }
+
+__global__ void __launch_bounds__(threads) face_fluxes(MeshView m, SchemeView s, FlowView q, int order, double* out) {
+  for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
+    bodies::inviscid_face_flux(m, s, q, order, f, out + 4 * std::size_t(f));
+}
+
+__global__ void __launch_bounds__(threads) radius_faces(MeshView m, SchemeView s, const double* w, double* out) {
+  for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
+    out[f] = bodies::spectral_radius_face(m, s, w, f);
+}
+
+__global__ void __launch_bounds__(threads)
+    gather_cells(MeshView m, FaceSign sign, int width, const double* face, double* cell) {
+  for (index_t c = first_index(); c < m.num_cells; c += grid_stride())
+    bodies::gather_cell(m, sign, width, face, c, cell + std::size_t(width) * std::size_t(c));
+}
+
+__global__ void __launch_bounds__(threads) jacobian_faces(MeshView m, SchemeView s, FlowView q, double* out) {
+  for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
+    bodies::jacobian_face(m, s, q, f, out + 32 * std::size_t(f));
+}
+
+__global__ void __launch_bounds__(threads) jacobian_rows(MeshView m, const double* face_jac, JacobianView a) {
+  for (index_t c = first_index(); c < m.num_cells; c += grid_stride()) bodies::gather_jacobian_row(m, face_jac, a, c);
+}
+
+__global__ void __launch_bounds__(threads)
+    diagonal_cells(index_t n, const index_t* diagonal, const double* shift, double* values) {
+  for (index_t c = first_index(); c < n; c += grid_stride()) bodies::diagonal_shift(diagonal, shift, values, c);
+}
+
+__global__ void __launch_bounds__(threads) shift_cells(index_t n, const double* sums, double cfl, double* shift) {
+  for (index_t c = first_index(); c < n; c += grid_stride()) shift[c] = sums[c] / cfl;
+}
+
+__device__ double block_max(double v) {
+  __shared__ double warp_max[threads / cuda_reduction::warp_size];
+  const int lane = threadIdx.x % cuda_reduction::warp_size;
+  const int warp = threadIdx.x / cuda_reduction::warp_size;
+  for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
+    v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
+  if (lane == 0) warp_max[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < threads / cuda_reduction::warp_size ? warp_max[lane] : 0.0;
+    for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
+      v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
+  }
+  return v;
+}
+
+// K values per block: sums (Max = false) or maxima, in a fixed order.
+template <int K, bool Max>
+__device__ void store_block(double (&v)[K], double* partial) {
+  for (int k = 0; k < K; ++k) {
+    const double b = Max ? block_max(v[k]) : cuda_reduction::block_sum<threads>(v[k]);
+    if (threadIdx.x == 0) partial[K * blockIdx.x + k] = b;
+    __syncthreads();  // the block reduction reuses its shared array
+  }
+}
+
+__global__ void __launch_bounds__(threads) squares(index_t n, const double* r, double* partial) {
+  double v[slots] = {};
+  for (index_t c = first_index(); c < n; c += grid_stride())
+    for (int k = 0; k < num_vars; ++k) v[k] += r[4 * c + k] * r[4 * c + k];
+  store_block<slots, false>(v, partial);
+}
+
+__global__ void __launch_bounds__(threads)
+    changes(index_t n, Gas gas, const double* w, const double* dw, double* partial) {
+  double v[1] = {0.0};
+  for (index_t c = first_index(); c < n; c += grid_stride()) v[0] = fmax(v[0], bodies::relative_change(gas, w, dw, c));
+  store_block<1, true>(v, partial);
+}
+
+__global__ void __launch_bounds__(threads)
+    relaxed(index_t n, Gas gas, const double* w, const double* dw, double omega, double* trial, double* partial) {
+  double v[1] = {0.0};
+  for (index_t c = first_index(); c < n; c += grid_stride())
+    if (!bodies::relaxed_cell(gas, w, dw, omega, c, trial)) v[0] = 1.0;
+  store_block<1, true>(v, partial);
+}
+
+template <int K, bool Max>
+__global__ void __launch_bounds__(threads) combine(const double* partial, int blocks, double* result) {
+  double v[K] = {};
+  for (int b = threadIdx.x; b < blocks; b += threads)
+    for (int k = 0; k < K; ++k) v[k] = Max ? fmax(v[k], partial[K * b + k]) : v[k] + partial[K * b + k];
+  for (int k = 0; k < K; ++k) {
+    const double r = Max ? block_max(v[k]) : cuda_reduction::block_sum<threads>(v[k]);
+    if (threadIdx.x == 0) result[k] = r;
+    __syncthreads();
+  }
+}
+
+// Device memory for block results, allocated once per process and never freed
+// (static destructors may run after the CUDA context is gone).
+std::mutex scratch_mutex;
+double* scratch() {
+  static double* p = nullptr;
+  if (!p) {
+    void* q = nullptr;
+    cuda_error::throw_if(cudaMalloc(&q, (slots * max_blocks + slots) * sizeof(double)),
+                         "cudaMalloc of the compressible scratch");
+    p = static_cast<double*>(q);
+  }
+  return p;
+}
+
+// Combines the K results per block of `blocks` blocks and copies them here.
+template <int K, bool Max>
+void finish(double* partial, int blocks, double* result, const char* name) {
+  cuda_error::check_launch(name);
+  combine<K, Max><<<1, threads>>>(partial, blocks, partial + slots * max_blocks);
+  cuda_error::check_launch("combine");
+  cuda_error::throw_if(
+      cuda_copy::memcpy(result, partial + slots * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
+      std::string("cudaMemcpy of the ") + name + " result");
+}
+
+void check(const char* name) { cuda_error::check_launch(name); }
+
+}  // namespace
+
+void inviscid_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, int order, double* face_flux) {
+  face_fluxes<<<blocks_for(m.num_faces), threads>>>(m, s, q, order, face_flux);
+  check("inviscid_face_fluxes");
+}
+
+void spectral_radius_faces(const MeshView& m, const SchemeView& s, const double* w, double* face_value) {
+  radius_faces<<<blocks_for(m.num_faces), threads>>>(m, s, w, face_value);
+  check("spectral_radius_faces");
+}
+
+void gather_face_sums(const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell) {
+  gather_cells<<<blocks_for(m.num_cells), threads>>>(m, sign, width, face_value, cell);
+  check("gather_face_sums");
+}
+
+void jacobian_face_blocks(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_jac) {
+  jacobian_faces<<<blocks_for(m.num_faces), threads>>>(m, s, q, face_jac);
+  check("jacobian_face_blocks");
+}
+
+void gather_jacobian_rows(const MeshView& m, const double* face_jac, const JacobianView& a) {
+  jacobian_rows<<<blocks_for(m.num_cells), threads>>>(m, face_jac, a);
+  check("gather_jacobian_rows");
+}
+
+void add_diagonal_shift(index_t n, const index_t* diagonal, const double* shift, double* values) {
+  diagonal_cells<<<blocks_for(n), threads>>>(n, diagonal, shift, values);
+  check("add_diagonal_shift");
+}
+
+State squared_sums(index_t n, const double* r) {
+  std::lock_guard lock(scratch_mutex);
+  double* partial = scratch();
+  const int blocks = blocks_for(n);
+  squares<<<blocks, threads>>>(n, r, partial);
+  State out{};
+  finish<slots, false>(partial, blocks, out.data(), "squared_sums");
+  return out;
+}
+
+void pseudo_time_shift(index_t n, const double* sums, double cfl, double* shift) {
+  shift_cells<<<blocks_for(n), threads>>>(n, sums, cfl, shift);
+  check("pseudo_time_shift");
+}
+
+double max_relative_change(index_t n, const Gas& gas, const double* w, const double* dw) {
+  std::lock_guard lock(scratch_mutex);
+  double* partial = scratch();
+  const int blocks = blocks_for(n);
+  changes<<<blocks, threads>>>(n, gas, w, dw, partial);
+  double out = 0.0;
+  finish<1, true>(partial, blocks, &out, "max_relative_change");
+  return out;
+}
+
+bool relaxed_update(index_t n, const Gas& gas, const double* w, const double* dw, double omega, double* trial) {
+  std::lock_guard lock(scratch_mutex);
+  double* partial = scratch();
+  const int blocks = blocks_for(n);
+  relaxed<<<blocks, threads>>>(n, gas, w, dw, omega, trial, partial);
+  double bad = 0.0;
+  finish<1, true>(partial, blocks, &bad, "relaxed_update");
+  return bad == 0.0;
+}
+
+}  // namespace tb::compressible::kernels::cuda

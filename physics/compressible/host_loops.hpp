@@ -1,0 +1,123 @@
+#pragma once
+// The host loops that the sequential twins (kernels_ref.cpp) and the OpenMP
+// versions (kernels_omp.cpp) share: one body each (loop_bodies.hpp), walked by a
+// plain loop (Omp = false) or a static OpenMP schedule (Omp = true). Every
+// result is the same bits at any team size: each face or cell writes its own
+// slots, the gathers sum in face order, the squared sums run in cell order (a
+// few thousand cells: the CFL ramp's norms stay those of the sequential loop)
+// and the maximum and the admissibility do not depend on order.
+#include <cmath>
+
+#include "physics/compressible/loop_bodies.hpp"
+#include "solvers/core/threading.hpp"
+#include "solvers/core/types.hpp"
+
+namespace tb::compressible::kernels::host {
+
+// Work weights against openmp_min_length (docs/threading.md): about the
+// floating-point operations of one item over those of a matrix entry.
+inline constexpr long flux_weight = 64, jacobian_weight = 512, gather_weight = 8;
+
+template <bool Omp, class Body>
+void for_items(index_t n, long weight, Body body) {
+  if constexpr (Omp) {
+    const int threads = threading::threads_for(long(n) * weight, openmp_min_length);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+    for (index_t i = 0; i < n; ++i) body(i);
+  } else {
+    for (index_t i = 0; i < n; ++i) body(i);
+  }
+}
+
+template <bool Omp>
+struct Host {
+  static void inviscid_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, int order, double* out) {
+    for_items<Omp>(m.num_faces, flux_weight,
+                   [&](index_t f) { bodies::inviscid_face_flux(m, s, q, order, f, out + 4 * std::size_t(f)); });
+  }
+  static void spectral_radius_faces(const MeshView& m, const SchemeView& s, const double* w, double* out) {
+    for_items<Omp>(m.num_faces, gather_weight, [&](index_t f) { out[f] = bodies::spectral_radius_face(m, s, w, f); });
+  }
+  static void gather_face_sums(const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell) {
+    for_items<Omp>(m.num_cells, gather_weight, [&](index_t c) {
+      bodies::gather_cell(m, sign, width, face_value, c, cell + std::size_t(width) * std::size_t(c));
+    });
+  }
+  static void jacobian_face_blocks(const MeshView& m, const SchemeView& s, const FlowView& q, double* out) {
+    for_items<Omp>(m.num_faces, jacobian_weight,
+                   [&](index_t f) { bodies::jacobian_face(m, s, q, f, out + 32 * std::size_t(f)); });
+  }
+  static void gather_jacobian_rows(const MeshView& m, const double* face_jac, const JacobianView& a) {
+    for_items<Omp>(m.num_cells, 16 * gather_weight, [&](index_t c) { bodies::gather_jacobian_row(m, face_jac, a, c); });
+  }
+  static void add_diagonal_shift(index_t n, const index_t* diagonal, const double* shift, double* values) {
+    for_items<Omp>(n, gather_weight, [&](index_t c) { bodies::diagonal_shift(diagonal, shift, values, c); });
+  }
+  static State squared_sums(index_t n, const double* r) {
+    State sums{};
+    for (index_t c = 0; c < n; ++c)
+      for (int k = 0; k < num_vars; ++k) sums[k] += r[4 * c + k] * r[4 * c + k];
+    return sums;
+  }
+  static void pseudo_time_shift(index_t n, const double* sums, double cfl, double* shift) {
+    for_items<Omp>(n, 1, [&](index_t c) { shift[c] = sums[c] / cfl; });
+  }
+  static double max_relative_change(index_t n, const Gas& gas, const double* w, const double* dw) {
+    double worst = 0.0;
+    if constexpr (Omp) {
+      const int threads = threading::threads_for(long(n) * gather_weight, openmp_min_length);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : worst)
+      for (index_t c = 0; c < n; ++c) worst = std::fmax(worst, bodies::relative_change(gas, w, dw, c));
+    } else {
+      for (index_t c = 0; c < n; ++c) worst = std::fmax(worst, bodies::relative_change(gas, w, dw, c));
+    }
+    return worst;
+  }
+  static bool relaxed_update(index_t n, const Gas& gas, const double* w, const double* dw, double omega,
+                             double* trial) {
+    int bad = 0;
+    if constexpr (Omp) {
+      const int threads = threading::threads_for(long(n) * gather_weight, openmp_min_length);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(+ : bad)
+      for (index_t c = 0; c < n; ++c) bad += bodies::relaxed_cell(gas, w, dw, omega, c, trial) ? 0 : 1;
+    } else {
+      for (index_t c = 0; c < n; ++c) bad += bodies::relaxed_cell(gas, w, dw, omega, c, trial) ? 0 : 1;
+    }
+    return bad == 0;
+  }
+};
+
+}  // namespace tb::compressible::kernels::host
+
+// The definitions of kernels.hpp's host versions in namespace ns over Host<omp>.
+#define TB_COMPRESSIBLE_HOST_TWINS(ns, omp)                                                                      \
+  namespace ns {                                                                                                 \
+  void inviscid_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, int order, double* out) { \
+    host::Host<omp>::inviscid_face_fluxes(m, s, q, order, out);                                                  \
+  }                                                                                                              \
+  void spectral_radius_faces(const MeshView& m, const SchemeView& s, const double* w, double* out) {             \
+    host::Host<omp>::spectral_radius_faces(m, s, w, out);                                                        \
+  }                                                                                                              \
+  void gather_face_sums(const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell) {   \
+    host::Host<omp>::gather_face_sums(m, sign, width, face_value, cell);                                         \
+  }                                                                                                              \
+  void jacobian_face_blocks(const MeshView& m, const SchemeView& s, const FlowView& q, double* out) {            \
+    host::Host<omp>::jacobian_face_blocks(m, s, q, out);                                                         \
+  }                                                                                                              \
+  void gather_jacobian_rows(const MeshView& m, const double* face_jac, const JacobianView& a) {                  \
+    host::Host<omp>::gather_jacobian_rows(m, face_jac, a);                                                       \
+  }                                                                                                              \
+  void add_diagonal_shift(index_t n, const index_t* diagonal, const double* shift, double* values) {             \
+    host::Host<omp>::add_diagonal_shift(n, diagonal, shift, values);                                             \
+  }                                                                                                              \
+  State squared_sums(index_t n, const double* r) { return host::Host<omp>::squared_sums(n, r); }                 \
+  void pseudo_time_shift(index_t n, const double* sums, double cfl, double* shift) {                             \
+    host::Host<omp>::pseudo_time_shift(n, sums, cfl, shift);                                                     \
+  }                                                                                                              \
+  double max_relative_change(index_t n, const Gas& gas, const double* w, const double* dw) {                     \
+    return host::Host<omp>::max_relative_change(n, gas, w, dw);                                                  \
+  }                                                                                                              \
+  bool relaxed_update(index_t n, const Gas& gas, const double* w, const double* dw, double omega, double* t) {   \
+    return host::Host<omp>::relaxed_update(n, gas, w, dw, omega, t);                                             \
+  }                                                                                                              \
+  }

@@ -1,0 +1,75 @@
+// Backend dispatch of the compressible loops: OpenMP on the host, CUDA otherwise
+// (TB_CUDA_CALL throws "built without CUDA" in host-only builds).
+#include "physics/compressible/kernels.hpp"
+
+#include "solvers/core/cuda_call.hpp"
+
+namespace tb::compressible::kernels {
+
+namespace {
+bool on_cuda(Backend b) { return b == Backend::cuda; }
+}  // namespace
+
+void inviscid_face_fluxes(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order,
+                          double* face_flux) {
+  if (m.num_faces <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::inviscid_face_fluxes(m, s, q, order, face_flux));
+  omp::inviscid_face_fluxes(m, s, q, order, face_flux);
+}
+
+void spectral_radius_faces(Backend b, const MeshView& m, const SchemeView& s, const double* w, double* face_value) {
+  if (m.num_faces <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::spectral_radius_faces(m, s, w, face_value));
+  omp::spectral_radius_faces(m, s, w, face_value);
+}
+
+void gather_face_sums(Backend b, const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell) {
+  if (m.num_cells <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::gather_face_sums(m, sign, width, face_value, cell));
+  omp::gather_face_sums(m, sign, width, face_value, cell);
+}
+
+void jacobian_face_blocks(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, double* face_jac) {
+  if (m.num_faces <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::jacobian_face_blocks(m, s, q, face_jac));
+  omp::jacobian_face_blocks(m, s, q, face_jac);
+}
+
+void gather_jacobian_rows(Backend b, const MeshView& m, const double* face_jac, const JacobianView& a) {
+  if (m.num_cells <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::gather_jacobian_rows(m, face_jac, a));
+  omp::gather_jacobian_rows(m, face_jac, a);
+}
+
+void add_diagonal_shift(Backend b, index_t n, const index_t* diagonal, const double* shift, double* values) {
+  if (n <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::add_diagonal_shift(n, diagonal, shift, values));
+  omp::add_diagonal_shift(n, diagonal, shift, values);
+}
+
+State squared_sums(Backend b, index_t n, const double* r) {
+  if (n <= 0) return {};
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::squared_sums(n, r));
+  return omp::squared_sums(n, r);
+}
+
+void pseudo_time_shift(Backend b, index_t n, const double* sums, double cfl, double* shift) {
+  if (n <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::pseudo_time_shift(n, sums, cfl, shift));
+  omp::pseudo_time_shift(n, sums, cfl, shift);
+}
+
+double max_relative_change(Backend b, index_t n, const Gas& gas, const double* w, const double* dw) {
+  if (n <= 0) return 0.0;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::max_relative_change(n, gas, w, dw));
+  return omp::max_relative_change(n, gas, w, dw);
+}
+
+bool relaxed_update(Backend b, index_t n, const Gas& gas, const double* w, const double* dw, double omega,
+                    double* trial) {
+  if (n <= 0) return true;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::relaxed_update(n, gas, w, dw, omega, trial));
+  return omp::relaxed_update(n, gas, w, dw, omega, trial);
+}
+
+}  // namespace tb::compressible::kernels

@@ -1,0 +1,127 @@
+#pragma once
+// The face and cell loops of the compressible residual, its first-order
+// Jacobian and the pseudo-time update, each declared once with ref:: (the
+// sequential twin the tests compare against), omp:: and cuda:: versions
+// (loop_bodies.hpp holds the per-face and per-cell bodies all three run).
+// Everything is read through plain views: pointers into arrays on the backend
+// named, so a device run keeps the mesh uploaded once and its states resident.
+//
+// Faces add to their cells by a two-pass gather: a face loop writes each
+// face's contribution to its own slot, then a cell loop sums its faces' slots
+// in ascending face order. No two threads write one place, and the sum of every
+// cell is taken in the order of the sequential face loop, so each version
+// equals the sequential one bit for bit at any thread count (docs/compressible.md,
+// "Face and cell loops").
+#include "physics/compressible/flux_functions.hpp"
+#include "physics/compressible/viscous.hpp"
+#include "solvers/core/backend.hpp"
+#include "solvers/core/types.hpp"
+
+namespace tb::compressible {
+
+// The mesh as the loops read it, built once per mesh (KernelMesh). Vectors are
+// interleaved: normal, midpoint and centroid hold (x, y) per face or cell.
+struct MeshView {
+  index_t num_cells = 0;  // cells with states: a piece's owned cells and its ghosts
+  index_t num_faces = 0;
+  const index_t* face_left = nullptr;
+  const index_t* face_right = nullptr;  // < 0 on a boundary face
+  const double* normal = nullptr;       // unit, from left to right
+  const double* length = nullptr;
+  const double* midpoint = nullptr;
+  const double* centroid = nullptr;
+  const double* distance = nullptr;    // across the face (to the mirrored ghost on a boundary)
+  const BoundaryKind* kind = nullptr;  // per face; read on boundary faces only
+  // The faces of each cell in ascending order, CSR.
+  const index_t* cell_face_ptr = nullptr;
+  const index_t* cell_faces = nullptr;
+};
+
+// The scheme's constants, copied by value into each launch.
+struct SchemeView {
+  Gas gas;
+  FluxScheme flux = FluxScheme::Roe;
+  FluxScheme jacobian_flux = FluxScheme::Roe;
+  RoeDissipation roe;
+  WallFlux wall_flux = WallFlux::Mirror;
+  Viscosity viscous;    // mu_inf = 0: inviscid
+  State free_stream{};  // the outside state where `outside` is null
+};
+
+// The flow state the face loops read: 4 conserved values per cell; for the
+// second-order reconstruction the cell primitives (rho, u, v, p), their
+// gradients (8 per cell, gradients.hpp's Gradient) and the limiter's phi (4 per
+// cell), all null in first order; `outside` 4 per face (boundary faces), or null
+// for the free stream.
+struct FlowView {
+  const double* w = nullptr;
+  const double* primitive = nullptr;
+  const double* grad = nullptr;
+  const double* phi = nullptr;
+  const double* outside = nullptr;
+};
+
+// Where face blocks land in the Jacobian (jacobian_pattern.hpp's FaceBlocks
+// positions, 4 per face: ll, lr, rl, rr) and the value arrays of the matrix and
+// of a piece's off-rank matrix (positions <= -2; null on a whole mesh).
+struct JacobianView {
+  const index_t* face_blocks = nullptr;
+  double* values = nullptr;
+  double* off_rank_values = nullptr;
+};
+
+// How a face's slot enters its cells' sums: a flux leaves the left cell and
+// enters the right one; a spectral radius counts for both.
+enum class FaceSign { out_of_left, both };
+
+#define TB_COMPRESSIBLE_KERNELS                                                                                        \
+  /* face_flux[4 f + k] = F_k(w_L, w_R, n_f) |f| of face f (boundary faces by their kind), order 1 or 2 */             \
+  void inviscid_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, int order, double* face_flux);  \
+  /* face_value[f] = (|u.n| + c) |f| (seed Eq. 4), the larger side inside, plus the viscous radius when viscous */     \
+  void spectral_radius_faces(const MeshView& m, const SchemeView& s, const double* w, double* face_value);             \
+  /* cell[width c + k] = sum over the faces of c, ascending, of face[width f + k], negated where c is the right        \
+     cell if sign == FaceSign::out_of_left (a flux), added on both sides if FaceSign::both; cells [0, num_cells) */    \
+  void gather_face_sums(const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell);          \
+  /* face_jac[32 f ..]: the first-order flux's dF/dw_L and dF/dw_R blocks of face f (boundary: dF_b/dw_i, zero); reads \
+   * q.w, q.outside */                                                                                                 \
+  void jacobian_face_blocks(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_jac);              \
+  /* each held row's blocks += its faces' blocks times +/- |f|, faces ascending; rows of [0, num_cells) */             \
+  void gather_jacobian_rows(const MeshView& m, const double* face_jac, const JacobianView& a);                         \
+  /* the diagonal block of each row c < n (position diagonal[c], -1: none) += shift[c] I */                            \
+  void add_diagonal_shift(index_t n, const index_t* diagonal, const double* shift, double* values);                    \
+  /* sum over cells [0, n) of r[4 c + k]^2, per k, in cell order (the norms of the CFL ramp) */                        \
+  State squared_sums(index_t n, const double* r);                                                                      \
+  /* shift[c] = sums[c] / cfl (seed Eq. 4: V_i / dtau_i) */                                                            \
+  void pseudo_time_shift(index_t n, const double* sums, double cfl, double* shift);                                    \
+  /* the relaxation's worst relative change of w + dw over cells [0, n) (seed Eq. 2) */                                \
+  double max_relative_change(index_t n, const Gas& gas, const double* w, const double* dw);                            \
+  /* trial = w + omega dw over cells [0, n); whether every trial state is admissible */                                \
+  bool relaxed_update(index_t n, const Gas& gas, const double* w, const double* dw, double omega, double* trial);
+
+namespace kernels::ref {
+TB_COMPRESSIBLE_KERNELS
+}
+namespace kernels::omp {
+TB_COMPRESSIBLE_KERNELS
+}
+namespace kernels::cuda {
+TB_COMPRESSIBLE_KERNELS
+}
+
+namespace kernels {
+// Dispatch: the backend the pointers live on (the host runs omp::).
+void inviscid_face_fluxes(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order,
+                          double* face_flux);
+void spectral_radius_faces(Backend b, const MeshView& m, const SchemeView& s, const double* w, double* face_value);
+void gather_face_sums(Backend b, const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell);
+void jacobian_face_blocks(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, double* face_jac);
+void gather_jacobian_rows(Backend b, const MeshView& m, const double* face_jac, const JacobianView& a);
+void add_diagonal_shift(Backend b, index_t n, const index_t* diagonal, const double* shift, double* values);
+State squared_sums(Backend b, index_t n, const double* r);
+void pseudo_time_shift(Backend b, index_t n, const double* sums, double cfl, double* shift);
+double max_relative_change(Backend b, index_t n, const Gas& gas, const double* w, const double* dw);
+bool relaxed_update(Backend b, index_t n, const Gas& gas, const double* w, const double* dw, double omega,
+                    double* trial);
+}  // namespace kernels
+
+}  // namespace tb::compressible

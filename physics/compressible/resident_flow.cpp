@@ -1,0 +1,86 @@
+#include "physics/compressible/resident_flow.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "solvers/core/error.hpp"
+
+namespace tb::compressible {
+
+namespace {
+
+std::vector<index_t> flat_positions(const JacobianPattern& p) {
+  std::vector<index_t> out;
+  out.reserve(4 * p.faces.size());
+  for (const FaceBlocks& b : p.faces) out.insert(out.end(), {b.ll, b.lr, b.rl, b.rr});
+  return out;
+}
+
+}  // namespace
+
+ResidentFlow::ResidentFlow(Backend b, const EulerDiscretisation& disc)
+    : backend_(b),
+      disc_(disc),
+      mesh_(b, disc.kernel_mesh()),
+      face_blocks_(b, std::span<const index_t>(flat_positions(disc.pattern()))),
+      diagonal_(b, std::span<const index_t>(disc.pattern().diagonal)),
+      w_(b, 4 * std::size_t(disc.num_cells())),
+      trial_(b, 4 * std::size_t(disc.num_cells())),
+      r_(b, 4 * std::size_t(disc.num_cells())),
+      face_(b, 32 * std::size_t(disc.mesh().num_faces())),
+      sums_(b, std::size_t(disc.num_cells())),
+      shift_(b, std::size_t(disc.num_cells())) {
+  if (disc.manufactured()) throw Error("ResidentFlow: manufactured boundaries are not resident");
+}
+
+void ResidentFlow::upload(const std::vector<State>& w) {
+  if (w.size() != std::size_t(disc_.num_cells())) throw Error("ResidentFlow::upload: one state per cell expected");
+  w_.copy_from_host(std::span<const double>(w.front().data(), 4 * w.size()));
+}
+
+std::vector<State> ResidentFlow::download() const {
+  std::vector<State> w(std::size_t(disc_.num_cells()));
+  w_.copy_to_host(std::span<double>(w.front().data(), 4 * w.size()));
+  return w;
+}
+
+State ResidentFlow::residual() {
+  if (disc_.settings().viscous.enabled()) throw Error("ResidentFlow: the viscous residual is not resident yet");
+  const MeshView m = mesh_.view();
+  FlowView q;
+  q.w = w_.data();
+  kernels::inviscid_face_fluxes(backend_, m, disc_.scheme_view(), q, 1, face_.data());
+  kernels::gather_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r_.data());
+  return kernels::squared_sums(backend_, disc_.num_cells(), r_.data());
+}
+
+void ResidentFlow::local_time_step(double cfl) {
+  const MeshView m = mesh_.view();
+  kernels::spectral_radius_faces(backend_, m, disc_.scheme_view(), w_.data(), face_.data());
+  kernels::gather_face_sums(backend_, m, FaceSign::both, 1, face_.data(), sums_.data());
+  kernels::pseudo_time_shift(backend_, disc_.num_cells(), sums_.data(), cfl, shift_.data());
+}
+
+void ResidentFlow::assemble_jacobian(double* values) {
+  if (disc_.settings().viscous.enabled()) throw Error("ResidentFlow: the viscous Jacobian is not resident yet");
+  const MeshView m = mesh_.view();
+  FlowView q;
+  q.w = w_.data();
+  kernels::jacobian_face_blocks(backend_, m, disc_.scheme_view(), q, face_.data());
+  kernels::gather_jacobian_rows(backend_, m, face_.data(), {face_blocks_.data(), values, nullptr});
+  kernels::add_diagonal_shift(backend_, disc_.num_cells(), diagonal_.data(), shift_.data(), values);
+}
+
+double ResidentFlow::relaxation(const double* dw, double max_change) const {
+  const double worst = kernels::max_relative_change(backend_, disc_.num_cells(), disc_.settings().gas, w_.data(), dw);
+  return worst > max_change ? max_change / worst : 1.0;
+}
+
+bool ResidentFlow::update(const double* dw, double omega) {
+  if (!kernels::relaxed_update(backend_, disc_.num_cells(), disc_.settings().gas, w_.data(), dw, omega, trial_.data()))
+    return false;
+  std::swap(w_, trial_);
+  return true;
+}
+
+}  // namespace tb::compressible

@@ -1,0 +1,137 @@
+// The CUDA versions of the compressible loops (kernels.hpp) against the
+// sequential twins on meshes and states uploaded to the device. Skips with the
+// reason when no device is visible.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "kernel_cases.hpp"
+#include "physics/compressible/resident_flow.hpp"
+#include "solvers/core/array.hpp"
+#include "solvers/core/cuda_call.hpp"
+
+namespace tb::test {
+namespace {
+
+namespace ref = compressible::kernels::ref;
+namespace gpu = compressible::kernels::cuda;
+
+#define TB_SKIP_WITHOUT_DEVICE() \
+  if (const std::string why = cuda_unavailable_reason(); !why.empty()) GTEST_SKIP() << why
+
+Array<double> on_device(const std::vector<double>& v) {
+  return Array<double>(Backend::cuda, std::span<const double>(v));
+}
+
+std::vector<double> to_host(const Array<double>& a) {
+  std::vector<double> out(a.size());
+  a.copy_to_host(std::span<double>(out));
+  return out;
+}
+
+// Device arithmetic may contract a * b + c into one rounding: equal to rounding.
+void expect_close(const std::vector<double>& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  double scale = 0.0;
+  for (double x : want) scale = std::max(scale, std::abs(x));
+  for (std::size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want[i], 1e-12 * (1.0 + scale)) << what << " at " << i;
+}
+
+TEST(CompressibleKernelsGpu, FaceAndCellLoopsEqualRef) {
+  TB_SKIP_WITHOUT_DEVICE();
+  for (const KernelCase& c : kernel_cases()) {
+    SCOPED_TRACE(c.name);
+    KernelInputs in(c);
+    const MeshView m = in.mesh.view();
+    const MeshOnBackend dm(Backend::cuda, in.mesh);
+    const MeshView d = dm.view();
+    const std::size_t nf = std::size_t(m.num_faces), nc = std::size_t(m.num_cells);
+    std::vector<double> w;
+    for (const State& s : in.w) w.insert(w.end(), s.begin(), s.end());
+    const Array<double> dw_state = on_device(w), dprim = on_device(in.primitive), dgrad = on_device(in.grad),
+                        dphi = on_device(in.phi);
+    for (int order : {1, 2}) {
+      FlowView q;
+      q.w = dw_state.data();
+      if (order == 2) q.primitive = dprim.data(), q.grad = dgrad.data(), q.phi = dphi.data();
+      std::vector<double> face(4 * nf), r(4 * nc);
+      ref::inviscid_face_fluxes(m, in.scheme, in.flow(order), order, face.data());
+      ref::gather_face_sums(m, FaceSign::out_of_left, 4, face.data(), r.data());
+      Array<double> dface(Backend::cuda, 4 * nf), dr(Backend::cuda, 4 * nc);
+      gpu::inviscid_face_fluxes(d, in.scheme, q, order, dface.data());
+      gpu::gather_face_sums(d, FaceSign::out_of_left, 4, dface.data(), dr.data());
+      expect_close(to_host(dr), r, "residual, order " + std::to_string(order));
+    }
+    std::vector<double> rad(nf), sums(nc);
+    ref::spectral_radius_faces(m, in.scheme, w.data(), rad.data());
+    ref::gather_face_sums(m, FaceSign::both, 1, rad.data(), sums.data());
+    Array<double> drad(Backend::cuda, nf), dsums(Backend::cuda, nc);
+    gpu::spectral_radius_faces(d, in.scheme, dw_state.data(), drad.data());
+    gpu::gather_face_sums(d, FaceSign::both, 1, drad.data(), dsums.data());
+    expect_close(to_host(dsums), sums, "spectral radius sums");
+
+    const JacobianPattern& p = in.disc.pattern();
+    std::vector<index_t> pos;
+    for (const FaceBlocks& b : p.faces) pos.insert(pos.end(), {b.ll, b.lr, b.rl, b.rr});
+    std::vector<double> jf(32 * nf), a(16 * p.matrix.col_idx.size(), 0.0);
+    ref::jacobian_face_blocks(m, in.scheme, in.flow(1), jf.data());
+    ref::gather_jacobian_rows(m, jf.data(), {pos.data(), a.data(), nullptr});
+    const Array<index_t> dpos(Backend::cuda, std::span<const index_t>(pos));
+    Array<double> djf(Backend::cuda, 32 * nf), da = on_device(std::vector<double>(a.size(), 0.0));
+    FlowView q1;
+    q1.w = dw_state.data();
+    gpu::jacobian_face_blocks(d, in.scheme, q1, djf.data());
+    gpu::gather_jacobian_rows(d, djf.data(), {dpos.data(), da.data(), nullptr});
+    expect_close(to_host(da), a, "first-order Jacobian");
+
+    const std::vector<double> step = random_vector(4 * nc, 5);
+    std::vector<double> small;
+    for (double x : step) small.push_back(0.01 * x);
+    const Array<double> dstep = on_device(small);
+    const index_t n = m.num_cells;
+    EXPECT_EQ(gpu::max_relative_change(n, c.settings.gas, dw_state.data(), dstep.data()),
+              ref::max_relative_change(n, c.settings.gas, w.data(), small.data()));
+    const State want = ref::squared_sums(n, small.data()), got = gpu::squared_sums(n, dstep.data());
+    for (int k = 0; k < num_vars; ++k)
+      EXPECT_NEAR(got[std::size_t(k)], want[std::size_t(k)], 1e-12 * want[std::size_t(k)]);
+    std::vector<double> trial(4 * nc);
+    Array<double> dtrial(Backend::cuda, 4 * nc);
+    EXPECT_EQ(gpu::relaxed_update(n, c.settings.gas, dw_state.data(), dstep.data(), 0.5, dtrial.data()),
+              ref::relaxed_update(n, c.settings.gas, w.data(), small.data(), 0.5, trial.data()));
+    expect_close(to_host(dtrial), trial, "relaxed update");
+  }
+}
+
+// The resident state on the device against the same on the host: per call only
+// scalars come back, and they agree to rounding.
+TEST(CompressibleKernelsGpu, ResidentFlowEqualsTheHost) {
+  TB_SKIP_WITHOUT_DEVICE();
+  for (const KernelCase& c : kernel_cases()) {
+    if (c.settings.viscous.enabled()) continue;
+    SCOPED_TRACE(c.name);
+    KernelInputs in(c);
+    ResidentFlow host(Backend::host, in.disc), device(Backend::cuda, in.disc);
+    host.upload(in.w);
+    device.upload(in.w);
+    const State a = host.residual(), b = device.residual();
+    for (std::size_t k = 0; k < num_vars; ++k) EXPECT_NEAR(b[k], a[k], 1e-11 * a[k]);
+    host.local_time_step(50.0);
+    device.local_time_step(50.0);
+    std::vector<double> dw = random_vector(4 * in.w.size(), 3);
+    for (double& x : dw) x *= 1e-3;
+    const Array<double> ddw = on_device(dw);
+    EXPECT_EQ(device.relaxation(ddw.data(), 1e-4), host.relaxation(dw.data(), 1e-4));
+    EXPECT_TRUE(device.update(ddw.data(), 0.5));
+    EXPECT_TRUE(host.update(dw.data(), 0.5));
+    std::vector<double> dflat, hflat;
+    for (const State& s : device.download()) dflat.insert(dflat.end(), s.begin(), s.end());
+    for (const State& s : host.download()) hflat.insert(hflat.end(), s.begin(), s.end());
+    expect_close(dflat, hflat, "updated state");
+  }
+}
+
+}  // namespace
+}  // namespace tb::test
