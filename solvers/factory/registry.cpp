@@ -324,6 +324,7 @@ const Registry& Registry::builtin() {
     register_banded(reg);
     register_petsc(reg);
     register_schwarz(reg);
+    register_mg(reg);
     return reg;
   }();
   return r;

@@ -126,5 +126,6 @@ void register_parilut(Registry& r);
 void register_banded(Registry& r);
 void register_petsc(Registry& r);
 void register_schwarz(Registry& r);
+void register_mg(Registry& r);
 
 }  // namespace tb

@@ -1,0 +1,294 @@
+// The sequential reference twins and the OpenMP kernels: one loop body each
+// (row_kernels.hpp, or the set-up bodies below), run by a plain loop or by a
+// static OpenMP schedule. Every cell is computed by one thread in a fixed
+// order, so ref and omp give the same bits for any team size.
+#include <cmath>
+
+#include "kernels.hpp"
+#include "solvers/core/types.hpp"
+
+namespace tb::mg::kernels {
+
+namespace {
+
+template <bool Omp, class Body>
+void for_cells(index_t n, Body body, long work_per_item = 1) {
+  if constexpr (Omp) {
+#pragma omp parallel for schedule(static) if (long(n) * work_per_item >= openmp_min_length)
+    for (index_t i = 0; i < n; ++i) body(i);
+  } else {
+    for (index_t i = 0; i < n; ++i) body(i);
+  }
+}
+
+// f.template operator()<P>() for the level's point count.
+template <class F>
+void with_points(int points, F&& f) {
+  switch (points) {
+    case 3:
+      return f.template operator()<3>();
+    case 5:
+      return f.template operator()<5>();
+    case 7:
+      return f.template operator()<7>();
+    case 9:
+      return f.template operator()<9>();
+    default:
+      return f.template operator()<27>();
+  }
+}
+
+// The index of each (di, dj, dk) in a stencil's points, -1 where absent.
+struct PointLookup {
+  int at[27];
+  explicit PointLookup(const StencilPoints& s) {
+    for (int& v : at) v = -1;
+    for (int p = 0; p < s.count; ++p) at[key(s.delta[p][0], s.delta[p][1], s.delta[p][2])] = p;
+  }
+  static int key(int di, int dj, int dk) { return (dk + 1) * 9 + (dj + 1) * 3 + (di + 1); }
+};
+
+// Adds v * P(g, J) to acc at J - I for every coarse parent J of fine cell
+// gc; a J outside the box around I goes to the centre.
+void scatter_to_parents(const TransferView& t, const PointLookup& box, int centre, const index_t I[3],
+                        const index_t gc[3], double v, double* acc) {
+  const Parents p[3] = {parents_of(t, 0, gc[0]), parents_of(t, 1, gc[1]), parents_of(t, 2, gc[2])};
+  for (int c = 0; c < p[2].count; ++c) {
+    const double wk = c == 0 ? p[2].w_lo : p[2].w_hi;
+    const index_t ek = p[2].first + c - I[2];
+    for (int b = 0; b < p[1].count; ++b) {
+      const double wkj = wk * (b == 0 ? p[1].w_lo : p[1].w_hi);
+      const index_t ej = p[1].first + b - I[1];
+      for (int a = 0; a < p[0].count; ++a) {
+        const double wi = a == 0 ? p[0].w_lo : p[0].w_hi;
+        const index_t ei = p[0].first + a - I[0];
+        const bool near = ei >= -1 && ei <= 1 && ej >= -1 && ej <= 1 && ek >= -1 && ek <= 1;
+        const int q = near ? box.at[PointLookup::key(int(ei), int(ej), int(ek))] : -1;
+        acc[q >= 0 ? q : centre] += v * (wkj * wi);
+      }
+    }
+  }
+}
+
+// Row ic of P^T A P, written into the coarse coefficients.
+void galerkin_row(const GalerkinArgs& g, const PointLookup& box, index_t ic) {
+  const TransferView& t = g.transfer;
+  const StencilView& a = g.fine;
+  const std::size_t nf = std::size_t(t.fine.cells()), nc = std::size_t(t.coarse.cells());
+  const index_t I[3] = {t.coarse.i_of(ic), t.coarse.j_of(ic), t.coarse.k_of(ic)};
+  const int centre = g.coarse_points.count / 2;
+  double acc[max_points] = {};
+  index_t lo[3], hi[3];
+  for (int d = 0; d < 3; ++d) children_range(t, d, I[d], &lo[d], &hi[d]);
+  for (index_t fk = lo[2]; fk <= hi[2]; ++fk)
+    for (index_t fj = lo[1]; fj <= hi[1]; ++fj)
+      for (index_t fi = lo[0]; fi <= hi[0]; ++fi) {
+        const index_t f = t.fine.natural(fi, fj, fk);
+        const double wf =
+            transfer_weight(t, 2, fk, I[2]) * transfer_weight(t, 1, fj, I[1]) * transfer_weight(t, 0, fi, I[0]);
+        if (wf == 0.0) continue;
+        const index_t fc[3] = {fi, fj, fk};
+        for (int p = 0; p < g.fine_points.count; ++p) {
+          const double v = a.coef[std::size_t(p) * nf + std::size_t(f)];
+          if (v == 0.0) continue;
+          index_t gc[3];
+          bool inside = true;
+          for (int d = 0; d < 3; ++d) {
+            gc[d] = fc[d] + g.fine_points.delta[p][d];
+            inside = inside && gc[d] >= 0 && gc[d] < extent_of(t.fine, d);
+          }
+          if (inside) scatter_to_parents(t, box, centre, I, gc, wf * v, acc);
+        }
+        if (a.rest_ptr)
+          for (index_t k = a.rest_ptr[f]; k < a.rest_ptr[f + 1]; ++k) {
+            const index_t col = a.rest_col[k];
+            const index_t gc[3] = {t.fine.i_of(col), t.fine.j_of(col), t.fine.k_of(col)};
+            scatter_to_parents(t, box, centre, I, gc, wf * a.rest_val[k], acc);
+          }
+      }
+  for (int q = 0; q < g.coarse_points.count; ++q) g.coarse_coef[std::size_t(q) * nc + std::size_t(ic)] = acc[q];
+}
+
+template <bool Omp>
+struct Host {
+  static void residual(const StencilView& a, const double* b, const double* x, double* r) {
+    with_points(a.points, [&]<int P>() {
+      for_cells<Omp>(a.grid.cells(), [&](index_t c) { r[c] = b[c] - stencil_product<P>(a, c, x); });
+    });
+  }
+  static void polynomial_step(const StencilView& a, double alpha, double beta, const double* b, const double* x_in,
+                              double* d, double* x_out) {
+    with_points(a.points, [&]<int P>() {
+      for_cells<Omp>(a.grid.cells(), [&](index_t c) { polynomial_cell<P>(a, c, alpha, beta, b, x_in, d, x_out); });
+    });
+  }
+  static void colour_sweep(const StencilView& a, int colour, const double* b, double* x) {
+    const ColourLines cl = colour_lines(a, colour);
+    with_points(a.points, [&]<int P>() {
+      for_cells<Omp>(
+          cl.lines,
+          [&](index_t l) {
+            for (index_t m = 0; m < cl.half_i; ++m) {
+              const index_t c = colour_cell(a, colour, l, m);
+              if (c < 0) break;
+              gauss_seidel_cell<P>(a, c, b, x);
+            }
+          },
+          cl.half_i);
+    });
+  }
+  static void rows_relax(const StencilView& a, const index_t* rows, index_t count, const double* b, const double* x,
+                         double* t) {
+    with_points(a.points, [&]<int P>() {
+      for_cells<Omp>(count, [&](index_t k) {
+        const index_t r = rows[k];
+        t[k] = x[r] + a.dinv[r] * (b[r] - stencil_product<P>(a, r, x));
+      });
+    });
+  }
+  static void rows_scatter(const index_t* rows, index_t count, const double* t, double* x) {
+    for_cells<Omp>(count, [&](index_t k) { x[rows[k]] = t[k]; });
+  }
+  // A coarse (fine) line of cells per loop item: its (j, k) part of P once.
+  static void restrict_residual(const TransferView& t, const double* r, double* bc) {
+    const StructuredIndex& g = t.coarse;
+    for_cells<Omp>(
+        g.nj * g.nk,
+        [&](index_t l) {
+          const index_t j = l % g.nj, k = l / g.nj;
+          const RestrictLine line = restrict_line(t, j, k);
+          double* out = bc + g.natural(0, j, k);
+          for (index_t i = 0; i < g.ni; ++i) out[i] = restrict_cell(t, line, i, r);
+        },
+        8 * long(g.ni));
+  }
+  static void prolong_add(const TransferView& t, const double* xc, double* x) {
+    const StructuredIndex& g = t.fine;
+    for_cells<Omp>(
+        g.nj * g.nk,
+        [&](index_t l) {
+          const index_t j = l % g.nj, k = l / g.nj;
+          const ProlongLine line = prolong_line(t, j, k);
+          double* out = x + g.natural(0, j, k);
+          for (index_t i = 0; i < g.ni; ++i) {
+            const Parents pi = parents_of(t, 0, i);
+            const double hi = pi.count == 2 ? prolong_column(line, pi.first + 1, xc) : 0.0;
+            out[i] += prolong_value(pi, prolong_column(line, pi.first, xc), hi);
+          }
+        },
+        g.ni);
+  }
+  static void dense_apply(index_t n, const double* g, index_t row_stride, index_t col_stride, const double* b,
+                          double* x) {
+    for_cells<Omp>(
+        n, [&](index_t i) { x[i] = dense_row(n, g, row_stride, col_stride, i, b); }, n);
+  }
+  static void fill_zero(index_t n, double* x) {
+    for_cells<Omp>(n, [&](index_t i) { x[i] = 0.0; });
+  }
+  static void copy(index_t n, const double* src, double* dst) {
+    for_cells<Omp>(n, [&](index_t i) { dst[i] = src[i]; });
+  }
+  static void add(index_t n, const double* z, double* x) {
+    for_cells<Omp>(n, [&](index_t i) { x[i] += z[i]; });
+  }
+
+  // For each coarsened direction d and odd index i, the stencil collapsed onto
+  // d and summed over the plane of index i: its couplings to the planes below
+  // and above give the lower parent's weight. On a tensor-product grid this is
+  // linear interpolation between the cell centres.
+  static void transfer_weights(const StencilView& a, const StencilPoints& points, const bool coarsened[3], double* w_i,
+                               double* w_j, double* w_k) {
+    double* w[3] = {w_i, w_j, w_k};
+    const StructuredIndex& g = a.grid;
+    const std::size_t n = std::size_t(g.cells());
+    for (int d = 0; d < 3; ++d) {
+      if (!coarsened[d]) continue;
+      const int e = (d + 1) % 3, f = (d + 2) % 3;
+      const index_t extent_d = extent_of(g, d), extent_e = extent_of(g, e), extent_f = extent_of(g, f);
+      for_cells<Omp>(
+          extent_d,
+          [&](index_t i) {
+            double lower = 1.0;
+            if (i % 2 == 1 && i + 1 < extent_d) {
+              double s_lo = 0.0, s_hi = 0.0;
+              for (index_t y = 0; y < extent_f; ++y)
+                for (index_t x = 0; x < extent_e; ++x) {
+                  index_t c[3];
+                  c[d] = i, c[e] = x, c[f] = y;
+                  const std::size_t cell = std::size_t(g.natural(c[0], c[1], c[2]));
+                  for (int p = 0; p < points.count; ++p) {
+                    const double v = a.coef[std::size_t(p) * n + cell];
+                    if (points.delta[p][d] < 0) s_lo -= v;
+                    if (points.delta[p][d] > 0) s_hi -= v;
+                  }
+                }
+              s_lo = s_lo > 0.0 ? s_lo : 0.0;
+              s_hi = s_hi > 0.0 ? s_hi : 0.0;
+              lower = s_lo + s_hi > 0.0 ? s_lo / (s_lo + s_hi) : 0.5;
+            }
+            w[d][i] = lower;
+          },
+          long(extent_e) * extent_f * points.count);
+    }
+  }
+  static void galerkin(const GalerkinArgs& g) {
+    const PointLookup box(g.coarse_points);
+    for_cells<Omp>(
+        g.transfer.coarse.cells(), [&](index_t ic) { galerkin_row(g, box, ic); }, 1000);
+  }
+  static index_t inverse_diagonal(const StencilView& a, double* dinv) {
+    const std::size_t n = std::size_t(a.grid.cells());
+    const double* centre = a.coef + std::size_t(a.points / 2) * n;
+    for_cells<Omp>(a.grid.cells(), [&](index_t c) { dinv[c] = 1.0 / centre[c]; });
+    for (index_t c = 0; c < a.grid.cells(); ++c)
+      if (!std::isfinite(dinv[c])) return c;
+    return -1;
+  }
+};
+
+}  // namespace
+
+#define TB_MG_HOST_DEFINITIONS(NS, OMP)                                                                              \
+  namespace NS {                                                                                                     \
+  void residual(const StencilView& a, const double* b, const double* x, double* r) {                                 \
+    Host<OMP>::residual(a, b, x, r);                                                                                 \
+  }                                                                                                                  \
+  void polynomial_step(const StencilView& a, double alpha, double beta, const double* b, const double* x_in,         \
+                       double* d, double* x_out) {                                                                   \
+    Host<OMP>::polynomial_step(a, alpha, beta, b, x_in, d, x_out);                                                   \
+  }                                                                                                                  \
+  void colour_sweep(const StencilView& a, int colour, const double* b, double* x) {                                  \
+    Host<OMP>::colour_sweep(a, colour, b, x);                                                                        \
+  }                                                                                                                  \
+  void rows_relax(const StencilView& a, const index_t* rows, index_t count, const double* b, const double* x,        \
+                  double* t) {                                                                                       \
+    Host<OMP>::rows_relax(a, rows, count, b, x, t);                                                                  \
+  }                                                                                                                  \
+  void rows_scatter(const index_t* rows, index_t count, const double* t, double* x) {                                \
+    Host<OMP>::rows_scatter(rows, count, t, x);                                                                      \
+  }                                                                                                                  \
+  void restrict_residual(const TransferView& t, const double* r, double* bc) {                                       \
+    Host<OMP>::restrict_residual(t, r, bc);                                                                          \
+  }                                                                                                                  \
+  void prolong_add(const TransferView& t, const double* xc, double* x) { Host<OMP>::prolong_add(t, xc, x); }         \
+  void dense_apply(index_t n, const double* g, index_t row_stride, index_t col_stride, const double* b, double* x) { \
+    Host<OMP>::dense_apply(n, g, row_stride, col_stride, b, x);                                                      \
+  }                                                                                                                  \
+  void fill_zero(index_t n, double* x) { Host<OMP>::fill_zero(n, x); }                                               \
+  void copy(index_t n, const double* src, double* dst) { Host<OMP>::copy(n, src, dst); }                             \
+  void add(index_t n, const double* z, double* x) { Host<OMP>::add(n, z, x); }                                       \
+  void transfer_weights(const StencilView& a, const StencilPoints& points, const bool coarsened[3], double* w_i,     \
+                        double* w_j, double* w_k) {                                                                  \
+    Host<OMP>::transfer_weights(a, points, coarsened, w_i, w_j, w_k);                                                \
+  }                                                                                                                  \
+  void galerkin(const GalerkinArgs& g) { Host<OMP>::galerkin(g); }                                                   \
+  index_t inverse_diagonal(const StencilView& a, double* dinv) { return Host<OMP>::inverse_diagonal(a, dinv); }      \
+  }
+
+TB_MG_HOST_DEFINITIONS(ref, false)
+TB_MG_HOST_DEFINITIONS(omp, true)
+
+#undef TB_MG_HOST_DEFINITIONS
+
+}  // namespace tb::mg::kernels
