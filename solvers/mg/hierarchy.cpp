@@ -46,6 +46,33 @@ void symmetrise(const StencilView& v, const StencilPoints& points, std::vector<d
   }
 }
 
+// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal a
+// and off-diagonal b (m x m), by bisection on the Sturm sequence count.
+double largest_tridiagonal_eigenvalue(const double* a, const double* b, int m) {
+  double lo = a[0], hi = a[0];
+  for (int i = 0; i < m; ++i) {
+    const double r = (i > 0 ? std::abs(b[i - 1]) : 0.0) + (i + 1 < m ? std::abs(b[i]) : 0.0);
+    lo = std::min(lo, a[i] - r);
+    hi = std::max(hi, a[i] + r);
+  }
+  // Eigenvalues above x: the negative pivots of T - x I.
+  auto above = [&](double x) {
+    int count = 0;
+    double d = 1.0;
+    for (int i = 0; i < m; ++i) {
+      d = a[i] - x - (i > 0 ? b[i - 1] * b[i - 1] / d : 0.0);
+      if (d == 0.0) d = 1e-300;
+      count += d < 0.0;
+    }
+    return m - count;
+  };
+  for (int it = 0; it < 100 && hi - lo > 1e-12 * std::max(std::abs(lo), std::abs(hi)); ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (above(mid) > 0 ? lo : hi) = mid;
+  }
+  return hi;
+}
+
 }  // namespace
 
 StencilView Hierarchy::view(int l) const {
@@ -85,6 +112,12 @@ void Hierarchy::build(const BsrMatrix& a, const StructuredIndex* grid, const Hie
   finest.points = fine_.points;
   finest.dinv.assign(std::size_t(fine_.grid.cells()), 0.0);
   levels_.push_back(std::move(finest));
+  const std::size_t cells = std::size_t(fine_.grid.cells());
+  lanczos_u_.assign(cells + 2 * std::size_t(padding(fine_.grid)), 0.0);
+  lanczos_q_.assign(cells, 0.0);
+  lanczos_q_prev_.assign(cells, 0.0);
+  lanczos_w_.assign(cells, 0.0);
+  zeros_.assign(cells, 0.0);
   const int box_active = active_directions(fine_.grid);
   for (int l = 0;; ++l) {
     Level& lv = levels_[std::size_t(l)];
@@ -137,6 +170,7 @@ void Hierarchy::coarsen(int l) {
   kernels::omp::transfer_weights(fine, lv.points, lv.coarsened, w[0], w[1], w[2]);
   GalerkinArgs g;
   g.fine = l == 0 ? fine_.view(options_.remainder_in_galerkin) : fine;
+  if (l == 0 && options_.remainder_in_galerkin && fine_.scaled()) g.row_scale = fine_.cell_scale.data();
   g.fine_points = lv.points;
   g.transfer = transfer(l);
   g.coarse_points = next.points;
@@ -155,17 +189,12 @@ void Hierarchy::numeric(int l) {
                 std::to_string(lv.grid.nj) + " x " + std::to_string(lv.grid.nk) + "): cell (" +
                 std::to_string(lv.grid.i_of(bad)) + ", " + std::to_string(lv.grid.j_of(bad)) + ", " +
                 std::to_string(lv.grid.k_of(bad)) + ") has a zero or non-finite diagonal");
-  lv.spectrum_bound = spectrum_bound(l);
+  lv.largest_eigenvalue = largest_eigenvalue(l);
 }
 
 // Gershgorin's bound on the spectrum of D^{-1} A: the largest sum of a row's
-// absolute values over its diagonal. Power iterations approach the largest
-// eigenvalue from below, and slowly where the top of the spectrum is
-// clustered (a Laplacian's): 12 of them gave 1.65 for the 2 of a 32^3 Poisson
-// matrix, and a Chebyshev polynomial built on such an estimate amplifies the
-// modes above it. The bound is 2 for a Laplacian, its largest eigenvalue to
-// O(h^2).
-double Hierarchy::spectrum_bound(int l) const {
+// absolute values over its diagonal.
+double Hierarchy::gershgorin_bound(int l) const {
   const StencilView v = view(l);
   const std::size_t n = std::size_t(v.grid.cells());
   double bound = 0.0;
@@ -177,6 +206,61 @@ double Hierarchy::spectrum_bound(int l) const {
     bound = std::max(bound, s * std::abs(v.dinv[c]));
   }
   return bound;
+}
+
+// The largest eigenvalue of D^{-1} A, which the smoothers are scaled to:
+// lanczos_steps of Lanczos on D^{-1/2} A D^{-1/2} (similar to D^{-1} A, and
+// symmetric where A is), the largest Ritz value times lanczos_margin, at most
+// Gershgorin's bound. A few rows can set the bound far above the spectrum:
+// 6.9 on tb-ib's fine sphere at the first coarse level, where the Chebyshev
+// interval then missed most of the modes to smooth. Power iterations approach
+// from below too slowly where the top of the spectrum is clustered (a
+// Laplacian's: 12 gave 1.65 for the 2 of a 32^3 Poisson matrix); the Ritz
+// value converges much faster, and the margin covers the rest.
+double Hierarchy::largest_eigenvalue(int l) {
+  const StencilView v = view(l);
+  const index_t n = v.grid.cells(), pad = padding(v.grid);
+  const double bound = gershgorin_bound(l);
+  if (n < 2) return bound;
+  double* u = lanczos_u_.data() + pad;  // padded: the stencil reads it
+  double* q = lanczos_q_.data();
+  double* q_prev = lanczos_q_prev_.data();
+  double* w = lanczos_w_.data();
+  std::fill(lanczos_u_.begin(), lanczos_u_.begin() + 2 * pad + n, 0.0);
+  double norm = 0.0;
+  for (index_t c = 0; c < n; ++c) {
+    q[c] = std::sin(0.7 * double(c) + 0.3) + 0.1 * std::cos(2.3 * double(c));
+    q_prev[c] = 0.0;
+    norm += q[c] * q[c];
+  }
+  for (index_t c = 0; c < n; ++c) q[c] /= std::sqrt(norm);
+  double alpha[lanczos_steps] = {}, beta[lanczos_steps] = {};
+  int steps = 0;
+  for (int k = 0; k < lanczos_steps; ++k) {
+    // w = D^{-1/2} A D^{-1/2} q - beta_{k-1} q_prev, by the residual kernel with b = 0.
+    for (index_t c = 0; c < n; ++c) u[c] = std::sqrt(std::abs(v.dinv[c])) * q[c];
+    kernels::omp::residual(v, zeros_.data(), u, w);
+    double a = 0.0;
+    for (index_t c = 0; c < n; ++c) {
+      w[c] = -std::sqrt(std::abs(v.dinv[c])) * w[c] - (k > 0 ? beta[k - 1] * q_prev[c] : 0.0);
+      a += w[c] * q[c];
+    }
+    double b = 0.0;
+    for (index_t c = 0; c < n; ++c) {
+      w[c] -= a * q[c];
+      b += w[c] * w[c];
+    }
+    alpha[k] = a;
+    beta[k] = std::sqrt(b);
+    steps = k + 1;
+    if (!(beta[k] > 1e-12 * std::abs(a))) break;  // an invariant subspace: T's values are exact
+    for (index_t c = 0; c < n; ++c) {
+      q_prev[c] = q[c];
+      q[c] = w[c] / beta[k];
+    }
+  }
+  const double ritz = largest_tridiagonal_eigenvalue(alpha, beta, steps);
+  return std::isfinite(ritz) && ritz > 0.0 ? std::min(lanczos_margin * ritz, bound) : bound;
 }
 
 double Hierarchy::grid_complexity() const {

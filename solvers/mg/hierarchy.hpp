@@ -16,6 +16,11 @@
 
 namespace tb::mg {
 
+// The largest eigenvalue's estimate: Lanczos steps and the factor on the
+// largest Ritz value (PETSc's Chebyshev smoother takes 1.1 of its estimate too).
+inline constexpr int lanczos_steps = 12;
+inline constexpr double lanczos_margin = 1.1;
+
 struct HierarchyOptions {
   int max_levels = 0;  // 0: until the coarsest level has at most coarse_size cells
   index_t coarse_size = 512;
@@ -31,7 +36,7 @@ struct Level {
   bool box = false;
   std::vector<double> coef;  // coarse levels; the finest level's are the operator's
   std::vector<double> dinv;
-  double spectrum_bound = 0.0;  // Gershgorin's bound on the spectrum of D^{-1} A
+  double largest_eigenvalue = 0.0;  // of D^{-1} A, estimated (Hierarchy::largest_eigenvalue)
   // The transfer to the next coarser level; none coarsened on the coarsest.
   bool coarsened[3] = {false, false, false};
   std::vector<double> weight[3];  // per index of each coarsened direction
@@ -60,13 +65,15 @@ class Hierarchy {
  private:
   void coarsen(int l);
   void numeric(int l);
-  double spectrum_bound(int l) const;
+  double gershgorin_bound(int l) const;
+  double largest_eigenvalue(int l);
 
   HierarchyOptions options_;
   StructuredOperator fine_;
   std::vector<Level> levels_;
   CoarseInverse coarse_;
   bool direct_ = false;
+  std::vector<double> lanczos_u_, lanczos_q_, lanczos_q_prev_, lanczos_w_, zeros_;  // largest_eigenvalue's
 };
 
 }  // namespace tb::mg

@@ -39,6 +39,12 @@ void rows_scatter(Backend be, const index_t* rows, index_t count, const double* 
   omp::rows_scatter(rows, count, t, x);
 }
 
+void rows_scale(Backend be, const index_t* rows, index_t count, const double* s, double* x) {
+  if (count <= 0) return;
+  if (on_cuda(be)) return TB_CUDA_CALL(cuda::rows_scale(rows, count, s, x));
+  omp::rows_scale(rows, count, s, x);
+}
+
 void restrict_residual(Backend be, const TransferView& t, const double* r, double* bc) {
   if (on_cuda(be)) return TB_CUDA_CALL(cuda::restrict_residual(t, r, bc));
   omp::restrict_residual(t, r, bc);

@@ -24,6 +24,7 @@ struct StencilPoints {
 // coarse box stencil's coefficients.
 struct GalerkinArgs {
   StencilView fine;
+  const double* row_scale = nullptr;  // per fine row (S of P^T S A P), or null: 1
   StencilPoints fine_points;
   TransferView transfer;
   StencilPoints coarse_points;  // a box
@@ -42,6 +43,8 @@ struct GalerkinArgs {
   void rows_relax(const StencilView& a, const index_t* rows, index_t count, const double* b, const double* x,       \
                   double* t);                                                                                       \
   void rows_scatter(const index_t* rows, index_t count, const double* t, double* x);                                \
+  /* x[rows[k]] *= s[k], k < count */                                                                               \
+  void rows_scale(const index_t* rows, index_t count, const double* s, double* x);                                  \
   /* bc = P^T r */                                                                                                  \
   void restrict_residual(const TransferView& t, const double* r, double* bc);                                       \
   /* x += P xc */                                                                                                   \
@@ -91,6 +94,7 @@ void colour_sweep(Backend be, const StencilView& a, int colour, const double* b,
 void rows_relax(Backend be, const StencilView& a, const index_t* rows, index_t count, const double* b, const double* x,
                 double* t);
 void rows_scatter(Backend be, const index_t* rows, index_t count, const double* t, double* x);
+void rows_scale(Backend be, const index_t* rows, index_t count, const double* s, double* x);
 void restrict_residual(Backend be, const TransferView& t, const double* r, double* bc);
 void prolong_add(Backend be, const TransferView& t, const double* xc, double* x);
 void dense_apply(Backend be, index_t n, const double* g, index_t row_stride, index_t col_stride, const double* b,

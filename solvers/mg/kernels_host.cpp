@@ -2,6 +2,7 @@
 // (row_kernels.hpp, or the set-up bodies below), run by a plain loop or by a
 // static OpenMP schedule. Every cell is computed by one thread in a fixed
 // order, so ref and omp give the same bits for any team size.
+#include <algorithm>
 #include <cmath>
 
 #include "kernels.hpp"
@@ -38,20 +39,14 @@ void with_points(int points, F&& f) {
   }
 }
 
-// The index of each (di, dj, dk) in a stencil's points, -1 where absent.
-struct PointLookup {
-  int at[27];
-  explicit PointLookup(const StencilPoints& s) {
-    for (int& v : at) v = -1;
-    for (int p = 0; p < s.count; ++p) at[key(s.delta[p][0], s.delta[p][1], s.delta[p][2])] = p;
-  }
-  static int key(int di, int dj, int dk) { return (dk + 1) * 9 + (dj + 1) * 3 + (di + 1); }
-};
+// The index of (di, dj, dk) in a full 3 x 3 x 3 box, k slowest.
+constexpr int box_key(index_t di, index_t dj, index_t dk) { return int((dk + 1) * 9 + (dj + 1) * 3 + (di + 1)); }
+constexpr int box_centre = 13;
 
-// Adds v * P(g, J) to acc at J - I for every coarse parent J of fine cell
-// gc; a J outside the box around I goes to the centre.
-void scatter_to_parents(const TransferView& t, const PointLookup& box, int centre, const index_t I[3],
-                        const index_t gc[3], double v, double* acc) {
+// Adds v * P(g, J) to acc (a full box around I) for every coarse parent J of
+// fine cell gc; a J outside the box around I goes to the centre. For the
+// remainder's entries, which may reach anywhere.
+void scatter_to_parents(const TransferView& t, const index_t I[3], const index_t gc[3], double v, double* acc) {
   const Parents p[3] = {parents_of(t, 0, gc[0]), parents_of(t, 1, gc[1]), parents_of(t, 2, gc[2])};
   for (int c = 0; c < p[2].count; ++c) {
     const double wk = c == 0 ? p[2].w_lo : p[2].w_hi;
@@ -63,50 +58,92 @@ void scatter_to_parents(const TransferView& t, const PointLookup& box, int centr
         const double wi = a == 0 ? p[0].w_lo : p[0].w_hi;
         const index_t ei = p[0].first + a - I[0];
         const bool near = ei >= -1 && ei <= 1 && ej >= -1 && ej <= 1 && ek >= -1 && ek <= 1;
-        const int q = near ? box.at[PointLookup::key(int(ei), int(ej), int(ek))] : -1;
-        acc[q >= 0 ? q : centre] += v * (wkj * wi);
+        acc[near ? box_key(ei, ej, ek) : box_centre] += v * (wkj * wi);
       }
     }
   }
 }
 
-// Row ic of P^T A P, written into the coarse coefficients.
-void galerkin_row(const GalerkinArgs& g, const PointLookup& box, index_t ic) {
+// P along one direction around coarse index I: its fine children with their
+// weights P_d(f, I), and for child c and a stencil point's offset delta the
+// parents J of f + delta, as J - I (in -1..1: the box holds every product of
+// two stencil points) with their weights.
+struct AxisTable {
+  index_t first_child = 0;
+  int children = 0;
+  double child_weight[3] = {};
+  int count[3][3] = {};  // [child][delta + 1]; 0 off the grid
+  int offset[3][3][2] = {};
+  double weight[3][3][2] = {};
+};
+
+AxisTable axis_table(const TransferView& t, int d, index_t I) {
+  AxisTable a;
+  index_t lo, hi;
+  children_range(t, d, I, &lo, &hi);
+  a.first_child = lo;
+  a.children = int(hi - lo + 1);
+  const index_t n = extent_of(t.fine, d);
+  for (int c = 0; c < a.children; ++c) {
+    const index_t f = lo + c;
+    a.child_weight[c] = transfer_weight(t, d, f, I);
+    for (int delta = -1; delta <= 1; ++delta) {
+      const index_t g = f + delta;
+      if (g < 0 || g >= n) continue;
+      const Parents p = parents_of(t, d, g);
+      a.count[c][delta + 1] = p.count;
+      for (int q = 0; q < p.count; ++q) {
+        a.offset[c][delta + 1][q] = int(p.first + q - I);
+        a.weight[c][delta + 1][q] = q == 0 ? p.w_lo : p.w_hi;
+      }
+    }
+  }
+  return a;
+}
+
+// Row ic of P^T A P, written into the coarse coefficients: for each fine
+// child f of I and each point of f's stencil, the products with the parents
+// of the point's cell.
+void galerkin_row(const GalerkinArgs& g, const int* coarse_key, index_t ic) {
   const TransferView& t = g.transfer;
   const StencilView& a = g.fine;
   const std::size_t nf = std::size_t(t.fine.cells()), nc = std::size_t(t.coarse.cells());
   const index_t I[3] = {t.coarse.i_of(ic), t.coarse.j_of(ic), t.coarse.k_of(ic)};
-  const int centre = g.coarse_points.count / 2;
-  double acc[max_points] = {};
-  index_t lo[3], hi[3];
-  for (int d = 0; d < 3; ++d) children_range(t, d, I[d], &lo[d], &hi[d]);
-  for (index_t fk = lo[2]; fk <= hi[2]; ++fk)
-    for (index_t fj = lo[1]; fj <= hi[1]; ++fj)
-      for (index_t fi = lo[0]; fi <= hi[0]; ++fi) {
-        const index_t f = t.fine.natural(fi, fj, fk);
-        const double wf =
-            transfer_weight(t, 2, fk, I[2]) * transfer_weight(t, 1, fj, I[1]) * transfer_weight(t, 0, fi, I[0]);
+  const AxisTable ax[3] = {axis_table(t, 0, I[0]), axis_table(t, 1, I[1]), axis_table(t, 2, I[2])};
+  double acc[27] = {};
+  for (int ck = 0; ck < ax[2].children; ++ck)
+    for (int cj = 0; cj < ax[1].children; ++cj)
+      for (int ci = 0; ci < ax[0].children; ++ci) {
+        const index_t f = t.fine.natural(ax[0].first_child + ci, ax[1].first_child + cj, ax[2].first_child + ck);
+        double wf = ax[2].child_weight[ck] * ax[1].child_weight[cj] * ax[0].child_weight[ci];
         if (wf == 0.0) continue;
-        const index_t fc[3] = {fi, fj, fk};
+        if (g.row_scale) wf *= g.row_scale[f];
         for (int p = 0; p < g.fine_points.count; ++p) {
           const double v = a.coef[std::size_t(p) * nf + std::size_t(f)];
           if (v == 0.0) continue;
-          index_t gc[3];
-          bool inside = true;
-          for (int d = 0; d < 3; ++d) {
-            gc[d] = fc[d] + g.fine_points.delta[p][d];
-            inside = inside && gc[d] >= 0 && gc[d] < extent_of(t.fine, d);
+          const int di = g.fine_points.delta[p][0] + 1, dj = g.fine_points.delta[p][1] + 1,
+                    dk = g.fine_points.delta[p][2] + 1;
+          const double u = wf * v;
+          for (int qk = 0; qk < ax[2].count[ck][dk]; ++qk) {
+            const double wk = ax[2].weight[ck][dk][qk];
+            const int ek = ax[2].offset[ck][dk][qk];
+            for (int qj = 0; qj < ax[1].count[cj][dj]; ++qj) {
+              const double wkj = wk * ax[1].weight[cj][dj][qj];
+              const int row = (ek + 1) * 9 + (ax[1].offset[cj][dj][qj] + 1) * 3 + 1;
+              for (int qi = 0; qi < ax[0].count[ci][di]; ++qi)
+                acc[row + ax[0].offset[ci][di][qi]] += u * (wkj * ax[0].weight[ci][di][qi]);
+            }
           }
-          if (inside) scatter_to_parents(t, box, centre, I, gc, wf * v, acc);
         }
         if (a.rest_ptr)
           for (index_t k = a.rest_ptr[f]; k < a.rest_ptr[f + 1]; ++k) {
             const index_t col = a.rest_col[k];
             const index_t gc[3] = {t.fine.i_of(col), t.fine.j_of(col), t.fine.k_of(col)};
-            scatter_to_parents(t, box, centre, I, gc, wf * a.rest_val[k], acc);
+            scatter_to_parents(t, I, gc, wf * a.rest_val[k], acc);
           }
       }
-  for (int q = 0; q < g.coarse_points.count; ++q) g.coarse_coef[std::size_t(q) * nc + std::size_t(ic)] = acc[q];
+  for (int q = 0; q < g.coarse_points.count; ++q)
+    g.coarse_coef[std::size_t(q) * nc + std::size_t(ic)] = acc[coarse_key[q]];
 }
 
 template <bool Omp>
@@ -148,6 +185,9 @@ struct Host {
   }
   static void rows_scatter(const index_t* rows, index_t count, const double* t, double* x) {
     for_cells<Omp>(count, [&](index_t k) { x[rows[k]] = t[k]; });
+  }
+  static void rows_scale(const index_t* rows, index_t count, const double* s, double* x) {
+    for_cells<Omp>(count, [&](index_t k) { x[rows[k]] *= s[k]; });
   }
   // A coarse (fine) line of cells per loop item: its (j, k) part of P once.
   static void restrict_residual(const TransferView& t, const double* r, double* bc) {
@@ -196,46 +236,52 @@ struct Host {
   // For each coarsened direction d and odd index i, the stencil collapsed onto
   // d and summed over the plane of index i: its couplings to the planes below
   // and above give the lower parent's weight. On a tensor-product grid this is
-  // linear interpolation between the cell centres.
+  // linear interpolation between the cell centres. One pass over the cells in
+  // their order (a plane's sum adds in that order whatever the team: this
+  // set-up step runs on one thread in omp too); the sums wait in the weight
+  // arrays, the lower one at i and the upper one at i - 1, whose weight is 1.
   static void transfer_weights(const StencilView& a, const StencilPoints& points, const bool coarsened[3], double* w_i,
                                double* w_j, double* w_k) {
     double* w[3] = {w_i, w_j, w_k};
     const StructuredIndex& g = a.grid;
     const std::size_t n = std::size_t(g.cells());
+    for (int d = 0; d < 3; ++d)
+      if (coarsened[d]) std::fill(w[d], w[d] + extent_of(g, d), 0.0);
+    index_t c = 0;
+    for (index_t k = 0; k < g.nk; ++k)
+      for (index_t j = 0; j < g.nj; ++j)
+        for (index_t i = 0; i < g.ni; ++i, ++c) {
+          const index_t ijk[3] = {i, j, k};
+          for (int d = 0; d < 3; ++d) {
+            const index_t x = ijk[d];
+            if (!coarsened[d] || x % 2 == 0 || x + 1 >= extent_of(g, d)) continue;
+            for (int p = 0; p < points.count; ++p) {
+              const double v = a.coef[std::size_t(p) * n + std::size_t(c)];
+              if (points.delta[p][d] < 0) w[d][x] -= v;
+              if (points.delta[p][d] > 0) w[d][x - 1] -= v;
+            }
+          }
+        }
     for (int d = 0; d < 3; ++d) {
       if (!coarsened[d]) continue;
-      const int e = (d + 1) % 3, f = (d + 2) % 3;
-      const index_t extent_d = extent_of(g, d), extent_e = extent_of(g, e), extent_f = extent_of(g, f);
-      for_cells<Omp>(
-          extent_d,
-          [&](index_t i) {
-            double lower = 1.0;
-            if (i % 2 == 1 && i + 1 < extent_d) {
-              double s_lo = 0.0, s_hi = 0.0;
-              for (index_t y = 0; y < extent_f; ++y)
-                for (index_t x = 0; x < extent_e; ++x) {
-                  index_t c[3];
-                  c[d] = i, c[e] = x, c[f] = y;
-                  const std::size_t cell = std::size_t(g.natural(c[0], c[1], c[2]));
-                  for (int p = 0; p < points.count; ++p) {
-                    const double v = a.coef[std::size_t(p) * n + cell];
-                    if (points.delta[p][d] < 0) s_lo -= v;
-                    if (points.delta[p][d] > 0) s_hi -= v;
-                  }
-                }
-              s_lo = s_lo > 0.0 ? s_lo : 0.0;
-              s_hi = s_hi > 0.0 ? s_hi : 0.0;
-              lower = s_lo + s_hi > 0.0 ? s_lo / (s_lo + s_hi) : 0.5;
-            }
-            w[d][i] = lower;
-          },
-          long(extent_e) * extent_f * points.count);
+      const index_t m = extent_of(g, d);
+      for (index_t x = 1; x < m; x += 2) {
+        if (x + 1 >= m) {
+          w[d][x] = 1.0;
+          continue;
+        }
+        const double s_lo = w[d][x] > 0.0 ? w[d][x] : 0.0, s_hi = w[d][x - 1] > 0.0 ? w[d][x - 1] : 0.0;
+        w[d][x] = s_lo + s_hi > 0.0 ? s_lo / (s_lo + s_hi) : 0.5;
+      }
+      for (index_t x = 0; x < m; x += 2) w[d][x] = 1.0;
     }
   }
   static void galerkin(const GalerkinArgs& g) {
-    const PointLookup box(g.coarse_points);
+    int key[max_points];
+    for (int q = 0; q < g.coarse_points.count; ++q)
+      key[q] = box_key(g.coarse_points.delta[q][0], g.coarse_points.delta[q][1], g.coarse_points.delta[q][2]);
     for_cells<Omp>(
-        g.transfer.coarse.cells(), [&](index_t ic) { galerkin_row(g, box, ic); }, 1000);
+        g.transfer.coarse.cells(), [&](index_t ic) { galerkin_row(g, key, ic); }, 1000);
   }
   static index_t inverse_diagonal(const StencilView& a, double* dinv) {
     const std::size_t n = std::size_t(a.grid.cells());
@@ -267,6 +313,9 @@ struct Host {
   }                                                                                                                  \
   void rows_scatter(const index_t* rows, index_t count, const double* t, double* x) {                                \
     Host<OMP>::rows_scatter(rows, count, t, x);                                                                      \
+  }                                                                                                                  \
+  void rows_scale(const index_t* rows, index_t count, const double* s, double* x) {                                  \
+    Host<OMP>::rows_scale(rows, count, s, x);                                                                        \
   }                                                                                                                  \
   void restrict_residual(const TransferView& t, const double* r, double* bc) {                                       \
     Host<OMP>::restrict_residual(t, r, bc);                                                                          \

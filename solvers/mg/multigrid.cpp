@@ -41,6 +41,9 @@ struct LevelData {
   Array<unsigned char> irregular;
   const index_t* irregular_rows = nullptr;
   index_t irregular_count = 0;
+  // The finest level's S (StructuredOperator::row_scale) on the irregular rows, or null.
+  Array<double> row_scale_copy;
+  const double* row_scale = nullptr;
   // Vectors: x padded (two, for out-of-place polynomial steps), the others plain.
   Array<double> x[2], b, r, d, row_values;
   int current = 0;
@@ -154,6 +157,7 @@ class Multigrid final : public Preconditioner {
           L.irregular_rows = L.rows.data();
         }
         L.row_values = Array<double>(be, std::size_t(L.irregular_count));
+        if (be == Backend::cuda) L.row_scale_copy = Array<double>(be, std::size_t(L.irregular_count));
       }
     }
     if (ilu_) {
@@ -172,13 +176,24 @@ class Multigrid final : public Preconditioner {
     for (int l = 0; l < h_.levels(); ++l) {
       LevelData& L = lv_[std::size_t(l)];
       const Level& hl = h_.level(l);
-      L.steps = smoothing_steps(hl.spectrum_bound);
+      L.steps = smoothing_steps(hl.largest_eigenvalue);
       if (backend_ != Backend::cuda) continue;
       L.coef.copy_from_host(l == 0 ? h_.finest().coef : hl.coef);
       L.dinv.copy_from_host(hl.dinv);
       for (int d = 0; d < 3; ++d)
         if (!L.weight[d].empty()) L.weight[d].copy_from_host(hl.weight[d]);
       if (!L.rest_val.empty()) L.rest_val.copy_from_host(h_.finest().rest_val);
+    }
+    // The scale restricted with the finest residual where the Galerkin product took S A.
+    LevelData& top = lv_[0];
+    const StructuredOperator& f = h_.finest();
+    top.row_scale = nullptr;
+    if (f.scaled() && o_.hierarchy.remainder_in_galerkin) {
+      top.row_scale = f.row_scale.data();
+      if (backend_ == Backend::cuda) {
+        top.row_scale_copy.copy_from_host(f.row_scale);
+        top.row_scale = top.row_scale_copy.data();
+      }
     }
     if (h_.direct_coarse() && backend_ == Backend::cuda) {
       // Column-major on the device: consecutive threads (rows) read consecutive entries.
@@ -192,9 +207,9 @@ class Multigrid final : public Preconditioner {
     }
   }
 
-  // The steps of one sweep for a level whose D^{-1} A has its spectrum in (0, bound].
-  std::vector<PolynomialStep> smoothing_steps(double bound) const {
-    const double lambda = bound > 0.0 ? bound : 1.0;
+  // The steps of one sweep for a level whose D^{-1} A has its spectrum in (0, largest].
+  std::vector<PolynomialStep> smoothing_steps(double largest) const {
+    const double lambda = largest > 0.0 ? largest : 1.0;
     if (o_.smoother == Smoother::jacobi) {
       // 2d / (2d + 1), the damping that smooths the d-dimensional Laplacian best
       // (4/5 in 2D, 6/7 in 3D), on D^{-1} A scaled to the Laplacian's bound of 2.
@@ -246,6 +261,7 @@ class Multigrid final : public Preconditioner {
     smooth(l, true, x_zero);
     LevelData& C = lv_[std::size_t(l) + 1];
     kernels::residual(backend_, L.a, L.b_in, L.x_now(), L.r.data());
+    if (L.row_scale) kernels::rows_scale(backend_, L.irregular_rows, L.irregular_count, L.row_scale, L.r.data());
     kernels::restrict_residual(backend_, L.t, L.r.data(), C.b.data());
     cycle(l + 1, true);
     if (o_.cycle == Cycle::w && l + 1 < last()) cycle(l + 1, false);

@@ -1,5 +1,6 @@
 #include "structured_operator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -58,6 +59,35 @@ void check_symmetry(StructuredOperator& op) {
       symmetric = found;
     }
   op.symmetric = symmetric;
+}
+
+// StructuredOperator::row_scale: each irregular row's scale, the largest
+// |diagonal| of its regular star neighbours over its own (1 where it has none).
+void scale_irregular_rows(StructuredOperator& op) {
+  if (op.symmetric || !op.has_remainder()) {
+    op.row_scale.clear();
+    op.cell_scale.clear();
+    return;
+  }
+  const std::size_t n = std::size_t(op.grid.cells());
+  const StencilView v = op.view();
+  const int centre = op.points.count / 2;
+  const double* diag = op.coef.data() + std::size_t(centre) * n;
+  op.row_scale.resize(op.irregular_rows.size());
+  op.cell_scale.assign(n, 1.0);
+  for (std::size_t k = 0; k < op.irregular_rows.size(); ++k) {
+    const index_t r = op.irregular_rows[k];
+    double largest = 0.0;
+    for (int p = 0; p < op.points.count; ++p) {
+      if (p == centre || op.coef[std::size_t(p) * n + std::size_t(r)] == 0.0) continue;
+      const index_t c = r + v.offset[p];
+      if (!op.irregular[std::size_t(c)]) largest = std::max(largest, std::abs(diag[c]));
+    }
+    const double own = std::abs(diag[r]);
+    const double s = largest > 0.0 && own > 0.0 ? largest / own : 1.0;
+    op.row_scale[k] = s;
+    op.cell_scale[std::size_t(r)] = s;
+  }
 }
 
 }  // namespace
@@ -228,6 +258,7 @@ void update_values(const BsrMatrix& a, StructuredOperator& op) {
       op.rest_val[std::size_t(-1 - at)] = a.values[k];
   }
   check_symmetry(op);
+  scale_irregular_rows(op);
 }
 
 }  // namespace tb::mg

@@ -38,8 +38,18 @@ struct StructuredOperator {
   std::vector<unsigned char> irregular;  // per cell
   std::vector<index_t> place;            // per stored entry: coefficient (>= 0) or -1 - remainder position
   bool symmetric = false;                // of the values last read, to 1e-12 relative
+  // The scale the hierarchy gives each irregular row (row_scale, per irregular
+  // row; cell_scale, per cell: 1 for the others), where the operator is
+  // nonsymmetric: an immersed boundary's image-point rows are equations of
+  // size 1 beside fluid rows of size 1/h^2, and the Galerkin product weighs
+  // them as their rows are scaled. Each is scaled to the largest diagonal of
+  // its regular neighbours, so that P^T S A P sees the boundary condition as
+  // strongly as the fluid's equations; the cycle restricts S r. Empty where
+  // no row is scaled (a symmetric operator keeps its rows: periodic columns).
+  std::vector<double> row_scale, cell_scale;
 
   bool has_remainder() const { return !rest_col.empty(); }
+  bool scaled() const { return !row_scale.empty(); }
   // Host pointers; `with_remainder` false leaves the remainder out.
   StencilView view(bool with_remainder = true) const;
 };

@@ -66,6 +66,11 @@ __global__ void __launch_bounds__(threads)
   for (long k = first_index(); k < count; k += grid_stride()) x[rows[k]] = t[k];
 }
 
+__global__ void __launch_bounds__(threads)
+    rows_scale_kernel(const index_t* rows, index_t count, const double* s, double* x) {
+  for (long k = first_index(); k < count; k += grid_stride()) x[rows[k]] *= s[k];
+}
+
 __global__ void __launch_bounds__(threads) restrict_kernel(TransferView t, const double* r, double* bc) {
   const StructuredIndex& g = t.coarse;
   for (long c = first_index(); c < g.cells(); c += grid_stride()) {
@@ -161,6 +166,11 @@ void rows_relax(const StencilView& a, const index_t* rows, index_t count, const 
 void rows_scatter(const index_t* rows, index_t count, const double* t, double* x) {
   rows_scatter_kernel<<<blocks_for(count), threads, 0, launch_stream>>>(rows, count, t, x);
   cuda_error::check_launch("mg rows_scatter");
+}
+
+void rows_scale(const index_t* rows, index_t count, const double* s, double* x) {
+  rows_scale_kernel<<<blocks_for(count), threads, 0, launch_stream>>>(rows, count, s, x);
+  cuda_error::check_launch("mg rows_scale");
 }
 
 void restrict_residual(const TransferView& t, const double* r, double* bc) {
