@@ -40,8 +40,9 @@ INCOMP_TOL = "rtol=1e-9,maxit=2000,relative_to=b"
 IB_TOL = "rtol=1e-8,maxit=3000,relative_to=b"
 
 STUDY = [
-    "mg(smoother=chebyshev,degree=3)",
-    "mg(smoother=chebyshev,sweeps=2)",
+    "mg(smoother=chebyshev,degree=2)",
+    "mg(smoother=chebyshev,degree=4)",
+    "mg(smoother=chebyshev,degree=2,sweeps=2)",
     "mg(smoother=jacobi)",
     "mg(smoother=jacobi,sweeps=2)",
     "mg(smoother=gauss_seidel)",
@@ -167,7 +168,8 @@ def main():
         if a.ib_steps > 0:
             print(f"immersed fine sphere, {a.ib_steps} steps", flush=True)
             specs = [f"bicgstab({IB_TOL})+mg", f"bicgstab({IB_TOL})+mg(remainder=smoother)",
-                     f"bicgstab({IB_TOL})+mg(smoother=gauss_seidel)", f"bicgstab({IB_TOL})+bilu0",
+                     f"bicgstab({IB_TOL})+mg(degree=2)", f"bicgstab({IB_TOL})+mg(smoother=gauss_seidel)",
+                     f"bicgstab({IB_TOL})+mg(smoother=jacobi)", f"bicgstab({IB_TOL})+bilu0",
                      f"bicgstab_dia({IB_TOL})", f"petsc(ksp=bcgs,pc=gamg,{IB_TOL})",
                      f"petsc(ksp=bcgs,pc=hypre,{IB_TOL})"]
             result["immersed"] = shadow_run(ib, [sphere, "--steps", str(a.ib_steps)], "pressure", specs, a.threads,

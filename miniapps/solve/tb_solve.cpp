@@ -66,6 +66,7 @@ std::string usage_text() {
          "                         stencil7:nx=,ny=,nz=,n=,seed=,stretch=,peclet=,dt=,coupling=,symmetric=\n"
          "                         tetbox:nx=,ny=,nz=,n=,seed=      (tetrahedral-mesh pattern, seed 002)\n"
          "                         anisotropic:nx=,ny=,eps=,angle=  (2D anisotropic diffusion, seed 003)\n"
+         "                         poisson:nx=,ny=,nz=,cluster=,pin=,periodic=  (finite-volume pressure Poisson)\n"
          "  --json FILE          every solve's statistics and residual history, with the system, as JSON\n"
          "  --out x.mtx          the solution of the first solver\n"
          "  --write-matrix FILE  the system matrix as MatrixMarket, with its block size comment\n"

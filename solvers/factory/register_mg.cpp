@@ -53,7 +53,7 @@ void register_mg(Registry& r) {
         "fgbilu, async_ilu: that ILU on the finest level (Chebyshev below)",
         {"chebyshev", "jacobi", "gauss_seidel", "fgbilu", "async_ilu"}},
        {"sweeps", ParamType::integer, "1", "smoothing sweeps before and after the coarse correction", {}, {1, 100}},
-       {"degree", ParamType::integer, "2", "degree of the Chebyshev polynomial", {}, {1, 20}},
+       {"degree", ParamType::integer, "3", "degree of the Chebyshev polynomial", {}, {1, 20}},
        {"cycle", ParamType::choice, "v", "v or w cycle", {"v", "w"}},
        {"coarse_size",
         ParamType::integer,

@@ -5,6 +5,7 @@
 
 #include "anisotropic_diffusion.hpp"
 #include "generate.hpp"
+#include "poisson.hpp"
 #include "solvers/core/error.hpp"
 #include "tetrahedral_box.hpp"
 
@@ -81,6 +82,21 @@ GeneratedSystem anisotropic(GeneratorSpec& s) {
               ",eps=" + std::to_string(p.epsilon) + ",angle=" + std::to_string(p.angle)};
 }
 
+GeneratedSystem poisson(GeneratorSpec& s) {
+  PoissonParams p;
+  p.nx = index_t(s.integer("nx", p.nx, 1));
+  p.ny = index_t(s.integer("ny", p.ny, 1));
+  p.nz = index_t(s.integer("nz", p.nz, 1));
+  const double cluster = s.real("cluster", 0.0);
+  p.cluster[0] = p.cluster[1] = p.cluster[2] = cluster;
+  p.pin = s.integer("pin", 0) != 0;
+  p.periodic_i = s.integer("periodic", 0) != 0;
+  s.check_all_used("nx, ny, nz, cluster, pin, periodic");
+  return {generate_poisson(p), "poisson:nx=" + std::to_string(p.nx) + ",ny=" + std::to_string(p.ny) +
+                                   ",nz=" + std::to_string(p.nz) + ",cluster=" + std::to_string(cluster) + ",pin=" +
+                                   std::to_string(int(p.pin)) + ",periodic=" + std::to_string(int(p.periodic_i))};
+}
+
 }  // namespace
 
 GeneratedSystem generate_system(std::string_view spec) {
@@ -91,7 +107,8 @@ GeneratedSystem generate_system(std::string_view spec) {
   }
   if (s.name() == "tetbox") return tetbox(s);
   if (s.name() == "anisotropic") return anisotropic(s);
-  throw Error("generator '" + s.name() + "': unknown (allowed: stencil7, tetbox, anisotropic)");
+  if (s.name() == "poisson") return poisson(s);
+  throw Error("generator '" + s.name() + "': unknown (allowed: stencil7, tetbox, anisotropic, poisson)");
 }
 
 }  // namespace tb

@@ -4,6 +4,7 @@
 //   stencil7:nx=,ny=,nz=,n=,seed=,...   coupled convection-diffusion-reaction blocks (generate.hpp)
 //   tetbox:nx=,ny=,nz=,n=,seed=          tetrahedral-mesh block pattern, seed 002 (tetrahedral_box.hpp)
 //   anisotropic:nx=,ny=,eps=,angle=      2D anisotropic diffusion, seed 003's ANI (anisotropic_diffusion.hpp)
+//   poisson:nx=,ny=,nz=,cluster=,pin=,periodic=  the finite-volume pressure Poisson matrix (poisson.hpp)
 // An unknown name, key or a malformed value is a tb::Error that lists what is allowed.
 #include <map>
 #include <string>

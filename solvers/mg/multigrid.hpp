@@ -35,7 +35,7 @@ struct Options {
   StructuredIndex grid{0, 0, 0};  // all 0: inferred from the pattern
   Smoother smoother = Smoother::chebyshev;
   int sweeps = 1;  // smoothing steps before and after the coarse correction
-  int degree = 2;  // of the Chebyshev polynomial
+  int degree = 3;  // of the Chebyshev polynomial
   Cycle cycle = Cycle::v;
   // Smoothing steps on a coarsest level too large for its dense inverse.
   int coarse_sweeps = 10;

@@ -62,7 +62,8 @@ void check_symmetry(StructuredOperator& op) {
 }
 
 // StructuredOperator::row_scale: each irregular row's scale, the largest
-// |diagonal| of its regular star neighbours over its own (1 where it has none).
+// |diagonal| of the regular cells next to it (its star's cells, coupled or
+// not) over its own (1 where it has none).
 void scale_irregular_rows(StructuredOperator& op) {
   if (op.symmetric || !op.has_remainder()) {
     op.row_scale.clear();
@@ -78,10 +79,16 @@ void scale_irregular_rows(StructuredOperator& op) {
   for (std::size_t k = 0; k < op.irregular_rows.size(); ++k) {
     const index_t r = op.irregular_rows[k];
     double largest = 0.0;
+    const index_t ijk[3] = {op.grid.i_of(r), op.grid.j_of(r), op.grid.k_of(r)};
+    const index_t ext[3] = {op.grid.ni, op.grid.nj, op.grid.nk};
     for (int p = 0; p < op.points.count; ++p) {
-      if (p == centre || op.coef[std::size_t(p) * n + std::size_t(r)] == 0.0) continue;
+      bool inside = p != centre;
+      for (int d = 0; d < 3; ++d) {
+        const index_t x = ijk[d] + op.points.delta[p][d];
+        inside = inside && x >= 0 && x < ext[d];
+      }
       const index_t c = r + v.offset[p];
-      if (!op.irregular[std::size_t(c)]) largest = std::max(largest, std::abs(diag[c]));
+      if (inside && !op.irregular[std::size_t(c)]) largest = std::max(largest, std::abs(diag[c]));
     }
     const double own = std::abs(diag[r]);
     const double s = largest > 0.0 && own > 0.0 ? largest / own : 1.0;

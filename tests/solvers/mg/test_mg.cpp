@@ -12,9 +12,9 @@
 #include <string>
 
 #include "../../common/systems.hpp"
-#include "poisson_systems.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/matrix/poisson.hpp"
 #include "solvers/mg/multigrid.hpp"
 
 namespace tb {
@@ -23,11 +23,11 @@ namespace {
 using Sparse = Eigen::SparseMatrix<double>;
 
 BsrMatrix cavity(index_t n, bool pin = true, double beta = 1.0) {
-  test::PoissonSpec s;
+  PoissonParams s;
   s.nx = s.ny = s.nz = n;
   s.pin = pin;
   s.cluster[0] = s.cluster[1] = s.cluster[2] = beta;
-  return test::poisson_matrix(s);
+  return generate_poisson(s);
 }
 
 // b with every frequency; zero mean where the problem is pure Neumann, zero in
@@ -75,10 +75,8 @@ Sparse prolongation(const mg::Hierarchy& h, int l) {
   return p;
 }
 
-// Level l's operator as a sparse matrix, read off its stencil (and the finest level's remainder).
-Sparse level_matrix(const mg::Hierarchy& h, int l) {
-  const mg::StencilView v = h.view(l);
-  const mg::StencilPoints& pts = h.level(l).points;
+// A stencil (with its remainder, if the view has one) as a sparse matrix.
+Sparse stencil_matrix(const mg::StencilView& v, const mg::StencilPoints& pts) {
   const StructuredIndex g = v.grid;
   const std::size_t n = std::size_t(g.cells());
   std::vector<Eigen::Triplet<double>> e;
@@ -97,6 +95,9 @@ Sparse level_matrix(const mg::Hierarchy& h, int l) {
   return m;
 }
 
+// Level l's operator (the finest with its remainder).
+Sparse level_matrix(const mg::Hierarchy& h, int l) { return stencil_matrix(h.view(l), h.level(l).points); }
+
 double max_abs(const Sparse& m) {
   double v = 0.0;
   for (int k = 0; k < m.outerSize(); ++k)
@@ -107,17 +108,17 @@ double max_abs(const Sparse& m) {
 TEST(Mg, InfersTheGridFromThePattern) {
   for (StructuredIndex g :
        {StructuredIndex{12, 10, 7}, StructuredIndex{9, 14, 1}, StructuredIndex{20, 1, 1}, StructuredIndex{2, 2, 2}}) {
-    test::PoissonSpec s;
+    PoissonParams s;
     s.nx = g.ni, s.ny = g.nj, s.nz = g.nk, s.pin = true;
-    const StructuredIndex got = mg::infer_grid(test::poisson_matrix(s));
+    const StructuredIndex got = mg::infer_grid(generate_poisson(s));
     EXPECT_EQ(got.ni, g.ni);
     EXPECT_EQ(got.nj, g.nj);
     EXPECT_EQ(got.nk, g.nk);
   }
   // Periodic columns are no offset a quarter of the rows share: the grid stands, they go to the remainder.
-  test::PoissonSpec s;
+  PoissonParams s;
   s.nx = 8, s.ny = 6, s.nz = 5, s.periodic_i = true;
-  const BsrMatrix a = test::poisson_matrix(s);
+  const BsrMatrix a = generate_poisson(s);
   const StructuredIndex g = mg::infer_grid(a);
   EXPECT_EQ(g.ni, 8);
   EXPECT_EQ(g.nj, 6);
@@ -175,9 +176,9 @@ TEST(Mg, RegistryRefusesBadLevels) {
 // semi-coarsening.
 TEST(Mg, CoarseOperatorsAreGalerkinProducts) {
   for (double semi : {0.0, 0.9}) {
-    test::PoissonSpec s;
+    PoissonParams s;
     s.nx = 13, s.ny = 10, s.nz = 9, s.pin = true, s.cluster[0] = 1.5, s.cluster[2] = 1.0, s.length[1] = 0.4;
-    const BsrMatrix a = test::poisson_matrix(s);
+    const BsrMatrix a = generate_poisson(s);
     auto solver = make_solver("cg+mg(coarse_size=8,semicoarsening=" + std::to_string(semi) + ")");
     solver->setup(a);
     const mg::Hierarchy& h = hierarchy(*solver);
@@ -194,13 +195,13 @@ TEST(Mg, CoarseOperatorsAreGalerkinProducts) {
 // On a tensor-product grid the weights are linear interpolation between the
 // cell centres: w = (x_{i+1} - x_i) / (x_{i+1} - x_{i-1}).
 TEST(Mg, InterpolationIsLinearBetweenCellCentres) {
-  test::PoissonSpec s;
+  PoissonParams s;
   s.nx = 24, s.ny = 6, s.nz = 5, s.cluster[0] = 2.0;
   auto solver = make_solver("cg+mg(semicoarsening=0.0,coarse_size=100)");
-  solver->setup(test::poisson_matrix(s));
+  solver->setup(generate_poisson(s));
   const mg::Level& fine = hierarchy(*solver).level(0);
   ASSERT_TRUE(fine.coarsened[0]);
-  const std::vector<double> h = test::cell_widths(24, 1.0, 2.0);
+  const std::vector<double> h = clustered_widths(24, 1.0, 2.0);
   for (index_t i = 1; i + 1 < 24; i += 2) {
     const double d_lo = 0.5 * (h[std::size_t(i) - 1] + h[std::size_t(i)]);
     const double d_hi = 0.5 * (h[std::size_t(i)] + h[std::size_t(i) + 1]);
@@ -306,9 +307,9 @@ TEST(Mg, SolvesThePureNeumannProblem) {
 // Thin cells in k couple k most strongly: the first levels coarsen k alone,
 // and semi-coarsening takes fewer iterations than coarsening every direction.
 TEST(Mg, SemiCoarsensAcrossThinCells) {
-  test::PoissonSpec s;
+  PoissonParams s;
   s.nx = s.ny = s.nz = 32, s.length[2] = 0.25, s.pin = true;
-  const BsrMatrix a = test::poisson_matrix(s);
+  const BsrMatrix a = generate_poisson(s);
   const std::vector<double> b = rhs(a, false, true);
   auto solver = make_solver("cg(rtol=1e-9,maxit=200)+mg");
   solver->setup(a);
@@ -330,9 +331,9 @@ TEST(Mg, SemiCoarsensAcrossThinCells) {
 // coarse levels are not periodic, so the counts are about twice the walled
 // box's.
 TEST(Mg, PeriodicColumnsInTheHierarchyOrTheSmoother) {
-  test::PoissonSpec s;
+  PoissonParams s;
   s.nx = 24, s.ny = 16, s.nz = 8, s.periodic_i = true, s.cluster[1] = 1.0;
-  const BsrMatrix a = test::poisson_matrix(s);
+  const BsrMatrix a = generate_poisson(s);
   const std::vector<double> b = rhs(a, true, false);
   for (const char* rest : {"galerkin", "smoother"})
     for (const char* smoother : {"chebyshev", "gauss_seidel"}) {
@@ -354,21 +355,19 @@ TEST(Mg, PeriodicColumnsInTheHierarchyOrTheSmoother) {
     }
 }
 
-// Rows like tb-ib's ghost cells: the identity plus image-point weights reaching
-// two cells away (the remainder), nonsymmetric; BiCGStab with either
-// treatment reaches the direct solution.
-TEST(Mg, RowsOutsideTheStencilLikeImmersedBoundaries) {
-  BsrMatrix a = cavity(14, true, 0.0);
-  const StructuredIndex g{14, 14, 14};
-  // Ghost rows in a ball: 1 on the diagonal, -0.25 on four cells two planes up.
-  CsrMatrix c = bsr_to_csr(a);
+// A cavity matrix whose cells in a ball are rows like tb-ib's ghost cells:
+// the identity and -1/4 on four cells two planes up (image-point weights
+// reaching outside the stencil), so the matrix is nonsymmetric.
+BsrMatrix with_image_rows(index_t n) {
+  const BsrMatrix a = cavity(n, true, 0.0);
+  const StructuredIndex g{n, n, n};
+  const CsrMatrix c = bsr_to_csr(a);
   std::vector<Eigen::Triplet<double>> t;
-  int ghosts = 0;
   for (index_t r = 0; r < c.rows; ++r) {
     const index_t i = g.i_of(r), j = g.j_of(r), k = g.k_of(r);
-    const double d2 = (i - 6.5) * (i - 6.5) + (j - 6.5) * (j - 6.5) + (k - 5.0) * (k - 5.0);
-    if (d2 < 4.0 && k + 2 < 14 && i + 1 < 14 && j + 1 < 14) {
-      ++ghosts;
+    const double h = 0.5 * double(n - 1);
+    const double d2 = (i - h) * (i - h) + (j - h) * (j - h) + (k - h + 1.5) * (k - h + 1.5);
+    if (d2 < 4.0) {
       t.emplace_back(r, r, 1.0);
       for (index_t di : {0, 1})
         for (index_t dj : {0, 1}) t.emplace_back(r, g.natural(i + di, j + dj, k + 2), -0.25);
@@ -376,7 +375,6 @@ TEST(Mg, RowsOutsideTheStencilLikeImmersedBoundaries) {
     }
     for (index_t q = c.row_ptr[r]; q < c.row_ptr[r + 1]; ++q) t.emplace_back(r, c.col_idx[q], c.values[q]);
   }
-  ASSERT_GT(ghosts, 10);
   Eigen::SparseMatrix<double, Eigen::RowMajor> m(c.rows, c.cols);
   m.setFromTriplets(t.begin(), t.end());
   CsrMatrix mc;
@@ -384,7 +382,12 @@ TEST(Mg, RowsOutsideTheStencilLikeImmersedBoundaries) {
   mc.row_ptr.assign(m.outerIndexPtr(), m.outerIndexPtr() + c.rows + 1);
   mc.col_idx.assign(m.innerIndexPtr(), m.innerIndexPtr() + m.nonZeros());
   mc.values.assign(m.valuePtr(), m.valuePtr() + m.nonZeros());
-  a = csr_to_bsr(mc, 1);
+  return csr_to_bsr(mc, 1);
+}
+
+// BiCGStab with either treatment of those rows reaches the direct solution.
+TEST(Mg, RowsOutsideTheStencilLikeImmersedBoundaries) {
+  const BsrMatrix a = with_image_rows(14);
   std::vector<double> b = rhs(a, false, true);
   const std::vector<double> want = test::direct_solve(a, b);
   for (const char* rest : {"galerkin", "smoother"})
@@ -397,6 +400,50 @@ TEST(Mg, RowsOutsideTheStencilLikeImmersedBoundaries) {
       EXPECT_LE(st.iterations, 25) << spec;
       EXPECT_LE(test::max_abs_diff(x, want), 1e-8 * test::max_abs(want)) << spec;
     }
+}
+
+// With remainder=galerkin the first coarse operator is P^T S A P, S scaling
+// each image-point row to the largest diagonal of the regular cells next to it
+// (here the cavity's 6h = 6/14 over the rows' 1, or 1 for the rows with no
+// regular cell next to them); with remainder=smoother it is the product of
+// the 7-point part alone.
+TEST(Mg, ImageRowsAreScaledInTheGalerkinProduct) {
+  const BsrMatrix a = with_image_rows(14);
+  for (const char* rest : {"galerkin", "smoother"}) {
+    auto solver = make_solver(std::string("bicgstab+mg(coarse_size=8,remainder=") + rest + ")");
+    solver->setup(a);
+    const mg::Hierarchy& h = hierarchy(*solver);
+    const mg::StructuredOperator& f = h.finest();
+    ASSERT_FALSE(f.symmetric);
+    ASSERT_TRUE(f.scaled());
+    ASSERT_FALSE(f.irregular_rows.empty());
+    int scaled = 0;
+    for (double s : f.row_scale) {
+      EXPECT_TRUE(std::abs(s - 6.0 / 14.0) < 1e-12 || s == 1.0) << s;
+      scaled += s != 1.0;
+    }
+    EXPECT_GE(scaled, 20);
+    Sparse fine;
+    if (std::string(rest) == "galerkin") {
+      Eigen::VectorXd scale(a.rows());
+      for (index_t c = 0; c < a.rows(); ++c) scale[c] = f.cell_scale[std::size_t(c)];
+      fine = scale.asDiagonal() * level_matrix(h, 0);
+    } else {
+      fine = stencil_matrix(f.view(false), f.points);  // the 7-point part alone
+    }
+    const Sparse p = prolongation(h, 0);
+    const Sparse want = Sparse(p.transpose()) * fine * p;
+    // Products beyond the coarse box go to the diagonal: compare the row sums
+    // and the off-diagonal entries.
+    const Sparse got = level_matrix(h, 1);
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(got.cols());
+    EXPECT_LE((got * ones - want * ones).cwiseAbs().maxCoeff(), 1e-12 * max_abs(want)) << rest;
+    double worst = 0.0;
+    for (int k = 0; k < got.outerSize(); ++k)
+      for (Sparse::InnerIterator it(got, k); it; ++it)
+        if (it.row() != it.col()) worst = std::max(worst, std::abs(it.value() - want.coeff(it.row(), it.col())));
+    EXPECT_LE(worst, 1e-12 * max_abs(want)) << rest;
+  }
 }
 
 // update() refreshes the numbers in place: A scaled by 3 gives x / 3 with the
@@ -431,9 +478,9 @@ TEST(Mg, CoarsestBySweepsAnd2DGrids) {
   x.assign(std::size_t(a.rows()), 0.0);
   EXPECT_TRUE(solver->solve(rhs(a, false, true), x).converged());
 
-  test::PoissonSpec s;
+  PoissonParams s;
   s.nx = 129, s.ny = 96, s.nz = 1, s.pin = true, s.cluster[0] = s.cluster[1] = 1.0;
-  const BsrMatrix a2 = test::poisson_matrix(s);
+  const BsrMatrix a2 = generate_poisson(s);
   auto s2 = make_solver("cg(rtol=1e-9,maxit=100)+mg");
   s2->setup(a2);
   EXPECT_EQ(hierarchy(*s2).level(0).points.count, 5);

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "../../common/systems.hpp"
-#include "poisson_systems.hpp"
 #include "solvers/core/backend.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/matrix/poisson.hpp"
 
 namespace tb {
 namespace {
@@ -37,9 +37,9 @@ Outcome run(const std::string& spec, const BsrMatrix& a, const std::vector<doubl
 TEST(MgGpu, CudaSolvesAsTheHostDoes) {
   TB_SKIP_WITHOUT_DEVICE();
   for (index_t n : {24, 96}) {
-    test::PoissonSpec s;
+    PoissonParams s;
     s.nx = s.ny = s.nz = n, s.pin = true, s.cluster[0] = s.cluster[1] = s.cluster[2] = 1.0;
-    const BsrMatrix a = test::poisson_matrix(s);
+    const BsrMatrix a = generate_poisson(s);
     std::vector<double> b(static_cast<std::size_t>(a.rows()));
     for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.37 * double(i));
     b[0] = 0.0;

@@ -135,7 +135,7 @@ TEST(MgKernels, ColourSweepEqualsRefBitwise) {
   }
 }
 
-TEST(MgKernels, RowsRelaxAndScatterEqualRefBitwise) {
+TEST(MgKernels, RowsRelaxScatterAndScaleEqualRefBitwise) {
   for (const Case& k : cases()) {
     if (!k.remainder) continue;
     const test::MgLevelInputs in = test::mg_level(k.grid, k.box, true, 15);
@@ -150,6 +150,10 @@ TEST(MgKernels, RowsRelaxAndScatterEqualRefBitwise) {
     omp::rows_scatter(in.irregular_rows.data(), count, t_omp.data(), got.data() + in.pad());
     EXPECT_EQ(got, want) << name(k);
     EXPECT_EQ(want[std::size_t(in.pad() + in.irregular_rows[0])], t_ref[0]);
+    ref::rows_scale(in.irregular_rows.data(), count, t_ref.data(), want.data() + in.pad());
+    omp::rows_scale(in.irregular_rows.data(), count, t_ref.data(), got.data() + in.pad());
+    EXPECT_EQ(got, want) << name(k);
+    EXPECT_EQ(want[std::size_t(in.pad() + in.irregular_rows[0])], t_ref[0] * t_ref[0]);
   }
 }
 

@@ -114,6 +114,9 @@ TEST(MgKernelsGpu, StencilKernelsEqualRef) {
       ref::rows_scatter(in.irregular_rows.data(), count, t.data(), xs.data() + pad);
       TB_CUDA_CALL(gpu::rows_scatter(dev.rows.data(), count, td.data(), xd.data() + pad));
       expect_close(xd.to_host(), xs, "rows_scatter " + what);
+      ref::rows_scale(in.irregular_rows.data(), count, t.data(), xs.data() + pad);
+      TB_CUDA_CALL(gpu::rows_scale(dev.rows.data(), count, td.data(), xd.data() + pad));
+      expect_close(xd.to_host(), xs, "rows_scale " + what);
     }
   }
 }
