@@ -211,12 +211,13 @@ double Hierarchy::gershgorin_bound(int l) const {
 // The largest eigenvalue of D^{-1} A, which the smoothers are scaled to:
 // lanczos_steps of Lanczos on D^{-1/2} A D^{-1/2} (similar to D^{-1} A, and
 // symmetric where A is), the largest Ritz value times lanczos_margin, at most
-// Gershgorin's bound. A few rows can set the bound far above the spectrum:
-// 6.9 on tb-ib's fine sphere at the first coarse level, where the Chebyshev
-// interval then missed most of the modes to smooth. Power iterations approach
-// from below too slowly where the top of the spectrum is clustered (a
-// Laplacian's: 12 gave 1.65 for the 2 of a 32^3 Poisson matrix); the Ritz
-// value converges much faster, and the margin covers the rest.
+// Gershgorin's bound. A few rows can set the bound far above the spectrum
+// (the coarse rows over tb-ib's image-point rows), and a Chebyshev interval
+// built on it misses the modes to smooth. Power iterations approach the
+// largest eigenvalue from below, slowly where the top of the spectrum is
+// clustered (a Laplacian's), and a polynomial built below the top amplifies
+// it. The Ritz value converges much faster, and the margin covers the rest
+// (test: Mg.EigenvalueEstimateCoversTheSpectrum).
 double Hierarchy::largest_eigenvalue(int l) {
   const StencilView v = view(l);
   const index_t n = v.grid.cells(), pad = padding(v.grid);

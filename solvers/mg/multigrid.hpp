@@ -17,10 +17,11 @@
 
 namespace tb::mg {
 
-// chebyshev: a Chebyshev polynomial in D^{-1} A on [0.1, 1] B, B Gershgorin's
-// bound on its spectrum (the lower end is PETSc's Chebyshev smoother's);
-// jacobi: damped Jacobi, omega = 2d / (2d + 1) 2 / B in d dimensions (the
-// Laplacian's best smoothing damping, 6/7 in 3D, where B = 2); gauss_seidel: multicolour
+// chebyshev: a Chebyshev polynomial in D^{-1} A on [0.1, 1] L, L the estimate
+// of its largest eigenvalue (Hierarchy::largest_eigenvalue; the interval is
+// PETSc's Chebyshev smoother's); jacobi: damped Jacobi, omega = 2d / (2d + 1)
+// 2 / L in d dimensions (the Laplacian's best smoothing damping, 6/7 in 3D,
+// where L = 2); gauss_seidel: multicolour
 // Gauss-Seidel (red-black on the 7-point finest level, eight colours on the
 // 27-point coarse levels; forward before, backward after the coarse
 // correction); ilu: a preconditioner handed in (FGBILU, asynchronous ILU) on
@@ -44,9 +45,8 @@ struct Options {
   bool graph = true;
 };
 
-// The Chebyshev interval's lower end as a fraction of the bound B: 0.05, 0.1,
-// 0.15, 0.2 and 0.3 took 13, 11, 11, 12 and 13 CG iterations on tb-incomp's
-// 64^3 pressure, 21, 13, 15, 16 and 16 BiCGStab iterations on tb-ib's.
+// The Chebyshev interval's lower end as a fraction of L (PETSc's default,
+// -ksp_chebyshev_esteig 0,0.1,0,1.1, whose 1.1 is lanczos_margin here).
 inline constexpr double chebyshev_lower_fraction = 0.1;
 
 // The hierarchy of a multigrid preconditioner after setup, or nullptr when p

@@ -6,6 +6,7 @@
 // stencil, numeric updates, and the registry's refusals.
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <Eigen/Sparse>
 #include <cmath>
 #include <numeric>
@@ -208,6 +209,26 @@ TEST(Mg, InterpolationIsLinearBetweenCellCentres) {
     EXPECT_NEAR(fine.weight[0][std::size_t(i)], d_hi / (d_lo + d_hi), 1e-14) << i;
   }
   EXPECT_EQ(fine.weight[0][23], 1.0);  // the last odd index has no upper parent
+}
+
+// The smoothers' scale L covers the spectrum of D^{-1} A on every level, by at
+// most the margin: at least the largest eigenvalue (from Eigen's dense
+// symmetric solver on D^{-1/2} A D^{-1/2}), at most 1.1 times it or
+// Gershgorin's bound.
+TEST(Mg, EigenvalueEstimateCoversTheSpectrum) {
+  auto solver = make_solver("cg+mg(coarse_size=30)");
+  solver->setup(cavity(10));
+  const mg::Hierarchy& h = hierarchy(*solver);
+  ASSERT_GE(h.levels(), 3);
+  for (int l = 0; l < h.levels(); ++l) {
+    const Sparse a = level_matrix(h, l);
+    const Eigen::VectorXd d = Eigen::MatrixXd(a).diagonal().cwiseAbs().cwiseSqrt().cwiseInverse();
+    const Eigen::MatrixXd s = d.asDiagonal() * Eigen::MatrixXd(a) * d.asDiagonal();
+    const double largest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(s).eigenvalues().maxCoeff();
+    const double estimate = h.level(l).largest_eigenvalue;
+    EXPECT_GE(estimate, largest * (1.0 - 1e-12)) << "level " << l;
+    EXPECT_LE(estimate, 1.1 * largest * (1.0 + 1e-12)) << "level " << l;
+  }
 }
 
 // <M u, v> = <u, M v> and <M u, u> > 0 for every smoother and both cycles.
