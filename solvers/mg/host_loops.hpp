@@ -1,16 +1,17 @@
-// The sequential reference twins and the OpenMP kernels: one loop body each
-// (row_kernels.hpp, or the set-up bodies below), run by a plain loop or by a
-// static OpenMP schedule. Every cell is computed by one thread in a fixed
-// order, so ref and omp give the same bits for any team size.
+#pragma once
+// The host loops of the multigrid kernels (kernels.hpp), shared by the
+// sequential twins (kernels_ref.cpp, Host<false>) and the OpenMP kernels
+// (kernels_omp.cpp, Host<true>): one loop body each (row_kernels.hpp, or the
+// set-up bodies below), run by a plain loop or by a static OpenMP schedule.
+// Every cell is computed by one thread in a fixed order, so ref and omp give
+// the same bits for any team size.
 #include <algorithm>
 #include <cmath>
 
 #include "kernels.hpp"
 #include "solvers/core/types.hpp"
 
-namespace tb::mg::kernels {
-
-namespace {
+namespace tb::mg::host_loops {
 
 template <bool Omp, class Body>
 void for_cells(index_t n, Body body, long work_per_item = 1) {
@@ -46,7 +47,7 @@ constexpr int box_centre = 13;
 // Adds v * P(g, J) to acc (a full box around I) for every coarse parent J of
 // fine cell gc; a J outside the box around I goes to the centre. For the
 // remainder's entries, which may reach anywhere.
-void scatter_to_parents(const TransferView& t, const index_t I[3], const index_t gc[3], double v, double* acc) {
+inline void scatter_to_parents(const TransferView& t, const index_t I[3], const index_t gc[3], double v, double* acc) {
   const Parents p[3] = {parents_of(t, 0, gc[0]), parents_of(t, 1, gc[1]), parents_of(t, 2, gc[2])};
   for (int c = 0; c < p[2].count; ++c) {
     const double wk = c == 0 ? p[2].w_lo : p[2].w_hi;
@@ -77,7 +78,7 @@ struct AxisTable {
   double weight[3][3][2] = {};
 };
 
-AxisTable axis_table(const TransferView& t, int d, index_t I) {
+inline AxisTable axis_table(const TransferView& t, int d, index_t I) {
   AxisTable a;
   index_t lo, hi;
   children_range(t, d, I, &lo, &hi);
@@ -104,7 +105,7 @@ AxisTable axis_table(const TransferView& t, int d, index_t I) {
 // Row ic of P^T A P, written into the coarse coefficients: for each fine
 // child f of I and each point of f's stencil, the products with the parents
 // of the point's cell.
-void galerkin_row(const GalerkinArgs& g, const int* coarse_key, index_t ic) {
+inline void galerkin_row(const GalerkinArgs& g, const int* coarse_key, index_t ic) {
   const TransferView& t = g.transfer;
   const StencilView& a = g.fine;
   const std::size_t nf = std::size_t(t.fine.cells()), nc = std::size_t(t.coarse.cells());
@@ -293,51 +294,48 @@ struct Host {
   }
 };
 
-}  // namespace
+}  // namespace tb::mg::host_loops
 
-#define TB_MG_HOST_DEFINITIONS(NS, OMP)                                                                              \
-  namespace NS {                                                                                                     \
+// The definitions of TB_MG_KERNELS and TB_MG_SETUP_KERNELS over Host<OMP>,
+// expanded inside kernels::ref and kernels::omp.
+#define TB_MG_HOST_DEFINITIONS(OMP)                                                                                  \
   void residual(const StencilView& a, const double* b, const double* x, double* r) {                                 \
-    Host<OMP>::residual(a, b, x, r);                                                                                 \
+    ::tb::mg::host_loops::Host<OMP>::residual(a, b, x, r);                                                           \
   }                                                                                                                  \
   void polynomial_step(const StencilView& a, double alpha, double beta, const double* b, const double* x_in,         \
                        double* d, double* x_out) {                                                                   \
-    Host<OMP>::polynomial_step(a, alpha, beta, b, x_in, d, x_out);                                                   \
+    ::tb::mg::host_loops::Host<OMP>::polynomial_step(a, alpha, beta, b, x_in, d, x_out);                             \
   }                                                                                                                  \
   void colour_sweep(const StencilView& a, int colour, const double* b, double* x) {                                  \
-    Host<OMP>::colour_sweep(a, colour, b, x);                                                                        \
+    ::tb::mg::host_loops::Host<OMP>::colour_sweep(a, colour, b, x);                                                  \
   }                                                                                                                  \
   void rows_relax(const StencilView& a, const index_t* rows, index_t count, const double* b, const double* x,        \
                   double* t) {                                                                                       \
-    Host<OMP>::rows_relax(a, rows, count, b, x, t);                                                                  \
+    ::tb::mg::host_loops::Host<OMP>::rows_relax(a, rows, count, b, x, t);                                            \
   }                                                                                                                  \
   void rows_scatter(const index_t* rows, index_t count, const double* t, double* x) {                                \
-    Host<OMP>::rows_scatter(rows, count, t, x);                                                                      \
+    ::tb::mg::host_loops::Host<OMP>::rows_scatter(rows, count, t, x);                                                \
   }                                                                                                                  \
   void rows_scale(const index_t* rows, index_t count, const double* s, double* x) {                                  \
-    Host<OMP>::rows_scale(rows, count, s, x);                                                                        \
+    ::tb::mg::host_loops::Host<OMP>::rows_scale(rows, count, s, x);                                                  \
   }                                                                                                                  \
   void restrict_residual(const TransferView& t, const double* r, double* bc) {                                       \
-    Host<OMP>::restrict_residual(t, r, bc);                                                                          \
+    ::tb::mg::host_loops::Host<OMP>::restrict_residual(t, r, bc);                                                    \
   }                                                                                                                  \
-  void prolong_add(const TransferView& t, const double* xc, double* x) { Host<OMP>::prolong_add(t, xc, x); }         \
+  void prolong_add(const TransferView& t, const double* xc, double* x) {                                             \
+    ::tb::mg::host_loops::Host<OMP>::prolong_add(t, xc, x);                                                          \
+  }                                                                                                                  \
   void dense_apply(index_t n, const double* g, index_t row_stride, index_t col_stride, const double* b, double* x) { \
-    Host<OMP>::dense_apply(n, g, row_stride, col_stride, b, x);                                                      \
+    ::tb::mg::host_loops::Host<OMP>::dense_apply(n, g, row_stride, col_stride, b, x);                                \
   }                                                                                                                  \
-  void fill_zero(index_t n, double* x) { Host<OMP>::fill_zero(n, x); }                                               \
-  void copy(index_t n, const double* src, double* dst) { Host<OMP>::copy(n, src, dst); }                             \
-  void add(index_t n, const double* z, double* x) { Host<OMP>::add(n, z, x); }                                       \
+  void fill_zero(index_t n, double* x) { ::tb::mg::host_loops::Host<OMP>::fill_zero(n, x); }                         \
+  void copy(index_t n, const double* src, double* dst) { ::tb::mg::host_loops::Host<OMP>::copy(n, src, dst); }       \
+  void add(index_t n, const double* z, double* x) { ::tb::mg::host_loops::Host<OMP>::add(n, z, x); }                 \
   void transfer_weights(const StencilView& a, const StencilPoints& points, const bool coarsened[3], double* w_i,     \
                         double* w_j, double* w_k) {                                                                  \
-    Host<OMP>::transfer_weights(a, points, coarsened, w_i, w_j, w_k);                                                \
+    ::tb::mg::host_loops::Host<OMP>::transfer_weights(a, points, coarsened, w_i, w_j, w_k);                          \
   }                                                                                                                  \
-  void galerkin(const GalerkinArgs& g) { Host<OMP>::galerkin(g); }                                                   \
-  index_t inverse_diagonal(const StencilView& a, double* dinv) { return Host<OMP>::inverse_diagonal(a, dinv); }      \
+  void galerkin(const GalerkinArgs& g) { ::tb::mg::host_loops::Host<OMP>::galerkin(g); }                             \
+  index_t inverse_diagonal(const StencilView& a, double* dinv) {                                                     \
+    return ::tb::mg::host_loops::Host<OMP>::inverse_diagonal(a, dinv);                                               \
   }
-
-TB_MG_HOST_DEFINITIONS(ref, false)
-TB_MG_HOST_DEFINITIONS(omp, true)
-
-#undef TB_MG_HOST_DEFINITIONS
-
-}  // namespace tb::mg::kernels
