@@ -1,11 +1,13 @@
 // tb-bench-mg: the multigrid cycle's kernels against the memory bandwidth, on
 // the host or a GPU: the finest level's steps (residual, Chebyshev/Jacobi
 // step, a red-black Gauss-Seidel sweep, restriction, prolongation) as
-// fractions of the STREAM triad, and one cycle (the preconditioner's apply)
-// per smoother. The system is the pinned, tanh-clustered finite-volume
+// fractions of the STREAM triad; per smoother one cycle (the preconditioner's
+// apply) and a CG solve to 1e-9 from zero (set-up seconds, iterations, solve
+// seconds), against CG + BiLU(0) on the same system. The system is the pinned, tanh-clustered finite-volume
 // Poisson matrix of an N^3 grid: the pressure of tb-incomp's 3D cavity.
 //
-//   build/bin/tb-bench-mg --grid 128 [--cluster 1] [--reps 10] [--backend host|cuda] [--json FILE]
+//   build/bin/tb-bench-mg --grid 128 [--cluster 1] [--reps 10] [--solve-reps 3] [--backend host|cuda]
+//                         [--json FILE]
 //
 // Bytes are the least each kernel must move per fine cell, 8 per double: the
 // residual reads 7 coefficients, b and x and writes r (10); the polynomial
@@ -33,10 +35,12 @@ namespace tb {
 namespace {
 
 const char* usage =
-    "usage: tb-bench-mg [--grid N] [--cluster BETA] [--reps R] [--backend host|cuda] [--json FILE]\n"
+    "usage: tb-bench-mg [--grid N] [--cluster BETA] [--reps R] [--solve-reps S] [--backend host|cuda]\n"
+    "                   [--json FILE]\n"
     "  --grid N       the N^3 grid (default 128)\n"
     "  --cluster B    tanh clustering towards the walls (default 1, tb-incomp's cavity)\n"
     "  --reps R       best of R timed calls after one untimed (default 10)\n"
+    "  --solve-reps S best of S timed solves per solver (default 3)\n"
     "  --backend B    host (OpenMP) or cuda (default host)\n"
     "  --json FILE    the results with the machine description\n";
 
@@ -44,8 +48,17 @@ struct Options {
   index_t grid = 128;
   double cluster = 1.0;
   int reps = 10;
+  int solve_reps = 3;
   Backend backend = Backend::host;
   std::string json_path;
+};
+
+// One solver of the smoother study: a CG solve from zero to 1e-9 of ||b||.
+struct Solve {
+  std::string spec;
+  double setup_s = 0.0, solve_s = 0.0;
+  int iterations = 0;
+  bool converged = false;
 };
 
 struct Row {
@@ -73,6 +86,8 @@ int run(int argc, char** argv) {
       o.cluster = std::stod(args.value());
     else if (args.flag() == "--reps")
       o.reps = int(bench::parse_count("--reps", args.value(), 1));
+    else if (args.flag() == "--solve-reps")
+      o.solve_reps = int(bench::parse_count("--solve-reps", args.value(), 1));
     else if (args.flag() == "--backend")
       o.backend = parse_backend(args.value());
     else if (args.flag() == "--json")
@@ -136,17 +151,33 @@ int run(int argc, char** argv) {
   time("restrict", 8.0 + 8.0 / 8.0, [&] { mg::kernels::restrict_residual(be, t, r.data(), bc.data()); });
   time("prolong", 16.0 + 8.0 / 8.0, [&] { mg::kernels::prolong_add(be, t, xc.data(), x.data() + pad); });
 
-  // One cycle per smoother, through the registry's preconditioner.
+  // Per smoother one cycle (the preconditioner's apply) and a CG solve, through
+  // the registry; CG + BiLU(0) is the baseline of the solves.
   Vector rv(be, std::size_t(n)), zv(be, std::size_t(n));
   rv.copy_from_host(host_b);
+  std::vector<double> xs(static_cast<std::size_t>(n));
+  std::vector<Solve> solves;
   const std::string backend_arg = be == Backend::cuda ? ",backend=cuda" : "";
-  for (const char* mg_spec : {"mg", "mg(degree=2)", "mg(smoother=jacobi)", "mg(smoother=gauss_seidel)",
-                              "mg(smoother=fgbilu)", "mg(graph=false)"}) {
-    if (be == Backend::host && std::string(mg_spec) == "mg(graph=false)") continue;
-    auto solver = make_solver("cg(rtol=1e-9" + backend_arg + ")+" + mg_spec);
+  for (const char* pc_spec :
+       {"bilu0", "mg", "mg(degree=2)", "mg(degree=4)", "mg(smoother=jacobi)", "mg(smoother=jacobi,sweeps=2)",
+        "mg(smoother=gauss_seidel)", "mg(smoother=gauss_seidel,sweeps=2)", "mg(smoother=fgbilu)",
+        "mg(smoother=async_ilu)", "mg(cycle=w)", "mg(graph=false)"}) {
+    const std::string pc(pc_spec);
+    if (be == Backend::host && pc == "mg(graph=false)") continue;
+    Solve s{"cg(rtol=1e-9,maxit=5000" + backend_arg + ")+" + pc};
+    auto solver = make_solver(s.spec);
+    WallTimer setup_timer;
     solver->setup(a);
-    const Preconditioner& m = solver->preconditioner();
-    time(std::string("cycle ") + mg_spec, 0.0, [&] { m.apply(rv, zv); });
+    finish(be);
+    s.setup_s = setup_timer.seconds();
+    if (pc != "bilu0") time("cycle " + pc, 0.0, [&] { solver->preconditioner().apply(rv, zv); });
+    s.solve_s = bench::best_seconds(o.solve_reps, [&] {
+      std::fill(xs.begin(), xs.end(), 0.0);
+      const SolveStats st = solver->solve(host_b, xs);
+      s.iterations = st.iterations;
+      s.converged = is_converged(st.reason);
+    });
+    solves.push_back(s);
   }
 
   std::cout << "tb-bench-mg: " << o.grid << "^3 cells, cluster " << o.cluster << ", " << to_string(be) << ", triad "
@@ -158,6 +189,10 @@ int run(int argc, char** argv) {
                 << " of the triad";
     std::cout << "\n";
   }
+  for (const Solve& s : solves)
+    std::cout << "  " << s.spec << ": set-up " << s.setup_s << " s, " << s.iterations << " iterations"
+              << (s.converged ? "" : " (not converged)") << ", solve " << s.solve_s << " s, "
+              << solves.front().solve_s / s.solve_s << "x CG + BiLU(0)'s speed\n";
   if (!o.json_path.empty()) {
     JsonWriter j;
     j.begin_object().value("benchmark", "tb-bench-mg");
@@ -168,7 +203,8 @@ int run(int argc, char** argv) {
         .value("reps", o.reps)
         .value("backend", to_string(be))
         .value("problem", "poisson (finite volumes, Neumann, cell 0 fixed, tanh clustering) on an N^3 grid")
-        .value("timing", "best of reps after one untimed call")
+        .value("solve_reps", o.solve_reps)
+        .value("timing", "kernels and cycles: best of reps after one untimed call; solves: best of solve_reps")
         .end_object();
     j.value("stream_triad_gbs", triad_gbs);
     j.begin_array("kernels");
@@ -178,6 +214,16 @@ int run(int argc, char** argv) {
         j.value("bytes", row.bytes).value("fraction_of_triad", row.bytes / row.seconds * 1e-9 / triad_gbs);
       j.end_object();
     }
+    j.end_array();
+    j.begin_array("solves");
+    for (const Solve& s : solves)
+      j.begin_object()
+          .value("solver", s.spec)
+          .value("setup_s", s.setup_s)
+          .value("iterations", s.iterations)
+          .value("converged", s.converged)
+          .value("solve_s", s.solve_s)
+          .end_object();
     j.end_array().end_object();
     j.save(o.json_path);
     std::cout << "wrote " << o.json_path << "\n";
