@@ -6,7 +6,7 @@ and share the machine's load.
 
   /usr/bin/python3 bench/time_loops/mg_pressure.py --build build \\
       [--grids 32:10,64:5,128:3] [--study 64:5,128:3] [--ib-steps 20] [--threads 2] \\
-      [--cuda] --json bench/results/host-DATE-COMMIT-mg-pressure.json
+      [--cuda] --json bench/results/host-mg-pressure.json
 
 Cases:
   scaling  tb-incomp's 3D cavity (cavity3d_re1000.toml, tanh-clustered, Re 1000)
@@ -24,7 +24,9 @@ Cases:
 
 Per solver: solves, iterations (per solve: mean and largest), set-up seconds,
 solve seconds, and per step; ratios of the others' solve time per step over
-the driver's. JSON: machine, load before and after, the commit, the date.
+the driver's. JSON: an "about" object (bench/results/make_index.py), the
+machine, load before and after, the commit, the date; paths relative to the
+repository.
 """
 import argparse
 import datetime
@@ -126,6 +128,28 @@ def grid_steps(text):
     return [(int(g), int(s)) for g, s in (item.split(":") for item in text.split(",") if item)]
 
 
+def about(result, a):
+    """The "about" object of bench/results/make_index.py: the headline's figures
+    are read from the largest scaling grid and the immersed case."""
+    last = f"/scaling/{len(result['scaling']) - 1}/solvers" if result["scaling"] else None
+    machine = result["scaling"][0]["machine"] if result["scaling"] else {}
+    out = {"what": "the pressure Poisson solvers inside tb-incomp's 3D cavity and tb-ib's fine sphere, as shadows "
+                   "on identical systems: cg+mg against CG + BiLU(0), PETSc GAMG and hypre, and mg's smoothers",
+           "command": " ".join(["python3", "bench/time_loops/mg_pressure.py"] + sys.argv[1:]),
+           "machine": "gpu" if a.cuda else "host",
+           "device": f"{machine.get('logical_cpus', '?')}-core {machine.get('cpu_model', '?')}",
+           "commit": result["commit"][:7], "date": result["date_utc"][:10], "headline": "", "figures": {}}
+    if last:
+        out["headline"] = ("largest cavity: CG + mg {mg:.3g} iterations a solve (BiLU(0) {bilu:.4g}, GAMG {gamg:.3g}); "
+                           "pressure solve time per step {over_bilu:.3g}x faster than CG + BiLU(0), "
+                           "{over_gamg:.3g}x faster than PETSc GAMG")
+        out["figures"] = {"mg": f"{last}/0/iterations_per_solve", "bilu": f"{last}/1/iterations_per_solve",
+                          "gamg": f"{last}/2/iterations_per_solve",
+                          "over_bilu": f"{last}/1/solve_s_per_step / {last}/0/solve_s_per_step",
+                          "over_gamg": f"{last}/2/solve_s_per_step / {last}/0/solve_s_per_step"}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -175,6 +199,8 @@ def main():
             result["immersed"] = shadow_run(ib, [sphere, "--steps", str(a.ib_steps)], "pressure", specs, a.threads,
                                             work, "immersed")
     result["loadavg_after"] = loadavg()
+    result = {"about": about(result, a), **result}
+    result = json.loads(json.dumps(result).replace(ROOT + "/", ""))
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
     with open(a.json, "w") as f:
         json.dump(result, f, indent=1)
