@@ -17,8 +17,9 @@ inline constexpr const char* default_momentum_solver = "bicgstab(rtol=1e-8,maxit
 // settles (docs/incompressible.md, "The pressure's unknown and its tolerance").
 // Geometric multigrid preconditions it: 13x fewer pressure iterations than
 // BiLU(0) on the default cavity, 45x on the Re 1000 one, a pressure solve
-// 13x faster on the 128^3 cavity (docs/multigrid.md); under mpiexec each
-// rank's slab gets its own hierarchy (bjacobi(local=mg)).
+// 13x faster on the 128^3 cavity (bench/results/host-mg-incomp-ab.json,
+// docs/multigrid.md); under mpiexec each rank's slab gets its own hierarchy
+// (bjacobi(local=mg)).
 inline constexpr const char* default_pressure_solver = "cg(rtol=1e-9,maxit=2000,relative_to=b)+mg";
 // run.backend = cuda: block Jacobi on the device for both systems, the fastest
 // GPU setting measured on the 3D cavity (docs/systems.md, "One switch to the
