@@ -39,6 +39,11 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "the pressure system's unknown: pressure (p^{n+1} from p^n; with relative_to=b rtol is relative to the "
               "whole pressure's right-hand side) or correction (phi from 0); the same matrix and step",
               harness::one_of({"pressure", "correction"})});
+  schema.add({"solver.projection_tol", KeyType::real, "1e-8",
+              "largest divergence a projection may leave (the pinned cell's included), over the larger of the "
+              "divergence it removes and max sum_d |u_d| / h_d; beyond it a correction solve removes the rest; 0: the "
+              "pressure solver's stopping rule alone",
+              harness::in_range(0, 1)});
   for (int d = 0; d < 3; ++d) {
     const char* a = axis_names[d];
     // x and y need two cells (the grid's rule, physics/incompressible/fv_grid.cpp); z: 1 is 2D.
@@ -126,6 +131,7 @@ FlowSettings make_flow_settings(const harness::CaseConfig& config) {
   for (int d = 0; d < 3; ++d) s.body_force[d] = config.real(key("flow", "force_", axis_names[d]));
   s.pressure_unknown =
       config.text("solver.pressure_unknown") == "pressure" ? PressureUnknown::pressure : PressureUnknown::correction;
+  s.projection_tol = config.real("solver.projection_tol");
   return s;
 }
 

@@ -65,7 +65,10 @@ harness::StepResult IncompressibleSimulation::advance(systems::LinearSystems& sy
   return {r.time,
           flow_->settings().dt,
           r.cfl,
-          {{"momentum", r.momentum_residual}, {"du_dt", r.velocity_change}, {"divergence", r.divergence}}};
+          {{"momentum", r.momentum_residual},
+           {"du_dt", r.velocity_change},
+           {"divergence", r.divergence},
+           {"projection_corrections", double(r.projection_corrections)}}};
 }
 
 // max |du/dt| < steady_tol, with the change measured over at most the time the

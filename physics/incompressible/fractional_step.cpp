@@ -41,6 +41,7 @@ FractionalStep::FractionalStep(const FvGrid& grid, const std::array<BoundarySpec
   const std::size_t cells = std::size_t(grid_.num_cells()), n = std::size_t(grid_.dim());
   for (auto* v : {&u_, &u_old_, &grad_p_, &rhs_m_, &du_}) v->assign(cells * n, 0.0);
   for (auto* v : {&p_, &rhs_p_, &phi_, &div_}) v->assign(cells, 0.0);
+  for (auto* v : {&b_div_, &delta_}) v->assign(std::size_t(grid_.owned_cell_end() - grid_.owned_cell_begin()), 0.0);
   assemble_poisson(grid_, poisson_, poisson_.matrix, &poisson_.off_rank);
   if (share_) {
     const PlaneRange& planes = grid_.planes();
@@ -59,8 +60,6 @@ std::span<double> FractionalStep::owned_part(std::vector<double>& v, index_t wid
   return std::span<double>(v).subspan(std::size_t(begin * width), std::size_t((end - begin) * width));
 }
 
-// phi from A phi = b, or as p^{n+1} - p^n from A p^{n+1} = A p^n + b started
-// at p^n (PressureUnknown); p_'s ghosts are current since the last projection.
 void FractionalStep::declare_systems(systems::SystemRegistry& registry) {
   const auto declare = [&](const char* name, const StencilPattern& p) {
     systems::SystemDeclaration d = systems::SystemDeclaration::named(name);
@@ -71,8 +70,13 @@ void FractionalStep::declare_systems(systems::SystemRegistry& registry) {
   pressure_id_ = declare("pressure", poisson_);
 }
 
+// phi from A phi = b, or as p^{n+1} - p^n from A p^{n+1} = A p^n + b started
+// at p^n (PressureUnknown); p_'s ghosts are current since the last projection.
+// Then the projection to tolerance (FlowSettings::projection_tol): what the
+// solve left beyond the target is solved for as a correction from zero.
 void FractionalStep::pressure_solve(systems::LinearSystems& systems, StepReport& r) {
   const std::span<double> b = owned_part(rhs_p_, 1), x = owned_part(phi_, 1);
+  std::copy(b.begin(), b.end(), b_div_.begin());
   const bool whole = settings_.pressure_unknown == PressureUnknown::pressure;
   std::fill(phi_.begin(), phi_.end(), 0.0);
   const index_t begin = grid_.owned_cell_begin();
@@ -84,6 +88,55 @@ void FractionalStep::pressure_solve(systems::LinearSystems& systems, StepReport&
   if (!systems.solve(pressure_id_, poisson_.matrix, b, x).converged()) r.failed.push_back("pressure");
   if (whole)
     for (std::size_t i = 0; i < x.size(); ++i) x[i] -= p_[std::size_t(begin) + i];
+  exchange(phi_, 1);  // the projection's differences across the owned cells' faces
+  if (settings_.projection_tol <= 0.0) return;
+  const double target = projection_target();
+  // The correction's right-hand side is the residual itself (the pinned row's entry is zero).
+  if (divergence_left(b) <= target) return;
+  std::fill(delta_.begin(), delta_.end(), 0.0);
+  ++r.projection_corrections;
+  if (!systems.solve(pressure_id_, poisson_.matrix, b, delta_).converged()) r.failed.push_back("pressure");
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] += delta_[i];
+  exchange(phi_, 1);
+}
+
+// div_i = -dt (b - A phi)_i / V_i after the projection (b_i = -(1/dt) sum_f A_f U*_f);
+// the pinned cell holds the negated sum of the others' fluxes.
+double FractionalStep::divergence_left(std::span<double> residual) const {
+  std::copy(b_div_.begin(), b_div_.end(), residual.begin());
+  for (double& v : residual) v = -v;
+  add_poisson_product(grid_, poisson_, poisson_.matrix, &poisson_.off_rank, phi_, residual);
+  const index_t begin = grid_.owned_cell_begin(), pin = grid_.pressure_pin();
+  std::array<double, 2> sums = {0.0, 0.0};  // the fluxes' sum outside the pin, and the largest divergence
+  for (std::size_t i = 0; i < residual.size(); ++i) {
+    residual[i] = -residual[i];  // b - A phi
+    const index_t cell = begin + index_t(i);
+    if (cell == pin) {
+      residual[i] = 0.0;
+      continue;
+    }
+    sums[0] += settings_.dt * residual[i];
+    sums[1] = std::max(sums[1], settings_.dt * std::abs(residual[i]) / grid_.volume(grid_.ijk(cell)));
+  }
+  if (share_) sums[0] = share_->sum(sums[0]);
+  const double pinned = pin >= 0 ? std::abs(sums[0]) / grid_.volume(grid_.ijk(pin)) : 0.0;
+  const double worst = std::max(sums[1], pinned);
+  return share_ ? share_->max(worst) : worst;
+}
+
+double FractionalStep::projection_target() const {
+  const int n = grid_.dim();
+  double scale = 0.0;
+  for (index_t cell = grid_.owned_cell_begin(); cell < grid_.owned_cell_end(); ++cell) {
+    const auto c = grid_.ijk(cell);
+    const double removed =
+        settings_.dt * std::abs(b_div_[std::size_t(cell - grid_.owned_cell_begin())]) / grid_.volume(c);
+    double speed = 0.0;
+    for (int d = 0; d < n; ++d)
+      speed += std::abs(u_[std::size_t(n) * std::size_t(cell) + std::size_t(d)]) / grid_.axis(d).widths[c[d]];
+    scale = std::max({scale, removed, speed});
+  }
+  return settings_.projection_tol * (share_ ? share_->max(scale) : scale);
 }
 
 StepReport FractionalStep::step(systems::LinearSystems& systems) {
@@ -111,7 +164,6 @@ StepReport FractionalStep::step(systems::LinearSystems& systems) {
     poisson_rhs(grid_, faces_, dt, rhs_p_);
   }
   pressure_solve(systems, r);
-  exchange(phi_, 1);  // the projection's differences across the owned cells' faces
   project(grid_, phi_, dt, grad_p_, faces_, u_, p_);
   // Every ghost now holds its owner's state, as written, checked and restarted
   // from (the outer plane's grad phi was one-sided; u there is not needed before

@@ -40,12 +40,21 @@ struct FlowSettings {
   double dt = 0.01;
   std::array<double, 3> body_force{};  // per unit mass; drives periodic channels
   PressureUnknown pressure_unknown = PressureUnknown::correction;
+  // The projection to tolerance: after the pressure solve, the largest
+  // divergence it leaves (the pinned cell's included: its equation is the sum
+  // of the others', so a residual the solver's norm allows adds up there) must
+  // be at most projection_tol times the larger of the divergence it had to
+  // remove and the velocity's own scale max sum_d |u_d| / h_d, an absolute
+  // floor as the flow settles; else the rest is removed by a correction solve.
+  // 0: the solver's stopping rule alone.
+  double projection_tol = 0.0;
 };
 
 struct StepReport {
   double time = 0.0;
   double cfl = 0.0;                 // max over cells of sum_d |u_d| dt / h_d
   double momentum_residual = 0.0;   // RMS of the steady momentum residual at u^n
+  int projection_corrections = 0;   // correction solves the projection's tolerance asked for
   double velocity_change = 0.0;     // max |u^{n+1} - u^n| / dt
   double divergence = 0.0;          // max |div U| after the projection
   std::vector<std::string> failed;  // systems whose solve did not converge
@@ -97,6 +106,11 @@ class FractionalStep {
   friend class ResidentStep;  // the same step with the state on a backend
   void report_maxima(StepReport& r) const;
   void pressure_solve(systems::LinearSystems& systems, StepReport& r);
+  // The largest divergence a projection with phi_ (ghosts current) would
+  // leave, from the residual of b_div_ (FlowSettings::projection_tol).
+  double divergence_left(std::span<double> residual) const;
+  // The projection's target: projection_tol times the larger of max |div U*| and max sum_d |u_d| / h_d.
+  double projection_target() const;
   // Ghosts take their owners' values (nothing on one process).
   void exchange(std::span<double> values, index_t width) const {
     if (share_) share_->exchange(values, width);
@@ -110,6 +124,7 @@ class FractionalStep {
   StencilPattern momentum_, poisson_;
   systems::SystemId momentum_id_, pressure_id_;
   std::vector<double> u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
+  std::vector<double> b_div_, delta_;  // the divergence's right-hand side and a correction, owned cells
   FaceVelocities faces_;
   double time_ = 0.0;
   long steps_ = 0;
