@@ -150,6 +150,10 @@ void declare_case_keys(harness::CaseSchema& schema) {
               harness::greater_than(0)});
   schema.add(
       {"converge.rel_tol", KeyType::real, "1e-6", "converged when the energy residual fell by this factor", open_unit});
+  schema.add({"converge.force_tol", KeyType::real, "1e-5",
+              "converged also needs Cl and Cd settled: each one's last change plus its estimated remaining change (a "
+              "geometric tail of the last three values) below this; 0: the energy residual alone",
+              harness::at_least(0)});
   schema.add({"converge.first_order_drop", KeyType::real, "0.1",
               "energy-residual drop of the first-order start before second order", harness::greater_than(0)});
   schema.add({"forces.reference_length", KeyType::real, "1", "length that normalises Cl and Cd (diameter, chord)",

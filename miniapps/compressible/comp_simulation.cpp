@@ -135,7 +135,9 @@ std::string scheme_line(const PseudoTimeSettings& p, const std::string& ordering
 }  // namespace
 
 CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config, bool decompose)
-    : alpha_(angle_of_attack(config)), reference_length_(config.real("forces.reference_length")) {
+    : alpha_(angle_of_attack(config)),
+      reference_length_(config.real("forces.reference_length")),
+      force_tol_(config.real("converge.force_tol")) {
   EulerSettings settings = make_euler_settings(config);
   std::vector<BoundaryKind> kinds;
   if (decompose && harness::run_ranks() > 1) {
@@ -205,6 +207,8 @@ harness::StepResult CompressibleSimulation::advance(systems::LinearSystems& syst
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' steps are one and the same
   const PseudoStepReport r = solver_->step(systems);
+  const Forces f = pressure_forces(*disc_, solver_->state(), solver_->order(), alpha_, reference_length_, share_.get());
+  forces_.add(f.cl, f.cd);
   if (r.retries > 0 && speaks)
     std::fprintf(stderr, "tb-comp2d: step %ld: non-physical state, redone with CFL %.3g (%d cut%s)\n", step, r.cfl,
                  r.retries, r.retries > 1 ? "s" : "");
@@ -224,7 +228,10 @@ harness::StepResult CompressibleSimulation::advance(systems::LinearSystems& syst
            {"jacobian_reused", r.jacobian_reused ? 1.0 : 0.0},
            {"residual_s", r.residual_s},
            {"jacobian_s", r.jacobian_s},
-           {"outer_its", double(r.outer_iterations)}},
+           {"outer_its", double(r.outer_iterations)},
+           {"cl", f.cl},
+           {"cd", f.cd},
+           {"forces_unsettled", std::min(forces_.unsettled(), 1e300)}},
           r.residual_factor};
 }
 
@@ -234,6 +241,7 @@ harness::StepResult CompressibleSimulation::advance(systems::LinearSystems& syst
 void CompressibleSimulation::save_state(std::ostream& out) const {
   if (share_) out.write(reinterpret_cast<const char*>(&partition_digest_), sizeof partition_digest_);
   solver_->save(out);
+  forces_.save(out);
   outputs_.save(out);
 }
 
@@ -246,6 +254,7 @@ void CompressibleSimulation::load_state(std::istream& in) {
                   "'s cells are not those of the run that wrote it (another mesh or partition)");
   }
   solver_->load(in);
+  forces_.load(in);
   outputs_.load(in);
 }
 
@@ -301,7 +310,7 @@ std::vector<std::pair<std::string, double>> CompressibleSimulation::figures_of_m
       {"cd", f.cd},
       {"cd_pressure", f.cd_pressure},
       {"cd_viscous", f.cd_viscous},
-      {"converged", solver_->converged() ? 1.0 : 0.0},
+      {"converged", converged() ? 1.0 : 0.0},
       {"pseudo_steps", double(solver_->steps())},
       {"order", double(solver_->order())},
       {"final_cfl", solver_->cfl()},

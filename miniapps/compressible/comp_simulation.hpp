@@ -1,6 +1,7 @@
 #pragma once
 // tb-comp2d's physics as the harness sees it: one linear system per pseudo-time
-// step ("flow"), steady once the energy residual fell by converge.rel_tol,
+// step ("flow"), steady once the energy residual fell by converge.rel_tol and
+// Cl and Cd settled to converge.force_tol (physics/compressible/force_history.hpp),
 // fields as .vtu/.pvd, the wall Cp as CSV, Cl and Cd as figures of merit.
 //
 // Decomposed over the ranks of an mpiexec run (docs/distributed.md): rank 0 reads the
@@ -18,6 +19,7 @@
 #include "miniapps/common/pvd_series.hpp"
 #include "miniapps/common/simulation.hpp"
 #include "miniapps/compressible/comp_case.hpp"
+#include "physics/compressible/force_history.hpp"
 
 namespace tb::compressible {
 
@@ -29,7 +31,7 @@ class CompressibleSimulation final : public harness::Simulation {
 
   void declare_systems(systems::SystemRegistry& registry) override { solver_->declare_systems(registry); }
   harness::StepResult advance(systems::LinearSystems& systems) override;
-  bool steady_state_reached() const override { return solver_->converged(); }
+  bool steady_state_reached() const override { return converged(); }
   // A pseudo-transient run exists to converge: reaching run.steps short of it
   // is a failed run (exit 1), not a result (docs/compressible.md).
   bool must_converge() const override { return true; }
@@ -41,6 +43,8 @@ class CompressibleSimulation final : public harness::Simulation {
   std::string scheme() const override { return scheme_; }
 
   const PseudoTimeSolver& solver() const { return *solver_; }
+  // The energy residual fell by converge.rel_tol and the forces settled.
+  bool converged() const { return solver_->converged() && (force_tol_ == 0.0 || forces_.settled(force_tol_)); }
   const EulerDiscretisation& discretisation() const { return *disc_; }
 
  private:
@@ -61,6 +65,8 @@ class CompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;
   double reference_length_ = 1.0;
+  double force_tol_ = 0.0;      // converge.force_tol
+  ForceHistory forces_;         // Cl and Cd after each step
   harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };

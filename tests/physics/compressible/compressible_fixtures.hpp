@@ -99,6 +99,50 @@ inline Mesh2D refined_cylinder_mesh(const Mesh2D& coarse) {
   return m;
 }
 
+// scripts/ogrid_cylinder.py N_THETA N_RADIAL --triangles: the O-grid about the
+// unit-diameter cylinder to radius 50, radii geometric from a square wall cell,
+// each quadrilateral split along the diagonal mirrored between the halves, so
+// that the mesh is its own mirror image in y = 0 (node for node).
+inline Mesh2D symmetric_triangle_ogrid(int n_theta, int n_radial) {
+  const double first = 0.5 * 2.0 * 3.141592653589793 / n_theta, far = 50.0;
+  double lo = 1.0 + 1e-12, hi = 10.0;
+  for (int k = 0; k < 200; ++k) {  // the ratio q of first (q^n - 1) / (q - 1) = far - 0.5
+    const double q = 0.5 * (lo + hi);
+    (first * (std::pow(q, n_radial) - 1.0) / (q - 1.0) > far - 0.5 ? hi : lo) = q;
+  }
+  const double q = 0.5 * (lo + hi);
+  std::vector<double> r = {0.5};
+  for (int j = 0; j < n_radial; ++j) r.push_back(r.back() + first * std::pow(q, j));
+  r.back() = far;
+  Mesh2D m;
+  const auto node = [&](int i, int j) { return index_t(j * n_theta + i % n_theta); };
+  for (int j = 0; j <= n_radial; ++j)
+    for (int i = 0; i < n_theta; ++i) {
+      const int k = std::min(i, n_theta - i);
+      const double t = 2.0 * 3.141592653589793 * k / n_theta;
+      const double y = k == 0 || 2 * k == n_theta ? 0.0 : r[std::size_t(j)] * std::sin(t);
+      m.nodes.push_back({r[std::size_t(j)] * std::cos(t), i == k ? y : -y});
+    }
+  for (int j = 0; j < n_radial; ++j)
+    for (int i = 0; i < n_theta; ++i) {
+      const index_t a = node(i, j), b = node(i + 1, j), c = node(i + 1, j + 1), d = node(i, j + 1);
+      if (i < n_theta / 2) {
+        m.add_cell({a, c, b});
+        m.add_cell({a, d, c});
+      } else {
+        m.add_cell({a, d, b});
+        m.add_cell({b, d, c});
+      }
+    }
+  m.marker_names = {"cylinder", "farfield"};
+  for (int i = 0; i < n_theta; ++i) {
+    m.boundary_edges.push_back({{node(i, 0), node(i + 1, 0)}, 0});
+    m.boundary_edges.push_back({{node(i, n_radial), node(i + 1, n_radial)}, 1});
+  }
+  build_faces(m);
+  return m;
+}
+
 inline std::vector<BoundaryKind> cylinder_boundaries(const Mesh2D& mesh, bool wall_too_is_far_field = false) {
   BoundaryMap map;
   map.far_field = {"farfield"};
