@@ -143,6 +143,42 @@ inline Mesh2D symmetric_triangle_ogrid(int n_theta, int n_radial) {
   return m;
 }
 
+// A hybrid O-grid about the unit-diameter cylinder in the manner of a viscous
+// mesh: `layers` rings of quadrilaterals from a first height `first` growing by
+// `ratio`, then triangles (each quadrilateral split) growing to radius 20.
+// With first = 5e-6 and 64 cells around, the wall cells' aspect ratio is 1e4.
+inline Mesh2D stretched_hybrid_ogrid(int n_theta, int layers, int outer, double first, double ratio) {
+  std::vector<double> r = {0.5};
+  for (int j = 0; j < layers; ++j) r.push_back(r.back() + first * std::pow(ratio, j));
+  const double q = std::pow(20.0 / r.back(), 1.0 / outer);
+  for (int j = 0; j < outer; ++j) r.push_back(r.back() * q);
+  Mesh2D m;
+  const int rings = int(r.size()) - 1;
+  const auto node = [&](int i, int j) { return index_t(j * n_theta + i % n_theta); };
+  for (int j = 0; j <= rings; ++j)
+    for (int i = 0; i < n_theta; ++i) {
+      const double t = 2.0 * 3.141592653589793 * i / n_theta;
+      m.nodes.push_back({r[std::size_t(j)] * std::cos(t), r[std::size_t(j)] * std::sin(t)});
+    }
+  for (int j = 0; j < rings; ++j)
+    for (int i = 0; i < n_theta; ++i) {
+      const index_t a = node(i, j), b = node(i + 1, j), c = node(i + 1, j + 1), d = node(i, j + 1);
+      if (j < layers) {
+        m.add_cell({a, b, c, d});
+      } else {
+        m.add_cell({a, b, c});
+        m.add_cell({a, c, d});
+      }
+    }
+  m.marker_names = {"cylinder", "farfield"};
+  for (int i = 0; i < n_theta; ++i) {
+    m.boundary_edges.push_back({{node(i, 0), node(i + 1, 0)}, 0});
+    m.boundary_edges.push_back({{node(i, rings), node(i + 1, rings)}, 1});
+  }
+  build_faces(m);
+  return m;
+}
+
 inline std::vector<BoundaryKind> cylinder_boundaries(const Mesh2D& mesh, bool wall_too_is_far_field = false) {
   BoundaryMap map;
   map.far_field = {"farfield"};

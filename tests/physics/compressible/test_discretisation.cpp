@@ -101,6 +101,63 @@ TEST(LeastSquaresGradients, AreExactForLinearFields) {
     }
 }
 
+// The default reconstruction on a stretched hybrid mesh: quadrilateral layers
+// with wall cells of aspect ratio up to 1e4 on a curved wall, triangles beyond
+// (stretched_hybrid_ogrid), every stencil with the boundary ghosts the
+// discretisation places (the centroid mirrored in a wall face, the midpoint of a
+// far-field face): a linear field's gradient is exact in every cell, and so is
+// its reconstruction at every face midpoint.
+TEST(LeastSquaresGradients, AreExactForLinearFieldsOnAStretchedHybridMesh) {
+  for (const double first : {5e-4, 5e-6}) {
+    const Mesh2D mesh = stretched_hybrid_ogrid(64, 30, 12, first, 1.3);
+    const MeshGeometry g = compute_geometry(mesh);
+    double aspect = 0.0;
+    for (index_t c = 0; c < mesh.num_cells(); ++c) {
+      const index_t* v = mesh.cell_begin(c);
+      const auto len = [&](int a, int b) {
+        const Vec2 p = mesh.nodes[std::size_t(v[a])], q = mesh.nodes[std::size_t(v[b])];
+        return std::hypot(p.x - q.x, p.y - q.y);
+      };
+      if (mesh.cell_size(c) == 4) aspect = std::max(aspect, len(0, 1) / len(1, 2));
+    }
+    const auto field = [](const Vec2& x) { return State{1.0 + 0.1 * x.x - 0.2 * x.y, -0.3 * x.x, 2.0 * x.y, 0.5}; };
+    std::vector<Vec2> offsets;
+    std::vector<State> ghost;
+    for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
+      const Vec2 x = g.cell_centroid[std::size_t(mesh.faces[std::size_t(f)].left)];
+      const Vec2 m = g.face_midpoint[std::size_t(f)], n = g.face_normal[std::size_t(f)];
+      const double d = (m.x - x.x) * n.x + (m.y - x.y) * n.y;
+      offsets.push_back(mesh.faces[std::size_t(f)].marker == 0 ? Vec2{2.0 * d * n.x, 2.0 * d * n.y}
+                                                               : Vec2{m.x - x.x, m.y - x.y});
+      ghost.push_back(field({x.x + offsets.back().x, x.y + offsets.back().y}));
+    }
+    std::vector<State> q(std::size_t(mesh.num_cells()));
+    for (std::size_t c = 0; c < q.size(); ++c) q[c] = field(g.cell_centroid[c]);
+    const Gradient exact = {0.1, -0.2, -0.3, 0.0, 0.0, 2.0, 0.0, 0.0};
+    for (const GradientStencil stencil :
+         {GradientStencil::Faces, GradientStencil::Nodes, GradientStencil::TriangleNodes}) {
+      LeastSquaresGradients ls(mesh, g, offsets, stencil);
+      std::vector<Gradient> grad;
+      ls.compute(q, ghost, grad);
+      double worst = 0.0, worst_face = 0.0;
+      for (const Gradient& gc : grad)
+        for (int k = 0; k < 2 * num_vars; ++k) worst = std::max(worst, std::abs(gc[k] - exact[k]));
+      for (index_t f = 0; f < mesh.num_faces(); ++f) {
+        const std::size_t c = std::size_t(mesh.faces[std::size_t(f)].left);
+        const Vec2 x = g.cell_centroid[c], m = g.face_midpoint[std::size_t(f)];
+        const State at = field(m);
+        for (int k = 0; k < num_vars; ++k) {
+          const double rec = q[c][k] + grad[c][2 * k] * (m.x - x.x) + grad[c][2 * k + 1] * (m.y - x.y);
+          worst_face = std::max(worst_face, std::abs(rec - at[k]));
+        }
+      }
+      EXPECT_LT(worst, 1e-9) << "stencil " << int(stencil) << ", first height " << first << ", aspect " << aspect;
+      EXPECT_LT(worst_face, 1e-12) << "stencil " << int(stencil) << ", first height " << first;
+    }
+    EXPECT_GT(aspect, first < 1e-5 ? 9e3 : 90.0);
+  }
+}
+
 // Which cells each stencil reads: a change in one cell moves the gradients of
 // exactly the cells whose stencil holds it. On the hybrid mesh a triangle reads
 // the cells at its corners under Nodes and TriangleNodes, a quadrilateral only
