@@ -1,5 +1,6 @@
 #include "physics/immersed/scalar_system.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace tb::immersed {
@@ -35,35 +36,44 @@ SystemPattern make_system_pattern(const CartesianGrid& grid, const GhostCells& i
   a.col_idx.reserve(std::size_t(a.block_rows) * 7);
   p.diagonal.assign(std::size_t(n), -1);
   p.neighbour.assign(std::size_t(n), {-1, -1, -1, -1, -1, -1});
-  p.ghost_node.assign(ib.ghosts.size(), {-1, -1, -1, -1, -1, -1, -1, -1});
-  std::array<std::pair<index_t, int>, 9> row;  // (column, slot): slots 0-5 neighbours or 0-7 nodes, 99 the diagonal
+  p.ghost_dirichlet.assign(ib.ghosts.size(), {});
+  p.ghost_neumann.assign(ib.ghosts.size(), {});
+  std::vector<std::pair<index_t, int>>
+      row;  // (column, slot): slots 0-5 the neighbours, 99 the diagonal, -1 a stencil's
   for (index_t cell = begin; cell < end; ++cell) {
-    int count = 0;
-    row[count++] = {cell, 99};
+    row.clear();
+    row.push_back({cell, 99});
     const auto c = grid.ijk(cell);
     if (ib.types[cell] == CellType::fluid) {
       for (int d = 0; d < 3; ++d)
         for (int s : {-1, 1})
-          if (has_neighbour(grid, c, d, s)) row[count++] = {cell + s * grid.stride(d), side_of(d, s)};
+          if (has_neighbour(grid, c, d, s)) row.push_back({cell + s * grid.stride(d), side_of(d, s)});
     } else if (ib.types[cell] == CellType::ghost) {
-      const GhostCell& g = ib.ghosts[ib.ghost_of[cell]];
-      for (int k = 0; k < 8; ++k)
-        if (g.dirichlet.nodes[k] >= 0) row[count++] = {g.dirichlet.nodes[k], k};
+      const GhostCell& g = ib.ghosts[std::size_t(ib.ghost_of[cell])];
+      for (const WallStencil* w : {&g.dirichlet, &g.neumann})
+        for (index_t k : w->cells) row.push_back({k, -1});
     }
-    // At most 9 entries: insertion sort by column.
-    for (int e = 1; e < count; ++e)
-      for (int f = e; f > 0 && row[f].first < row[f - 1].first; --f) std::swap(row[f], row[f - 1]);
-    for (int e = 0; e < count; ++e) {
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end(), [](auto& x, auto& y) { return x.first == y.first; }), row.end());
+    const index_t first = a.nnz_blocks();
+    for (const auto& [column, slot] : row) {
       const index_t pos = a.nnz_blocks();
-      if (row[e].second == 99)
+      if (slot == 99)
         p.diagonal[cell] = pos;
-      else if (ib.types[cell] == CellType::fluid)
-        p.neighbour[cell][row[e].second] = pos;
-      else
-        p.ghost_node[ib.ghost_of[cell]][row[e].second] = pos;
-      a.col_idx.push_back(grid.global_index(row[e].first));
+      else if (slot >= 0)
+        p.neighbour[cell][slot] = pos;
+      a.col_idx.push_back(grid.global_index(column));
     }
     a.row_ptr[cell - begin + 1] = a.nnz_blocks();
+    if (ib.types[cell] != CellType::ghost) continue;
+    // Each stencil entry's position: its column's place in the sorted row.
+    const auto position = [&](index_t column) {
+      const auto at = std::lower_bound(a.col_idx.begin() + first, a.col_idx.end(), grid.global_index(column));
+      return index_t(at - a.col_idx.begin());
+    };
+    const std::size_t k = std::size_t(ib.ghost_of[cell]);
+    for (index_t col : ib.ghosts[k].dirichlet.cells) p.ghost_dirichlet[k].push_back(position(col));
+    for (index_t col : ib.ghosts[k].neumann.cells) p.ghost_neumann[k].push_back(position(col));
   }
   a.values.assign(a.col_idx.size(), 0.0);
   return p;
@@ -90,11 +100,10 @@ void assemble_system(const CartesianGrid& grid, const GhostCells& ib, const Syst
     a.values[p.diagonal[cell]] = diag;
   }
   for (std::size_t k = 0; k < ib.ghosts.size(); ++k) {
-    const ImageInterpolation& w = body == BodyCondition::dirichlet ? ib.ghosts[k].dirichlet : ib.ghosts[k].neumann;
-    const double sign = body == BodyCondition::dirichlet ? 1.0 : -1.0;
-    // A node may repeat the diagonal's column only when replaced (-1), so += is safe.
-    for (int n = 0; n < 8; ++n)
-      if (p.ghost_node[k][n] >= 0) a.values[p.ghost_node[k][n]] += sign * w.weights[n];
+    const bool dirichlet = body == BodyCondition::dirichlet;
+    const WallStencil& w = dirichlet ? ib.ghosts[k].dirichlet : ib.ghosts[k].neumann;
+    const std::vector<index_t>& pos = dirichlet ? p.ghost_dirichlet[k] : p.ghost_neumann[k];
+    for (std::size_t e = 0; e < pos.size(); ++e) a.values[pos[e]] -= w.weights[e];
   }
 }
 

@@ -4,7 +4,7 @@
 //   fluid rows  alpha phi_P + beta (-delta^2 phi)_P  with delta^2 of Eq. 7:
 //               Eq. 5 (Crank-Nicolson advection-diffusion) has alpha = 1, beta = dt nu / 2;
 //               Eq. 6 (pressure Poisson) has alpha = 0, beta = 1;
-//   ghost rows  ghost_cells.hpp (Mittal 2008 Eq. 12), Dirichlet or Neumann;
+//   ghost rows  phi_G - sum_k w_k phi_k (ghost_cells.hpp), Dirichlet or Neumann;
 //   solid rows  the identity (their values are never read by a fluid row).
 // Box faces are Dirichlet (the value sits on the face, half a cell from the
 // centre) or Neumann with zero gradient. On a rank's piece of the grid
@@ -33,7 +33,8 @@ struct SystemPattern {
   std::vector<index_t> diagonal;  // per cell
   std::vector<std::array<index_t, 6>>
       neighbour;  // per cell: position of the (d, s) neighbour, slot side_of(d, s); -1 at the box
-  std::vector<std::array<index_t, 8>> ghost_node;  // per ghost: position of each image-point node; -1 where replaced
+  // Per ghost (owned): the position of each entry of its Dirichlet and Neumann stencils (GhostCell).
+  std::vector<std::vector<index_t>> ghost_dirichlet, ghost_neumann;
 };
 
 // Symbolic work, once per body position.

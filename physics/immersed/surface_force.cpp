@@ -18,11 +18,11 @@ bool owned_height(const CartesianGrid& g, double z) {
 
 }  // namespace
 
-SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int bands, int sectors) {
+SphereDrag::SphereDrag(const ImmersedFlow& flow, const Sphere& sphere, int bands, int sectors) {
   const CartesianGrid& g = flow.grid();
-  const double r = sphere.radius(), mu = flow.settings().rho * flow.settings().nu;
-  const double du = 2.0 / bands, dphi = 2.0 * std::numbers::pi / sectors, area = r * r * du * dphi;
-  SurfaceForce f;
+  const std::span<const CellType> types = flow.cells().types;
+  const double r = sphere.radius(), du = 2.0 / bands, dphi = 2.0 * std::numbers::pi / sectors;
+  area_ = r * r * du * dphi;
   for (int b = 0; b < bands; ++b) {
     const double ct = -1.0 + (b + 0.5) * du, st = std::sqrt(1.0 - ct * ct);
     for (int s = 0; s < sectors; ++s) {
@@ -30,19 +30,24 @@ SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int ba
       const Vec3 n{st * std::cos(phi), st * std::sin(phi), ct};
       const Vec3 xs = sphere.centre() + r * n;
       if (g.is_piece() && !owned_height(g, xs[2])) continue;
-      std::array<index_t, 3> c;
-      for (int d = 0; d < 3; ++d) c[d] = std::min(g.bracket(d, xs[d]) + 1, g.cells(d) - 1);
-      const double delta = g.min_width(c);
-      const Vec3 x1 = xs + delta * n, x2 = xs + 2.0 * delta * n;
-      const double p1 = interpolate_cells(g, flow.pressure(), x1), p2 = interpolate_cells(g, flow.pressure(), x2);
-      const double ps = (4.0 * p1 - p2) / 3.0;
-      const Vec3 ub = sphere.velocity(xs);
-      for (int d = 0; d < 3; ++d) {
-        const double u1 = interpolate_cells(g, flow.velocity(d), x1) - ub[d];
-        const double u2 = interpolate_cells(g, flow.velocity(d), x2) - ub[d];
-        f.pressure[d] -= ps * n[d] * area;
-        f.viscous[d] += mu * (4.0 * u1 - u2) / (2.0 * delta) * area;
-      }
+      Point p;
+      p.normal = n;
+      p.wall_velocity = sphere.velocity(xs);
+      p.pressure = WallFit(g, types, xs, n, WallCondition::neumann).value_at(xs);
+      p.shear = WallFit(g, types, xs, n, WallCondition::dirichlet).normal_derivative();
+      points_.push_back(std::move(p));
+    }
+  }
+}
+
+SurfaceForce SphereDrag::force(const ImmersedFlow& flow) const {
+  const double mu = flow.settings().rho * flow.settings().nu;
+  SurfaceForce f;
+  for (const Point& p : points_) {
+    const double ps = p.pressure.apply(flow.pressure(), 0.0);
+    for (int d = 0; d < 3; ++d) {
+      f.pressure[d] -= ps * p.normal[d] * area_;
+      f.viscous[d] += mu * p.shear.apply(flow.velocity(d), p.wall_velocity[d]) * area_;
     }
   }
   if (const DomainShare* share = flow.share()) {
@@ -53,6 +58,10 @@ SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int ba
     f.viscous = {sums[3], sums[4], sums[5]};
   }
   return f;
+}
+
+SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int bands, int sectors) {
+  return SphereDrag(flow, sphere, bands, sectors).force(flow);
 }
 
 double drag_coefficient(const ImmersedFlow& flow, const Sphere& sphere, const SurfaceForce& f) {

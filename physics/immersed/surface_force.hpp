@@ -1,15 +1,15 @@
 #pragma once
 // The force of the fluid on a sphere from the immersed-boundary fields, by
 // quadrature over the analytic surface (equal-area bands in cos(theta), uniform
-// in phi). At each surface point the fields are probed along the normal at
-// delta and 2 delta (delta = the finest cell width near the body) by trilinear
-// interpolation, which reads fluid and ghost cells:
-//   pressure  p_s = (4 p_1 - p_2) / 3          (quadratic with dp/dn = 0 at the wall)
-//   shear     du/dn = (4 (u_1 - u_b) - (u_2 - u_b)) / (2 delta)   (one-sided, second order)
-// and the traction is -p_s n + mu du/dn: on a rigid no-slip wall the
-// transposed gradient term of the viscous stress vanishes (continuity).
+// in phi). At each surface point the wall-constrained quadratic fits of
+// wall_fit.hpp give the pressure on the wall (fitted with dp/dn = 0) and the
+// normal derivative of each velocity component (fitted with u = u_body), both
+// from the fluid cells around the point; the traction is -p n + mu du/dn (on a
+// rigid no-slip wall the transposed gradient term of the viscous stress
+// vanishes by continuity). The stencils depend on the body position only and
+// are built once (SphereDrag).
 // Decomposed (docs/distributed.md): each rank takes the surface points in its owned z
-// planes (its probes stay within its ghost planes) and the sums are reduced.
+// planes (their fits stay within its ghost planes) and the sums are reduced.
 #include "physics/immersed/fractional_step.hpp"
 
 namespace tb::immersed {
@@ -20,6 +20,22 @@ struct SurfaceForce {
   Vec3 total() const { return pressure + viscous; }
 };
 
+class SphereDrag {
+ public:
+  SphereDrag(const ImmersedFlow& flow, const Sphere& sphere, int bands = 48, int sectors = 96);
+  // The force of `flow`'s current fields (the flow whose grid and body position built this).
+  SurfaceForce force(const ImmersedFlow& flow) const;
+
+ private:
+  struct Point {
+    Vec3 normal{}, wall_velocity{};
+    WallStencil pressure, shear;  // p at the wall; du/dn there per unit u (boundary value u_body)
+  };
+  std::vector<Point> points_;
+  double area_ = 0.0;  // of each point
+};
+
+// SphereDrag(flow, sphere).force(flow), with the stencils built for this call.
 SurfaceForce sphere_force(const ImmersedFlow& flow, const Sphere& sphere, int bands = 48, int sectors = 96);
 
 // Cd = F_x / (0.5 rho U^2 pi R^2) with U = |free stream|.
