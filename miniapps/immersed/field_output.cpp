@@ -33,6 +33,19 @@ CellArray cell_type_array(const GhostCells& cells) {
   return a;
 }
 
+std::vector<CellArray> masked_flow_arrays(std::span<const CellType> types,
+                                          const std::array<std::span<const double>, 3>& u, std::span<const double> p) {
+  const std::size_t n = types.size();
+  CellArray velocity{"velocity", 3, std::vector<double>(3 * n, 0.0)};
+  CellArray pressure{"pressure", 1, std::vector<double>(n, 0.0)};
+  for (std::size_t c = 0; c < n; ++c) {
+    if (types[c] != CellType::fluid) continue;
+    for (std::size_t d = 0; d < 3; ++d) velocity.values[3 * c + d] = u[d][c];
+    pressure.values[c] = p[c];
+  }
+  return {velocity, pressure};
+}
+
 #ifdef TB_WITH_VTK
 namespace {
 

@@ -40,4 +40,11 @@ void write_surface_vtp(const std::filesystem::path& path, const std::vector<Tria
 // The cell-type array of a classification, as doubles.
 CellArray cell_type_array(const GhostCells& cells);
 
+// "velocity" (3 components) and "pressure" of the fluid cells; the body's cells
+// (ghost and solid) are written as zero: a ghost cell holds an extrapolation
+// that keeps the wall condition, not a flow value, and would set ParaView's
+// colour range (cell_type tells the cells apart).
+std::vector<CellArray> masked_flow_arrays(std::span<const CellType> types,
+                                          const std::array<std::span<const double>, 3>& u, std::span<const double> p);
+
 }  // namespace tb::immersed

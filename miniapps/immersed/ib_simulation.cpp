@@ -11,6 +11,7 @@
 #include "miniapps/immersed/field_output.hpp"
 #include "miniapps/immersed/ib_case.hpp"
 #include "physics/immersed/surface_force.hpp"
+#include "physics/immersed/wake.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/solver_communicator.hpp"
 
@@ -31,9 +32,9 @@ std::string numbered(const char* stem, long step, const char* ext) {
   return name;
 }
 
-// Ghost planes of a slab: the image boxes of the ghost cells within three
-// planes of the owned ones (ghost_cells.cpp's image_reach) reach three planes
-// further, and the drag's probes from an owned surface point three.
+// Ghost planes of a slab: the stencil of an owned ghost cell reads fluid cells
+// up to stencil_reach (5) planes away (ghost_cells.hpp), the drag's wall fits
+// up to four from an owned surface point (wall_fit.hpp).
 constexpr int ib_ghost_planes = 6;
 
 // The cells as a .vts, or in a decomposed run this rank's owned planes as a
@@ -113,7 +114,12 @@ std::vector<std::pair<std::string, double>> FlowSimulation::state_magnitudes() c
 double FlowSimulation::drag() const {
   const auto* sphere = dynamic_cast<const Sphere*>(&flow_->body());
   if (!sphere) return std::nan("");
-  return drag_coefficient(*flow_, *sphere, sphere_force(*flow_, *sphere));
+  return drag_coefficient(*flow_, *sphere, sphere_surface_force(*sphere));
+}
+
+SurfaceForce FlowSimulation::sphere_surface_force(const Sphere& sphere) const {
+  if (!drag_) drag_ = std::make_unique<SphereDrag>(*flow_, sphere);
+  return drag_->force(*flow_);
 }
 
 void FlowSimulation::save_state(std::ostream& out) const {
@@ -138,14 +144,12 @@ void FlowSimulation::write_fields(const std::filesystem::path& dir, long step) {
   if (slab_.root() ? warn_without_vtk(warned_no_vtk_) : !vtk_output_available()) return;
   const std::filesystem::path fields = dir / "fields";
   std::filesystem::create_directories(fields);
-  const CartesianGrid& g = flow_->grid();
-  CellArray velocity{"velocity", 3, std::vector<double>(3 * std::size_t(g.num_cells()))};
-  for (index_t c = 0; c < g.num_cells(); ++c)
-    for (int d = 0; d < 3; ++d) velocity.values[3 * std::size_t(c) + d] = flow_->velocity(d)[c];
-  CellArray pressure{"pressure", 1, {flow_->pressure().begin(), flow_->pressure().end()}};
+  std::vector<CellArray> arrays = masked_flow_arrays(
+      flow_->cells().types, {flow_->velocity(0), flow_->velocity(1), flow_->velocity(2)}, flow_->pressure());
+  arrays.push_back(cell_type_array(flow_->cells()));
   char stem[32];
   std::snprintf(stem, sizeof stem, "flow_%06ld", step);
-  const std::string vts = write_cell_fields(fields, stem, slab_, {velocity, pressure, cell_type_array(flow_->cells())});
+  const std::string vts = write_cell_fields(fields, stem, slab_, arrays);
   const std::string vtp = numbered("body", step, "vtp");
   if (slab_.root()) {
     write_surface_vtp(fields / vtp, flow_->body().triangulation());
@@ -161,12 +165,17 @@ std::vector<std::pair<std::string, double>> FlowSimulation::figures_of_merit() c
   std::vector<std::pair<std::string, double>> f = {
       {"time", flow_->time()}, {"max_du_dt", last_change_}, {"max_divergence", last_divergence_}};
   if (const auto* sphere = dynamic_cast<const Sphere*>(&flow_->body())) {
-    const SurfaceForce force = sphere_force(*flow_, *sphere);
+    const SurfaceForce force = sphere_surface_force(*sphere);
     const double scale = drag_coefficient(*flow_, *sphere, force) / force.total()[0];
     f.emplace_back("cd", drag_coefficient(*flow_, *sphere, force));
     f.emplace_back("cd_pressure", force.pressure[0] * scale);
     f.emplace_back("cd_viscous", force.viscous[0] * scale);
     f.emplace_back("cd_reference_johnson_patel_1999", 1.087);
+    const Vec3 c = sphere->centre();
+    const double diameter = 2.0 * sphere->radius();
+    f.emplace_back("recirculation_length",
+                   recirculation_length(*flow_, c[0] + sphere->radius(), c[1], c[2]) / diameter);
+    f.emplace_back("recirculation_length_reference_johnson_patel_1999", 0.88);
   }
   return f;
 }

@@ -16,6 +16,7 @@
 #include "miniapps/common/simulation.hpp"
 #include "physics/immersed/fractional_step.hpp"
 #include "physics/immersed/manufactured_poisson.hpp"
+#include "physics/immersed/surface_force.hpp"
 
 namespace tb::immersed {
 
@@ -51,6 +52,8 @@ class FlowSimulation final : public harness::Simulation {
   const ImmersedFlow& flow() const { return *flow_; }
   // Drag coefficient of a sphere body, NaN for other bodies.
   double drag() const;
+  // The force on a sphere body (its stencils built on first use: the sphere does not move).
+  SurfaceForce sphere_surface_force(const Sphere& sphere) const;
 
  private:
   IbSlab slab_;
@@ -61,6 +64,7 @@ class FlowSimulation final : public harness::Simulation {
   double last_divergence_ = 0.0;
   harness::PvdSeries fields_, surfaces_;
   bool warned_no_vtk_ = false;
+  mutable std::unique_ptr<SphereDrag> drag_;
 };
 
 class PoissonSimulation final : public harness::Simulation {

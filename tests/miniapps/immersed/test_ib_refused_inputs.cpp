@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "../refused_run.hpp"
 #include "../run_files.hpp"
@@ -82,7 +84,11 @@ TEST(IbRefusedInput, BodyKeys) {
                  {"--set: body.file: given", "allowed an existing regular file", "not a regular file"});
   expect_refused(ib_app(), {"--set", "flow.u_x=0"}, out_dir("stream"),
                  {"--set: flow.u_x: given 0, allowed a free stream that does not vanish"});
-  expect_refused(ib_app(), {"--set", "bc.xmax=inflow"}, out_dir("outflow"),
+  // The default's sides are outflows but for xmin: every one set to inflow.
+  std::vector<std::string> no_outflow;
+  for (const char* side : {"xmax", "ymin", "ymax", "zmin", "zmax"})
+    no_outflow.insert(no_outflow.end(), {"--set", std::string("bc.") + side + "=inflow"});
+  expect_refused(ib_app(), no_outflow, out_dir("outflow"),
                  {"--set: bc.xmax: given \"inflow\", allowed \"outflow\" on at least one side"});
 }
 
