@@ -10,7 +10,10 @@ DefineConstant[
   h_near = {0.03, Name "triangle size next to the airfoil"},
   h_far = {8, Name "triangle size at the far field"},
   r_far = {60, Name "far-field radius (chords)"},
-  bl_quads = {1, Name "1: quadrilateral boundary layer, 0: triangles there too"}
+  bl_quads = {1, Name "1: quadrilateral boundary layer, 0: triangles there too"},
+  h_wake = {0, Name "triangle size in the near wake (0: no wake refinement)"},
+  wake_length = {1, Name "length of the refined wake behind the trailing edge (chords)"},
+  wake_half_width = {0.12, Name "half width of the refined wake (chords)"}
 ];
 
 // Closed trailing edge: the last coefficient -0.1036 instead of -0.1015.
@@ -69,7 +72,23 @@ Field[3].SizeMin = h_near;
 Field[3].SizeMax = h_far;
 Field[3].DistMin = bl_thickness;
 Field[3].DistMax = r_far;
-Background Field = 3;
+If (h_wake > 0)
+  // The near wake, where the separated boundary layer leaves the trailing edge:
+  // triangles of size h_wake in a box behind it, growing to the field above.
+  Field[4] = Box;
+  Field[4].VIn = h_wake;
+  Field[4].VOut = h_far;
+  Field[4].XMin = 0.9;
+  Field[4].XMax = 1 + wake_length;
+  Field[4].YMin = -wake_half_width;
+  Field[4].YMax = wake_half_width;
+  Field[4].Thickness = 0.3;
+  Field[5] = Min;
+  Field[5].FieldsList = {3, 4};
+  Background Field = 5;
+Else
+  Background Field = 3;
+EndIf
 Mesh.MeshSizeExtendFromBoundary = 0;
 Mesh.MeshSizeFromCurvature = 0;
 
