@@ -3,13 +3,16 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/input_limit.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/spec.hpp"
 #include "solvers/systems/autopilot_spec.hpp"
@@ -34,7 +37,7 @@ std::string type_name(KeyType t) {
 
 std::string unknown_key(const CaseSchema& schema, const std::string& key) {
   const std::string near = nearest_name(key, schema.names());
-  return "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+  return "unknown key '" + cut_value(key) + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
          "; run with --help for every key";
 }
 
@@ -45,13 +48,67 @@ std::string shortest(double v) {
   return std::string(buf, end);
 }
 
+// The text of a case file, line by line, to quote a number as it is written.
+class SourceLines {
+ public:
+  explicit SourceLines(std::string_view text) {
+    for (std::size_t at = 0; at <= text.size();) {
+      const std::size_t end = std::min(text.find('\n', at), text.size());
+      lines_.push_back(text.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  // The token that starts at a node's position ("1e-400" of "dt = 1e-400 # ..."), "" when unknown.
+  std::string token_at(const toml::source_position& p) const {
+    if (p.line == 0 || p.line > lines_.size() || p.column == 0) return {};
+    const std::string_view line = lines_[p.line - 1];
+    if (p.column > line.size()) return {};
+    const std::size_t begin = p.column - 1;
+    std::size_t end = begin;
+    while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '.' ||
+                                 line[end] == '_' || line[end] == '+' || line[end] == '-'))
+      ++end;
+    return std::string(line.substr(begin, end - begin));
+  }
+
+ private:
+  std::vector<std::string_view> lines_;
+};
+
+// A TOML float as it is written, when that text is the number toml++ read or
+// no double at all (1e-400, 1e400: toml++ reads 0 and inf, which would be
+// refused, or accepted, as values the file does not hold); else its value.
+std::string float_text(double value, const std::string& token) {
+  std::string t;
+  for (char c : token)
+    if (c != '_') t.push_back(c);
+  if (!t.empty() && t.front() == '+') t.erase(0, 1);
+  double parsed = 0.0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), parsed);
+  if (!t.empty() && p == t.data() + t.size() &&
+      (ec == std::errc::result_out_of_range || (ec == std::errc() && parsed == value)))
+    return t;
+  return shortest(value);
+}
+
 // A TOML value node as the text --set would have given.
-std::string node_text(const toml::node& n) {
+std::string node_text(const toml::node& n, const SourceLines* source = nullptr) {
   if (auto v = n.as_string()) return v->get();
   if (auto v = n.as_integer()) return std::to_string(v->get());
   if (auto v = n.as_boolean()) return v->get() ? "true" : "false";
-  if (auto v = n.as_floating_point()) return shortest(v->get());
+  if (auto v = n.as_floating_point())
+    return source ? float_text(v->get(), source->token_at(n.source().begin)) : shortest(v->get());
   return {};
+}
+
+// What a TOML node is, for a refusal that cannot quote it as a value.
+std::string node_kind(const toml::node& n) {
+  if (n.is_array()) return "an array";
+  if (n.is_table()) return "a table";
+  if (n.is_date()) return "a date";
+  if (n.is_time()) return "a time";
+  if (n.is_date_time()) return "a date-time";
+  return "a value of another type";
 }
 
 // "solver.<system>.autopilot" -> "solver.<system>"; "" for any other key.
@@ -87,8 +144,19 @@ std::string autopilot_text(const toml::table& t, const std::string& path) {
   return out + ")";
 }
 
-// A value as an error message quotes it: text in quotes, numbers as they are.
-std::string shown(KeyType t, const std::string& value) { return t == KeyType::text ? "\"" + value + "\"" : value; }
+// A value as an error message quotes it: text in quotes (cut when long),
+// numbers as they are (a canonical number is short).
+std::string shown(KeyType t, const std::string& value) { return t == KeyType::text ? quoted_value(value) : value; }
+
+// The double of a canonical real value, or of a numeric bound's operand: from_chars
+// reads every double, subnormal ones included (std::stod refuses those).
+double read_double(const std::string& text) {
+  double v = 0.0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size())
+    throw Error("internal: '" + cut_value(text) + "' is not the canonical text of a number");
+  return v;
+}
 
 std::string shown_names(const std::vector<std::string>& names) {
   std::string out;
@@ -149,7 +217,7 @@ void check_domain(const CaseKey& key, const std::string& value, bool files) {
                  (why.empty() ? "" : " (" + why + ")"));
   };
   if (d.min || d.max) {
-    const double v = std::stod(value);  // canonical: parses
+    const double v = read_double(value);  // canonical: parses
     if (d.min && (d.min_open ? !(v > *d.min) : !(v >= *d.min))) throw refuse();
     if (d.max && (d.max_open ? !(v < *d.max) : !(v <= *d.max))) throw refuse();
   }
@@ -208,20 +276,32 @@ std::string CaseSchema::help() const {
 }
 
 std::string canonical_value(const CaseKey& key, std::string_view text) {
-  auto bad = [&] { return Error(key.name + ": given \"" + std::string(text) + "\", allowed " + type_name(key.type)); };
+  auto bad = [&](const std::string& why = "") {
+    return Error(key.name + ": given " + quoted_value(text) + ", allowed " + type_name(key.type) +
+                 (why.empty() ? "" : " (" + why + ")"));
+  };
   const char* b = text.data();
   const char* e = text.data() + text.size();
   switch (key.type) {
     case KeyType::integer: {
       long v;
       auto [p, ec] = std::from_chars(b, e, v);
+      if (ec == std::errc::result_out_of_range && p == e) throw bad("from -2^63 to 2^63 - 1");
       if (ec != std::errc() || p != e) throw bad();
       return std::to_string(v);
     }
     case KeyType::real: {
       double v;
       auto [p, ec] = std::from_chars(b, e, v);
-      if (ec != std::errc() || p != e || !std::isfinite(v)) throw bad();
+      if (ec == std::errc::result_out_of_range && p == e) {
+        // No double: too large, or too small to be told from 0 (strtod says which).
+        const double rounded = std::strtod(std::string(text).c_str(), nullptr);
+        throw bad(std::abs(rounded) > 1.0 ? "a double: at most 1.8e308 in magnitude"
+                                          : "a double: " + std::string(text) +
+                                                " is below the smallest positive double, 4.9e-324; write 0 for zero");
+      }
+      if (ec != std::errc() || p != e) throw bad();
+      if (!std::isfinite(v)) throw bad("a finite one");
       return shortest(v);
     }
     case KeyType::boolean:
@@ -247,9 +327,13 @@ void CaseConfig::load_toml(const std::string& path) {
     throw Error(path + ": the case file: given " +
                 (std::filesystem::is_directory(status) ? "a directory" : "a file that is not a regular file") +
                 ", allowed a regular TOML file");
+  // Read with the input limit (a NUL byte refused at its line), then parsed
+  // from memory, whose lines quote the numbers as written.
+  const std::string text = read_input_file(path, "case file", InputContent::text);
+  const SourceLines source(text);
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     const long line = long(e.source().begin.line);
     if (line == 0) throw Error(path + ": cannot read the case file: " + std::string(e.description()));
@@ -277,12 +361,15 @@ void CaseConfig::load_toml(const std::string& path) {
       }
       const CaseKey* spec = schema_.find(key);
       if (!spec) throw ParseError(path, line, unknown_key(schema_, key));
-      if (!type_matches(spec->type, node))
+      if (!type_matches(spec->type, node)) {
+        const std::string text = node_text(node, &source);
+        const std::string given = node.is_string() ? quoted_value(text) : text.empty() ? node_kind(node) : text;
         throw ParseError(path, line,
-                         key + ": given " + (node.is_string() ? "\"" + node_text(node) + "\"" : node_text(node)) +
-                             ", allowed " + type_name(spec->type) + " (the key must be " + type_name(spec->type) + ")");
+                         key + ": given " + given + ", allowed " + type_name(spec->type) + " (the key must be " +
+                             type_name(spec->type) + ")");
+      }
       try {
-        const std::string value = canonical_value(*spec, node_text(node));
+        const std::string value = canonical_value(*spec, node_text(node, &source));
         check_domain(*spec, value);
         values_[key] = value;
         origins_[key] = path + ":" + std::to_string(line);
@@ -344,11 +431,21 @@ const CaseKey& CaseConfig::require(const std::string& key) const {
 
 long CaseConfig::integer(const std::string& key) const {
   require(key);
-  return std::stol(values_.at(key));
+  const std::string& text = values_.at(key);
+  long v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size())
+    throw Error("internal: " + key + " holds " + quoted_value(text) + ", not an integer");
+  return v;
 }
 double CaseConfig::real(const std::string& key) const {
   require(key);
-  return std::stod(values_.at(key));
+  return read_double(values_.at(key));
+}
+
+bool CaseConfig::differs_from_default(const std::string& key) const {
+  const CaseKey& k = require(key);
+  return values_.at(key) != canonical_value(k, k.default_value);
 }
 bool CaseConfig::boolean(const std::string& key) const {
   require(key);

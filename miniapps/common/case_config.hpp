@@ -83,6 +83,11 @@ class CaseConfig {
   // "KEY = VALUE (ORIGIN)", or "(the default)": another key a cross-key refusal names.
   std::string key_and_value(const std::string& key) const;
 
+  // Whether the key's value is other than its default (given or not): a key
+  // that a setting ignores is refused only then (a case written by a run
+  // holds every key, at its default where nothing set it).
+  bool differs_from_default(const std::string& key) const;
+
   long integer(const std::string& key) const;
   double real(const std::string& key) const;
   bool boolean(const std::string& key) const;

@@ -217,7 +217,7 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     } catch (const std::exception& e) {
       refusal = e.what();
     }
-    if (start_up_refusal(app, refusal)) return 2;
+    if (start_up_refusal(app, bounded_message(refusal))) return 2;
     const RunOptions& o = inputs->options;
     CaseConfig& config = inputs->config;
     const fs::path& out_dir = inputs->out_dir;

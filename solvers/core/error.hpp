@@ -3,6 +3,7 @@
 // print a single clear message and exit non-zero instead of crashing.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tb {
 
@@ -32,6 +33,33 @@ class ParseError : public Error {
   std::string file_;
   long line_;
 };
+
+// A value as a message shows it: cut to its first 60 characters and its
+// length when longer than 100, so that a message never echoes a 50 MB value
+// whole; quoted_value() puts it in double quotes, "" when empty, so that an empty
+// value never shows as nothing.
+inline std::string cut_value(std::string_view value) {
+  if (value.size() <= 100) return std::string(value);
+  std::string out(value.substr(0, 60));
+  out.append("... (").append(std::to_string(value.size())).append(" characters)");
+  return out;
+}
+inline std::string quoted_value(std::string_view value) {
+  std::string out(1, '"');
+  if (value.size() <= 100) return out.append(value).append(1, '"');
+  out.append(value.substr(0, 60)).append("...\" (").append(std::to_string(value.size())).append(" characters)");
+  return out;
+}
+
+// A whole message bounded alike (its head and its tail kept), for the last
+// line a program prints: whatever value a message quotes, it stays readable.
+inline std::string bounded_message(std::string_view message) {
+  constexpr std::size_t head = 2000, tail = 500;
+  if (message.size() <= head + tail + 100) return std::string(message);
+  std::string out(message.substr(0, head));
+  out.append(" [... ").append(std::to_string(message.size() - head - tail)).append(" characters left out ...] ");
+  return out.append(message.substr(message.size() - tail));
+}
 
 }  // namespace tb
 

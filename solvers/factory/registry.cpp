@@ -90,7 +90,8 @@ bool valid_value(const ParamInfo& p, const std::string& v) {
 
 [[noreturn]] void refuse(const std::string& spec, const std::string& who, const std::string& key,
                          const std::string& given, const std::string& allowed) {
-  throw Error("spec '" + spec + "': " + who + "." + key + ": given " + given + ", allowed " + allowed);
+  throw Error("spec '" + cut_value(spec) + "': " + who + "." + key + ": given " + cut_value(given) + ", allowed " +
+              allowed);
 }
 
 ParamValues validate(const std::string& spec, const std::string& who, const std::vector<ParamInfo>& info,
@@ -103,7 +104,7 @@ ParamValues validate(const std::string& spec, const std::string& who, const std:
     auto it = std::find_if(info.begin(), info.end(), [&key = key](const ParamInfo& p) { return p.name == key; });
     if (it == info.end()) {
       const std::string near = nearest_name(key, names);
-      throw Error("spec '" + spec + "': " + who + " has no parameter '" + key + "'" +
+      throw Error("spec '" + cut_value(spec) + "': " + who + " has no parameter '" + cut_value(key) + "'" +
                   (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                   "; allowed: " + (names.empty() ? "none" : join(names)));
     }
@@ -129,7 +130,7 @@ std::vector<std::string> names_of(const std::vector<Entry>& entries) {
 
 std::string unknown(const std::string& kind, const std::string& name, const std::vector<std::string>& allowed) {
   const std::string near = nearest_name(name, allowed);
-  return "unknown " + kind + " '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+  return "unknown " + kind + " '" + cut_value(name) + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
          "; allowed: " + join(allowed);
 }
 
@@ -157,7 +158,7 @@ auto building(const std::string& spec, Make make) -> decltype(make()) {
   try {
     return make();
   } catch (const Error& e) {
-    throw Error("spec '" + spec + "': " + e.what());
+    throw Error("spec '" + cut_value(spec) + "': " + e.what());
   }
 }
 
@@ -230,7 +231,7 @@ std::vector<std::string> Registry::complete_solver_names() const { return names_
 std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
   const SolverSpec spec = parse_spec(text);
   if (spec.components.size() > 2)
-    throw Error("spec '" + spec.text + "': at most one '+' (a Krylov method + a preconditioner)");
+    throw Error("spec '" + cut_value(spec.text) + "': at most one '+' (a Krylov method + a preconditioner)");
   const SpecComponent& kc = spec.components[0];
   if (const CompleteSolverEntry* ce = find_entry(complete_, kc.name)) return make_complete(*ce, spec);
   const KrylovEntry* ke = find_entry(krylov_, kc.name);
@@ -240,7 +241,7 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
     std::string msg = unknown("Krylov method", kc.name, solvers);
     if (find_entry(precond_, kc.name))
       msg += "; '" + kc.name + "' is a preconditioner: write e.g. richardson+" + kc.name;
-    throw Error("spec '" + spec.text + "': " + msg);
+    throw Error("spec '" + cut_value(spec.text) + "': " + msg);
   }
   const ParamValues kp = validate(spec.text, ke->name, ke->params, kc);
   const StopCriteria stop = stop_criteria(kp);
@@ -250,7 +251,8 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
   if (spec.components.size() == 2) {
     const SpecComponent& pc = spec.components[1];
     pe = find_entry(precond_, pc.name);
-    if (!pe) throw Error("spec '" + spec.text + "': " + unknown("preconditioner", pc.name, preconditioner_names()));
+    if (!pe)
+      throw Error("spec '" + cut_value(spec.text) + "': " + unknown("preconditioner", pc.name, preconditioner_names()));
     pp = validate(spec.text, pe->name, pe->params, pc);
   }
   auto method = building(spec.text, [&] { return ke->make(kp, stop); });
@@ -262,7 +264,7 @@ std::unique_ptr<LinearSolver> Registry::make(std::string_view text) const {
 std::unique_ptr<KrylovMethod> Registry::make_method(const std::string& spec, const SpecComponent& c,
                                                     Backend* backend) const {
   const KrylovEntry* ke = find_entry(krylov_, c.name);
-  if (!ke) throw Error("spec '" + spec + "': " + unknown("Krylov method", c.name, krylov_names()));
+  if (!ke) throw Error("spec '" + cut_value(spec) + "': " + unknown("Krylov method", c.name, krylov_names()));
   const ParamValues kp = validate(spec, ke->name, ke->params, c);
   if (backend) *backend = parse_backend(kp.text("backend"));
   return building(spec, [&] { return ke->make(kp, stop_criteria(kp)); });
@@ -270,7 +272,7 @@ std::unique_ptr<KrylovMethod> Registry::make_method(const std::string& spec, con
 
 ParamValues Registry::preconditioner_parameters(const std::string& spec, const SpecComponent& c) const {
   const PreconditionerEntry* pe = find_entry(precond_, c.name);
-  if (!pe) throw Error("spec '" + spec + "': " + unknown("preconditioner", c.name, preconditioner_names()));
+  if (!pe) throw Error("spec '" + cut_value(spec) + "': " + unknown("preconditioner", c.name, preconditioner_names()));
   return validate(spec, pe->name, pe->params, c);
 }
 
@@ -281,7 +283,7 @@ std::unique_ptr<Preconditioner> Registry::make_preconditioner(const std::string&
 
 std::unique_ptr<LinearSolver> Registry::make_complete(const CompleteSolverEntry& e, const SolverSpec& spec) const {
   if (spec.components.size() > 1)
-    throw Error("spec '" + spec.text + "': " + e.name +
+    throw Error("spec '" + cut_value(spec.text) + "': " + e.name +
                 " is a complete solver with its own preconditioner; write it without '+'");
   const ParamValues p = validate(spec.text, e.name, e.params, spec.components[0]);
   const Backend backend = parse_backend(p.text("backend"));
@@ -336,6 +338,9 @@ std::string nearest_name(std::string_view word, const std::vector<std::string>& 
   std::string best;
   std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const auto& c : candidates) {
+    // The distance is at least the difference of the lengths: a word far
+    // longer than a name (a 50 MB value) is compared with none.
+    if ((word.size() > c.size() ? word.size() - c.size() : c.size() - word.size()) >= best_d) continue;
     std::vector<std::size_t> prev(c.size() + 1), cur(c.size() + 1);
     for (std::size_t j = 0; j <= c.size(); ++j) prev[j] = j;
     for (std::size_t i = 1; i <= word.size(); ++i) {

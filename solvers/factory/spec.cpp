@@ -90,7 +90,7 @@ class SpecParser {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error("spec '" + std::string(text_) + "', column " + std::to_string(pos_ + 1) + ": " + what);
+    throw Error("spec '" + cut_value(text_) + "', column " + std::to_string(pos_ + 1) + ": " + what);
   }
 
   std::string_view text_;
