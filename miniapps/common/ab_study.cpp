@@ -27,7 +27,7 @@ std::vector<StudyRow> study_rows(const std::string& label, const LoopSettings& s
     std::size_t row = 0;
     if (name.rfind("shadow", 0) == 0) row = std::stoul(name.substr(6));
     SolverTotals& into = rows.at(row).totals;
-    into.solves += t.solves, into.iterations += t.iterations, into.failures += t.failures;
+    into.solves += t.solves, into.iterations += t.iterations, into.failures += t.failures, into.at_limit += t.at_limit;
     into.setup_seconds += t.setup_seconds, into.solve_seconds += t.solve_seconds;
   }
   return rows;

@@ -121,9 +121,17 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
                    r.stop_reason.c_str());
     return 1;
   }
-  std::printf("%s: %ld steps%s, %ld failed solves, %.3f s; results in %s\n", app.name.c_str(), r.last_step,
-              r.steady ? " (steady state reached)" : (r.unconverged ? " (NOT CONVERGED)" : ""), failures,
-              r.wall_seconds, s.out_dir.c_str());
+  const long at_limit = rows.front().totals.at_limit;
+  const std::string accepted = at_limit > 0 ? ", " + std::to_string(at_limit) +
+                                                  " accepted at their iteration limit (inexact Newton-Krylov steps "
+                                                  "with a smaller residual)"
+                                            : "";
+  const std::string threads = r.threads_least == r.threads_most
+                                  ? std::to_string(r.threads_most)
+                                  : std::to_string(r.threads_least) + "-" + std::to_string(r.threads_most);
+  std::printf("%s: %ld steps%s, %ld failed solves%s, %.3f s on %s thread%s; results in %s\n", app.name.c_str(),
+              r.last_step, r.steady ? " (steady state reached)" : (r.unconverged ? " (NOT CONVERGED)" : ""), failures,
+              accepted.c_str(), r.wall_seconds, threads.c_str(), r.threads_most == 1 ? "" : "s", s.out_dir.c_str());
   if (r.unconverged && speaks)
     std::fprintf(stderr,
                  "%s: note: not converged in %ld steps (\"converged\": false in summary.json; raise run.steps, or "

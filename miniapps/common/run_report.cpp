@@ -20,6 +20,7 @@ void write_totals(JsonWriter& w, std::string_view key, const SolverTotals& t) {
       .value("solves", (long long)t.solves)
       .value("iterations", (long long)t.iterations)
       .value("failures", (long long)t.failures)
+      .value("accepted_at_limit", (long long)t.at_limit)
       .value("setup_seconds", t.setup_seconds)
       .value("solve_seconds", t.solve_seconds)
       .end_object();
@@ -138,13 +139,22 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
                    const RunResult& r) {
   JsonWriter w;
   w.begin_object().value("app", s.app);
-  write(w, describe_machine());
+  // The machine's host_threads as the steps' most, not the count of the
+  // moment the summary is written (the team follows the load).
+  Machine machine = describe_machine();
+  if (r.threads_most > 0) machine.host_threads = r.threads_most;
+  write(w, machine);
   w.value("steps", (long long)r.last_step)
       .value("steady_state_reached", r.steady)
       .value("converged", !r.unconverged && r.stop_reason.empty())
       .value("stop_reason", r.stop_reason)
       .value("wall_seconds", r.wall_seconds)
       .value("threads", threading::describe());
+  // The host threads the steps ran on, least and most (the policy follows the load).
+  w.begin_array("threads_in_steps")
+      .value("", (long long)r.threads_least)
+      .value("", (long long)r.threads_most)
+      .end_array();
   // Where the time of this run's steps went (seconds, summed over its steps).
   w.begin_object("time_split");
   for (const auto& [key, seconds] : r.split.entries()) w.value(key, seconds);

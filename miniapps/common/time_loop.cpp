@@ -250,6 +250,10 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   for (long step = first; step <= s.steps; ++step) {
     clock.enter(systems::Account::harness);
     threading::adapt_to_load();
+    const int threads = threading::budget();
+    result.threads_least = result.threads_least == 0 ? threads : std::min(result.threads_least, threads);
+    result.threads_most = std::max(result.threads_most, threads);
+    const std::string at_step = " of step " + std::to_string(step);
     solvers.begin_step(step);
     StepResult res;
     clock.enter(systems::Account::physics);

@@ -111,6 +111,9 @@ struct RunResult {
   double peak_rss_loop_mib =
       std::nan("");                    // this process's peak resident memory at the end of the steps (before output)
   double peak_rss_mib = std::nan("");  // ... at the end of the run
+  // The host threads the steps ran on, least and most (the team follows the
+  // load from step to step: threading::adapt_to_load); 0 without a step.
+  int threads_least = 0, threads_most = 0;
 };
 
 // Runs (or, with settings.restart, resumes) one simulation: steps.csv, one
@@ -132,7 +135,10 @@ inline constexpr const char* exit_status_rule =
     "  0  the run did what was asked: every step, or up to its steady state, every solve accepted;\n"
     "     whether a steady case reached its steady state is \"converged\" in summary.json\n"
     "  1  a failure: a step stopped the run (a state no longer physical, a step the physics could\n"
-    "     not complete) or a solve failed (summary.json: stop_reason, the solvers' failures)\n"
+    "     not complete), a solve failed (summary.json: stop_reason, the solvers' failures; a solve\n"
+    "     that stops at its iteration limit with a smaller residual, on a system that accepts it as\n"
+    "     an inexact Newton-Krylov step, is no failure: accepted_at_limit), or an output could not\n"
+    "     be written (the path named)\n"
     "  2  refused input or usage, before anything is written (the message names the key, file or option)\n";
 
 // main() of a miniapp. Returns the exit status (exit_status_rule).

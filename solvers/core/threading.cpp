@@ -161,13 +161,15 @@ std::string describe() {
   std::string s = wait ? std::string(wait) + " waits" : std::string("libgomp's default (spinning) waits");
   s += process_environment::set_by_program("OMP_WAIT_POLICY") ? " (set by the program)"
                                                               : (wait ? " (set by the user)" : "");
-  const int b = budget();
-  s += ", " + std::to_string(b) + " of " + std::to_string(usable_cpus()) + " threads";
+  // The rule, not the count of the moment: the count follows the load, so a
+  // count printed at start-up and one written at the end would disagree.
   if (user_fixed_count())
-    s += fixed_by_program.load() ? " (fixed by the program)" : " (OMP_NUM_THREADS)";
+    s += ", " + std::to_string(budget()) + " threads" +
+         (fixed_by_program.load() ? " (fixed by the program)" : " (OMP_NUM_THREADS)");
   else
-    s += " (" + std::to_string(state().others.load()) + " other runnable tasks, " + std::to_string(ranks_on_node()) +
-         " rank(s) on this node)";
+    s += ", 1 to " + std::to_string(std::max(1, usable_cpus() / std::max(1, ranks_on_node()))) +
+         " threads, the idle cores of " + std::to_string(usable_cpus()) + " shared by " +
+         std::to_string(ranks_on_node()) + " rank(s) on this node, followed as the load changes";
   return s;
 }
 

@@ -43,7 +43,9 @@ void fix_threads(int n);
 int ranks_on_node();
 
 // The policy in force, for the options a program prints and for summaries:
-// "passive waits (set by tb), 1 of 2 threads (1 other runnable task)".
+// "passive waits (set by the program), 1 to 2 threads, the idle cores of 2
+// shared by 1 rank(s) on this node, followed as the load changes"; the same
+// text whenever it is asked (the counts a run used are the run's to report).
 std::string describe();
 
 // The budget for `cpus` usable cores, `others` other runnable tasks and `ranks`

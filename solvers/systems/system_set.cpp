@@ -21,6 +21,7 @@ void SolverTotals::add(const SolveStats& s, bool accepted) {
   ++solves;
   iterations += s.iterations;
   failures += accepted ? 0 : 1;
+  at_limit += accepted && !s.converged() ? 1 : 0;
   setup_seconds += s.setup_seconds;
   solve_seconds += s.solve_seconds;
 }
@@ -278,9 +279,11 @@ SolveStats SystemSet::driver_solved(System& sys, SolveStats st, const std::strin
   return st;
 }
 
-// An outer iteration's preconditioner solve at its iteration limit is the outer iteration's to judge.
+// Only a failed solve (the record just pushed, not accepted) is reported:
+// SolverTotals' one rule for a solve at its limit. An outer iteration's
+// preconditioner solve is the outer iteration's to judge.
 void SystemSet::warn_unconverged(const System& sys, const SolveStats& st) const {
-  if (!st.converged() && options_.speaks && !sys.preconditions)
+  if (!driver_records_.back().accepted && options_.speaks && !sys.preconditions)
     std::fprintf(stderr, "%s: step %ld: the %s solve did not converge: %s\n", options_.program.c_str(), step_,
                  sys.declaration.name.c_str(), st.line().c_str());
 }

@@ -37,8 +37,8 @@ struct SystemSetOptions {
   // drivers are make_partitioned_solver's, and autopilots and shadows,
   // one-process studies, are refused.
   bool decomposed = false;
-  // A driver solve that did not converge (and does not precondition an outer
-  // iteration) is reported on stderr by a process that speaks, as
+  // A driver solve that failed (not accepted: SolverTotals; and does not
+  // precondition an outer iteration) is reported on stderr by a process that speaks, as
   //   PROGRAM: step N: the SYSTEM solve did not converge: STATS
   std::string program = "tb";
   bool speaks = true;
@@ -111,7 +111,7 @@ class SystemSet final : public SystemRegistry, public LinearSystems {
                    const Generations* by);
   // A device-written system that goes through the host (an autopilot, shadows, checksums or a dump).
   bool through_host(const System& sys) const;
-  // Records the driver's solve and says when it did not converge.
+  // Records the driver's solve and says when it failed (not accepted: SolverTotals).
   SolveStats driver_solved(System& sys, SolveStats st, const std::string& checksum);
   void warn_unconverged(const System& sys, const SolveStats& st) const;
 

@@ -12,6 +12,7 @@
 #include "miniapps/common/rank_counts.hpp"
 #include "miniapps/common/solver_check.hpp"
 #include "miniapps/common/time_loop.hpp"
+#include "refused_run.hpp"
 #include "run_files.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
@@ -309,6 +310,24 @@ TEST(TimeLoop, AStateKeptByTheSimulationLeavesTheSameLastGoodState) {
   EXPECT_LE(saves[1], 1);             // the state before the first step at most
 }
 
+// The console's thread line and summary.json's "threads" are one text (the
+// policy); the counts the steps ran on are threads_in_steps.
+TEST(TimeLoop, OneThreadDescription) {
+  const fs::path out = fresh_dir("threads");
+  const test::CapturedRun r =
+      test::run_captured(decay_app(), {"--steps", "2", "--set", "run.progress=false", "--out", out.string()});
+  ASSERT_EQ(r.status, 0) << r.error;
+  const auto at = r.output.find("  threads: ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string line = r.output.substr(at + 11, r.output.find('\n', at) - at - 11);
+  std::ifstream summary(out / "summary.json");
+  std::stringstream text;
+  text << summary.rdbuf();
+  EXPECT_NE(text.str().find("\"threads\": \"" + line + "\""), std::string::npos) << line << "\n" << text.str();
+  EXPECT_NE(text.str().find("\"threads_in_steps\": ["), std::string::npos);
+  fs::remove_all(out);
+}
+
 TEST(TimeLoop, NonFiniteValuesStopTheRunAtOnce) {
   const fs::path out = fresh_dir("nan");
   CaseConfig config(make_schema(decay_app()));
@@ -366,11 +385,20 @@ TEST(TimeLoop, AnIterationLimitedSolveThatReducedTheResidualIsAcceptedWhereTheSy
   a.steady_tol = 0.0;  // never steady
   LoopSettings s = settings(out, 5);
   s.driver_specs = {{"heat", "richardson(maxit=1,rtol=1e-10)+jacobi"}};
+  testing::internal::CaptureStderr();
   const RunResult r = run_time_loop(a, config, s);
+  const std::string said = testing::internal::GetCapturedStderr();
   EXPECT_TRUE(r.stop_reason.empty()) << r.stop_reason;
   EXPECT_EQ(r.last_step, 5);
   EXPECT_EQ(r.totals.at("driver/heat").solves, 5);
   EXPECT_EQ(r.totals.at("driver/heat").failures, 0);
+  // One rule everywhere: accepted at the limit, counted so, and no "did not converge" line for it.
+  EXPECT_EQ(r.totals.at("driver/heat").at_limit, 5);
+  EXPECT_EQ(said.find("did not converge"), std::string::npos) << said;
+  std::ifstream summary(out / "summary.json");
+  std::stringstream text;
+  text << summary.rdbuf();
+  EXPECT_NE(text.str().find("\"accepted_at_limit\": 5"), std::string::npos) << text.str();
   test::DecaySimulation b;
   b.inexact = true;
   b.steady_tol = 1e300;
