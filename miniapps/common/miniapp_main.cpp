@@ -44,7 +44,8 @@ CaseSchema make_schema(const MiniappDescription& app) {
               "checksum every solve's system in steps.csv (always on with --shadow or --dump-systems)"});
   schema.add({"run.max_growth", KeyType::real, "1e+06",
               "stop (exit 1) when a residual or state magnitude grows past this factor times its largest value "
-              "in the first 5 steps; 0 = no bound (non-finite values always stop the run)",
+              "in the run's first 5 steps (from step 2: those before it); 0 = no bound (non-finite values always "
+              "stop the run)",
               at_least(0)});
   schema.add({"run.max_failed_steps", KeyType::integer, "3",
               "stop (exit 1) after this many steps in a row with a failed solve; 0 = never", at_least(0)});

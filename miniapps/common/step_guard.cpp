@@ -20,15 +20,21 @@ std::string StepGuard::check_value(long step, const std::string& kind, const std
   const std::string what = "step " + std::to_string(step) + ": " + kind + " '" + name + "' ";
   if (!std::isfinite(value)) return what + "is not finite (" + number(value) + ")";
   const double v = std::abs(value);
-  double& ref = reference_[kind + name];
-  if (checked_ <= limits_.reference_steps) {
-    ref = std::max(ref, v);
-    return {};
-  }
-  if (limits_.max_growth > 0.0 && ref > 0.0 && v > limits_.max_growth * ref)
+  Reference& ref = reference_[kind + name];
+  // From the run's second step on, against the largest value of its first
+  // steps so far: a blow-up shows within a few steps, whatever came before.
+  if (limits_.max_growth > 0.0 && ref.largest > 0.0 && v > limits_.max_growth * ref.largest) {
+    const std::string steps = ref.first == ref.last
+                                  ? "step " + std::to_string(ref.first)
+                                  : "steps " + std::to_string(ref.first) + "-" + std::to_string(ref.last);
     return what + "= " + number(value) + " has grown past " + number(limits_.max_growth) +
-           " times its largest value in the first " + std::to_string(limits_.reference_steps) + " steps (" +
-           number(ref) + "; run.max_growth)";
+           " times its largest value in " + steps + " (" + number(ref.largest) + "; run.max_growth)";
+  }
+  if (checked_ <= limits_.reference_steps) {
+    if (ref.first == 0) ref.first = step;
+    ref.last = step;
+    ref.largest = std::max(ref.largest, v);
+  }
   return {};
 }
 

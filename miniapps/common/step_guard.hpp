@@ -1,8 +1,12 @@
 #pragma once
 // Stops a run as soon as its state is no longer physical (docs/harness.md,
-// "When a run stops early"): a residual or a state magnitude that is not finite
-// or has grown past max_growth times its size in the first steps, or driver
-// solves that failed max_failed_steps steps in a row. check() names the step, the quantity and the system.
+// "When a run stops early"): a residual (the physics' figures of a step:
+// residuals, the update, a drag coefficient) or a state magnitude that is not
+// finite or has grown past max_growth times its largest value in the run's
+// first steps (the first reference_steps, or those before this one: the bound
+// holds from the second step on), or driver solves that failed
+// max_failed_steps steps in a row. check() names the step, the quantity and
+// the system.
 #include <map>
 #include <string>
 #include <vector>
@@ -17,7 +21,7 @@ using systems::SolveRecord;
 struct GuardLimits {
   double max_growth = 1e6;    // 0: no growth bound
   long max_failed_steps = 3;  // 0: never stop for failed solves
-  long reference_steps = 5;   // the growth bound is relative to the largest value of these first steps
+  long reference_steps = 5;   // the growth bound is relative to the largest value of (at most) these first steps
 };
 
 class StepGuard {
@@ -34,7 +38,12 @@ class StepGuard {
 
   GuardLimits limits_;
   long checked_ = 0;  // steps checked in this run (a restart counts afresh)
-  std::map<std::string, double> reference_;
+  // Per quantity, its largest magnitude in the run's first steps, and which steps those were.
+  struct Reference {
+    double largest = 0.0;
+    long first = 0, last = 0;
+  };
+  std::map<std::string, Reference> reference_;
   long failed_in_a_row_ = 0;
 };
 

@@ -310,6 +310,22 @@ TEST(TimeLoop, AStateKeptByTheSimulationLeavesTheSameLastGoodState) {
   EXPECT_LE(saves[1], 1);             // the state before the first step at most
 }
 
+// From the second step on: a state that grows 10^7-fold in one step stops
+// the run at that step, against the largest value of the steps before it.
+TEST(TimeLoop, TheGrowthBoundHoldsFromTheSecondStep) {
+  const fs::path out = fresh_dir("grow2");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation sim;
+  sim.grow_from = 2;
+  sim.growth = 1e7;
+  const RunResult r = run_time_loop(sim, config, settings(out, 10));
+  EXPECT_EQ(r.last_step, 1);
+  EXPECT_NE(r.stop_reason.find("step 2: "), std::string::npos) << r.stop_reason;
+  EXPECT_NE(r.stop_reason.find("has grown past 1e+06 times its largest value in step 1 ("), std::string::npos)
+      << r.stop_reason;
+  fs::remove_all(out);
+}
+
 // The console's thread line and summary.json's "threads" are one text (the
 // policy); the counts the steps ran on are threads_in_steps.
 TEST(TimeLoop, OneThreadDescription) {
