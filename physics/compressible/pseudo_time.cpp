@@ -252,7 +252,12 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
   cfl_ = std::min(cfl_, settings_.cfl_max);
   if (rep.retries == 0) cfl_ = std::max(cfl_, settings_.cfl_min);
   rep.residual_norms = norms_;
-  rep.energy_drop = rep.residual_norms[3] / energy_reference_;
+  // A residual that started at zero (the start already solves the discrete
+  // equations: a uniform stream along straight slip walls) has nothing left
+  // to drop: its drop is 0, and converged() holds (0 <= rel_tol * 0).
+  rep.energy_drop = energy_reference_ > 0.0       ? rep.residual_norms[3] / energy_reference_
+                    : rep.residual_norms[3] > 0.0 ? std::numeric_limits<double>::infinity()
+                                                  : 0.0;
   if (order_ < settings_.order && rep.energy_drop <= settings_.first_order_drop) {
     t0 = clock::now();
     order_ = settings_.order;
