@@ -1,6 +1,9 @@
 // Fuzz target: case files (TOML) against the schemas of the three miniapps.
 // The first byte picks the schema. A case that loads must write itself
-// (CaseConfig::to_toml) as a case that loads to the same text.
+// (CaseConfig::to_toml) as a case that loads to the same text, and must pass
+// or fail the miniapp's start-up cross-key checks (resolve_defaults,
+// check_case: magnitudes, grid sizes, memory, ignored keys) with a tb::Error.
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 
@@ -14,18 +17,39 @@
 
 namespace {
 
-const tb::harness::CaseSchema& schema(int which) {
+const tb::harness::MiniappDescription& app(int which) {
   auto make = [](std::vector<std::string> systems, std::function<void(tb::harness::CaseSchema&)> keys) {
     tb::harness::MiniappDescription app;
     app.systems = std::move(systems);
     app.declare_keys = std::move(keys);
-    return tb::harness::make_schema(app);
+    return app;
   };
-  static const tb::harness::CaseSchema schemas[3] = {
-      make({"momentum", "pressure"}, tb::incompressible::declare_case_keys),
-      make({"flow"}, tb::compressible::declare_case_keys),
-      make(tb::immersed::ib_systems, tb::immersed::declare_case_keys)};
+  static const std::array<tb::harness::MiniappDescription, 3> apps = [&] {
+    tb::harness::MiniappDescription incomp = make({"momentum", "pressure"}, tb::incompressible::declare_case_keys);
+    incomp.resolve_defaults = tb::incompressible::resolve_case_defaults;
+    incomp.check_case = tb::incompressible::check_case_keys;
+    tb::harness::MiniappDescription comp = make({"flow"}, tb::compressible::declare_case_keys);
+    comp.check_case = tb::compressible::check_case_keys;
+    tb::harness::MiniappDescription ib = make(tb::immersed::ib_systems, tb::immersed::declare_case_keys);
+    ib.check_case = tb::immersed::check_case_keys;
+    return std::array{incomp, comp, ib};
+  }();
+  return apps[which % 3];
+}
+
+const tb::harness::CaseSchema& schema(int which) {
+  static const tb::harness::CaseSchema schemas[3] = {tb::harness::make_schema(app(0)), tb::harness::make_schema(app(1)),
+                                                     tb::harness::make_schema(app(2))};
   return schemas[which % 3];
+}
+
+// The start-up checks on a case that loaded: refusals are tb::Error, anything else escapes.
+void check(int which, tb::harness::CaseConfig config) {
+  try {
+    if (app(which).resolve_defaults) app(which).resolve_defaults(config);
+    (void)app(which).check_case(config, false);
+  } catch (const tb::Error&) {
+  }
 }
 
 }  // namespace
@@ -39,6 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tb::harness::CaseConfig config(s);
     config.load_toml(path);
     written = config.to_toml();
+    check(data[0], config);
   } catch (const tb::Error&) {
     return 0;
   }

@@ -35,7 +35,7 @@ std::vector<StudyRow> study_rows(const std::string& label, const LoopSettings& s
 
 // One simulation per specification, each from the same initial state.
 int run_independent_study(const MiniappDescription& app, const CaseConfig& base, const RunOptions& o,
-                          const fs::path& out_dir) {
+                          const fs::path& out_dir, const std::vector<std::string>& notes) {
   std::vector<StudyRow> rows;
   bool failed = false;
   for (std::size_t k = 0; k <= o.ab.size(); ++k) {
@@ -48,6 +48,7 @@ int run_independent_study(const MiniappDescription& app, const CaseConfig& base,
         if (study.system.empty() || study.system == system) config.set("solver." + system, study.spec, "--ab");
     }
     LoopSettings s = settings_from(app, config, o, out_dir / label);
+    s.notes = notes;
     std::printf("  [%s] %s\n", label.c_str(), join_specs(s.driver_specs).c_str());
     std::fflush(stdout);
     auto sim = app.make(config);

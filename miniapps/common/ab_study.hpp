@@ -19,6 +19,6 @@ std::vector<StudyRow> study_rows(const std::string& label, const LoopSettings& s
 // Runs the baseline and every --ab specification; returns the exit status
 // (1 when any run failed a solve, stopped or did not converge).
 int run_independent_study(const MiniappDescription& app, const CaseConfig& base, const RunOptions& o,
-                          const std::filesystem::path& out_dir);
+                          const std::filesystem::path& out_dir, const std::vector<std::string>& notes = {});
 
 }  // namespace tb::harness

@@ -148,6 +148,7 @@ struct RunInputs {
   RunOptions options;
   CaseConfig config;
   fs::path out_dir;
+  std::vector<std::string> notes;  // the case checks' (MiniappDescription::check_case)
 };
 
 // run.backend = cuda: refused (tb::Error, so exit 2 before anything is
@@ -179,6 +180,7 @@ RunInputs read_inputs(const MiniappDescription& app, const CaseSchema& schema, i
   if (o.steps) config.set("run.steps", std::to_string(*o.steps), "--steps");
   if (o.backend) config.set("run.backend", *o.backend, "--backend");
   choose_backend(app, config);
+  if (app.resolve_defaults) app.resolve_defaults(config);
   config.check_files();
   const bool decomposed = decomposed_run(app, config);
   if (decomposed && (!o.shadow.empty() || !o.ab.empty() || !o.dump_steps.empty()))

@@ -195,6 +195,10 @@ void write_summary(const std::filesystem::path& out_dir, const LoopSettings& s, 
   for (const auto& [name, value] : r.figures_of_merit) w.value(name, value);
   w.end_object();
   write_autopilots(w, r.autopilots);
+  // What the start-up checks said of the case without refusing it (keys it ignores).
+  w.begin_array("notes");
+  for (const auto& note : s.notes) w.value("", note);
+  w.end_array();
   w.value("case", config.to_toml()).end_object();
   w.save((out_dir / "summary.json").string());
 }

@@ -33,10 +33,15 @@ struct MiniappDescription {
   // measurement the miniapp's documentation cites.
   std::map<std::string, std::string> gpu_specs;
   std::function<void(CaseSchema&)> declare_keys;  // the physics' own keys
+  // Defaults that depend on other keys, set (with their reason as the origin)
+  // where the case gives none, once every --set is in and before the checks;
+  // the case written beside the results holds what they resolved to.
+  std::function<void(CaseConfig&)> resolve_defaults;
   // Cross-key checks that need no mesh or grid, with whether the run splits
   // its domain over ranks: run at start-up on every rank before anything is
-  // printed (miniapp_main.cpp, read_inputs), so a refusal is one line.
-  std::function<void(const CaseConfig&, bool decomposed)> check_case;
+  // printed (miniapp_main.cpp, read_inputs), so a refusal is one line. Returns
+  // the notes the run prints once and keeps in summary.json (case_checks.hpp).
+  std::function<std::vector<std::string>(const CaseConfig&, bool decomposed)> check_case;
   std::function<std::unique_ptr<Simulation>(const CaseConfig&)> make;
   long default_steps = 100;  // default of run.steps (a steady solver may need more)
   // Under mpiexec the physics splits its domain over the ranks (docs/distributed.md):
@@ -69,6 +74,7 @@ struct LoopSettings {
   bool decomposed = false;
   int rank = 0, ranks = 1;                 // of a decomposed run
   double rss_at_start_mib = std::nan("");  // the process's resident memory as main() began (libraries, runtime)
+  std::vector<std::string> notes;          // the case checks' notes (keys the case ignores), for summary.json
 };
 
 // Where the steps' time went, summed over the steps of this run: the step

@@ -9,6 +9,7 @@
 #include "mesh/io/mesh_io.hpp"
 #include "mesh/mesh_graph.hpp"
 #include "mesh/reorder.hpp"
+#include "miniapps/common/case_checks.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::compressible {
@@ -43,15 +44,22 @@ void declare_case_keys(harness::CaseSchema& schema) {
               harness::one_of({"mirror", "pressure"})});
   schema.add({"boundary.wall_temperature", KeyType::real, "1", "temperature of isothermal walls over T_inf",
               harness::greater_than(0)});
-  schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number", harness::at_least(0)});
+  // Above 0: the state is scaled by the free stream's speed (its dynamic
+  // pressure normalises the forces, Re is on it); a gas at rest has no Cl or Cd.
+  schema.add({"flow.mach", KeyType::real, "0.38", "free-stream Mach number (> 0: the forces are scaled by its speed)",
+              harness::greater_than(0)});
   schema.add({"flow.alpha_deg", KeyType::real, "0", "angle of attack in degrees"});
   schema.add({"flow.gamma", KeyType::real, "1.4", "ratio of specific heats", harness::greater_than(1)});
   schema.add({"flow.reynolds", KeyType::real, "0",
               "Reynolds number on forces.reference_length; 0 = inviscid (Euler), else laminar Navier-Stokes",
               harness::at_least(0)});
   schema.add({"flow.prandtl", KeyType::real, "0.72", "Prandtl number (constant)", harness::greater_than(0)});
+  // A temperature in kelvin where Sutherland's law of air holds: a value in
+  // degrees Celsius (15 for 288.15 K) is refused rather than taken as 15 K.
   schema.add({"flow.t_inf_kelvin", KeyType::real, "288.15",
-              "free-stream temperature for Sutherland's law (S = 110.4 K)", harness::greater_than(0)});
+              "free-stream temperature in kelvin (not Celsius: 15 C is 288.15 K) for Sutherland's law of air (S = "
+              "110.4 K)",
+              harness::in_range(50, 5000)});
   schema.add({"flow.viscosity", KeyType::text, "sutherland",
               "viscosity law: sutherland (of the temperature, seed 001 §2) or constant (mu_inf everywhere, as "
               "benchmark cases such as the high-order workshop's NACA 0012 at Re 5000 prescribe)",
@@ -259,8 +267,62 @@ EulerSettings make_euler_settings(const harness::CaseConfig& config) {
   return s;
 }
 
-void check_case_keys(const harness::CaseConfig& config, bool decomposed) {
-  if (config.text("jacobian.form") != "exact") return;
+namespace {
+
+// The magnitudes of the free stream and the viscous terms (rho = 1, c = 1,
+// |u| = M, p = 1 / gamma): each within what double precision squares.
+void check_magnitudes(const harness::CaseConfig& config) {
+  const double mach = config.real("flow.mach"), gamma = config.real("flow.gamma");
+  harness::require_magnitude(config, "flow.mach", "the free stream's speed M", mach);
+  harness::require_magnitude(config, "flow.mach", "the free stream's kinetic energy M^2 / 2", 0.5 * mach * mach);
+  harness::require_magnitude(config, "flow.gamma", "the free stream's internal energy 1 / (gamma (gamma - 1))",
+                             1.0 / (gamma * (gamma - 1.0)));
+  harness::require_magnitude(config, "forces.reference_length", "the reference length",
+                             config.real("forces.reference_length"));
+  harness::require_magnitude(config, "boundary.wall_temperature", "the wall temperature over T_inf",
+                             config.real("boundary.wall_temperature"));
+  if (const double re = config.real("flow.reynolds"); re > 0.0)
+    harness::require_magnitude(config, "flow.reynolds", "the viscosity mu_inf = M L / Re",
+                               mach * config.real("forces.reference_length") / re,
+                               {"flow.mach", "forces.reference_length"});
+}
+
+// Keys a setting of the case does not read: noted when given.
+void note_ignored_keys(const harness::CaseConfig& config, bool decomposed, harness::CaseNotes& notes) {
+  const auto with = [&](const char* key) { return "; with " + config.key_and_value(key); };
+  const bool viscous = config.real("flow.reynolds") > 0.0;
+  for (const char* key : {"flow.prandtl", "flow.viscosity"})
+    harness::note_if_ignored(config, key, viscous, "the viscous flux's" + with("flow.reynolds"), notes);
+  harness::note_if_ignored(config, "flow.t_inf_kelvin", viscous && config.text("flow.viscosity") == "sutherland",
+                           "Sutherland's law's" + with("flow.reynolds") + with("flow.viscosity").substr(1), notes);
+  harness::note_if_ignored(config, "boundary.wall_temperature", !config.text("boundary.isothermal").empty(),
+                           "the isothermal walls'" + with("boundary.isothermal"), notes);
+  const bool second = config.integer("scheme.order") == 2;
+  for (const char* key : {"cfl.second_order", "converge.first_order_drop", "scheme.limiter"})
+    harness::note_if_ignored(config, key, second, "of the second-order scheme" + with("scheme.order"), notes);
+  harness::note_if_ignored(config, "scheme.limiter_k", second && config.text("scheme.limiter") == "venkatakrishnan",
+                           "Venkatakrishnan's limiter's" + with("scheme.limiter"), notes);
+  harness::note_if_ignored(config, "scheme.low_mach_cutoff", config.text("scheme.low_mach_fix") == "rieper",
+                           "the low-Mach fix's" + with("scheme.low_mach_fix"), notes);
+  const std::string& form = config.text("jacobian.form");
+  const bool matrix_free = form == "matrix_free" || form == "first_order_then_matrix_free";
+  for (const char* key :
+       {"jacobian.matrix_free_rtol", "jacobian.matrix_free_maxit", "jacobian.matrix_free_inner_maxit"})
+    harness::note_if_ignored(config, key, matrix_free, "the matrix-free form's" + with("jacobian.form"), notes);
+  harness::note_if_ignored(config, "jacobian.reuse", form != "exact",
+                           "of the assembled first-order Jacobian" + with("jacobian.form"), notes);
+  harness::note_if_ignored(config, "mesh.partition", decomposed,
+                           "how METIS splits the mesh over the ranks of a decomposed run, and this run is not one",
+                           notes);
+}
+
+}  // namespace
+
+harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decomposed) {
+  check_magnitudes(config);
+  harness::CaseNotes notes;
+  note_ignored_keys(config, decomposed, notes);
+  if (config.text("jacobian.form") != "exact") return notes;
   // The exact Jacobian differentiates the residual's own flux: another one named for it would do nothing.
   if (!config.text("jacobian.flux").empty())
     throw config.refusal("jacobian.flux", "empty with " + config.key_and_value("jacobian.form") +
@@ -270,6 +332,7 @@ void check_case_keys(const harness::CaseConfig& config, bool decomposed) {
         "jacobian.form",
         "first_order under mpiexec (the exact Jacobian's colouring takes the whole mesh: run it on one "
         "process, or with run.decompose = false)");
+  return notes;
 }
 
 PseudoTimeSettings make_pseudo_time_settings(const harness::CaseConfig& config) {

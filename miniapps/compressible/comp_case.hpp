@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mesh/graph/permutation.hpp"
+#include "miniapps/common/case_checks.hpp"
 #include "miniapps/common/case_config.hpp"
 #include "physics/compressible/boundary_conditions.hpp"
 #include "physics/compressible/euler_discretisation.hpp"
@@ -26,10 +27,13 @@ inline constexpr const char* gpu_flow_solver =
     "fgmres(restart=30,rtol=1e-1,maxit=10,backend=cuda)+async_bilu(build_sweeps=1,apply_sweeps=3)";
 
 void declare_case_keys(harness::CaseSchema& schema);
-// The start-up cross-key checks (MiniappDescription::check_case): the exact
-// Jacobian takes no jacobian.flux, and its colouring takes the whole mesh, so a
-// decomposed run refuses it.
-void check_case_keys(const harness::CaseConfig& config, bool decomposed);
+// The start-up cross-key checks (MiniappDescription::check_case): the free
+// stream's and the viscous terms' magnitudes within double precision; the
+// exact Jacobian takes no jacobian.flux, and its colouring takes the whole
+// mesh, so a decomposed run refuses it; notes for the keys the case's
+// settings do not read (the viscous keys of an inviscid case, the matrix-free
+// keys of another form...).
+harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decomposed);
 
 // The mesh file read and reordered once (mesh.ordering), before any assembly.
 struct OrderedMesh {

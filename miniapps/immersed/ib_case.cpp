@@ -1,9 +1,13 @@
 #include "miniapps/immersed/ib_case.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
+#include "miniapps/common/case_checks.hpp"
+#include "miniapps/common/step_table.hpp"
 #include "physics/immersed/stl_reader.hpp"
 #include "solvers/core/error.hpp"
 
@@ -208,6 +212,196 @@ FlowSettings make_flow_settings(const harness::CaseConfig& config) {
     throw config.refusal("bc.xmax",
                          "\"outflow\" on at least one side (it fixes the pressure level and takes the flux)");
   return s;
+}
+
+namespace {
+
+// The peak resident memory a cell of tb-ib needs: measured over two steps of
+// uniform grids of 64^3 and 96^3 cells (1.32 and 1.28 KiB), solvers and
+// output included (bench/results/host-20261127-memory-per-cell.json).
+constexpr double bytes_per_cell = 1.32 * 1024;
+
+// An axis of the grid as make_grid will build it, counted without building
+// it: its cells and its smallest width.
+struct AxisCount {
+  double cells = 0.0;
+  double smallest = 0.0;
+};
+
+// Cells of growing_widths (cartesian_grid.cpp) over `span` from a cell of
+// `h` at growth `ratio`: counted as it does, in closed form past a million.
+double growing_cells(double span, double h, double ratio) {
+  if (!(span > 0.0)) return 0.0;
+  double sum = 0.0, next = h * ratio, n = 0.0;
+  while (sum + 0.5 * next < span) {
+    if (n >= 1e6)  // sum of h r^k, k = 1..n: solve for n
+      return ratio == 1.0 ? span / h : std::log1p(span * (ratio - 1.0) / (h * ratio)) / std::log(ratio);
+    sum += next, next *= ratio, n += 1.0;
+  }
+  return std::max(n, 1.0);
+}
+
+// One axis: the refined core of grid.core_h between the box and the core's
+// ends, or grid.n* uniform cells. Refuses a core_h wider than the core (it
+// would be one cell of the core's width, not of core_h) and a sliver between
+// box and core narrower than half a core cell (the grid would hold a cell far
+// thinner than any asked for).
+AxisCount count_axis(const harness::CaseConfig& config, int d) {
+  const char* a = axis_names[d];
+  const double lo = config.real(key("grid", "min_", a)), hi = config.real(key("grid", "max_", a));
+  const double h = config.real("grid.core_h");
+  if (!(h > 0.0)) {
+    const double n = double(config.integer(key("grid", "n", a)));
+    return {n, (hi - lo) / n};
+  }
+  const std::string core_lo_key = key("grid", "core_min_", a), core_hi_key = key("grid", "core_max_", a);
+  const double core_lo = config.real(core_lo_key), core_hi = config.real(core_hi_key);
+  if (!(core_lo >= lo && core_lo < core_hi && core_hi <= hi)) return {};  // make_grid names the keys
+  const double width = core_hi - core_lo;
+  if (h > width)
+    throw config.refusal("grid.core_h", "at most the width of the refined core in " + std::string(a) + " (" +
+                                            harness::format_number(width) + ": " + config.key_and_value(core_lo_key) +
+                                            ", " + config.key_and_value(core_hi_key) +
+                                            "), or the core would be one cell of its width, not of grid.core_h");
+  const double core_cells = std::max(1.0, std::floor(width / h + 0.5)), hc = width / core_cells;
+  const double ratio = config.real("grid.ratio");
+  for (const auto& [span, end_key, core_key] : {std::tuple{core_lo - lo, key("grid", "min_", a), core_lo_key},
+                                                std::tuple{hi - core_hi, key("grid", "max_", a), core_hi_key}})
+    if (span > 0.0 && span < 0.5 * hc)
+      throw config.refusal(core_key, "the box's end (" + config.key_and_value(end_key) +
+                                         "), or at least half a core cell (" + harness::format_number(0.5 * hc) +
+                                         ") from it: the cell between them would be " + harness::format_number(span) +
+                                         " wide");
+  return {core_cells + growing_cells(core_lo - lo, hc, ratio) + growing_cells(hi - core_hi, hc, ratio), hc};
+}
+
+// The keys a body shape reads; each other body key is noted when given.
+void check_body_keys(const harness::CaseConfig& config, harness::CaseNotes& notes) {
+  const std::string& shape = config.text("body.shape");
+  const std::string with = "with " + config.key_and_value("body.shape");
+  const bool ellipsoid = shape == "ellipsoid" || shape == "pulsating_ellipsoid";
+  harness::note_if_ignored(config, "body.radius", shape == "sphere", "the sphere's radius; " + with, notes);
+  harness::note_if_ignored(config, "body.file", shape == "stl", "the STL body's file; " + with, notes);
+  harness::note_if_ignored(config, "body.pulse_eps", shape == "pulsating_ellipsoid", "the pulsation's; " + with, notes);
+  harness::note_if_ignored(config, "body.pulse_frequency", shape == "pulsating_ellipsoid", "the pulsation's; " + with,
+                           notes);
+  for (const char* a : axis_names) {
+    harness::note_if_ignored(config, key("body", "semi_", a), ellipsoid, "an ellipsoid's; " + with, notes);
+    harness::note_if_ignored(config, key("body", "centre_", a), shape != "stl",
+                             "the centre of a sphere or ellipsoid (an STL body lies where its file puts it); " + with,
+                             notes);
+  }
+}
+
+// The grid's keys a grid.core_h reads or leaves, and the Poisson case's and
+// the flow's keys each kept to its case.kind.
+void check_mode_keys(const harness::CaseConfig& config, harness::CaseNotes& notes) {
+  const bool core = config.real("grid.core_h") > 0.0;
+  const std::string with_h = "with " + config.key_and_value("grid.core_h");
+  for (const char* a : axis_names) {
+    harness::note_if_ignored(config, key("grid", "n", a), !core,
+                             "the cells of a uniform grid (grid.core_h = 0); " + with_h, notes);
+    harness::note_if_ignored(config, key("grid", "core_min_", a), core, "the refined core's; " + with_h, notes);
+    harness::note_if_ignored(config, key("grid", "core_max_", a), core, "the refined core's; " + with_h, notes);
+  }
+  harness::note_if_ignored(config, "grid.ratio", core, "the growth outside the refined core; " + with_h, notes);
+  const bool flow = config.text("case.kind") == "flow";
+  const std::string with_kind = "with " + config.key_and_value("case.kind");
+  harness::note_if_ignored(config, "poisson.body_bc", !flow, "the manufactured Poisson problem's; " + with_kind, notes);
+  std::vector<std::string> flow_keys = {"flow.reynolds", "flow.length", "time.dt", "time.steady_tol"};
+  for (const char* a : axis_names) flow_keys.push_back(key("flow", "u_", a));
+  for (const char* side : side_names) flow_keys.push_back(std::string("bc.") + side);
+  for (const auto& k : flow_keys) harness::note_if_ignored(config, k, flow, "the flow's; " + with_kind, notes);
+}
+
+// The smallest extent of the body over its smallest cell width must be at
+// least 1: a body thinner than a cell falls between the cell centres, and the
+// ghost-cell method would see no body at all.
+void check_body_resolved(const harness::CaseConfig& config, const std::array<AxisCount, 3>& axes) {
+  const std::string& shape = config.text("body.shape");
+  if (shape == "stl") return;  // its extent is the file's (make_body checks it lies inside the box)
+  for (int d = 0; d < 3; ++d) {
+    const char* a = axis_names[d];
+    const std::string k = shape == "sphere" ? std::string("body.radius") : key("body", "semi_", a);
+    double reach = config.real(k);
+    if (shape == "pulsating_ellipsoid") reach *= 1.0 - std::abs(config.real("body.pulse_eps"));
+    const double h = axes[std::size_t(d)].smallest;
+    if (h > 0.0 && reach < h)
+      throw config.refusal(k, "a body at least two cells across: its half-width in " + std::string(a) + ", " +
+                                  harness::format_number(reach) + ", is below the cell width there, " +
+                                  harness::format_number(h) +
+                                  ", and a body between the cell centres is no body to the ghost-cell method");
+  }
+}
+
+// The flow's magnitudes at its first step (each velocity, nu = |U| L / Re,
+// 1/dt; nu/h^2, U/h on the smallest cell) and the time step's CFL number:
+// advection is explicit (Adams-Bashforth 2, seed 004 Eq. 5), so a time step
+// whose free stream, or a pulsating body's surface, crosses more than a cell
+// of the smallest width blows up within a few steps, every solve converged.
+void check_flow(const harness::CaseConfig& config, double h) {
+  double speed2 = 0.0;
+  for (const char* a : axis_names) {
+    const std::string k = key("flow", "u_", a);
+    harness::require_magnitude(config, k, "the free stream's component", config.real(k));
+    speed2 += config.real(k) * config.real(k);
+  }
+  const double speed = std::sqrt(speed2);
+  const double nu = speed * config.real("flow.length") / config.real("flow.reynolds");
+  const double dt = config.real("time.dt");
+  harness::require_magnitude(config, "flow.reynolds", "the viscosity nu = |U| L / Re", nu, {"flow.length", "flow.u_x"});
+  harness::require_magnitude(config, "time.dt", "1 / dt", 1.0 / dt);
+  harness::require_magnitude(config, "flow.reynolds",
+                             "nu / h^2 on the smallest cell (h = " + harness::format_number(h) + ")", nu / (h * h),
+                             {"grid.core_h"});
+  harness::require_magnitude(config, "flow.u_x", "|U| / h on the smallest cell (h = " + harness::format_number(h) + ")",
+                             speed / h, {"grid.core_h"});
+  double surface = 0.0;  // the fastest a pulsating body's surface moves
+  if (config.text("body.shape") == "pulsating_ellipsoid")
+    for (const char* a : axis_names)
+      surface = std::max(surface, config.real(key("body", "semi_", a)) * std::abs(config.real("body.pulse_eps")) * 2.0 *
+                                      3.141592653589793 * config.real("body.pulse_frequency"));
+  const double cfl = dt * (speed + surface) / h;
+  if (cfl > 1.0)
+    throw config.refusal("time.dt", "at most " + harness::format_number(h / (speed + surface)) +
+                                        " here: advection is explicit (Adams-Bashforth 2, Eq. 5), and a time step "
+                                        "must not carry the flow across more than one cell; the free stream" +
+                                        (surface > 0.0 ? " and the pulsating surface" : std::string()) + " (" +
+                                        harness::format_number(speed + surface) + ") would cross the smallest cell (" +
+                                        harness::format_number(h) + ") " + harness::format_number(cfl) +
+                                        " times in one step");
+}
+
+}  // namespace
+
+harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decomposed) {
+  (void)decomposed;
+  harness::CaseNotes notes;
+  check_body_keys(config, notes);
+  check_mode_keys(config, notes);
+  for (const char* a : axis_names)
+    for (const char* end : {"min_", "max_"})
+      harness::require_magnitude(config, key("grid", end, a), "the box's end", config.real(key("grid", end, a)));
+  harness::require_magnitude(config, "grid.core_h", "the core's cell width", config.real("grid.core_h"));
+  require_box(config);
+  std::array<AxisCount, 3> axes;
+  double h = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    axes[std::size_t(d)] = count_axis(config, d);
+    if (axes[std::size_t(d)].smallest > 0.0)
+      h = h > 0.0 ? std::min(h, axes[std::size_t(d)].smallest) : axes[std::size_t(d)].smallest;
+  }
+  const double cells = axes[0].cells * axes[1].cells * axes[2].cells;
+  const bool core = config.real("grid.core_h") > 0.0;
+  char counts[96];
+  std::snprintf(counts, sizeof counts, " (%.3g x %.3g x %.3g cells)", axes[0].cells, axes[1].cells, axes[2].cells);
+  const std::string grid =
+      core ? harness::keys_and_values(config, {"grid.core_h", "grid.ratio"}, ", ") + " in the box" + counts
+           : harness::keys_and_values(config, {"grid.nx", "grid.ny", "grid.nz"}, " x ");
+  harness::require_grid_fits(config, core ? "grid.core_h" : "grid.nx", grid, cells, 2e9, bytes_per_cell);
+  check_body_resolved(config, axes);
+  if (config.text("case.kind") == "flow" && h > 0.0) check_flow(config, h);
+  return notes;
 }
 
 BodyCondition poisson_body_condition(const harness::CaseConfig& config) {

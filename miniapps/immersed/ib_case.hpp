@@ -4,6 +4,7 @@
 // coarse grid (D/h = 10 near the sphere): a demo of well under a minute.
 #include <memory>
 
+#include "miniapps/common/case_checks.hpp"
 #include "miniapps/common/case_config.hpp"
 #include "physics/immersed/fractional_step.hpp"
 
@@ -28,6 +29,13 @@ inline constexpr const char* gpu_advection_solver = "bicgstab_dia(rtol=1e-8,maxi
 inline constexpr const char* gpu_pressure_solver = "bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b,backend=cuda)";
 
 void declare_case_keys(harness::CaseSchema& schema);
+// The start-up cross-key checks (MiniappDescription::check_case): the grid
+// counted before it is built (indices, memory, a core_h no wider than the
+// core, no sliver of a cell between core and box); a body at least two cells
+// across; the flow's magnitudes finite and its time step within the explicit
+// advection's CFL 1; notes for body, grid and case.kind keys where they are
+// not read.
+harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decomposed);
 CartesianGrid make_grid(const harness::CaseConfig& config);
 std::unique_ptr<Body> make_body(const harness::CaseConfig& config);
 FlowSettings make_flow_settings(const harness::CaseConfig& config);

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   app.gpu_specs = {{"advection_diffusion", immersed::gpu_advection_solver},
                    {"pressure", immersed::gpu_pressure_solver}};
   app.declare_keys = immersed::declare_case_keys;
+  app.check_case = immersed::check_case_keys;
   app.decomposes = true;  // under mpiexec: slabs of z planes (docs/distributed.md)
   app.make = [](const harness::CaseConfig& config) {
     return immersed::make_simulation(config, config.boolean("run.decompose"));

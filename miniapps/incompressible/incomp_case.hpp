@@ -2,6 +2,7 @@
 // The case keys of tb-incomp and how a case becomes a flow solver.
 #include <memory>
 
+#include "miniapps/common/case_checks.hpp"
 #include "miniapps/common/case_config.hpp"
 #include "physics/incompressible/fractional_step.hpp"
 
@@ -33,6 +34,19 @@ inline constexpr const char* gpu_pressure_solver =
     "cg(rtol=1e-9,maxit=2000,relative_to=b,stagnation=0,backend=cuda)+block_jacobi";
 
 void declare_case_keys(harness::CaseSchema& schema);
+// Defaults that follow other keys (MiniappDescription::resolve_defaults):
+// validation.ghia_reynolds where the case does not give it, the table of the
+// case's Reynolds number when the case is Ghia et al.'s cavity, else 0; and
+// 0 for the velocities of outflow and periodic sides (the lid's default
+// speed is a wall's).
+void resolve_case_defaults(harness::CaseConfig& config);
+// The start-up cross-key checks (MiniappDescription::check_case): velocities
+// only where a side takes them, a Ghia comparison only of its cavity at its
+// Reynolds number, a Poiseuille error only of a channel, the grid within
+// indices, memory and the clustering asked for, and every magnitude of the
+// first step finite; notes for an inflow profile elsewhere than on an inflow
+// and for the z sides of a 2D case.
+harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decomposed);
 FvGrid make_grid(const harness::CaseConfig& config);
 std::array<BoundarySpec, 6> make_boundaries(const harness::CaseConfig& config);
 FlowSettings make_flow_settings(const harness::CaseConfig& config);

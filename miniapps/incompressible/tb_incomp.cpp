@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   app.gpu_specs = {{"momentum", incompressible::gpu_momentum_solver},
                    {"pressure", incompressible::gpu_pressure_solver}};
   app.declare_keys = incompressible::declare_case_keys;
+  app.resolve_defaults = incompressible::resolve_case_defaults;
+  app.check_case = incompressible::check_case_keys;
   app.decomposes = true;  // under mpiexec: slabs of the grid (docs/distributed.md)
   app.make = [](const harness::CaseConfig& config) -> std::unique_ptr<harness::Simulation> {
     return std::make_unique<incompressible::IncompressibleSimulation>(config, config.boolean("run.decompose"));

@@ -13,7 +13,8 @@ namespace tb::test {
 
 struct CapturedRun {
   int status = -1;
-  std::string error;  // stderr
+  std::string error;   // stderr
+  std::string output;  // stdout
 };
 
 // run_miniapp in this process with the program name and args, stdout and stderr captured.
@@ -25,7 +26,7 @@ inline CapturedRun run_captured(const harness::MiniappDescription& app, const st
   CapturedRun r;
   r.status = harness::run_miniapp(app, int(argv.size()), argv.data());
   r.error = testing::internal::GetCapturedStderr();
-  testing::internal::GetCapturedStdout();
+  r.output = testing::internal::GetCapturedStdout();
   return r;
 }
 

@@ -29,6 +29,8 @@ MiniappDescription incomp_app() {
   app.gpu_specs = {{"momentum", incompressible::gpu_momentum_solver},
                    {"pressure", incompressible::gpu_pressure_solver}};
   app.declare_keys = incompressible::declare_case_keys;
+  app.resolve_defaults = incompressible::resolve_case_defaults;
+  app.check_case = incompressible::check_case_keys;
   app.make = [](const harness::CaseConfig& c) -> std::unique_ptr<harness::Simulation> {
     return std::make_unique<incompressible::IncompressibleSimulation>(c);
   };
@@ -41,6 +43,7 @@ MiniappDescription comp_app() {
   app.systems = {"flow"};
   app.gpu_specs = {{"flow", compressible::gpu_flow_solver}};
   app.declare_keys = compressible::declare_case_keys;
+  app.check_case = compressible::check_case_keys;
   app.make = [](const harness::CaseConfig& c) -> std::unique_ptr<harness::Simulation> {
     return std::make_unique<compressible::CompressibleSimulation>(c);
   };

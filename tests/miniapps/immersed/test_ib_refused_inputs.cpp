@@ -26,6 +26,7 @@ harness::MiniappDescription ib_app() {
   app.name = "tb-ib";
   app.systems = immersed::ib_systems;
   app.declare_keys = immersed::declare_case_keys;
+  app.check_case = immersed::check_case_keys;
   app.make = [](const harness::CaseConfig& c) { return immersed::make_simulation(c); };
   return app;
 }
@@ -90,6 +91,57 @@ TEST(IbRefusedInput, BodyKeys) {
     no_outflow.insert(no_outflow.end(), {"--set", std::string("bc.") + side + "=inflow"});
   expect_refused(ib_app(), no_outflow, out_dir("outflow"),
                  {"--set: bc.xmax: given \"inflow\", allowed \"outflow\" on at least one side"});
+}
+
+// The grid as asked for, counted before it is built: a core spacing wider
+// than the core, a sliver of a cell between core and box, a grid past 32-bit
+// indices or the machine's memory, each refused naming its keys at once.
+TEST(IbRefusedInput, GridsNotAsAskedOrTooLarge) {
+  expect_refused(ib_app(), {"--set", "grid.core_h=10"}, out_dir("wide-h"),
+                 {"--set: grid.core_h: given 10, allowed at most the width of the refined core in x (1.4: "
+                  "grid.core_min_x = -0.7 (the default), grid.core_max_x = 0.7 (the default))"});
+  expect_refused(ib_app(), {"--set", "grid.core_min_x=-1.99999"}, out_dir("sliver"),
+                 {"--set: grid.core_min_x: given -1.99999, allowed the box's end (grid.min_x = -2 (the default)), or "
+                  "at least half a core cell",
+                  "the cell between them would be 1e-05 wide"});
+  expect_refused(ib_app(), {"--set", "grid.core_h=1e-4"}, out_dir("indices"),
+                 {"--set: grid.core_h: given 1e-04, allowed a grid of fewer than 2e+09 cells (32-bit indices of its "
+                  "unknowns): grid.core_h = 1e-04 (--set), grid.ratio = 1.2 (the default) in the box"});
+  expect_refused(ib_app(),
+                 {"--set", "grid.core_h=0", "--set", "grid.nx=2000", "--set", "grid.ny=2000", "--set", "grid.nz=400"},
+                 out_dir("memory"),
+                 {"--set: grid.nx: given 2000, allowed a grid that fits in memory: grid.nx = 2000 (--set) x grid.ny = "
+                  "2000 (--set) x grid.nz = 400 (--set) makes 1.6e+09 cells"});
+}
+
+// A time step past the explicit advection's CFL 1 blew up by step 5 with
+// every solve converged (|du/dt| 7e13 at time.dt = 5): refused before the
+// first step, naming the key, the speed and the cell. A body thinner than a
+// cell is none to the ghost-cell method.
+TEST(IbRefusedInput, ATimeStepPastTheCflLimitOrABodyBetweenCellCentres) {
+  expect_refused(ib_app(), {"--set", "time.dt=5"}, out_dir("dt"),
+                 {"--set: time.dt: given 5, allowed at most 0.1 here: advection is explicit (Adams-Bashforth 2, Eq. 5)",
+                  "the free stream (1) would cross the smallest cell (0.1) 50 times in one step"});
+  expect_refused(ib_app(), {"--set", "flow.reynolds=1e-300"}, out_dir("re"),
+                 {"--set: flow.reynolds: given 1e-300, allowed a value that keeps the viscosity nu = |U| L / Re"});
+  expect_refused(ib_app(), {"--set", "body.radius=0.01"}, out_dir("small"),
+                 {"--set: body.radius: given 0.01, allowed a body at least two cells across"});
+}
+
+// A key the body's shape does not read (an STL file for a sphere) is said to
+// be ignored, on stderr and in summary.json; the run goes on.
+TEST(IbRefusedInput, KeysTheShapeIgnoresAreNoted) {
+  const fs::path out = out_dir("noted");
+  const std::string stl = std::string(TB_SOURCE_DIR) + "/inputs/immersed/ellipsoid.stl";
+  const auto r = test::run_captured(
+      ib_app(), {"--steps", "1", "--set", "body.file=" + stl, "--set", "run.progress=false", "--out", out.string()});
+  EXPECT_EQ(r.status, 0) << r.error;
+  EXPECT_NE(
+      r.error.find("tb-ib: note: body.file = \"" + stl +
+                   "\" (--set) is ignored: it is the STL body's file; with body.shape = \"sphere\" (the default)"),
+      std::string::npos)
+      << r.error;
+  fs::remove_all(out);
 }
 
 }  // namespace
