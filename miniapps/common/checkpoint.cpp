@@ -103,12 +103,49 @@ void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& 
   for (const auto& [name, t] : h.totals) {
     o.put_string(name);
     o.put(std::int64_t(t.solves)), o.put(std::int64_t(t.iterations)), o.put(std::int64_t(t.failures));
+    o.put(std::int64_t(t.at_limit));
     o.put(t.setup_seconds), o.put(t.solve_seconds);
   }
   o.put_string(h.harness_state);
   o.put_string(state);
   o.put(XXH3_64bits(o.bytes().data(), o.bytes().size()));
   write_file_atomically((dir / checkpoint_file(rank, ranks)).string(), o.take());
+}
+
+namespace {
+
+// Counts and times a run can have made: none negative, no more failures
+// than solves, no second of solving beyond the run's wall time.
+void check_totals(const ByteReader& in, const std::string& name, const SolverTotals& t, double wall_seconds) {
+  const std::string what = "the totals of '" + cut_value(name) + "': ";
+  if (t.solves < 0 || t.iterations < 0 || t.failures < 0 || t.at_limit < 0 || t.failures + t.at_limit > t.solves)
+    in.fail(what + std::to_string(t.solves) + " solves, " + std::to_string(t.iterations) + " iterations, " +
+            std::to_string(t.failures) + " failures, " + std::to_string(t.at_limit) +
+            " accepted at their limit (counts of 0 or more, no more failures and solves at their limit than solves)");
+  // Both are timed inside the run's wall time; 1 s of slack for the clocks' rounding.
+  const double seconds = t.setup_seconds + t.solve_seconds;
+  if (!(t.setup_seconds >= 0.0 && t.solve_seconds >= 0.0 && seconds <= wall_seconds + 1.0))
+    in.fail(what + format_number(t.setup_seconds) + " s of set-up and " + format_number(t.solve_seconds) +
+            " s of solves in a run of " + format_number(wall_seconds) + " s");
+}
+
+}  // namespace
+
+void check_restart_steps(const CheckpointHeader& h, long steps, const std::string& steps_origin,
+                         const std::string& path) {
+  if (h.step < steps) return;
+  throw Error(path + ": the checkpoint is at step " + std::to_string(h.step) +
+              " and run.steps = " + std::to_string(steps) + (steps_origin.empty() ? "" : " (" + steps_origin + ")") +
+              " leaves no step to run after it: allowed run.steps > " + std::to_string(h.step) + " (--steps N)");
+}
+
+void check_restart(const std::filesystem::path& dir, const std::string& app, const CaseConfig& config, int rank,
+                   int ranks) {
+  CheckpointHeader h;
+  read_checkpoint(dir, app, case_digest(config), h, rank, ranks);
+  const std::string from = config.origin("run.steps");
+  check_restart_steps(h, config.integer("run.steps"), from.empty() ? "the default" : from,
+                      (dir / checkpoint_file(rank, ranks)).string());
 }
 
 std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
@@ -142,9 +179,12 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
   h.step = long(in.get<std::int64_t>("the step"));
   if (h.step < 0) in.fail("negative step " + std::to_string(h.step));
   h.wall_seconds = in.get<double>("the wall time");
+  if (!(h.wall_seconds >= 0.0 && h.wall_seconds <= max_wall_seconds))
+    in.fail("a wall time of " + format_number(h.wall_seconds) + " s, allowed 0 to " + format_number(max_wall_seconds) +
+            " s");
   const auto n = in.get<std::uint64_t>("the number of totals");
-  // Each total takes at least a length and five numbers.
-  if (n > in.left() / (6 * sizeof(std::uint64_t))) in.fail(std::to_string(n) + " totals do not fit in the file");
+  // Each total takes at least a length and six numbers.
+  if (n > in.left() / (7 * sizeof(std::uint64_t))) in.fail(std::to_string(n) + " totals do not fit in the file");
   h.totals.clear();
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string name = in.get_string("a total's name");
@@ -152,8 +192,10 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
     t.solves = long(in.get<std::int64_t>("the totals"));
     t.iterations = long(in.get<std::int64_t>("the totals"));
     t.failures = long(in.get<std::int64_t>("the totals"));
+    t.at_limit = long(in.get<std::int64_t>("the totals"));
     t.setup_seconds = in.get<double>("the totals");
     t.solve_seconds = in.get<double>("the totals");
+    check_totals(in, name, t, h.wall_seconds);
     h.totals[name] = t;
   }
   h.harness_state = in.get_string("the autopilot state");

@@ -61,10 +61,30 @@ void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& 
 // The checkpoint in `bytes` (read from `path`, named in errors): returns the
 // physics state and fills `header`. Throws tb::Error naming the path and the
 // reason when the bytes are not a version-3 checkpoint, the checksum fails,
-// the miniapp or the build differs, or the payload does not parse. Does not
+// the miniapp or the build differs, the payload does not parse, or its
+// counters are no run's (a negative step, a wall time outside 0 to
+// max_wall_seconds, negative counts, more failures than solves, more seconds
+// of solving than of wall time). Does not
 // check the case digest (read_checkpoint does). The fuzz target's entry point.
 std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
                              CheckpointHeader& header);
+
+// The largest wall time a checkpoint may record (about 32 years): a larger,
+// negative or non-finite one is no run's.
+inline constexpr double max_wall_seconds = 1e9;
+
+// Refuses (tb::Error naming `path`) a checkpoint at or beyond the run's
+// `steps` (run.steps, whose origin `steps_origin` names, or ""): resuming it
+// would run nothing, yet report the checkpoint's steps and rewrite the case
+// and the summary.
+void check_restart_steps(const CheckpointHeader& header, long steps, const std::string& steps_origin,
+                         const std::string& path);
+
+// The start-up check of --restart DIR: the checkpoint this rank reads exists,
+// is intact and of this case (read_checkpoint), and leaves steps to run
+// (check_restart_steps). tb::Error naming the file otherwise.
+void check_restart(const std::filesystem::path& dir, const std::string& app, const CaseConfig& config, int rank = 0,
+                   int ranks = 1);
 
 // Reads DIR/checkpoint_file(rank, ranks) through parse_checkpoint and refuses
 // it, naming the file, when its case digest is not `digest` (the running

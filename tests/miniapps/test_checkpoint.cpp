@@ -2,9 +2,11 @@
 // commit and the case digest, each refused with the reason and the file.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -118,6 +120,33 @@ TEST_F(CheckpointTest, EveryTruncationAndAppendedByteIsRefused) {
     ASSERT_NE(refusal(bytes_.substr(0, n)), "") << "a checkpoint cut to " << n << " bytes was accepted";
   EXPECT_NE(refusal(bytes_ + "x"), "");
   EXPECT_NE(refusal(""), "");
+}
+
+// Counters no run has, written with a valid checksum (a forged checkpoint):
+// each refused naming the file and the counter.
+TEST_F(CheckpointTest, CountersNoRunHasAreRefused) {
+  const auto refused_with = [&](CheckpointHeader h) {
+    write_checkpoint(dir_, h, "physics state");
+    return refusal(file_bytes(dir_ / "checkpoint.bin"));
+  };
+  for (double wall : {-1.0, std::nan(""), 1e300, std::numeric_limits<double>::infinity()}) {
+    CheckpointHeader h = sample_header(0x1234);
+    h.wall_seconds = wall;
+    EXPECT_NE(refused_with(h).find("dir/checkpoint.bin: not a usable checkpoint: a wall time of "), std::string::npos)
+        << wall;
+  }
+  CheckpointHeader h = sample_header(0x1234);
+  h.totals["driver/p"].failures = 7;  // of 6 solves
+  EXPECT_NE(refused_with(h).find("the totals of 'driver/p': 6 solves, 42 iterations, 7 failures"), std::string::npos);
+  h = sample_header(0x1234);
+  h.totals["driver/p"].iterations = -1;
+  EXPECT_NE(refused_with(h).find("the totals of 'driver/p': 6 solves, -1 iterations"), std::string::npos);
+  h = sample_header(0x1234);
+  h.totals["driver/p"].solve_seconds = 1e6;  // in a run of 1.25 s
+  EXPECT_NE(refused_with(h).find("s of solves in a run of 1.25 s"), std::string::npos) << refused_with(h);
+  h = sample_header(0x1234);
+  h.totals["driver/p"].at_limit = 6;  // with 1 failure, of 6 solves
+  EXPECT_NE(refused_with(h).find("6 accepted at their limit"), std::string::npos);
 }
 
 TEST_F(CheckpointTest, AnotherMiniappIsRefused) {
