@@ -14,7 +14,7 @@ long parse_count(const std::string& option, const std::string& text, long min) {
   long v = -1;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || p != text.data() + text.size() || v < min)
-    throw Error(option + ": given '" + text + "', allowed an integer >= " + std::to_string(min));
+    throw Error(option + ": given '" + cut_value(text) + "', allowed an integer >= " + std::to_string(min));
   return v;
 }
 
@@ -26,7 +26,9 @@ RunOptions parse_command_line(int argc, const char* const* argv) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) throw Error(arg + " needs a value");
-      return argv[++i];
+      std::string v = argv[++i];
+      if (v.empty()) throw Error(arg + ": given \"\", allowed a value (" + arg + " with an empty value does nothing)");
+      return v;
     };
     if (arg == "-h" || arg == "--help") {
       o.help = true;
@@ -35,7 +37,7 @@ RunOptions parse_command_line(int argc, const char* const* argv) {
     } else if (arg == "--set") {
       const std::string kv = value();
       const auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + kv + "'");
+      if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + cut_value(kv) + "'");
       o.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (arg == "--steps") {
       o.steps = parse_count("--steps", value(), 1);  // run.steps's domain
@@ -58,14 +60,24 @@ RunOptions parse_command_line(int argc, const char* const* argv) {
         start = comma + 1;
       }
     } else if (!arg.empty() && arg[0] == '-') {
-      throw Error("unknown option '" + arg + "'; run with --help");
+      throw Error("unknown option '" + cut_value(arg) + "'; run with --help");
+    } else if (arg.empty()) {
+      throw Error("an empty argument where a case file may stand; give a case file or none");
     } else if (o.case_file.empty()) {
       o.case_file = arg;
     } else {
-      throw Error("a second case file '" + arg + "' (the first is '" + o.case_file + "')");
+      throw Error("a second case file '" + cut_value(arg) + "' (the first is '" + cut_value(o.case_file) + "')");
     }
   }
   if (!o.ab.empty() && !o.restart_dir.empty()) throw Error("--ab and --restart cannot be combined");
+  // A restart continues its own run, in its folder and with its case (DIR/case.toml): anything else would be ignored.
+  if (!o.restart_dir.empty() && !o.out_dir.empty())
+    throw Error("--out and --restart cannot be combined: a restart continues in its own folder, " + o.restart_dir);
+  if (!o.restart_dir.empty() && !o.case_file.empty())
+    throw Error("a case file ('" + cut_value(o.case_file) + "') and --restart cannot be combined: a restart reads " +
+                o.restart_dir +
+                "/case.toml, the case of the run it continues (--set and --steps may change "
+                "run.steps, run.progress, run.output_every and run.checkpoint_every)");
   return o;
 }
 

@@ -10,8 +10,10 @@
 #include "checkpoint.hpp"
 #include "domain_sharing.hpp"
 #include "loop_settings.hpp"
+#include "output_failure.hpp"
 #include "physics/step_failure.hpp"
 #include "rank_counts.hpp"
+#include "run_folder.hpp"
 #include "run_report.hpp"
 #include "solver_check.hpp"
 #include "solvers/core/backend.hpp"
@@ -99,8 +101,8 @@ RunResult run_loop_on_every_rank(const MiniappDescription& app, Simulation& sim,
   try {
     return run_time_loop(sim, config, s);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error on rank %d: %s\n", app.name.c_str(), s.rank, e.what());
-    abort_ranks(dynamic_cast<const StepFailure*>(&e) ? 1 : 2);
+    std::fprintf(stderr, "%s: error on rank %d: %s\n", app.name.c_str(), s.rank, bounded_message(e.what()).c_str());
+    abort_ranks(dynamic_cast<const StepFailure*>(&e) || dynamic_cast<const OutputFailure*>(&e) ? 1 : 2);
   }
 }
 
@@ -164,14 +166,37 @@ void choose_backend(const MiniappDescription& app, CaseConfig& config) {
   use_gpu_specifications(app, config);
 }
 
+// The run's keys against each other and the command line: an output asked
+// for past run.steps would never happen; it is said so, once, rather than
+// skipped without a word (a sample run cut to a few steps keeps its options).
+std::vector<std::string> check_run_keys(const CaseConfig& config, const RunOptions& o) {
+  std::vector<std::string> notes;
+  const long steps = config.integer("run.steps");
+  const std::string with_steps = " (" + config.key_and_value("run.steps") + ")";
+  for (long step : o.dump_steps)
+    if (step > steps)
+      notes.push_back("--dump-systems " + std::to_string(step) + " is ignored: it is past run.steps" + with_steps +
+                      ", so that step's systems are never dumped");
+  if (config.integer("run.checkpoint_every") > steps)
+    notes.push_back(config.key_and_value("run.checkpoint_every") + " is ignored: it is past run.steps" + with_steps +
+                    ", so no checkpoint is written");
+  return notes;
+}
+
 RunInputs read_inputs(const MiniappDescription& app, const CaseSchema& schema, int argc, const char* const* argv) {
-  RunInputs in{parse_command_line(argc, argv), CaseConfig(schema), {}};
+  RunInputs in{parse_command_line(argc, argv), CaseConfig(schema), {}, {}};
   const RunOptions& o = in.options;
   CaseConfig& config = in.config;
   if (o.help) return in;
   in.out_dir = o.out_dir.empty() ? fs::path("out") / app.name : fs::path(o.out_dir);
+  if (!o.restart_dir.empty()) in.out_dir = o.restart_dir;
+  // Where the results go, before anything is read or computed: a folder path
+  // that names a file or a device, or a folder holding one, is refused here.
+  check_run_folder(!o.restart_dir.empty() ? "--restart"
+                   : !o.out_dir.empty()   ? "--out"
+                                          : "the output folder (the default; --out DIR)",
+                   in.out_dir);
   if (!o.restart_dir.empty()) {
-    in.out_dir = o.restart_dir;
     config.load_toml((in.out_dir / "case.toml").string());
   } else if (!o.case_file.empty()) {
     config.load_toml(o.case_file);
@@ -189,11 +214,14 @@ RunInputs read_inputs(const MiniappDescription& app, const CaseSchema& schema, i
                                               : "--dump-systems") +
                 ": a one-process study; under mpiexec " + app.name + " splits its mesh over the " +
                 std::to_string(run_ranks()) + " ranks (run it without mpiexec)");
-  if (app.check_case) app.check_case(config, decomposed);
-  // A restart without the checkpoint this rank count reads is refused here,
+  // A restart without the checkpoint this rank count reads, or with one that
+  // is damaged, of another case or at or beyond run.steps, is refused here,
   // before the mesh is split or anything printed.
   if (!o.restart_dir.empty())
-    check_checkpoint_exists(in.out_dir, decomposed ? run_rank() : 0, decomposed ? run_ranks() : 1);
+    check_restart(in.out_dir, app.name, config, decomposed ? run_rank() : 0, decomposed ? run_ranks() : 1);
+  in.notes = check_run_keys(config, o);
+  if (app.check_case)
+    for (std::string& note : app.check_case(config, decomposed)) in.notes.push_back(std::move(note));
   return in;
 }
 
@@ -246,21 +274,35 @@ int run_miniapp(const MiniappDescription& app, int argc, const char* const* argv
     // the first step").
     const std::vector<SolverToCheck> solvers = solvers_of_run(app, config, o);
     check_solvers_on_first_step(app, config, solvers);
-    if (!o.ab.empty()) return run_independent_study(app, config, o, out_dir);
+    if (solver_communicator()->rank() == 0)
+      for (const auto& note : inputs->notes) std::fprintf(stderr, "%s: note: %s\n", app.name.c_str(), note.c_str());
+    if (!o.ab.empty()) return run_independent_study(app, config, o, out_dir, inputs->notes);
     LoopSettings s = settings_from(app, config, o, out_dir);
     s.restart = !o.restart_dir.empty();
     s.rss_at_start_mib = rss_at_start;
+    s.notes = inputs->notes;
     print_options(app, o, s,
                   std::any_of(solvers.begin(), solvers.end(), [](const auto& x) { return asks_for_cuda(x.spec); }));
     return run_single(app, config, o, s);
   } catch (const StepFailure& e) {
-    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), bounded_message(e.what()).c_str());
+    return 1;
+  } catch (const OutputFailure& e) {
+    std::fprintf(stderr, "%s: error: an output failed, the run stopped: %s\n", app.name.c_str(),
+                 bounded_message(e.what()).c_str());
     return 1;
   } catch (const Error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), bounded_message(e.what()).c_str());
     return 2;
+  } catch (const std::bad_alloc&) {
+    // What the case checks estimate beforehand; an allocation refused past them is the run's failure.
+    std::fprintf(stderr,
+                 "%s: error: out of memory (std::bad_alloc): the case needs more memory than this process "
+                 "could allocate; a smaller grid or mesh, or more nodes under mpiexec\n",
+                 app.name.c_str());
+    return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), e.what());
+    std::fprintf(stderr, "%s: error: %s\n", app.name.c_str(), bounded_message(e.what()).c_str());
     return 2;
   }
 }

@@ -1,9 +1,15 @@
 #include "step_table.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "output_failure.hpp"
 #include "solvers/core/atomic_file.hpp"
 #include "solvers/core/error.hpp"
 
@@ -41,14 +47,22 @@ StepTable::StepTable(std::string path, bool resume, long last_step) : path_(std:
     std::string line;
     bool first = true;
     while (std::getline(in, line)) {
-      if (first || std::stol(line.substr(0, line.find(','))) <= last_step) kept << line << "\n";
+      long step = 0;
+      const auto comma = line.find(',');
+      const auto [p, ec] = std::from_chars(line.data(), line.data() + std::min(comma, line.size()), step);
+      if (first || (ec == std::errc() && step <= last_step)) kept << line << "\n";
       has_header_ = has_header_ || first;
       first = false;
     }
     write_file_atomically(path_, kept.str());
+  } else {
+    // A link in the table's place is removed, not written through: its
+    // target is no file of this run's.
+    std::error_code ec;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(path_, ec))) std::filesystem::remove(path_, ec);
   }
   file_ = std::fopen(path_.c_str(), resume ? "a" : "w");
-  if (!file_) throw Error(path_ + ": cannot open for writing");
+  if (!file_) throw OutputFailure(path_ + ": cannot open for writing: " + std::strerror(errno));
 }
 
 StepTable::~StepTable() {
@@ -65,12 +79,19 @@ void StepTable::write(const std::vector<std::string>& header, const std::vector<
     s.push_back('\n');
     return s;
   };
-  if (!has_header_) {
-    std::fputs(line(header).c_str(), file_);
-    has_header_ = true;
-  }
-  std::fputs(line(row).c_str(), file_);
-  std::fflush(file_);
+  std::string text = has_header_ ? std::string() : line(header);
+  text += line(row);
+  // Each row reaches the file now (a killed run keeps it), or the run stops naming the table.
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0)
+    throw OutputFailure(path_ + ": cannot write the step's row: " + std::strerror(errno));
+  has_header_ = true;
+}
+
+void StepTable::close() {
+  if (!file_) return;
+  const bool ok = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!ok) throw OutputFailure(path_ + ": cannot close the table: " + std::strerror(errno));
 }
 
 }  // namespace tb::harness

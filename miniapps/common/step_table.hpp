@@ -1,6 +1,7 @@
 #pragma once
 // A CSV table that grows by one row per time step. Each row is flushed as soon
-// as it is written, so a killed run keeps every finished step.
+// as it is written, so a killed run keeps every finished step; a row or a
+// close that fails (a full disk) throws OutputFailure naming the table.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -19,6 +20,8 @@ class StepTable {
 
   // The header is written with the first row; later rows must match it.
   void write(const std::vector<std::string>& header, const std::vector<std::string>& row);
+  // Closes the file, checking that its last rows reached it (the destructor closes unchecked).
+  void close();
   const std::string& path() const { return path_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "checkpoint.hpp"
+#include "output_failure.hpp"
 #include "physics/step_failure.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
@@ -164,6 +165,41 @@ std::vector<SplitOverRanks> split_over_ranks(const TimeSplit& t) {
   return out;
 }
 
+// One of the loop's outputs (the case, a table's row, the fields, a
+// checkpoint, the summary): whatever stops it (a full disk, a folder removed
+// under the run) stops the run as an OutputFailure naming what was written
+// and the path, exit status 1, instead of a lost table and exit status 0.
+template <class Write>
+void output(const std::string& what, Write&& write) {
+  try {
+    write();
+  } catch (const OutputFailure& e) {
+    throw OutputFailure(what + ": " + e.what());
+  } catch (const StepFailure&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw OutputFailure(what + ": " + e.what());
+  }
+}
+
+// Restores the checkpoint's state into `sim`, refusing it (tb::Error naming
+// the file, exit status 2 before anything is written) when the physics
+// cannot read it or when the state it holds is not finite.
+void restore_state(Simulation& sim, const std::string& state, const std::string& path) {
+  std::istringstream in(state);
+  try {
+    sim.load_state(in);
+  } catch (const StepFailure&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(path + ": not a usable checkpoint: " + e.what());
+  }
+  for (const auto& [name, value] : sim.state_magnitudes())
+    if (!std::isfinite(value))
+      throw Error(path + ": not a usable checkpoint: its state's " + name + " is not finite (" + format_number(value) +
+                  ")");
+}
+
 }  // namespace
 
 void TimeSplit::add(const systems::StepAccounts& step) {
@@ -206,7 +242,6 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   for (const StudySpec& shadow : s.shadows) options.shadows.push_back({shadow.system, shadow.spec});
   systems::SystemSet solvers(std::move(options));
   sim.declare_systems(solvers);
-  if (writes_state) fs::create_directories(s.out_dir);
   solvers.record_checksums(s.checksums);
   if (writes) solvers.dump_steps(s.out_dir / "systems", s.dump_steps);
   solvers.plan_steps(s.steps);
@@ -217,8 +252,9 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   const std::uint64_t digest = case_digest(config);
   if (s.restart) {
     CheckpointHeader h;
-    std::istringstream state(read_checkpoint(s.out_dir, s.app, digest, h, rank, ranks));
-    sim.load_state(state);
+    const std::string state = read_checkpoint(s.out_dir, s.app, digest, h, rank, ranks);
+    check_restart_steps(h, s.steps, "", (s.out_dir / checkpoint_file(rank, ranks)).string());
+    restore_state(sim, state, (s.out_dir / checkpoint_file(rank, ranks)).string());
     first = h.step + 1;
     wall_before = h.wall_seconds;
     result.totals = h.totals;
@@ -226,13 +262,16 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   }
   std::unique_ptr<StepTable> steps;
   std::vector<std::unique_ptr<StepTable>> shadow_tables;
-  if (writes) {
-    write_file_atomically((s.out_dir / "case.toml").string(), config.to_toml());
-    steps = std::make_unique<StepTable>((s.out_dir / "steps.csv").string(), s.restart, first - 1);
-    for (std::size_t i = 0; i < s.shadows.size(); ++i)
-      shadow_tables.push_back(std::make_unique<StepTable>(
-          (s.out_dir / ("shadow-" + std::to_string(i + 1) + ".csv")).string(), s.restart, first - 1));
-  }
+  // Everything above only read: the output starts here.
+  if (writes_state) output("creating the output folder", [&] { fs::create_directories(s.out_dir); });
+  if (writes)
+    output("writing the case and opening the step tables", [&] {
+      write_file_atomically((s.out_dir / "case.toml").string(), config.to_toml());
+      steps = std::make_unique<StepTable>((s.out_dir / "steps.csv").string(), s.restart, first - 1);
+      for (std::size_t i = 0; i < s.shadows.size(); ++i)
+        shadow_tables.push_back(std::make_unique<StepTable>(
+            (s.out_dir / ("shadow-" + std::to_string(i + 1) + ".csv")).string(), s.restart, first - 1));
+    });
 
   ProgressLine progress(s.app, first, s.steps, s.progress && writes);
   StepGuard guard(s.guard);
@@ -277,9 +316,11 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       const systems::StepAccounts accounts = clock.take();
       result.split.add(accounts);
       if (steps && !res.residuals.empty())
-        write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance_s, &accounts});
+        output("writing the row" + at_step, [&] {
+          write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance_s, &accounts});
+        });
       if (writes_state && last_good.restore(sim)) {
-        sim.write_fields(s.out_dir, last_good.step());
+        output("writing the fields of the last good state", [&] { sim.write_fields(s.out_dir, last_good.step()); });
         result.stop_reason +=
             "; the last good state (step " + std::to_string(last_good.step()) + ") is in " + s.out_dir.string();
       }
@@ -288,7 +329,9 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     result.last_step = step;
     for (const auto& r : solvers.driver_records()) result.totals["driver/" + r.system].add(r.stats, r.accepted);
     for (std::size_t i = 0; i < s.shadows.size(); ++i) {
-      if (writes) write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i], {});
+      if (writes)
+        output("writing the shadow row" + at_step,
+               [&] { write_step_row(*shadow_tables[i], step, res, solvers.shadow_records()[i], {}); });
       for (const auto& r : solvers.shadow_records()[i]) result.totals[shadow_key(i, r.system)].add(r.stats, r.accepted);
     }
     // Steady only on a finite state whose last solves all converged.
@@ -300,20 +343,25 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     clock.enter(systems::Account::output);
     const bool last = result.steady || step == s.steps;
     if (writes_state && (last || (s.output_every > 0 && step % s.output_every == 0))) {
-      sim.write_fields(s.out_dir, step);
+      output("writing the fields" + at_step, [&] { sim.write_fields(s.out_dir, step); });
       fields_written = true;
     }
-    if (writes_state && s.checkpoint_every > 0 && step % s.checkpoint_every == 0) {
-      std::ostringstream state;
-      sim.save_state(state);
-      write_checkpoint(
-          s.out_dir, {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots(), {}, digest},
-          state.str(), rank, ranks);
-    }
+    if (writes_state && s.checkpoint_every > 0 && step % s.checkpoint_every == 0)
+      output("writing the checkpoint" + at_step, [&] {
+        std::ostringstream state;
+        sim.save_state(state);
+        write_checkpoint(
+            s.out_dir,
+            {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots(), {}, digest},
+            state.str(), rank, ranks);
+      });
     // The row comes last, so that it holds the step's output too.
     const systems::StepAccounts accounts = clock.take();
     result.split.add(accounts);
-    if (steps) write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance_s, &accounts});
+    if (steps)
+      output("writing the row" + at_step, [&] {
+        write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance_s, &accounts});
+      });
     progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);
     if (result.steady) break;
   }
@@ -326,7 +374,12 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   result.figures_of_merit = sim.figures_of_merit();
   result.autopilots = solvers.autopilot_reports();
   result.peak_rss_mib = process_memory().peak_rss_mib;
-  if (writes) write_summary(s.out_dir, s, config, result);
+  if (writes)
+    output("closing the step tables and writing the summary", [&] {
+      if (steps) steps->close();
+      for (auto& table : shadow_tables) table->close();
+      write_summary(s.out_dir, s, config, result);
+    });
   return result;
 }
 
