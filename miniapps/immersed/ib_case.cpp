@@ -216,10 +216,10 @@ FlowSettings make_flow_settings(const harness::CaseConfig& config) {
 
 namespace {
 
-// The peak resident memory a cell of tb-ib needs: measured over two steps of
-// uniform grids of 64^3 and 96^3 cells (1.32 and 1.28 KiB), solvers and
-// output included (bench/results/host-20261127-memory-per-cell.json).
-constexpr double bytes_per_cell = 1.32 * 1024;
+// The peak resident memory a cell of tb-ib needs, solvers and output
+// included: two steps on a uniform grid of 64^3 cells
+// (bench/results/host-memory-per-cell.json).
+constexpr double bytes_per_cell = 1.41 * 1024;
 
 // An axis of the grid as make_grid will build it, counted without building
 // it: its cells and its smallest width.
