@@ -18,7 +18,8 @@ const ParamInfo kernel_param{"kernel",
 void register_parilut(Registry& r) {
   r.add(PreconditionerEntry{
       "parilut",
-      "threshold ILU by fixed-point sweeps with candidate search and Sampleselect (seed 003; host)",
+      "threshold ILU by fixed-point sweeps with candidate search and Sampleselect (seed 003; host, or every step "
+      "on the device with the Krylov method's backend=cuda)",
       // fill <= 100 bounds the factors at 100 x nnz(A); steps and sweeps <= 1000 bound the setup time.
       {{"fill", ParamType::real, "2", "nnz of L and U each at most fill x that of A's triangle", {}, {1, 100}},
        {"steps", ParamType::integer, "5", "add / remove cycles", {}, {0, 1000}},
@@ -28,7 +29,14 @@ void register_parilut(Registry& r) {
         "approx",
         "threshold by one approximate Sampleselect level, or exact",
         {"approx", "exact"}},
-       kernel_param},
+       kernel_param,
+       // The device pipeline's candidate buffer: 100 x the budget bounds its memory.
+       {"candidate_room",
+        ParamType::real,
+        "4",
+        "backend=cuda: room for candidates per step, in multiples of the fill budget",
+        {},
+        {0.01, 100}}},
       [](const ParamValues& p) {
         parilut::ParilutOptions o;
         o.fill = p.real("fill");
@@ -36,6 +44,7 @@ void register_parilut(Registry& r) {
         o.sweeps = p.integer("sweeps");
         o.exact_select = p.text("select") == "exact";
         o.kernel = kernel_of(p);
+        o.candidate_room = p.real("candidate_room");
         return parilut::make_parilut(o);
       }});
   r.add(PreconditionerEntry{

@@ -15,13 +15,15 @@ namespace tb::parilut {
 
 namespace {
 
-void check_input(const Vector& data, std::size_t k, std::size_t capacity) {
+void check_input(const Vector& data) {
   if (data.backend() != Backend::cuda) throw Error("DeviceSampleSelect: data must be a CUDA array, got a host array");
-  if (data.size() > capacity)
-    throw Error("DeviceSampleSelect: " + std::to_string(data.size()) + " elements exceed the workspace capacity " +
+}
+
+void check_size(std::size_t n, std::size_t k, std::size_t capacity) {
+  if (n > capacity)
+    throw Error("DeviceSampleSelect: " + std::to_string(n) + " elements exceed the workspace capacity " +
                 std::to_string(capacity));
-  if (k >= data.size())
-    throw Error("select: rank " + std::to_string(k) + " of " + std::to_string(data.size()) + " elements");
+  if (k >= n) throw Error("select: rank " + std::to_string(k) + " of " + std::to_string(n) + " elements");
 }
 
 }  // namespace
@@ -72,9 +74,19 @@ Selection DeviceSampleSelect::finish_on_host(const double* level, std::size_t n,
 // buckets (`offset`) are all below the result and those of the higher ones all
 // above: the counts within the last level complete the exact ranks.
 Selection DeviceSampleSelect::exact(const Vector& data, std::size_t k) {
-  check_input(data, k, capacity_);
-  const double* level = data.data();
-  std::size_t n = data.size(), rank = k, offset = 0;
+  check_input(data);
+  return exact(data.data(), data.size(), k);
+}
+
+Selection DeviceSampleSelect::approx(const Vector& data, std::size_t k) {
+  check_input(data);
+  return approx(data.data(), data.size(), k);
+}
+
+Selection DeviceSampleSelect::exact(const double* data, std::size_t size, std::size_t k) {
+  check_size(size, k, capacity_);
+  const double* level = data;
+  std::size_t n = size, rank = k, offset = 0;
   int next = 0;
   while (n > select_base_case) {
     TB_CUDA_CALL(kernels::cuda::pick_splitters(level, n, tree_.data(), splitters_.data()));
@@ -99,14 +111,13 @@ Selection DeviceSampleSelect::exact(const Vector& data, std::size_t k) {
   return finish_on_host(level, n, rank, offset);
 }
 
-Selection DeviceSampleSelect::approx(const Vector& data, std::size_t k) {
-  check_input(data, k, capacity_);
-  const std::size_t n = data.size();
-  if (n <= select_base_case) return exact(data, k);
-  TB_CUDA_CALL(kernels::cuda::pick_splitters(data.data(), n, tree_.data(), splitters_.data()));
-  const BucketCounts counts = classify(data.data(), n);
+Selection DeviceSampleSelect::approx(const double* data, std::size_t n, std::size_t k) {
+  check_size(n, k, capacity_);
+  if (n <= select_base_case) return exact(data, n, k);
+  TB_CUDA_CALL(kernels::cuda::pick_splitters(data, n, tree_.data(), splitters_.data()));
+  const BucketCounts counts = classify(data, n);
   const Bucket t = bucket_holding(counts, k);
-  if (t.index == select_buckets - 1) return exact(data, k);
+  if (t.index == select_buckets - 1) return exact(data, n, k);
   splitters_.copy_to_host(host_splitters_);
   // As on the host: the upper splitter of bucket t, all of buckets 0..t below it.
   const std::size_t below = t.rank_offset + counts[std::size_t(t.index)];

@@ -30,6 +30,10 @@ class DeviceSampleSelect {
   // as sample_select_approx on the host, which draws the same sample.
   Selection approx(const Vector& data, std::size_t k);
 
+  // The same on the first n values at a device pointer (n <= capacity).
+  Selection exact(const double* data, std::size_t n, std::size_t k);
+  Selection approx(const double* data, std::size_t n, std::size_t k);
+
  private:
   BucketCounts classify(const double* level, std::size_t n);
   BucketCounts split_off_minimum(const double* level, std::size_t n, double minimum);

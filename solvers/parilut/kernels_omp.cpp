@@ -9,6 +9,7 @@
 #include "candidates.hpp"
 #include "fixed_point.hpp"
 #include "kernels.hpp"
+#include "step_kernels_host.hpp"
 
 namespace tb::parilut::kernels::omp {
 
@@ -78,6 +79,17 @@ BucketCounts classify(std::span<const double> data, const SplitterTree& tree, st
   for (const BucketCounts& c : local)
     for (int b = 0; b < select_buckets; ++b) total[b] += c[b];
   return total;
+}
+
+TB_PARILUT_STEP_HOST_DEFINITIONS(true)
+
+// Rows over threads, updated in place with relaxed atomics as omp::sweep above.
+void sweep(const StepView& s, index_t l_nnz, index_t u_nnz) {
+#pragma omp parallel for schedule(static) if (long(l_nnz) + u_nnz >= openmp_min_length)
+  for (index_t i = 0; i < s.n; ++i) {
+    for (index_t p = s.l.ptr[i]; p < s.l.ptr[i + 1]; ++p) sweep_l_entry(s, p, RelaxedLoad{}, relaxed_store);
+    for (index_t p = s.u.ptr[i]; p < s.u.ptr[i + 1]; ++p) sweep_u_entry(s, p, RelaxedLoad{}, relaxed_store);
+  }
 }
 
 }  // namespace tb::parilut::kernels::omp

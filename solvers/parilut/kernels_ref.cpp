@@ -3,6 +3,7 @@
 #include "candidates.hpp"
 #include "fixed_point.hpp"
 #include "kernels.hpp"
+#include "step_kernels_host.hpp"
 
 namespace tb::parilut::kernels::ref {
 
@@ -27,6 +28,17 @@ BucketCounts classify(std::span<const double> data, const SplitterTree& tree, st
     ++counts[b];
   }
   return counts;
+}
+
+TB_PARILUT_STEP_HOST_DEFINITIONS(false)
+
+// Row by row as ref::sweep above, so the pipeline twin's factors equal the
+// host ParILUT's bit for bit.
+void sweep(const StepView& s, index_t, index_t) {
+  for (index_t i = 0; i < s.n; ++i) {
+    for (index_t p = s.l.ptr[i]; p < s.l.ptr[i + 1]; ++p) sweep_l_entry(s, p);
+    for (index_t p = s.u.ptr[i]; p < s.u.ptr[i + 1]; ++p) sweep_u_entry(s, p);
+  }
 }
 
 }  // namespace tb::parilut::kernels::ref

@@ -23,6 +23,9 @@ struct ParilutOptions {
   int sweeps = 1;             // fixed-point sweeps after each add and each remove
   bool exact_select = false;  // exact Sampleselect, or one approximate level (the paper's default)
   Kernel kernel = Kernel::omp;
+  // The step pipeline (step_pipeline.hpp) plans room for this many times the
+  // fill budget's off-diagonal entries (plus one per row) of candidates a step.
+  double candidate_room = 4.0;
 };
 
 // Wall time of one step's building blocks, the bars of seed 003 Fig. 11:

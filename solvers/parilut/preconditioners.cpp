@@ -7,6 +7,7 @@
 #include "parilut.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/matrix/bsr.hpp"
+#include "step_pipeline.hpp"
 
 namespace tb::parilut {
 
@@ -23,30 +24,53 @@ void require_host(Backend b, const char* who) {
 
 // ParILUT and ParILU recompute their factors from A on every update: a
 // threshold pattern follows the values, and ParILU's sweeps start from A.
+// ParILUT on the cuda backend runs the step pipeline on the device, its
+// workspace planned once per pattern of A.
 class FixedPointIlu final : public Preconditioner {
  public:
   FixedPointIlu(ParilutOptions o, bool threshold) : opt_(o), threshold_(threshold) {}
 
   void setup(const BsrMatrix& a, Backend backend) override {
-    require_host(backend, name());
+    if (backend == Backend::cuda && threshold_) {
+      const std::string why = cuda_unavailable_reason();
+      if (!why.empty()) throw Unsupported("parilut(backend=cuda): " + why);
+    } else {
+      require_host(backend, name());
+    }
+    backend_ = backend;
+    if (backend_ == Backend::host) pipeline_.reset();
     update(a);
   }
   void update(const BsrMatrix& a) override {
     a_ = bsr_to_csr(a, true);
-    f_ = threshold_ ? parilut_factor(a_, opt_) : parilu_factor(a_, opt_.sweeps, opt_.kernel);
+    if (backend_ == Backend::host) {
+      f_ = threshold_ ? parilut_factor(a_, opt_) : parilu_factor(a_, opt_.sweeps, opt_.kernel);
+      return;
+    }
+    if (!pipeline_ || a_.row_ptr != pattern_ptr_ || a_.col_idx != pattern_col_) {
+      pipeline_ = std::make_unique<StepPipeline>(a_, opt_, backend_);
+      pattern_ptr_ = a_.row_ptr, pattern_col_ = a_.col_idx;
+    }
+    pipeline_->factor(a_);
   }
   void apply(const Vector& r, Vector& z) const override {
-    check_vectors(r, z, f_.rows(), name());
-    ilu_apply_ref(f_, r.data(), z.data());
+    check_vectors(r, z, a_.rows, name());
+    if (pipeline_)
+      pipeline_->apply(r.data(), z.data());
+    else
+      ilu_apply_ref(f_, r.data(), z.data());
   }
-  bool supports(Backend b) const override { return b == Backend::host; }
+  bool supports(Backend b) const override { return b == Backend::host || threshold_; }
 
  private:
   const char* name() const { return threshold_ ? "parilut" : "parilu"; }
   ParilutOptions opt_;
   bool threshold_;
+  Backend backend_ = Backend::host;
   CsrMatrix a_;
   IluFactors f_;
+  std::unique_ptr<StepPipeline> pipeline_;
+  std::vector<index_t> pattern_ptr_, pattern_col_;
 };
 
 class EigenIlut final : public Preconditioner {

@@ -9,6 +9,7 @@
 #include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/parilut/cuda/kernels.hpp"
+#include "solvers/parilut/kernels.hpp"
 #include "solvers/parilut/splitter_tree.hpp"
 
 namespace tb::parilut::kernels::cuda {
@@ -219,5 +220,231 @@ void copy_to_host(const double* data, std::size_t n, double* host_out) {
   cuda_error::throw_if(cuda_copy::memcpy(host_out, data, n * sizeof(double), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the selection's remainder to the host");
 }
+
+}  // namespace tb::parilut::kernels::cuda
+
+// The step pipeline (TB_PARILUT_STEP_KERNELS, kernels.hpp): a thread per row
+// (or per entry, or per column) running the bodies of step_rows.hpp.
+namespace tb::parilut::kernels::cuda {
+
+namespace {
+
+constexpr int scan_threads = 256;
+
+__device__ index_t thread_index() { return index_t(blockIdx.x) * index_t(blockDim.x) + index_t(threadIdx.x); }
+
+__global__ void candidates_kernel(StepView s, bool fill) {
+  const index_t i = thread_index();
+  if (i >= s.n) return;
+  if (fill)
+    candidate_row<true>(s, i);
+  else
+    s.c.ptr[i + 1] = candidate_row<false>(s, i);
+}
+
+__global__ void candidate_residuals_kernel(StepView s) {
+  const index_t i = thread_index();
+  if (i < s.n) candidate_residual_row(s, i);
+}
+
+__global__ void add_kernel(StepView s, bool fill) {
+  const index_t i = thread_index();
+  if (i >= s.n) return;
+  if (fill) {
+    add_row<true>(s, s.l, true, s.next_l, i);
+    add_row<true>(s, s.u, false, s.next_u, i);
+  } else {
+    s.next_l.ptr[i + 1] = add_row<false>(s, s.l, true, s.next_l, i);
+    s.next_u.ptr[i + 1] = add_row<false>(s, s.u, false, s.next_u, i);
+  }
+}
+
+__global__ void column_count_kernel(StepView s, index_t u_nnz) {
+  const index_t p = thread_index();
+  if (p < u_nnz) atomicAdd(&s.uc_ptr[s.u.col[p] + 1], 1);
+}
+
+__global__ void column_cursor_kernel(StepView s) {
+  const index_t j = thread_index();
+  if (j < s.n) s.uc_next[j] = s.uc_ptr[j];
+}
+
+__global__ void column_place_kernel(StepView s, index_t u_nnz) {
+  const index_t p = thread_index();
+  if (p < u_nnz) place_column_entry(s, p, atomicAdd(&s.uc_next[s.u.col[p]], 1));
+}
+
+__global__ void column_sort_kernel(StepView s) {
+  const index_t j = thread_index();
+  if (j < s.n) sort_column(s, j);
+}
+
+__global__ void sweep_l_step_kernel(StepView s, index_t nnz) {
+  const index_t p = thread_index();
+  if (p < nnz) sweep_l_entry(s, p);
+}
+
+__global__ void sweep_u_step_kernel(StepView s, index_t nnz) {
+  const index_t p = thread_index();
+  if (p < nnz) sweep_u_entry(s, p);
+}
+
+__global__ void magnitudes_kernel(CsrView f, bool lower, index_t nnz, double* m) {
+  const index_t p = thread_index();
+  if (p < nnz) magnitude_entry(f, lower, p, m);
+}
+
+__global__ void ties_kernel(CsrView f, index_t n, double t, index_t* counts) {
+  const index_t i = thread_index();
+  if (i < n) counts[i + 1] = tie_row(f, t, i);
+}
+
+__global__ void prune_kernel(CsrView f, index_t n, DropRule rule, const index_t* first_tie, CsrView out, bool fill) {
+  const index_t i = thread_index();
+  if (i >= n) return;
+  if (fill)
+    prune_row<true>(f, rule.threshold, rule.drop_ties, first_tie[i], out, i);
+  else
+    out.ptr[i + 1] = prune_row<false>(f, rule.threshold, rule.drop_ties, first_tie[i], out, i);
+}
+
+__global__ void lower_solve_kernel(CsrView l, const index_t* rows, index_t count, const double* r, double* y) {
+  const index_t k = thread_index();
+  if (k < count) lower_solve_row(l, rows[k], r, y);
+}
+
+__global__ void upper_solve_kernel(CsrView u, const index_t* rows, index_t count, const double* y, double* z) {
+  const index_t k = thread_index();
+  if (k < count) upper_solve_row(u, rows[k], y, z);
+}
+
+// The scan of x[0, n) (x = v + 1) in three kernels: each block sums its chunk,
+// one block scans the sums, each block scans its chunk tile by tile from its
+// offset (Hillis-Steele in shared memory).
+__global__ void chunk_sums_kernel(const index_t* x, index_t n, index_t chunk, index_t* sums) {
+  __shared__ index_t total;
+  if (threadIdx.x == 0) total = 0;
+  __syncthreads();
+  const index_t begin = index_t(blockIdx.x) * chunk, end = begin + chunk < n ? begin + chunk : n;
+  index_t mine = 0;
+  for (index_t i = begin + index_t(threadIdx.x); i < end; i += index_t(blockDim.x)) mine += x[i];
+  atomicAdd(&total, mine);
+  __syncthreads();
+  if (threadIdx.x == 0) sums[blockIdx.x] = total;
+}
+
+__global__ void scan_sums_kernel(index_t* sums, int count) {
+  __shared__ index_t s[scan_scratch_size];
+  const int t = int(threadIdx.x);
+  const index_t mine = t < count ? sums[t] : 0;
+  s[t] = mine;
+  __syncthreads();
+  for (int d = 1; d < int(blockDim.x); d <<= 1) {
+    const index_t add = t >= d ? s[t - d] : 0;
+    __syncthreads();
+    s[t] += add;
+    __syncthreads();
+  }
+  if (t < count) sums[t] = s[t] - mine;
+}
+
+__global__ void chunk_scan_kernel(index_t* v, index_t n, index_t chunk, const index_t* offsets) {
+  __shared__ index_t s[scan_threads];
+  index_t* x = v + 1;
+  if (blockIdx.x == 0 && threadIdx.x == 0) v[0] = 0;
+  const index_t begin = index_t(blockIdx.x) * chunk, end = begin + chunk < n ? begin + chunk : n;
+  const int t = int(threadIdx.x);
+  index_t running = offsets[blockIdx.x];
+  for (index_t tile = begin; tile < end; tile += scan_threads) {  // the same trip count for every thread
+    const index_t i = tile + t;
+    s[t] = i < end ? x[i] : 0;
+    __syncthreads();
+    for (int d = 1; d < scan_threads; d <<= 1) {
+      const index_t add = t >= d ? s[t - d] : 0;
+      __syncthreads();
+      s[t] += add;
+      __syncthreads();
+    }
+    if (i < end) x[i] = running + s[t];
+    running += s[scan_threads - 1];
+    __syncthreads();
+  }
+}
+
+unsigned grid(index_t work) { return blocks_for(std::size_t(work), threads); }
+
+template <class Kernel, class... Args>
+void launch(const char* name, index_t work, Kernel kernel, Args... args) {
+  if (work <= 0) return;
+  kernel<<<grid(work), threads>>>(args...);
+  cuda_error::check_launch(name);
+}
+
+}  // namespace
+
+void candidates(const StepView& s, bool fill) { launch("parilut candidates_kernel", s.n, candidates_kernel, s, fill); }
+
+void candidate_residuals(const StepView& s) {
+  launch("parilut candidate_residuals_kernel", s.n, candidate_residuals_kernel, s);
+}
+
+void add(const StepView& s, bool fill) { launch("parilut add_kernel", s.n, add_kernel, s, fill); }
+
+void sweep(const StepView& s, index_t l_nnz, index_t u_nnz) {
+  launch("parilut sweep_l_step_kernel", l_nnz, sweep_l_step_kernel, s, l_nnz);
+  launch("parilut sweep_u_step_kernel", u_nnz, sweep_u_step_kernel, s, u_nnz);
+}
+
+void magnitudes(const CsrView& f, bool lower, index_t nnz, double* m) {
+  launch("parilut magnitudes_kernel", nnz, magnitudes_kernel, f, lower, nnz, m);
+}
+
+void ties(const CsrView& f, index_t n, double t, index_t* counts) {
+  launch("parilut ties_kernel", n, ties_kernel, f, n, t, counts);
+}
+
+void prune(const CsrView& f, index_t n, DropRule rule, const index_t* first_tie, const CsrView& out, bool fill) {
+  launch("parilut prune_kernel", n, prune_kernel, f, n, rule, first_tie, out, fill);
+}
+
+index_t scan(index_t* v, index_t n, index_t* scratch) {
+  if (n == 0) {
+    cuda_error::throw_if(cudaMemset(v, 0, sizeof(index_t)), "cudaMemset");
+    return 0;
+  }
+  const index_t blocks = std::min<index_t>((n + scan_threads - 1) / scan_threads, scan_scratch_size);
+  const index_t chunk = (n + blocks - 1) / blocks;
+  chunk_sums_kernel<<<unsigned(blocks), scan_threads>>>(v + 1, n, chunk, scratch);
+  cuda_error::check_launch("parilut chunk_sums_kernel");
+  scan_sums_kernel<<<1, scan_scratch_size>>>(scratch, int(blocks));
+  cuda_error::check_launch("parilut scan_sums_kernel");
+  chunk_scan_kernel<<<unsigned(blocks), scan_threads>>>(v, n, chunk, scratch);
+  cuda_error::check_launch("parilut chunk_scan_kernel");
+  index_t total = 0;
+  cuda_error::throw_if(cuda_copy::memcpy(&total, v + n, sizeof(index_t), cudaMemcpyDeviceToHost),
+                       "cudaMemcpy of a scan's total");
+  return total;
+}
+
+// Counts per column (atomics), their scan, a slot per entry from a cursor per
+// column (atomics: any order), then each column sorted by row.
+void upper_columns(const StepView& s, index_t u_nnz, index_t* scan_scratch) {
+  cuda_error::throw_if(cudaMemset(s.uc_ptr, 0, (std::size_t(s.n) + 1) * sizeof(index_t)), "cudaMemset");
+  launch("parilut column_count_kernel", u_nnz, column_count_kernel, s, u_nnz);
+  scan(s.uc_ptr, s.n, scan_scratch);
+  launch("parilut column_cursor_kernel", s.n, column_cursor_kernel, s);
+  launch("parilut column_place_kernel", u_nnz, column_place_kernel, s, u_nnz);
+  launch("parilut column_sort_kernel", s.n, column_sort_kernel, s);
+}
+
+void lower_solve(const CsrView& l, const index_t* rows, index_t count, const double* r, double* y) {
+  launch("parilut lower_solve_kernel", count, lower_solve_kernel, l, rows, count, r, y);
+}
+
+void upper_solve(const CsrView& u, const index_t* rows, index_t count, const double* y, double* z) {
+  launch("parilut upper_solve_kernel", count, upper_solve_kernel, u, rows, count, y, z);
+}
+
+void synchronize() { cuda_error::throw_if(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 
 }  // namespace tb::parilut::kernels::cuda
