@@ -23,6 +23,8 @@
 # against GPU candidates inside the loops), spmv,
 # fgbilu, fgbilu-target (65^3 only), multicolor, async, async-blocks (the apply sweep per block
 # size 1..32 and CUDA mapping against the device triad), banded, parilut,
+# parilut-pipeline (seed 003 Fig. 11 for the ParILUT step pipeline, host against device,
+# on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T),
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
@@ -168,6 +170,20 @@ for step in "$@"; do
     parilut)
       timeout "${PL_T:-90}" "$build/bin/tb-bench-parilut" --problems ani5 --steps 2 --json "$results/gpu-$stamp-parilut.json" \
         --md "$results/gpu-$stamp-parilut.md" >"$results/parilut.txt" 2>&1 ;;
+    parilut-pipeline)
+      # Seed 003 Fig. 11 and the host / device step time of the ParILUT step pipeline on ANI7 and on a
+      # >= 1M-row miniapp system: tb-incomp's 3D cavity at 102^3 cells (1,061,208 pressure unknowns),
+      # its pressure system dumped after one step, or PLP_SYSTEM (a MatrixMarket file) instead.
+      plp_system=${PLP_SYSTEM:-}
+      if [ -z "$plp_system" ]; then
+        timeout 300 "$build/bin/tb-incomp" inputs/incompressible/cavity3d_re1000.toml --steps 1 \
+          --set grid.nx=102 --set grid.ny=102 --set grid.nz=102 --set run.output_every=0 \
+          --dump-systems pressure --out "$build/plp-incomp" >"$results/parilut-pipeline-dump.txt" 2>&1
+        plp_system=$(find "$build/plp-incomp/systems" -name '*-pressure-A.mtx' 2>/dev/null | sort | head -1)
+      fi
+      timeout "${PLP_T:-400}" "$build/bin/tb-bench-parilut-pipeline" --problems ani7 \
+        ${plp_system:+--system "$plp_system"} --steps 3 --json "$results/gpu-$stamp-parilut-pipeline.json" \
+        >"$results/parilut-pipeline.txt" 2>&1 ;;
     mpi-tests)
       # The MPI tests alone (the two-rank GPU ones included), without mpi's tb-ib runs.
       need_mpi mpi-tests || continue
@@ -277,7 +293,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

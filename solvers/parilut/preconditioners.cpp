@@ -31,12 +31,8 @@ class FixedPointIlu final : public Preconditioner {
   FixedPointIlu(ParilutOptions o, bool threshold) : opt_(o), threshold_(threshold) {}
 
   void setup(const BsrMatrix& a, Backend backend) override {
-    if (backend == Backend::cuda && threshold_) {
-      const std::string why = cuda_unavailable_reason();
-      if (!why.empty()) throw Unsupported("parilut(backend=cuda): " + why);
-    } else {
-      require_host(backend, name());
-    }
+    // On the cuda backend StepPipeline refuses a machine without a device (tb::Unsupported).
+    if (backend != Backend::cuda || !threshold_) require_host(backend, name());
     backend_ = backend;
     if (backend_ == Backend::host) pipeline_.reset();
     update(a);

@@ -9,6 +9,7 @@
 #include "fixed_point.hpp"
 #include "kernels.hpp"
 #include "sample_select.hpp"
+#include "solvers/core/backend.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/memory.hpp"
@@ -68,6 +69,14 @@ std::vector<index_t> group_by_level(index_t n, bool downward, Deps deps, std::ve
   return rows;
 }
 
+Backend usable(Backend b) {
+  if (b == Backend::cuda) {
+    const std::string why = cuda_unavailable_reason();
+    if (!why.empty()) throw Unsupported("parilut(backend=cuda): " + why);
+  }
+  return b;
+}
+
 }  // namespace
 
 PipelinePlan plan_pipeline(const CsrMatrix& a, double fill, double candidate_room) {
@@ -105,7 +114,7 @@ FactorArrays::FactorArrays(Backend b, index_t n, index_t capacity)
 
 StepPipeline::StepPipeline(const CsrMatrix& a, const ParilutOptions& o, Backend backend)
     : opt_(o),
-      backend_(backend),
+      backend_(usable(backend)),
       plan_(plan_pipeline(a, o.fill, o.candidate_room)),
       a_nnz_(a.nnz()),
       a_ptr_(backend, std::span<const index_t>(a.row_ptr)),

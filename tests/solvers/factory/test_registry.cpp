@@ -59,7 +59,7 @@ TEST(PartitionedForm, AKrylovMethodsDeviceGoesToTheLocalSolver) {
 
 // A local solver with no device kernels is refused by name when the Schwarz method is to run it on one.
 TEST(SchwarzLocalSolver, OneWithoutDeviceKernelsIsRefusedOnTheDevice) {
-  for (const char* spec : {"fgmres+bjacobi(local=bilu0,backend=cuda)", "fgmres+asm(local=parilut,backend=cuda)"}) {
+  for (const char* spec : {"fgmres+bjacobi(local=bilu0,backend=cuda)", "fgmres+asm(local=parilu,backend=cuda)"}) {
     try {
       make_solver(spec);
       ADD_FAILURE() << spec << " accepted";
