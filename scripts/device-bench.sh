@@ -24,7 +24,9 @@
 # fgbilu, fgbilu-target (65^3 only), multicolor, async, async-blocks (the apply sweep per block
 # size 1..32 and CUDA mapping against the device triad), banded, parilut,
 # parilut-pipeline (seed 003 Fig. 11 for the ParILUT step pipeline, host against device,
-# on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T),
+# on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T), resident
+# (tb-incomp's 128^3 cavity, 3 steps, host defaults against --backend cuda, alternated;
+# RES_T), mg (tb-bench-mg at 128^3 on the device; MG_T),
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
@@ -184,6 +186,24 @@ for step in "$@"; do
       timeout "${PLP_T:-400}" "$build/bin/tb-bench-parilut-pipeline" --problems ani7 \
         ${plp_system:+--system "$plp_system"} --steps 3 --json "$results/gpu-$stamp-parilut-pipeline.json" \
         >"$results/parilut-pipeline.txt" 2>&1 ;;
+    resident)
+      # tb-incomp's 3D cavity at 128^3, 3 steps: the host defaults on every core against
+      # --backend cuda (the resident step, the GPU defaults), alternated twice; each
+      # run's summary.json (time split, transfers) kept.
+      for rep in 1 2; do
+        for backend in host cuda; do
+          out="$build/resident-$backend-$rep"
+          timeout "${RES_T:-240}" "$build/bin/tb-incomp" inputs/incompressible/cavity3d_re1000.toml --steps 3 \
+            --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set run.output_every=0 \
+            --set run.progress=false --backend "$backend" --out "$out" >"$results/resident-$backend-$rep.txt" 2>&1
+          echo "$backend rep $rep exit $?" | tee -a "$results/resident.txt"
+          cp "$out/summary.json" "$results/resident-$backend-$rep-summary.json" 2>/dev/null
+        done
+      done ;;
+    mg)
+      # The multigrid cycle and CG + mg on the device at 128^3, against CG + BiLU(0) on the host.
+      timeout "${MG_T:-300}" "$build/bin/tb-bench-mg" --grid 128 --backend cuda --reps 5 --solve-reps 1 \
+        >"$results/mg.txt" 2>&1 ;;
     mpi-tests)
       # The MPI tests alone (the two-rank GPU ones included), without mpi's tb-ib runs.
       need_mpi mpi-tests || continue
