@@ -190,14 +190,18 @@ for step in "$@"; do
       # tb-incomp's 3D cavity at 128^3, 3 steps: the host defaults on every core against
       # --backend cuda (the resident step, the GPU defaults), alternated twice; each
       # run's summary.json (time split, transfers) kept.
+      # cuda-mg: the GPU defaults with CG + mg on the device for the pressure.
       for rep in 1 2; do
-        for backend in host cuda; do
-          out="$build/resident-$backend-$rep"
+        for setting in host cuda cuda-mg; do
+          out="$build/resident-$setting-$rep"
+          extra=()
+          [ "$setting" = cuda-mg ] && extra=(--set "solver.pressure=cg(rtol=1e-9,maxit=2000,relative_to=b,backend=cuda)+mg")
           timeout "${RES_T:-240}" "$build/bin/tb-incomp" inputs/incompressible/cavity3d_re1000.toml --steps 3 \
             --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set run.output_every=0 \
-            --set run.progress=false --backend "$backend" --out "$out" >"$results/resident-$backend-$rep.txt" 2>&1
-          echo "$backend rep $rep exit $?" | tee -a "$results/resident.txt"
-          cp "$out/summary.json" "$results/resident-$backend-$rep-summary.json" 2>/dev/null
+            --set run.progress=false --backend "${setting%-mg}" "${extra[@]}" --out "$out" \
+            >"$results/resident-$setting-$rep.txt" 2>&1
+          echo "$setting rep $rep exit $?" | tee -a "$results/resident.txt"
+          cp "$out/summary.json" "$results/resident-$setting-$rep-summary.json" 2>/dev/null
         done
       done ;;
     mg)
