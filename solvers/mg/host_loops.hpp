@@ -9,14 +9,20 @@
 #include <cmath>
 
 #include "kernels.hpp"
+#include "solvers/core/threading.hpp"
 #include "solvers/core/types.hpp"
 
 namespace tb::mg::host_loops {
 
+// A team only where each thread gets at least openmp_min_length of work
+// (threading::threads_for, docs/threading.md): the coarsest level's dense
+// solve (up to 512 x 512) would otherwise wake a second thread every cycle
+// for less work than the wake-up costs.
 template <bool Omp, class Body>
 void for_cells(index_t n, Body body, long work_per_item = 1) {
   if constexpr (Omp) {
-#pragma omp parallel for schedule(static) if (long(n) * work_per_item >= openmp_min_length)
+    const int threads = threading::threads_for(long(n) * work_per_item, openmp_min_length);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (index_t i = 0; i < n; ++i) body(i);
   } else {
     for (index_t i = 0; i < n; ++i) body(i);
