@@ -60,30 +60,10 @@ __global__ void __launch_bounds__(threads) shift_cells(index_t n, const double* 
   for (index_t c = first_index(); c < n; c += grid_stride()) shift[c] = sums[c] / cfl;
 }
 
-__device__ double block_max(double v) {
-  __shared__ double warp_max[threads / cuda_reduction::warp_size];
-  const int lane = threadIdx.x % cuda_reduction::warp_size;
-  const int warp = threadIdx.x / cuda_reduction::warp_size;
-  for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
-    v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
-  if (lane == 0) warp_max[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < threads / cuda_reduction::warp_size ? warp_max[lane] : 0.0;
-    for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
-      v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
-  }
-  return v;
-}
-
 // K values per block: sums (Max = false) or maxima, in a fixed order.
 template <int K, bool Max>
-__device__ void store_block(double (&v)[K], double* partial) {
-  for (int k = 0; k < K; ++k) {
-    const double b = Max ? block_max(v[k]) : cuda_reduction::block_sum<threads>(v[k]);
-    if (threadIdx.x == 0) partial[K * blockIdx.x + k] = b;
-    __syncthreads();  // the block reduction reuses its shared array
-  }
+__device__ void store_block(const double (&v)[K], double* partial) {
+  cuda_reduction::store_block<threads, K, Max>(v, partial + K * blockIdx.x);
 }
 
 __global__ void __launch_bounds__(threads) squares(index_t n, const double* r, double* partial) {
@@ -113,11 +93,7 @@ __global__ void __launch_bounds__(threads) combine(const double* partial, int bl
   double v[K] = {};
   for (int b = threadIdx.x; b < blocks; b += threads)
     for (int k = 0; k < K; ++k) v[k] = Max ? fmax(v[k], partial[K * b + k]) : v[k] + partial[K * b + k];
-  for (int k = 0; k < K; ++k) {
-    const double r = Max ? block_max(v[k]) : cuda_reduction::block_sum<threads>(v[k]);
-    if (threadIdx.x == 0) result[k] = r;
-    __syncthreads();
-  }
+  cuda_reduction::store_block<threads, K, Max>(v, result);
 }
 
 // Device memory for block results, allocated once per process and never freed

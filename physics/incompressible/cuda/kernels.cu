@@ -31,37 +31,11 @@ int blocks_for(index_t n) {
 __device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
 __device__ __forceinline__ index_t grid_stride() { return index_t(gridDim.x * blockDim.x); }
 
-__device__ double block_max(double v) {
-  __shared__ double warp_max[threads / cuda_reduction::warp_size];
-  const int lane = threadIdx.x % cuda_reduction::warp_size;
-  const int warp = threadIdx.x / cuda_reduction::warp_size;
-  for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
-    v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
-  if (lane == 0) warp_max[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < threads / cuda_reduction::warp_size ? warp_max[lane] : 0.0;
-    for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
-      v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
-  }
-  return v;
-}
-
-// K results per block, each a sum (Max = false) or a maximum of values >= 0.
-template <int K, bool Max>
-__device__ void store_block(double* v, double* out) {
-  for (int k = 0; k < K; ++k) {
-    const double b = Max ? block_max(v[k]) : cuda_reduction::block_sum<threads>(v[k]);
-    if (threadIdx.x == 0) out[k] = b;
-    __syncthreads();  // the block reductions reuse their shared arrays
-  }
-}
-
 template <int K, bool Max, class Body>
 __global__ void __launch_bounds__(threads) reduce_cells(index_t begin, index_t end, Body body, double* partial) {
   double v[K] = {};
   for (index_t i = begin + first_index(); i < end; i += grid_stride()) body(i, v);
-  store_block<K, Max>(v, partial + K * blockIdx.x);
+  cuda_reduction::store_block<threads, K, Max>(v, partial + K * blockIdx.x);
 }
 
 template <int K, bool Max>
@@ -69,7 +43,7 @@ __global__ void __launch_bounds__(threads) combine_blocks(const double* partial,
   double v[K] = {};
   for (int b = threadIdx.x; b < blocks; b += threads)
     for (int k = 0; k < K; ++k) v[k] = Max ? fmax(v[k], partial[K * b + k]) : v[k] + partial[K * b + k];
-  store_block<K, Max>(v, result);
+  cuda_reduction::store_block<threads, K, Max>(v, result);
 }
 
 template <class Body>

@@ -28,22 +28,6 @@ int blocks_for(index_t n) { return int(std::min<long>((long(n) + threads - 1) / 
 __device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
 __device__ __forceinline__ index_t grid_stride() { return index_t(gridDim.x * blockDim.x); }
 
-__device__ double block_max(double v) {
-  __shared__ double warp_max[threads / cuda_reduction::warp_size];
-  const int lane = threadIdx.x % cuda_reduction::warp_size;
-  const int warp = threadIdx.x / cuda_reduction::warp_size;
-  for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
-    v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
-  if (lane == 0) warp_max[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < threads / cuda_reduction::warp_size ? warp_max[lane] : 0.0;
-    for (int o = cuda_reduction::warp_size / 2; o > 0; o /= 2)
-      v = fmax(v, __shfl_down_sync(cuda_reduction::full_warp, v, o));
-  }
-  return v;
-}
-
 // Four block results, each reduced with __syncthreads between (block_sum
 // reuses its shared array).
 __device__ void store_block(double s0, double s1, double s2, double m, double* partial) {
@@ -53,7 +37,7 @@ __device__ void store_block(double s0, double s1, double s2, double m, double* p
   __syncthreads();
   s2 = cuda_reduction::block_sum<threads>(s2);
   __syncthreads();
-  m = block_max(m);
+  m = cuda_reduction::block_max<threads>(m);
   if (threadIdx.x == 0) {
     partial[4 * blockIdx.x + 0] = s0;
     partial[4 * blockIdx.x + 1] = s1;
@@ -83,7 +67,7 @@ __global__ void __launch_bounds__(threads) combine_blocks(const double* partial,
   __syncthreads();
   s2 = cuda_reduction::block_sum<threads>(s2);
   __syncthreads();
-  m = block_max(m);
+  m = cuda_reduction::block_max<threads>(m);
   if (threadIdx.x == 0) result[0] = s0, result[1] = s1, result[2] = s2, result[3] = m;
 }
 
