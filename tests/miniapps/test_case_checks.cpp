@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "miniapp_descriptions.hpp"
 #include "miniapps/common/case_checks.hpp"
 #include "miniapps/compressible/comp_case.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
@@ -23,36 +24,9 @@ namespace tb {
 namespace {
 
 namespace fs = std::filesystem;
-using harness::MiniappDescription;
+using test::comp_app;
 using test::expect_refused;
-
-MiniappDescription incomp_app() {
-  MiniappDescription app;
-  app.name = "tb-incomp";
-  app.systems = {"momentum", "pressure"};
-  app.gpu_specs = {{"momentum", incompressible::gpu_momentum_solver},
-                   {"pressure", incompressible::gpu_pressure_solver}};
-  app.declare_keys = incompressible::declare_case_keys;
-  app.resolve_defaults = incompressible::resolve_case_defaults;
-  app.check_case = incompressible::check_case_keys;
-  app.make = [](const harness::CaseConfig& c) -> std::unique_ptr<harness::Simulation> {
-    return std::make_unique<incompressible::IncompressibleSimulation>(c);
-  };
-  return app;
-}
-
-MiniappDescription comp_app() {
-  MiniappDescription app;
-  app.name = "tb-comp2d";
-  app.systems = {"flow"};
-  app.gpu_specs = {{"flow", compressible::gpu_flow_solver}};
-  app.declare_keys = compressible::declare_case_keys;
-  app.check_case = compressible::check_case_keys;
-  app.make = [](const harness::CaseConfig& c) -> std::unique_ptr<harness::Simulation> {
-    return std::make_unique<compressible::CompressibleSimulation>(c);
-  };
-  return app;
-}
+using test::incomp_app;
 
 struct Folder {
   explicit Folder(const std::string& name) : dir(test::fresh_dir("tb-case-checks", name)) {

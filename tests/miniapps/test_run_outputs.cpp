@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "decay_simulation.hpp"
+#include "miniapp_descriptions.hpp"
 #include "miniapps/common/checkpoint.hpp"
 #include "miniapps/common/output_failure.hpp"
 #include "miniapps/common/step_table.hpp"
@@ -28,19 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using harness::MiniappDescription;
-
-MiniappDescription incomp_app() {
-  MiniappDescription app;
-  app.name = "tb-incomp";
-  app.systems = {"momentum", "pressure"};
-  app.declare_keys = incompressible::declare_case_keys;
-  app.resolve_defaults = incompressible::resolve_case_defaults;
-  app.check_case = incompressible::check_case_keys;
-  app.make = [](const harness::CaseConfig& c) -> std::unique_ptr<harness::Simulation> {
-    return std::make_unique<incompressible::IncompressibleSimulation>(c);
-  };
-  return app;
-}
+using test::incomp_app;
 
 struct Folder {
   explicit Folder(const std::string& name) : dir(test::fresh_dir("tb-run-outputs", name)) {

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../../common/memory_storage.hpp"
 #include "flow_fixtures.hpp"
 #include "physics/incompressible/resident_step.hpp"
 #include "solvers/core/transfers.hpp"
@@ -18,23 +19,6 @@
 
 namespace tb::test {
 namespace {
-
-// A device in host memory: its copies are counted as a device's are.
-class MemoryStorage final : public systems::DeviceStorage {
- public:
-  const char* name() const override { return "memory"; }
-  Backend backend() const override { return Backend::host; }
-  void* allocate(std::size_t bytes) override { return bytes ? std::malloc(bytes) : nullptr; }
-  void release(void* p) noexcept override { std::free(p); }
-  void to_device(void* device, const void* host, std::size_t bytes) override {
-    std::memcpy(device, host, bytes);
-    transfers::count(transfers::Direction::to_device, bytes, 0.0);
-  }
-  void to_host(void* host, const void* device, std::size_t bytes) override {
-    std::memcpy(host, device, bytes);
-    transfers::count(transfers::Direction::to_host, bytes, 0.0);
-  }
-};
 
 // Drivers that refresh in place: the resident step's solves read the values where they were written.
 const std::map<std::string, std::string> specs = {{"momentum", "bicgstab(rtol=1e-10,maxit=500)+block_jacobi"},

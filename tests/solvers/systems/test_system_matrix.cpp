@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../../common/memory_storage.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/core/transfers.hpp"
 #include "solvers/matrix/generate.hpp"
@@ -21,23 +22,7 @@ namespace tb {
 namespace {
 
 using namespace systems;
-
-// A device in host memory: its copies are counted as a device's are.
-class MemoryStorage final : public DeviceStorage {
- public:
-  const char* name() const override { return "memory"; }
-  Backend backend() const override { return Backend::host; }
-  void* allocate(std::size_t bytes) override { return bytes ? std::malloc(bytes) : nullptr; }
-  void release(void* p) noexcept override { std::free(p); }
-  void to_device(void* device, const void* host, std::size_t bytes) override {
-    std::memcpy(device, host, bytes);
-    transfers::count(transfers::Direction::to_device, bytes, 0.0);
-  }
-  void to_host(void* host, const void* device, std::size_t bytes) override {
-    std::memcpy(host, device, bytes);
-    transfers::count(transfers::Direction::to_host, bytes, 0.0);
-  }
-};
+using test::MemoryStorage;
 
 BsrMatrix test_matrix() {
   Stencil7Params p;
