@@ -2,6 +2,7 @@
 """Write a structured O-grid around the unit-diameter cylinder as an SU2 mesh.
 
     scripts/ogrid_cylinder.py N_THETA N_RADIAL OUT.su2 [--triangles] [--far R]
+                              [--diagonals mirrored|one-way|random] [--rings K] [--seed S]
 
 N_THETA cells around the cylinder (even), N_RADIAL cells from the wall (radius
 0.5) to the far field (radius R, default 50), spaced geometrically so that the
@@ -10,11 +11,19 @@ at theta = 0 and one at theta = pi). --triangles splits each quadrilateral
 along a diagonal, mirrored between the upper and lower halves so that the
 triangulation stays symmetric. Markers: cylinder, farfield.
 
+--diagonals one-way splits every quadrilateral along the same diagonal (the
+mesh is then its own image under rotation, not under mirroring); random picks
+each cell's diagonal by a coin (--seed S, default 1). --rings K applies that
+choice to the K rings next to the wall only, mirrored beyond. These meshes show
+how the orientation of the cells at the wall selects the circulation of the
+steady inviscid flow (docs/compressible-validation.md).
+
 The nested sequence 16 x 8, 32 x 16, 64 x 32 and 128 x 64 (128 to 8,192
 quadrilaterals) is scripts/make-meshes.sh ogrid. Needs only Python's
 standard library.
 """
 import math
+import random
 import sys
 
 
@@ -37,15 +46,28 @@ def radii(n_theta, n_radial, far):
     return r
 
 
+def option(argv, args, name, default):
+    """The value after --name in argv (removed from args), or default."""
+    if name not in argv:
+        return default
+    k = argv.index(name)
+    if k + 1 >= len(argv):
+        sys.exit("ogrid_cylinder: %s needs a value" % name)
+    args.remove(argv[k + 1])
+    return argv[k + 1]
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     triangles = "--triangles" in argv
-    far = 50.0
-    if "--far" in argv:
-        far = float(argv[argv.index("--far") + 1])
-        args.remove(argv[argv.index("--far") + 1])
+    far = float(option(argv, args, "--far", "50"))
+    diagonals = option(argv, args, "--diagonals", "mirrored")
+    rings = int(option(argv, args, "--rings", "0"))
+    coin = random.Random(int(option(argv, args, "--seed", "1")))
     if len(args) != 3:
         sys.exit(__doc__)
+    if diagonals not in ("mirrored", "one-way", "random"):
+        sys.exit("ogrid_cylinder: --diagonals must be mirrored, one-way or random, not '%s'" % diagonals)
     n_theta, n_radial, out = int(args[0]), int(args[1]), args[2]
     if n_theta < 4 or n_theta % 2 or n_radial < 1 or not far > 0.5:
         sys.exit("ogrid_cylinder: N_THETA must be even and >= 4, N_RADIAL >= 1, the far field beyond radius 0.5")
@@ -59,9 +81,11 @@ def main(argv):
         for i in range(n_theta):
             # a, b along the inner circle (theta growing), c, d on the outer one: a-d-c-b is counter-clockwise.
             a, b, c, d = node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)
+            own = diagonals != "mirrored" and (rings == 0 or j < rings)
             if not triangles:
                 cells.append((9, a, d, c, b))
-            elif i < n_theta // 2:  # upper half: diagonal a-c; its mirror image is b-d
+            elif (own and (diagonals == "one-way" or coin.random() < 0.5)) or (not own and i < n_theta // 2):
+                # a-c: the upper half's diagonal; its mirror image is b-d
                 cells += [(5, a, c, b), (5, a, d, c)]
             else:
                 cells += [(5, a, d, b), (5, b, d, c)]

@@ -19,12 +19,14 @@ Sets (--sets, comma-separated; `all` for every one):
   naca-stencils   the laminar NACA 0012 on stretched hybrid meshes (first cell
                   5e-5 chords) made here with Gmsh from inputs/meshes/naca0012.geo,
                   with and without a refined near wake, for both gradient stencils
-  cylinder-nested the inviscid cylinder on nested triangle meshes: the
-                  mirror-symmetric O-grids of scripts/ogrid_cylinder.py and
-                  unstructured Gmsh meshes split 0-3 times, tb-comp2d's default and
-                  the case file
+  cylinder-lift   the inviscid cylinder's lift: unstructured Gmsh meshes split
+                  0-3 times (tb-comp2d's default and the case file), and
+                  scripts/ogrid_cylinder.py's triangle O-grids 32-128 with the
+                  diagonals mirrored, one way (next to the wall, everywhere) or
+                  random, and tb-comp2d's settings on the one-way 64 x 32 grid
   naca-sequence   mesh sequence of the NACA 0012 (every size halved a level)
-  sphere-sequence mesh sequence of the sphere (see SPHERE_LEVELS)
+  sphere-sequence the sphere at D/h 10 and 12.7 in sphere_re100_fine.toml's box
+                  (D/h 16 is that case itself, in the set "sphere")
 
 Each case runs with OMP_NUM_THREADS=1 (two ranks for the fine sphere) inside
 /work/bin/build-slot when that exists. Meshes and outputs go to --work
@@ -54,10 +56,10 @@ NACA_LEVELS = [
     {"n_side": 121, "h_wall": 5e-5, "bl_ratio": 1.2 ** 0.5, "h_near": 0.015, "h_wake": 0.01, "h_far": 4},
     {"n_side": 241, "h_wall": 2.5e-5, "bl_ratio": 1.2 ** 0.25, "h_near": 0.0075, "h_wake": 0.005, "h_far": 2},
 ]
-# Sphere sequence: core widths (D/h 10, 12.7, 16, 20), each with dt = 0.48 h;
-# the box, its growth and the solvers as sphere_re100_fine.toml (whose own
-# width, 0.0625, is the third level).
-SPHERE_LEVELS = [0.1, 0.0786, 0.0625, 0.05]
+# Sphere sequence: core widths D/h 10 and 12.7, each with dt = 0.48 h; the box,
+# its growth and the solvers as sphere_re100_fine.toml, whose own width (0.0625,
+# D/h 16, the set "sphere") is the third level.
+SPHERE_LEVELS = [0.1, 0.0786]
 
 
 def run(cmd, env_extra=None, cwd=ROOT):
@@ -183,6 +185,21 @@ ABOUT = {
           "reference": "Cd 1.087, L/D 0.88 (" + JP + ")", "order": 2},
          {"row": "tb-ib fine sphere, Re 100, D/h = 16", "measured": "Cd {fcd:.4f}, L/D {fld:.3f}",
           "reference": "Cd 1.087, L/D 0.88 (" + JP + ")", "order": 3}]),
+    "cylinder-lift": (
+        "tb-comp2d's inviscid cylinder (M 0.38): the circulation of the discrete steady flow against the "
+        "orientation of the cells next to the wall, on unstructured Gmsh meshes split 0-3 times and on "
+        "scripts/ogrid_cylinder.py's triangle O-grids with the diagonals mirrored, one way or random",
+        "Cl with the diagonals mirrored {m:.1e} (128 x 64); one way in the first ring only {r32:.2f}, {r64:.2f}, "
+        "{r128:.2f} at 32, 64, 128 cells around; Gmsh splits 0-3 {g0:.2f}, {g1:.2f}, {g2:.2f}, {g3:.2f}",
+        {"m": "/cases/cylinder o-grid 128 mirrored/figures/cl",
+         "r32": "/cases/cylinder o-grid 32 one-way ring 1/figures/cl",
+         "r64": "/cases/cylinder o-grid 64 one-way ring 1/figures/cl",
+         "r128": "/cases/cylinder o-grid 128 one-way ring 1/figures/cl",
+         "g0": "/cases/cylinder unstructured split 0, default/figures/cl",
+         "g1": "/cases/cylinder unstructured split 1, default/figures/cl",
+         "g2": "/cases/cylinder unstructured split 2, default/figures/cl",
+         "g3": "/cases/cylinder unstructured split 3, default/figures/cl"},
+        []),
 }
 
 
@@ -197,24 +214,50 @@ def set_naca_stencils(results, work, b):
                   "scheme.gradient_stencil=" + stencil], work, b)
 
 
-def set_cylinder_nested(results, work, b):
-    meshes = []
-    for n in (16, 32, 64, 128):
-        path = os.path.join(work, "meshes", f"cylinder_o{n}_t.su2")
-        if not os.path.exists(path):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            subprocess.run([os.path.join(ROOT, "scripts/ogrid_cylinder.py"), str(n), str(n // 2), path, "--triangles"],
-                           check=True)
-        meshes.append((f"symmetric o-grid {n}x{n // 2} triangles", path))
+def ogrid(work, n, flags):
+    """scripts/ogrid_cylinder.py's triangle O-grid n x n/2 with these flags, made once."""
+    path = os.path.join(work, "meshes", f"cylinder_o{n}_" + "_".join(f.strip("-") for f in flags) + ".su2")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        subprocess.run([os.path.join(ROOT, "scripts/ogrid_cylinder.py"), str(n), str(n // 2), path, "--triangles"] +
+                       flags, check=True)
+    return path
+
+
+# The orientation of the triangles next to the wall: scripts/ogrid_cylinder.py's
+# diagonals, mirrored (the mesh its own mirror image), one way in the first ring
+# only or everywhere, or by a coin.
+ORIENTATIONS = [("mirrored", []), ("one-way ring 1", ["--diagonals", "one-way", "--rings", "1"]),
+                ("one-way", ["--diagonals", "one-way"])] + [
+                    (f"random seed {k}", ["--diagonals", "random", "--seed", str(k)]) for k in (1, 2, 3)]
+# tb-comp2d settings tried on the one-way 64 x 32 O-grid.
+VARIANTS = [("first order", ["scheme.order=1"]), ("face stencil", ["scheme.gradient_stencil=faces"]),
+            ("interior boundary gradients", ["scheme.boundary_gradients=interior"]),
+            ("pressure wall flux", ["boundary.wall_flux=pressure"]), ("rusanov", ["scheme.flux=rusanov"]),
+            ("venkatakrishnan limiter", ["scheme.limiter=venkatakrishnan"]), ("mach 0.1", ["flow.mach=0.1"]),
+            ("rel_tol 1e-10", ["converge.rel_tol=1e-10", "converge.force_tol=0"]),
+            ("rel_tol 1e-10, start at CFL 20", ["converge.rel_tol=1e-10", "converge.force_tol=0", "cfl.start=20",
+                                                "cfl.second_order=20"]),
+            ("rel_tol 1e-10, the paper's system", ["converge.rel_tol=1e-10", "converge.force_tol=0",
+                                                   "jacobian.form=first_order", "cfl.growth=1"])]
+
+
+def set_cylinder_lift(results, work, b):
     geo = os.path.join(ROOT, "inputs/meshes/cylinder.geo")
     for k in range(4):
-        meshes.append((f"unstructured split {k}",
-                       gmsh(os.path.join(work, "meshes", f"cylinder_t10_split{k}.su2"), geo,
-                            {"n_theta": 10, "quads": 0}, refine=k)))
-    for label, path in meshes:
-        case(results, f"cylinder {label}, default", "tb-comp2d", ["--set", "mesh.file=" + path], work, b)
-        case(results, f"cylinder {label}, case file", "tb-comp2d",
+        path = gmsh(os.path.join(work, "meshes", f"cylinder_t10_split{k}.su2"), geo, {"n_theta": 10, "quads": 0},
+                    refine=k)
+        case(results, f"cylinder unstructured split {k}, default", "tb-comp2d", ["--set", "mesh.file=" + path], work, b)
+        case(results, f"cylinder unstructured split {k}, case file", "tb-comp2d",
              ["inputs/compressible/cylinder_inviscid.toml", "--set", "mesh.file=" + path], work, b)
+    for n in (32, 64, 128):
+        for label, flags in ORIENTATIONS:
+            case(results, f"cylinder o-grid {n} {label}", "tb-comp2d", ["--set", "mesh.file=" + ogrid(work, n, flags)],
+                 work, b)
+    one_way = ogrid(work, 64, ["--diagonals", "one-way"])
+    for label, keys in VARIANTS:
+        case(results, f"cylinder o-grid 64 one-way, {label}", "tb-comp2d",
+             ["--set", "mesh.file=" + one_way] + [a for k in keys for a in ("--set", k)], work, b)
 
 
 def set_naca_sequence(results, work, b):
@@ -236,7 +279,7 @@ def set_sphere_sequence(results, work, b):
 
 
 SETS = {"defaults": set_defaults, "sphere": set_sphere, "sphere-fine": set_sphere_fine, "naca-stencils": set_naca_stencils,
-        "cylinder-nested": set_cylinder_nested, "naca-sequence": set_naca_sequence,
+        "cylinder-lift": set_cylinder_lift, "naca-sequence": set_naca_sequence,
         "sphere-sequence": set_sphere_sequence}
 
 
@@ -270,7 +313,7 @@ def main():
         doc = {"about": {"what": what, "command": "/usr/bin/python3 bench/fidelity/fidelity_figures.py " +
                          " ".join(sys.argv[1:]), "machine": "host", "device": cpu, "commit": commit,
                          "date": time.strftime("%Y-%m-%d", time.gmtime()), "headline": headline, "figures": figures,
-                         "front_page": front_page}, **doc}
+                         **({"front_page": front_page} if front_page else {})}, **doc}
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
     with open(a.json, "w") as f:
         json.dump(doc, f, indent=1)

@@ -102,8 +102,10 @@ inline Mesh2D refined_cylinder_mesh(const Mesh2D& coarse) {
 // scripts/ogrid_cylinder.py N_THETA N_RADIAL --triangles: the O-grid about the
 // unit-diameter cylinder to radius 50, radii geometric from a square wall cell,
 // each quadrilateral split along the diagonal mirrored between the halves, so
-// that the mesh is its own mirror image in y = 0 (node for node).
-inline Mesh2D symmetric_triangle_ogrid(int n_theta, int n_radial) {
+// that the mesh is its own mirror image in y = 0 (node for node). With
+// `one_way_rings` > 0 (--diagonals one-way --rings K) the K rings next to the
+// wall take the upper half's diagonal all round instead.
+inline Mesh2D triangle_ogrid(int n_theta, int n_radial, int one_way_rings = 0) {
   const double first = 0.5 * 2.0 * 3.141592653589793 / n_theta, far = 50.0;
   double lo = 1.0 + 1e-12, hi = 10.0;
   for (int k = 0; k < 200; ++k) {  // the ratio q of first (q^n - 1) / (q - 1) = far - 0.5
@@ -126,7 +128,7 @@ inline Mesh2D symmetric_triangle_ogrid(int n_theta, int n_radial) {
   for (int j = 0; j < n_radial; ++j)
     for (int i = 0; i < n_theta; ++i) {
       const index_t a = node(i, j), b = node(i + 1, j), c = node(i + 1, j + 1), d = node(i, j + 1);
-      if (i < n_theta / 2) {
+      if (i < n_theta / 2 || j < one_way_rings) {
         m.add_cell({a, c, b});
         m.add_cell({a, d, c});
       } else {
