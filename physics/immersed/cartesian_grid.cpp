@@ -87,6 +87,21 @@ CartesianGrid CartesianGrid::piece(const CartesianGrid& whole, index_t first, in
   return g;
 }
 
+GridView CartesianGrid::view(const CellType* types) const {
+  GridView v;
+  for (int d = 0; d < 3; ++d) {
+    const GridAxis& a = axes_[d];
+    v.axis[d] = {a.cells(), a.nodes.data(), a.widths.data(), a.centres.data()};
+  }
+  v.shape = shape();
+  v.owned_begin = owned_cell_begin();
+  v.owned_end = owned_cell_end();
+  v.faces_end = std::min(num_cells(), v.owned_end + stride(2));
+  for (int side = 0; side < 6; ++side) v.interface[side] = is_interface(side);
+  v.types = types;
+  return v;
+}
+
 bool CartesianGrid::is_interface(int side) const {
   if (side / 2 != 2) return false;
   return side % 2 == 0 ? planes_.first > 0 : planes_.first + n_[2] < planes_.whole_planes;

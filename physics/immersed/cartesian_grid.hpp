@@ -10,6 +10,7 @@
 
 #include "mesh/structured/slab.hpp"
 #include "mesh/structured/structured_grid.hpp"
+#include "physics/immersed/grid_view.hpp"
 
 namespace tb::immersed {
 
@@ -80,6 +81,9 @@ class CartesianGrid {
   index_t whole_cells() const { return planes_.whole_planes * stride(2); }
   // A side of the piece between two ranks rather than on the box.
   bool is_interface(int side) const;
+  // The plain view the kernels read (kernels.hpp), with these cell types; its
+  // pointers are into this grid's axes and `types`.
+  GridView view(const CellType* types) const;
 
  private:
   std::array<GridAxis, 3> axes_;

@@ -11,6 +11,24 @@ FaceField::FaceField(const CartesianGrid& grid) {
   }
 }
 
+FaceView FaceField::view() {
+  FaceView v;
+  for (int d = 0; d < 3; ++d) {
+    v.normal[d] = u_[d].data();
+    v.ext[d][0] = ext_[d][0], v.ext[d][1] = ext_[d][1];
+  }
+  return v;
+}
+
+ConstFaceView FaceField::view() const {
+  ConstFaceView v;
+  for (int d = 0; d < 3; ++d) {
+    v.normal[d] = u_[d].data();
+    v.ext[d][0] = ext_[d][0], v.ext[d][1] = ext_[d][1];
+  }
+  return v;
+}
+
 double face_divergence(const CartesianGrid& grid, const FaceField& faces, const std::array<index_t, 3>& c) {
   double div = 0.0;
   for (int d = 0; d < 3; ++d)

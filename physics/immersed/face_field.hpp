@@ -21,6 +21,9 @@ class FaceField {
   }
   std::vector<double>& normal(int d) { return u_[d]; }
   const std::vector<double>& normal(int d) const { return u_[d]; }
+  // The plain views the kernels read (kernels.hpp).
+  FaceView view();
+  ConstFaceView view() const;
 
  private:
   std::array<std::array<index_t, 2>, 3> ext_{};  // face counts along x and y for each direction

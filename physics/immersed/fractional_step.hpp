@@ -32,8 +32,6 @@
 
 namespace tb::immersed {
 
-enum class SideKind : std::uint8_t { inflow, wall, outflow };
-
 struct FlowSettings {
   double nu = 0.01;  // kinematic viscosity
   double rho = 1.0;  // density

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "physics/immersed/kernels.hpp"
+
 namespace tb::immersed {
 
 bool has_neighbour(const CartesianGrid& grid, const std::array<index_t, 3>& c, int d, int s) {
@@ -79,32 +81,35 @@ SystemPattern make_system_pattern(const CartesianGrid& grid, const GhostCells& i
   return p;
 }
 
+FlatStencils ghost_row_stencils(const GhostCells& ib, const SystemPattern& p, BodyCondition body) {
+  FlatStencils s;
+  const bool dirichlet = body == BodyCondition::dirichlet;
+  for (std::size_t k = 0; k < ib.ghosts.size(); ++k) {
+    const WallStencil& w = dirichlet ? ib.ghosts[k].dirichlet : ib.ghosts[k].neumann;
+    s.add(dirichlet ? p.ghost_dirichlet[k] : p.ghost_neumann[k], w.weights, w.boundary_weight);
+  }
+  return s;
+}
+
+// The kernels read the neighbour positions as 6 index_t per cell.
+static_assert(sizeof(std::array<index_t, 6>) == 6 * sizeof(index_t));
+
+cell::RowsView rows_view(const SystemPattern& p, const BoxConditions& box, double alpha, double beta, double* values) {
+  cell::RowsView v;
+  for (int side = 0; side < 6; ++side) v.box[side] = box[std::size_t(side)];
+  v.alpha = alpha;
+  v.beta = beta;
+  v.row_ptr = p.matrix.row_ptr.data();
+  v.diagonal = p.diagonal.data();
+  v.neighbour = p.neighbour.empty() ? nullptr : p.neighbour.front().data();
+  v.values = values;
+  return v;
+}
+
 void assemble_system(const CartesianGrid& grid, const GhostCells& ib, const SystemPattern& p, const BoxConditions& box,
                      BodyCondition body, double alpha, double beta, BsrMatrix& a) {
-  std::fill(a.values.begin(), a.values.end(), 0.0);
-  for (index_t cell = grid.owned_cell_begin(); cell < grid.owned_cell_end(); ++cell) {
-    if (ib.types[cell] != CellType::fluid) {
-      a.values[p.diagonal[cell]] = 1.0;
-      continue;
-    }
-    const auto c = grid.ijk(cell);
-    double diag = alpha;
-    for (int d = 0; d < 3; ++d)
-      for (int s : {-1, 1}) {
-        const bool inside = has_neighbour(grid, c, d, s);
-        if (!inside && box[side_of(d, s)] == FaceKind::neumann) continue;
-        const double coef = beta * eq7_coefficient(grid, c, d, s);
-        diag += coef;
-        if (inside) a.values[p.neighbour[cell][side_of(d, s)]] = -coef;
-      }
-    a.values[p.diagonal[cell]] = diag;
-  }
-  for (std::size_t k = 0; k < ib.ghosts.size(); ++k) {
-    const bool dirichlet = body == BodyCondition::dirichlet;
-    const WallStencil& w = dirichlet ? ib.ghosts[k].dirichlet : ib.ghosts[k].neumann;
-    const std::vector<index_t>& pos = dirichlet ? p.ghost_dirichlet[k] : p.ghost_neumann[k];
-    for (std::size_t e = 0; e < pos.size(); ++e) a.values[pos[e]] -= w.weights[e];
-  }
+  kernels::system_rows(Backend::host, grid.view(ib.types.data()), rows_view(p, box, alpha, beta, a.values.data()));
+  kernels::ghost_rows(Backend::host, ghost_row_stencils(ib, p, body).view(), a.values.data());
 }
 
 void add_box_values(const CartesianGrid& grid, const GhostCells& ib, const BoxConditions& box, double beta,

@@ -21,7 +21,6 @@
 
 namespace tb::immersed {
 
-enum class FaceKind : std::uint8_t { dirichlet, neumann };
 // Per box side 2 d + (0 low, 1 high).
 using BoxConditions = std::array<FaceKind, 6>;
 enum class BodyCondition : std::uint8_t { dirichlet, neumann };
@@ -44,7 +43,16 @@ SystemPattern make_system_pattern(const CartesianGrid& grid, const GhostCells& i
 double eq7_coefficient(const CartesianGrid& grid, const std::array<index_t, 3>& c, int d, int s);
 bool has_neighbour(const CartesianGrid& grid, const std::array<index_t, 3>& c, int d, int s);
 
-// Numeric work: the values of the matrix into a (which has p's pattern).
+// The ghost rows' stencils of one body condition, flattened for the ghost_rows
+// kernel (kernels.hpp): per ghost, the positions of its entries in p's matrix
+// and their weights. Symbolic work, once per body position.
+FlatStencils ghost_row_stencils(const GhostCells& ib, const SystemPattern& p, BodyCondition body);
+
+// Where the system_rows kernel writes the rows of `values` (p's pattern) and how it weights them.
+cell::RowsView rows_view(const SystemPattern& p, const BoxConditions& box, double alpha, double beta, double* values);
+
+// Numeric work: the values of the matrix into a (which has p's pattern), by
+// the system_rows and ghost_rows kernels on the host.
 void assemble_system(const CartesianGrid& grid, const GhostCells& ib, const SystemPattern& p, const BoxConditions& box,
                      BodyCondition body, double alpha, double beta, BsrMatrix& a);
 

@@ -50,6 +50,13 @@ double WallStencil::apply(std::span<const double> field, double boundary_value) 
   return v;
 }
 
+void FlatStencils::add(std::span<const index_t> indices, std::span<const double> w, double boundary_weight) {
+  at.insert(at.end(), indices.begin(), indices.end());
+  weights.insert(weights.end(), w.begin(), w.begin() + std::ptrdiff_t(indices.size()));
+  boundary_weights.push_back(boundary_weight);
+  offsets.push_back(index_t(at.size()));
+}
+
 WallFit::Coefficients WallFit::basis(const Vec3& x) const {
   const Vec3 d{(x[0] - b_[0]) / h_, (x[1] - b_[1]) / h_, (x[2] - b_[2]) / h_};
   const double xi = dot3(d, frame_[0]), eta = dot3(d, frame_[1]), zeta = dot3(d, frame_[2]);

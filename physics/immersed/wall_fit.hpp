@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "physics/immersed/cartesian_grid.hpp"
+#include "physics/immersed/cell_kernels.hpp"
 
 namespace tb::immersed {
 
-enum class CellType : std::uint8_t { fluid = 0, ghost = 1, solid = 2 };
 enum class WallCondition : std::uint8_t { dirichlet, neumann };
 
 struct WallStencil {
@@ -30,6 +30,18 @@ struct WallStencil {
   std::vector<double> weights;
   double boundary_weight = 0.0;  // of phi_B (Dirichlet) or dphi/dn (Neumann)
   double apply(std::span<const double> field, double boundary_value) const;
+};
+
+// Stencils one after another, as the kernels read them (cell::StencilsView):
+// stencil k's entries are [offsets[k], offsets[k + 1]), each an index (a cell,
+// or a matrix position) and its weight, and its boundary weight.
+struct FlatStencils {
+  std::vector<index_t> offsets{0}, at;
+  std::vector<double> weights, boundary_weights;
+  void add(std::span<const index_t> indices, std::span<const double> w, double boundary_weight);
+  void add(const WallStencil& s) { add(s.cells, s.weights, s.boundary_weight); }
+  index_t count() const { return index_t(offsets.size()) - 1; }
+  cell::StencilsView view() const { return {count(), offsets.data(), at.data(), weights.data()}; }
 };
 
 class WallFit {
