@@ -6,6 +6,7 @@
 #include <istream>
 #include <optional>
 #include <ostream>
+#include <utility>
 
 #include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
@@ -54,8 +55,14 @@ ImmersedFlow::ImmersedFlow(CartesianGrid grid, std::unique_ptr<Body> body, const
   }
   p_.assign(n, 0.0);
   rhs_.assign(n, 0.0);
-  work_.assign(n, 0.0);
   cleared_flag_.assign(n, 0);
+  const BoxConditions velocity = velocity_box(), pressure = pressure_box();
+  for (int side = 0; side < 6; ++side) {
+    sides_.kind[side] = settings.sides[std::size_t(side)];
+    sides_.velocity[side] = velocity[std::size_t(side)];
+    sides_.pressure[side] = pressure[std::size_t(side)];
+    for (int d = 0; d < 3; ++d) sides_.value[d][side] = face_value(d, side);
+  }
   body_->move_to(0.0);
   place_body();
   for (index_t cell = 0; cell < grid_.num_cells(); ++cell)
@@ -86,13 +93,28 @@ double ImmersedFlow::face_value(int d, int side) const {
 void ImmersedFlow::place_body() {
   const std::vector<CellType> before = ib_.types;
   ib_ = build_ghost_cells(grid_, *body_);
+  view_ = grid_.view(ib_.types.data());
   if (share_) check_ghost_planes(grid_, ib_, *share_);
   pattern_ = make_system_pattern(grid_, ib_);
   ad_matrix_ = p_matrix_ = pattern_.matrix;
   const FlowSettings& s = settings_;
   assemble_system(grid_, ib_, pattern_, velocity_box(), BodyCondition::dirichlet, 1.0, 0.5 * s.dt * s.nu, ad_matrix_);
   assemble_system(grid_, ib_, pattern_, pressure_box(), BodyCondition::neumann, 0.0, 1.0, p_matrix_);
+  set_ghost_values();
   if (!before.empty()) fill_cleared(before);
+}
+
+// The Dirichlet ghost rows' right-hand sides w_B u_B: the body's velocity at
+// each boundary intercept changes only when the body moves (place_body).
+void ImmersedFlow::set_ghost_values() {
+  ghost_cells_.resize(ib_.ghosts.size());
+  for (int e = 0; e < 3; ++e) ghost_values_[e].resize(ib_.ghosts.size());
+  for (std::size_t k = 0; k < ib_.ghosts.size(); ++k) {
+    const GhostCell& g = ib_.ghosts[k];
+    ghost_cells_[k] = g.cell;
+    const Vec3 wall = body_->velocity(g.boundary_point);
+    for (int e = 0; e < 3; ++e) ghost_values_[e][k] = dirichlet_ghost_rhs(g, wall[e]);
+  }
 }
 
 // Cells that were solid or ghost and are fluid now (Mittal 2008 §2.4) take the
@@ -128,61 +150,30 @@ void ImmersedFlow::fill_cleared(const std::vector<CellType>& before) {
   if (cleared_ > 0) interpolate_faces();
 }
 
-// Conservative advection sum_f U_f phi_f / Delta x with phi_f linearly
-// interpolated between centres (second order on the stretched grid).
-void ImmersedFlow::advection(int e, std::span<double> out) const {
-  const std::vector<double>& phi = u_[e];
-  const BoxConditions box = velocity_box();
-#pragma omp parallel for schedule(static)
-  for (index_t cell = begin_; cell < end_; ++cell) {
-    if (ib_.types[cell] != CellType::fluid) {
-      out[cell] = 0.0;
-      continue;
-    }
-    const auto c = grid_.ijk(cell);
-    double sum = 0.0;
-    for (int d = 0; d < 3; ++d)
-      for (int s : {-1, 1}) {
-        double value = phi[cell];
-        if (has_neighbour(grid_, c, d, s)) {
-          const index_t lo = s > 0 ? c[d] : c[d] - 1;
-          const double t = (grid_.axis(d).nodes[lo + 1] - grid_.axis(d).centres[lo]) / grid_.spacing(d, lo);
-          const double a = s > 0 ? phi[cell] : phi[cell - grid_.stride(d)];
-          const double b = s > 0 ? phi[cell + grid_.stride(d)] : phi[cell];
-          value = a + t * (b - a);
-        } else if (box[side_of(d, s)] == FaceKind::dirichlet) {
-          value = face_value(e, side_of(d, s));
-        }
-        sum += s * faces_.normal(d)[faces_.face(d, c, s)] * value / grid_.axis(d).widths[c[d]];
-      }
-    out[cell] = sum;
-  }
-}
-
 void ImmersedFlow::declare_systems(systems::SystemRegistry& registry) {
   advection_diffusion_id_ = registry.declare(systems::SystemDeclaration::named("advection_diffusion"));
   pressure_id_ = registry.declare(systems::SystemDeclaration::named("pressure"));
 }
 
+// Eq. 5 per component: the right-hand side (advection by Adams-Bashforth 2,
+// the explicit half of the diffusion, the box values, the ghost rows) by the
+// kernels, then the solve.
 void ImmersedFlow::predictor(systems::LinearSystems& systems, StepReport& r) {
-  const double dt = settings_.dt, half = 0.5 * dt * settings_.nu;
-  const BoxConditions box = velocity_box();
   for (int e = 0; e < 3; ++e) {
     std::optional<systems::AssemblyTimer> assembly(std::in_place, systems);
-    const FaceValue wall = [&](int side, const Vec3&) { return face_value(e, side); };
-    advection(e, work_);
-    apply_laplacian(grid_, ib_, box, wall, u_[e], rhs_);
-    const bool first = steps_ == 0;
-    for (index_t cell = begin_; cell < end_; ++cell) {
-      const double n_now = work_[cell];
-      // Adams-Bashforth 2 (Euler on the first step and in freshly cleared cells).
-      const double h = first || cleared_flag_[cell] ? n_now : 1.5 * n_now - 0.5 * n_old_[e][cell];
-      n_old_[e][cell] = n_now;
-      rhs_[cell] = ib_.types[cell] == CellType::fluid ? u_[e][cell] + dt * (-h + 0.5 * settings_.nu * rhs_[cell]) : 0.0;
-    }
-    add_box_values(grid_, ib_, box, half, wall, rhs_);
-    set_ghost_rhs(
-        ib_, BodyCondition::dirichlet, [&](const GhostCell& g) { return body_->velocity(g.boundary_point)[e]; }, rhs_);
+    const cell::MomentumView in{e,
+                                u_[e].data(),
+                                std::as_const(faces_).view(),
+                                sides_,
+                                cleared_flag_.data(),
+                                steps_ == 0,
+                                settings_.dt,
+                                settings_.nu,
+                                n_old_[e].data(),
+                                rhs_.data()};
+    kernels::momentum_rhs(Backend::host, view_, in);
+    kernels::ghost_values(Backend::host, index_t(ghost_cells_.size()), ghost_cells_.data(), ghost_values_[e].data(),
+                          rhs_.data());
     u_old_[e] = u_[e];
     assembly.reset();
     const SolveStats st = systems.solve(advection_diffusion_id_, ad_matrix_, owned(rhs_), owned(u_[e]));
@@ -193,32 +184,14 @@ void ImmersedFlow::predictor(systems::LinearSystems& systems, StepReport& r) {
 }
 
 void ImmersedFlow::interpolate_faces() {
-  for (int d = 0; d < 3; ++d) {
-    std::vector<double>& f = faces_.normal(d);
-    const std::vector<double>& u = u_[d];
-    for (index_t cell = begin_; cell < faces_end_; ++cell) {
-      const auto c = grid_.ijk(cell);
-      if (c[d] > 0) {
-        const index_t lo = c[d] - 1;
-        const double t = (grid_.axis(d).nodes[c[d]] - grid_.axis(d).centres[lo]) / grid_.spacing(d, lo);
-        f[faces_.face(d, c, -1)] = u[cell - grid_.stride(d)] + t * (u[cell] - u[cell - grid_.stride(d)]);
-      }
-      for (int s : {-1, 1}) {
-        if (has_neighbour(grid_, c, d, s)) continue;
-        const int side = side_of(d, s);
-        f[faces_.face(d, c, s)] = settings_.sides[side] == SideKind::outflow ? u[cell] : face_value(d, side);
-      }
-    }
-  }
+  kernels::face_velocities(Backend::host, view_, sides_, const_velocity_view(), faces_.view());
 }
 
 void ImmersedFlow::pressure_solve(systems::LinearSystems& systems, StepReport& r) {
   const double scale = settings_.rho / settings_.dt;
   {
     const systems::AssemblyTimer assembly(systems);
-#pragma omp parallel for schedule(static)
-    for (index_t cell = begin_; cell < end_; ++cell)
-      rhs_[cell] = ib_.types[cell] == CellType::fluid ? -scale * face_divergence(grid_, faces_, grid_.ijk(cell)) : 0.0;
+    kernels::pressure_rhs(Backend::host, view_, std::as_const(faces_).view(), scale, rhs_.data());
   }
   const SolveStats st = systems.solve(pressure_id_, p_matrix_, owned(rhs_), owned(p_));
   if (!st.converged()) r.failed.push_back("pressure");
@@ -228,53 +201,17 @@ void ImmersedFlow::pressure_solve(systems::LinearSystems& systems, StepReport& r
 // Eq. 4 on faces (the differences of Eq. 7) and at centres (central
 // differences of face pressures); ghost cells keep their predictor values.
 void ImmersedFlow::project(StepReport& r) {
-  const double k = settings_.dt / settings_.rho;
-  const BoxConditions pbox = pressure_box();
-  for (int d = 0; d < 3; ++d) {
-    std::vector<double>& f = faces_.normal(d);
-    for (index_t cell = begin_; cell < faces_end_; ++cell) {
-      const auto c = grid_.ijk(cell);
-      const double w = grid_.axis(d).widths[c[d]];
-      if (c[d] > 0 && ib_.types[cell] != CellType::solid && ib_.types[cell - grid_.stride(d)] != CellType::solid)
-        f[faces_.face(d, c, -1)] -= k * (p_[cell] - p_[cell - grid_.stride(d)]) / grid_.spacing(d, c[d] - 1);
-      for (int s : {-1, 1})
-        if (!has_neighbour(grid_, c, d, s) && pbox[side_of(d, s)] == FaceKind::dirichlet)
-          f[faces_.face(d, c, s)] -= k * s * (0.0 - p_[cell]) / (0.5 * w);
-      if (ib_.types[cell] != CellType::fluid || cell >= end_) continue;
-      double face_p[2];
-      for (int s : {-1, 1}) {
-        double pf = p_[cell];
-        if (has_neighbour(grid_, c, d, s)) {
-          const index_t lo = s > 0 ? c[d] : c[d] - 1;
-          const double t = (grid_.axis(d).nodes[lo + 1] - grid_.axis(d).centres[lo]) / grid_.spacing(d, lo);
-          const double a = p_[s > 0 ? cell : cell - grid_.stride(d)], b = p_[s > 0 ? cell + grid_.stride(d) : cell];
-          pf = a + t * (b - a);
-        } else if (pbox[side_of(d, s)] == FaceKind::dirichlet) {
-          pf = 0.0;
-        }
-        face_p[s > 0] = pf;
-      }
-      u_[d][cell] -= k * (face_p[1] - face_p[0]) / w;
-    }
-  }
-  double not_finite = 0.0;
-  for (index_t cell = begin_; cell < end_; ++cell) {
-    for (int d = 0; d < 3; ++d)
-      if (!std::isfinite(u_[d][cell])) not_finite = 1.0;
-    if (ib_.types[cell] != CellType::fluid) continue;
-    const auto c = grid_.ijk(cell);
-    r.divergence = std::max(r.divergence, std::abs(face_divergence(grid_, faces_, c)));
-    double cfl = 0.0;
-    for (int d = 0; d < 3; ++d) {
-      cfl += std::abs(u_[d][cell]) * settings_.dt / grid_.axis(d).widths[c[d]];
-      r.velocity_change = std::max(r.velocity_change, std::abs(u_[d][cell] - u_old_[d][cell]) / settings_.dt);
-    }
-    r.cfl = std::max(r.cfl, cfl);
-  }
+  kernels::project(Backend::host, view_, sides_, settings_.dt / settings_.rho, p_.data(), faces_.view(),
+                   velocity_view());
+  const ConstFaceView faces = std::as_const(faces_).view();
+  const cell::ConstVelocityView u_old{{u_old_[0].data(), u_old_[1].data(), u_old_[2].data()}};
+  const StepMaxima m = kernels::step_maxima(Backend::host, view_, const_velocity_view(), u_old, faces, settings_.dt);
+  r.divergence = m.divergence, r.velocity_change = m.velocity_change, r.cfl = m.cfl;
+  double not_finite = m.finite ? 0.0 : 1.0;
   if (share_) {
-    std::array<double, 4> m = {r.divergence, r.velocity_change, r.cfl, not_finite};
-    share_->max(m);
-    r.divergence = m[0], r.velocity_change = m[1], r.cfl = m[2], not_finite = m[3];
+    std::array<double, 4> all = {r.divergence, r.velocity_change, r.cfl, not_finite};
+    share_->max(all);
+    r.divergence = all[0], r.velocity_change = all[1], r.cfl = all[2], not_finite = all[3];
     for (auto* field : {&u_[0], &u_[1], &u_[2]}) exchange(*field);
   }
   if (not_finite > 0.0) throw StepFailure("step " + std::to_string(steps_ + 1) + ": the velocity is no longer finite");

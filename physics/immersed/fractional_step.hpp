@@ -27,6 +27,7 @@
 
 #include "physics/domain_share.hpp"
 #include "physics/immersed/face_field.hpp"
+#include "physics/immersed/kernels.hpp"
 #include "physics/immersed/scalar_system.hpp"
 #include "solvers/systems/linear_systems.hpp"
 
@@ -80,9 +81,11 @@ class ImmersedFlow {
  private:
   void place_body();
   void fill_cleared(const std::vector<CellType>& before);
-  void advection(int d, std::span<double> out) const;
   void predictor(systems::LinearSystems& systems, StepReport& r);
   void interpolate_faces();
+  void set_ghost_values();
+  cell::VelocityView velocity_view() { return {{u_[0].data(), u_[1].data(), u_[2].data()}}; }
+  cell::ConstVelocityView const_velocity_view() const { return {{u_[0].data(), u_[1].data(), u_[2].data()}}; }
   void pressure_solve(systems::LinearSystems& systems, StepReport& r);
   void project(StepReport& r);
   double face_value(int d, int side) const;
@@ -107,7 +110,13 @@ class ImmersedFlow {
   SystemPattern pattern_;
   BsrMatrix ad_matrix_, p_matrix_;
   std::array<std::vector<double>, 3> u_, u_old_, n_old_;
-  std::vector<double> p_, rhs_, work_;
+  std::vector<double> p_, rhs_;
+  // The kernels' views (kernels.hpp): the grid with the current cell types, the box sides.
+  GridView view_;
+  SidesView sides_;
+  // The ghost rows' right-hand sides per velocity component, w_B u_B of each ghost cell.
+  std::vector<index_t> ghost_cells_;
+  std::array<std::vector<double>, 3> ghost_values_;
   std::vector<char> cleared_flag_;
   FaceField faces_;
   double time_ = 0.0;

@@ -30,26 +30,29 @@ SphereDrag::SphereDrag(const ImmersedFlow& flow, const Sphere& sphere, int bands
       const Vec3 n{st * std::cos(phi), st * std::sin(phi), ct};
       const Vec3 xs = sphere.centre() + r * n;
       if (g.is_piece() && !owned_height(g, xs[2])) continue;
-      Point p;
-      p.normal = n;
-      p.wall_velocity = sphere.velocity(xs);
-      p.pressure = WallFit(g, types, xs, n, WallCondition::neumann).value_at(xs);
-      p.shear = WallFit(g, types, xs, n, WallCondition::dirichlet).normal_derivative();
-      points_.push_back(std::move(p));
+      const Vec3 wall = sphere.velocity(xs);
+      normals_.insert(normals_.end(), n.begin(), n.end());
+      wall_velocities_.insert(wall_velocities_.end(), wall.begin(), wall.end());
+      pressure_.add(WallFit(g, types, xs, n, WallCondition::neumann).value_at(xs));
+      shear_.add(WallFit(g, types, xs, n, WallCondition::dirichlet).normal_derivative());
     }
   }
 }
 
 SurfaceForce SphereDrag::force(const ImmersedFlow& flow) const {
   const double mu = flow.settings().rho * flow.settings().nu;
+  const cell::SurfaceView points{pressure_.view(),
+                                 shear_.view(),
+                                 pressure_.boundary_weights.data(),
+                                 shear_.boundary_weights.data(),
+                                 normals_.data(),
+                                 wall_velocities_.data(),
+                                 mu,
+                                 area_};
+  const cell::ConstVelocityView u{{flow.velocity(0).data(), flow.velocity(1).data(), flow.velocity(2).data()}};
+  const ForceSums sums = kernels::surface_force(Backend::host, points, flow.pressure().data(), u);
   SurfaceForce f;
-  for (const Point& p : points_) {
-    const double ps = p.pressure.apply(flow.pressure(), 0.0);
-    for (int d = 0; d < 3; ++d) {
-      f.pressure[d] -= ps * p.normal[d] * area_;
-      f.viscous[d] += mu * p.shear.apply(flow.velocity(d), p.wall_velocity[d]) * area_;
-    }
-  }
+  for (int d = 0; d < 3; ++d) f.pressure[d] = sums.pressure[d], f.viscous[d] = sums.viscous[d];
   if (const DomainShare* share = flow.share()) {
     std::array<double, 6> sums = {f.pressure[0], f.pressure[1], f.pressure[2],
                                   f.viscous[0],  f.viscous[1],  f.viscous[2]};

@@ -7,7 +7,8 @@
 // from the fluid cells around the point; the traction is -p n + mu du/dn (on a
 // rigid no-slip wall the transposed gradient term of the viscous stress
 // vanishes by continuity). The stencils depend on the body position only and
-// are built once (SphereDrag).
+// are built once (SphereDrag); the sum over the points is the surface_force
+// kernel's (kernels.hpp), in a fixed order.
 // Decomposed (docs/distributed.md): each rank takes the surface points in its owned z
 // planes (their fits stay within its ghost planes) and the sums are reduced.
 #include "physics/immersed/fractional_step.hpp"
@@ -27,11 +28,11 @@ class SphereDrag {
   SurfaceForce force(const ImmersedFlow& flow) const;
 
  private:
-  struct Point {
-    Vec3 normal{}, wall_velocity{};
-    WallStencil pressure, shear;  // p at the wall; du/dn there per unit u (boundary value u_body)
-  };
-  std::vector<Point> points_;
+  // Per point: p at the wall, du/dn there per unit u (boundary value u_body),
+  // the normal and the wall velocity (3 each), as the surface_force kernel
+  // reads them (kernels.hpp).
+  FlatStencils pressure_, shear_;
+  std::vector<double> normals_, wall_velocities_;
   double area_ = 0.0;  // of each point
 };
 
