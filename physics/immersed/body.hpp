@@ -31,6 +31,8 @@ class Body {
     (void)surface_point;
     return {0.0, 0.0, 0.0};
   }
+  // Whether the body never moves: move_to never changes it, its surface velocity stays.
+  virtual bool at_rest() const { return true; }
   // Places a moving body at time t; false (and nothing changes) for a body at rest.
   virtual bool move_to(double t) {
     (void)t;
@@ -74,6 +76,7 @@ class PulsatingEllipsoid final : public Ellipsoid {
   PulsatingEllipsoid(const Vec3& centre, const Vec3& semi_axes0, double eps, double frequency);
   Vec3 velocity(const Vec3& surface_point) const override;
   bool move_to(double t) override;
+  bool at_rest() const override { return false; }
 
  private:
   Vec3 a0_;

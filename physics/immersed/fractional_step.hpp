@@ -79,6 +79,7 @@ class ImmersedFlow {
   void load(std::istream& in);
 
  private:
+  friend class ResidentStep;
   void place_body();
   void fill_cleared(const std::vector<CellType>& before);
   void predictor(systems::LinearSystems& systems, StepReport& r);

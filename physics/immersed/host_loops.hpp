@@ -6,6 +6,7 @@
 // OMP) defines kernels::NS's functions over them.
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "physics/immersed/kernels.hpp"
 #include "solvers/core/ordered_sum.hpp"
@@ -102,6 +103,24 @@ ForceSums surface_force_t(const cell::SurfaceView& s, const double* p, const cel
   return f;
 }
 
+template <bool Omp>
+double max_abs_t(index_t n, const double* v) {
+  // The NaN flag beside the maximum: std::max skips a NaN.
+  const auto body = [&](std::ptrdiff_t i, double* acc) {
+    if (std::isnan(v[i])) acc[1] = 1.0;
+    acc[0] = std::max(acc[0], std::abs(v[i]));
+  };
+  std::array<double, 2> m{};
+  if constexpr (Omp) {
+    m = ordered_reduce<2>(n, threading::stream_grain, body, [](double* total, const double* part) {
+      for (int k = 0; k < 2; ++k) total[k] = std::max(total[k], part[k]);
+    });
+  } else {
+    for (std::ptrdiff_t i = 0; i < n; ++i) body(i, m.data());
+  }
+  return m[1] != 0.0 ? std::nan("") : m[0];
+}
+
 }  // namespace host_loops
 
 #define TB_IB_HOST_TWIN(NS, OMP)                                                                                    \
@@ -131,6 +150,7 @@ ForceSums surface_force_t(const cell::SurfaceView& s, const double* p, const cel
   ForceSums surface_force(const cell::SurfaceView& s, const double* p, const cell::ConstVelocityView& u) {          \
     return surface_force_t<OMP>(s, p, u);                                                                           \
   }                                                                                                                 \
+  double max_abs(index_t n, const double* v) { return max_abs_t<OMP>(n, v); }                                       \
   }
 
 }  // namespace tb::immersed::kernels

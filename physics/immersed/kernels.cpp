@@ -58,4 +58,9 @@ ForceSums surface_force(Backend b, const cell::SurfaceView& s, const double* p, 
   return omp::surface_force(s, p, u);
 }
 
+double max_abs(Backend b, index_t n, const double* v) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::max_abs(n, v));
+  return omp::max_abs(n, v);
+}
+
 }  // namespace tb::immersed::kernels

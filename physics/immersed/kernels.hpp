@@ -50,7 +50,9 @@ struct ForceSums {
   /* each ghost's stencil subtracted from its row (at = matrix positions) */                                        \
   void ghost_rows(const cell::StencilsView& stencils, double* values);                                              \
   /* the force of p and u on the surface points */                                                                  \
-  ForceSums surface_force(const cell::SurfaceView& s, const double* p, const cell::ConstVelocityView& u);
+  ForceSums surface_force(const cell::SurfaceView& s, const double* p, const cell::ConstVelocityView& u);           \
+  /* max |v[i]| over n values; NaN where one is NaN */                                                              \
+  double max_abs(index_t n, const double* v);
 
 namespace kernels::ref {
 TB_IB_KERNELS
@@ -76,6 +78,7 @@ StepMaxima step_maxima(Backend b, const GridView& g, const cell::ConstVelocityVi
 void system_rows(Backend b, const GridView& g, const cell::RowsView& rows);
 void ghost_rows(Backend b, const cell::StencilsView& stencils, double* values);
 ForceSums surface_force(Backend b, const cell::SurfaceView& s, const double* p, const cell::ConstVelocityView& u);
+double max_abs(Backend b, index_t n, const double* v);
 }  // namespace kernels
 
 }  // namespace tb::immersed

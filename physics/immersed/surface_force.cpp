@@ -41,18 +41,11 @@ SphereDrag::SphereDrag(const ImmersedFlow& flow, const Sphere& sphere, int bands
 
 SurfaceForce SphereDrag::force(const ImmersedFlow& flow) const {
   const double mu = flow.settings().rho * flow.settings().nu;
-  const cell::SurfaceView points{pressure_.view(),
-                                 shear_.view(),
-                                 pressure_.boundary_weights.data(),
-                                 shear_.boundary_weights.data(),
-                                 normals_.data(),
-                                 wall_velocities_.data(),
-                                 mu,
-                                 area_};
+  const cell::SurfaceView points = view(mu);
   const cell::ConstVelocityView u{{flow.velocity(0).data(), flow.velocity(1).data(), flow.velocity(2).data()}};
-  const ForceSums sums = kernels::surface_force(Backend::host, points, flow.pressure().data(), u);
+  const ForceSums total = kernels::surface_force(Backend::host, points, flow.pressure().data(), u);
   SurfaceForce f;
-  for (int d = 0; d < 3; ++d) f.pressure[d] = sums.pressure[d], f.viscous[d] = sums.viscous[d];
+  for (int d = 0; d < 3; ++d) f.pressure[d] = total.pressure[d], f.viscous[d] = total.viscous[d];
   if (const DomainShare* share = flow.share()) {
     std::array<double, 6> sums = {f.pressure[0], f.pressure[1], f.pressure[2],
                                   f.viscous[0],  f.viscous[1],  f.viscous[2]};
@@ -60,6 +53,49 @@ SurfaceForce SphereDrag::force(const ImmersedFlow& flow) const {
     f.pressure = {sums[0], sums[1], sums[2]};
     f.viscous = {sums[3], sums[4], sums[5]};
   }
+  return f;
+}
+
+cell::SurfaceView SphereDrag::view(double mu) const {
+  return {pressure_.view(),
+          shear_.view(),
+          pressure_.boundary_weights.data(),
+          shear_.boundary_weights.data(),
+          normals_.data(),
+          wall_velocities_.data(),
+          mu,
+          area_};
+}
+
+SurfaceForce SphereDrag::force(Backend backend, double mu, const double* p, const cell::ConstVelocityView& u) {
+  if (!copy_ || copy_->backend != backend) {
+    copy_ = std::make_unique<Copy>();
+    copy_->backend = backend;
+    copy_->indices.reserve(4);
+    copy_->values.reserve(8);
+    const auto indices = [&](const std::vector<index_t>& v) {
+      return copy_->indices.emplace_back(backend, std::span<const index_t>(v)).data();
+    };
+    const auto values = [&](const std::vector<double>& v) {
+      return copy_->values.emplace_back(backend, std::span<const double>(v)).data();
+    };
+    const auto stencils = [&](const FlatStencils& f) {
+      return cell::StencilsView{f.count(), indices(f.offsets), indices(f.at), values(f.weights)};
+    };
+    cell::SurfaceView& v = copy_->view;
+    v = view(mu);
+    v.pressure = stencils(pressure_);
+    v.shear = stencils(shear_);
+    v.pressure_boundary = values(pressure_.boundary_weights);
+    v.shear_boundary = values(shear_.boundary_weights);
+    v.normal = values(normals_);
+    v.wall_velocity = values(wall_velocities_);
+  }
+  cell::SurfaceView v = copy_->view;
+  v.mu = mu;
+  const ForceSums sums = kernels::surface_force(backend, v, p, u);
+  SurfaceForce f;
+  for (int d = 0; d < 3; ++d) f.pressure[d] = sums.pressure[d], f.viscous[d] = sums.viscous[d];
   return f;
 }
 

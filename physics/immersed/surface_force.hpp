@@ -11,7 +11,10 @@
 // kernel's (kernels.hpp), in a fixed order.
 // Decomposed (docs/distributed.md): each rank takes the surface points in its owned z
 // planes (their fits stay within its ghost planes) and the sums are reduced.
+#include <memory>
+
 #include "physics/immersed/fractional_step.hpp"
+#include "solvers/core/array.hpp"
 
 namespace tb::immersed {
 
@@ -26,6 +29,9 @@ class SphereDrag {
   SphereDrag(const ImmersedFlow& flow, const Sphere& sphere, int bands = 48, int sectors = 96);
   // The force of `flow`'s current fields (the flow whose grid and body position built this).
   SurfaceForce force(const ImmersedFlow& flow) const;
+  // The force of fields that live on `backend` (a ResidentStep's, whole grid),
+  // summed there; the stencils are copied to the backend on the first call.
+  SurfaceForce force(Backend backend, double mu, const double* p, const cell::ConstVelocityView& u);
 
  private:
   // Per point: p at the wall, du/dn there per unit u (boundary value u_body),
@@ -34,6 +40,15 @@ class SphereDrag {
   FlatStencils pressure_, shear_;
   std::vector<double> normals_, wall_velocities_;
   double area_ = 0.0;  // of each point
+  // The arrays above on another backend, and the view of them.
+  struct Copy {
+    Backend backend = Backend::host;
+    std::vector<Array<index_t>> indices;
+    std::vector<Vector> values;
+    cell::SurfaceView view;
+  };
+  std::unique_ptr<Copy> copy_;
+  cell::SurfaceView view(double mu) const;
 };
 
 // SphereDrag(flow, sphere).force(flow), with the stencils built for this call.

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <string>
 
@@ -144,6 +145,14 @@ struct SurfacePoints {
   __device__ void operator()(index_t i, double* acc) const { cell::surface_force(s, p, u, i, acc); }
 };
 
+struct AbsMax {
+  const double* v;
+  __device__ void operator()(index_t i, double* m) const {
+    if (isnan(v[i])) m[1] = 1.0;
+    m[0] = fmax(m[0], fabs(v[i]));
+  }
+};
+
 }  // namespace
 
 void momentum_rhs(const GridView& g, const cell::MomentumView& in) {
@@ -190,6 +199,12 @@ ForceSums surface_force(const cell::SurfaceView& s, const double* p, const cell:
   ForceSums f;
   for (int d = 0; d < 3; ++d) f.pressure[d] = r[d], f.viscous[d] = r[3 + d];
   return f;
+}
+
+double max_abs(index_t n, const double* v) {
+  double m[2] = {0.0, 0.0};
+  if (n > 0) run_reduction<2, true>(0, n, AbsMax{v}, m, "max_abs");
+  return m[1] != 0.0 ? std::nan("") : m[0];
 }
 
 }  // namespace tb::immersed::kernels::cuda
