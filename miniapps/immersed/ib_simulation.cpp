@@ -77,13 +77,26 @@ FlowSimulation::FlowSimulation(const harness::CaseConfig& config, bool decompose
     : slab_(make_grid(config), decompose),
       flow_(
           std::make_unique<ImmersedFlow>(slab_.grid, make_body(config), make_flow_settings(config), slab_.share.get())),
-      steady_tol_(config.real("time.steady_tol")) {}
+      steady_tol_(config.real("time.steady_tol")) {
+  on_device_ = config.text("run.backend") == "cuda" && ResidentStep::resident(*flow_);
+}
+
+const ImmersedFlow& FlowSimulation::flow() const {
+  if (!host_current_) resident_->to_host();
+  host_current_ = true;
+  return *flow_;
+}
 
 harness::StepResult FlowSimulation::advance(systems::LinearSystems& systems) {
-  const StepReport r = flow_->step(systems);
+  if (on_device_ && !resident_) resident_ = std::make_unique<ResidentStep>(*flow_, systems, Backend::cuda);
+  const StepReport r = resident_ ? resident_->step(systems) : flow_->step(systems);
+  host_current_ = !resident_;
   last_change_ = r.velocity_change;
   double speed = 0.0;
-  for (int d = 0; d < 3; ++d) speed = std::max(speed, harness::max_magnitude(flow_->velocity(d)));
+  if (resident_)
+    speed = std::max(speed, resident_->max_velocity());
+  else
+    for (int d = 0; d < 3; ++d) speed = std::max(speed, harness::max_magnitude(flow_->velocity(d)));
   if (slab_.share) speed = slab_.share->max(speed);
   last_domain_cfl_ = flow_->settings().dt * speed / slab_.longest_side;
   last_divergence_ = r.divergence;
@@ -102,6 +115,7 @@ bool FlowSimulation::steady_state_reached() const {
 }
 
 std::vector<std::pair<std::string, double>> FlowSimulation::state_magnitudes() const {
+  if (resident_) return {{"max |u|", resident_->max_velocity()}, {"max |p|", resident_->max_pressure()}};
   std::array<double, 2> m = {0.0, harness::max_magnitude(flow_->pressure())};
   for (int d = 0; d < 3; ++d) {
     const double u = harness::max_magnitude(flow_->velocity(d));
@@ -119,12 +133,13 @@ double FlowSimulation::drag() const {
 
 SurfaceForce FlowSimulation::sphere_surface_force(const Sphere& sphere) const {
   if (!drag_) drag_ = std::make_unique<SphereDrag>(*flow_, sphere);
+  if (resident_) return resident_->force(*drag_);
   return drag_->force(*flow_);
 }
 
 void FlowSimulation::save_state(std::ostream& out) const {
   if (slab_.share) harness::write_slab_identity(out, slab_.grid.planes());
-  flow_->save(out);
+  flow().save(out);
   out.write(reinterpret_cast<const char*>(&last_change_), sizeof last_change_);
   out.write(reinterpret_cast<const char*>(&last_divergence_), sizeof last_divergence_);
   fields_.save(out);
@@ -134,18 +149,39 @@ void FlowSimulation::save_state(std::ostream& out) const {
 void FlowSimulation::load_state(std::istream& in) {
   if (slab_.share) harness::check_slab_identity(in, slab_.grid.planes(), slab_.share->rank());
   flow_->load(in);
+  if (resident_) resident_->from_host();
+  host_current_ = true;
   in.read(reinterpret_cast<char*>(&last_change_), sizeof last_change_);
   in.read(reinterpret_cast<char*>(&last_divergence_), sizeof last_divergence_);
   fields_.load(in);
   surfaces_.load(in);
 }
 
+// A resident step keeps the last accepted state on the device beside its own:
+// save_state would bring the fields to the host after every step. The .pvd
+// series are not part of it: a restored state is written under its own step.
+bool FlowSimulation::keep_state() {
+  if (!resident_) return false;
+  resident_->keep();
+  kept_scalars_ = {last_change_, last_domain_cfl_, last_divergence_};
+  return true;
+}
+
+void FlowSimulation::restore_kept_state() {
+  resident_->restore_kept();
+  host_current_ = false;
+  last_change_ = kept_scalars_[0];
+  last_domain_cfl_ = kept_scalars_[1];
+  last_divergence_ = kept_scalars_[2];
+}
+
 void FlowSimulation::write_fields(const std::filesystem::path& dir, long step) {
   if (slab_.root() ? warn_without_vtk(warned_no_vtk_) : !vtk_output_available()) return;
   const std::filesystem::path fields = dir / "fields";
   std::filesystem::create_directories(fields);
-  std::vector<CellArray> arrays = masked_flow_arrays(
-      flow_->cells().types, {flow_->velocity(0), flow_->velocity(1), flow_->velocity(2)}, flow_->pressure());
+  const ImmersedFlow& flow = this->flow();
+  std::vector<CellArray> arrays =
+      masked_flow_arrays(flow.cells().types, {flow.velocity(0), flow.velocity(1), flow.velocity(2)}, flow.pressure());
   arrays.push_back(cell_type_array(flow_->cells()));
   char stem[32];
   std::snprintf(stem, sizeof stem, "flow_%06ld", step);
@@ -174,7 +210,7 @@ std::vector<std::pair<std::string, double>> FlowSimulation::figures_of_merit() c
     const Vec3 c = sphere->centre();
     const double diameter = 2.0 * sphere->radius();
     f.emplace_back("recirculation_length",
-                   recirculation_length(*flow_, c[0] + sphere->radius(), c[1], c[2]) / diameter);
+                   recirculation_length(flow(), c[0] + sphere->radius(), c[1], c[2]) / diameter);
     f.emplace_back("recirculation_length_reference_johnson_patel_1999", 0.88);
   }
   return f;

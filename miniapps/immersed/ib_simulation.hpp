@@ -5,6 +5,11 @@
 // merit. PoissonSimulation: the manufactured Poisson problem, one solve, its
 // max-norm error as the figure of merit.
 //
+// Under --backend cuda a whole grid with a body at rest steps resident on the
+// device (physics/immersed/resident_step.hpp): the fields come back only for
+// output, checkpoints and the final figures; the drag and the largest
+// velocity of each step are reduced there.
+//
 // Under mpiexec both split the grid into slabs of z planes (docs/distributed.md), six
 // ghost planes each side (IbSlab): each rank classifies, assembles and solves
 // its own planes; rank 0 writes a .pvts of the ranks' pieces.
@@ -16,6 +21,7 @@
 #include "miniapps/common/simulation.hpp"
 #include "physics/immersed/fractional_step.hpp"
 #include "physics/immersed/manufactured_poisson.hpp"
+#include "physics/immersed/resident_step.hpp"
 #include "physics/immersed/surface_force.hpp"
 
 namespace tb::immersed {
@@ -45,11 +51,14 @@ class FlowSimulation final : public harness::Simulation {
   std::vector<std::pair<std::string, double>> state_magnitudes() const override;
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
+  bool keep_state() override;
+  void restore_kept_state() override;
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::string decomposition() const override { return slab_.decomposition; }
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
 
-  const ImmersedFlow& flow() const { return *flow_; }
+  // The flow with its fields on the host (a resident step's brought back first).
+  const ImmersedFlow& flow() const;
   // Drag coefficient of a sphere body, NaN for other bodies.
   double drag() const;
   // The force on a sphere body (its stencils built on first use: the sphere does not move).
@@ -58,6 +67,10 @@ class FlowSimulation final : public harness::Simulation {
  private:
   IbSlab slab_;
   std::unique_ptr<ImmersedFlow> flow_;
+  bool on_device_ = false;                  // --backend cuda and ResidentStep::resident
+  std::unique_ptr<ResidentStep> resident_;  // made on the first step, where the systems are
+  mutable bool host_current_ = true;        // flow_'s fields are the state
+  std::array<double, 3> kept_scalars_{};    // last_change_, last_domain_cfl_, last_divergence_ of the kept state
   double steady_tol_ = 0.0;
   double last_change_ = std::numeric_limits<double>::infinity();
   double last_domain_cfl_ = 0.0;  // dt max|u| / L
