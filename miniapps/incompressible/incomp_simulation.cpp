@@ -173,6 +173,19 @@ Profile IncompressibleSimulation::v_horizontal_centreline() const {
   return sample_line(flow(), 1, 0, mid);
 }
 
+// A decomposed run samples the line on the ranks and adds the profiles up;
+// a whole grid reduces the comparison where the velocity is (the device's,
+// under a resident step), the same bits as the sampled profile.
+double IncompressibleSimulation::ghia_deviation(int component, int along, const Profile& table, double scale) const {
+  const FvGrid& g = flow_->grid();
+  std::array<double, 3> mid = {0.5 * g.extent(0), 0.5 * g.extent(1), 0.5 * g.extent(2)};
+  mid[std::size_t(along)] = 0.0;
+  if (share_) return max_deviation(sample_line(flow(), component, along, mid), table, scale);
+  const ProfileDeviation d = profile_deviation(line_samples(*flow_, component, along, mid), table, scale);
+  if (resident_) return max_deviation(resident_->backend(), d, resident_->velocity(), g.dim(), component);
+  return max_deviation(Backend::host, d, flow_->velocity().data(), g.dim(), component);
+}
+
 double IncompressibleSimulation::poiseuille_error() const {
   const FvGrid& g = flow_->grid();
   const int n = g.dim();
@@ -198,9 +211,9 @@ std::vector<std::pair<std::string, double>> IncompressibleSimulation::figures_of
       {"time", flow_->time()}, {"max_du_dt", last_change_}, {"max_divergence", last_divergence_}};
   if (ghia_reynolds_ != 0) {
     f.emplace_back("ghia_u_max_deviation",
-                   max_deviation(u_vertical_centreline(), *ghia_u_vertical(ghia_reynolds_), flow_->grid().extent(1)));
-    f.emplace_back("ghia_v_max_deviation", max_deviation(v_horizontal_centreline(), *ghia_v_horizontal(ghia_reynolds_),
-                                                         flow_->grid().extent(0)));
+                   ghia_deviation(0, 1, *ghia_u_vertical(ghia_reynolds_), flow_->grid().extent(1)));
+    f.emplace_back("ghia_v_max_deviation",
+                   ghia_deviation(1, 0, *ghia_v_horizontal(ghia_reynolds_), flow_->grid().extent(0)));
   }
   if (poiseuille_) f.emplace_back("poiseuille_max_error", poiseuille_error());
   return f;

@@ -45,6 +45,9 @@ class IncompressibleSimulation final : public harness::Simulation {
   // u(y) through the vertical centreline and v(x) through the horizontal one (mid-plane in 3D).
   Profile u_vertical_centreline() const;
   Profile v_horizontal_centreline() const;
+  // max |profile - table| of component `component` along `along` through the
+  // middle of the cavity, reduced where the velocity lives.
+  double ghia_deviation(int component, int along, const Profile& table, double scale) const;
   // max |u - 6 U s (1 - s)| over the outlet column (last cells in x), U the mean inflow.
   double poiseuille_error() const;
 

@@ -235,4 +235,31 @@ TB_HOST_DEVICE inline double weighted_sample(const index_t* cells, const double*
   return sum;
 }
 
+// A centreline comparison (centreline.hpp's ProfileDeviation): per reference
+// point two slots of the profile, each a fixed part plus the line sample of
+// its (up to four) cells, 4 per slot, 8 per point; the lower slot's weight;
+// the reference value.
+struct LineView {
+  const index_t* cells = nullptr;
+  const double* w = nullptr;
+  const double* fixed = nullptr;
+  const double* mix = nullptr;
+  const double* reference = nullptr;
+};
+
+// |profile - reference| at reference point i: the slots as sample_line adds
+// them, mixed as interpolate() does, for component e of f (m per cell).
+TB_HOST_DEVICE inline double line_deviation(const LineView& l, const double* f, int m, int e, index_t i) {
+  double slot[2];
+  for (int s = 0; s < 2; ++s) {
+    const std::size_t q = 2 * std::size_t(i) + std::size_t(s);
+    double sum = l.fixed[q];
+    for (std::size_t at = 4 * q; at < 4 * q + 4; ++at)
+      if (l.w[at] != 0.0) sum += l.w[at] * f[std::size_t(m) * std::size_t(l.cells[at]) + std::size_t(e)];
+    slot[s] = sum;
+  }
+  const double w = l.mix[i];
+  return std::fabs(w * slot[0] + (1.0 - w) * slot[1] - l.reference[i]);
+}
+
 }  // namespace tb::incompressible::cell

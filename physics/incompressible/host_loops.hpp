@@ -135,6 +135,14 @@ void weighted_samples_t(index_t n, const index_t* cells, const double* w, const 
   for_cells<Omp>(0, n, [&](index_t i) { out[i] = cell::weighted_sample(cells, w, f, m, e, i); });
 }
 
+template <bool Omp>
+double max_line_deviation_t(index_t n, const cell::LineView& l, const double* f, int m, int e) {
+  const auto d = maxima<Omp, 1>(n, [&](std::ptrdiff_t i, double* acc) {
+    acc[0] = std::max(acc[0], cell::line_deviation(l, f, m, e, index_t(i)));
+  });
+  return d[0];
+}
+
 }  // namespace host_loops
 
 #define TB_INCOMP_HOST_TWIN(NS, OMP)                                                                                 \
@@ -172,6 +180,9 @@ void weighted_samples_t(index_t n, const index_t* cells, const double* w, const 
   void weighted_samples(index_t n, const index_t* cells, const double* w, const double* f, int m, int e,             \
                         double* out) {                                                                               \
     weighted_samples_t<OMP>(n, cells, w, f, m, e, out);                                                              \
+  }                                                                                                                  \
+  double max_line_deviation(index_t n, const cell::LineView& l, const double* f, int m, int e) {                     \
+    return max_line_deviation_t<OMP>(n, l, f, m, e);                                                                 \
   }                                                                                                                  \
   }
 

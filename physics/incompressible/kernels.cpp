@@ -76,4 +76,9 @@ void weighted_samples(Backend b, index_t n, const index_t* cells, const double* 
   omp::weighted_samples(n, cells, w, f, m, e, out);
 }
 
+double max_line_deviation(Backend b, index_t n, const cell::LineView& l, const double* f, int m, int e) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::max_line_deviation(n, l, f, m, e));
+  return omp::max_line_deviation(n, l, f, m, e);
+}
+
 }  // namespace tb::incompressible::kernels

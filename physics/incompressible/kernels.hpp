@@ -28,35 +28,37 @@ struct StepMaxima {
   bool finite = true;
 };
 
-#define TB_INCOMP_KERNELS                                                                                          \
-  /* grad p, dim per cell, in every local cell */                                                                  \
-  void pressure_gradient(const GridView& g, const double* p, double* grad);                                        \
-  /* the Rhie-Chow face velocities and the boundary faces' */                                                      \
-  void rhie_chow(const GridView& g, const BoundaryView& b, const double* u, const double* p, const double* grad_p, \
-                 double dt, const FaceView& faces);                                                                \
-  /* div U per cell */                                                                                             \
-  void divergence(const GridView& g, const ConstFaceView& faces, double* div);                                     \
-  /* faces, u and p corrected by phi, whose gradient is in grad_phi */                                             \
-  void project(const GridView& g, const double* phi, double dt, const double* grad_phi, const FaceView& faces,     \
-               double* u, double* p);                                                                              \
-  /* the Poisson right-hand side of every local cell */                                                            \
-  void poisson_rhs(const GridView& g, const ConstFaceView& faces, double dt, double* rhs);                         \
-  /* the Poisson matrix's rows of the owned cells */                                                               \
-  void poisson_rows(const GridView& g, const index_t* position, const BlockView& a);                               \
-  /* out[i] += (A p) of owned cell owned_begin + i */                                                              \
-  void add_poisson_product(const GridView& g, const index_t* position, const ConstBlockView& a, const double* p,   \
-                           double* out);                                                                           \
-  /* the momentum rows of the owned cells: blocks, right-hand sides, the residual's sums */                        \
-  MomentumSums momentum_rows(const GridView& g, const BoundaryView& b, const cell::MomentumView& in,               \
-                             const index_t* position, const BlockView& a, double* rhs);                            \
-  /* the step's maxima over the owned cells */                                                                     \
-  StepMaxima step_maxima(const GridView& g, const double* u, const double* u_old, const double* div, double dt);   \
-  /* max |v[i]| over n values; NaN where one is NaN (harness::max_magnitude) */                                    \
-  double max_abs(index_t n, const double* v);                                                                      \
-  /* y[i] += a x[i] */                                                                                             \
-  void add_scaled(index_t n, double a, const double* x, double* y);                                                \
-  /* out[i] = sum_k w[4 i + k] f[m (cell[4 i + k]) + e] over the k with w != 0: line samples */                    \
-  void weighted_samples(index_t n, const index_t* cells, const double* w, const double* f, int m, int e, double* out);
+#define TB_INCOMP_KERNELS                                                                                              \
+  /* grad p, dim per cell, in every local cell */                                                                      \
+  void pressure_gradient(const GridView& g, const double* p, double* grad);                                            \
+  /* the Rhie-Chow face velocities and the boundary faces' */                                                          \
+  void rhie_chow(const GridView& g, const BoundaryView& b, const double* u, const double* p, const double* grad_p,     \
+                 double dt, const FaceView& faces);                                                                    \
+  /* div U per cell */                                                                                                 \
+  void divergence(const GridView& g, const ConstFaceView& faces, double* div);                                         \
+  /* faces, u and p corrected by phi, whose gradient is in grad_phi */                                                 \
+  void project(const GridView& g, const double* phi, double dt, const double* grad_phi, const FaceView& faces,         \
+               double* u, double* p);                                                                                  \
+  /* the Poisson right-hand side of every local cell */                                                                \
+  void poisson_rhs(const GridView& g, const ConstFaceView& faces, double dt, double* rhs);                             \
+  /* the Poisson matrix's rows of the owned cells */                                                                   \
+  void poisson_rows(const GridView& g, const index_t* position, const BlockView& a);                                   \
+  /* out[i] += (A p) of owned cell owned_begin + i */                                                                  \
+  void add_poisson_product(const GridView& g, const index_t* position, const ConstBlockView& a, const double* p,       \
+                           double* out);                                                                               \
+  /* the momentum rows of the owned cells: blocks, right-hand sides, the residual's sums */                            \
+  MomentumSums momentum_rows(const GridView& g, const BoundaryView& b, const cell::MomentumView& in,                   \
+                             const index_t* position, const BlockView& a, double* rhs);                                \
+  /* the step's maxima over the owned cells */                                                                         \
+  StepMaxima step_maxima(const GridView& g, const double* u, const double* u_old, const double* div, double dt);       \
+  /* max |v[i]| over n values; NaN where one is NaN (harness::max_magnitude) */                                        \
+  double max_abs(index_t n, const double* v);                                                                          \
+  /* y[i] += a x[i] */                                                                                                 \
+  void add_scaled(index_t n, double a, const double* x, double* y);                                                    \
+  /* out[i] = sum_k w[4 i + k] f[m (cell[4 i + k]) + e] over the k with w != 0: line samples */                        \
+  void weighted_samples(index_t n, const index_t* cells, const double* w, const double* f, int m, int e, double* out); \
+  /* max_i |profile - reference| of a centreline comparison over n reference points (std::max: NaN skipped) */         \
+  double max_line_deviation(index_t n, const cell::LineView& l, const double* f, int m, int e);
 
 namespace kernels::ref {
 TB_INCOMP_KERNELS
@@ -88,6 +90,7 @@ double max_abs(Backend b, index_t n, const double* v);
 void add_scaled(Backend b, index_t n, double a, const double* x, double* y);
 void weighted_samples(Backend b, index_t n, const index_t* cells, const double* w, const double* f, int m, int e,
                       double* out);
+double max_line_deviation(Backend b, index_t n, const cell::LineView& l, const double* f, int m, int e);
 }  // namespace kernels
 
 }  // namespace tb::incompressible

@@ -47,6 +47,9 @@ class ResidentStep {
   // max |u| and max |p| over the cells, reduced where they are.
   double max_velocity() const;
   double max_pressure() const;
+  // The velocity where it lives (dim per cell), for reductions run there.
+  const double* velocity() const { return u_.data(); }
+  Backend backend() const { return backend_; }
 
  private:
   GridView grid_view() const;

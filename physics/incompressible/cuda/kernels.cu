@@ -176,6 +176,15 @@ struct WeightedSamples {
   __device__ void operator()(index_t i) const { out[i] = cell::weighted_sample(cells, w, f, m, e, i); }
 };
 
+struct LineDeviations {
+  cell::LineView l;
+  const double* f;
+  int m, e;
+  __device__ void operator()(index_t i, double* acc) const {
+    acc[0] = fmax(acc[0], cell::line_deviation(l, f, m, e, i));
+  }
+};
+
 }  // namespace
 
 void pressure_gradient(const GridView& g, const double* p, double* grad) {
@@ -234,6 +243,12 @@ void add_scaled(index_t n, double a, const double* x, double* y) { run_cells(0, 
 
 void weighted_samples(index_t n, const index_t* cells, const double* w, const double* f, int m, int e, double* out) {
   run_cells(0, n, WeightedSamples{cells, w, f, m, e, out}, "weighted_samples");
+}
+
+double max_line_deviation(index_t n, const cell::LineView& l, const double* f, int m, int e) {
+  double d[1] = {0.0};
+  if (n > 0) run_reduction<1, true>(0, n, LineDeviations{l, f, m, e}, d, "max_line_deviation");
+  return d[0];
 }
 
 }  // namespace tb::incompressible::kernels::cuda

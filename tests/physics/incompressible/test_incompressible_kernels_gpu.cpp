@@ -169,6 +169,23 @@ TEST_P(Grids, ReductionsAgreeWithTheSequentialTwins) {
   nan[nan.size() / 2] = std::nan("");
   const Vector nan_gpu = on_device(nan);
   EXPECT_TRUE(std::isnan(TB_CUDA_CALL(gpu::max_abs(index_t(nan.size()), nan_gpu.data()))));
+
+  // A centreline comparison over seeded slots: 40 points, 8 cells each, some weights zero.
+  const index_t points = 40, cells = index_t(in.p.size()), n = index_t(in.grid.dim());
+  std::vector<index_t> at(8 * std::size_t(points));
+  for (std::size_t k = 0; k < at.size(); ++k) at[k] = index_t((k * 7919) % std::size_t(cells));
+  std::vector<double> w = random_values(at.size(), 91), fixed = random_values(2 * std::size_t(points), 92);
+  std::vector<double> mix = random_values(std::size_t(points), 93), reference = random_values(std::size_t(points), 94);
+  for (std::size_t k = 0; k < w.size(); k += 3) w[k] = 0.0;
+  const incompressible::cell::LineView host{at.data(), w.data(), fixed.data(), mix.data(), reference.data()};
+  const Array<index_t> at_gpu(Backend::cuda, std::span<const index_t>(at));
+  const Vector w_gpu = on_device(w), fixed_gpu = on_device(fixed), mix_gpu = on_device(mix),
+               reference_gpu = on_device(reference);
+  const incompressible::cell::LineView device{at_gpu.data(), w_gpu.data(), fixed_gpu.data(), mix_gpu.data(),
+                                              reference_gpu.data()};
+  for (int e = 0; e < int(n); ++e)
+    EXPECT_EQ(TB_CUDA_CALL(gpu::max_line_deviation(points, device, u.data(), int(n), e)),
+              ref::max_line_deviation(points, host, in.u.data(), int(n), e));
 }
 
 INSTANTIATE_TEST_SUITE_P(IncompressibleKernelsGpu, Grids, ::testing::Values(0, 1, 2));
