@@ -202,6 +202,19 @@ TEST_P(Threads, SurfaceForceGivesTheSequentialBitsAndTheStencilsSum) {
   }
 }
 
+TEST_P(Threads, MaxAbsGivesTheSequentialBitsAndFlagsNaN) {
+  const KernelInputs& in = inputs();
+  std::vector<double> v = in.p;
+  double expected = 0.0;
+  for (double x : v) expected = std::max(expected, std::abs(x));
+  const double a = ref::max_abs(index_t(v.size()), v.data()), b = omp::max_abs(index_t(v.size()), v.data());
+  EXPECT_EQ(a, expected);
+  EXPECT_TRUE(same_bits(a, b));
+  v[v.size() / 3] = std::nan("");
+  EXPECT_TRUE(std::isnan(ref::max_abs(index_t(v.size()), v.data())));
+  EXPECT_TRUE(std::isnan(omp::max_abs(index_t(v.size()), v.data())));
+}
+
 INSTANTIATE_TEST_SUITE_P(OneAndTwo, Threads, ::testing::Values(1, 2),
                          [](const auto& info) { return std::to_string(info.param) + "_threads"; });
 

@@ -180,6 +180,7 @@ TEST_F(Kernels, RowsAndSurfaceForceGiveTheSequentialResults) {
   const cell::VelocityView u = dev.velocity(in.u);
   const ForceSums f_ref = ref::surface_force(in.surface(0.02, 1e-3), in.p.data(), u_host);
   const ForceSums f_gpu = TB_CUDA_CALL(gpu::surface_force(dev.surface, dev.copy(in.p), {{u.c[0], u.c[1], u.c[2]}}));
+  EXPECT_EQ(TB_CUDA_CALL(gpu::max_abs(index_t(in.cells), u.c[1])), ref::max_abs(index_t(in.cells), in.u[1].data()));
   for (int d = 0; d < 3; ++d) {
     EXPECT_NEAR(f_gpu.pressure[d], f_ref.pressure[d], 1e-12 * std::abs(f_ref.pressure[d]) + 1e-300) << d;
     EXPECT_NEAR(f_gpu.viscous[d], f_ref.viscous[d], 1e-12 * std::abs(f_ref.viscous[d]) + 1e-300) << d;
