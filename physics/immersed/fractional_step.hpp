@@ -14,7 +14,9 @@
 //   5. Eq. 4, projection of faces and cells; the faces are divergence free.
 // Box sides are inflow (u = the free stream; also the far field), wall (u = 0)
 // or outflow (zero gradient, p = 0). Patterns are built per body position; the
-// step refills values and reuses every buffer.
+// step refills values and reuses every buffer. The loops of steps 2-5 are the
+// kernels of kernels.hpp, run here on the host; ResidentStep (resident_step.hpp)
+// runs the same sequence with the state on a device.
 //
 // Decomposed (docs/distributed.md): the grid may be a rank's slab of z planes
 // (CartesianGrid::piece) whose ghost planes `share` refreshes. The rank
