@@ -88,7 +88,7 @@ ForceSums surface_force_t(const cell::SurfaceView& s, const double* p, const cel
   const std::ptrdiff_t n = s.pressure.count;
   std::array<double, 6> total{};
   if constexpr (Omp) {
-    // A point reads about 60 cells: a few hundred points make a thread's grain.
+    // A point reads about 60 cells: a thousand points make a thread's grain.
     total = ordered_sums<6>(n, threading::stream_grain / 64, body);
   } else {
     for (int part = 0; part < ordered_parts; ++part) {
