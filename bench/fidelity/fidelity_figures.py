@@ -24,7 +24,10 @@ Sets (--sets, comma-separated; `all` for every one):
                   scripts/ogrid_cylinder.py's triangle O-grids 32-128 with the
                   diagonals mirrored, one way (next to the wall, everywhere) or
                   random, and tb-comp2d's settings on the one-way 64 x 32 grid
-  naca-sequence   mesh sequence of the NACA 0012 (every size halved a level)
+  naca-sequence   mesh sequence of the NACA 0012 (every size halved a level, a
+                  refined near wake) for both gradient stencils, the two coarser
+                  levels also with constant viscosity and Rieper's fix; and the
+                  set naca-stencils
   sphere-sequence the sphere at D/h 10 and 12.7 in sphere_re100_fine.toml's box
                   (D/h 16 is that case itself, in the set "sphere")
 
@@ -185,6 +188,24 @@ ABOUT = {
           "reference": "Cd 1.087, L/D 0.88 (" + JP + ")", "order": 2},
          {"row": "tb-ib fine sphere, Re 100, D/h = 16", "measured": "Cd {fcd:.4f}, L/D {fld:.3f}",
           "reference": "Cd 1.087, L/D 0.88 (" + JP + ")", "order": 3}]),
+    "naca-sequence": (
+        "tb-comp2d's laminar NACA 0012 (M 0.5, Re 5000) on a sequence of stretched hybrid Gmsh meshes (first cell "
+        "1e-4 to 2.5e-5 chords, every length halved a level, a refined near wake) with the default and the face "
+        "gradient stencils, and on the hybrid mesh without and with the wake refinement (set naca-stencils)",
+        "separation x/c, default against faces: {t0:.3f}/{f0:.3f}, {t1:.3f}/{f1:.3f}, {t2:.3f}/{f2:.3f} on 10k, 41k, "
+        "160k cells; Cd {c0:.5f}, {c1:.5f}, {c2:.5f}; without the wake refinement {nt:.3f}/{nf:.3f}",
+        {"t0": "/cases/naca0012 sequence L0 triangle_nodes/figures/separation_x",
+         "f0": "/cases/naca0012 sequence L0 faces/figures/separation_x",
+         "t1": "/cases/naca0012 sequence L1 triangle_nodes/figures/separation_x",
+         "f1": "/cases/naca0012 sequence L1 faces/figures/separation_x",
+         "t2": "/cases/naca0012 sequence L2 triangle_nodes/figures/separation_x",
+         "f2": "/cases/naca0012 sequence L2 faces/figures/separation_x",
+         "c0": "/cases/naca0012 sequence L0 triangle_nodes/figures/cd",
+         "c1": "/cases/naca0012 sequence L1 triangle_nodes/figures/cd",
+         "c2": "/cases/naca0012 sequence L2 triangle_nodes/figures/cd",
+         "nt": "/cases/naca0012 hybrid triangle_nodes/figures/separation_x",
+         "nf": "/cases/naca0012 hybrid faces/figures/separation_x"},
+        []),
     "cylinder-lift": (
         "tb-comp2d's inviscid cylinder (M 0.38): the circulation of the discrete steady flow against the "
         "orientation of the cells next to the wall, on unstructured Gmsh meshes split 0-3 times and on "
@@ -268,6 +289,12 @@ def set_naca_sequence(results, work, b):
             case(results, f"naca0012 sequence L{k} {stencil}", "tb-comp2d",
                  ["inputs/compressible/naca0012_laminar.toml", "--set", "mesh.file=" + mesh, "--set",
                   "scheme.gradient_stencil=" + stencil, "--set", "run.steps=3000"], work, b)
+        if k < 2:  # the benchmark's constant viscosity and Rieper's fix (tb-comp2d --help's sample run)
+            case(results, f"naca0012 sequence L{k} triangle_nodes, rieper, constant viscosity", "tb-comp2d",
+                 ["inputs/compressible/naca0012_laminar.toml", "--set", "mesh.file=" + mesh, "--set", "run.steps=3000",
+                  "--set", "scheme.low_mach_fix=rieper", "--set", "flow.viscosity=constant", "--set",
+                  "solver.flow=gmres(restart=20,rtol=7e-2,maxit=60)+bilu0"], work, b)
+    set_naca_stencils(results, work, b)
 
 
 def set_sphere_sequence(results, work, b):
