@@ -1,91 +1,20 @@
 // CUDA twins of the immersed-boundary kernels (kernels.hpp): one thread per
-// cell (ghost, surface point) running the host's bodies (cell_kernels.hpp) in
-// grid-stride loops. Reductions give each block its sums or maxima in a fixed
-// order, then one block combines the block results: no atomics, so results are
-// reproducible for a given size. A reduction's result comes back in one small
-// copy (counted with every other copy at solvers/core/transfers.hpp).
+// cell (ghost, surface point) running the host's bodies (cell_kernels.hpp)
+// through solvers/core/cuda/cell_loops.cuh, whose reductions are fixed-order
+// and return their few results in one counted copy.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
-#include <mutex>
-#include <string>
 
 #include "physics/immersed/kernels.hpp"
-#include "solvers/core/cuda/counted_copy.cuh"
-#include "solvers/core/cuda/error_check.cuh"
-#include "solvers/core/cuda/reduction.cuh"
+#include "solvers/core/cuda/cell_loops.cuh"
 
 namespace tb::immersed::kernels::cuda {
 
 namespace {
 
-constexpr int threads = 256;
-// Also the number of partial results: fixed, so the order of a sum depends on n only.
-constexpr int max_blocks = 1024;
-constexpr int max_results = 6;
-
-int blocks_for(index_t n) {
-  return int(std::max<long>(1, std::min<long>((long(n) + threads - 1) / threads, max_blocks)));
-}
-
-__device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
-__device__ __forceinline__ index_t grid_stride() { return index_t(gridDim.x * blockDim.x); }
-
-template <int K, bool Max, class Body>
-__global__ void __launch_bounds__(threads) reduce_cells(index_t begin, index_t end, Body body, double* partial) {
-  double v[K] = {};
-  for (index_t i = begin + first_index(); i < end; i += grid_stride()) body(i, v);
-  cuda_reduction::store_block<threads, K, Max>(v, partial + K * blockIdx.x);
-}
-
-template <int K, bool Max>
-__global__ void __launch_bounds__(threads) combine_blocks(const double* partial, int blocks, double* result) {
-  double v[K] = {};
-  for (int b = threadIdx.x; b < blocks; b += threads)
-    for (int k = 0; k < K; ++k) v[k] = Max ? fmax(v[k], partial[K * b + k]) : v[k] + partial[K * b + k];
-  cuda_reduction::store_block<threads, K, Max>(v, result);
-}
-
-template <class Body>
-__global__ void __launch_bounds__(threads) for_cells(index_t begin, index_t end, Body body) {
-  for (index_t i = begin + first_index(); i < end; i += grid_stride()) body(i);
-}
-
-template <class Body>
-void run_cells(index_t begin, index_t end, Body body, const char* name) {
-  if (end <= begin) return;
-  for_cells<<<blocks_for(end - begin), threads>>>(begin, end, body);
-  cuda_error::check_launch(name);
-}
-
-// Device memory for block results, allocated once per process and never freed
-// (static destructors may run after the CUDA context is gone).
-std::mutex scratch_mutex;
-double* scratch() {
-  static double* p = nullptr;
-  if (!p) {
-    void* q = nullptr;
-    cuda_error::throw_if(cudaMalloc(&q, (max_results * max_blocks + max_results) * sizeof(double)),
-                         "cudaMalloc of the immersed-boundary kernels' scratch");
-    p = static_cast<double*>(q);
-  }
-  return p;
-}
-
-template <int K, bool Max, class Body>
-void run_reduction(index_t begin, index_t end, Body body, double* result, const char* name) {
-  static_assert(K <= max_results, "the scratch holds max_results per block");
-  std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(end - begin);
-  reduce_cells<K, Max><<<blocks, threads>>>(begin, end, body, partial);
-  cuda_error::check_launch(name);
-  combine_blocks<K, Max><<<1, threads>>>(partial, blocks, partial + K * max_blocks);
-  cuda_error::check_launch("combine_blocks");
-  cuda_error::throw_if(cuda_copy::memcpy(result, partial + K * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
-                       std::string("cudaMemcpy of the ") + name + " result");
-}
+using cuda_cells::run_cells;
+using cuda_cells::run_reduction;
 
 struct MomentumRhsCells {
   GridView g;
