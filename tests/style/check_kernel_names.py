@@ -13,7 +13,8 @@ Under solvers/<room>/:
 The check fails on
   - a .cpp or .cu source whose name says kernel but is not one of the above;
   - a kernels::ref or kernels::omp function defined outside its file;
-  - a __global__ function outside cuda/kernels.cu;
+  - a __global__ function outside cuda/kernels.cu and the launch templates of
+    solvers/core/cuda/*.cuh that the rooms' cuda/kernels.cu instantiate;
   - a namespace named cuda, ref or omp that is not kernels::cuda|ref|omp.
 Usage: check_kernel_names.py REPO_ROOT
 """
@@ -44,7 +45,8 @@ def check_file(path, rel, findings):
         if not in_cuda and name not in SOURCE_NAMES:
             findings.append(f"{rel}: kernel sources are kernels.cpp, kernels_ref.cpp, kernels_omp.cpp")
     text = strip_comments(path.read_text(encoding="utf-8", errors="replace"))
-    if "__global__" in text and not (in_cuda and name == "kernels.cu"):
+    shared_template = str(rel).startswith("solvers/core/cuda/") and path.suffix == ".cuh"
+    if "__global__" in text and not (in_cuda and name == "kernels.cu") and not shared_template:
         findings.append(f"{rel}: a __global__ kernel outside cuda/kernels.cu")
     stack = []  # (names, brace depth inside the block) of the open namespaces
     depth = 0
