@@ -83,9 +83,9 @@ void EulerDiscretisation::add_viscous_residual(const std::vector<State>& w, std:
     }
     const std::size_t rr = std::size_t(face.right);
     const VelocityTemperatureGradients gl =
-        velocity_temperature_gradients(primitive_[l][0], primitive_[l][3], grad_[l], gas.gamma);
+        velocity_temperature_gradients(primitive_[l][0], primitive_[l][3], grad_[l].data(), gas.gamma);
     const VelocityTemperatureGradients gr =
-        velocity_temperature_gradients(primitive_[rr][0], primitive_[rr][3], grad_[rr], gas.gamma);
+        velocity_temperature_gradients(primitive_[rr][0], primitive_[rr][3], grad_[rr].data(), gas.gamma);
     const Vec2 a = geometry_.cell_centroid[l], b = geometry_.cell_centroid[rr];
     const double dx = b.x - a.x, dy = b.y - a.y, dist = std::hypot(dx, dy), tx = dx / dist, ty = dy / dist;
     const double tl = visc.temperature(gas, w[l]), tr = visc.temperature(gas, w[rr]);

@@ -56,7 +56,7 @@ PrimitiveGradient ManufacturedSolution::gradient(const Vec2& x) const {
 State ManufacturedSolution::viscous_flux(const Vec2& x, const Vec2& n) const {
   if (!viscous_.enabled()) return {};
   const Primitive q = primitive(x);
-  const VelocityTemperatureGradients g = velocity_temperature_gradients(q.rho, q.p, gradient(x), gas_.gamma);
+  const VelocityTemperatureGradients g = velocity_temperature_gradients(q.rho, q.p, gradient(x).data(), gas_.gamma);
   return compressible::viscous_flux(viscous_, g, q.u, q.v, gas_.gamma * q.p / q.rho, n.x, n.y);
 }
 

@@ -29,22 +29,59 @@ struct VelocityTemperatureGradients {
 };
 
 // grad u, grad v, grad T from a point's density, pressure and the gradients of
-// (rho, u, v, p) in the layout of gradients.hpp (d/dx, d/dy of each):
+// (rho, u, v, p) in the layout of gradients.hpp (d/dx, d/dy of each, 8 values):
 // T = gamma p / rho, so grad T = gamma (grad p / rho - p grad rho / rho^2).
-VelocityTemperatureGradients velocity_temperature_gradients(double rho, double p,
-                                                            const std::array<double, 2 * num_vars>& g, double gamma);
+TB_HOST_DEVICE inline VelocityTemperatureGradients velocity_temperature_gradients(double rho, double p, const double* g,
+                                                                                  double gamma) {
+  return {g[2],
+          g[3],
+          g[4],
+          g[5],
+          gamma * (g[6] / rho - p * g[0] / (rho * rho)),
+          gamma * (g[7] / rho - p * g[1] / (rho * rho))};
+}
 
 // The viscous flux F_v . n = (0, tau n, (tau n) . u + k grad T . n) with
 // tau = mu (grad u + grad u^T - 2/3 div u I), mu and k at temperature t.
-State viscous_flux(const Viscosity& visc, const VelocityTemperatureGradients& g, double u, double v, double t,
-                   double nx, double ny);
+TB_HOST_DEVICE inline State viscous_flux(const Viscosity& visc, const VelocityTemperatureGradients& g, double u,
+                                         double v, double t, double nx, double ny) {
+  const double mu = visc.mu(t), k = visc.conductivity(mu);
+  const double div = g.ux + g.vy;
+  const double txx = mu * (2.0 * g.ux - 2.0 / 3.0 * div), tyy = mu * (2.0 * g.vy - 2.0 / 3.0 * div);
+  const double txy = mu * (g.uy + g.vx);
+  const double fx = txx * nx + txy * ny, fy = txy * nx + tyy * ny;
+  return {0.0, fx, fy, fx * u + fy * v + k * (g.tx * nx + g.ty * ny)};
+}
+
+// u, v, T of a state and their derivatives with respect to the conserved variables.
+struct VelocityTemperature {
+  double u, v, t;
+  State du, dv, dt;
+};
+
+TB_HOST_DEVICE inline VelocityTemperature velocity_temperature(const Viscosity& visc, const Gas& gas, const State& s) {
+  const double rho = s[0], u = s[1] / rho, v = s[2] / rho, p = gas.pressure(s);
+  const State dp = pressure_gradient(gas, s);
+  const double g = gas.gamma / rho;
+  return {u,
+          v,
+          visc.temperature(gas, s),
+          {-u / rho, 1.0 / rho, 0.0, 0.0},
+          {-v / rho, 0.0, 1.0 / rho, 0.0},
+          {g * (dp[0] - p / rho), g * dp[1], g * dp[2], g * dp[3]}};
+}
 
 // The thin-layer first-order viscous flux between two states a distance `dist`
 // apart along n: only normal derivatives, d q / dn = (q_R - q_L) / dist, so
 //   tau n = mu (du/dn + 1/3 (du/dn . n) n),  energy: (tau n) . (u_L + u_R)/2 + k dT/dn,
 // with mu and k given (frozen). The Jacobian of the seed (§2) linearises this.
-State thin_layer_flux(const Viscosity& visc, const Gas& gas, const State& left, const State& right, double nx,
-                      double ny, double dist, double mu);
+TB_HOST_DEVICE inline State thin_layer_flux(const Viscosity& visc, const Gas& gas, const State& left,
+                                            const State& right, double nx, double ny, double dist, double mu) {
+  const VelocityTemperature l = velocity_temperature(visc, gas, left), r = velocity_temperature(visc, gas, right);
+  const double ax = (r.u - l.u) / dist, ay = (r.v - l.v) / dist, an = ax * nx + ay * ny;
+  const double fx = mu * (ax + an * nx / 3.0), fy = mu * (ay + an * ny / 3.0);
+  return {0.0, fx, fy, 0.5 * (fx * (l.u + r.u) + fy * (l.v + r.v)) + visc.conductivity(mu) * (r.t - l.t) / dist};
+}
 // Its exact derivatives with respect to both states (mu, k frozen).
 FluxJacobians thin_layer_jacobians(const Viscosity& visc, const Gas& gas, const State& left, const State& right,
                                    double nx, double ny, double dist, double mu);
