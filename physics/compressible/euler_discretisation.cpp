@@ -25,7 +25,6 @@ EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<Boundar
       settings_(settings),
       geometry_(compute_geometry(mesh)),
       gradients_(mesh, geometry_, ghost_offsets(), settings_.gradient_stencil),
-      limiter_(mesh, geometry_, settings_.limiter_k),
       pattern_(build_jacobian_pattern(mesh, piece)),
       face_distance_(std::size_t(mesh.num_faces())) {
   for (index_t f = 0; f < mesh.num_faces(); ++f) {
@@ -38,9 +37,9 @@ EulerDiscretisation::EulerDiscretisation(const Mesh2D& mesh, std::vector<Boundar
     const double d = std::max(dx * n.x + dy * n.y, 0.1 * std::hypot(dx, dy));
     face_distance_[std::size_t(f)] = face.is_boundary() ? 2.0 * d : d;
   }
-  kernel_mesh_ = build_kernel_mesh(mesh, geometry_, face_distance_, kinds_);
+  kernel_mesh_ = build_kernel_mesh(mesh, geometry_, face_distance_, kinds_, &gradients_, settings_.limiter_k);
   scheme_ = {settings_.gas,       settings_.flux,    settings_.jacobian_scheme(), settings_.roe,
-             settings_.wall_flux, settings_.viscous, settings_.free_stream};
+             settings_.wall_flux, settings_.viscous, settings_.free_stream,       settings_.wall_temperature};
   face_blocks_.reserve(4 * pattern_.faces.size());
   for (const FaceBlocks& b : pattern_.faces) face_blocks_.insert(face_blocks_.end(), {b.ll, b.lr, b.rl, b.rr});
   if (!settings_.gas.admissible(settings_.free_stream)) throw Error("the free-stream state is not admissible");
@@ -64,48 +63,35 @@ std::vector<Vec2> EulerDiscretisation::ghost_offsets() const {
   return offsets;
 }
 
-void EulerDiscretisation::compute_ghost_primitives(const std::vector<State>& w) {
-  const Gas& gas = settings_.gas;
-  ghost_primitive_.resize(std::size_t(mesh_.num_faces() - mesh_.num_interior_faces));
-  for (index_t f = mesh_.num_interior_faces; f < mesh_.num_faces(); ++f) {
-    const State& inner = w[std::size_t(mesh_.faces[std::size_t(f)].left)];
-    const BoundaryKind kind = boundary_kind(f);
-    Primitive p;
-    if (kind == BoundaryKind::FarField) {
-      p = gas.primitive(outside_state(f));
-    } else if (kind == BoundaryKind::SlipWall) {
-      // The mirror image: the normal velocity reversed.
-      p = gas.primitive(inner);
-      const Vec2 n = geometry_.face_normal[std::size_t(f)];
-      const double un = p.u * n.x + p.v * n.y;
-      p.u -= 2.0 * un * n.x, p.v -= 2.0 * un * n.y;
-    } else {
-      p = gas.primitive(wall_ghost(kind, inner));
-    }
-    ghost_primitive_[std::size_t(f - mesh_.num_interior_faces)] = {p.rho, p.u, p.v, p.p};
-  }
-}
-
 void EulerDiscretisation::compute_gradients(const std::vector<State>& w) {
+  // Per cell its primitives, per boundary face its ghost's, then per cell the
+  // gradient (kernels.hpp): the sums of the sequential face loop, bit for bit.
+  const MeshView m = kernel_mesh_.view();
   primitive_.resize(w.size());
-  for (std::size_t c = 0; c < w.size(); ++c) {
-    const Primitive p = settings_.gas.primitive(w[c]);
-    primitive_[c] = {p.rho, p.u, p.v, p.p};
-  }
+  grad_.resize(w.size());
+  kernels::cell_primitives(Backend::host, index_t(w.size()), settings_.gas, w.front().data(),
+                           primitive_.front().data());
+  const double* ghost = nullptr;
   if (gradients_.has_ghosts()) {
-    compute_ghost_primitives(w);
-    gradients_.compute(primitive_, ghost_primitive_, grad_);
-  } else {
-    gradients_.compute(primitive_, grad_);
+    ghost_primitive_.resize(std::size_t(mesh_.num_faces()));
+    FlowView q;
+    q.w = w.front().data();
+    if (mms_) q.outside = mms_outside_.front().data();
+    kernels::ghost_primitives(Backend::host, m, scheme_, q, ghost_primitive_.front().data());
+    ghost = ghost_primitive_.front().data();
   }
+  kernels::least_squares_gradients(Backend::host, m, primitive_.front().data(), ghost, grad_.front().data());
 }
 
 void EulerDiscretisation::reconstruct(const std::vector<State>& w) {
   compute_gradients(w);
-  if (settings_.limiter)
-    limiter_.compute(primitive_, grad_, phi_);
-  else
+  if (settings_.limiter) {
+    phi_.resize(w.size());
+    kernels::limiter_phi(Backend::host, kernel_mesh_.view(), primitive_.front().data(), grad_.front().data(),
+                         phi_.front().data());
+  } else {
     phi_.assign(w.size(), State{1.0, 1.0, 1.0, 1.0});
+  }
 }
 
 State EulerDiscretisation::reconstructed(const std::vector<State>& w, index_t cell, const Vec2& at) const {
@@ -148,10 +134,14 @@ FlowView EulerDiscretisation::flow_view(const std::vector<State>& w, int order) 
 }
 
 double EulerDiscretisation::wall_pressure(const std::vector<State>& w, int order, index_t face) const {
-  const Vec2 n = geometry_.face_normal[std::size_t(face)];
-  const State f = boundary_flux(boundary_kind(face), settings_.flux, settings_.gas, face_state(w, order, face),
-                                outside_state(face), n.x, n.y, settings_.wall_flux, settings_.roe);
-  return f[1] * n.x + f[2] * n.y;
+  return bodies::wall_pressure(kernel_mesh_.view(), scheme_, flow_view(w, order), order, face);
+}
+
+State EulerDiscretisation::wall_forces(const std::vector<State>& w, int order, index_t owned) const {
+  const MeshView m = kernel_mesh_.view();
+  face_values_.resize(std::max(face_values_.size(), std::size_t(num_vars) * std::size_t(mesh_.num_faces())));
+  kernels::wall_forces(Backend::host, m, scheme_, flow_view(w, order), order, owned, face_values_.data());
+  return kernels::ordered_sums(Backend::host, m.num_faces, face_values_.data());
 }
 
 void EulerDiscretisation::set_manufactured(const ManufacturedSolution* mms) {

@@ -69,6 +69,10 @@ class EulerDiscretisation {
   // flux (the inner pressure with WallFlux::Pressure, the wall Riemann pressure
   // with WallFlux::Mirror), so that forces integrate what the residual applies.
   double wall_pressure(const std::vector<State>& w, int order, index_t face) const;
+  // The force on the body from the wall faces of cells [0, owned), summed in
+  // face order: the pressure force sum (p - p_inf) n |f| (x, y) and the viscous
+  // one -sum tau n |f| (x, y). Reads the reconstruction of the last residual.
+  State wall_forces(const std::vector<State>& w, int order, index_t owned) const;
 
   // The viscous flux through a no-slip wall face (thin layer, the wall as a
   // mirrored ghost cell), as the residual adds it: r_i -= flux |f|.
@@ -109,10 +113,8 @@ class EulerDiscretisation {
 
  private:
   void compute_gradients(const std::vector<State>& w);
-  // Where each boundary face's ghost sits for the gradients (once per mesh), and
-  // its primitive value for the current state (per residual evaluation).
+  // Where each boundary face's ghost sits for the gradients (once per mesh).
   std::vector<Vec2> ghost_offsets() const;
-  void compute_ghost_primitives(const std::vector<State>& w);
   void reconstruct(const std::vector<State>& w);
   // The viscous terms (euler_viscous.cpp): modified-average face gradients inside,
   // the thin-layer wall stress on no-slip walls; and their thin-layer Jacobian.
@@ -132,7 +134,6 @@ class EulerDiscretisation {
   EulerSettings settings_;
   MeshGeometry geometry_;
   LeastSquaresGradients gradients_;
-  VenkatakrishnanLimiter limiter_;
   JacobianPattern pattern_;
   // Normal distance between the two cells of an interior face, twice the
   // centroid-to-face distance on a boundary face (to the mirrored ghost).
@@ -143,7 +144,7 @@ class EulerDiscretisation {
   SchemeView scheme_;
   std::vector<index_t> face_blocks_;
   mutable std::vector<double> face_values_;
-  // Work arrays of the second-order residual, sized once.
+  // Work arrays of the second-order residual, sized once (ghost primitives per face).
   std::vector<State> primitive_, phi_, ghost_primitive_;
   std::vector<Gradient> grad_;
   // set_manufactured: per cell source, per face outside state and viscous flux . n.

@@ -6,16 +6,12 @@
 #include <cmath>
 
 #include "physics/compressible/euler_discretisation.hpp"
+#include "physics/compressible/loop_bodies.hpp"
 
 namespace tb::compressible {
 
 State EulerDiscretisation::wall_ghost(BoundaryKind kind, const State& inner) const {
-  const Gas& gas = settings_.gas;
-  const double rho = inner[0], t_inner = settings_.viscous.temperature(gas, inner);
-  // Mirrored velocity: zero at the wall, halfway. Adiabatic: the same temperature
-  // (no heat flux); isothermal: T_ghost = 2 T_wall - T_inner.
-  const double t = kind == BoundaryKind::NoSlipIsothermal ? 2.0 * settings_.wall_temperature - t_inner : t_inner;
-  return gas.conserved({rho, -inner[1] / rho, -inner[2] / rho, rho * t / gas.gamma});
+  return bodies::wall_ghost(scheme_, kind, inner);
 }
 
 Block EulerDiscretisation::wall_ghost_jacobian(BoundaryKind kind, const State& inner) const {
@@ -41,12 +37,7 @@ Block EulerDiscretisation::wall_ghost_jacobian(BoundaryKind kind, const State& i
 }
 
 State EulerDiscretisation::wall_viscous_flux(const std::vector<State>& w, index_t face) const {
-  const Face& f = mesh_.faces[std::size_t(face)];
-  const State& inner = w[std::size_t(f.left)];
-  const Vec2 n = geometry_.face_normal[std::size_t(face)];
-  const double mu = settings_.viscous.mu(settings_.viscous.temperature(settings_.gas, inner));
-  return thin_layer_flux(settings_.viscous, settings_.gas, inner, wall_ghost(boundary_kind(face), inner), n.x, n.y,
-                         face_distance_[std::size_t(face)], mu);
+  return bodies::wall_viscous_flux(kernel_mesh_.view(), scheme_, w.front().data(), face);
 }
 
 Block EulerDiscretisation::wall_viscous_jacobian(const std::vector<State>& w, index_t face) const {
@@ -66,48 +57,15 @@ Block EulerDiscretisation::wall_viscous_jacobian(const std::vector<State>& w, in
 }
 
 void EulerDiscretisation::add_viscous_residual(const std::vector<State>& w, std::vector<State>& r) const {
-  const Gas& gas = settings_.gas;
-  const Viscosity& visc = settings_.viscous;
-  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
-    const Face& face = mesh_.faces[std::size_t(f)];
-    const double len = geometry_.face_length[std::size_t(f)];
-    const std::size_t l = std::size_t(face.left);
-    if (face.is_boundary()) {
-      // A manufactured far field knows its exact viscous flux (set_manufactured).
-      if (mms_ && boundary_kind(f) == BoundaryKind::FarField)
-        for (std::size_t k = 0; k < num_vars; ++k) r[l][k] -= mms_viscous_flux_[std::size_t(f)][k] * len;
-      if (!is_no_slip(boundary_kind(f))) continue;
-      const State flux = wall_viscous_flux(w, f);
-      for (std::size_t k = 0; k < num_vars; ++k) r[l][k] -= flux[k] * len;
-      continue;
-    }
-    const std::size_t rr = std::size_t(face.right);
-    const VelocityTemperatureGradients gl =
-        velocity_temperature_gradients(primitive_[l][0], primitive_[l][3], grad_[l].data(), gas.gamma);
-    const VelocityTemperatureGradients gr =
-        velocity_temperature_gradients(primitive_[rr][0], primitive_[rr][3], grad_[rr].data(), gas.gamma);
-    const Vec2 a = geometry_.cell_centroid[l], b = geometry_.cell_centroid[rr];
-    const double dx = b.x - a.x, dy = b.y - a.y, dist = std::hypot(dx, dy), tx = dx / dist, ty = dy / dist;
-    const double tl = visc.temperature(gas, w[l]), tr = visc.temperature(gas, w[rr]);
-    const State& ql = primitive_[l];
-    const State& qr = primitive_[rr];
-    // Modified average: the mean gradient with its component along the centroid
-    // line replaced by the difference quotient, which damps odd-even modes.
-    const auto corrected = [&](double gxl, double gyl, double gxr, double gyr, double jump, double& gx, double& gy) {
-      const double mx = 0.5 * (gxl + gxr), my = 0.5 * (gyl + gyr), c = jump / dist - (mx * tx + my * ty);
-      gx = mx + c * tx, gy = my + c * ty;
-    };
-    VelocityTemperatureGradients g;
-    corrected(gl.ux, gl.uy, gr.ux, gr.uy, qr[1] - ql[1], g.ux, g.uy);
-    corrected(gl.vx, gl.vy, gr.vx, gr.vy, qr[2] - ql[2], g.vx, g.vy);
-    corrected(gl.tx, gl.ty, gr.tx, gr.ty, tr - tl, g.tx, g.ty);
-    const Vec2 n = geometry_.face_normal[std::size_t(f)];
-    const State flux = viscous_flux(visc, g, 0.5 * (ql[1] + qr[1]), 0.5 * (ql[2] + qr[2]), 0.5 * (tl + tr), n.x, n.y);
-    for (std::size_t k = 0; k < num_vars; ++k) {
-      r[l][k] -= flux[k] * len;
-      r[rr][k] += flux[k] * len;
-    }
-  }
+  // Each face's -F_v . n |f| into its slot, then each cell adds its faces'
+  // slots onto its inviscid sum in face order, as the sequential face loop did.
+  FlowView q;
+  q.w = w.front().data(), q.primitive = primitive_.front().data(), q.grad = grad_.front().data();
+  if (mms_) q.outside_viscous = mms_viscous_flux_.front().data();
+  face_values_.resize(std::max(face_values_.size(), std::size_t(num_vars) * std::size_t(mesh_.num_faces())));
+  const MeshView m = kernel_mesh_.view();
+  kernels::viscous_face_fluxes(Backend::host, m, scheme_, q, face_values_.data());
+  kernels::add_face_sums(Backend::host, m, FaceSign::out_of_left, num_vars, face_values_.data(), doubles_of(r).data());
 }
 
 void EulerDiscretisation::add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a, BsrMatrix* off_rank) const {

@@ -53,23 +53,10 @@ std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const 
 
 Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
                        double reference_length, const DomainShare* share) {
-  const EulerSettings& s = disc.settings();
-  const double p_inf = s.gas.pressure(s.free_stream), q_inf = dynamic_pressure(s);
-  const Mesh2D& mesh = disc.mesh();
-  double px = 0.0, py = 0.0, vx = 0.0, vy = 0.0;
-  for (index_t f = mesh.num_interior_faces; f < mesh.num_faces(); ++f) {
-    const BoundaryKind kind = disc.boundary_kind(f);
-    if (!is_wall(kind) || !counted(mesh, f, share)) continue;
-    // The face normal points out of the fluid, into the body: the pressure pushes along it.
-    const Vec2 n = disc.geometry().face_normal[std::size_t(f)];
-    const double len = disc.geometry().face_length[std::size_t(f)];
-    const double dp = (disc.wall_pressure(w, order, f) - p_inf) * len;
-    px += dp * n.x, py += dp * n.y;
-    if (is_no_slip(kind) && s.viscous.enabled()) {
-      const State fv = disc.wall_viscous_flux(w, f);
-      vx -= fv[1] * len, vy -= fv[2] * len;
-    }
-  }
+  const double q_inf = dynamic_pressure(disc.settings());
+  // Per wall face its part (kernels.hpp's wall_forces), summed in face order.
+  const State f = disc.wall_forces(w, order, share ? share->owned() : disc.num_cells());
+  double px = f[0], py = f[1], vx = f[2], vy = f[3];
   if (share) {
     double parts[4] = {px, py, vx, vy};
     share->sum(parts);

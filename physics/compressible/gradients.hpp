@@ -1,9 +1,10 @@
 #pragma once
 // Second-order reconstruction (seed 001 §2): cell gradients of the primitive
 // variables (rho, u, v, p) by weighted least squares over a stencil of
-// neighbours and the boundary ghosts, weights 1 / distance, and the optional
-// Venkatakrishnan limiter. The stencils and normal matrices depend on the mesh
-// (and the ghosts' places) only and are built once.
+// neighbours and the boundary ghosts, weights 1 / distance. The stencils and
+// normal matrices depend on the mesh (and the ghosts' places) only and are
+// built here, once; the gradients themselves and Venkatakrishnan's limiter are
+// the loops least_squares_gradients and limiter_phi of kernels.hpp.
 #include <array>
 #include <string>
 #include <vector>
@@ -44,42 +45,27 @@ class LeastSquaresGradients {
   LeastSquaresGradients(const Mesh2D& mesh, const MeshGeometry& geometry, std::vector<Vec2> ghost_offsets = {},
                         GradientStencil stencil = GradientStencil::Faces);
 
-  // Minimises sum_j w_ij^2 (grad_i . d_ij - (q_j - q_i))^2, w_ij = 1 / |d_ij|, over
-  // the stencil's cells j of each cell and its ghosts (value ghost[b] for boundary
-  // face b, when there are ghost offsets). A cell whose neighbours do not span
-  // the plane (a corner triangle with one neighbour and no ghosts) gets a zero
-  // gradient.
-  void compute(const std::vector<State>& q, const std::vector<State>& ghost, std::vector<Gradient>& grad) const;
-  void compute(const std::vector<State>& q, std::vector<Gradient>& grad) const;
+  // The weighted least squares: grad_i minimises sum_j w_ij^2 (grad_i . d_ij -
+  // (q_j - q_i))^2, w_ij = 1 / |d_ij|, over the stencil's cells j of each cell
+  // and its ghosts (boundary face b's ghost at ghost_offsets()[b] from the
+  // cell's centroid). A cell whose neighbours do not span the plane (a corner
+  // triangle with one neighbour and no ghosts) gets a zero gradient. What is
+  // built here, once, the loop least_squares_gradients (kernels.hpp) reads.
   bool has_ghosts() const { return !ghost_offsets_.empty(); }
+  const std::vector<Vec2>& ghost_offsets() const { return ghost_offsets_; }
+  // Other than Faces: per cell the cells its gradient reads, CSR, and w_ij^2
+  // d_ij per entry; empty for face neighbours (summed face by face).
+  const std::vector<index_t>& stencil_ptr() const { return stencil_ptr_; }
+  const std::vector<index_t>& stencil_cells() const { return stencil_cells_; }
+  const std::vector<Vec2>& stencil_weighted() const { return stencil_weighted_; }
+  // Per cell the symmetric 2 x 2 inverse of the normal matrix: xx, xy, yy.
+  const std::vector<std::array<double, 3>>& inverse() const { return inverse_; }
 
  private:
-  void add_face_neighbours(const std::vector<State>& q, std::vector<Gradient>& grad) const;
-  void add_stencil(const std::vector<State>& q, std::vector<Gradient>& grad) const;
-
-  const Mesh2D& mesh_;
-  const MeshGeometry& geometry_;
   std::vector<Vec2> ghost_offsets_;
-  // Other than Faces: per cell the cells its gradient reads, CSR (face
-  // neighbours are summed face by face, with no list).
   std::vector<index_t> stencil_ptr_, stencil_cells_;
-  std::vector<Vec2> stencil_weighted_;          // per entry w_ij^2 d_ij, from the mesh only
-  std::vector<std::array<double, 3>> inverse_;  // symmetric 2 x 2 inverse: xx, xy, yy
-};
-
-// Venkatakrishnan's limiter per cell and variable, in [0, 1]: smooth, and 1 where
-// the reconstructed face values stay within the neighbours' range by a margin
-// eps^2 = (K h)^3, h = sqrt(cell area).
-class VenkatakrishnanLimiter {
- public:
-  VenkatakrishnanLimiter(const Mesh2D& mesh, const MeshGeometry& geometry, double k);
-  void compute(const std::vector<State>& q, const std::vector<Gradient>& grad, std::vector<State>& phi);
-
- private:
-  const Mesh2D& mesh_;
-  const MeshGeometry& geometry_;
-  std::vector<double> eps2_;        // per cell, from the mesh only
-  std::vector<State> qmin_, qmax_;  // the neighbours' range, work arrays sized once
+  std::vector<Vec2> stencil_weighted_;
+  std::vector<std::array<double, 3>> inverse_;
 };
 
 }  // namespace tb::compressible

@@ -72,4 +72,66 @@ bool relaxed_update(Backend b, index_t n, const Gas& gas, const double* w, const
   return omp::relaxed_update(n, gas, w, dw, omega, trial);
 }
 
+void add_face_sums(Backend b, const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell) {
+  if (m.num_cells <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::add_face_sums(m, sign, width, face_value, cell));
+  omp::add_face_sums(m, sign, width, face_value, cell);
+}
+
+void cell_primitives(Backend b, index_t n, const Gas& gas, const double* w, double* primitive) {
+  if (n <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::cell_primitives(n, gas, w, primitive));
+  omp::cell_primitives(n, gas, w, primitive);
+}
+
+void ghost_primitives(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, double* ghost) {
+  if (m.num_faces <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::ghost_primitives(m, s, q, ghost));
+  omp::ghost_primitives(m, s, q, ghost);
+}
+
+void least_squares_gradients(Backend b, const MeshView& m, const double* primitive, const double* ghost, double* grad) {
+  if (m.num_cells <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::least_squares_gradients(m, primitive, ghost, grad));
+  omp::least_squares_gradients(m, primitive, ghost, grad);
+}
+
+void limiter_phi(Backend b, const MeshView& m, const double* primitive, const double* grad, double* phi) {
+  if (m.num_cells <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::limiter_phi(m, primitive, grad, phi));
+  omp::limiter_phi(m, primitive, grad, phi);
+}
+
+void viscous_face_fluxes(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, double* face_flux) {
+  if (m.num_faces <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::viscous_face_fluxes(m, s, q, face_flux));
+  omp::viscous_face_fluxes(m, s, q, face_flux);
+}
+
+void wall_forces(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
+                 double* face_force) {
+  if (m.num_faces <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::wall_forces(m, s, q, order, owned, face_force));
+  omp::wall_forces(m, s, q, order, owned, face_force);
+}
+
+State ordered_sums(Backend b, index_t n, const double* v) {
+  if (n <= 0) return {};
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::ordered_sums(n, v));
+  return omp::ordered_sums(n, v);
+}
+
+void perturbed_state(Backend b, index_t n, const double* w, double h, const double* x, double* trial) {
+  if (n <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::perturbed_state(n, w, h, x, trial));
+  omp::perturbed_state(n, w, h, x, trial);
+}
+
+void difference_product(Backend b, index_t n, const double* shift, const double* x, const double* r_trial,
+                        const double* r, double h, double* y) {
+  if (n <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::difference_product(n, shift, x, r_trial, r, h, y));
+  omp::difference_product(n, shift, x, r_trial, r, h, y);
+}
+
 }  // namespace tb::compressible::kernels

@@ -35,6 +35,17 @@ struct MeshView {
   // The faces of each cell in ascending order, CSR.
   const index_t* cell_face_ptr = nullptr;
   const index_t* cell_faces = nullptr;
+  // The least-squares gradients (gradients.hpp): per cell the cells its
+  // gradient reads, CSR, with w^2 d (x, y) per entry (stencil_ptr null: the
+  // face neighbours, summed face by face); the inverse normal matrix (xx, xy,
+  // yy) per cell; where each boundary face's ghost sits from its cell's
+  // centroid, (x, y) per face (null: no ghosts). The limiter's eps^2 per cell.
+  const index_t* stencil_ptr = nullptr;
+  const index_t* stencil_cells = nullptr;
+  const double* stencil_weighted = nullptr;
+  const double* ls_inverse = nullptr;
+  const double* ghost_offset = nullptr;
+  const double* limiter_eps2 = nullptr;
 };
 
 // The scheme's constants, copied by value into each launch.
@@ -44,21 +55,24 @@ struct SchemeView {
   FluxScheme jacobian_flux = FluxScheme::Roe;
   RoeDissipation roe;
   WallFlux wall_flux = WallFlux::Mirror;
-  Viscosity viscous;    // mu_inf = 0: inviscid
-  State free_stream{};  // the outside state where `outside` is null
+  Viscosity viscous;              // mu_inf = 0: inviscid
+  State free_stream{};            // the outside state where `outside` is null
+  double wall_temperature = 1.0;  // of isothermal walls, over T_inf
 };
 
 // The flow state the face loops read: 4 conserved values per cell; for the
 // second-order reconstruction the cell primitives (rho, u, v, p), their
 // gradients (8 per cell, gradients.hpp's Gradient) and the limiter's phi (4 per
 // cell), all null in first order; `outside` 4 per face (boundary faces), or null
-// for the free stream.
+// for the free stream; `outside_viscous` the exact viscous flux . n of a
+// manufactured far field, 4 per face, or null.
 struct FlowView {
   const double* w = nullptr;
   const double* primitive = nullptr;
   const double* grad = nullptr;
   const double* phi = nullptr;
   const double* outside = nullptr;
+  const double* outside_viscous = nullptr;
 };
 
 // Where face blocks land in the Jacobian (jacobian_pattern.hpp's FaceBlocks
@@ -96,7 +110,30 @@ enum class FaceSign { out_of_left, both };
   /* the relaxation's worst relative change of w + dw over cells [0, n) (seed Eq. 2) */                                \
   double max_relative_change(index_t n, const Gas& gas, const double* w, const double* dw);                            \
   /* trial = w + omega dw over cells [0, n); whether every trial state is admissible */                                \
-  bool relaxed_update(index_t n, const Gas& gas, const double* w, const double* dw, double omega, double* trial);
+  bool relaxed_update(index_t n, const Gas& gas, const double* w, const double* dw, double omega, double* trial);      \
+  /* as gather_face_sums, onto cell's values: cell += the faces' slots in ascending face order */                      \
+  void add_face_sums(const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell);             \
+  /* primitive[4 c ..] = (rho, u, v, p) of w[4 c ..] over cells [0, n) */                                              \
+  void cell_primitives(index_t n, const Gas& gas, const double* w, double* primitive);                                 \
+  /* ghost[4 f ..] = the primitives of boundary face f's gradient ghost (reads q.w, q.outside); interior faces kept */ \
+  void ghost_primitives(const MeshView& m, const SchemeView& s, const FlowView& q, double* ghost);                     \
+  /* grad[8 c ..] = cell c's least-squares gradient of primitive (ghost: 4 per face, read where m.ghost_offset) */     \
+  void least_squares_gradients(const MeshView& m, const double* primitive, const double* ghost, double* grad);         \
+  /* phi[4 c ..] = Venkatakrishnan's limiter of cell c for primitive and grad */                                       \
+  void limiter_phi(const MeshView& m, const double* primitive, const double* grad, double* phi);                       \
+  /* face_flux[4 f ..] = -F_v . n |f| of face f (reads q.w, q.primitive, q.grad, q.outside_viscous) */                 \
+  void viscous_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_flux);              \
+  /* face_force[4 f ..] = wall face f's pressure (x, y) and viscous (x, y) force on the body; zero on other faces      \
+     and on faces of cells >= owned */                                                                                 \
+  void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,                \
+                   double* face_force);                                                                                \
+  /* sum over i in [0, n), in index order, of v[4 i + k], per k (a fixed order: the same bits every run) */            \
+  State ordered_sums(index_t n, const double* v);                                                                      \
+  /* trial[i] = w[i] + h x[i], i in [0, n) (the matrix-free product's perturbed state) */                              \
+  void perturbed_state(index_t n, const double* w, double h, const double* x, double* trial);                          \
+  /* y[4 c + k] = shift[c] x[4 c + k] + (r_trial - r)[4 c + k] / h over cells [0, n) */                                \
+  void difference_product(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,     \
+                          double h, double* y);
 
 namespace kernels::ref {
 TB_COMPRESSIBLE_KERNELS
@@ -122,6 +159,18 @@ void pseudo_time_shift(Backend b, index_t n, const double* sums, double cfl, dou
 double max_relative_change(Backend b, index_t n, const Gas& gas, const double* w, const double* dw);
 bool relaxed_update(Backend b, index_t n, const Gas& gas, const double* w, const double* dw, double omega,
                     double* trial);
+void add_face_sums(Backend b, const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell);
+void cell_primitives(Backend b, index_t n, const Gas& gas, const double* w, double* primitive);
+void ghost_primitives(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, double* ghost);
+void least_squares_gradients(Backend b, const MeshView& m, const double* primitive, const double* ghost, double* grad);
+void limiter_phi(Backend b, const MeshView& m, const double* primitive, const double* grad, double* phi);
+void viscous_face_fluxes(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, double* face_flux);
+void wall_forces(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
+                 double* face_force);
+State ordered_sums(Backend b, index_t n, const double* v);
+void perturbed_state(Backend b, index_t n, const double* w, double h, const double* x, double* trial);
+void difference_product(Backend b, index_t n, const double* shift, const double* x, const double* r_trial,
+                        const double* r, double h, double* y);
 }  // namespace kernels
 
 }  // namespace tb::compressible

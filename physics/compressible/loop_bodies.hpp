@@ -3,6 +3,9 @@
 // and, under nvcc, for the device: the ref, omp and cuda versions run these and
 // differ only in how they walk the faces or cells. The arithmetic is
 // EulerDiscretisation's (euler_discretisation.cpp), operation for operation.
+#include <algorithm>
+#include <cmath>
+
 #include "physics/compressible/kernels.hpp"
 
 namespace tb::compressible::bodies {
@@ -80,11 +83,206 @@ TB_HOST_DEVICE inline double spectral_radius_face(const MeshView& m, const Schem
   return r * m.length[f];
 }
 
+// (rho, u, v, p) of cell c.
+TB_HOST_DEVICE inline void cell_primitive(const Gas& gas, const double* w, index_t c, double* out) {
+  const Primitive p = gas.primitive(load_state(w, c));
+  out[0] = p.rho, out[1] = p.u, out[2] = p.v, out[3] = p.p;
+}
+
+// The mirrored ghost of a no-slip wall: velocity reversed; temperature equal
+// (adiabatic: no heat flux) or T_ghost = 2 T_wall - T_inner (isothermal).
+TB_HOST_DEVICE inline State wall_ghost(const SchemeView& s, BoundaryKind kind, const State& inner) {
+  const Gas& gas = s.gas;
+  const double rho = inner[0], t_inner = s.viscous.temperature(gas, inner);
+  const double t = kind == BoundaryKind::NoSlipIsothermal ? 2.0 * s.wall_temperature - t_inner : t_inner;
+  return gas.conserved({rho, -inner[1] / rho, -inner[2] / rho, rho * t / gas.gamma});
+}
+
+// The primitive value of boundary face f's gradient ghost: the outside state on
+// the far field, the mirror image on a slip wall, the wall ghost on a no-slip one.
+TB_HOST_DEVICE inline void ghost_primitive(const MeshView& m, const SchemeView& s, const FlowView& q, index_t f,
+                                           double* out) {
+  const State inner = load_state(q.w, m.face_left[f]);
+  const BoundaryKind kind = m.kind[f];
+  Primitive p;
+  if (kind == BoundaryKind::FarField) {
+    p = s.gas.primitive(outside_state(s, q, f));
+  } else if (kind == BoundaryKind::SlipWall) {
+    p = s.gas.primitive(inner);
+    const double nx = m.normal[2 * f], ny = m.normal[2 * f + 1];
+    const double un = p.u * nx + p.v * ny;
+    p.u -= 2.0 * un * nx, p.v -= 2.0 * un * ny;
+  } else {
+    p = s.gas.primitive(wall_ghost(s, kind, inner));
+  }
+  out[0] = p.rho, out[1] = p.u, out[2] = p.v, out[3] = p.p;
+}
+
+// Cell c's weighted least-squares gradient of the primitives q (gradients.hpp):
+// the right-hand side summed as the face loop of the sequential version adds it
+// (face neighbours face by face, ascending, or the stencil list in order, then
+// the ghosts of the cell's boundary faces, ascending), times the inverse normal matrix.
+TB_HOST_DEVICE inline void least_squares_gradient(const MeshView& m, const double* q, const double* ghost, index_t c,
+                                                  double* g) {
+  for (int k = 0; k < 2 * num_vars; ++k) g[k] = 0.0;
+  const double* qc = q + 4 * c;
+  if (m.stencil_ptr) {
+    for (index_t e = m.stencil_ptr[c]; e < m.stencil_ptr[c + 1]; ++e) {
+      const double* qj = q + 4 * m.stencil_cells[e];
+      const double wx = m.stencil_weighted[2 * e], wy = m.stencil_weighted[2 * e + 1];
+      for (int v = 0; v < num_vars; ++v) {
+        const double dq = qj[v] - qc[v];
+        g[2 * v] += wx * dq, g[2 * v + 1] += wy * dq;
+      }
+    }
+  }
+  for (index_t e = m.cell_face_ptr[c]; e < m.cell_face_ptr[c + 1]; ++e) {
+    const index_t f = m.cell_faces[e];
+    const index_t l = m.face_left[f], r = m.face_right[f];
+    if (r >= 0) {
+      if (m.stencil_ptr) continue;
+      const double dx = m.centroid[2 * r] - m.centroid[2 * l], dy = m.centroid[2 * r + 1] - m.centroid[2 * l + 1];
+      const double w2 = 1.0 / (dx * dx + dy * dy);
+      for (int k = 0; k < num_vars; ++k) {
+        // The same term for both cells: (-d)(-dq) = d dq.
+        const double dq = w2 * (q[4 * r + k] - q[4 * l + k]);
+        g[2 * k] += dx * dq, g[2 * k + 1] += dy * dq;
+      }
+    } else if (m.ghost_offset) {
+      const double dx = m.ghost_offset[2 * f], dy = m.ghost_offset[2 * f + 1], w2 = 1.0 / (dx * dx + dy * dy);
+      for (int k = 0; k < num_vars; ++k) {
+        const double dq = w2 * (ghost[4 * f + k] - qc[k]);
+        g[2 * k] += dx * dq, g[2 * k + 1] += dy * dq;
+      }
+    }
+  }
+  const double* inv = m.ls_inverse + 3 * c;
+  for (int k = 0; k < num_vars; ++k) {
+    const double bx = g[2 * k], by = g[2 * k + 1];
+    g[2 * k] = inv[0] * bx + inv[1] * by;
+    g[2 * k + 1] = inv[1] * bx + inv[2] * by;
+  }
+}
+
+// Venkatakrishnan (1995): psi = (d1^2 + eps2 + 2 d1 d2) / (d1^2 + 2 d2^2 + d1 d2 + eps2),
+// d1 the allowed excursion, d2 the unlimited one.
+TB_HOST_DEVICE inline double venkat(double d1, double d2, double eps2) {
+  return (d1 * d1 + eps2 + 2.0 * d1 * d2) / (d1 * d1 + 2.0 * d2 * d2 + d1 * d2 + eps2);
+}
+
+// Cell c's limiter values (gradients.hpp): the face neighbours' range of q,
+// then the smallest psi over the cell's face midpoints, faces ascending.
+TB_HOST_DEVICE inline void limiter_cell(const MeshView& m, const double* q, const double* grad, index_t c,
+                                        double* phi) {
+  double lo[num_vars], hi[num_vars];
+  const double* qc = q + 4 * c;
+  for (int v = 0; v < num_vars; ++v) lo[v] = hi[v] = qc[v], phi[v] = 1.0;
+  const index_t begin = m.cell_face_ptr[c], end = m.cell_face_ptr[c + 1];
+  for (index_t e = begin; e < end; ++e) {
+    const index_t f = m.cell_faces[e];
+    if (m.face_right[f] < 0) continue;
+    const double* qn = q + 4 * (m.face_left[f] == c ? m.face_right[f] : m.face_left[f]);
+    for (int v = 0; v < num_vars; ++v) lo[v] = std::min(lo[v], qn[v]), hi[v] = std::max(hi[v], qn[v]);
+  }
+  const double* g = grad + 8 * c;
+  const double cx = m.centroid[2 * c], cy = m.centroid[2 * c + 1], eps2 = m.limiter_eps2[c];
+  for (index_t e = begin; e < end; ++e) {
+    const index_t f = m.cell_faces[e];
+    const double mx = m.midpoint[2 * f], my = m.midpoint[2 * f + 1];
+    for (int v = 0; v < num_vars; ++v) {
+      const double d2 = g[2 * v] * (mx - cx) + g[2 * v + 1] * (my - cy);
+      double psi = 1.0;
+      if (d2 > 0.0)
+        psi = venkat(hi[v] - qc[v], d2, eps2);
+      else if (d2 < 0.0)
+        psi = venkat(lo[v] - qc[v], d2, eps2);
+      phi[v] = std::min(phi[v], std::clamp(psi, 0.0, 1.0));
+    }
+  }
+}
+
+// The thin-layer viscous flux through no-slip wall face f (the wall as a
+// mirrored ghost cell), as the residual subtracts it: r_i -= flux |f|.
+TB_HOST_DEVICE inline State wall_viscous_flux(const MeshView& m, const SchemeView& s, const double* w, index_t f) {
+  const State inner = load_state(w, m.face_left[f]);
+  const double mu = s.viscous.mu(s.viscous.temperature(s.gas, inner));
+  return thin_layer_flux(s.viscous, s.gas, inner, wall_ghost(s, m.kind[f], inner), m.normal[2 * f], m.normal[2 * f + 1],
+                         m.distance[f], mu);
+}
+
+// -F_v . n |f| of face f, out of its left cell (seed 001 §2): inside, the face
+// gradient by the modified average of the cell gradients (q.primitive, q.grad);
+// on a no-slip wall the thin-layer flux; on a manufactured far field its exact
+// flux (q.outside_viscous); zero elsewhere.
+TB_HOST_DEVICE inline void viscous_face_flux(const MeshView& m, const SchemeView& s, const FlowView& q, index_t f,
+                                             double* out) {
+  const double len = m.length[f];
+  const index_t l = m.face_left[f], r = m.face_right[f];
+  for (int k = 0; k < num_vars; ++k) out[k] = 0.0;
+  if (r < 0) {
+    const BoundaryKind kind = m.kind[f];
+    if (q.outside_viscous && kind == BoundaryKind::FarField)
+      for (int k = 0; k < num_vars; ++k) out[k] = -(q.outside_viscous[4 * f + k] * len);
+    if (!is_no_slip(kind)) return;
+    const State flux = wall_viscous_flux(m, s, q.w, f);
+    for (int k = 0; k < num_vars; ++k) out[k] = -(flux[k] * len);
+    return;
+  }
+  const Gas& gas = s.gas;
+  const double* ql = q.primitive + 4 * l;
+  const double* qr = q.primitive + 4 * r;
+  const VelocityTemperatureGradients gl = velocity_temperature_gradients(ql[0], ql[3], q.grad + 8 * l, gas.gamma);
+  const VelocityTemperatureGradients gr = velocity_temperature_gradients(qr[0], qr[3], q.grad + 8 * r, gas.gamma);
+  const double dx = m.centroid[2 * r] - m.centroid[2 * l], dy = m.centroid[2 * r + 1] - m.centroid[2 * l + 1];
+  const double dist = std::hypot(dx, dy), tx = dx / dist, ty = dy / dist;
+  const double tl = s.viscous.temperature(gas, load_state(q.w, l)), tr = s.viscous.temperature(gas, load_state(q.w, r));
+  // Modified average: the mean gradient with its component along the centroid
+  // line replaced by the difference quotient, which damps odd-even modes.
+  const auto corrected = [&](double gxl, double gyl, double gxr, double gyr, double jump, double& gx, double& gy) {
+    const double mx = 0.5 * (gxl + gxr), my = 0.5 * (gyl + gyr), c = jump / dist - (mx * tx + my * ty);
+    gx = mx + c * tx, gy = my + c * ty;
+  };
+  VelocityTemperatureGradients g;
+  corrected(gl.ux, gl.uy, gr.ux, gr.uy, qr[1] - ql[1], g.ux, g.uy);
+  corrected(gl.vx, gl.vy, gr.vx, gr.vy, qr[2] - ql[2], g.vx, g.vy);
+  corrected(gl.tx, gl.ty, gr.tx, gr.ty, tr - tl, g.tx, g.ty);
+  const State flux = viscous_flux(s.viscous, g, 0.5 * (ql[1] + qr[1]), 0.5 * (ql[2] + qr[2]), 0.5 * (tl + tr),
+                                  m.normal[2 * f], m.normal[2 * f + 1]);
+  for (int k = 0; k < num_vars; ++k) out[k] = -(flux[k] * len);
+}
+
+// The pressure the inviscid flux exerts on wall face f: its normal momentum
+// flux, from the face state of the residual of `order`.
+TB_HOST_DEVICE inline double wall_pressure(const MeshView& m, const SchemeView& s, const FlowView& q, int order,
+                                           index_t f) {
+  const double nx = m.normal[2 * f], ny = m.normal[2 * f + 1];
+  const State flux = flux_bodies::boundary_flux(m.kind[f], s.flux, s.gas, face_side(m, s, q, order, m.face_left[f], f),
+                                                outside_state(s, q, f), nx, ny, s.wall_flux, s.roe);
+  return flux[1] * nx + flux[2] * ny;
+}
+
+// Wall face f's part of the force on the body (forces.hpp), four values: the
+// pressure force (p - p_inf) n |f| and the viscous one -tau n |f|; zeros on
+// other faces and on faces of cells from `owned` on (a piece's ghosts).
+TB_HOST_DEVICE inline void wall_force(const MeshView& m, const SchemeView& s, const FlowView& q, int order,
+                                      index_t owned, index_t f, double* out) {
+  for (int k = 0; k < 4; ++k) out[k] = 0.0;
+  if (m.face_right[f] >= 0 || !is_wall(m.kind[f]) || m.face_left[f] >= owned) return;
+  const double nx = m.normal[2 * f], ny = m.normal[2 * f + 1], len = m.length[f];
+  const double dp = (wall_pressure(m, s, q, order, f) - s.gas.pressure(s.free_stream)) * len;
+  out[0] = dp * nx, out[1] = dp * ny;
+  if (is_no_slip(m.kind[f]) && s.viscous.enabled()) {
+    const State fv = wall_viscous_flux(m, s, q.w, f);
+    out[2] = -(fv[1] * len), out[3] = -(fv[2] * len);
+  }
+}
+
 // The sum of cell c's face slots, faces ascending: + where c is left, - or +
-// (FaceSign) where right.
-TB_HOST_DEVICE inline void gather_cell(const MeshView& m, FaceSign sign, int width, const double* face_value, index_t c,
-                                       double* out) {
-  for (int k = 0; k < width; ++k) out[k] = 0.0;
+// (FaceSign) where right; onto out's values where `add`, else from zero.
+TB_HOST_DEVICE inline void gather_cell(const MeshView& m, FaceSign sign, bool add, int width, const double* face_value,
+                                       index_t c, double* out) {
+  if (!add)
+    for (int k = 0; k < width; ++k) out[k] = 0.0;
   for (index_t e = m.cell_face_ptr[c]; e < m.cell_face_ptr[c + 1]; ++e) {
     const index_t f = m.cell_faces[e];
     const double* v = face_value + std::size_t(width) * std::size_t(f);

@@ -37,9 +37,52 @@ __global__ void __launch_bounds__(threads) radius_faces(MeshView m, SchemeView s
 }
 
 __global__ void __launch_bounds__(threads)
-    gather_cells(MeshView m, FaceSign sign, int width, const double* face, double* cell) {
+    gather_cells(MeshView m, FaceSign sign, bool add, int width, const double* face, double* cell) {
   for (index_t c = first_index(); c < m.num_cells; c += grid_stride())
-    bodies::gather_cell(m, sign, width, face, c, cell + std::size_t(width) * std::size_t(c));
+    bodies::gather_cell(m, sign, add, width, face, c, cell + std::size_t(width) * std::size_t(c));
+}
+
+__global__ void __launch_bounds__(threads) primitive_cells(index_t n, Gas gas, const double* w, double* primitive) {
+  for (index_t c = first_index(); c < n; c += grid_stride())
+    bodies::cell_primitive(gas, w, c, primitive + 4 * std::size_t(c));
+}
+
+__global__ void __launch_bounds__(threads) ghost_faces(MeshView m, SchemeView s, FlowView q, double* ghost) {
+  for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
+    if (m.face_right[f] < 0) bodies::ghost_primitive(m, s, q, f, ghost + 4 * std::size_t(f));
+}
+
+__global__ void __launch_bounds__(threads)
+    gradient_cells(MeshView m, const double* primitive, const double* ghost, double* grad) {
+  for (index_t c = first_index(); c < m.num_cells; c += grid_stride())
+    bodies::least_squares_gradient(m, primitive, ghost, c, grad + 8 * std::size_t(c));
+}
+
+__global__ void __launch_bounds__(threads)
+    limiter_cells(MeshView m, const double* primitive, const double* grad, double* phi) {
+  for (index_t c = first_index(); c < m.num_cells; c += grid_stride())
+    bodies::limiter_cell(m, primitive, grad, c, phi + 4 * std::size_t(c));
+}
+
+__global__ void __launch_bounds__(threads) viscous_faces(MeshView m, SchemeView s, FlowView q, double* out) {
+  for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
+    bodies::viscous_face_flux(m, s, q, f, out + 4 * std::size_t(f));
+}
+
+__global__ void __launch_bounds__(threads)
+    force_faces(MeshView m, SchemeView s, FlowView q, int order, index_t owned, double* out) {
+  for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
+    bodies::wall_force(m, s, q, order, owned, f, out + 4 * std::size_t(f));
+}
+
+__global__ void __launch_bounds__(threads)
+    perturbed(index_t n, const double* w, double h, const double* x, double* trial) {
+  for (index_t i = first_index(); i < n; i += grid_stride()) trial[i] = w[i] + h * x[i];
+}
+
+__global__ void __launch_bounds__(threads) differences(index_t n, const double* shift, const double* x,
+                                                       const double* r_trial, const double* r, double h, double* y) {
+  for (index_t i = first_index(); i < 4 * n; i += grid_stride()) y[i] = shift[i / 4] * x[i] + (r_trial[i] - r[i]) / h;
 }
 
 __global__ void __launch_bounds__(threads) jacobian_faces(MeshView m, SchemeView s, FlowView q, double* out) {
@@ -71,6 +114,13 @@ __global__ void __launch_bounds__(threads) squares(index_t n, const double* r, d
   for (index_t c = first_index(); c < n; c += grid_stride())
     for (int k = 0; k < num_vars; ++k) v[k] += r[4 * c + k] * r[4 * c + k];
   store_block<slots, false>(v, partial);
+}
+
+__global__ void __launch_bounds__(threads) sums4(index_t n, const double* v, double* partial) {
+  double s[slots] = {};
+  for (index_t i = first_index(); i < n; i += grid_stride())
+    for (int k = 0; k < num_vars; ++k) s[k] += v[4 * i + k];
+  store_block<slots, false>(s, partial);
 }
 
 __global__ void __launch_bounds__(threads)
@@ -136,8 +186,55 @@ void spectral_radius_faces(const MeshView& m, const SchemeView& s, const double*
 }
 
 void gather_face_sums(const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell) {
-  gather_cells<<<blocks_for(m.num_cells), threads>>>(m, sign, width, face_value, cell);
+  gather_cells<<<blocks_for(m.num_cells), threads>>>(m, sign, false, width, face_value, cell);
   check("gather_face_sums");
+}
+
+void add_face_sums(const MeshView& m, FaceSign sign, int width, const double* face_value, double* cell) {
+  gather_cells<<<blocks_for(m.num_cells), threads>>>(m, sign, true, width, face_value, cell);
+  check("add_face_sums");
+}
+
+void cell_primitives(index_t n, const Gas& gas, const double* w, double* primitive) {
+  primitive_cells<<<blocks_for(n), threads>>>(n, gas, w, primitive);
+  check("cell_primitives");
+}
+
+void ghost_primitives(const MeshView& m, const SchemeView& s, const FlowView& q, double* ghost) {
+  ghost_faces<<<blocks_for(m.num_faces), threads>>>(m, s, q, ghost);
+  check("ghost_primitives");
+}
+
+void least_squares_gradients(const MeshView& m, const double* primitive, const double* ghost, double* grad) {
+  gradient_cells<<<blocks_for(m.num_cells), threads>>>(m, primitive, ghost, grad);
+  check("least_squares_gradients");
+}
+
+void limiter_phi(const MeshView& m, const double* primitive, const double* grad, double* phi) {
+  limiter_cells<<<blocks_for(m.num_cells), threads>>>(m, primitive, grad, phi);
+  check("limiter_phi");
+}
+
+void viscous_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_flux) {
+  viscous_faces<<<blocks_for(m.num_faces), threads>>>(m, s, q, face_flux);
+  check("viscous_face_fluxes");
+}
+
+void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
+                 double* face_force) {
+  force_faces<<<blocks_for(m.num_faces), threads>>>(m, s, q, order, owned, face_force);
+  check("wall_forces");
+}
+
+void perturbed_state(index_t n, const double* w, double h, const double* x, double* trial) {
+  perturbed<<<blocks_for(n), threads>>>(n, w, h, x, trial);
+  check("perturbed_state");
+}
+
+void difference_product(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,
+                        double h, double* y) {
+  differences<<<blocks_for(4 * n), threads>>>(n, shift, x, r_trial, r, h, y);
+  check("difference_product");
 }
 
 void jacobian_face_blocks(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_jac) {
@@ -162,6 +259,18 @@ State squared_sums(index_t n, const double* r) {
   squares<<<blocks, threads>>>(n, r, partial);
   State out{};
   finish<slots, false>(partial, blocks, out.data(), "squared_sums");
+  return out;
+}
+
+// Block sums in a fixed order, combined by one block: the same bits every run
+// (not the host's index-order bits: device and host agree to rounding).
+State ordered_sums(index_t n, const double* v) {
+  std::lock_guard lock(scratch_mutex);
+  double* partial = scratch();
+  const int blocks = blocks_for(n);
+  sums4<<<blocks, threads>>>(n, v, partial);
+  State out{};
+  finish<slots, false>(partial, blocks, out.data(), "ordered_sums");
   return out;
 }
 

@@ -211,6 +211,22 @@ inline EulerSettings naca0012_laminar_settings(double alpha, FluxScheme flux = F
 }
 
 // The largest magnitude of any component: the scale of a residual.
+// The least-squares gradients of q (one State per cell; ghost: one per
+// boundary face, or none) by the loop the residual runs (kernels.hpp's
+// least_squares_gradients, sequential twin) over ls's stencils.
+inline std::vector<Gradient> ls_gradients(const Mesh2D& mesh, const MeshGeometry& g, const LeastSquaresGradients& ls,
+                                          const std::vector<State>& q, const std::vector<State>& ghost = {}) {
+  const std::size_t nf = std::size_t(mesh.num_faces()), first = std::size_t(mesh.num_interior_faces);
+  const KernelMesh km = build_kernel_mesh(mesh, g, std::vector<double>(nf, 1.0),
+                                          std::vector<BoundaryKind>(std::size_t(mesh.num_markers())), &ls);
+  std::vector<State> per_face(nf);
+  for (std::size_t b = 0; b < ghost.size(); ++b) per_face[first + b] = ghost[b];
+  std::vector<Gradient> grad(q.size());
+  compressible::kernels::ref::least_squares_gradients(km.view(), q.front().data(), per_face.front().data(),
+                                                      grad.front().data());
+  return grad;
+}
+
 inline double max_abs(const std::vector<State>& r) {
   double m = 0.0;
   for (const State& s : r)

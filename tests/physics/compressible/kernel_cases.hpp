@@ -22,7 +22,10 @@ inline std::vector<KernelCase> kernel_cases() {
   const Mesh2D quads = distorted(cylinder_mesh(), 9);
   cases.push_back({"quadrilaterals, slip wall", quads, cylinder_boundaries(quads), settings_at(0.38, 0.05)});
   const Mesh2D mixed = half_triangulated(quads);
-  cases.push_back({"mixed, HLLC", mixed, cylinder_boundaries(mixed), settings_at(0.6, 0.1, FluxScheme::Hllc)});
+  KernelCase hybrid{"mixed, HLLC, triangle-node stencils, limiter", mixed, cylinder_boundaries(mixed),
+                    settings_at(0.6, 0.1, FluxScheme::Hllc, true)};
+  hybrid.settings.gradient_stencil = GradientStencil::TriangleNodes;
+  cases.push_back(hybrid);
   const Mesh2D triangles = read_mesh(std::string(TB_SOURCE_DIR) + "/inputs/meshes/cylinder_triangles.su2");
   KernelCase tri{"triangles, pressure wall, Rusanov Jacobian", triangles, cylinder_boundaries(triangles),
                  settings_at(0.3, 0.0)};
@@ -37,8 +40,9 @@ inline std::vector<KernelCase> kernel_cases() {
   return cases;
 }
 
-// A case's discretisation, its loops' mesh, and a state with its second-order
-// inputs: cell primitives, gradients and limiter values, small and random.
+// A case's discretisation, its loops' mesh (the reconstruction's stencils
+// included), and a state with second-order inputs: cell primitives, gradients
+// and limiter values, small and random.
 struct KernelInputs {
   EulerDiscretisation disc;
   KernelMesh mesh;
@@ -48,10 +52,10 @@ struct KernelInputs {
 
   explicit KernelInputs(const KernelCase& c)
       : disc(c.mesh, c.kinds, c.settings),
-        mesh(build_kernel_mesh(c.mesh, disc.geometry(), face_distances(disc), c.kinds)),
+        mesh(disc.kernel_mesh()),
+        scheme(disc.scheme_view()),
         w(perturbed_free_stream(c.settings, c.mesh.num_cells(), 0.05, 11)) {
     const EulerSettings& s = c.settings;
-    scheme = {s.gas, s.flux, s.jacobian_scheme(), s.roe, s.wall_flux, s.viscous, s.free_stream};
     const std::size_t n = w.size();
     const std::vector<double> g = random_vector(8 * n, 12), p = random_vector(4 * n, 13);
     for (std::size_t i = 0; i < n; ++i) {
@@ -66,11 +70,6 @@ struct KernelInputs {
     q.w = w.front().data();
     if (order == 2) q.primitive = primitive.data(), q.grad = grad.data(), q.phi = phi.data();
     return q;
-  }
-  static std::vector<double> face_distances(const EulerDiscretisation& d) {
-    std::vector<double> out;
-    for (index_t f = 0; f < d.mesh().num_faces(); ++f) out.push_back(d.face_distance(f));
-    return out;
   }
 };
 

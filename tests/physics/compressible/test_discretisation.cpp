@@ -92,8 +92,7 @@ TEST(LeastSquaresGradients, AreExactForLinearFields) {
         const Vec2 x = g.cell_centroid[c];
         q[c] = {1.0 + 0.1 * x.x - 0.2 * x.y, -0.3 * x.x, 2.0 * x.y, 0.5};
       }
-      std::vector<Gradient> grad;
-      ls.compute(q, grad);
+      const std::vector<Gradient> grad = ls_gradients(mesh, g, ls, q);
       const Gradient exact = {0.1, -0.2, -0.3, 0.0, 0.0, 2.0, 0.0, 0.0};
       for (const Gradient& gc : grad)
         for (int k = 0; k < 2 * num_vars; ++k)
@@ -137,8 +136,7 @@ TEST(LeastSquaresGradients, AreExactForLinearFieldsOnAStretchedHybridMesh) {
     for (const GradientStencil stencil :
          {GradientStencil::Faces, GradientStencil::Nodes, GradientStencil::TriangleNodes}) {
       LeastSquaresGradients ls(mesh, g, offsets, stencil);
-      std::vector<Gradient> grad;
-      ls.compute(q, ghost, grad);
+      const std::vector<Gradient> grad = ls_gradients(mesh, g, ls, q, ghost);
       double worst = 0.0, worst_face = 0.0;
       for (const Gradient& gc : grad)
         for (int k = 0; k < 2 * num_vars; ++k) worst = std::max(worst, std::abs(gc[k] - exact[k]));
@@ -174,9 +172,7 @@ TEST(LeastSquaresGradients, EachStencilReadsTheCellsItNames) {
   for (const GradientStencil stencil :
        {GradientStencil::Faces, GradientStencil::Nodes, GradientStencil::TriangleNodes}) {
     LeastSquaresGradients ls(mesh, g, {}, stencil);
-    std::vector<Gradient> before, after;
-    ls.compute(q, before);
-    ls.compute(q2, after);
+    const std::vector<Gradient> before = ls_gradients(mesh, g, ls, q), after = ls_gradients(mesh, g, ls, q2);
     for (index_t c = 0; c < mesh.num_cells(); ++c) {
       const bool by_face = std::binary_search(faces.begin(c), faces.end(c), poked);
       const bool by_node = std::binary_search(nodes.begin(c), nodes.end(c), poked);
@@ -204,10 +200,9 @@ TEST(LeastSquaresGradients, TriangleNodesOnQuadrilateralsIsFacesBitForBit) {
   const MeshGeometry g = compute_geometry(mesh);
   const EulerSettings s = settings_at(0.38, 0.05);
   const std::vector<State> q = perturbed_free_stream(s, mesh.num_cells(), 0.05, 3);
-  std::vector<Gradient> faces, mixed;
-  LeastSquaresGradients(mesh, g, {}, GradientStencil::Faces).compute(q, faces);
-  LeastSquaresGradients(mesh, g, {}, GradientStencil::TriangleNodes).compute(q, mixed);
-  EXPECT_EQ(faces, mixed);
+  const LeastSquaresGradients faces(mesh, g, {}, GradientStencil::Faces),
+      mixed(mesh, g, {}, GradientStencil::TriangleNodes);
+  EXPECT_EQ(ls_gradients(mesh, g, faces, q), ls_gradients(mesh, g, mixed, q));
 }
 
 // The reach of the reconstruction: symmetric, the face graph for Faces, the
@@ -257,13 +252,12 @@ TEST(LeastSquaresGradients, WithBoundaryGhostsAreExactForLinearFieldsAndChangeOn
   LeastSquaresGradients with(mesh, g, offsets), without(mesh, g);
   std::vector<State> q(std::size_t(mesh.num_cells()));
   for (std::size_t c = 0; c < q.size(); ++c) q[c] = field(g.cell_centroid[c]);
-  std::vector<Gradient> grad, other, plain;
-  with.compute(q, ghost, grad);
+  const std::vector<Gradient> grad = ls_gradients(mesh, g, with, q, ghost);
   const Gradient exact = {0.1, -0.2, -0.3, 0.0, 0.0, 2.0, 0.0, 0.0};
   for (const Gradient& gc : grad)
     for (int k = 0; k < 2 * num_vars; ++k) ASSERT_NEAR(gc[k], exact[k], 1e-11);
-  with.compute(q, far_ghost, other);
-  without.compute(q, plain);
+  const std::vector<Gradient> other = ls_gradients(mesh, g, with, q, far_ghost),
+                              plain = ls_gradients(mesh, g, without, q);
   int changed = 0;
   for (std::size_t c = 0; c < q.size(); ++c) {
     const bool differs = std::abs(other[c][0] - plain[c][0]) > 1e-6;
@@ -271,11 +265,10 @@ TEST(LeastSquaresGradients, WithBoundaryGhostsAreExactForLinearFieldsAndChangeOn
     changed += differs;
   }
   EXPECT_GT(changed, 100);
-  EXPECT_THROW(with.compute(q, std::vector<State>(3), grad), Error);  // ghost values miscounted
-  EXPECT_THROW(with.compute(q, grad), Error);                         // no ghost values
+  EXPECT_THROW(LeastSquaresGradients(mesh, g, std::vector<Vec2>(3)), Error);  // ghost offsets miscounted
 }
 
-TEST(VenkatakrishnanLimiter, KeepsFaceValuesWithinTheNeighbourRangeWithoutMargin) {
+TEST(Limiter, KeepsFaceValuesWithinTheNeighbourRangeWithoutMargin) {
   const Mesh2D mesh = distorted(cylinder_mesh(), 4);
   const MeshGeometry g = compute_geometry(mesh);
   LeastSquaresGradients ls(mesh, g);
@@ -284,11 +277,12 @@ TEST(VenkatakrishnanLimiter, KeepsFaceValuesWithinTheNeighbourRangeWithoutMargin
     const Vec2 x = g.cell_centroid[c];
     q[c] = {x.x > 2.0 ? 1.0 : 0.2, std::sin(x.y), x.x * x.y, 1.0};
   }
-  std::vector<Gradient> grad;
-  std::vector<State> phi;
-  ls.compute(q, grad);
-  VenkatakrishnanLimiter limiter(mesh, g, 0.0);  // K = 0: no smoothing margin
-  limiter.compute(q, grad, phi);
+  const std::vector<Gradient> grad = ls_gradients(mesh, g, ls, q);
+  // K = 0: no smoothing margin.
+  const KernelMesh km = build_kernel_mesh(mesh, g, std::vector<double>(std::size_t(mesh.num_faces()), 1.0),
+                                          cylinder_boundaries(mesh), &ls, 0.0);
+  std::vector<State> phi(q.size());
+  compressible::kernels::ref::limiter_phi(km.view(), q.front().data(), grad.front().data(), phi.front().data());
   std::vector<State> lo(q), hi(q);
   for (index_t f = 0; f < mesh.num_interior_faces; ++f) {
     const Face& face = mesh.faces[std::size_t(f)];
