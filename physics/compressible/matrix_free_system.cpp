@@ -58,16 +58,12 @@ class MatrixFreeSystem::Operator final : public LinearOperator {
     // Walker-Pernice: the relative rounding of w + h x stays near sqrt(eps).
     const double h = std::sqrt(std::numeric_limits<double>::epsilon() * (1.0 + w_norm_)) / x_norm;
     trial_ = *w_;  // ghosts included; theirs are replaced by the exchange below
-    for (std::size_t c = 0; c < own; ++c)
-      for (std::size_t k = 0; k < num_vars; ++k) trial_[c][k] += h * x[c * num_vars + k];
+    const index_t n = index_t(own * num_vars);
+    kernels::perturbed_state(Backend::host, n, w_->front().data(), h, x.data(), trial_.front().data());
     if (share_) share_->exchange(doubles_of(trial_), num_vars);
     disc_.residual(trial_, order_, trial_r_);
-    const std::vector<State>& r = *r_;
-    for (std::size_t c = 0; c < own; ++c)
-      for (std::size_t k = 0; k < num_vars; ++k) {
-        const std::size_t i = c * num_vars + k;
-        y[i] = shift_[c] * x[i] + (trial_r_[c][k] - r[c][k]) / h;
-      }
+    kernels::difference_product(Backend::host, owned_, shift_.data(), x.data(), trial_r_.front().data(),
+                                r_->front().data(), h, y.data());
   }
 
  private:
