@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
 
 #include "solvers/core/error.hpp"
 
@@ -29,7 +30,11 @@ ResidentFlow::ResidentFlow(Backend b, const EulerDiscretisation& disc)
       r_(b, 4 * std::size_t(disc.num_cells())),
       face_(b, 32 * std::size_t(disc.mesh().num_faces())),
       sums_(b, std::size_t(disc.num_cells())),
-      shift_(b, std::size_t(disc.num_cells())) {
+      shift_(b, std::size_t(disc.num_cells())),
+      primitive_(b, 4 * std::size_t(disc.num_cells())),
+      grad_(b, 8 * std::size_t(disc.num_cells())),
+      phi_(b, std::span<const double>(std::vector<double>(4 * std::size_t(disc.num_cells()), 1.0))),
+      ghost_(b, 4 * std::size_t(disc.mesh().num_faces())) {
   if (disc.manufactured()) throw Error("ResidentFlow: manufactured boundaries are not resident");
 }
 
@@ -44,14 +49,34 @@ std::vector<State> ResidentFlow::download() const {
   return w;
 }
 
-State ResidentFlow::residual() {
-  if (disc_.settings().viscous.enabled()) throw Error("ResidentFlow: the viscous residual is not resident yet");
+State ResidentFlow::residual(int order) {
+  if (order != 1 && order != 2) throw Error("ResidentFlow::residual: order " + std::to_string(order));
   const MeshView m = mesh_.view();
+  const SchemeView& s = disc_.scheme_view();
+  const index_t n = disc_.num_cells();
+  const bool viscous = s.viscous.enabled();
   FlowView q;
   q.w = w_.data();
-  kernels::inviscid_face_fluxes(backend_, m, disc_.scheme_view(), q, 1, face_.data());
+  if (order == 2 || viscous) {
+    kernels::cell_primitives(backend_, n, s.gas, w_.data(), primitive_.data());
+    if (m.ghost_offset) kernels::ghost_primitives(backend_, m, s, q, ghost_.data());
+    kernels::least_squares_gradients(backend_, m, primitive_.data(), ghost_.data(), grad_.data());
+    q.primitive = primitive_.data(), q.grad = grad_.data();
+  }
+  if (order == 2 && disc_.settings().limiter)
+    kernels::limiter_phi(backend_, m, primitive_.data(), grad_.data(), phi_.data());
+  FlowView inviscid = q;
+  if (order == 2)
+    inviscid.phi = phi_.data();
+  else
+    inviscid.primitive = nullptr, inviscid.grad = nullptr;
+  kernels::inviscid_face_fluxes(backend_, m, s, inviscid, order, face_.data());
   kernels::gather_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r_.data());
-  return kernels::squared_sums(backend_, disc_.num_cells(), r_.data());
+  if (viscous) {
+    kernels::viscous_face_fluxes(backend_, m, s, q, face_.data());
+    kernels::add_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r_.data());
+  }
+  return kernels::squared_sums(backend_, n, r_.data());
 }
 
 void ResidentFlow::local_time_step(double cfl) {

@@ -4,8 +4,10 @@
 // each step of kernels.hpp run where the data lives; what comes back per call
 // is a handful of scalars (squared residual sums, the relaxation's largest
 // change, whether a trial state is admissible). States cross only through
-// upload / download (start, output). What it covers: the first-order inviscid
-// residual, the first-order Jacobian's values, Eq. 2-4 of the pseudo-time step.
+// upload / download (start, output). What it covers: the residual of order 1
+// or 2, inviscid or viscous (cell primitives, least-squares gradients, the
+// limiter, inviscid and viscous face fluxes), the first-order inviscid
+// Jacobian's values, Eq. 2-4 of the pseudo-time step.
 #include <vector>
 
 #include "physics/compressible/euler_discretisation.hpp"
@@ -24,9 +26,9 @@ class ResidentFlow {
   void upload(const std::vector<State>& w);
   std::vector<State> download() const;
 
-  // r = r(w), first order; the per-equation sums of r^2 over the cells. A
-  // viscous discretisation's residual is not resident yet: tb::Error.
-  State residual();
+  // r = r(w) of order 1 or 2, as EulerDiscretisation::residual computes it;
+  // the per-equation sums of r^2 over the cells.
+  State residual(int order = 1);
   // Seed Eq. 4: shift_i = sum_f nu_f |f| / cfl, from the current state.
   void local_time_step(double cfl);
   // The first-order Jacobian's values diag(shift) + dr/dw at the current state
@@ -47,6 +49,9 @@ class ResidentFlow {
   MeshOnBackend mesh_;
   Array<index_t> face_blocks_, diagonal_;
   Array<double> w_, trial_, r_, face_, sums_, shift_;
+  // The reconstruction: primitives, gradients and limiter values per cell,
+  // ghost primitives per face (phi stays 1 without the limiter).
+  Array<double> primitive_, grad_, phi_, ghost_;
 };
 
 }  // namespace tb::compressible
