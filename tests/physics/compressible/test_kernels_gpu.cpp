@@ -133,5 +133,91 @@ TEST(CompressibleKernelsGpu, ResidentFlowEqualsTheHost) {
   }
 }
 
+// The reconstruction, viscous, force and matrix-free loops on the device
+// against the sequential twins, each fed the twins' own inputs.
+TEST(CompressibleKernelsGpu, ResidualLoopsEqualRef) {
+  TB_SKIP_WITHOUT_DEVICE();
+  for (const KernelCase& c : kernel_cases()) {
+    SCOPED_TRACE(c.name);
+    KernelInputs in(c);
+    const MeshView m = in.mesh.view();
+    const MeshOnBackend dm(Backend::cuda, in.mesh);
+    const MeshView d = dm.view();
+    const SchemeView& s = in.scheme;
+    const std::size_t nf = std::size_t(m.num_faces), nc = std::size_t(m.num_cells);
+    const index_t n = m.num_cells;
+    std::vector<double> w;
+    for (const State& x : in.w) w.insert(w.end(), x.begin(), x.end());
+    const Array<double> dw_state = on_device(w);
+
+    std::vector<double> prim(4 * nc), ghost(4 * nf, 0.0), grad(8 * nc), phi(4 * nc), visc(4 * nf), force(4 * nf);
+    Array<double> dprim(Backend::cuda, 4 * nc), dghost = on_device(ghost), dgrad(Backend::cuda, 8 * nc),
+                                                dphi(Backend::cuda, 4 * nc), dvisc(Backend::cuda, 4 * nf),
+                                                dforce(Backend::cuda, 4 * nf);
+    ref::cell_primitives(n, s.gas, w.data(), prim.data());
+    gpu::cell_primitives(n, s.gas, dw_state.data(), dprim.data());
+    expect_close(to_host(dprim), prim, "primitives");
+    FlowView q, dq;
+    q.w = w.data(), dq.w = dw_state.data();
+    ref::ghost_primitives(m, s, q, ghost.data());
+    gpu::ghost_primitives(d, s, dq, dghost.data());
+    expect_close(to_host(dghost), ghost, "ghost primitives");
+    // Each loop from the twins' inputs, so that differences do not compound.
+    const Array<double> hprim = on_device(prim), hghost = on_device(ghost);
+    ref::least_squares_gradients(m, prim.data(), ghost.data(), grad.data());
+    gpu::least_squares_gradients(d, hprim.data(), hghost.data(), dgrad.data());
+    expect_close(to_host(dgrad), grad, "gradients");
+    const Array<double> hgrad = on_device(grad);
+    ref::limiter_phi(m, prim.data(), grad.data(), phi.data());
+    gpu::limiter_phi(d, hprim.data(), hgrad.data(), dphi.data());
+    expect_close(to_host(dphi), phi, "limiter");
+    const Array<double> hphi = on_device(phi);
+    q.primitive = prim.data(), q.grad = grad.data(), q.phi = phi.data();
+    dq.primitive = hprim.data(), dq.grad = hgrad.data(), dq.phi = hphi.data();
+    ref::viscous_face_fluxes(m, s, q, visc.data());
+    gpu::viscous_face_fluxes(d, s, dq, dvisc.data());
+    expect_close(to_host(dvisc), visc, "viscous face fluxes");
+    std::vector<double> r = random_vector(4 * nc, 4);
+    Array<double> dr = on_device(r);
+    ref::add_face_sums(m, FaceSign::out_of_left, 4, visc.data(), r.data());
+    const Array<double> hvisc = on_device(visc);
+    gpu::add_face_sums(d, FaceSign::out_of_left, 4, hvisc.data(), dr.data());
+    expect_close(to_host(dr), r, "added face sums");
+    ref::wall_forces(m, s, q, 2, n, force.data());
+    gpu::wall_forces(d, s, dq, 2, n, dforce.data());
+    expect_close(to_host(dforce), force, "wall forces");
+    const State want = ref::ordered_sums(m.num_faces, force.data()),
+                got = gpu::ordered_sums(d.num_faces, dforce.data());
+    for (std::size_t k = 0; k < num_vars; ++k) EXPECT_NEAR(got[k], want[k], 1e-12 * (1.0 + std::abs(want[k])));
+
+    const std::vector<double> x = random_vector(4 * nc, 6), shift = random_vector(nc, 7);
+    std::vector<double> trial(4 * nc), y(4 * nc);
+    Array<double> dtrial(Backend::cuda, 4 * nc), dy(Backend::cuda, 4 * nc);
+    const Array<double> dx = on_device(x), dshift = on_device(shift);
+    ref::perturbed_state(index_t(4 * nc), w.data(), 1e-7, x.data(), trial.data());
+    gpu::perturbed_state(index_t(4 * nc), dw_state.data(), 1e-7, dx.data(), dtrial.data());
+    expect_close(to_host(dtrial), trial, "perturbed state");
+    ref::difference_product(n, shift.data(), x.data(), trial.data(), w.data(), 1e-7, y.data());
+    const Array<double> htrial = on_device(trial);
+    gpu::difference_product(n, dshift.data(), dx.data(), htrial.data(), dw_state.data(), 1e-7, dy.data());
+    expect_close(to_host(dy), y, "difference product");
+  }
+}
+
+// The resident residual of order 2, viscous included, on the device against
+// the host's: the squared sums agree to rounding.
+TEST(CompressibleKernelsGpu, ResidentSecondOrderResidualEqualsTheHost) {
+  TB_SKIP_WITHOUT_DEVICE();
+  for (const KernelCase& c : kernel_cases()) {
+    SCOPED_TRACE(c.name);
+    KernelInputs in(c);
+    ResidentFlow host(Backend::host, in.disc), device(Backend::cuda, in.disc);
+    host.upload(in.w);
+    device.upload(in.w);
+    const State a = host.residual(2), b = device.residual(2);
+    for (std::size_t k = 0; k < num_vars; ++k) EXPECT_NEAR(b[k], a[k], 1e-10 * a[k]);
+  }
+}
+
 }  // namespace
 }  // namespace tb::test
