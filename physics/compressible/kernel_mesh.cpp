@@ -19,7 +19,8 @@ MeshView KernelMesh::view() const {
              distance.data(), kind.data(),   cell_face_ptr.data(), cell_faces.data()};
   v.stencil_ptr = or_null(stencil_ptr), v.stencil_cells = or_null(stencil_cells);
   v.stencil_weighted = or_null(stencil_weighted), v.ls_inverse = or_null(ls_inverse);
-  v.ghost_offset = or_null(ghost_offset), v.limiter_eps2 = or_null(limiter_eps2);
+  v.ghost_offset = or_null(ghost_offset), v.ls_face_weight = or_null(ls_face_weight);
+  v.limiter_eps2 = or_null(limiter_eps2);
   return v;
 }
 
@@ -63,12 +64,21 @@ KernelMesh build_kernel_mesh(const Mesh2D& mesh, const MeshGeometry& geometry, c
   k.stencil_cells = gradients->stencil_cells();
   for (const Vec2& w : gradients->stencil_weighted()) k.stencil_weighted.insert(k.stencil_weighted.end(), {w.x, w.y});
   for (const auto& inv : gradients->inverse()) k.ls_inverse.insert(k.ls_inverse.end(), inv.begin(), inv.end());
+  // 1 / |d|^2 per face, as the sequential loops computed it, once here.
+  const auto weight = [](double dx, double dy) { return 1.0 / (dx * dx + dy * dy); };
+  k.ls_face_weight.assign(nf, 0.0);
+  for (std::size_t f = 0; f < std::size_t(mesh.num_interior_faces); ++f) {
+    const std::size_t l = std::size_t(k.face_left[f]), r = std::size_t(k.face_right[f]);
+    k.ls_face_weight[f] = weight(k.centroid[2 * r] - k.centroid[2 * l], k.centroid[2 * r + 1] - k.centroid[2 * l + 1]);
+  }
   if (gradients->has_ghosts()) {
     k.ghost_offset.assign(2 * nf, 0.0);
     const std::size_t first = std::size_t(mesh.num_interior_faces);
-    for (std::size_t b = 0; b < gradients->ghost_offsets().size(); ++b)
-      k.ghost_offset[2 * (first + b)] = gradients->ghost_offsets()[b].x,
-                                  k.ghost_offset[2 * (first + b) + 1] = gradients->ghost_offsets()[b].y;
+    for (std::size_t b = 0; b < gradients->ghost_offsets().size(); ++b) {
+      const Vec2 d = gradients->ghost_offsets()[b];
+      k.ghost_offset[2 * (first + b)] = d.x, k.ghost_offset[2 * (first + b) + 1] = d.y;
+      k.ls_face_weight[first + b] = weight(d.x, d.y);
+    }
   }
   return k;
 }
@@ -97,6 +107,7 @@ MeshOnBackend::MeshOnBackend(Backend b, const KernelMesh& m)
       stencil_weighted_(upload(b, m.stencil_weighted)),
       ls_inverse_(upload(b, m.ls_inverse)),
       ghost_offset_(upload(b, m.ghost_offset)),
+      ls_face_weight_(upload(b, m.ls_face_weight)),
       limiter_eps2_(upload(b, m.limiter_eps2)),
       kind_(upload(b, m.kind)) {}
 
@@ -107,7 +118,8 @@ MeshView MeshOnBackend::view() const {
   // An empty Array's data() is null: absent stays absent.
   v.stencil_ptr = stencil_ptr_.data(), v.stencil_cells = stencil_cells_.data();
   v.stencil_weighted = stencil_weighted_.data(), v.ls_inverse = ls_inverse_.data();
-  v.ghost_offset = ghost_offset_.data(), v.limiter_eps2 = limiter_eps2_.data();
+  v.ghost_offset = ghost_offset_.data(), v.ls_face_weight = ls_face_weight_.data();
+  v.limiter_eps2 = limiter_eps2_.data();
   return v;
 }
 

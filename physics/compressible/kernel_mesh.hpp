@@ -19,7 +19,7 @@ struct KernelMesh {
   std::vector<index_t> cell_face_ptr, cell_faces;  // each cell's faces, ascending
   // The reconstruction's (MeshView): empty where absent.
   std::vector<index_t> stencil_ptr, stencil_cells;
-  std::vector<double> stencil_weighted, ls_inverse, ghost_offset, limiter_eps2;
+  std::vector<double> stencil_weighted, ls_inverse, ghost_offset, ls_face_weight, limiter_eps2;
 
   MeshView view() const;
 };
@@ -42,7 +42,7 @@ class MeshOnBackend {
   index_t num_cells_ = 0, num_faces_ = 0;
   Array<index_t> face_left_, face_right_, cell_face_ptr_, cell_faces_, stencil_ptr_, stencil_cells_;
   Array<double> normal_, length_, midpoint_, centroid_, distance_, stencil_weighted_, ls_inverse_, ghost_offset_,
-      limiter_eps2_;
+      ls_face_weight_, limiter_eps2_;
   Array<BoundaryKind> kind_;
 };
 

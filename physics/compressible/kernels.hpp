@@ -39,12 +39,15 @@ struct MeshView {
   // gradient reads, CSR, with w^2 d (x, y) per entry (stencil_ptr null: the
   // face neighbours, summed face by face); the inverse normal matrix (xx, xy,
   // yy) per cell; where each boundary face's ghost sits from its cell's
-  // centroid, (x, y) per face (null: no ghosts). The limiter's eps^2 per cell.
+  // centroid, (x, y) per face (null: no ghosts); per face the weight w^2 =
+  // 1 / |d|^2 of its centroid difference or of its ghost's offset. The
+  // limiter's eps^2 per cell.
   const index_t* stencil_ptr = nullptr;
   const index_t* stencil_cells = nullptr;
   const double* stencil_weighted = nullptr;
   const double* ls_inverse = nullptr;
   const double* ghost_offset = nullptr;
+  const double* ls_face_weight = nullptr;
   const double* limiter_eps2 = nullptr;
 };
 

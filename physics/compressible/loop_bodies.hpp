@@ -142,14 +142,14 @@ TB_HOST_DEVICE inline void least_squares_gradient(const MeshView& m, const doubl
     if (r >= 0) {
       if (m.stencil_ptr) continue;
       const double dx = m.centroid[2 * r] - m.centroid[2 * l], dy = m.centroid[2 * r + 1] - m.centroid[2 * l + 1];
-      const double w2 = 1.0 / (dx * dx + dy * dy);
+      const double w2 = m.ls_face_weight[f];
       for (int k = 0; k < num_vars; ++k) {
         // The same term for both cells: (-d)(-dq) = d dq.
         const double dq = w2 * (q[4 * r + k] - q[4 * l + k]);
         g[2 * k] += dx * dq, g[2 * k + 1] += dy * dq;
       }
     } else if (m.ghost_offset) {
-      const double dx = m.ghost_offset[2 * f], dy = m.ghost_offset[2 * f + 1], w2 = 1.0 / (dx * dx + dy * dy);
+      const double dx = m.ghost_offset[2 * f], dy = m.ghost_offset[2 * f + 1], w2 = m.ls_face_weight[f];
       for (int k = 0; k < num_vars; ++k) {
         const double dq = w2 * (ghost[4 * f + k] - qc[k]);
         g[2 * k] += dx * dq, g[2 * k + 1] += dy * dq;
