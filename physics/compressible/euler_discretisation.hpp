@@ -120,7 +120,6 @@ class EulerDiscretisation {
   // the thin-layer wall stress on no-slip walls; and their thin-layer Jacobian.
   void add_viscous_residual(const std::vector<State>& w, std::vector<State>& r) const;
   void add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a, BsrMatrix* off_rank) const;
-  double viscous_spectral_radius(const State& s, index_t face) const;
 
   State reconstructed(const std::vector<State>& w, index_t cell, const Vec2& at) const;
   // The outside state of boundary face f: the free stream, or the manufactured

@@ -1,9 +1,8 @@
-// The laminar viscous terms of EulerDiscretisation (seed 001 §2): face gradients
-// by the modified average of the cell gradients, the thin-layer stress and heat
-// flux at no-slip walls, the thin-layer first-order Jacobian, and the viscous
-// part of Eq. 4's spectral radius.
+// The laminar viscous terms of EulerDiscretisation (seed 001 §2) through the
+// loops of kernels.hpp (bodies in loop_bodies.hpp): face gradients by the
+// modified average of the cell gradients, the thin-layer stress and heat flux at
+// no-slip walls, and the thin-layer first-order Jacobian.
 #include <algorithm>
-#include <cmath>
 
 #include "physics/compressible/euler_discretisation.hpp"
 #include "physics/compressible/loop_bodies.hpp"
@@ -15,25 +14,7 @@ State EulerDiscretisation::wall_ghost(BoundaryKind kind, const State& inner) con
 }
 
 Block EulerDiscretisation::wall_ghost_jacobian(BoundaryKind kind, const State& inner) const {
-  const Gas& gas = settings_.gas;
-  const double rho = inner[0], u = inner[1] / rho, v = inner[2] / rho;
-  // rho_g = rho, m_g = -m, E_g = p_g / (gamma - 1) + |m|^2 / (2 rho).
-  Block j{};
-  j[0] = 1.0;
-  j[1 * num_vars + 1] = -1.0;
-  j[2 * num_vars + 2] = -1.0;
-  const State dp = pressure_gradient(gas, inner);
-  const double half_q2 = 0.5 * (u * u + v * v);
-  // d(|m|^2 / 2 rho) = (-q^2/2, u, v, 0).
-  const State dkin = {-half_q2, u, v, 0.0};
-  State dpg = dp;  // adiabatic: p_g = p
-  if (kind == BoundaryKind::NoSlipIsothermal) {
-    // p_g = rho T_g / gamma = (2 T_w rho - gamma p) / gamma.
-    const double tw = settings_.wall_temperature;
-    for (int m = 0; m < num_vars; ++m) dpg[m] = (m == 0 ? 2.0 * tw / gas.gamma : 0.0) - dp[m];
-  }
-  for (int m = 0; m < num_vars; ++m) j[3 * num_vars + m] = dpg[m] / (gas.gamma - 1.0) + dkin[m];
-  return j;
+  return bodies::wall_ghost_jacobian(scheme_, kind, inner);
 }
 
 State EulerDiscretisation::wall_viscous_flux(const std::vector<State>& w, index_t face) const {
@@ -41,19 +22,7 @@ State EulerDiscretisation::wall_viscous_flux(const std::vector<State>& w, index_
 }
 
 Block EulerDiscretisation::wall_viscous_jacobian(const std::vector<State>& w, index_t face) const {
-  const Face& f = mesh_.faces[std::size_t(face)];
-  const State& inner = w[std::size_t(f.left)];
-  const Vec2 n = geometry_.face_normal[std::size_t(face)];
-  const BoundaryKind kind = boundary_kind(face);
-  const double mu = settings_.viscous.mu(settings_.viscous.temperature(settings_.gas, inner));
-  const FluxJacobians j = thin_layer_jacobians(settings_.viscous, settings_.gas, inner, wall_ghost(kind, inner), n.x,
-                                               n.y, face_distance_[std::size_t(face)], mu);
-  const Block g = wall_ghost_jacobian(kind, inner);
-  Block d = j.left;
-  for (int k = 0; k < num_vars; ++k)
-    for (int m = 0; m < num_vars; ++m)
-      for (int l = 0; l < num_vars; ++l) d[k * num_vars + m] += j.right[k * num_vars + l] * g[l * num_vars + m];
-  return d;
+  return bodies::wall_viscous_jacobian(kernel_mesh_.view(), scheme_, w.front().data(), face);
 }
 
 void EulerDiscretisation::add_viscous_residual(const std::vector<State>& w, std::vector<State>& r) const {
@@ -69,33 +38,13 @@ void EulerDiscretisation::add_viscous_residual(const std::vector<State>& w, std:
 }
 
 void EulerDiscretisation::add_viscous_jacobian(const std::vector<State>& w, BsrMatrix& a, BsrMatrix* off_rank) const {
-  const Gas& gas = settings_.gas;
-  const Viscosity& visc = settings_.viscous;
-  for (index_t f = 0; f < mesh_.num_faces(); ++f) {
-    const Face& face = mesh_.faces[std::size_t(f)];
-    const double len = geometry_.face_length[std::size_t(f)];
-    const FaceBlocks& pos = pattern_.faces[std::size_t(f)];
-    if (!pos.held()) continue;  // between a piece's ghosts
-    if (face.is_boundary()) {
-      if (is_no_slip(boundary_kind(f))) add_scaled_block(a, off_rank, pos.ll, wall_viscous_jacobian(w, f), -len);
-      continue;
-    }
-    const State& l = w[std::size_t(face.left)];
-    const State& r = w[std::size_t(face.right)];
-    const double mu = visc.mu(0.5 * (visc.temperature(gas, l) + visc.temperature(gas, r)));
-    const Vec2 n = geometry_.face_normal[std::size_t(f)];
-    const FluxJacobians j = thin_layer_jacobians(visc, gas, l, r, n.x, n.y, face_distance_[std::size_t(f)], mu);
-    add_scaled_block(a, off_rank, pos.ll, j.left, -len);
-    add_scaled_block(a, off_rank, pos.lr, j.right, -len);
-    add_scaled_block(a, off_rank, pos.rl, j.left, len);
-    add_scaled_block(a, off_rank, pos.rr, j.right, len);
-  }
-}
-
-double EulerDiscretisation::viscous_spectral_radius(const State& s, index_t face) const {
-  const Viscosity& visc = settings_.viscous;
-  const double mu = visc.mu(visc.temperature(settings_.gas, s));
-  return std::max(4.0 / 3.0, settings_.gas.gamma / visc.prandtl) * mu / (s[0] * face_distance_[std::size_t(face)]);
+  // The negated thin-layer blocks into each face's slots, then each row adds
+  // its faces' blocks in face order onto the inviscid ones (kernels.hpp).
+  face_values_.resize(std::max(face_values_.size(), std::size_t(32) * std::size_t(mesh_.num_faces())));
+  const MeshView m = kernel_mesh_.view();
+  kernels::viscous_jacobian_face_blocks(Backend::host, m, scheme_, w.front().data(), face_values_.data());
+  kernels::gather_jacobian_rows(Backend::host, m, face_values_.data(),
+                                {face_blocks_.data(), a.values.data(), off_rank ? off_rank->values.data() : nullptr});
 }
 
 }  // namespace tb::compressible

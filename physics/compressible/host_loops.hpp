@@ -70,6 +70,10 @@ struct Host {
     for_items<Omp>(m.num_faces, flux_weight,
                    [&](index_t f) { bodies::viscous_face_flux(m, s, q, f, out + 4 * std::size_t(f)); });
   }
+  static void viscous_jacobian_face_blocks(const MeshView& m, const SchemeView& s, const double* w, double* out) {
+    for_items<Omp>(m.num_faces, jacobian_weight,
+                   [&](index_t f) { bodies::viscous_jacobian_face(m, s, w, f, out + 32 * std::size_t(f)); });
+  }
   static void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
                           double* out) {
     for_items<Omp>(m.num_faces, gather_weight,
@@ -186,6 +190,9 @@ struct Host {
   }                                                                                                                    \
   void viscous_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, double* out) {                   \
     host::Host<omp>::viscous_face_fluxes(m, s, q, out);                                                                \
+  }                                                                                                                    \
+  void viscous_jacobian_face_blocks(const MeshView& m, const SchemeView& s, const double* w, double* out) {            \
+    host::Host<omp>::viscous_jacobian_face_blocks(m, s, w, out);                                                       \
   }                                                                                                                    \
   void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned, double* out) { \
     host::Host<omp>::wall_forces(m, s, q, order, owned, out);                                                          \

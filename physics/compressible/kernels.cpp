@@ -108,6 +108,13 @@ void viscous_face_fluxes(Backend b, const MeshView& m, const SchemeView& s, cons
   omp::viscous_face_fluxes(m, s, q, face_flux);
 }
 
+void viscous_jacobian_face_blocks(Backend b, const MeshView& m, const SchemeView& s, const double* w,
+                                  double* face_jac) {
+  if (m.num_faces <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::viscous_jacobian_face_blocks(m, s, w, face_jac));
+  omp::viscous_jacobian_face_blocks(m, s, w, face_jac);
+}
+
 void wall_forces(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
                  double* face_force) {
   if (m.num_faces <= 0) return;

@@ -126,6 +126,9 @@ enum class FaceSign { out_of_left, both };
   void limiter_phi(const MeshView& m, const double* primitive, const double* grad, double* phi);                       \
   /* face_flux[4 f ..] = -F_v . n |f| of face f (reads q.w, q.primitive, q.grad, q.outside_viscous) */                 \
   void viscous_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_flux);              \
+  /* face_jac[32 f ..]: minus the thin-layer viscous flux's dF/dw_L and dF/dw_R blocks of face f (no-slip wall:        \
+     through its ghost; zero on other boundary faces), for gather_jacobian_rows */                                     \
+  void viscous_jacobian_face_blocks(const MeshView& m, const SchemeView& s, const double* w, double* face_jac);        \
   /* face_force[4 f ..] = wall face f's pressure (x, y) and viscous (x, y) force on the body; zero on other faces      \
      and on faces of cells >= owned */                                                                                 \
   void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,                \
@@ -168,6 +171,7 @@ void ghost_primitives(Backend b, const MeshView& m, const SchemeView& s, const F
 void least_squares_gradients(Backend b, const MeshView& m, const double* primitive, const double* ghost, double* grad);
 void limiter_phi(Backend b, const MeshView& m, const double* primitive, const double* grad, double* phi);
 void viscous_face_fluxes(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, double* face_flux);
+void viscous_jacobian_face_blocks(Backend b, const MeshView& m, const SchemeView& s, const double* w, double* face_jac);
 void wall_forces(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
                  double* face_force);
 State ordered_sums(Backend b, index_t n, const double* v);

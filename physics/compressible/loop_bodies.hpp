@@ -210,6 +210,66 @@ TB_HOST_DEVICE inline State wall_viscous_flux(const MeshView& m, const SchemeVie
                          m.distance[f], mu);
 }
 
+// d wall_ghost / d inner: rho_g = rho, m_g = -m, E_g = p_g / (gamma - 1) + |m|^2 / (2 rho).
+TB_HOST_DEVICE inline Block wall_ghost_jacobian(const SchemeView& s, BoundaryKind kind, const State& inner) {
+  const Gas& gas = s.gas;
+  const double rho = inner[0], u = inner[1] / rho, v = inner[2] / rho;
+  Block j{};
+  j[0] = 1.0;
+  j[1 * num_vars + 1] = -1.0;
+  j[2 * num_vars + 2] = -1.0;
+  const State dp = pressure_gradient(gas, inner);
+  const double half_q2 = 0.5 * (u * u + v * v);
+  // d(|m|^2 / 2 rho) = (-q^2/2, u, v, 0).
+  const State dkin = {-half_q2, u, v, 0.0};
+  State dpg = dp;  // adiabatic: p_g = p
+  if (kind == BoundaryKind::NoSlipIsothermal) {
+    // p_g = rho T_g / gamma = (2 T_w rho - gamma p) / gamma.
+    const double tw = s.wall_temperature;
+    for (int m = 0; m < num_vars; ++m) dpg[m] = (m == 0 ? 2.0 * tw / gas.gamma : 0.0) - dp[m];
+  }
+  for (int m = 0; m < num_vars; ++m) j[3 * num_vars + m] = dpg[m] / (gas.gamma - 1.0) + dkin[m];
+  return j;
+}
+
+// d wall_viscous_flux / d inner of no-slip wall face f (mu frozen): the
+// thin-layer derivatives through the ghost's.
+TB_HOST_DEVICE inline Block wall_viscous_jacobian(const MeshView& m, const SchemeView& s, const double* w, index_t f) {
+  const State inner = load_state(w, m.face_left[f]);
+  const BoundaryKind kind = m.kind[f];
+  const double mu = s.viscous.mu(s.viscous.temperature(s.gas, inner));
+  const FluxJacobians j = thin_layer_jacobians(s.viscous, s.gas, inner, wall_ghost(s, kind, inner), m.normal[2 * f],
+                                               m.normal[2 * f + 1], m.distance[f], mu);
+  const Block g = wall_ghost_jacobian(s, kind, inner);
+  Block d = j.left;
+  for (int k = 0; k < num_vars; ++k)
+    for (int c = 0; c < num_vars; ++c)
+      for (int l = 0; l < num_vars; ++l) d[k * num_vars + c] += j.right[k * num_vars + l] * g[l * num_vars + c];
+  return d;
+}
+
+// The thin-layer viscous flux's blocks of face f, negated as the residual
+// subtracts the flux: -dF_v/dw_L and -dF_v/dw_R (mu at the mean temperature);
+// on a no-slip wall -d/dw_i and zeros; zeros on other boundary faces. So that
+// gather_jacobian_rows adds them as it adds the inviscid ones.
+TB_HOST_DEVICE inline void viscous_jacobian_face(const MeshView& m, const SchemeView& s, const double* w, index_t f,
+                                                 double* out) {
+  for (int k = 0; k < 32; ++k) out[k] = 0.0;
+  const index_t right = m.face_right[f];
+  if (right < 0) {
+    if (!is_no_slip(m.kind[f])) return;
+    const Block d = wall_viscous_jacobian(m, s, w, f);
+    for (int k = 0; k < 16; ++k) out[k] = -d[k];
+    return;
+  }
+  const State l = load_state(w, m.face_left[f]), r = load_state(w, right);
+  const Viscosity& visc = s.viscous;
+  const double mu = visc.mu(0.5 * (visc.temperature(s.gas, l) + visc.temperature(s.gas, r)));
+  const FluxJacobians j =
+      thin_layer_jacobians(visc, s.gas, l, r, m.normal[2 * f], m.normal[2 * f + 1], m.distance[f], mu);
+  for (int k = 0; k < 16; ++k) out[k] = -j.left[k], out[16 + k] = -j.right[k];
+}
+
 // -F_v . n |f| of face f, out of its left cell (seed 001 §2): inside, the face
 // gradient by the modified average of the cell gradients (q.primitive, q.grad);
 // on a no-slip wall the thin-layer flux; on a manufactured far field its exact

@@ -87,12 +87,15 @@ void ResidentFlow::local_time_step(double cfl) {
 }
 
 void ResidentFlow::assemble_jacobian(double* values) {
-  if (disc_.settings().viscous.enabled()) throw Error("ResidentFlow: the viscous Jacobian is not resident yet");
   const MeshView m = mesh_.view();
   FlowView q;
   q.w = w_.data();
   kernels::jacobian_face_blocks(backend_, m, disc_.scheme_view(), q, face_.data());
   kernels::gather_jacobian_rows(backend_, m, face_.data(), {face_blocks_.data(), values, nullptr});
+  if (disc_.scheme_view().viscous.enabled()) {
+    kernels::viscous_jacobian_face_blocks(backend_, m, disc_.scheme_view(), w_.data(), face_.data());
+    kernels::gather_jacobian_rows(backend_, m, face_.data(), {face_blocks_.data(), values, nullptr});
+  }
   kernels::add_diagonal_shift(backend_, disc_.num_cells(), diagonal_.data(), shift_.data(), values);
 }
 

@@ -6,8 +6,8 @@
 // change, whether a trial state is admissible). States cross only through
 // upload / download (start, output). What it covers: the residual of order 1
 // or 2, inviscid or viscous (cell primitives, least-squares gradients, the
-// limiter, inviscid and viscous face fluxes), the first-order inviscid
-// Jacobian's values, Eq. 2-4 of the pseudo-time step.
+// limiter, inviscid and viscous face fluxes), the first-order Jacobian's values
+// (thin-layer viscous blocks included), Eq. 2-4 of the pseudo-time step.
 #include <vector>
 
 #include "physics/compressible/euler_discretisation.hpp"
@@ -32,7 +32,7 @@ class ResidentFlow {
   // Seed Eq. 4: shift_i = sum_f nu_f |f| / cfl, from the current state.
   void local_time_step(double cfl);
   // The first-order Jacobian's values diag(shift) + dr/dw at the current state
-  // into `values` (on this backend, the pattern's size); viscous: tb::Error.
+  // into `values` (on this backend, the pattern's size).
   void assemble_jacobian(double* values);
   // Seed Eq. 2: min(1, max_change / the largest relative change w + dw makes).
   double relaxation(const double* dw, double max_change) const;

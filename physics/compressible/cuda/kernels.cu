@@ -70,6 +70,12 @@ __global__ void __launch_bounds__(threads) viscous_faces(MeshView m, SchemeView 
 }
 
 __global__ void __launch_bounds__(threads)
+    viscous_jacobian_faces(MeshView m, SchemeView s, const double* w, double* out) {
+  for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
+    bodies::viscous_jacobian_face(m, s, w, f, out + 32 * std::size_t(f));
+}
+
+__global__ void __launch_bounds__(threads)
     force_faces(MeshView m, SchemeView s, FlowView q, int order, index_t owned, double* out) {
   for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
     bodies::wall_force(m, s, q, order, owned, f, out + 4 * std::size_t(f));
@@ -218,6 +224,11 @@ void limiter_phi(const MeshView& m, const double* primitive, const double* grad,
 void viscous_face_fluxes(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_flux) {
   viscous_faces<<<blocks_for(m.num_faces), threads>>>(m, s, q, face_flux);
   check("viscous_face_fluxes");
+}
+
+void viscous_jacobian_face_blocks(const MeshView& m, const SchemeView& s, const double* w, double* face_jac) {
+  viscous_jacobian_faces<<<blocks_for(m.num_faces), threads>>>(m, s, w, face_jac);
+  check("viscous_jacobian_face_blocks");
 }
 
 void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,

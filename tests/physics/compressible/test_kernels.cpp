@@ -223,7 +223,6 @@ TEST_F(CompressibleKernels, UpdateReductionsEqualTheCellLoops) {
 // equal the discretisation's own, bit for bit.
 TEST_F(CompressibleKernels, ResidentFlowOnTheHostEqualsTheDiscretisation) {
   for (const KernelCase& c : kernel_cases()) {
-    if (c.settings.viscous.enabled()) continue;  // the viscous Jacobian is not resident
     SCOPED_TRACE(c.name);
     KernelInputs in(c);
     ResidentFlow flow(Backend::host, in.disc);

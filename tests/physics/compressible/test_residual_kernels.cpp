@@ -72,6 +72,10 @@ void compare_loops(const KernelInputs& in, const std::string& threads) {
   ref::viscous_face_fluxes(m, s, q, vr.data());
   omp::viscous_face_fluxes(m, s, q, vo.data());
   expect_bitwise(vr, vo, "viscous face fluxes, " + threads);
+  std::vector<double> jr(32 * nf), jo(32 * nf, -1.0);
+  ref::viscous_jacobian_face_blocks(m, s, w.data(), jr.data());
+  omp::viscous_jacobian_face_blocks(m, s, w.data(), jo.data());
+  expect_bitwise(jr, jo, "viscous Jacobian face blocks, " + threads);
 
   std::vector<double> rr = random_vector(4 * nc, 21), ro = rr;
   ref::add_face_sums(m, FaceSign::out_of_left, 4, vr.data(), rr.data());
