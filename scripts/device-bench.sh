@@ -26,7 +26,7 @@
 # parilut-pipeline (seed 003 Fig. 11 for the ParILUT step pipeline, host against device,
 # on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T), resident
 # (tb-incomp's 128^3 cavity, 3 steps, host defaults against --backend cuda, alternated;
-# RES_T), mg (tb-bench-mg at 128^3 on the device; MG_T),
+# RES_T), resident-ib (tb-ib's fine sphere, 10 steps, the same; RES_T), mg (tb-bench-mg at 128^3 on the device; MG_T),
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
@@ -202,6 +202,24 @@ for step in "$@"; do
             >"$results/resident-$setting-$rep.txt" 2>&1
           echo "$setting rep $rep exit $?" | tee -a "$results/resident.txt"
           cp "$out/summary.json" "$results/resident-$setting-$rep-summary.json" 2>/dev/null
+        done
+      done ;;
+    resident-ib)
+      # tb-ib's fine sphere (sphere_re100_fine.toml), 10 steps: the case's solvers on every
+      # core against --backend cuda (the resident step) with the same solvers on the device,
+      # alternated twice.
+      for rep in 1 2; do
+        for setting in host cuda; do
+          out="$build/resident-ib-$setting-$rep"
+          solvers=()
+          [ "$setting" = cuda ] && solvers=(
+            --set "solver.pressure=bicgstab_dia(rtol=1e-7,maxit=5000,relative_to=b,backend=cuda)"
+            --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b,backend=cuda)")
+          timeout "${RES_T:-240}" "$build/bin/tb-ib" inputs/immersed/sphere_re100_fine.toml --steps 10 \
+            --set run.output_every=0 --set run.progress=false --backend "$setting" "${solvers[@]}" --out "$out" \
+            >"$results/resident-ib-$setting-$rep.txt" 2>&1
+          echo "$setting rep $rep exit $?" | tee -a "$results/resident-ib.txt"
+          cp "$out/summary.json" "$results/resident-ib-$setting-$rep-summary.json" 2>/dev/null
         done
       done ;;
     mg)
