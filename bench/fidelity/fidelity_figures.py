@@ -28,8 +28,8 @@ Sets (--sets, comma-separated; `all` for every one):
                   refined near wake) for both gradient stencils, the two coarser
                   levels also with constant viscosity and Rieper's fix; and the
                   set naca-stencils
-  sphere-sequence the sphere at D/h 10 and 12.7 in sphere_re100_fine.toml's box
-                  (D/h 16 is that case itself, in the set "sphere")
+  sphere-sequence the sphere at D/h 10, 12.7 and 20 in sphere_re100_fine.toml's
+                  box (D/h 16 is that case itself, in the set "sphere")
 
 Each case runs with OMP_NUM_THREADS=1 (two ranks for the fine sphere) inside
 /work/bin/build-slot when that exists. Meshes and outputs go to --work
@@ -59,10 +59,10 @@ NACA_LEVELS = [
     {"n_side": 121, "h_wall": 5e-5, "bl_ratio": 1.2 ** 0.5, "h_near": 0.015, "h_wake": 0.01, "h_far": 4},
     {"n_side": 241, "h_wall": 2.5e-5, "bl_ratio": 1.2 ** 0.25, "h_near": 0.0075, "h_wake": 0.005, "h_far": 2},
 ]
-# Sphere sequence: core widths D/h 10 and 12.7, each with dt = 0.48 h; the box,
-# its growth and the solvers as sphere_re100_fine.toml, whose own width (0.0625,
-# D/h 16, the set "sphere") is the third level.
-SPHERE_LEVELS = [0.1, 0.0786]
+# Sphere sequence: core widths D/h 10, 12.7 and 20, each with dt = 0.48 h; the
+# box, its growth and the solvers as sphere_re100_fine.toml, whose own width
+# (0.0625, D/h 16, the set "sphere") is the third level.
+SPHERE_LEVELS = [0.1, 0.0786, 0.05]
 
 
 def run(cmd, env_extra=None, cwd=ROOT):
