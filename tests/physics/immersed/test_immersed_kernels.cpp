@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "kernel_inputs.hpp"
 #include "solvers/core/threading.hpp"
 
@@ -19,23 +20,6 @@ namespace {
 using namespace immersed;
 namespace ref = immersed::kernels::ref;
 namespace omp = immersed::kernels::omp;
-
-// Bit for bit: the first index where a and b differ, or -1.
-long first_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return long(i);
-  return -1;
-}
-
-#define EXPECT_SAME_BITS(a, b)                                                                                     \
-  do {                                                                                                             \
-    const long at = first_difference(a, b);                                                                        \
-    EXPECT_EQ(at, -1) << #a << " and " << #b << " differ at " << at << ": " << (a)[std::size_t(at)] << " against " \
-                      << (b)[std::size_t(at)];                                                                     \
-  } while (0)
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 struct Threads : ::testing::TestWithParam<int> {
   void SetUp() override { threading::fix_threads(GetParam()); }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "kernel_inputs.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/cuda_call.hpp"
@@ -21,13 +22,6 @@ namespace {
 using namespace immersed;
 namespace ref = immersed::kernels::ref;
 namespace gpu = immersed::kernels::cuda;
-
-long first_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return long(i);
-  return -1;
-}
 
 template <class T>
 Array<T> on_device(const std::vector<T>& v) {

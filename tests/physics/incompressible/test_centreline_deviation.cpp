@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "../../common/bits.hpp"
 #include "flow_fixtures.hpp"
 #include "physics/incompressible/centreline.hpp"
 #include "physics/incompressible/kernels.hpp"
@@ -15,8 +16,6 @@
 
 namespace tb::test {
 namespace {
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 void expect_kernel_gives_the_profiles_deviation(const FvGrid& grid) {
   FractionalStep flow(grid, cavity_walls(), {0.01, 0.05});

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "kernel_inputs.hpp"
 
 namespace tb::test {
@@ -17,21 +18,6 @@ namespace {
 
 namespace ref = incompressible::kernels::ref;
 namespace omp = incompressible::kernels::omp;
-
-// Bit for bit: the first index where a and b differ, or -1.
-long first_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return long(i);
-  return -1;
-}
-
-#define EXPECT_SAME_BITS(a, b)                                                                                     \
-  do {                                                                                                             \
-    const long at = first_difference(a, b);                                                                        \
-    EXPECT_EQ(at, -1) << #a << " and " << #b << " differ at " << at << ": " << (a)[std::size_t(at)] << " against " \
-                      << (b)[std::size_t(at)];                                                                     \
-  } while (0)
 
 struct Grids : ::testing::TestWithParam<int> {
   static FvGrid grid(int which) { return which == 0 ? grid_3d() : which == 1 ? grid_2d() : grid_periodic(); }
