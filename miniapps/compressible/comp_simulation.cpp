@@ -164,6 +164,14 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   pseudo.matrix_free.inner_maxit = has_inner ? int(config.integer("jacobian.matrix_free_inner_maxit")) : 0;
   scheme_ = scheme_line(pseudo, cell_ordering_name(config), pseudo.matrix_free.inner_maxit);
   solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), pseudo, share_.get());
+  // run.backend = cuda: the residual, the Jacobian and the update on the
+  // device with the linear solves, where the solver can reside there.
+  if (config.text("run.backend") == "cuda") {
+    on_device_ = solver_->can_reside();
+    scheme_ += on_device_ ? "; residual, Jacobian and update on the device"
+                          : std::string("; residual and Jacobian on the host (") +
+                                (share_ ? "a decomposed mesh" : "jacobian.form = exact") + ")";
+  }
 }
 
 CompressibleSimulation::~CompressibleSimulation() = default;
@@ -206,8 +214,9 @@ std::vector<BoundaryKind> CompressibleSimulation::receive_piece(const harness::C
 harness::StepResult CompressibleSimulation::advance(systems::LinearSystems& systems) {
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' steps are one and the same
+  if (on_device_ && !solver_->resident()) solver_->reside(Backend::cuda, systems);
   const PseudoStepReport r = solver_->step(systems);
-  const Forces f = pressure_forces(*disc_, solver_->state(), solver_->order(), alpha_, reference_length_, share_.get());
+  const Forces f = pressure_forces(*disc_, solver_->wall_force_sums(), alpha_, reference_length_, share_.get());
   forces_.add(f.cl, f.cd);
   if (r.retries > 0 && speaks)
     std::fprintf(stderr, "tb-comp2d: step %ld: non-physical state, redone with CFL %.3g (%d cut%s)\n", step, r.cfl,
@@ -256,6 +265,20 @@ void CompressibleSimulation::load_state(std::istream& in) {
   solver_->load(in);
   forces_.load(in);
   outputs_.load(in);
+}
+
+// A resident solver keeps the last accepted state on the device beside its
+// own: save_state would bring it to the host after every step.
+bool CompressibleSimulation::keep_state() {
+  if (!solver_->resident()) return false;
+  solver_->keep();
+  kept_forces_ = forces_;
+  return true;
+}
+
+void CompressibleSimulation::restore_kept_state() {
+  solver_->restore_kept();
+  forces_ = kept_forces_;
 }
 
 void CompressibleSimulation::write_fields(const std::filesystem::path& dir, long step) {

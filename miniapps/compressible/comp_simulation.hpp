@@ -37,6 +37,8 @@ class CompressibleSimulation final : public harness::Simulation {
   bool must_converge() const override { return true; }
   void save_state(std::ostream& out) const override;
   void load_state(std::istream& in) override;
+  bool keep_state() override;
+  void restore_kept_state() override;
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
   std::string decomposition() const override { return decomposition_; }
@@ -76,6 +78,8 @@ class CompressibleSimulation final : public harness::Simulation {
   double reference_length_ = 1.0;
   double force_tol_ = 0.0;      // converge.force_tol
   ForceHistory forces_;         // Cl and Cd after each step
+  ForceHistory kept_forces_;    // keep_state()'s
+  bool on_device_ = false;      // run.backend = cuda and the solver resides there
   harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };

@@ -53,9 +53,14 @@ std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const 
 
 Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
                        double reference_length, const DomainShare* share) {
-  const double q_inf = dynamic_pressure(disc.settings());
   // Per wall face its part (kernels.hpp's wall_forces), summed in face order.
-  const State f = disc.wall_forces(w, order, share ? share->owned() : disc.num_cells());
+  return pressure_forces(disc, disc.wall_forces(w, order, share ? share->owned() : disc.num_cells()), alpha,
+                         reference_length, share);
+}
+
+Forces pressure_forces(const EulerDiscretisation& disc, const State& f, double alpha, double reference_length,
+                       const DomainShare* share) {
+  const double q_inf = dynamic_pressure(disc.settings());
   double px = f[0], py = f[1], vx = f[2], vy = f[3];
   if (share) {
     double parts[4] = {px, py, vx, vy};

@@ -36,6 +36,10 @@ std::vector<WallPoint> wall_distribution(const EulerDiscretisation& disc, const 
 // minus the viscous flux tau n |f| on no-slip walls (viscous).
 Forces pressure_forces(const EulerDiscretisation& disc, const std::vector<State>& w, int order, double alpha,
                        double reference_length, const DomainShare* share = nullptr);
+// The same from this rank's wall sums (EulerDiscretisation::wall_forces, or
+// PseudoTimeSolver::wall_force_sums where the state is resident).
+Forces pressure_forces(const EulerDiscretisation& disc, const State& wall_sums, double alpha, double reference_length,
+                       const DomainShare* share = nullptr);
 
 // sqrt(sum_i V_i (s_i / s_inf - 1)^2 / sum_i V_i), s = p / rho^gamma: zero for the
 // exact solution of a subsonic inviscid flow, so it measures the discretisation error.

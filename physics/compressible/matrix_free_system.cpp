@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "physics/compressible/kernels.hpp"
+#include "physics/compressible/resident_flow.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/timer.hpp"
 
@@ -39,9 +41,8 @@ class MatrixFreeSystem::Operator final : public LinearOperator {
 
   void bind(const std::vector<State>& w, const std::vector<State>& r, int order, std::span<const double> shift) {
     w_ = &w, r_ = &r, order_ = order, shift_ = shift;
-    double sq = 0.0;
-    for (std::size_t c = 0; c < std::size_t(owned_); ++c)
-      for (double v : w[c]) sq += v * v;
+    const State sums = kernels::squared_sums(Backend::host, owned_, w.front().data());
+    const double sq = sums[0] + sums[1] + sums[2] + sums[3];
     w_norm_ = std::sqrt(share_ ? share_->sum(sq) : sq);
   }
 
@@ -79,6 +80,47 @@ class MatrixFreeSystem::Operator final : public LinearOperator {
   mutable std::vector<State> trial_, trial_r_;  // sized on the first product, kept
 };
 
+// The same product on the state resident in a ResidentFlow (the whole mesh),
+// its vectors on the flow's backend.
+class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
+ public:
+  ResidentOperator(ResidentFlow& flow, const VectorSpace& space)
+      : flow_(flow),
+        space_(space),
+        trial_(flow.backend(), 4 * std::size_t(flow.num_cells())),
+        trial_r_(flow.backend(), 4 * std::size_t(flow.num_cells())) {}
+
+  void bind(int order) {
+    order_ = order;
+    const State sums = flow_.state_squared_sums();
+    w_norm_ = std::sqrt(sums[0] + sums[1] + sums[2] + sums[3]);
+  }
+
+  index_t rows() const override { return flow_.num_cells() * num_vars; }
+  Backend backend() const override { return flow_.backend(); }
+
+  void apply(const Vector& x, Vector& y) const override {
+    const double x_norm = space_.norm2(x);
+    if (x_norm == 0.0) {
+      y.set_zero();
+      return;
+    }
+    const double h = std::sqrt(std::numeric_limits<double>::epsilon() * (1.0 + w_norm_)) / x_norm;
+    const Backend b = flow_.backend();
+    kernels::perturbed_state(b, rows(), flow_.state(), h, x.data(), trial_.data());
+    flow_.residual_of(trial_.data(), order_, trial_r_.data());
+    kernels::difference_product(b, flow_.num_cells(), flow_.shift(), x.data(), trial_r_.data(), flow_.residual_values(),
+                                h, y.data());
+  }
+
+ private:
+  ResidentFlow& flow_;
+  const VectorSpace& space_;
+  int order_ = 2;
+  double w_norm_ = 0.0;
+  mutable Vector trial_, trial_r_;
+};
+
 // z = the first-order system's solution for the right-hand side r: one solve
 // of the run's linear solver, to its own tolerance (so it varies: FGMRES).
 class MatrixFreeSystem::FirstOrderPreconditioner final : public Preconditioner {
@@ -91,10 +133,13 @@ class MatrixFreeSystem::FirstOrderPreconditioner final : public Preconditioner {
   void apply(const Vector& r, Vector& z) const override {
     z.set_zero();
     const WallTimer t;
-    inner_->push_back(system_->systems.solve(system_->system, system_->a, r.host_span(), z.host_span()));
+    if (system_->a)
+      inner_->push_back(system_->systems.solve(system_->system, *system_->a, r.host_span(), z.host_span()));
+    else
+      inner_->push_back(system_->systems.solve(system_->system, r, z));
     *seconds_ += t.seconds();
   }
-  bool supports(Backend b) const override { return b == Backend::host; }
+  bool supports(Backend b) const override { return b == Backend::host || !system_ || !system_->a; }
   bool is_variable() const override { return true; }
 
  private:
@@ -133,6 +178,17 @@ SolveStats MatrixFreeSystem::solve(const std::vector<State>& w, const std::vecto
   SolveStats st = fgmres_->solve(*op_, *pc_, b_, x_);
   st.solver = "matrix_free(fgmres)";
   x_.copy_to_host(dw);
+  return st;
+}
+
+SolveStats MatrixFreeSystem::solve(ResidentFlow& flow, int order, const Vector& rhs, Vector& dw,
+                                   const FirstOrderSystem& first_order, std::vector<SolveStats>& inner,
+                                   double& inner_seconds) {
+  if (!resident_op_) resident_op_ = std::make_unique<ResidentOperator>(flow, *space_);
+  resident_op_->bind(order);
+  pc_->bind(first_order, inner, inner_seconds);
+  SolveStats st = fgmres_->solve(*resident_op_, *pc_, rhs, dw);
+  st.solver = "matrix_free(fgmres)";
   return st;
 }
 

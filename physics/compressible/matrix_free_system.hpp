@@ -18,7 +18,9 @@
 // second-order residual has and it does not (the circulation of an inviscid
 // cylinder, docs/compressible.md); the outer iteration sees them. One
 // residual evaluation (and ghost exchange) per outer iteration; vectors
-// allocated once.
+// allocated once. With the state resident on a backend (ResidentFlow) the
+// products, the Krylov vectors and the preconditioner's right-hand sides
+// stay there.
 #include <memory>
 #include <span>
 #include <vector>
@@ -40,12 +42,16 @@ struct MatrixFreeSettings {
 };
 
 // The preconditioner's system: the first-order matrix `a`, solved as the
-// linear system `system` of the run's systems.
+// linear system `system` of the run's systems; a null `a`: the values the
+// physics wrote where the systems keep them (LinearSystems::device_values),
+// solved with its vectors where they live.
 struct FirstOrderSystem {
   systems::LinearSystems& systems;
   systems::SystemId system;
-  const BsrMatrix& a;
+  const BsrMatrix* a;
 };
+
+class ResidentFlow;
 
 class MatrixFreeSystem {
  public:
@@ -63,6 +69,13 @@ class MatrixFreeSystem {
                    std::span<const double> rhs, std::span<double> dw, const FirstOrderSystem& first_order,
                    std::vector<SolveStats>& inner, double& inner_seconds);
 
+  // The same with the state, its residual (of this order) and the shift
+  // resident in `flow` (the whole mesh) and rhs, dw on its backend: every
+  // product and every vector operation runs where the state is; the
+  // preconditioner's solves take a null FirstOrderSystem::a. dw holds zero on entry.
+  SolveStats solve(ResidentFlow& flow, int order, const Vector& rhs, Vector& dw, const FirstOrderSystem& first_order,
+                   std::vector<SolveStats>& inner, double& inner_seconds);
+
   // y = (V/dtau + dR/dw) x by the difference above, without the solve around
   // it (tests compare it with the coloured Jacobian's product).
   void apply(const std::vector<State>& w, const std::vector<State>& r, int order, std::span<const double> shift,
@@ -70,9 +83,11 @@ class MatrixFreeSystem {
 
  private:
   class Operator;
+  class ResidentOperator;
   class FirstOrderPreconditioner;
   class ShareSpace;
   std::unique_ptr<Operator> op_;
+  std::unique_ptr<ResidentOperator> resident_op_;  // made by the first resident solve
   std::unique_ptr<FirstOrderPreconditioner> pc_;
   std::unique_ptr<ShareSpace> space_;
   std::unique_ptr<KrylovMethod> fgmres_;

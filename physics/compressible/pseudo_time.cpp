@@ -10,8 +10,10 @@
 
 #include "physics/compressible/coloured_jacobian.hpp"
 #include "physics/compressible/kernels.hpp"
+#include "physics/compressible/resident_flow.hpp"
 #include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb::compressible {
 
@@ -126,10 +128,78 @@ State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
 }
 
 void PseudoTimeSolver::evaluate_residual() {
-  if (share_) share_->exchange(doubles_of(w_), num_vars);  // the ghosts' states, once per evaluation
-  disc_.residual(w_, order_, r_);
-  norms_ = global_norms(r_);
+  if (resident_) {
+    norms_ = square_roots(resident_->residual(order_));
+    host_stale_ = true;
+  } else {
+    if (share_) share_->exchange(doubles_of(w_), num_vars);  // the ghosts' states, once per evaluation
+    disc_.residual(w_, order_, r_);
+    norms_ = global_norms(r_);
+  }
   norm_ = total_norm(norms_);
+}
+
+void PseudoTimeSolver::sync_host() const {
+  if (!host_stale_) return;
+  w_ = resident_->download();
+  // The residual recomputed here also leaves the discretisation's reconstruction of this state.
+  disc_.residual(w_, order_, r_);
+  host_stale_ = false;
+}
+
+bool PseudoTimeSolver::can_reside() const { return !share_ && !coloured_ && !disc_.manufactured(); }
+
+void PseudoTimeSolver::reside(Backend backend, systems::LinearSystems& systems) {
+  if (!can_reside())
+    throw Error("internal: a pseudo-time solver resides on a backend on the whole mesh, without the exact form");
+  sync_host();
+  resident_ = std::make_unique<ResidentFlow>(backend, disc_);
+  resident_->upload(w_);
+  const std::size_t n = w_.size() * num_vars;
+  for (Vector* v : {&rhs_on_, &dw_on_, &probe_dw_, &probe_r_}) *v = Vector(backend, n);
+  a_.values.resize(a_.col_idx.size() * num_vars * num_vars);  // read as a pattern: sized, not filled
+  systems.set_pattern(flow_id_, a_);
+  if (settings_.jacobian_reuse > 1) {
+    assembled_on_ = Vector(backend, n);
+    if (keeps_assembled_state()) {
+      assembled_on_.copy_from_host(doubles_of(assembled_w_));
+      assemble_pending_ = true;
+    }
+  }
+  evaluate_residual();
+}
+
+void PseudoTimeSolver::assemble_loaded(systems::LinearSystems& systems) {
+  resident_->spectral_radius_sums(assembled_on_.data());
+  resident_->set_shift(assembled_cfl_);
+  resident_->assemble_jacobian(systems.device_values(flow_id_).values, assembled_on_.data());
+  systems.values_written(flow_id_);
+  assemble_pending_ = false;
+}
+
+State PseudoTimeSolver::wall_force_sums() const {
+  if (resident_) return resident_->wall_forces(order_);
+  return disc_.wall_forces(w_, order_, owned_);
+}
+
+void PseudoTimeSolver::keep() {
+  if (!resident_) throw Error("internal: PseudoTimeSolver::keep keeps a resident state");
+  if (kept_w_.size() != rhs_on_.size())
+    kept_w_ = Vector(resident_->backend(), rhs_on_.size()), kept_r_ = Vector(resident_->backend(), rhs_on_.size());
+  kept_w_.copy_from(resident_->state_array());
+  kept_r_.copy_from(resident_->residual_array());
+  kept_ = {order_, cfl_, norm_, energy_reference_, best_norm_, norms_, steps_, since_best_, matrix_free_ != nullptr};
+}
+
+void PseudoTimeSolver::restore_kept() {
+  if (kept_.steps < 0) throw Error("internal: PseudoTimeSolver::restore_kept without keep");
+  resident_->state_array().copy_from(kept_w_);
+  resident_->residual_array().copy_from(kept_r_);
+  order_ = kept_.order, cfl_ = kept_.cfl, norm_ = kept_.norm, energy_reference_ = kept_.energy_reference;
+  best_norm_ = kept_.best_norm, norms_ = kept_.norms, steps_ = kept_.steps, since_best_ = kept_.since_best;
+  if (!kept_.matrix_free && settings_.jacobian != JacobianForm::matrix_free) matrix_free_.reset();
+  healthy_ = false;  // the Jacobian in the systems is a later state's
+  host_stale_ = true;
 }
 
 double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
@@ -150,17 +220,54 @@ void PseudoTimeSolver::declare_systems(systems::SystemRegistry& registry) {
   flow_id_ = registry.declare(d);
 }
 
-PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
+void PseudoTimeSolver::spectral_sums() {
+  if (resident_)
+    resident_->spectral_radius_sums();
+  else
+    disc_.spectral_radius_sums(w_, sums_);
+}
+
+void PseudoTimeSolver::negated_residual() {
+  if (resident_) {
+    rhs_on_.copy_from(resident_->residual_array());
+    tb::kernels::scale(-1.0, rhs_on_);
+    return;
+  }
   const std::size_t own = std::size_t(owned_);
-  PseudoStepReport rep;
-  rep.order = order_;
-  auto t0 = clock::now();
-  std::optional<systems::AssemblyTimer> assembly(std::in_place, systems);
-  disc_.spectral_radius_sums(w_, sums_);
-  rep.jacobian_s += seconds_since(t0);
   rhs_.resize(own * num_vars);
   for (std::size_t c = 0; c < own; ++c)
     for (std::size_t k = 0; k < num_vars; ++k) rhs_[c * num_vars + k] = -r_[c][k];
+}
+
+void PseudoTimeSolver::solve_step(systems::LinearSystems& systems, PseudoStepReport& rep) {
+  if (resident_)
+    dw_on_.set_zero();
+  else
+    dw_.assign(std::size_t(owned_) * num_vars, 0.0);
+  if (matrix_free_)
+    solve_matrix_free(systems, rep);
+  else if (resident_)
+    rep.solves.push_back(systems.solve(flow_id_, rhs_on_, dw_on_));
+  else
+    rep.solves.push_back(systems.solve(flow_id_, a_, rhs_, dw_));
+}
+
+void PseudoTimeSolver::accept_trial() {
+  if (resident_)
+    resident_->accept_trial();
+  else
+    w_.swap(trial_);
+}
+
+PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
+  PseudoStepReport rep;
+  rep.order = order_;
+  if (assemble_pending_) assemble_loaded(systems);
+  auto t0 = clock::now();
+  std::optional<systems::AssemblyTimer> assembly(std::in_place, systems);
+  spectral_sums();
+  rep.jacobian_s += seconds_since(t0);
+  negated_residual();
   assembly.reset();
   for (;; ++rep.retries) {
     if (rep.retries > settings_.max_retries)
@@ -173,24 +280,19 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
     if (coloured_)
       coloured_->assemble(disc_, w_, r_, order_, shift_, a_);
     else if (!rep.jacobian_reused)
-      assemble_first_order(w_, cfl_);
+      assemble_first_order(systems, cfl_);
     rep.jacobian_s += seconds_since(t0);
     assembly.reset();
-    dw_.assign(own * num_vars, 0.0);
-    if (matrix_free_) {
-      solve_matrix_free(systems, rep);
-    } else {
-      rep.solves.push_back(systems.solve(flow_id_, a_, rhs_, dw_));
-    }
-    const double omega = relaxation(dw_);
-    if (make_trial(dw_, omega)) {
+    solve_step(systems, rep);
+    const double omega = resident_ ? resident_->relaxation(dw_on_.data(), settings_.max_change) : relaxation(dw_);
+    if (resident_ ? resident_->make_trial(dw_on_.data(), omega) : make_trial(dw_, omega)) {
       rep.omega = omega;
       break;
     }
     cfl_ *= settings_.cfl_cut;
   }
   rep.cfl = cfl_;
-  w_.swap(trial_);
+  accept_trial();
   ++steps_;
   const double previous = norm_;
   t0 = clock::now();
@@ -282,16 +384,27 @@ bool PseudoTimeSolver::reuses_jacobian() const {
 
 void PseudoTimeSolver::set_shift(double cfl) {
   // Eq. 4: V_i / dtau_i = sum_f (|u.n| + c) |f| / cfl.
+  if (resident_) return resident_->set_shift(cfl);
   shift_.resize(sums_.size());
   kernels::pseudo_time_shift(Backend::host, index_t(sums_.size()), sums_.data(), cfl, shift_.data());
 }
 
-void PseudoTimeSolver::assemble_first_order(const std::vector<State>& w, double cfl) {
-  disc_.assemble_jacobian(w, shift_, a_, &off_rank_);
+void PseudoTimeSolver::assemble_first_order(systems::LinearSystems& systems, double cfl) {
+  if (resident_) {
+    resident_->assemble_jacobian(systems.device_values(flow_id_).values);
+    systems.values_written(flow_id_);
+    if (settings_.jacobian_reuse > 1) assembled_on_.copy_from(resident_->state_array());
+  } else {
+    disc_.assemble_jacobian(w_, shift_, a_, &off_rank_);
+    if (settings_.jacobian_reuse > 1) assembled_w_ = w_;  // a copy into the capacity of the last one
+  }
+  assembled_at(cfl);
+}
+
+void PseudoTimeSolver::assembled_at(double cfl) {
   served_ = 0;
   assembled_cfl_ = cfl;
   assembled_order_ = order_;
-  if (settings_.jacobian_reuse > 1) assembled_w_ = w;  // a copy into the capacity of the last one
 }
 
 void PseudoTimeSolver::solve_matrix_free(systems::LinearSystems& systems, PseudoStepReport& rep) {
@@ -314,7 +427,9 @@ void PseudoTimeSolver::solve_matrix_free(systems::LinearSystems& systems, Pseudo
     }
   } preconditioning(systems, flow_id_, preconditioning_, settings_.matrix_free.inner_maxit);
   const SolveStats outer =
-      matrix_free_->solve(w_, r_, order_, shift_, rhs_, dw_, {systems, flow_id_, a_}, rep.solves, inner_s);
+      resident_
+          ? matrix_free_->solve(*resident_, order_, rhs_on_, dw_on_, {systems, flow_id_, nullptr}, rep.solves, inner_s)
+          : matrix_free_->solve(w_, r_, order_, shift_, rhs_, dw_, {systems, flow_id_, &a_}, rep.solves, inner_s);
   rep.outer_iterations += outer.iterations;
   rep.outer_converged = outer.converged();
   rep.jacobian_s += seconds_since(t_outer) - inner_s;
@@ -335,6 +450,13 @@ bool PseudoTimeSolver::make_trial(std::span<const double> dw, double omega) {
 double PseudoTimeSolver::trial_reduction(std::span<const double> dw) {
   // Matrix-free, a solve of the first-order system is a preconditioner application, not the step's update.
   if (matrix_free_) return std::numeric_limits<double>::quiet_NaN();
+  if (resident_) {
+    // The systems hand a probe host vectors (a solve through the host: autopilot, shadows).
+    probe_dw_.copy_from_host(dw);
+    const double omega = resident_->relaxation(probe_dw_.data(), settings_.max_change);
+    if (!resident_->make_trial(probe_dw_.data(), omega)) return std::numeric_limits<double>::infinity();
+    return total_norm(square_roots(resident_->residual_of(resident_->trial(), order_, probe_r_.data()))) / norm_;
+  }
   if (!make_trial(dw, relaxation(dw))) return std::numeric_limits<double>::infinity();
   if (share_) share_->exchange(doubles_of(trial_), num_vars);
   disc_.residual(trial_, order_, trial_r_);
@@ -352,11 +474,18 @@ void PseudoTimeSolver::save(std::ostream& out) const {
   put(switched);
   const std::size_t n = std::size_t(owned_);
   put(n);
-  out.write(reinterpret_cast<const char*>(w_.data()), std::streamsize(n * sizeof(State)));
+  out.write(reinterpret_cast<const char*>(state().data()), std::streamsize(n * sizeof(State)));
   // The reused Jacobian's origin (ghosts included on a piece): load() assembles the same a_ from it.
   put(served_), put(assembled_cfl_), put(assembled_order_), put(healthy_);
-  if (keeps_assembled_state())
-    out.write(reinterpret_cast<const char*>(assembled_w_.data()), std::streamsize(w_.size() * sizeof(State)));
+  if (keeps_assembled_state()) {
+    std::vector<State> on_host;
+    if (resident_) {
+      on_host.resize(w_.size());
+      assembled_on_.copy_to_host(doubles_of(on_host));
+    }
+    const std::vector<State>& a = resident_ ? on_host : assembled_w_;
+    out.write(reinterpret_cast<const char*>(a.data()), std::streamsize(a.size() * sizeof(State)));
+  }
 }
 
 void PseudoTimeSolver::load(std::istream& in) {
@@ -374,17 +503,25 @@ void PseudoTimeSolver::load(std::istream& in) {
   if (!in || n != std::size_t(owned_))
     throw Error("checkpoint: " + std::to_string(n) + " cells, the " + std::string(share_ ? "piece" : "mesh") + " has " +
                 std::to_string(owned_));
+  sync_host();  // the ghosts' states of a resident run (none: the whole mesh) as they are
   in.read(reinterpret_cast<char*>(w_.data()), std::streamsize(n * sizeof(State)));
   if (!in) throw Error("checkpoint: state truncated");
+  if (resident_) resident_->upload(w_);
   get(served_), get(assembled_cfl_), get(assembled_order_), get(healthy_);
   if (keeps_assembled_state()) {
     assembled_w_.resize(w_.size());
     in.read(reinterpret_cast<char*>(assembled_w_.data()), std::streamsize(w_.size() * sizeof(State)));
     if (!in) throw Error("checkpoint: the reused Jacobian's state truncated");
-    // a_ as it was assembled; its bookkeeping came with the checkpoint (step() recomputes sums_).
-    disc_.spectral_radius_sums(assembled_w_, sums_);
-    set_shift(assembled_cfl_);
-    disc_.assemble_jacobian(assembled_w_, shift_, a_, &off_rank_);
+    if (resident_) {
+      // Assembled where the systems keep it, at the next step (they are not at hand here).
+      assembled_on_.copy_from_host(doubles_of(assembled_w_));
+      assemble_pending_ = true;
+    } else {
+      // a_ as it was assembled; its bookkeeping came with the checkpoint (step() recomputes sums_).
+      disc_.spectral_radius_sums(assembled_w_, sums_);
+      set_shift(assembled_cfl_);
+      disc_.assemble_jacobian(assembled_w_, shift_, a_, &off_rank_);
+    }
   }
   evaluate_residual();
 }

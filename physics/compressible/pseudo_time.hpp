@@ -100,6 +100,7 @@ struct PseudoTimeSettings {
 };
 
 class ColouredJacobian;
+class ResidentFlow;
 
 // The safeguard that cut the next step's CFL (docs/compressible.md, "Pseudo-time
 // marching", step 5). The values are steps.csv's res:cfl_cut column.
@@ -165,9 +166,38 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   const char* name() const override { return "pseudo-time residual reduction"; }
   double progress(std::span<const double> dw) override { return trial_reduction(dw); }
 
+  // The state and everything a step needs resident on `backend` from here on
+  // (tb-comp2d's --backend cuda): the state, its residual and reconstruction,
+  // the local time steps, the first-order Jacobian's values (written where
+  // `systems` keep the flow system's matrix, LinearSystems::device_values),
+  // the right-hand side, the update and the matrix-free form's Krylov vectors;
+  // per step only scalars come back (norms, the relaxation, admissibility,
+  // forces). The same sequence of steps as on the host, the same bits on the
+  // host backend. After declare_systems on `systems`, whose device storage is
+  // on `backend`. Only where can_reside().
+  bool can_reside() const;
+  void reside(Backend backend, systems::LinearSystems& systems);
+  bool resident() const { return resident_ != nullptr; }
+  // The wall forces of the current state on this rank's cells (pressure x, y,
+  // viscous x, y; EulerDiscretisation::wall_forces), reduced where it lives.
+  State wall_force_sums() const;
+  // Resident: a copy of the state, its residual and the scalars kept beside it
+  // on the backend (the harness's last good state), and back. A restored
+  // state assembles its Jacobian afresh at its next step.
+  void keep();
+  void restore_kept();
+
   // Per local cell; only the owned ones' residuals are meaningful on a piece.
-  const std::vector<State>& state() const { return w_; }
-  const std::vector<State>& residual() const { return r_; }
+  // Resident: brought to the host when asked (output, checkpoints), with the
+  // discretisation's reconstruction of the state, which wall_distribution reads.
+  const std::vector<State>& state() const {
+    sync_host();
+    return w_;
+  }
+  const std::vector<State>& residual() const {
+    sync_host();
+    return r_;
+  }
   // ||r_k||_2 per equation over the whole mesh (all ranks), of the current state.
   const State& residual_norms() const { return norms_; }
   index_t owned_cells() const { return owned_; }
@@ -187,6 +217,14 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
 
  private:
   void evaluate_residual();
+  void sync_host() const;
+  // The step's parts on the host or the resident backend.
+  void spectral_sums();
+  void negated_residual();
+  void solve_step(systems::LinearSystems& systems, PseudoStepReport& rep);
+  void accept_trial();
+  // A Jacobian reused across a restart (load) of a resident run: assembled at its first step.
+  void assemble_loaded(systems::LinearSystems& systems);
   State global_norms(const std::vector<State>& r) const;
   double start_cfl() const { return settings_.cfl_start > 0.0 ? settings_.cfl_start : settings_.cfl_min; }
   double relaxation(std::span<const double> dw) const;
@@ -202,14 +240,17 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   bool keeps_assembled_state() const;  // a_ may serve another step: its origin goes into checkpoints
   // shift_ from sums_ at the CFL cfl (Eq. 4).
   void set_shift(double cfl);
-  // a_ from the state w and shift_, set at the CFL cfl.
-  void assemble_first_order(const std::vector<State>& w, double cfl);
+  // a_ (resident: the systems' values) from the current state and shift_, set at the CFL cfl.
+  void assemble_first_order(systems::LinearSystems& systems, double cfl);
+  void assembled_at(double cfl);
 
   EulerDiscretisation& disc_;
   PseudoTimeSettings settings_;
   const DomainShare* share_;  // null: the whole mesh
   index_t owned_;
-  std::vector<State> w_, r_, trial_;
+  // Resident: the host's copies, behind the backend's while host_stale_.
+  mutable std::vector<State> w_, r_;
+  std::vector<State> trial_;
   std::vector<State> trial_r_;  // trial_reduction's residual, sized on its first call
   int order_ = 1;
   double cfl_ = 0.0;
@@ -237,6 +278,23 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   int assembled_order_ = 0;
   int served_ = 0;
   bool healthy_ = false;
+  // reside(): the state on the backend, the step's vectors there (rhs, dw,
+  // the probe's update and residual, the reused Jacobian's state), whether
+  // the host's copies are behind, a loaded Jacobian still to be assembled.
+  std::unique_ptr<ResidentFlow> resident_;
+  Vector rhs_on_, dw_on_, probe_dw_, probe_r_, assembled_on_;
+  mutable bool host_stale_ = false;
+  bool assemble_pending_ = false;
+  // keep(): the state, its residual and the scalars of the step after it.
+  struct Kept {
+    int order = 1;
+    double cfl = 0.0, norm = 0.0, energy_reference = 0.0, best_norm = 0.0;
+    State norms{};
+    long steps = -1;
+    int since_best = 0;
+    bool matrix_free = false;
+  } kept_;
+  Vector kept_w_, kept_r_;
 };
 
 // ||r_k||_2 per equation k over all entries of r.

@@ -4,7 +4,9 @@
 #include <span>
 #include <string>
 
+#include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb::compressible {
 
@@ -34,7 +36,8 @@ ResidentFlow::ResidentFlow(Backend b, const EulerDiscretisation& disc)
       primitive_(b, 4 * std::size_t(disc.num_cells())),
       grad_(b, 8 * std::size_t(disc.num_cells())),
       phi_(b, std::span<const double>(std::vector<double>(4 * std::size_t(disc.num_cells()), 1.0))),
-      ghost_(b, 4 * std::size_t(disc.mesh().num_faces())) {
+      ghost_(b, 4 * std::size_t(disc.mesh().num_faces())),
+      values_(disc.pattern().matrix.col_idx.size() * num_vars * num_vars) {
   if (disc.manufactured()) throw Error("ResidentFlow: manufactured boundaries are not resident");
 }
 
@@ -49,16 +52,22 @@ std::vector<State> ResidentFlow::download() const {
   return w;
 }
 
-State ResidentFlow::residual(int order) {
+std::vector<State> ResidentFlow::download_residual() const {
+  std::vector<State> r(std::size_t(disc_.num_cells()));
+  r_.copy_to_host(std::span<double>(r.front().data(), 4 * r.size()));
+  return r;
+}
+
+State ResidentFlow::residual_of(const double* w, int order, double* r) {
   if (order != 1 && order != 2) throw Error("ResidentFlow::residual: order " + std::to_string(order));
   const MeshView m = mesh_.view();
   const SchemeView& s = disc_.scheme_view();
   const index_t n = disc_.num_cells();
   const bool viscous = s.viscous.enabled();
   FlowView q;
-  q.w = w_.data();
+  q.w = w;
   if (order == 2 || viscous) {
-    kernels::cell_primitives(backend_, n, s.gas, w_.data(), primitive_.data());
+    kernels::cell_primitives(backend_, n, s.gas, w, primitive_.data());
     if (m.ghost_offset) kernels::ghost_primitives(backend_, m, s, q, ghost_.data());
     kernels::least_squares_gradients(backend_, m, primitive_.data(), ghost_.data(), grad_.data());
     q.primitive = primitive_.data(), q.grad = grad_.data();
@@ -71,29 +80,39 @@ State ResidentFlow::residual(int order) {
   else
     inviscid.primitive = nullptr, inviscid.grad = nullptr;
   kernels::inviscid_face_fluxes(backend_, m, s, inviscid, order, face_.data());
-  kernels::gather_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r_.data());
+  kernels::gather_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r);
   if (viscous) {
     kernels::viscous_face_fluxes(backend_, m, s, q, face_.data());
-    kernels::add_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r_.data());
+    kernels::add_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r);
   }
-  return kernels::squared_sums(backend_, n, r_.data());
+  return kernels::squared_sums(backend_, n, r);
 }
 
-void ResidentFlow::local_time_step(double cfl) {
+State ResidentFlow::state_squared_sums() const { return kernels::squared_sums(backend_, disc_.num_cells(), w_.data()); }
+
+void ResidentFlow::spectral_radius_sums(const double* w) {
   const MeshView m = mesh_.view();
-  kernels::spectral_radius_faces(backend_, m, disc_.scheme_view(), w_.data(), face_.data());
+  kernels::spectral_radius_faces(backend_, m, disc_.scheme_view(), w ? w : w_.data(), face_.data());
   kernels::gather_face_sums(backend_, m, FaceSign::both, 1, face_.data(), sums_.data());
+}
+
+void ResidentFlow::set_shift(double cfl) {
   kernels::pseudo_time_shift(backend_, disc_.num_cells(), sums_.data(), cfl, shift_.data());
 }
 
-void ResidentFlow::assemble_jacobian(double* values) {
+void ResidentFlow::assemble_jacobian(double* values, const double* w) {
   const MeshView m = mesh_.view();
   FlowView q;
-  q.w = w_.data();
+  q.w = w ? w : w_.data();
+  // gather_jacobian_rows adds each face's blocks to its rows.
+  if (backend_ == Backend::cuda)
+    TB_CUDA_CALL(tb::kernels::cuda::fill(values, 0.0, values_));
+  else
+    tb::kernels::omp::fill(values, 0.0, values_);
   kernels::jacobian_face_blocks(backend_, m, disc_.scheme_view(), q, face_.data());
   kernels::gather_jacobian_rows(backend_, m, face_.data(), {face_blocks_.data(), values, nullptr});
   if (disc_.scheme_view().viscous.enabled()) {
-    kernels::viscous_jacobian_face_blocks(backend_, m, disc_.scheme_view(), w_.data(), face_.data());
+    kernels::viscous_jacobian_face_blocks(backend_, m, disc_.scheme_view(), q.w, face_.data());
     kernels::gather_jacobian_rows(backend_, m, face_.data(), {face_blocks_.data(), values, nullptr});
   }
   kernels::add_diagonal_shift(backend_, disc_.num_cells(), diagonal_.data(), shift_.data(), values);
@@ -104,11 +123,32 @@ double ResidentFlow::relaxation(const double* dw, double max_change) const {
   return worst > max_change ? max_change / worst : 1.0;
 }
 
+bool ResidentFlow::make_trial(const double* dw, double omega) {
+  return kernels::relaxed_update(backend_, disc_.num_cells(), disc_.settings().gas, w_.data(), dw, omega,
+                                 trial_.data());
+}
+
 bool ResidentFlow::update(const double* dw, double omega) {
-  if (!kernels::relaxed_update(backend_, disc_.num_cells(), disc_.settings().gas, w_.data(), dw, omega, trial_.data()))
-    return false;
-  std::swap(w_, trial_);
+  if (!make_trial(dw, omega)) return false;
+  accept_trial();
   return true;
+}
+
+State ResidentFlow::wall_forces(int order) {
+  const MeshView m = mesh_.view();
+  const SchemeView& s = disc_.scheme_view();
+  FlowView q;
+  q.w = w_.data();
+  if (order == 2) {
+    // The current state's reconstruction (the host's is the last residual's, of this state).
+    kernels::cell_primitives(backend_, disc_.num_cells(), s.gas, w_.data(), primitive_.data());
+    if (m.ghost_offset) kernels::ghost_primitives(backend_, m, s, q, ghost_.data());
+    kernels::least_squares_gradients(backend_, m, primitive_.data(), ghost_.data(), grad_.data());
+    if (disc_.settings().limiter) kernels::limiter_phi(backend_, m, primitive_.data(), grad_.data(), phi_.data());
+    q.primitive = primitive_.data(), q.grad = grad_.data(), q.phi = phi_.data();
+  }
+  kernels::wall_forces(backend_, m, s, q, order, disc_.num_cells(), face_.data());
+  return kernels::ordered_sums(backend_, m.num_faces, face_.data());
 }
 
 }  // namespace tb::compressible

@@ -8,6 +8,7 @@
 // or 2, inviscid or viscous (cell primitives, least-squares gradients, the
 // limiter, inviscid and viscous face fluxes), the first-order Jacobian's values
 // (thin-layer viscous blocks included), Eq. 2-4 of the pseudo-time step.
+#include <utility>
 #include <vector>
 
 #include "physics/compressible/euler_discretisation.hpp"
@@ -23,25 +24,52 @@ class ResidentFlow {
   ResidentFlow(Backend b, const EulerDiscretisation& disc);
 
   Backend backend() const { return backend_; }
+  index_t num_cells() const { return disc_.num_cells(); }
   void upload(const std::vector<State>& w);
   std::vector<State> download() const;
+  // The residual of the last residual() call, brought to the host (output).
+  std::vector<State> download_residual() const;
 
   // r = r(w) of order 1 or 2, as EulerDiscretisation::residual computes it;
   // the per-equation sums of r^2 over the cells.
-  State residual(int order = 1);
-  // Seed Eq. 4: shift_i = sum_f nu_f |f| / cfl, from the current state.
-  void local_time_step(double cfl);
-  // The first-order Jacobian's values diag(shift) + dr/dw at the current state
-  // into `values` (on this backend, the pattern's size).
-  void assemble_jacobian(double* values);
+  State residual(int order = 1) { return residual_of(w_.data(), order, r_.data()); }
+  // The same for any state w on this backend into r (4 per cell): the
+  // matrix-free product's perturbed residual, a trial's residual.
+  State residual_of(const double* w, int order, double* r);
+  // Per equation, the sums of w^2 over the cells of the current state.
+  State state_squared_sums() const;
+  // Seed Eq. 4 in two parts: sum_f nu_f |f| per cell of the state w (the
+  // current one by default), then shift_i = that sum / cfl.
+  void spectral_radius_sums(const double* w = nullptr);
+  void set_shift(double cfl);
+  void local_time_step(double cfl) { spectral_radius_sums(), set_shift(cfl); }
+  // The first-order Jacobian's values diag(shift) + dr/dw at the state w (the
+  // current one by default) into `values` (on this backend, the pattern's
+  // size; overwritten).
+  void assemble_jacobian(double* values, const double* w = nullptr);
   // Seed Eq. 2: min(1, max_change / the largest relative change w + dw makes).
   double relaxation(const double* dw, double max_change) const;
-  // w <- w + omega dw when every updated state is admissible (returns true);
-  // otherwise w is kept and false returned.
+  // trial = w + omega dw; whether every trial state is admissible. The
+  // state is unchanged until accept_trial().
+  bool make_trial(const double* dw, double omega);
+  void accept_trial() { std::swap(w_, trial_); }
+  // make_trial, then accept_trial when admissible.
   bool update(const double* dw, double omega);
+  // The wall faces' pressure (x, y) and viscous (x, y) forces on the body,
+  // summed in face order as EulerDiscretisation::wall_forces sums them.
+  State wall_forces(int order);
 
+  const double* state() const { return w_.data(); }
+  double* state() { return w_.data(); }
+  const double* trial() const { return trial_.data(); }
   const double* residual_values() const { return r_.data(); }
+  double* residual_values() { return r_.data(); }
   const double* shift() const { return shift_.data(); }
+  // The state and the residual as arrays of the backend (copies kept beside them).
+  const Vector& state_array() const { return w_; }
+  Vector& state_array() { return w_; }
+  const Vector& residual_array() const { return r_; }
+  Vector& residual_array() { return r_; }
 
  private:
   Backend backend_;
@@ -52,6 +80,7 @@ class ResidentFlow {
   // The reconstruction: primitives, gradients and limiter values per cell,
   // ghost primitives per face (phi stays 1 without the limiter).
   Array<double> primitive_, grad_, phi_, ghost_;
+  std::size_t values_ = 0;  // the Jacobian's value count
 };
 
 }  // namespace tb::compressible

@@ -84,7 +84,7 @@ TEST(MatrixFreeSystem, SolvesTheSecondOrderSystemPreconditionedByTheFirstOrderOn
   std::vector<SolveStats> solves;
   double inner_seconds = 0.0;
   const SolveStats outer =
-      system.solve(c.w, c.r, 2, c.shift, rhs, dw, {systems, systems::SystemId(0), first}, solves, inner_seconds);
+      system.solve(c.w, c.r, 2, c.shift, rhs, dw, {systems, systems::SystemId(0), &first}, solves, inner_seconds);
   EXPECT_TRUE(outer.converged()) << outer.line();
   EXPECT_EQ(int(solves.size()), outer.iterations);
   std::vector<double> lhs(rhs.size());
