@@ -26,7 +26,9 @@
 # parilut-pipeline (seed 003 Fig. 11 for the ParILUT step pipeline, host against device,
 # on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T), resident
 # (tb-incomp's 128^3 cavity, 3 steps, host defaults against --backend cuda, alternated;
-# RES_T), resident-ib (tb-ib's fine sphere, 10 steps, the same; RES_T), mg (tb-bench-mg at 128^3 on the device; MG_T),
+# RES_T), resident-ib (tb-ib's fine sphere, 10 steps, the same; RES_T), resident-comp2d
+# (tb-comp2d's cylinder and NACA0012 coarse/medium/fine, host defaults against --backend
+# cuda, alternated twice; needs scripts/device-carry.sh --comp-meshes; COMP_T), mg (tb-bench-mg at 128^3 on the device; MG_T),
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
@@ -222,6 +224,13 @@ for step in "$@"; do
           cp "$out/summary.json" "$results/resident-ib-$setting-$rep-summary.json" 2>/dev/null
         done
       done ;;
+    resident-comp2d)
+      # tb-comp2d's whole run on the layered cylinder and the NACA0012 coarse, medium and
+      # fine (.carry/meshes: scripts/device-carry.sh --comp-meshes): the host defaults on
+      # every core against --backend cuda, alternated twice (bench/comp2d/gpu_comp2d.py).
+      timeout "${COMP_T:-480}" "$py" bench/comp2d/gpu_comp2d.py --bin "$build/bin" --meshes .carry/meshes \
+        --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-comp2d-resident.json" >"$results/resident-comp2d.txt" 2>&1
+      echo "resident-comp2d exit $?" ;;
     mg)
       # The multigrid cycle and CG + mg on the device at 128^3, against CG + BiLU(0) on the host.
       timeout "${MG_T:-300}" "$build/bin/tb-bench-mg" --grid 128 --backend cuda --reps 5 --solve-reps 1 \

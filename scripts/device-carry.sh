@@ -22,10 +22,21 @@
 # (scripts/make-meshes.sh tet; 27 MB) into .carry/meshes for
 #   MC_ARGS="--mesh .carry/meshes/tet_sphere_103k.msh" scripts/device-bench.sh build multicolor
 # The larger ones (106 MB and up) do not fit the device's 64 MiB carry limit.
+#
+# --comp-meshes copies the medium and fine NACA0012 meshes (scripts/make-meshes.sh
+# medium fine; 12 MB) into .carry/meshes for device-bench.sh's resident-comp2d step.
+# The flags combine: scripts/device-carry.sh --mpi --comp-meshes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ "${1:-}" = "--meshes" ]; then
+has_flag() {
+  local f
+  for f in "${flags[@]}"; do [ "$f" = "$1" ] && return 0; done
+  return 1
+}
+flags=("$@")
+
+if has_flag --meshes; then
   rm -rf .carry/meshes && mkdir -p .carry/meshes
   for m in tet_sphere_6k tet_sphere_103k; do
     f=inputs/meshes/generated/$m.msh
@@ -35,7 +46,17 @@ if [ "${1:-}" = "--meshes" ]; then
   du -sh .carry/meshes
 fi
 
-if [ "${1:-}" = "--mpi" ]; then
+if has_flag --comp-meshes; then
+  mkdir -p .carry/meshes
+  for m in naca0012_medium naca0012_fine; do
+    f=inputs/meshes/generated/$m.su2
+    [ -e "$f" ] || { echo "device-carry.sh: $f is missing (scripts/make-meshes.sh medium fine)" >&2; exit 2; }
+    cp "$f" .carry/meshes/
+  done
+  du -sh .carry/meshes
+fi
+
+if has_flag --mpi; then
   rm -rf .carry/mpi && mkdir -p .carry/mpi
   (cd .carry/mpi && apt-get download openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15 \
     libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 \
