@@ -40,7 +40,9 @@ CaseSchema make_schema(const MiniappDescription& app) {
   schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
   schema.add({"run.backend", KeyType::text, "host",
               "where the linear systems are solved: cuda runs every system on the GPU with the miniapp's GPU "
-              "specifications where solver.<system> is not given (refused, exit 2, without a CUDA build or device)",
+              "specifications where solver.<system> is not given, and the step itself where the physics can "
+              "reside there (the fields stay on the device; the scheme line says) (refused, exit 2, without a CUDA "
+              "build or device)",
               one_of({"host", "cuda"})});
   schema.add({"run.checksums", KeyType::boolean, "false",
               "checksum every solve's system in steps.csv (always on with --shadow or --dump-systems)"});
