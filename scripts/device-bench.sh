@@ -25,8 +25,9 @@
 # size 1..32 and CUDA mapping against the device triad), banded, parilut,
 # parilut-pipeline (seed 003 Fig. 11 for the ParILUT step pipeline, host against device,
 # on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T), resident
-# (tb-incomp's 128^3 cavity, 3 steps, host defaults against --backend cuda, alternated;
-# RES_T), resident-ib (tb-ib's fine sphere, 10 steps, the same; RES_T), resident-comp2d
+# (tb-incomp's 64^3 and 128^3 cavity, 3 steps, host defaults against --backend cuda and
+# cuda-mg, alternated; RES_T), resident-ib (tb-ib's default and fine sphere, 10 steps, the
+# same; RES_T), resident-comp2d
 # (tb-comp2d's cylinder and NACA0012 coarse/medium/fine, host defaults against --backend
 # cuda, alternated twice; needs scripts/device-carry.sh --comp-meshes; COMP_T), mg (tb-bench-mg at 128^3 on the device; MG_T),
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
@@ -189,41 +190,20 @@ for step in "$@"; do
         ${plp_system:+--system "$plp_system"} --steps 3 --json "$results/gpu-$stamp-parilut-pipeline.json" \
         >"$results/parilut-pipeline.txt" 2>&1 ;;
     resident)
-      # tb-incomp's 3D cavity at 128^3, 3 steps: the host defaults on every core against
-      # --backend cuda (the resident step, the GPU defaults), alternated twice; each
-      # run's summary.json (time split, transfers) kept.
-      # cuda-mg: the GPU defaults with CG + mg on the device for the pressure.
-      for rep in 1 2; do
-        for setting in host cuda cuda-mg; do
-          out="$build/resident-$setting-$rep"
-          extra=()
-          [ "$setting" = cuda-mg ] && extra=(--set "solver.pressure=cg(rtol=1e-9,maxit=2000,relative_to=b,backend=cuda)+mg")
-          timeout "${RES_T:-240}" "$build/bin/tb-incomp" inputs/incompressible/cavity3d_re1000.toml --steps 3 \
-            --set grid.nx=128 --set grid.ny=128 --set grid.nz=128 --set run.output_every=0 \
-            --set run.progress=false --backend "${setting%-mg}" "${extra[@]}" --out "$out" \
-            >"$results/resident-$setting-$rep.txt" 2>&1
-          echo "$setting rep $rep exit $?" | tee -a "$results/resident.txt"
-          cp "$out/summary.json" "$results/resident-$setting-$rep-summary.json" 2>/dev/null
-        done
-      done ;;
+      # tb-incomp's 3D cavity at 64^3 and 128^3, 3 steps: the host defaults on every core
+      # against --backend cuda (the resident step, the GPU defaults) and cuda-mg (the GPU
+      # defaults with CG + mg on the device for the pressure), alternated twice, with the
+      # step breakdown (bench/time_loops/gpu_resident.py).
+      timeout "${RES_T:-540}" "$py" bench/time_loops/gpu_resident.py --bin "$build/bin" --cases incomp-64,incomp-128 \
+        --backends host,cuda,cuda-mg --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-resident-incomp.json" \
+        >"$results/resident.txt" 2>&1
+      echo "resident exit $?" ;;
     resident-ib)
-      # tb-ib's fine sphere (sphere_re100_fine.toml), 10 steps: the case's solvers on every
-      # core against --backend cuda (the resident step) with the same solvers on the device,
-      # alternated twice.
-      for rep in 1 2; do
-        for setting in host cuda; do
-          out="$build/resident-ib-$setting-$rep"
-          solvers=()
-          [ "$setting" = cuda ] && solvers=(
-            --set "solver.pressure=bicgstab_dia(rtol=1e-7,maxit=5000,relative_to=b,backend=cuda)"
-            --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b,backend=cuda)")
-          timeout "${RES_T:-240}" "$build/bin/tb-ib" inputs/immersed/sphere_re100_fine.toml --steps 10 \
-            --set run.output_every=0 --set run.progress=false --backend "$setting" "${solvers[@]}" --out "$out" \
-            >"$results/resident-ib-$setting-$rep.txt" 2>&1
-          echo "$setting rep $rep exit $?" | tee -a "$results/resident-ib.txt"
-          cp "$out/summary.json" "$results/resident-ib-$setting-$rep-summary.json" 2>/dev/null
-        done
-      done ;;
+      # tb-ib's default and fine sphere, 10 steps: the host defaults on every core against
+      # --backend cuda (the resident step, the GPU defaults), alternated twice.
+      timeout "${RES_T:-540}" "$py" bench/time_loops/gpu_resident.py --bin "$build/bin" --cases ib-default,ib-fine \
+        --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-resident-ib.json" >"$results/resident-ib.txt" 2>&1
+      echo "resident-ib exit $?" ;;
     resident-comp2d)
       # tb-comp2d's whole run on the layered cylinder and the NACA0012 coarse, medium and
       # fine (.carry/meshes: scripts/device-carry.sh --comp-meshes): the host defaults on
