@@ -35,6 +35,19 @@ struct Case {
   }
 };
 
+// A host solver and a resident one (on the host backend, MemoryStorage standing
+// in for the device) on the same case from the free stream, each with its systems.
+struct Twins {
+  PseudoTimeSolver host, flow;
+  MemoryStorage device;
+  systems::SystemSet on_host = make_set(nullptr), on_device = make_set(&device);
+  Twins(Case& c, const PseudoTimeSettings& s) : host(c.disc, c.free_stream(), s), flow(c.disc, c.free_stream(), s) {
+    host.declare_systems(on_host);
+    flow.declare_systems(on_device);
+    flow.reside(Backend::host, on_device);
+  }
+};
+
 // tb-comp2d's default form: matrix-free from a first-order start, Jacobians reused at the cap.
 PseudoTimeSettings matrix_free_settings() {
   PseudoTimeSettings s;
@@ -71,14 +84,9 @@ std::vector<double> doubles(const std::vector<State>& w) { return {w.front().dat
 // `steps` steps of a host solver and a resident one from the free stream.
 void compare_steps(const PseudoTimeSettings& settings, long steps) {
   Case c;
-  PseudoTimeSolver host(c.disc, c.free_stream(), settings), flow(c.disc, c.free_stream(), settings);
-  systems::SystemSet on_host = make_set(nullptr);
-  MemoryStorage device;
-  systems::SystemSet on_device = make_set(&device);
-  host.declare_systems(on_host);
-  flow.declare_systems(on_device);
-  ASSERT_TRUE(flow.can_reside());
-  flow.reside(Backend::host, on_device);
+  Twins t(c, settings);
+  PseudoTimeSolver &host = t.host, &flow = t.flow;
+  systems::SystemSet &on_host = t.on_host, &on_device = t.on_device;
   int reused = 0;
   for (long step = 1; step <= steps; ++step) {
     on_host.begin_step(step);
@@ -153,13 +161,9 @@ TEST(ResidentPseudoTime, CheckpointsAndTheKeptStateContinueBitForBit) {
   EXPECT_SAME_BITS(doubles(kept), doubles(writer.state()));
   EXPECT_EQ(writer.steps(), 10);
 
-  PseudoTimeSolver reader_host(c.disc, c.free_stream(), settings), reader(c.disc, c.free_stream(), settings);
-  systems::SystemSet other_host = make_set(nullptr);
-  MemoryStorage other_device;
-  systems::SystemSet on_other = make_set(&other_device);
-  reader_host.declare_systems(other_host);
-  reader.declare_systems(on_other);
-  reader.reside(Backend::host, on_other);
+  Twins readers(c, settings);
+  PseudoTimeSolver &reader_host = readers.host, &reader = readers.flow;
+  systems::SystemSet &other_host = readers.on_host, &on_other = readers.on_device;
   const std::string bytes = saved.str();
   std::istringstream in_host(bytes), in_resident(bytes);
   reader_host.load(in_host);
