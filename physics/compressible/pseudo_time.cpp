@@ -159,6 +159,7 @@ void PseudoTimeSolver::reside(Backend backend, systems::LinearSystems& systems) 
   for (Vector* v : {&rhs_on_, &dw_on_, &probe_dw_, &probe_r_}) *v = Vector(backend, n);
   a_.values.resize(a_.col_idx.size() * num_vars * num_vars);  // read as a pattern: sized, not filled
   systems.set_pattern(flow_id_, a_);
+  a_.values = std::vector<double>();  // the values live where the systems keep them
   if (settings_.jacobian_reuse > 1) {
     assembled_on_ = Vector(backend, n);
     if (keeps_assembled_state()) {
