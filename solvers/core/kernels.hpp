@@ -25,8 +25,8 @@ void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w);
 // The device steps on raw pointers of the backend named, n entries each,
 // declared once and expanded in ref:: (sequential), omp:: (threads, reductions
 // through ordered_sums) and cuda:: (cuda/kernels.cu). multi_dot and
-// multi_axpy take at most four vectors per call in ref:: and omp::; cuda::
-// has no fused kernel for them yet and runs one dot / axpby per vector.
+// multi_axpy take at most four vectors per call; cuda:: reads w once for them
+// (one pass, one copy of the results), each result as dot's and axpby's bits.
 #define TB_CORE_KERNELS                                                                                    \
   double dot(const double* x, const double* y, std::size_t n);                                             \
   void axpby(double a, const double* x, double b, double* y, std::size_t n);                               \

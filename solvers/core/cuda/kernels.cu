@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 #include "counted_copy.cuh"
@@ -43,6 +44,55 @@ __global__ void __launch_bounds__(threads) sum_partials(const double* partial, i
   if (threadIdx.x == 0) *result = s;
 }
 
+// multi_dot's and multi_axpy's up to four vectors, by value.
+constexpr int max_group = 4;
+struct VectorGroup {
+  const double* v[max_group];
+};
+struct ScalarGroup {
+  double a[max_group];
+};
+
+// K dot products against w in one pass over w: each sum accumulated in
+// dot_partials' order and reduced as it is, so each equals dot(v[k], w) bit
+// for bit. Partial k of block b at partial[k * max_blocks + b].
+template <int K>
+__global__ void __launch_bounds__(threads)
+    multi_dot_partials(VectorGroup v, const double* w, std::size_t n, double* partial) {
+  double s[K] = {};
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    const double wi = w[i];
+    for (int k = 0; k < K; ++k) s[k] += v.v[k][i] * wi;
+  }
+  for (int k = 0; k < K; ++k) {
+    const double t = cuda_reduction::block_sum<threads>(s[k]);
+    if (threadIdx.x == 0) partial[k * max_blocks + blockIdx.x] = t;
+    __syncthreads();  // block_sum's shared slots are reused by the next sum
+  }
+}
+
+// Block k adds partial sums k as sum_partials does.
+__global__ void __launch_bounds__(threads) multi_sum_partials(const double* partial, int count, double* result) {
+  const double* mine = partial + blockIdx.x * max_blocks;
+  double s = 0.0;
+  for (int i = threadIdx.x; i < count; i += threads) s += mine[i];
+  s = cuda_reduction::block_sum<threads>(s);
+  if (threadIdx.x == 0) result[blockIdx.x] = s;
+}
+
+// w += sum_k a_k v_k in one pass: per entry the operations of K axpby calls
+// (b = 1), in their order and in axpby_kernel's expression, so that the device
+// contracts them alike.
+template <int K>
+__global__ void __launch_bounds__(threads)
+    multi_axpy_kernel(ScalarGroup a, VectorGroup v, double b, double* w, std::size_t n) {
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    double t = w[i];
+    for (int k = 0; k < K; ++k) t = a.a[k] * v.v[k][i] + b * t;
+    w[i] = t;
+  }
+}
+
 __global__ void __launch_bounds__(threads) axpby_kernel(double a, const double* x, double b, double* y, std::size_t n) {
   for (std::size_t i = first_index(); i < n; i += grid_stride()) y[i] = a * x[i] + b * y[i];
 }
@@ -73,8 +123,8 @@ __global__ void __launch_bounds__(threads) find_non_finite(const double* x, std:
 // the CUDA context is torn down. The mutex serialises host threads sharing a
 // device, which the single scratch area requires.
 struct Scratch {
-  double* partial = nullptr;  // max_blocks partial sums
-  double* result = nullptr;
+  double* partial = nullptr;  // max_group x max_blocks partial sums
+  double* result = nullptr;   // max_group results
   int* flag = nullptr;
 };
 
@@ -87,10 +137,11 @@ Scratch& scratch_for_current_device() {
   Scratch& s = per_device[device];
   if (!s.partial) {
     void* p = nullptr;
-    cuda_error::throw_if(cudaMalloc(&p, (max_blocks + 2) * sizeof(double)), "cudaMalloc of the reduction scratch");
+    cuda_error::throw_if(cudaMalloc(&p, (max_group * max_blocks + max_group + 1) * sizeof(double)),
+                         "cudaMalloc of the reduction scratch");
     s.partial = static_cast<double*>(p);
-    s.result = s.partial + max_blocks;
-    s.flag = reinterpret_cast<int*>(s.result + 1);
+    s.result = s.partial + max_group * max_blocks;
+    s.flag = reinterpret_cast<int*>(s.result + max_group);
   }
   return s;
 }
@@ -149,14 +200,61 @@ bool all_finite(const double* x, std::size_t n) {
   return found == 0;
 }
 
-// No fused CUDA kernels yet: one dot / axpby per vector (the host kernels read
-// w once per group of four vectors).
+// Up to four vectors a call, w read once: two launches and one copy of the k
+// results for the k dot products (dot's two launches and one copy each before).
 void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n) {
-  for (int i = 0; i < k; ++i) out[i] = dot(v[i], w, n);
+  if (k < 1 || k > max_group) throw Error("internal: multi_dot takes 1 to 4 vectors, not " + std::to_string(k));
+  if (n == 0) {
+    for (int i = 0; i < k; ++i) out[i] = 0.0;
+    return;
+  }
+  VectorGroup g{};
+  for (int i = 0; i < k; ++i) g.v[i] = v[i];
+  std::lock_guard lock(scratch_mutex);
+  Scratch& s = scratch_for_current_device();
+  const int blocks = blocks_for(n);
+  switch (k) {
+    case 1:
+      multi_dot_partials<1><<<blocks, threads>>>(g, w, n, s.partial);
+      break;
+    case 2:
+      multi_dot_partials<2><<<blocks, threads>>>(g, w, n, s.partial);
+      break;
+    case 3:
+      multi_dot_partials<3><<<blocks, threads>>>(g, w, n, s.partial);
+      break;
+    default:
+      multi_dot_partials<4><<<blocks, threads>>>(g, w, n, s.partial);
+      break;
+  }
+  cuda_error::check_launch("multi_dot_partials");
+  multi_sum_partials<<<k, threads>>>(s.partial, blocks, s.result);
+  cuda_error::check_launch("multi_sum_partials");
+  cuda_error::throw_if(cuda_copy::memcpy(out, s.result, std::size_t(k) * sizeof(double), cudaMemcpyDeviceToHost),
+                       "cudaMemcpy of the multi_dot results");
 }
 
 void multi_axpy(const double* alpha, const double* const* v, int k, double* w, std::size_t n) {
-  for (int i = 0; i < k; ++i) axpby(alpha[i], v[i], 1.0, w, n);
+  if (k < 1 || k > max_group) throw Error("internal: multi_axpy takes 1 to 4 vectors, not " + std::to_string(k));
+  if (n == 0) return;
+  VectorGroup g{};
+  ScalarGroup a{};
+  for (int i = 0; i < k; ++i) g.v[i] = v[i], a.a[i] = alpha[i];
+  switch (k) {
+    case 1:
+      multi_axpy_kernel<1><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
+      break;
+    case 2:
+      multi_axpy_kernel<2><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
+      break;
+    case 3:
+      multi_axpy_kernel<3><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
+      break;
+    default:
+      multi_axpy_kernel<4><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
+      break;
+  }
+  cuda_error::check_launch("multi_axpy");
 }
 
 }  // namespace tb::kernels::cuda

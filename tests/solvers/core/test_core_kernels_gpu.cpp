@@ -49,5 +49,27 @@ TYPED_TEST(CoreKernelsGpu, EveryKernelEqualsRef) {
     test::check_core_kernels<TypeParam>(n);
 }
 
+// The fused multi_dot and multi_axpy give the bits of one dot / axpby per vector.
+TYPED_TEST(CoreKernelsGpu, FusedGroupsGiveTheBitsOfOneCallPerVector) {
+  const std::size_t n = 300'007;
+  std::vector<Vector> v;
+  std::vector<const double*> p;
+  for (unsigned i = 0; i < 4; ++i)
+    v.emplace_back(Backend::cuda, std::span<const double>(test::random_vector(n, 40 + i)));
+  for (const Vector& x : v) p.push_back(x.data());
+  const Vector w(Backend::cuda, std::span<const double>(test::random_vector(n, 50)));
+  for (int k = 1; k <= 4; ++k) {
+    double fused[4];
+    TypeParam::multi_dot(p.data(), k, w.data(), fused, n);
+    for (int i = 0; i < k; ++i) EXPECT_EQ(fused[i], TypeParam::dot(p[std::size_t(i)], w.data(), n)) << k << " " << i;
+    const double alpha[4] = {0.5, -1.25, 2.0, 0.125};
+    Vector a(Backend::cuda, std::span<const double>(test::random_vector(n, 60))), b(Backend::cuda, n);
+    b.copy_from(a);
+    TypeParam::multi_axpy(alpha, p.data(), k, a.data(), n);
+    for (int i = 0; i < k; ++i) TypeParam::axpby(alpha[i], p[std::size_t(i)], 1.0, b.data(), n);
+    EXPECT_EQ(a.to_host(), b.to_host()) << k;
+  }
+}
+
 }  // namespace
 }  // namespace tb
