@@ -1,11 +1,9 @@
 #include "async_ilu.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "solvers/core/error.hpp"
 #include "solvers/precond/bilu0.hpp"
-#include "solvers/precond/dense_block.hpp"
 #include "solvers/precond/kernels.hpp"
 
 namespace tb::async_ilu {
@@ -51,6 +49,7 @@ void AsyncIlu::setup(const BsrMatrix& a, Backend backend) {
   if (a.block_rows != a.block_cols) throw Unsupported("async_ilu: the matrix is not square");
   if (backend == Backend::cuda && (opts_.build_sweeps == 0 || opts_.apply_sweeps == 0))
     throw Error("async_ilu: build_sweeps=0 / apply_sweeps=0 (exact) run on the host only; give a sweep count for cuda");
+  set_up_ = false;
   backend_ = backend;
   scalar_rows_per_block_ = a.block_size;
   if (opts_.block) {
@@ -76,11 +75,11 @@ void AsyncIlu::setup(const BsrMatrix& a, Backend backend) {
   lu_ = Vector(backend_, entries);
   lu_next_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? entries : 0);
   dinv_ = Vector(backend_, std::size_t(pattern_.block_rows) * nb);
-  dinv_guess_.assign(dinv_.size(), 0.0);
   dinv_next_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? dinv_.size() : 0);
   bad_row_ = Array<index_t>(backend_, backend_ == Backend::cuda ? 1 : 0);
   y_ = Vector(backend_, std::size_t(pattern_.rows()));
   work_ = Vector(backend_, opts_.schedule == Schedule::synchronous ? y_.size() : 0);
+  set_up_ = true;
   factored_ = false;
   factor(a);
 }
@@ -97,24 +96,9 @@ void AsyncIlu::load_values(const BsrMatrix& a) {
   a_.copy_from_host(pattern_.values);
 }
 
-// x0 = A (seed 001, section 6). U_ii^{-1} of the guess is A_ii^{-1}; where
-// A_ii is singular an identity stands in, Chow-Patel's modified iteration:
-// only a U_ii that stays singular through the sweeps is an error.
-void AsyncIlu::set_initial_guess() {
-  const index_t n = pattern_.block_size;
-  const std::size_t nb = std::size_t(pattern_.block_entries());
-  for (index_t i = 0; i < pattern_.block_rows; ++i) {
-    const double* aii = pattern_.block(symbolic_.diag[std::size_t(i)]);
-    double* block = dinv_guess_.data() + std::size_t(i) * nb;
-    std::copy(aii, aii + nb, block);
-    if (!dense::invert(block, n)) {
-      std::fill(block, block + nb, 0.0);
-      for (index_t c = 0; c < n; ++c) block[c * n + c] = 1.0;
-    }
-  }
-  lu_.copy_from_host(pattern_.values);
-  dinv_.copy_from_host(dinv_guess_);
-}
+// x0 = A (seed 001, section 6), computed where the factors live
+// (kernels::initial_guess) from the values f reads.
+void AsyncIlu::set_initial_guess(const FactorView& f) { kernels::initial_guess(backend_, f, lu_.data(), dinv_.data()); }
 
 void AsyncIlu::run_exact_on_host() {
   FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data()};
@@ -124,14 +108,24 @@ void AsyncIlu::run_exact_on_host() {
                 std::string(opts_.block ? "block row " : "scalar row ") + std::to_string(bad));
 }
 
-index_t AsyncIlu::run_sweeps(int sweeps) {
+index_t AsyncIlu::run_sweeps(const FactorView& f, int sweeps) {
   FactorState s{lu_.data(), dinv_.data(), lu_next_.data(), dinv_next_.data(), bad_row_.data()};
-  return kernels::factor_sweeps(backend_, view_of(backend_ == Backend::cuda), s, sweeps, opts_.schedule, split());
+  return kernels::factor_sweeps(backend_, f, s, sweeps, opts_.schedule, split());
+}
+
+void AsyncIlu::throw_if_singular(index_t bad) const {
+  if (bad < 0) return;
+  const std::string where = opts_.block ? "block row " + std::to_string(bad)
+                                        : "scalar row " + std::to_string(bad) + " (block row " +
+                                              std::to_string(bad / scalar_rows_per_block_) + ")";
+  throw Error("async_ilu: the diagonal block U_ii of " + where +
+              " is singular or not finite after the build sweeps (a zero or singular pivot)");
 }
 
 void AsyncIlu::factor(const BsrMatrix& a) {
   load_values(a);
-  if (!(opts_.reuse && factored_)) set_initial_guess();
+  const FactorView on_backend = view_of(backend_ == Backend::cuda);
+  if (!(opts_.reuse && factored_)) set_initial_guess(on_backend);
   factored_ = false;
   // The diagnostics read host copies: A's values from pattern_, the factors
   // copied back from the backend.
@@ -145,14 +139,7 @@ void AsyncIlu::factor(const BsrMatrix& a) {
   if (opts_.build_sweeps == 0) {
     run_exact_on_host();
   } else {
-    const index_t bad = run_sweeps(opts_.build_sweeps);
-    if (bad >= 0) {
-      const std::string where = opts_.block ? "block row " + std::to_string(bad)
-                                            : "scalar row " + std::to_string(bad) + " (block row " +
-                                                  std::to_string(bad / scalar_rows_per_block_) + ")";
-      throw Error("async_ilu: the diagonal block U_ii of " + where +
-                  " is singular or not finite after the build sweeps (a zero or singular pivot)");
-    }
+    throw_if_singular(run_sweeps(on_backend, opts_.build_sweeps));
   }
   factored_ = true;
   if (opts_.diagnostics) {
@@ -166,6 +153,25 @@ void AsyncIlu::factor(const BsrMatrix& a) {
     precond::kernels::ref::bilu0_factor(pattern_, exact);
     diag_.error_vs_exact = error_against(hv, lu, dinv, exact.values_in_pattern());
   }
+}
+
+bool AsyncIlu::factors_in_place() const {
+  return opts_.block && opts_.build_sweeps > 0 && opts_.apply_sweeps > 0 && !opts_.diagnostics;
+}
+
+void AsyncIlu::factor_in_place(const double* values) {
+  if (!factors_in_place())
+    throw Error(
+        "async_ilu: a refresh from values on the backend takes the block variant (async_bilu) with build_sweeps and "
+        "apply_sweeps above 0 and diagnostics off; refresh from a host matrix (factor) instead");
+  if (!set_up_) throw Error("async_ilu: factor_in_place() before setup()");
+  // A's values read where the caller holds them: the factors never read a_.
+  FactorView f = view_of(backend_ == Backend::cuda);
+  f.a = values;
+  if (!(opts_.reuse && factored_)) set_initial_guess(f);
+  factored_ = false;
+  throw_if_singular(run_sweeps(f, opts_.build_sweeps));
+  factored_ = true;
 }
 
 void AsyncIlu::apply(const double* r, double* z) const {

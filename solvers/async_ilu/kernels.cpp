@@ -30,6 +30,11 @@ index_t group_width(index_t n) {
 
 namespace kernels {
 
+void initial_guess(Backend b, const FactorView& f, double* lu, double* dinv) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::initial_guess(f, lu, dinv));
+  omp::initial_guess(f, lu, dinv);
+}
+
 index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule,
                       const SweepSplit& split) {
   if (b == Backend::cuda) return TB_CUDA_CALL(cuda::factor_sweeps(f, s, sweeps, schedule, split));

@@ -11,8 +11,8 @@
 // Gauss-Seidel in natural order. synchronous: Jacobi sweeps that read src and
 // write dst, the same result for any thread count and on any backend.
 //
-// Every kernel returns the first block row whose U_ii could not be inverted
-// (in any sweep), or -1.
+// Every sweep kernel returns the first block row whose U_ii could not be
+// inverted (in any sweep), or -1.
 #include "row_kernels.hpp"
 #include "solvers/core/backend.hpp"
 
@@ -61,6 +61,9 @@ struct SweepSplit {
 };
 
 #define TB_ASYNC_ILU_KERNELS                                                                                         \
+  /* Seed 001 section 6, x0 = A: lu = A's values (f.a), dinv = A_ii^{-1} per block row, the identity where A_ii */   \
+  /* is singular or not finite (row_kernels.hpp initial_inverse_row) */                                              \
+  void initial_guess(const FactorView& f, double* lu, double* dinv);                                                 \
   /* Eq. 18 / 22, Alg. 4: `sweeps` fixed-point sweeps of the factors */                                              \
   index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, const SweepSplit& split); \
   /* Alg. 2 / 5: z = U^{-1} L^{-1} r by `sweeps` sweeps of each triangular solve, from zero */                       \
@@ -79,6 +82,7 @@ TB_ASYNC_ILU_KERNELS
 
 namespace kernels {
 // Dispatch: the backend the pointers live on (the host runs omp::).
+void initial_guess(Backend b, const FactorView& f, double* lu, double* dinv);
 index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule,
                       const SweepSplit& split);
 void triangular_sweeps(Backend b, const FactorView& f, const ApplyState& s, const double* r, double* z, int sweeps,

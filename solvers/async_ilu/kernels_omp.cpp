@@ -139,6 +139,21 @@ void solve_sync(const FactorView& f, const ApplyState& s, const double* r, doubl
 
 }  // namespace
 
+// Each thread copies the values of its own block rows and inverts their
+// diagonal blocks: one pass over A, every entry computed on one thread.
+void initial_guess(const FactorView& f, double* lu, double* dinv) {
+  const index_t rows = f.block_rows;
+  const std::size_t nb = std::size_t(f.block_size) * std::size_t(f.block_size);
+  with_block_size(f.block_size, [&]<int N>() {
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < rows; ++i) {
+      const std::size_t begin = std::size_t(f.row_ptr[i]) * nb, end = std::size_t(f.row_ptr[i + 1]) * nb;
+      std::copy(f.a + begin, f.a + end, lu + begin);
+      initial_inverse_row<N>(f, i, dinv);
+    }
+  });
+}
+
 index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, const SweepSplit& split) {
   const int chunk = split.chunk;
   return with_block_size(f.block_size, [&]<int N>() {

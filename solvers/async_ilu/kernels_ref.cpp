@@ -64,6 +64,14 @@ void sweeps_of(const FactorView& f, const ApplyState& s, const double* r, double
 
 }  // namespace
 
+void initial_guess(const FactorView& f, double* lu, double* dinv) {
+  const std::size_t nb = std::size_t(f.block_size) * std::size_t(f.block_size);
+  std::copy(f.a, f.a + std::size_t(f.blocks) * nb, lu);
+  with_block_size(f.block_size, [&]<int N>() {
+    for (index_t i = 0; i < f.block_rows; ++i) initial_inverse_row<N>(f, i, dinv);
+  });
+}
+
 index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, const SweepSplit& /*split*/) {
   return with_block_size(f.block_size, [&]<int N>() { return factor<N>(f, s, sweeps, schedule); });
 }

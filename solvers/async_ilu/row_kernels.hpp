@@ -37,6 +37,22 @@ struct FactorView {
 template <int N>
 inline constexpr int local_entries = N > 0 ? N* N : 64 * 64;
 
+// The initial guess's U_ii^{-1} of block row i (seed 001, section 6: x0 = A,
+// so U_ii^{-1} = A_ii^{-1}), inverted exactly. Where A_ii is singular or not
+// finite the identity stands in, Chow-Patel's modified iteration: only a U_ii
+// that stays singular through the sweeps is an error (factor_row).
+template <int N>
+TB_HOST_DEVICE inline void initial_inverse_row(const FactorView& f, index_t i, double* dinv) {
+  const index_t n = dense::dim<N>(f.block_size);
+  const index_t nb = n * n;
+  const double* aii = f.a + f.diag[i] * nb;
+  double* block = dinv + i * nb;
+  for (index_t e = 0; e < nb; ++e) block[e] = aii[e];
+  if (dense::invert<N>(block, n)) return;
+  for (index_t e = 0; e < nb; ++e) block[e] = 0.0;
+  for (index_t c = 0; c < n; ++c) block[c * n + c] = 1.0;
+}
+
 // One block row of the fixed-point map of Eq. 18 (block) / Eq. 10 (b = 1),
 // Alg. 4's work item: every block (i, j) of row i in ascending j is set to
 //   L_ij = (A_ij - sum_k L_ik U_kj) U_jj^{-1}   (i > j)

@@ -59,6 +59,18 @@ __global__ void factor_kernel(FactorView f, const double* src, const double* src
   if (!factor_row<N>(f, i, src, src_dinv, dst, dst_dinv)) atomicMin(bad, i);
 }
 
+// A thread per block row: the initial guess's U_ii^{-1}, inverted in dinv
+// where it lies (N = 0: the runtime size, for blocks above 8).
+template <int N>
+__global__ void initial_inverse_kernel(FactorView f, double* dinv) {
+  const index_t i = index_t(blockIdx.x) * threads + index_t(threadIdx.x);
+  if (i < f.block_rows) initial_inverse_row<N>(f, i, dinv);
+}
+
+// The factor kernels' report of a singular U_ii, reset on the device: no
+// copy from the host before a factorization.
+__global__ void reset_bad_row(index_t* bad, index_t none) { *bad = none; }
+
 template <int N>
 __global__ void lower_kernel(FactorView f, const double* lu, const double* rhs, const double* src, double* dst) {
   const index_t i = index_t(blockIdx.x) * threads + index_t(threadIdx.x);
@@ -197,7 +209,8 @@ index_t factor(const FactorView& f, FactorState s, int sweeps, Schedule schedule
   const std::size_t nb = std::size_t(f.block_size) * std::size_t(f.block_size);
   index_t* bad = s.bad_row;
   const index_t none = f.block_rows;
-  check(cuda_copy::memcpy(bad, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy (async_ilu bad row)");
+  reset_bad_row<<<1, 1>>>(bad, none);
+  cuda_error::check_launch("async_ilu reset_bad_row");
   const bool sync = schedule == Schedule::synchronous;
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     if (sync) {
@@ -250,6 +263,20 @@ void solve(const FactorView& f, const ApplyState& s, const double* r, double* z,
 }
 
 }  // namespace
+
+// lu = A by a copy on the device, then a thread per block row for dinv.
+// Blocks above 8 take the runtime-size inversion, the same operations: a
+// thread's registers hold neither, and one kernel serves sizes 9..32.
+void initial_guess(const FactorView& f, double* lu, double* dinv) {
+  const std::size_t nb = std::size_t(f.block_size) * std::size_t(f.block_size);
+  check(cuda_copy::memcpy(lu, f.a, std::size_t(f.blocks) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
+        "cudaMemcpy (async_ilu initial guess)");
+  with_cuda_block_size(f.block_size, [&]<int N>() {
+    constexpr int size = N <= 8 ? N : 0;
+    initial_inverse_kernel<size><<<grid_for(f.block_rows), threads>>>(f, dinv);
+    cuda_error::check_launch("async_ilu initial_inverse_kernel");
+  });
+}
 
 index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule, const SweepSplit& split) {
   const GpuRows rows = resolve_gpu_rows(split.gpu_rows, f.block_size);

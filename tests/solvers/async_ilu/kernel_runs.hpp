@@ -69,8 +69,20 @@ struct Factors {
   index_t bad_row = -1;
 };
 
-// K::backend and K::factor_sweeps / K::triangular_sweeps with the kernels'
-// signatures (TB_ASYNC_ILU_KERNELS).
+// K::backend and K::initial_guess / K::factor_sweeps / K::triangular_sweeps
+// with the kernels' signatures (TB_ASYNC_ILU_KERNELS).
+template <class K>
+Factors run_initial_guess(const AsyncIluInputs& in) {
+  const BackendView v(K::backend, in);
+  const std::size_t nb = std::size_t(in.a.block_entries());
+  Vector lu(K::backend, in.a.values.size()), dinv(K::backend, std::size_t(in.a.block_rows) * nb);
+  K::initial_guess(v.view(), lu.data(), dinv.data());
+  Factors out;
+  out.lu = lu.to_host();
+  out.dinv = dinv.to_host();
+  return out;
+}
+
 template <class K>
 Factors run_factor(const AsyncIluInputs& in, int sweeps, async_ilu::Schedule schedule,
                    const async_ilu::SweepSplit& split) {
@@ -102,6 +114,9 @@ std::vector<double> run_solve(const AsyncIluInputs& in, const Factors& f, int sw
 // The sequential twin on the host.
 struct RefKernels {
   static constexpr Backend backend = Backend::host;
+  static void initial_guess(const async_ilu::FactorView& f, double* lu, double* dinv) {
+    async_ilu::kernels::ref::initial_guess(f, lu, dinv);
+  }
   static index_t factor_sweeps(const async_ilu::FactorView& f, async_ilu::FactorState s, int sweeps,
                                async_ilu::Schedule schedule, const async_ilu::SweepSplit& split) {
     return async_ilu::kernels::ref::factor_sweeps(f, s, sweeps, schedule, split);

@@ -2,7 +2,9 @@
 // solvers/precond: exact equality with one thread (seed 001, section 6),
 // convergence to the exact factors with sweeps (Fig. 5), exact block-triangular
 // solves after n/b Jacobi sweeps (Thm. 3), bitwise reproducibility of the
-// synchronous schedule, and singular pivots reported by block row.
+// synchronous schedule, singular pivots reported by block row, and the
+// refresh from values on the backend (factor_in_place) against the refresh
+// from a host matrix, bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "solvers/async_ilu/async_ilu.hpp"
 #include "solvers/async_ilu/factor_pattern.hpp"
 #include "solvers/async_ilu/kernels.hpp"
@@ -300,6 +303,93 @@ TEST(Reuse, PreviousFactorsAreTheInitialGuess) {
   EXPECT_LT(after_two, cold);
   ilu.factor(a);
   EXPECT_LT(max_difference(ilu, exact), 1e-13);
+}
+
+std::vector<double> applied(const AsyncIlu& ilu, const std::vector<double>& r) {
+  std::vector<double> z(r.size());
+  ilu.apply(r.data(), z.data());
+  return z;
+}
+
+// The refresh from values on the backend (factor_in_place, as a system
+// assembled there is refreshed) and the refresh from a host matrix of the
+// same values (factor): the same factors and the same application, bit for
+// bit, twice in a row (the second from the first's factors with reuse), for
+// the asynchronous schedule on one thread and the synchronous one on two.
+TEST(InPlace, RefreshFromValuesOnTheBackendGivesTheHostRefreshsBits) {
+  for (index_t b : {1, 4, 9}) {
+    const BsrMatrix first = small_system(b, 3), second = small_system(b, 8), third = small_system(b, 9);
+    const std::vector<double> r = random_vector(std::size_t(first.rows()), 6);
+    for (Schedule s : {Schedule::asynchronous, Schedule::synchronous})
+      for (bool reuse : {false, true}) {
+        const test::ThreadCount threads(s == Schedule::synchronous ? 2 : 1);
+        Options o = opts(true, 2, 3, s);
+        o.reuse = reuse;
+        AsyncIlu by_host(o), in_place(o);
+        ASSERT_TRUE(in_place.factors_in_place());
+        by_host.setup(first, Backend::host);
+        in_place.setup(first, Backend::host);
+        for (const BsrMatrix* m : {&second, &third}) {
+          by_host.factor(*m);
+          in_place.factor_in_place(m->values.data());
+          SCOPED_TRACE("b = " + std::to_string(b) + (s == Schedule::synchronous ? ", sync" : ", async") +
+                       (reuse ? ", reuse" : ""));
+          EXPECT_SAME_BITS(in_place.lu_values(), by_host.lu_values());
+          EXPECT_SAME_BITS(in_place.dinv_values(), by_host.dinv_values());
+          EXPECT_SAME_BITS(applied(in_place, r), applied(by_host, r));
+        }
+        // And the refresh read the values it was given: sweeps on one
+        // thread from A are BILU(0) of the last matrix.
+        if (s == Schedule::asynchronous && !reuse) {
+          Bilu0Factors exact = bilu0_symbolic(third);
+          precond::kernels::ref::bilu0_factor(third, exact);
+          EXPECT_EQ(max_difference(in_place, exact), 0.0) << "b = " << b;
+        }
+      }
+  }
+}
+
+TEST(InPlace, SingularPivotIsReportedByBlockRow) {
+  BsrMatrix regular = singular_schur(3);
+  for (index_t c = 0; c < 3; ++c) regular.block(3)[c * 3 + c] = 2.0;  // A_11 = 2 I: U_11 = I
+  const BsrMatrix singular = singular_schur(3);
+  BsrMatrix zero_diagonal = small_system(2);
+  const std::vector<index_t> diag = zero_diagonal.diagonal_positions();
+  std::fill(zero_diagonal.block(diag[0]), zero_diagonal.block(diag[0]) + 4, 0.0);
+  for (Schedule s : {Schedule::asynchronous, Schedule::synchronous}) {
+    AsyncIlu ilu(opts(true, 2, 1, s));
+    ilu.setup(regular, Backend::host);
+    try {
+      ilu.factor_in_place(singular.values.data());
+      ADD_FAILURE() << "no error for a singular pivot";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("block row 1 is singular"), std::string::npos) << e.what();
+    }
+    ilu.factor_in_place(regular.values.data());  // and it recovers
+    EXPECT_EQ(ilu.dinv_values()[9], 1.0);        // U_11^{-1} = I
+    AsyncIlu other(opts(true, 2, 1, s));
+    other.setup(small_system(2), Backend::host);
+    try {
+      other.factor_in_place(zero_diagonal.values.data());
+      ADD_FAILURE() << "no error for a zero diagonal block";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("block row 0 is singular"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(InPlace, TheHostPathsSayTheyCannot) {
+  const BsrMatrix a = small_system(2);
+  Options diagnostics = opts(true, 1, 1);
+  diagnostics.diagnostics = true;
+  for (const Options& o : {opts(false, 1, 1), opts(true, 0, 1), opts(true, 1, 0), diagnostics}) {
+    AsyncIlu ilu(o);
+    ilu.setup(a, Backend::host);
+    EXPECT_FALSE(ilu.factors_in_place());
+    EXPECT_THROW(ilu.factor_in_place(a.values.data()), Error);
+  }
+  AsyncIlu unset(opts(true, 1, 1));
+  EXPECT_THROW(unset.factor_in_place(a.values.data()), Error);
 }
 
 }  // namespace

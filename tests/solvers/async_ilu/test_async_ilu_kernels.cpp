@@ -5,14 +5,17 @@
 // one is bitwise on one thread (Gauss-Seidel in natural order); on two threads
 // its reads race by design (Alg. 4, no synchronisation), so only its fixed
 // point is fixed: after 60 sweeps within 1e-10 of ref's one exact sweep. The
-// CUDA kernels are in test_async_ilu_kernels_gpu.cpp.
+// initial guess (x0 = A) is bitwise on two threads and is checked against
+// what it means. The CUDA kernels are in test_async_ilu_kernels_gpu.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "kernel_runs.hpp"
+#include "solvers/precond/dense_block.hpp"
 #include "thread_count.hpp"
 
 namespace tb::async_ilu {
@@ -20,6 +23,7 @@ namespace {
 
 struct OmpKernels {
   static constexpr Backend backend = Backend::host;
+  static void initial_guess(const FactorView& f, double* lu, double* dinv) { kernels::omp::initial_guess(f, lu, dinv); }
   static index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule,
                                const SweepSplit& split) {
     return kernels::omp::factor_sweeps(f, s, sweeps, schedule, split);
@@ -78,6 +82,43 @@ TYPED_TEST(AsyncIluKernels, AsynchronousSweepsOnThreadsReachRefsFixedPoint) {
   EXPECT_LT(max_rel_diff(got.dinv, exact.dinv), 1e-10);
   const std::vector<double> z_exact = test::run_solve<test::RefKernels>(in, exact, 1, Schedule::asynchronous, {1});
   EXPECT_LT(max_rel_diff(test::run_solve<TypeParam>(in, exact, 60, Schedule::asynchronous, {2}), z_exact), 1e-10);
+}
+
+// Seed 001's initial guess, x0 = A, with block row 7's A_ii zero and block
+// row 11's not finite: lu is A's values, dinv A_ii^{-1} by dense::invert
+// where A_ii is regular and the identity in rows 7 and 11; OpenMP on two
+// threads gives ref's bits.
+TYPED_TEST(AsyncIluKernels, InitialGuessIsAWithItsDiagonalInvertedAsRefDoesIt) {
+  const test::ThreadCount two(2);
+  for (index_t b : {1, 3, 5, 9}) {
+    test::AsyncIluInputs in = test::async_ilu_inputs(6, 5, 4, b, unsigned(30 + b));
+    const std::size_t nb = std::size_t(b) * std::size_t(b);
+    auto diagonal_block = [&](index_t i) { return in.a.values.data() + std::size_t(in.pattern.diag[i]) * nb; };
+    std::fill(diagonal_block(7), diagonal_block(7) + nb, 0.0);
+    diagonal_block(11)[nb - 1] = std::nan("");
+    const test::Factors want = test::run_initial_guess<test::RefKernels>(in);
+    const test::Factors got = test::run_initial_guess<TypeParam>(in);
+    EXPECT_SAME_BITS(got.lu, want.lu);
+    EXPECT_SAME_BITS(got.dinv, want.dinv);
+    EXPECT_SAME_BITS(want.lu, in.a.values);
+    std::vector<double> identity(nb, 0.0);
+    for (index_t c = 0; c < b; ++c) identity[std::size_t(c * b + c)] = 1.0;
+    for (index_t i = 0; i < in.a.block_rows; ++i) {
+      const std::vector<double> inverse(want.dinv.begin() + std::ptrdiff_t(std::size_t(i) * nb),
+                                        want.dinv.begin() + std::ptrdiff_t(std::size_t(i + 1) * nb));
+      if (i == 7 || i == 11) {
+        EXPECT_EQ(inverse, identity) << "b = " << b << ", block row " << i;
+        continue;
+      }
+      std::vector<double> expected(diagonal_block(i), diagonal_block(i) + nb);
+      ASSERT_TRUE(dense::invert(expected.data(), b)) << "b = " << b << ", block row " << i;
+      EXPECT_SAME_BITS(inverse, expected);
+      // And it is the inverse: A_ii A_ii^{-1} = I.
+      std::vector<double> product(nb);
+      dense::multiply(diagonal_block(i), inverse.data(), product.data(), b);
+      for (std::size_t e = 0; e < nb; ++e) EXPECT_NEAR(product[e], identity[e], 1e-12) << "b = " << b << ", row " << i;
+    }
+  }
 }
 
 }  // namespace

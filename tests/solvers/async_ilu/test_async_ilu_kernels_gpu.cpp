@@ -3,8 +3,9 @@
 // their sequential twin kernels::ref, on the inputs of
 // test_async_ilu_kernels.cpp. The synchronous schedule is bitwise
 // (cuda/kernels.cu is compiled without FMA contraction); the asynchronous one
-// races by design, so after 60 sweeps within 1e-10 of ref's exact sweep. Skips
-// with the reason when no device is visible.
+// races by design, so after 60 sweeps within 1e-10 of ref's exact sweep. The
+// initial guess bitwise for block sizes 1..32. Skips with the reason when no
+// device is visible.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,6 +22,9 @@ namespace {
 
 struct CudaKernels {
   static constexpr Backend backend = Backend::cuda;
+  static void initial_guess(const FactorView& f, double* lu, double* dinv) {
+    TB_CUDA_CALL(kernels::cuda::initial_guess(f, lu, dinv));
+  }
   static index_t factor_sweeps(const FactorView& f, FactorState s, int sweeps, Schedule schedule,
                                const SweepSplit& split) {
     return TB_CUDA_CALL(kernels::cuda::factor_sweeps(f, s, sweeps, schedule, split));
@@ -54,6 +58,23 @@ TYPED_TEST(AsyncIluKernelsGpu, SynchronousSweepsEqualRefBitwise) {
     EXPECT_EQ(test::run_solve<TypeParam>(in, want, 3, Schedule::synchronous, {1}),
               test::run_solve<test::RefKernels>(in, want, 3, Schedule::synchronous, {1}))
         << "b = " << b;
+  }
+}
+
+// The initial guess (x0 = A; A_ii^{-1}, the identity where A_ii is singular):
+// a thread per block row, compile-time blocks up to 8 and the runtime size
+// above, both ref's bits.
+TYPED_TEST(AsyncIluKernelsGpu, InitialGuessEqualsRefBitwise) {
+  for (index_t b : {1, 3, 4, 8, 9, 12, 32}) {
+    test::AsyncIluInputs in = test::async_ilu_inputs(5, 4, 3, b, unsigned(60 + b));
+    const std::size_t nb = std::size_t(b) * std::size_t(b);
+    double* a5 = in.a.values.data() + std::size_t(in.pattern.diag[5]) * nb;
+    std::fill(a5, a5 + nb, 0.0);
+    const test::Factors want = test::run_initial_guess<test::RefKernels>(in);
+    const test::Factors got = test::run_initial_guess<TypeParam>(in);
+    EXPECT_EQ(got.lu, want.lu) << "b = " << b;
+    EXPECT_EQ(got.dinv, want.dinv) << "b = " << b;
+    EXPECT_EQ(want.dinv[5 * nb], 1.0) << "b = " << b;  // the identity stands in for the singular A_55
   }
 }
 

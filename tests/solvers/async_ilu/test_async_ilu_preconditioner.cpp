@@ -1,18 +1,21 @@
 // The registered preconditioners inside FGMRES, the refusal of a non-flexible
-// method for the asynchronous schedule, and the diagnostics on a system whose
-// ILU(0) is known by hand.
+// method for the asynchronous schedule, the diagnostics on a system whose
+// ILU(0) is known by hand, and the refresh from a view of values on the
+// backend (update_in_place).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "../../common/systems.hpp"
 #include "solvers/async_ilu/async_ilu.hpp"
 #include "solvers/async_ilu/preconditioner.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/matrix/generate.hpp"
+#include "thread_count.hpp"
 
 namespace tb {
 namespace {
@@ -117,6 +120,65 @@ TEST(Diagnostics, OneSweepIsApproximateAndRecordedThroughThePreconditioner) {
   auto plain = make_solver("fgmres+async_bilu");
   plain->setup(a);
   EXPECT_EQ(async_ilu_diagnostics(plain->preconditioner()), nullptr);
+}
+
+// The refresh from a view of the values (update_in_place, what the systems
+// library calls where the values live on the solver's backend) applies as the
+// refresh from the host matrix does, bit for bit, inside the solver
+// too; a view of another shape, or one before set-up, is refused by name.
+TEST(InPlace, ARefreshFromAViewAppliesAsTheHostRefresh) {
+  const BsrMatrix first = system(4);
+  Stencil7Params p;
+  p.nx = 8, p.ny = 6, p.nz = 5, p.block_size = 4, p.seed = 11;
+  const BsrMatrix second = generate_stencil7(p);
+  async_ilu::Options o;
+  o.schedule = async_ilu::Schedule::synchronous;
+  auto by_host = make_async_ilu(o), in_place = make_async_ilu(o);
+  ASSERT_TRUE(in_place->updates_in_place());
+  by_host->setup(first, Backend::host);
+  in_place->setup(first, Backend::host);
+  by_host->update(second);
+  in_place->update_in_place(view(second));
+  std::vector<double> ones(std::size_t(second.rows()), 1.0);
+  const Vector r(Backend::host, std::span<const double>(ones));
+  Vector z_host(Backend::host, ones.size()), z_in_place(Backend::host, ones.size());
+  by_host->apply(r, z_host);
+  in_place->apply(r, z_in_place);
+  EXPECT_SAME_BITS(z_in_place.to_host(), z_host.to_host());
+
+  // The solver on one thread (the asynchronous sweeps in natural
+  // order): refreshed in place, the iterations of a set-up on the new values.
+  const test::ThreadCount one(1);
+  const std::string spec = "fgmres(restart=30,rtol=1e-8,maxit=200)+async_bilu(build_sweeps=1,apply_sweeps=3)";
+  auto solver = make_solver(spec), reference = make_solver(spec);
+  ASSERT_TRUE(solver->updates_in_place());
+  solver->setup(first);
+  reference->setup(second);
+  solver->update(view(second));
+  std::vector<double> x(ones.size(), 0.0), x_ref(ones.size(), 0.0);
+  const SolveStats st = solver->solve(ones, x), st_ref = reference->solve(ones, x_ref);
+  ASSERT_TRUE(st.converged()) << st.line();
+  EXPECT_LT(residual_norm(second, x, ones), 1e-7 * std::sqrt(double(ones.size())));
+  EXPECT_EQ(st.residual_history, st_ref.residual_history);
+  EXPECT_SAME_BITS(x, x_ref);
+
+  BsrMatrix smaller = system(4);
+  smaller.block_rows -= 1;  // the view's shape only: it is refused before anything is read
+  try {
+    in_place->update_in_place(view(smaller));
+    ADD_FAILURE() << "a view of another shape was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("239 x 240 blocks of 4 x 4, set up for 240 x 240"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(make_async_ilu(o)->update_in_place(view(second)), Error);
+}
+
+TEST(InPlace, OnlyTheBlockVariantWithSweepsAndNoDiagnosticsUpdatesInPlace) {
+  for (const std::string pre : {"async_ilu(build_sweeps=1,apply_sweeps=3)", "async_bilu(build_sweeps=0,apply_sweeps=3)",
+                                "async_bilu(build_sweeps=1,apply_sweeps=0)", "async_bilu(diagnostics=true)"})
+    EXPECT_FALSE(make_solver("fgmres+" + pre)->updates_in_place()) << pre;
+  EXPECT_TRUE(make_solver("fgmres+async_bilu(schedule=sync,reuse=true)")->updates_in_place());
 }
 
 }  // namespace
