@@ -45,6 +45,10 @@ class CompressibleSimulation final : public harness::Simulation {
   std::string scheme() const override { return scheme_; }
 
   const PseudoTimeSolver& solver() const { return *solver_; }
+  // The backend the pseudo-time solver resides on from the next step
+  // (PseudoTimeSolver::reside; run.backend = cuda: the device, where it can).
+  // Tests take the host backend with systems whose device storage is host memory.
+  void reside_on(Backend b);
   // The energy residual fell by converge.rel_tol and the forces settled. A state
   // whose residual is exactly zero in every equation solves the discrete
   // equations: no update moves it, so its forces cannot change either.
@@ -76,10 +80,11 @@ class CompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;
   double reference_length_ = 1.0;
-  double force_tol_ = 0.0;      // converge.force_tol
-  ForceHistory forces_;         // Cl and Cd after each step
-  ForceHistory kept_forces_;    // keep_state()'s
-  bool on_device_ = false;      // run.backend = cuda and the solver resides there
+  double force_tol_ = 0.0;    // converge.force_tol
+  ForceHistory forces_;       // Cl and Cd after each step
+  ForceHistory kept_forces_;  // keep_state()'s
+  bool resides_ = false;      // reside_on(): the solver resides on reside_on_ from the first step
+  Backend reside_on_ = Backend::cuda;
   harness::PvdSeries outputs_;  // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };
