@@ -29,7 +29,8 @@
 # cuda-mg, alternated; RES_T), resident-ib (tb-ib's default and fine sphere, 10 steps, the
 # same; RES_T), resident-comp2d
 # (tb-comp2d's cylinder and NACA0012 coarse/medium/fine, host defaults against --backend
-# cuda, alternated twice; needs scripts/device-carry.sh --comp-meshes; COMP_T), mg (tb-bench-mg at 128^3 on the device; MG_T),
+# cuda, alternated twice; needs scripts/device-carry.sh --comp-meshes; COMP_T), face-sums
+# (tb-bench-face-sums: the residual's face-to-cell gather against atomics and colours), mg (tb-bench-mg at 128^3 on the device; MG_T),
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
@@ -211,6 +212,17 @@ for step in "$@"; do
       timeout "${COMP_T:-480}" "$py" bench/comp2d/gpu_comp2d.py --bin "$build/bin" --meshes .carry/meshes \
         --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-comp2d-resident.json" >"$results/resident-comp2d.txt" 2>&1
       echo "resident-comp2d exit $?" ;;
+    face-sums)
+      # The compressible residual's face-to-cell sums on the device: the per-cell gather
+      # against atomics and a face colouring (tb-bench-face-sums), on the shipped coarse
+      # meshes and the medium and fine NACA0012 (.carry/meshes: device-carry.sh --comp-meshes).
+      fs_meshes=()
+      for m in inputs/meshes/naca0012_coarse.su2 inputs/meshes/cylinder_coarse.msh .carry/meshes/naca0012_medium.su2 \
+        .carry/meshes/naca0012_fine.su2; do
+        [ -e "$m" ] && fs_meshes+=(--mesh "$m")
+      done
+      timeout 120 "$build/bin/tb-bench-face-sums" --backend cuda "${fs_meshes[@]}" \
+        --json "$results/gpu-$stamp-face-sums.json" >"$results/face-sums.txt" 2>&1 ;;
     mg)
       # The multigrid cycle and CG + mg on the device at 128^3, against CG + BiLU(0) on the host.
       timeout "${MG_T:-300}" "$build/bin/tb-bench-mg" --grid 128 --backend cuda --reps 5 --solve-reps 1 \
