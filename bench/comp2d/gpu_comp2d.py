@@ -49,7 +49,10 @@ def cases(meshes, quick):
 
 def one_run(exe, name, toml, sets, backend, work):
     sets = sets + ["run.output_every=0", "run.progress=false", "run.backend=" + backend]
-    r = bench_comp2d.run(exe, f"{name}-{backend}", toml, sets, work)
+    try:
+        r = bench_comp2d.run(exe, f"{name}-{backend}", toml, sets, work)
+    except (OSError, KeyError, ValueError) as e:  # no summary.json: the run was refused or crashed
+        return {"exit_status": None, "converged": False, "error": f"{type(e).__name__}: {e}"}
     summary = json.load(open(os.path.join(work, f"{name}-{backend}", "summary.json")))
     moved = summary["transfers"]
     r["time_split"] = summary["time_split"]
@@ -83,20 +86,25 @@ def main():
                 for b in backends:
                     r = one_run(exe, name, toml, sets, b, work)
                     runs[b].append(r)
+                    if "error" in r:
+                        print(f"{name} {b} rep {rep + 1}: no result ({r['error']})", flush=True)
+                        continue
                     print(f"{name} {b} rep {rep + 1}: exit {r['exit_status']}, {r['pseudo_steps']} steps, "
                           f"{r['wall_seconds']:.2f} s, Cd {r['cd']:.8f}, {r['bytes_per_step']:.0f} B/step", flush=True)
-            entry = {"cells": runs[backends[0]][0]["cells"], "runs": runs,
-                     "median_wall_seconds": {b: statistics.median(x["wall_seconds"] for x in runs[b])
-                                             for b in backends}}
-            if "host" in runs and "cuda" in runs:
-                h, g = runs["host"][0], runs["cuda"][0]
+            ok = {b: [x for x in rs if "error" not in x] for b, rs in runs.items()}
+            entry = {"cells": next((x["cells"] for rs in ok.values() for x in rs), None), "runs": runs,
+                     "median_wall_seconds": {b: statistics.median(x["wall_seconds"] for x in rs)
+                                             for b, rs in ok.items() if rs}}
+            if ok.get("host") and ok.get("cuda"):
+                h, g = ok["host"][0], ok["cuda"][0]
                 entry["speedup"] = entry["median_wall_seconds"]["host"] / entry["median_wall_seconds"]["cuda"]
                 entry["cd_relative_difference"] = abs(g["cd"] - h["cd"]) / abs(h["cd"])
                 entry["cl_difference"] = abs(g["cl"] - h["cl"])
                 entry["pseudo_steps"] = {"host": h["pseudo_steps"], "cuda": g["pseudo_steps"]}
-                entry["cuda_bytes_per_step"] = max(x["bytes_per_step"] for x in runs["cuda"])
+                entry["cuda_bytes_per_step"] = max(x["bytes_per_step"] for x in ok["cuda"])
             results[name] = entry
-    machine = results[todo[0][0]]["runs"][backends[-1]][0]["machine"]
+    machine = next((x["machine"] for e in results.values() for rs in e["runs"].values() for x in rs
+                    if "machine" in x), {})
     out = {
         "about": {
             "what": "tb-comp2d's whole run, host defaults on every core against --backend cuda (the resident "
@@ -113,7 +121,7 @@ def main():
     with open(a.json, "w") as f:
         json.dump(out, f, indent=1)
     failed = [f"{name} {b}" for name, e in results.items() for b, rs in e["runs"].items()
-              for r in rs if r["exit_status"] != 0 or not r["converged"]]
+              for r in rs if r.get("exit_status") != 0 or not r["converged"]]
     if failed:
         sys.exit("gpu_comp2d: runs that failed or did not converge: " + ", ".join(failed))
 
