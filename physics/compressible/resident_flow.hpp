@@ -3,11 +3,14 @@
 // residual, the local time step's sums and the pseudo-time update kept there,
 // each step of kernels.hpp run where the data lives; what comes back per call
 // is a handful of scalars (squared residual sums, the relaxation's largest
-// change, whether a trial state is admissible). States cross only through
-// upload / download (start, output). What it covers: the residual of order 1
-// or 2, inviscid or viscous (cell primitives, least-squares gradients, the
-// limiter, inviscid and viscous face fluxes), the first-order Jacobian's values
-// (thin-layer viscous blocks included), Eq. 2-4 of the pseudo-time step.
+// change, whether a trial state is admissible, the wall forces' sums). States
+// cross only through upload / download (start, output). What it covers: the
+// residual of order 1 or 2, inviscid or viscous (cell primitives, least-squares
+// gradients, the limiter, inviscid and viscous face fluxes) of its state or of
+// any other on the backend, the first-order Jacobian's values (thin-layer
+// viscous blocks included), Eq. 2-4 of the pseudo-time step, the wall forces.
+// PseudoTimeSolver::reside steps on it; MatrixFreeSystem's resident product
+// evaluates its perturbed residuals with it.
 #include <utility>
 #include <vector>
 
