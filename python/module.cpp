@@ -62,6 +62,9 @@ py::dict stats_dict(const tb::SolveStats& st) {
   d["residual_history"] = st.residual_history;
   d["setup_seconds"] = st.setup_seconds;
   d["solve_seconds"] = st.solve_seconds;
+  d["device_launches"] = st.device_launches;
+  d["preconditioner_applications"] = st.preconditioner_applications;
+  d["preconditioner_launches"] = st.preconditioner_launches;
   d["detail"] = st.detail;
   return d;
 }

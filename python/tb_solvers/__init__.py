@@ -41,7 +41,8 @@ def solve(a, b, spec="gmres(restart=30)+bilu0", x0=None, block_size=None):
     block_size: the BSR block size the solver works on; default: A's own for a
     bsr_matrix, else 1. Returns (x, stats) with stats a dict (reason,
     converged, iterations, initial_residual, final_residual,
-    residual_history, setup_seconds, solve_seconds, detail, solver)."""
+    residual_history, setup_seconds, solve_seconds, device_launches,
+    preconditioner_applications, preconditioner_launches, detail, solver)."""
     if block_size is None:
         block_size = a.blocksize[0] if sp.isspmatrix_bsr(a) else 1
     csr = _csr(a)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "solvers/core/device_launches.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/kernels.hpp"
 #include "solvers/core/timer.hpp"
@@ -125,6 +126,35 @@ SolveStats LinearSolver::solve(std::span<const double> b, std::span<double> x) {
   return st;
 }
 
+namespace {
+
+// The solver's preconditioner as the method sees it during one solve: each
+// application forwarded and counted with the device launches it issued
+// (SolveStats). Built on the stack per solve; set-up goes to the solver's own.
+class CountedApplications final : public Preconditioner {
+ public:
+  explicit CountedApplications(const Preconditioner& m) : m_(m) {}
+  void setup(const BsrMatrix&, Backend) override { refuse(); }
+  void update(const BsrMatrix&) override { refuse(); }
+  void apply(const Vector& r, Vector& z) const override {
+    const long before = device_launches();
+    m_.apply(r, z);
+    launches_ += device_launches() - before;
+    ++applications_;
+  }
+  bool supports(Backend b) const override { return m_.supports(b); }
+  bool is_variable() const override { return m_.is_variable(); }
+  long applications() const { return applications_; }
+  long launches() const { return launches_; }
+
+ private:
+  [[noreturn]] static void refuse() { throw Error("internal: a preconditioner is set up through its LinearSolver"); }
+  const Preconditioner& m_;
+  mutable long applications_ = 0, launches_ = 0;
+};
+
+}  // namespace
+
 SolveStats LinearSolver::solve(const Vector& b, Vector& x) {
   if (complete_) {
     // The complete solver moves its own vectors; the host round trip keeps one entry point.
@@ -140,7 +170,12 @@ SolveStats LinearSolver::solve(const Vector& b, Vector& x) {
     st.reason = StopReason::non_finite;
     st.detail = "right-hand side or initial guess holds NaN or Inf";
   } else {
-    st = method_->solve(*op_, *precond_, b, x);
+    const long launches = device_launches();
+    CountedApplications m(*precond_);
+    st = method_->solve(*op_, m, b, x);
+    st.device_launches = device_launches() - launches;
+    st.preconditioner_applications = m.applications();
+    st.preconditioner_launches = m.launches();
   }
   st.solve_seconds = t.seconds();
   st.setup_seconds = setup_seconds_;
@@ -166,7 +201,9 @@ SolveStats LinearSolver::solve_complete(std::span<const double> b, std::span<dou
     st.reason = StopReason::non_finite;
     st.detail = "right-hand side or initial guess holds NaN or Inf";
   } else {
+    const long launches = device_launches();
     st = complete_->solve(b, x);
+    st.device_launches = device_launches() - launches;
   }
   st.solve_seconds = t.seconds();
   st.setup_seconds = setup_seconds_;

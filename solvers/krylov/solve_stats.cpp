@@ -1,5 +1,6 @@
 #include "solve_stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -42,6 +43,12 @@ std::string SolveStats::line() const {
                 initial_residual > 0 ? final_residual / initial_residual : final_residual, setup_seconds,
                 solve_seconds);
   std::string s = buf;
+  if (device_launches > 0) {
+    std::snprintf(buf, sizeof buf, ", %ld device launches (%.3g an iteration, %.3g a preconditioner application)",
+                  device_launches, double(device_launches) / std::max(1, iterations),
+                  double(preconditioner_launches) / std::max(1L, preconditioner_applications));
+    s += buf;
+  }
   if (!detail.empty()) s += " (" + detail + ")";
   return s;
 }
@@ -52,7 +59,9 @@ std::string SolveStats::json() const {
     << ", \"converged\": " << (converged() ? "true" : "false") << ", \"iterations\": " << iterations
     << ", \"initial_residual\": " << number(initial_residual) << ", \"final_residual\": " << number(final_residual)
     << ", \"setup_seconds\": " << number(setup_seconds) << ", \"solve_seconds\": " << number(solve_seconds)
-    << ", \"communication_seconds\": " << number(communication_seconds) << ", \"detail\": " << quote(detail)
+    << ", \"communication_seconds\": " << number(communication_seconds) << ", \"device_launches\": " << device_launches
+    << ", \"preconditioner_applications\": " << preconditioner_applications
+    << ", \"preconditioner_launches\": " << preconditioner_launches << ", \"detail\": " << quote(detail)
     << ", \"residual_history\": [";
   for (std::size_t i = 0; i < residual_history.size(); ++i)
     o << (i ? ", " : "") << json::number_exact(residual_history[i]);

@@ -30,7 +30,14 @@ struct SolveStats {
   double setup_seconds = 0.0;            // last setup/update of the preconditioner
   double solve_seconds = 0.0;
   double communication_seconds = 0.0;  // of solve_seconds, in MPI's allreduces and ghost waits (distributed solvers)
-  std::string detail;                  // free text: which scalar broke down, etc.
+  // Device launches (solvers/core/device_launches.hpp) of the solve's
+  // iterations, the final residual check not included; 0 on the host. Of
+  // them, the preconditioner's, over its applications (counted on any
+  // backend; 0 for a complete solver, whose preconditioner is its own).
+  long device_launches = 0;
+  long preconditioner_applications = 0;
+  long preconditioner_launches = 0;
+  std::string detail;  // free text: which scalar broke down, etc.
 
   bool converged() const { return is_converged(reason); }
   std::string line() const;  // one human-readable line

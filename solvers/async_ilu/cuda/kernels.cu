@@ -152,7 +152,8 @@ __global__ void group_upper_kernel(FactorView f, const double* lu, const double*
   group::upper_row<N>(f, lu, dinv, f.block_rows - 1 - k, rhs, src, dst, scratch + g * N, WarpGroup<width_of<N>>());
 }
 
-// One sweep of each kind, by the mapping chosen at set-up.
+// One sweep of each kind, by the mapping chosen at set-up; each launch checked
+// (and counted) where it is issued.
 template <int N>
 struct Launch {
   GpuRows rows;
@@ -163,30 +164,36 @@ struct Launch {
     if constexpr (N <= 8) {
       if (rows == GpuRows::thread) {
         factor_kernel<N><<<grid_for(block_rows), threads>>>(f, src, src_dinv, dst, dst_dinv, bad);
+        cuda_error::check_launch("async_ilu factor_kernel");
         return;
       }
     }
     group_factor_kernel<N>
         <<<group_grid(block_rows, groups_per_block<N>), group_threads>>>(f, src, src_dinv, dst, dst_dinv, bad);
+    cuda_error::check_launch("async_ilu group_factor_kernel");
   }
   void lower(const FactorView& f, const double* lu, const double* rhs, const double* src, double* dst) const {
     if constexpr (N <= 8) {
       if (rows == GpuRows::thread) {
         lower_kernel<N><<<grid_for(block_rows), threads>>>(f, lu, rhs, src, dst);
+        cuda_error::check_launch("async_ilu lower_kernel");
         return;
       }
     }
     group_lower_kernel<N><<<group_grid(block_rows, groups_per_block<N>), group_threads>>>(f, lu, rhs, src, dst);
+    cuda_error::check_launch("async_ilu group_lower_kernel");
   }
   void upper(const FactorView& f, const double* lu, const double* dinv, const double* rhs, const double* src,
              double* dst) const {
     if constexpr (N <= 8) {
       if (rows == GpuRows::thread) {
         upper_kernel<N><<<grid_for(block_rows), threads>>>(f, lu, dinv, rhs, src, dst);
+        cuda_error::check_launch("async_ilu upper_kernel");
         return;
       }
     }
     group_upper_kernel<N><<<group_grid(block_rows, groups_per_block<N>), group_threads>>>(f, lu, dinv, rhs, src, dst);
+    cuda_error::check_launch("async_ilu group_upper_kernel");
   }
 };
 
@@ -220,7 +227,6 @@ index_t factor(const FactorView& f, FactorState s, int sweeps, Schedule schedule
     } else {
       launch.factor(f, s.lu, s.dinv, s.lu, s.dinv, bad);
     }
-    cuda_error::check_launch("async_ilu factor_kernel");
   }
   if (sync && sweeps % 2 == 1) {
     check(cuda_copy::memcpy(s.lu_next, s.lu, std::size_t(f.blocks) * nb * sizeof(double), cudaMemcpyDeviceToDevice),
@@ -243,22 +249,18 @@ void solve(const FactorView& f, const ApplyState& s, const double* r, double* z,
   check(cudaMemset(z, 0, bytes), "cudaMemset (async_ilu z)");
   if (schedule == Schedule::asynchronous) {
     for (int sweep = 0; sweep < sweeps; ++sweep) launch.lower(f, s.lu, r, s.y, s.y);
-    cuda_error::check_launch("async_ilu lower_kernel");
     for (int sweep = 0; sweep < sweeps; ++sweep) launch.upper(f, s.lu, s.dinv, s.y, z, z);
-    cuda_error::check_launch("async_ilu upper_kernel");
     return;
   }
   double* buf[2] = {s.y, s.work};
   check(cudaMemset(s.work, 0, bytes), "cudaMemset (async_ilu work)");
   for (int sweep = 0; sweep < sweeps; ++sweep) launch.lower(f, s.lu, r, buf[sweep % 2], buf[(sweep + 1) % 2]);
-  cuda_error::check_launch("async_ilu lower_kernel");
   if (sweeps % 2 == 1)
     check(cuda_copy::memcpy(s.y, s.work, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (async_ilu y)");
   double* zbuf[2] = {z, s.work};
   check(cudaMemset(s.work, 0, bytes), "cudaMemset (async_ilu work)");
   for (int sweep = 0; sweep < sweeps; ++sweep)
     launch.upper(f, s.lu, s.dinv, s.y, zbuf[sweep % 2], zbuf[(sweep + 1) % 2]);
-  cuda_error::check_launch("async_ilu upper_kernel");
   if (sweeps % 2 == 1) check(cuda_copy::memcpy(z, s.work, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (async_ilu z)");
 }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "solvers/core/device_launches.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::cuda_error {
@@ -17,9 +18,20 @@ inline void throw_if(cudaError_t status, const std::string& operation) {
   (void)cudaGetLastError();
   throw Error("CUDA " + operation + " failed: " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
 }
+// The same for a fixed name: no string is built unless the call failed.
+inline void throw_if(cudaError_t status, const char* operation) {
+  if (status != cudaSuccess) throw_if(status, std::string(operation));
+}
 
-// Launch errors (bad configuration, no device) surface at once; faults inside
-// the kernel surface at the next synchronising call (a copy or a reduction).
-inline void check_launch(const char* kernel) { throw_if(cudaGetLastError(), std::string("launch of ") + kernel); }
+// Follows every kernel launch, once (tests/style/check_launches.py), and counts
+// it (device_launches.hpp). Launch errors (bad configuration, no device)
+// surface at once; faults inside the kernel surface at the next synchronising
+// call (a copy or a reduction). The message is built only on failure: this
+// runs once per launch.
+inline void check_launch(const char* kernel) {
+  count_device_launch();
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) throw_if(status, std::string("launch of ") + kernel);
+}
 
 }  // namespace tb::cuda_error

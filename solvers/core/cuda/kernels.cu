@@ -146,6 +146,22 @@ Scratch& scratch_for_current_device() {
   return s;
 }
 
+// fn.template operator()<K>() for K = k, 1..max_group: one launch a call, the
+// one check_launch after it.
+template <class F>
+void with_group_size(int k, F&& fn) {
+  switch (k) {
+    case 1:
+      return fn.template operator()<1>();
+    case 2:
+      return fn.template operator()<2>();
+    case 3:
+      return fn.template operator()<3>();
+    default:
+      return fn.template operator()<4>();
+  }
+}
+
 }  // namespace
 
 double dot(const double* x, const double* y, std::size_t n) {
@@ -213,20 +229,7 @@ void multi_dot(const double* const* v, int k, const double* w, double* out, std:
   std::lock_guard lock(scratch_mutex);
   Scratch& s = scratch_for_current_device();
   const int blocks = blocks_for(n);
-  switch (k) {
-    case 1:
-      multi_dot_partials<1><<<blocks, threads>>>(g, w, n, s.partial);
-      break;
-    case 2:
-      multi_dot_partials<2><<<blocks, threads>>>(g, w, n, s.partial);
-      break;
-    case 3:
-      multi_dot_partials<3><<<blocks, threads>>>(g, w, n, s.partial);
-      break;
-    default:
-      multi_dot_partials<4><<<blocks, threads>>>(g, w, n, s.partial);
-      break;
-  }
+  with_group_size(k, [&]<int K>() { multi_dot_partials<K><<<blocks, threads>>>(g, w, n, s.partial); });
   cuda_error::check_launch("multi_dot_partials");
   multi_sum_partials<<<k, threads>>>(s.partial, blocks, s.result);
   cuda_error::check_launch("multi_sum_partials");
@@ -240,20 +243,7 @@ void multi_axpy(const double* alpha, const double* const* v, int k, double* w, s
   VectorGroup g{};
   ScalarGroup a{};
   for (int i = 0; i < k; ++i) g.v[i] = v[i], a.a[i] = alpha[i];
-  switch (k) {
-    case 1:
-      multi_axpy_kernel<1><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
-      break;
-    case 2:
-      multi_axpy_kernel<2><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
-      break;
-    case 3:
-      multi_axpy_kernel<3><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
-      break;
-    default:
-      multi_axpy_kernel<4><<<blocks_for(n), threads>>>(a, g, 1.0, w, n);
-      break;
-  }
+  with_group_size(k, [&]<int K>() { multi_axpy_kernel<K><<<blocks_for(n), threads>>>(a, g, 1.0, w, n); });
   cuda_error::check_launch("multi_axpy");
 }
 

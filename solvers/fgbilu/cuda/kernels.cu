@@ -314,15 +314,19 @@ void check_cl_size(index_t n) {
 index_t acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
   const index_t np = end - begin, n = a.n;
   factor_product_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
+  cuda_error::check_launch("fgbilu acc factor_product");
   factor_update_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
+  cuda_error::check_launch("fgbilu acc factor_update");
   for (index_t r = 0; r < n; ++r) {
     if (n > 1) {
       gj_scale_kernel<<<blocks_for((long long)np * 2 * (n - 1)), threads>>>(d, n, r, begin, np);
+      cuda_error::check_launch("fgbilu acc gj_scale");
       gj_update_kernel<<<blocks_for((long long)np * (n - 1) * (n - 1)), threads>>>(d, n, r, begin, np);
+      cuda_error::check_launch("fgbilu acc gj_update");
     }
     gj_pivot_kernel<<<blocks_for(np), threads>>>(d, n, r, begin, np);
+    cuda_error::check_launch("fgbilu acc gj_pivot");
   }
-  cuda_error::check_launch("fgbilu acc factorisation");
   return -1;  // the blocks are checked once after the last plane (first_non_finite_block)
 }
 
@@ -330,15 +334,17 @@ void acc_forward_plane(const Stencil7View& a, const double* d, index_t begin, in
                        double* z) {
   const index_t np = end - begin;
   forward_gather_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, b, x, z, begin, np);
+  cuda_error::check_launch("fgbilu acc forward gather");
   apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, d, z, x, begin, np, 0);
-  cuda_error::check_launch("fgbilu acc forward sweep");
+  cuda_error::check_launch("fgbilu acc forward diagonal");
 }
 
 void acc_backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x, double* z) {
   const index_t np = end - begin;
   backward_gather_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, x, z, begin, np);
+  cuda_error::check_launch("fgbilu acc backward gather");
   apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, d, z, x, begin, np, 1);
-  cuda_error::check_launch("fgbilu acc backward sweep");
+  cuda_error::check_launch("fgbilu acc backward diagonal");
 }
 
 void cl_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end) {
@@ -423,11 +429,9 @@ index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_
   const index_t none = INT_MAX;
   cuda_error::throw_if(cuda_copy::memcpy(flag, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy");
   first_bad_kernel<<<blocks_for((long long)cells * n * n), threads>>>(d, cells, n, flag);
+  cuda_error::check_launch("fgbilu non-finite check");
   index_t bad = none;
-  const cudaError_t launch = cudaGetLastError();
-  const cudaError_t copy = cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost);
-  cuda_error::throw_if(launch, "launch of fgbilu non-finite check");
-  cuda_error::throw_if(copy, "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
   return bad == none ? -1 : bad;
 }
 

@@ -189,6 +189,7 @@ template <int NB, class Real>
 void launch_1_16(const RelaxView<Real>& m, index_t begin, index_t end, const double* b, const double* x, double* q) {
   constexpr WorkSplit w = table_one(NB);
   matvec_kernel_1_16<NB><<<blocks_for(end - begin, w.nrbk), warp * w.nw * w.nrbk>>>(m, begin, end, b, x, q);
+  cuda_error::check_launch("multicolor matvec_kernel_1_16");
 }
 
 template <class Real>
@@ -251,7 +252,6 @@ void matvec(const RelaxView<Real>& m, index_t begin, index_t end, const double* 
       launch_1_16<16>(m, begin, end, b, x, q);
       break;
   }
-  cuda_error::check_launch("multicolor matvec_kernel_1_16");
 }
 
 // ---- steps 2-3: one warp per diagonal block (Fig. 10-13) ----------------------
@@ -361,11 +361,13 @@ void forward_backward_colour(index_t block_size, const double* d, index_t begin,
   constexpr int warps_per_cta = 4;  // the paper's 32 x 4 CTA
   const dim3 threads(warp, warps_per_cta);
   const std::size_t ctas = blocks_for(end - begin, warps_per_cta);
-  if (block_size <= warp)
+  if (block_size <= warp) {
     forward_backward_kernel<1><<<ctas, threads>>>(block_size, d, begin, end, q, x);
-  else
-    forward_backward_kernel<2><<<ctas, threads>>>(block_size, d, begin, end, q, x);
-  cuda_error::check_launch("multicolor forward_backward_kernel");
+    cuda_error::check_launch("multicolor forward_backward_kernel");
+    return;
+  }
+  forward_backward_kernel<2><<<ctas, threads>>>(block_size, d, begin, end, q, x);
+  cuda_error::check_launch("multicolor forward_backward_kernel (two halves)");
 }
 
 void gather_blocks(const index_t* new_to_old, index_t block_rows, index_t n, const double* from, double* to) {

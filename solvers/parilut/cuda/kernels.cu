@@ -64,10 +64,14 @@ __global__ void classify_kernel(const double* data, std::size_t n, const double*
 }  // namespace
 
 void sweep(const FactorView& v, const index_t* l_row, index_t l_nnz, const index_t* u_row, index_t u_nnz) {
-  if (l_nnz > 0) sweep_l_kernel<<<blocks_for(std::size_t(l_nnz), threads), threads>>>(v, l_row, l_nnz);
-  cuda_error::check_launch("parilut sweep_l_kernel");
-  if (u_nnz > 0) sweep_u_kernel<<<blocks_for(std::size_t(u_nnz), threads), threads>>>(v, u_row, u_nnz);
-  cuda_error::check_launch("parilut sweep_u_kernel");
+  if (l_nnz > 0) {
+    sweep_l_kernel<<<blocks_for(std::size_t(l_nnz), threads), threads>>>(v, l_row, l_nnz);
+    cuda_error::check_launch("parilut sweep_l_kernel");
+  }
+  if (u_nnz > 0) {
+    sweep_u_kernel<<<blocks_for(std::size_t(u_nnz), threads), threads>>>(v, u_row, u_nnz);
+    cuda_error::check_launch("parilut sweep_u_kernel");
+  }
 }
 
 void candidate_residuals(const FactorView& v, const index_t* c_row, const index_t* c_col, index_t nnz, double* r) {

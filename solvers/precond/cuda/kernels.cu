@@ -29,11 +29,9 @@ index_t invert_diagonal(const BsrView& a, const index_t* diagonal, bool whole_bl
   const index_t none = INT_MAX;
   cuda_error::throw_if(cuda_copy::memcpy(flag, &none, sizeof(index_t), cudaMemcpyHostToDevice), "cudaMemcpy");
   invert_rows<<<(a.block_rows + threads - 1) / threads, threads>>>(a, diagonal, whole_blocks, inverse, flag);
-  const cudaError_t launch = cudaGetLastError();
+  cuda_error::check_launch("invert_diagonal");
   index_t bad = none;
-  const cudaError_t copy = cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost);
-  cuda_error::throw_if(launch, "launch of invert_diagonal");
-  cuda_error::throw_if(copy, "cudaMemcpy");
+  cuda_error::throw_if(cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
   return bad == none ? -1 : bad;
 }
 

@@ -443,3 +443,37 @@ TEST(LinearSolver, StatsAsLineAndJson) {
 
 }  // namespace
 }  // namespace tb
+
+namespace tb {
+namespace {
+
+// SolveStats counts the preconditioner's applications as the method makes
+// them: CG one an iteration (the first before the loop, none after the last
+// check), BiCGStab two (one on a last half step); no device launch on the host.
+TEST(SolveCounts, PreconditionerApplicationsPerIteration) {
+  Stencil7Params p;
+  p.nx = 6, p.ny = 5, p.nz = 4, p.block_size = 2, p.symmetric = true, p.seed = 7;
+  const BsrMatrix a = generate_stencil7(p);
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  for (const char* spec : {"cg(rtol=1e-10)+jacobi", "bicgstab(rtol=1e-10)+jacobi"}) {
+    auto solver = make_solver(spec);
+    solver->setup(a);
+    std::vector<double> x(b.size(), 0.0);
+    const SolveStats st = solver->solve(b, x);
+    ASSERT_TRUE(st.converged()) << st.line();
+    if (std::string(spec).starts_with("cg"))
+      EXPECT_EQ(st.preconditioner_applications, st.iterations) << spec;
+    else
+      EXPECT_TRUE(st.preconditioner_applications == 2L * st.iterations ||
+                  st.preconditioner_applications == 2L * st.iterations - 1)
+          << spec << ": " << st.preconditioner_applications << " applications in " << st.iterations << " iterations";
+    EXPECT_EQ(st.device_launches, 0) << spec;
+    EXPECT_EQ(st.preconditioner_launches, 0) << spec;
+    EXPECT_NE(st.json().find("\"preconditioner_applications\": " + std::to_string(st.preconditioner_applications)),
+              std::string::npos)
+        << st.json();
+  }
+}
+
+}  // namespace
+}  // namespace tb
