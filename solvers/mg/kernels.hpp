@@ -78,10 +78,13 @@ namespace kernels::cuda {
 TB_MG_KERNELS
 // A sequence of the kernels above recorded once as a CUDA graph and replayed:
 // between begin_capture and end_capture they are recorded on the room's own
-// stream instead of running. The default stream waits for a replay.
+// stream instead of running (solvers/core/cuda/graph_capture.cuh). The
+// default stream waits for a replay. abandon_capture ends a recording that
+// failed on the way.
 struct Graph;
 void begin_capture();
 Graph* end_capture();
+void abandon_capture() noexcept;
 void replay(const Graph* g);
 void destroy(Graph* g) noexcept;
 }  // namespace kernels::cuda

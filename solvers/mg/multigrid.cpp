@@ -237,8 +237,7 @@ class Multigrid final : public Preconditioner {
     try {
       run_cycle();
     } catch (...) {
-      kernels::cuda::Graph* g = TB_CUDA_CALL(kernels::cuda::end_capture());
-      if (g) TB_CUDA_CALL(kernels::cuda::destroy(g));
+      TB_CUDA_CALL(kernels::cuda::abandon_capture());
       throw;
     }
     graph_ = TB_CUDA_CALL(kernels::cuda::end_capture());

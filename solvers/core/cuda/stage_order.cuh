@@ -87,11 +87,13 @@ __device__ inline void publish_group(const StageGroupsView& g, index_t stage) {
   }
 }
 
-// Before every launch: tickets from 0, every stage at no finished group.
-inline void zero_counters(const StageGroupsView& g, const char* what) {
+// Before every launch, on the stream it goes to: tickets from 0, every stage at
+// no finished group.
+inline void zero_counters(const StageGroupsView& g, const char* what, cudaStream_t stream = nullptr) {
   const std::size_t bytes = (std::size_t(g.stages) + 1) * stage_counter_stride * sizeof(index_t);
-  cuda_error::throw_if(cudaMemsetAsync(g.counters, 0, bytes),
-                       std::string("cudaMemsetAsync of the stage counters of ") + what);
+  const cudaError_t status = cudaMemsetAsync(g.counters, 0, bytes, stream);
+  if (status != cudaSuccess)
+    cuda_error::throw_if(status, std::string("cudaMemsetAsync of the stage counters of ") + what);
 }
 
 }  // namespace tb::stage_order

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "solvers/core/cuda/error_check.cuh"
+#include "solvers/core/cuda/graph_capture.cuh"
 #include "solvers/mg/kernels.hpp"
 
 namespace tb::mg::kernels::cuda {
@@ -18,11 +19,8 @@ constexpr long max_blocks = 65535;
 
 // Where the kernels launch: the capture stream between begin_capture and
 // end_capture, the default stream otherwise.
-cudaStream_t launch_stream = nullptr;
-// The room's own stream, non-blocking: captures record on it and replays run
-// on it, ordered after and before the default stream's work by events.
-cudaStream_t graph_stream = nullptr;
-cudaEvent_t before_replay = nullptr, after_replay = nullptr;
+cuda_graph::Recorder recorder("mg");
+cudaStream_t launch_stream() { return recorder.launch_stream(); }
 
 int blocks_for(long n) { return int(std::max<long>(1, std::min<long>((n + threads - 1) / threads, max_blocks))); }
 
@@ -123,18 +121,11 @@ void with_points(int points, F&& launch) {
   }
 }
 
-void ensure_graph_stream() {
-  if (graph_stream) return;
-  cuda_error::throw_if(cudaStreamCreateWithFlags(&graph_stream, cudaStreamNonBlocking), "cudaStreamCreate (mg)");
-  cuda_error::throw_if(cudaEventCreateWithFlags(&before_replay, cudaEventDisableTiming), "cudaEventCreate (mg)");
-  cuda_error::throw_if(cudaEventCreateWithFlags(&after_replay, cudaEventDisableTiming), "cudaEventCreate (mg)");
-}
-
 }  // namespace
 
 void residual(const StencilView& a, const double* b, const double* x, double* r) {
   with_points(a.points, [&]<int P>() {
-    residual_kernel<P><<<blocks_for(a.grid.cells()), threads, 0, launch_stream>>>(a, b, x, r);
+    residual_kernel<P><<<blocks_for(a.grid.cells()), threads, 0, launch_stream()>>>(a, b, x, r);
   });
   cuda_error::check_launch("mg residual");
 }
@@ -142,7 +133,8 @@ void residual(const StencilView& a, const double* b, const double* x, double* r)
 void polynomial_step(const StencilView& a, double alpha, double beta, const double* b, const double* x_in, double* d,
                      double* x_out) {
   with_points(a.points, [&]<int P>() {
-    polynomial_kernel<P><<<blocks_for(a.grid.cells()), threads, 0, launch_stream>>>(a, alpha, beta, b, x_in, d, x_out);
+    polynomial_kernel<P>
+        <<<blocks_for(a.grid.cells()), threads, 0, launch_stream()>>>(a, alpha, beta, b, x_in, d, x_out);
   });
   cuda_error::check_launch("mg polynomial_step");
 }
@@ -152,54 +144,54 @@ void colour_sweep(const StencilView& a, int colour, const double* b, double* x) 
   const long n = long(cl.lines) * cl.half_i;
   if (n == 0) return;
   with_points(a.points,
-              [&]<int P>() { colour_kernel<P><<<blocks_for(n), threads, 0, launch_stream>>>(a, colour, cl, b, x); });
+              [&]<int P>() { colour_kernel<P><<<blocks_for(n), threads, 0, launch_stream()>>>(a, colour, cl, b, x); });
   cuda_error::check_launch("mg colour_sweep");
 }
 
 void rows_relax(const StencilView& a, const index_t* rows, index_t count, const double* b, const double* x, double* t) {
   with_points(a.points, [&]<int P>() {
-    rows_relax_kernel<P><<<blocks_for(count), threads, 0, launch_stream>>>(a, rows, count, b, x, t);
+    rows_relax_kernel<P><<<blocks_for(count), threads, 0, launch_stream()>>>(a, rows, count, b, x, t);
   });
   cuda_error::check_launch("mg rows_relax");
 }
 
 void rows_scatter(const index_t* rows, index_t count, const double* t, double* x) {
-  rows_scatter_kernel<<<blocks_for(count), threads, 0, launch_stream>>>(rows, count, t, x);
+  rows_scatter_kernel<<<blocks_for(count), threads, 0, launch_stream()>>>(rows, count, t, x);
   cuda_error::check_launch("mg rows_scatter");
 }
 
 void rows_scale(const index_t* rows, index_t count, const double* s, double* x) {
-  rows_scale_kernel<<<blocks_for(count), threads, 0, launch_stream>>>(rows, count, s, x);
+  rows_scale_kernel<<<blocks_for(count), threads, 0, launch_stream()>>>(rows, count, s, x);
   cuda_error::check_launch("mg rows_scale");
 }
 
 void restrict_residual(const TransferView& t, const double* r, double* bc) {
-  restrict_kernel<<<blocks_for(t.coarse.cells()), threads, 0, launch_stream>>>(t, r, bc);
+  restrict_kernel<<<blocks_for(t.coarse.cells()), threads, 0, launch_stream()>>>(t, r, bc);
   cuda_error::check_launch("mg restrict_residual");
 }
 
 void prolong_add(const TransferView& t, const double* xc, double* x) {
-  prolong_kernel<<<blocks_for(t.fine.cells()), threads, 0, launch_stream>>>(t, xc, x);
+  prolong_kernel<<<blocks_for(t.fine.cells()), threads, 0, launch_stream()>>>(t, xc, x);
   cuda_error::check_launch("mg prolong_add");
 }
 
 void dense_apply(index_t n, const double* g, index_t row_stride, index_t col_stride, const double* b, double* x) {
-  dense_kernel<<<blocks_for(n), threads, 0, launch_stream>>>(n, g, row_stride, col_stride, b, x);
+  dense_kernel<<<blocks_for(n), threads, 0, launch_stream()>>>(n, g, row_stride, col_stride, b, x);
   cuda_error::check_launch("mg dense_apply");
 }
 
 void fill_zero(index_t n, double* x) {
-  fill_zero_kernel<<<blocks_for(n), threads, 0, launch_stream>>>(n, x);
+  fill_zero_kernel<<<blocks_for(n), threads, 0, launch_stream()>>>(n, x);
   cuda_error::check_launch("mg fill_zero");
 }
 
 void copy(index_t n, const double* src, double* dst) {
-  copy_kernel<<<blocks_for(n), threads, 0, launch_stream>>>(n, src, dst);
+  copy_kernel<<<blocks_for(n), threads, 0, launch_stream()>>>(n, src, dst);
   cuda_error::check_launch("mg copy");
 }
 
 void add(index_t n, const double* z, double* x) {
-  add_kernel<<<blocks_for(n), threads, 0, launch_stream>>>(n, z, x);
+  add_kernel<<<blocks_for(n), threads, 0, launch_stream()>>>(n, z, x);
   cuda_error::check_launch("mg add");
 }
 
@@ -207,34 +199,15 @@ struct Graph {
   cudaGraphExec_t exec = nullptr;
 };
 
-void begin_capture() {
-  ensure_graph_stream();
-  cuda_error::throw_if(cudaStreamBeginCapture(graph_stream, cudaStreamCaptureModeThreadLocal),
-                       "cudaStreamBeginCapture (mg)");
-  launch_stream = graph_stream;
-}
+void begin_capture() { recorder.begin(); }
 
-Graph* end_capture() {
-  launch_stream = nullptr;
-  cudaGraph_t graph = nullptr;
-  cuda_error::throw_if(cudaStreamEndCapture(graph_stream, &graph), "cudaStreamEndCapture (mg)");
-  Graph* g = new Graph;
-  const cudaError_t status = cudaGraphInstantiate(&g->exec, graph, 0);
-  cudaGraphDestroy(graph);
-  if (status != cudaSuccess) delete g;
-  cuda_error::throw_if(status, "cudaGraphInstantiate (mg)");
-  return g;
-}
+Graph* end_capture() { return new Graph{recorder.end()}; }
+
+void abandon_capture() noexcept { recorder.abandon(); }
 
 // The replay starts after the default stream's work so far (the Krylov
 // method's residual) and the default stream's next work waits for it.
-void replay(const Graph* g) {
-  cuda_error::throw_if(cudaEventRecord(before_replay, nullptr), "cudaEventRecord (mg)");
-  cuda_error::throw_if(cudaStreamWaitEvent(graph_stream, before_replay, 0), "cudaStreamWaitEvent (mg)");
-  cuda_error::throw_if(cudaGraphLaunch(g->exec, graph_stream), "cudaGraphLaunch (mg)");
-  cuda_error::throw_if(cudaEventRecord(after_replay, graph_stream), "cudaEventRecord (mg)");
-  cuda_error::throw_if(cudaStreamWaitEvent(nullptr, after_replay, 0), "cudaStreamWaitEvent (mg)");
-}
+void replay(const Graph* g) { recorder.replay(g->exec); }
 
 void destroy(Graph* g) noexcept {
   if (!g) return;
