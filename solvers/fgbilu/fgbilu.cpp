@@ -48,9 +48,11 @@ void check_launch(std::string_view variant, Launch launch) {
 
 Launch default_launch(Variant v) { return v == Variant::cl ? Launch::sweep : Launch::plane; }
 
-Factorization::Factorization(Variant variant, Backend backend, Launch launch)
-    : variant_(variant), backend_(backend), launch_(launch) {
+Factorization::Factorization(Variant variant, Backend backend, Launch launch, Apply apply)
+    : variant_(variant), backend_(backend), launch_(launch), apply_(apply) {
   check_launch(to_string(variant), launch);
+  if (apply == Apply::graph && backend != Backend::cuda)
+    throw Error("fgbilu(graph=true) records the solve as a CUDA graph: it needs backend=cuda");
   const bool host_only = variant == Variant::seq || variant == Variant::omp;
   if (host_only && backend == Backend::cuda)
     throw Error("fgbilu(variant=" + std::string(to_string(variant)) +
@@ -82,6 +84,8 @@ void Factorization::setup(const BsrMatrix& a, const GridShape* given) {
   if (launch_ == Launch::sweep)
     plane_groups_ =
         StageSchedule(backend_, std::span<const index_t>(s.plane_ptr), kernels::cuda::cl_points(host_.block_size));
+  recorded_.clear();  // recorded on the arrays replaced above
+  if (apply_ == Apply::graph) recorded_.reserve(max_recorded_solves);
   copy_values_to_backend();
   factor();
 }
@@ -163,7 +167,35 @@ void Factorization::factor() {
   }
 }
 
+void Factorization::ReleaseGraph::operator()(kernels::cuda::Graph* g) const noexcept {
+  TB_CUDA_CALL(kernels::cuda::destroy(g));
+}
+
 void Factorization::solve(const double* r, double* z) const {
+  if (apply_ == Apply::graph) return solve_recorded(r, z);
+  launch_solve(r, z);
+}
+
+// The graph holds the launches' arguments, r and z among them: one per pair.
+// The values behind every pointer may change (update, update_in_place refill
+// the arrays of setup in place), the pointers may not.
+void Factorization::solve_recorded(const double* r, double* z) const {
+  for (const RecordedSolve& s : recorded_)
+    if (s.r == r && s.z == z) return TB_CUDA_CALL(kernels::cuda::replay(s.graph.get()));
+  if (recorded_.size() == max_recorded_solves) return launch_solve(r, z);
+  TB_CUDA_CALL(kernels::cuda::begin_capture());
+  try {
+    launch_solve(r, z);
+  } catch (...) {
+    TB_CUDA_CALL(kernels::cuda::abandon_capture());
+    throw;
+  }
+  recorded_.push_back(
+      {r, z, std::unique_ptr<kernels::cuda::Graph, ReleaseGraph>(TB_CUDA_CALL(kernels::cuda::end_capture()))});
+  TB_CUDA_CALL(kernels::cuda::replay(recorded_.back().graph.get()));
+}
+
+void Factorization::launch_solve(const double* r, double* z) const {
   const Stencil7View a = view();
   const double* d = d_.data();
   const WavefrontSchedule& s = host_.schedule;
@@ -221,8 +253,8 @@ Variant auto_variant(const BsrMatrix& a, const GridShape* given, Backend backend
 class FgbiluPreconditioner final : public Preconditioner {
  public:
   // launch: empty for default_launch.
-  FgbiluPreconditioner(std::string variant, GridShape given, std::optional<Launch> launch)
-      : variant_(std::move(variant)), given_(given), launch_(launch) {
+  FgbiluPreconditioner(std::string variant, GridShape given, std::optional<Launch> launch, Apply apply)
+      : variant_(std::move(variant)), given_(given), launch_(launch), apply_(apply) {
     if (variant_ == "auto" || !launch_) return;  // auto: omp on the host, which ignores launch; cl on cuda
     check_launch(variant_, *launch_);
   }
@@ -230,7 +262,8 @@ class FgbiluPreconditioner final : public Preconditioner {
     const bool explicit_grid = given_.ni > 0 || given_.nj > 0 || given_.nk > 0;
     const GridShape* grid = explicit_grid ? &given_ : nullptr;
     const Variant v = variant_ == "auto" ? auto_variant(a, grid, backend) : parse_variant(variant_);
-    f_ = std::make_unique<Factorization>(v, backend, v == Variant::cl && launch_ ? *launch_ : default_launch(v));
+    f_ =
+        std::make_unique<Factorization>(v, backend, v == Variant::cl && launch_ ? *launch_ : default_launch(v), apply_);
     f_->setup(a, grid);
   }
   void update(const BsrMatrix& a) override {
@@ -258,16 +291,17 @@ class FgbiluPreconditioner final : public Preconditioner {
   std::string variant_;
   GridShape given_;
   std::optional<Launch> launch_;
+  Apply apply_;
   std::unique_ptr<Factorization> f_;
 };
 
 }  // namespace
 
-std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given,
-                                                    std::string_view launch) {
+std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given, std::string_view launch,
+                                                    bool graph) {
   if (variant != "auto") parse_variant(variant);  // the error names the allowed variants first
   const std::optional<Launch> l = launch == "auto" ? std::nullopt : std::optional<Launch>(parse_launch(launch));
-  return std::make_unique<FgbiluPreconditioner>(std::string(variant), given, l);
+  return std::make_unique<FgbiluPreconditioner>(std::string(variant), given, l, graph ? Apply::graph : Apply::launches);
 }
 
 }  // namespace tb::fgbilu

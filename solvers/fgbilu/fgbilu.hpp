@@ -9,6 +9,7 @@
 //   cl   CUDA only: one fused kernel per hyperplane with shared memory
 //        (Algorithms 8-10), n <= 32.
 // The residual of the correction steps (Eq. 3) is Algorithm 7.
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,6 +37,22 @@ Launch parse_launch(std::string_view name);
 // the others.
 Launch default_launch(Variant v);
 
+// How solve() issues its kernels on cuda: launched at every application, or
+// recorded as a CUDA graph on the first application to a pair of vectors
+// (r, z) and replayed after, one launch per application whatever the variant
+// and launch (docs/fgbilu.md, "Recorded sweeps"). Off by default: a graph
+// removes the host's launch cost, and whether that shortens a solve on a
+// given device is for the benchmark to say.
+enum class Apply { launches, graph };
+// Pairs of vectors a factorisation records at most; further pairs launch
+// their kernels. BiCGStab applies M to two pairs, CG and Richardson to one,
+// (F)GMRES(m) to up to m.
+inline constexpr std::size_t max_recorded_solves = 8;
+
+namespace kernels::cuda {
+struct Graph;
+}
+
 // variant=auto on the host: the OpenMP wavefront when a hyperplane averages at
 // least host_plane_grain diagonal-block entries and more than one thread may
 // run, since each plane ends in a barrier (a futex wake-up with passive waits);
@@ -47,8 +64,9 @@ Variant host_variant_for(const GridShape& g, int block_size, int threads);
 
 class Factorization {
  public:
-  // launch = sweep is for variant cl only (tb::Error otherwise).
-  Factorization(Variant variant, Backend backend, Launch launch);
+  // launch = sweep is for variant cl only, apply = graph for backend cuda
+  // (tb::Error otherwise).
+  Factorization(Variant variant, Backend backend, Launch launch, Apply apply = Apply::launches);
   Factorization(Variant variant, Backend backend) : Factorization(variant, backend, default_launch(variant)) {}
   // Symbolic: the grid (inferred from the pattern, or given), the schedule, the
   // 7-point layout and the device arrays; then the numeric factorisation.
@@ -66,12 +84,17 @@ class Factorization {
   // non-finite diagonal block.
   void factor();
   // z = M^{-1} r (Eq. 2, two sweeps); vectors on the backend, natural order.
+  // With apply = graph the first solve on (r, z) records its launches and
+  // replays them; later ones replay.
   void solve(const double* r, double* z) const;
   // r = b - A x (Algorithm 7).
   void residual(const double* b, const double* x, double* r) const;
 
   Variant variant() const { return variant_; }
   Launch launch() const { return launch_; }
+  Apply apply() const { return apply_; }
+  // apply = graph: the pairs (r, z) recorded so far.
+  std::size_t recorded_solves() const { return recorded_.size(); }
   Backend backend() const { return backend_; }
   const Stencil7Matrix& matrix() const { return host_; }
   // The factorised, inverted diagonal blocks d, copied to the host in natural cell order.
@@ -83,10 +106,22 @@ class Factorization {
   PlaneScratch scratch() const;
   void throw_singular(index_t q) const;
   void copy_values_to_backend();
+  void launch_solve(const double* r, double* z) const;
+  void solve_recorded(const double* r, double* z) const;
+
+  struct ReleaseGraph {
+    void operator()(kernels::cuda::Graph* g) const noexcept;
+  };
+  struct RecordedSolve {
+    const double* r;
+    double* z;
+    std::unique_ptr<kernels::cuda::Graph, ReleaseGraph> graph;
+  };
 
   Variant variant_;
   Backend backend_;
   Launch launch_;
+  Apply apply_;
   Stencil7Matrix host_;
   Stencil7Map map_;
   std::vector<index_t> row_ptr_, col_idx_;  // the pattern of setup, for update's check
@@ -96,12 +131,15 @@ class Factorization {
   mutable Array<double> s_, z_;
   Array<index_t> flag_;         // cuda: the non-finite check's result
   StageSchedule plane_groups_;  // launch = sweep: the hyperplanes as stages of one launch
+  // apply = graph: one graph per pair (r, z), recorded on the arrays of setup
+  // (which update keeps), dropped by the next setup; capacity reserved there.
+  mutable std::vector<RecordedSolve> recorded_;
 };
 
 // The registry's fgbilu: variant auto picks omp on the host and cl on CUDA.
 // nx, ny, nz > 0 give the grid instead of inferring it. launch applies to cl;
-// "auto" is default_launch.
+// "auto" is default_launch. graph: Apply::graph (cuda only).
 std::unique_ptr<Preconditioner> make_preconditioner(std::string_view variant, GridShape given,
-                                                    std::string_view launch = "auto");
+                                                    std::string_view launch = "auto", bool graph = false);
 
 }  // namespace tb::fgbilu

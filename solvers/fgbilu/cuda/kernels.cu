@@ -2,13 +2,16 @@
 // paper "kernel", bodies shared with the host (element_kernels.hpp). CL style
 // (Algorithms 8-10): one fused launch per hyperplane; each workgroup holds L
 // grid points of n*n threads, exchanges partial results in shared memory and
-// synchronises with __syncthreads instead of kernel boundaries.
+// synchronises with __syncthreads instead of kernel boundaries. Every launch
+// goes to launch_stream(): the default stream, or the recorder's while a
+// solve is recorded as a CUDA graph (fgbilu(graph=true)).
 #include <cuda_runtime.h>
 
 #include <climits>
 
 #include "solvers/core/cuda/counted_copy.cuh"
 #include "solvers/core/cuda/error_check.cuh"
+#include "solvers/core/cuda/graph_capture.cuh"
 #include "solvers/core/cuda/stage_order.cuh"
 #include "solvers/fgbilu/kernels.hpp"
 
@@ -17,6 +20,9 @@ namespace tb::fgbilu::kernels::cuda {
 namespace {
 
 constexpr int threads = 256;
+
+cuda_graph::Recorder recorder("fgbilu");
+cudaStream_t launch_stream() { return recorder.launch_stream(); }
 
 unsigned blocks_for(long long work) { return unsigned((work + threads - 1) / threads); }
 
@@ -313,18 +319,19 @@ void check_cl_size(index_t n) {
 
 index_t acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t end, PlaneScratch s) {
   const index_t np = end - begin, n = a.n;
-  factor_product_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
+  factor_product_kernel<<<blocks_for((long long)np * n * n), threads, 0, launch_stream()>>>(a, d, s, begin, np);
   cuda_error::check_launch("fgbilu acc factor_product");
-  factor_update_kernel<<<blocks_for((long long)np * n * n), threads>>>(a, d, s, begin, np);
+  factor_update_kernel<<<blocks_for((long long)np * n * n), threads, 0, launch_stream()>>>(a, d, s, begin, np);
   cuda_error::check_launch("fgbilu acc factor_update");
   for (index_t r = 0; r < n; ++r) {
     if (n > 1) {
-      gj_scale_kernel<<<blocks_for((long long)np * 2 * (n - 1)), threads>>>(d, n, r, begin, np);
+      gj_scale_kernel<<<blocks_for((long long)np * 2 * (n - 1)), threads, 0, launch_stream()>>>(d, n, r, begin, np);
       cuda_error::check_launch("fgbilu acc gj_scale");
-      gj_update_kernel<<<blocks_for((long long)np * (n - 1) * (n - 1)), threads>>>(d, n, r, begin, np);
+      gj_update_kernel<<<blocks_for((long long)np * (n - 1) * (n - 1)), threads, 0, launch_stream()>>>(d, n, r, begin,
+                                                                                                       np);
       cuda_error::check_launch("fgbilu acc gj_update");
     }
-    gj_pivot_kernel<<<blocks_for(np), threads>>>(d, n, r, begin, np);
+    gj_pivot_kernel<<<blocks_for(np), threads, 0, launch_stream()>>>(d, n, r, begin, np);
     cuda_error::check_launch("fgbilu acc gj_pivot");
   }
   return -1;  // the blocks are checked once after the last plane (first_non_finite_block)
@@ -333,17 +340,17 @@ index_t acc_factor_plane(const Stencil7View& a, double* d, index_t begin, index_
 void acc_forward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, const double* b, double* x,
                        double* z) {
   const index_t np = end - begin;
-  forward_gather_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, b, x, z, begin, np);
+  forward_gather_kernel<<<blocks_for((long long)np * a.n), threads, 0, launch_stream()>>>(a, b, x, z, begin, np);
   cuda_error::check_launch("fgbilu acc forward gather");
-  apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, d, z, x, begin, np, 0);
+  apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads, 0, launch_stream()>>>(a, d, z, x, begin, np, 0);
   cuda_error::check_launch("fgbilu acc forward diagonal");
 }
 
 void acc_backward_plane(const Stencil7View& a, const double* d, index_t begin, index_t end, double* x, double* z) {
   const index_t np = end - begin;
-  backward_gather_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, x, z, begin, np);
+  backward_gather_kernel<<<blocks_for((long long)np * a.n), threads, 0, launch_stream()>>>(a, x, z, begin, np);
   cuda_error::check_launch("fgbilu acc backward gather");
-  apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads>>>(a, d, z, x, begin, np, 1);
+  apply_diagonal_kernel<<<blocks_for((long long)np * a.n), threads, 0, launch_stream()>>>(a, d, z, x, begin, np, 1);
   cuda_error::check_launch("fgbilu acc backward diagonal");
 }
 
@@ -352,7 +359,7 @@ void cl_factor_plane(const Stencil7View& a, double* d, index_t begin, index_t en
   const index_t points = cl_points(a.n), np = end - begin;
   const unsigned groups = unsigned((np + points - 1) / points);
   const std::size_t shared = 3 * std::size_t(points) * a.n * a.n * sizeof(double);
-  cl_factor_kernel<<<groups, unsigned(points * a.n * a.n), shared>>>(a, d, begin, end, points);
+  cl_factor_kernel<<<groups, unsigned(points * a.n * a.n), shared, launch_stream()>>>(a, d, begin, end, points);
   cuda_error::check_launch("fgbilu cl factorisation");
 }
 
@@ -363,7 +370,8 @@ void cl_sweep(const Stencil7View& a, const double* d, index_t begin, index_t end
   const index_t points = cl_points(a.n), np = end - begin;
   const unsigned groups = unsigned((np + points - 1) / points);
   const std::size_t shared = std::size_t(points) * (a.n * a.n + a.n) * sizeof(double);
-  cl_sweep_kernel<<<groups, unsigned(points * a.n * a.n), shared>>>(a, d, begin, end, points, b, x, backward);
+  cl_sweep_kernel<<<groups, unsigned(points * a.n * a.n), shared, launch_stream()>>>(a, d, begin, end, points, b, x,
+                                                                                     backward);
   cuda_error::check_launch("fgbilu cl sweep");
 }
 }  // namespace
@@ -383,11 +391,13 @@ index_t cl_factor_sweep(const Stencil7View& a, double* d, const StageGroupsView&
   cuda_error::throw_if(
       cudaFuncSetAttribute(cl_factor_sweep_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
       "cudaFuncSetAttribute for the fgbilu cl factorisation");
-  stage_order::zero_counters(g, "the fgbilu cl factorisation");
+  stage_order::zero_counters(g, "the fgbilu cl factorisation", launch_stream());
   // Every byte 0x7f: a position above any grid's (cells < 2^31 - 1).
   constexpr index_t none = 0x7f7f7f7f;
-  cuda_error::throw_if(cudaMemsetAsync(flag, 0x7f, sizeof(index_t)), "cudaMemsetAsync of the fgbilu non-finite flag");
-  cl_factor_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g, flag);
+  cuda_error::throw_if(cudaMemsetAsync(flag, 0x7f, sizeof(index_t), launch_stream()),
+                       "cudaMemsetAsync of the fgbilu non-finite flag");
+  cl_factor_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared, launch_stream()>>>(a, d, g,
+                                                                                                          flag);
   cuda_error::check_launch("fgbilu cl factorisation (one launch)");
   index_t bad = none;
   cuda_error::throw_if(cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
@@ -399,8 +409,9 @@ void cl_sweep_once(const Stencil7View& a, const double* d, const StageGroupsView
                    int backward) {
   check_cl_size(a.n);
   const std::size_t shared = std::size_t(g.points) * (a.n * a.n + a.n) * sizeof(double);
-  stage_order::zero_counters(g, "the fgbilu cl sweep");
-  cl_sweep_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared>>>(a, d, g, b, x, backward);
+  stage_order::zero_counters(g, "the fgbilu cl sweep", launch_stream());
+  cl_sweep_sweep_kernel<<<unsigned(g.groups), unsigned(g.points * a.n * a.n), shared, launch_stream()>>>(a, d, g, b, x,
+                                                                                                         backward);
   cuda_error::check_launch(backward ? "fgbilu cl backward sweep (one launch)" : "fgbilu cl forward sweep (one launch)");
 }
 }  // namespace
@@ -414,14 +425,14 @@ void cl_backward_sweep(const Stencil7View& a, const double* d, const StageGroups
 }
 
 void residual(const Stencil7View& a, const double* b, const double* x, double* r) {
-  residual_kernel<<<blocks_for((long long)a.cells * a.n), threads>>>(a, b, x, r);
+  residual_kernel<<<blocks_for((long long)a.cells * a.n), threads, 0, launch_stream()>>>(a, b, x, r);
   cuda_error::check_launch("fgbilu residual");
 }
 
 void gather_blocks(const index_t* map, index_t blocks, index_t nb, const double* values, double* coef) {
   const long long n = (long long)blocks * nb;
   if (n == 0) return;
-  gather_kernel<<<blocks_for(n), threads>>>(map, nb, values, coef, n);
+  gather_kernel<<<blocks_for(n), threads, 0, launch_stream()>>>(map, nb, values, coef, n);
   cuda_error::check_launch("fgbilu gather_blocks");
 }
 
@@ -433,6 +444,24 @@ index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_
   index_t bad = none;
   cuda_error::throw_if(cuda_copy::memcpy(&bad, flag, sizeof(index_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
   return bad == none ? -1 : bad;
+}
+
+struct Graph {
+  cudaGraphExec_t exec = nullptr;
+};
+
+void begin_capture() { recorder.begin(); }
+
+Graph* end_capture() { return new Graph{recorder.end()}; }
+
+void abandon_capture() noexcept { recorder.abandon(); }
+
+void replay(const Graph* g) { recorder.replay(g->exec); }
+
+void destroy(Graph* g) noexcept {
+  if (!g) return;
+  if (g->exec) cudaGraphExecDestroy(g->exec);
+  delete g;
 }
 
 }  // namespace tb::fgbilu::kernels::cuda

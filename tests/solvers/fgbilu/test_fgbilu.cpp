@@ -286,6 +286,25 @@ TEST(Errors, SweepLaunchIsForClOnly) {
   EXPECT_NO_THROW(host_auto->setup(generated({3, 3, 3, 2})));
 }
 
+// graph=true records CUDA graphs: refused on the host with the key and the
+// backend it needs, at set-up (before a step runs); off unless asked for.
+TEST(Errors, GraphIsForCudaOnly) {
+  for (Variant v : {Variant::seq, Variant::omp, Variant::acc}) {
+    EXPECT_EQ(Factorization(v, Backend::host).apply(), Apply::launches) << to_string(v);
+    EXPECT_THROW(Factorization(v, Backend::host, default_launch(v), Apply::graph), Error) << to_string(v);
+  }
+  auto s = make_solver("bicgstab+fgbilu(graph=true)");
+  try {
+    s->setup(generated({3, 3, 3, 2}));
+    FAIL() << "graph=true on the host was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("graph=true"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("backend=cuda"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(make_solver("bicgstab+fgbilu(graph=on)"), Error);
+  EXPECT_NO_THROW(make_solver("richardson(maxit=2)+fgbilu(graph=false)")->setup(generated({3, 3, 3, 2})));
+}
+
 // The default launch is the one measured faster for cl, and plane, the only
 // one they have, for the others: no launch given is never an error.
 TEST(Launch, DefaultIsSweepForClAndPlaneOtherwise) {
