@@ -31,6 +31,9 @@
 # (tb-comp2d's cylinder and NACA0012 coarse/medium/fine, host defaults against --backend
 # cuda, alternated twice; needs scripts/device-carry.sh --comp-meshes; COMP_T), face-sums
 # (tb-bench-face-sums: the residual's face-to-cell gather against atomics and colours), mg (tb-bench-mg at 128^3 on the device; MG_T),
+# launches (device launches and time per iteration of BiCGStab + FGBILU cl on the 128^3 pressure Poisson, one launch
+# per hyperplane and per sweep, each launched and replayed as a CUDA graph, alternated; then tb-bench-fgbilu at 65^3,
+# n = 6 and 128^3, n = 1 with the graph rows; LAUNCH_SYSTEM: a MatrixMarket pressure system instead, LAUNCH_T),
 # mpi-tests (needs the MPI build: ctest -L mpi alone), mpi (needs the MPI build: ctest -L mpi, the two-rank GPU tests included, the
 # ranks sharing the GPU; then tb-ib's default decomposed on 1, 2 and 4 ranks
 # with GBCG on the host and the device, IB_REPS times), scaling (needs the MPI
@@ -227,6 +230,27 @@ for step in "$@"; do
       # The multigrid cycle and CG + mg on the device at 128^3, against CG + BiLU(0) on the host.
       timeout "${MG_T:-300}" "$build/bin/tb-bench-mg" --grid 128 --backend cuda --reps 5 --solve-reps 1 \
         >"$results/mg.txt" 2>&1 ;;
+    launches)
+      # fgbilu(graph=false|true) against each other in one tb-solve run, alternated twice: each solve's
+      # SolveStats (tb-solve --json) has device_launches, preconditioner_launches and _applications,
+      # solve_seconds and iterations. maxit fixes the work; rtol=1e-12 is not reached in it.
+      specs=()
+      for rep in 1 2; do
+        for launch in plane sweep; do
+          for graph in false true; do
+            specs+=(--solver "bicgstab(rtol=1e-12,maxit=60,backend=cuda)+fgbilu(variant=cl,launch=$launch,graph=$graph)")
+          done
+        done
+      done
+      system=(--generate "poisson:nx=128,ny=128,nz=128,cluster=1,pin=1")
+      [ -n "${LAUNCH_SYSTEM:-}" ] && system=("$LAUNCH_SYSTEM")
+      timeout "${LAUNCH_T:-300}" "$build/bin/tb-solve" "${system[@]}" "${specs[@]}" \
+        --json "$results/gpu-$stamp-launches-pressure128.json" >"$results/launches.txt" 2>&1
+      echo "tb-solve exit $?" >>"$results/launches.txt"
+      # One solve (both sweeps) per row, with its launches: 65^3 at n = 6 and 128^3 at n = 1 (2^21 n^2 IJK).
+      timeout 240 "$build/bin/tb-bench-fgbilu" --cubes 65 --block-sizes 1 --sweep-entries 2097152 \
+        --json "$results/gpu-$stamp-fgbilu-launches.json" --md "$results/gpu-$stamp-fgbilu-launches.md" \
+        >>"$results/launches.txt" 2>&1 ;;
     mpi-tests)
       # The MPI tests alone (the two-rank GPU ones included), without mpi's tb-ib runs.
       need_mpi mpi-tests || continue
@@ -336,7 +360,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline resident resident-ib resident-comp2d face-sums mg launches mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

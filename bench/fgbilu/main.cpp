@@ -5,7 +5,8 @@
 //   cubes 15^3 .. 65^3 at n = 6 (Fig. 9, Table 3), and n = 1..32 at roughly
 //   constant n^2 I J K (Fig. 10).
 // On a GPU also acc and cl on CUDA (cl with one launch per hyperplane and with
-// one launch per sweep), the cuSPARSE bsrilu02 + bsrsv2 baseline, the issue's
+// one launch per sweep, each also with its solve replayed as a CUDA graph), the
+// device launches of one solve, the cuSPARSE bsrilu02 + bsrsv2 baseline, the
 // target ratio (cl factorisation + both sweeps against cuSPARSE), and the
 // residual kernel's bandwidth against the device's STREAM triad.
 // Run with --help; docs/fgbilu.md explains the figures.
@@ -24,6 +25,7 @@
 #include "cuda/cusparse_bilu0.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/cuda_call.hpp"
+#include "solvers/core/device_launches.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/json_writer.hpp"
 #include "solvers/core/machine.hpp"
@@ -97,8 +99,11 @@ struct PointTimes {
 };
 
 struct Row {
-  std::string name;  // "seq", "omp", "acc-host", "acc-cuda", "cl-cuda", "cl-sweep-cuda", "cusparse"
+  // "seq", "omp", "acc-host", "acc-cuda", "cl-cuda", "cl-sweep-cuda", "cl-cuda-graph", "cl-sweep-cuda-graph",
+  // "cusparse"
+  std::string name;
   PointTimes t;
+  double solve_launches = NAN;  // device launches of one solve (both sweeps); a graph's replay counts 1
 };
 
 struct Case {
@@ -113,9 +118,9 @@ BsrMatrix make_matrix(int ni, int nj, int nk, int n) {
   return generate_stencil7(p);
 }
 
-PointTimes time_variant(const BsrMatrix& a, Variant v, Backend backend, int reps,
-                        fgbilu::Launch launch = fgbilu::Launch::plane) {
-  fgbilu::Factorization f(v, backend, launch);
+Row time_variant(std::string name, const BsrMatrix& a, Variant v, Backend backend, int reps,
+                 fgbilu::Launch launch = fgbilu::Launch::plane, fgbilu::Apply apply = fgbilu::Apply::launches) {
+  fgbilu::Factorization f(v, backend, launch, apply);
   f.setup(a);
   const std::size_t rows = std::size_t(a.rows());
   std::vector<double> host_b(rows);
@@ -127,7 +132,13 @@ PointTimes time_variant(const BsrMatrix& a, Variant v, Backend backend, int reps
     if (gpu) TB_CUDA_CALL(gpu::synchronize());
   };
   const double cells = double(a.block_rows) * 1e-6;  // microseconds per point
-  PointTimes t;
+  Row row{std::move(name), {}, NAN};
+  f.solve(b.data(), x.data());  // apply = graph: records the graph, which the timed solves replay
+  sync();
+  const long launches = device_launches();
+  f.solve(b.data(), x.data());
+  row.solve_launches = double(device_launches() - launches);
+  PointTimes& t = row.t;
   t.factor = best_seconds(reps, [&] { f.factor(); }) / cells;
   t.solve = best_seconds(reps,
                          [&] {
@@ -141,7 +152,7 @@ PointTimes time_variant(const BsrMatrix& a, Variant v, Backend backend, int reps
                               sync();
                             }) /
                cells;
-  return t;
+  return row;
 }
 
 const Row* find_row(const Case& c, std::string_view name) {
@@ -159,16 +170,21 @@ double factor_solve_vs_cusparse(const Case& c, const Row& r) {
 Case run_case(int ni, int nj, int nk, int n, int reps, bool gpu) {
   Case c{ni, nj, nk, n, {}, NAN};
   const BsrMatrix a = make_matrix(ni, nj, nk, n);
-  c.rows.push_back({"seq", time_variant(a, Variant::seq, Backend::host, reps)});
-  c.rows.push_back({"omp", time_variant(a, Variant::omp, Backend::host, reps)});
-  c.rows.push_back({"acc-host", time_variant(a, Variant::acc, Backend::host, reps)});
+  using fgbilu::Apply;
+  using fgbilu::Launch;
+  c.rows.push_back(time_variant("seq", a, Variant::seq, Backend::host, reps));
+  c.rows.push_back(time_variant("omp", a, Variant::omp, Backend::host, reps));
+  c.rows.push_back(time_variant("acc-host", a, Variant::acc, Backend::host, reps));
   if (gpu) {
-    c.rows.push_back({"acc-cuda", time_variant(a, Variant::acc, Backend::cuda, reps)});
-    c.rows.push_back({"cl-cuda", time_variant(a, Variant::cl, Backend::cuda, reps)});
-    c.rows.push_back({"cl-sweep-cuda", time_variant(a, Variant::cl, Backend::cuda, reps, fgbilu::Launch::sweep)});
+    c.rows.push_back(time_variant("acc-cuda", a, Variant::acc, Backend::cuda, reps));
+    c.rows.push_back(time_variant("cl-cuda", a, Variant::cl, Backend::cuda, reps));
+    c.rows.push_back(time_variant("cl-sweep-cuda", a, Variant::cl, Backend::cuda, reps, Launch::sweep));
+    c.rows.push_back(time_variant("cl-cuda-graph", a, Variant::cl, Backend::cuda, reps, Launch::plane, Apply::graph));
+    c.rows.push_back(
+        time_variant("cl-sweep-cuda-graph", a, Variant::cl, Backend::cuda, reps, Launch::sweep, Apply::graph));
     const auto cs = TB_CUDA_CALL(gpu::cusparse_bilu0_seconds(a, reps));
     const double cells = double(a.block_rows) * 1e-6;
-    c.rows.push_back({"cusparse", {cs.factor / cells, cs.solve / cells, NAN}});
+    c.rows.push_back({"cusparse", {cs.factor / cells, cs.solve / cells, NAN}, NAN});
     // Table 2: the residual reads 7 n^2 matrix and 3 n vector doubles per point.
     const double bytes = 8.0 * (7.0 * n * n + 3.0 * n) * a.block_rows;
     c.residual_gbytes_per_s = bytes / (find_row(c, "cl-cuda")->t.residual * cells) * 1e-9;
@@ -195,6 +211,7 @@ void write_cases(JsonWriter& json, std::string_view key, const std::vector<Case>
     for (const Row& r : c.rows) {
       json.begin_object().value("variant", r.name);
       write_times(json, r.t);
+      json.value("solve_launches", r.solve_launches);
       json.value("speedup_factor_vs_seq", c.rows[0].t.factor / r.t.factor)
           .value("speedup_solve_vs_seq", c.rows[0].t.solve / r.t.solve)
           .value("speedup_residual_vs_seq", c.rows[0].t.residual / r.t.residual)
@@ -230,24 +247,29 @@ std::string markdown(const Options& o, const Machine& m, const std::vector<Case>
   s += "t_p in microseconds per grid point (best of " + std::to_string(o.reps) +
        "); ratio = seq t_p / variant t_p, measured in the same run.\n\n";
   s += "## Fig. 9 / Table 3: cubes, n = 6\n\n";
-  s += "| grid | variant | factor t_p | solve t_p | residual t_p | factor ratio | solve ratio | residual ratio |\n";
-  s += "|---|---|---|---|---|---|---|---|\n";
+  s += "| grid | variant | factor t_p | solve t_p | residual t_p | factor ratio | solve ratio | residual ratio | "
+       "launches per solve |\n";
+  s += "|---|---|---|---|---|---|---|---|---|\n";
   for (const Case& c : cubes)
     for (const Row& r : c.rows)
       s += "| " + std::to_string(c.ni) + "^3 | " + r.name + " | " + fmt(r.t.factor) + " | " + fmt(r.t.solve) + " | " +
            fmt(r.t.residual) + " | " + fmt(c.rows[0].t.factor / r.t.factor, "%.2f") + " | " +
            fmt(c.rows[0].t.solve / r.t.solve, "%.2f") + " | " + fmt(c.rows[0].t.residual / r.t.residual, "%.2f") +
-           " |\n";
+           " | " + fmt(r.solve_launches, "%.0f") + " |\n";
   s += "\nThe paper (Table 3, n = 6, largest cube 65^3): sequential CPU (Xeon E5645, one core) factor 3.48, "
        "solve 0.84, residual 0.51 us; CUDA FGBILU (M2050) 0.122, 0.0604, 0.0324 us: 29x, 14x, 16x. "
        "Fig. 9 gives only curves: sequential t_p is flat in the grid size, the 6-core OpenMP wavefront is slower than "
        "sequential on small grids and gains with size.\n\n";
   if (!cubes.empty() && find_row(cubes.front(), "cusparse")) {
     s += "## GPU target: cl factorisation + both sweeps against cuSPARSE bsrilu02 + bsrsv2 (n = 6; goal >= 3x at "
-         "65^3)\n\n| grid | cl, launch per plane | cl, launch per sweep |\n|---|---|---|\n";
-    for (const Case& c : cubes)
-      s += "| " + std::to_string(c.ni) + "^3 | " + fmt(factor_solve_vs_cusparse(c, *find_row(c, "cl-cuda")), "%.2f") +
-           "x | " + fmt(factor_solve_vs_cusparse(c, *find_row(c, "cl-sweep-cuda")), "%.2f") + "x |\n";
+         "65^3)\n\n| grid | cl, launch per plane | cl, launch per sweep | cl, plane, graph | cl, sweep, graph "
+         "|\n|---|---|---|---|---|\n";
+    for (const Case& c : cubes) {
+      s += "| " + std::to_string(c.ni) + "^3";
+      for (const char* name : {"cl-cuda", "cl-sweep-cuda", "cl-cuda-graph", "cl-sweep-cuda-graph"})
+        s += " | " + fmt(factor_solve_vs_cusparse(c, *find_row(c, name)), "%.2f") + "x";
+      s += " |\n";
+    }
     s += "\n";
   }
   s += "## Fig. 10: block size n at about constant n^2 IJK\n\n";
@@ -264,8 +286,8 @@ std::string markdown(const Options& o, const Machine& m, const std::vector<Case>
   if (!std::isnan(gpu_triad))
     s += "Device STREAM triad: " + fmt(gpu_triad) + " GB/s.\n";
   else
-    s += "No GPU on this machine: the acc-cuda, cl-cuda, cl-sweep-cuda and cuSPARSE rows and the residual bandwidth "
-         "against the device triad (Table 4) were not run.\n";
+    s += "No GPU on this machine: the acc-cuda, cl-cuda, cl-sweep-cuda, the two graph rows and cuSPARSE and the "
+         "residual bandwidth against the device triad (Table 4) were not run.\n";
   return s;
 }
 
