@@ -25,14 +25,17 @@ void SystemMatrix::set_pattern(const BsrMatrix& p) {
   release();
   host_.block_size = p.block_size, host_.block_rows = p.block_rows, host_.block_cols = p.block_cols;
   host_.row_ptr = p.row_ptr, host_.col_idx = p.col_idx;
-  host_.values.assign(std::size_t(p.nnz_blocks()) * std::size_t(p.block_entries()), 0.0);
+  // The host's values are allocated when the host first holds them (on_host,
+  // values_written_on_host): a run that assembles and solves on the device never does.
+  host_.values = std::vector<double>();
+  value_count_ = std::size_t(p.nnz_blocks()) * std::size_t(p.block_entries());
   const auto lay_out = [&](Buffer& b, const void* host, std::size_t bytes) {
     b = {storage_.allocate(bytes), bytes};
     if (host) storage_.to_device(b.data, host, bytes);
   };
   lay_out(row_ptr_, host_.row_ptr.data(), host_.row_ptr.size() * sizeof(index_t));
   lay_out(col_idx_, host_.col_idx.data(), host_.col_idx.size() * sizeof(index_t));
-  lay_out(values_, nullptr, host_.values.size() * sizeof(double));
+  lay_out(values_, nullptr, value_count_ * sizeof(double));
   ++generations_.pattern;
   host_current_ = device_current_ = false;
 }
@@ -43,7 +46,7 @@ void SystemMatrix::require_pattern() const {
 
 DeviceValues SystemMatrix::device_values() {
   require_pattern();
-  return {static_cast<double*>(values_.data), host_.values.size()};
+  return {static_cast<double*>(values_.data), value_count_};
 }
 
 void SystemMatrix::values_written_on_device() {
@@ -54,13 +57,14 @@ void SystemMatrix::values_written_on_device() {
 
 void SystemMatrix::values_written_on_host(const BsrMatrix& a) {
   set_pattern(a);
-  std::copy(a.values.begin(), a.values.end(), host_.values.begin());
+  host_.values.assign(a.values.begin(), a.values.end());
   ++generations_.values;
   host_current_ = true, device_current_ = false;
 }
 
 const BsrMatrix& SystemMatrix::on_host() {
   require_pattern();
+  if (host_.values.size() != value_count_) host_.values.assign(value_count_, 0.0);
   if (!host_current_ && device_current_) {
     storage_.to_host(host_.values.data(), values_.data, values_.bytes);
     host_current_ = true;

@@ -34,7 +34,8 @@ class SystemMatrix {
 
   // The pattern of `pattern` (its values are not read): a new pattern
   // generation, its row_ptr and col_idx copied to the device once, the
-  // values' memory laid out on both sides (unchanged pattern: nothing).
+  // values' memory laid out there (unchanged pattern: nothing); the host's
+  // when the host first holds them.
   void set_pattern(const BsrMatrix& pattern);
   // The device's values, to be written in place (values_written_on_device after).
   DeviceValues device_values();
@@ -51,6 +52,8 @@ class SystemMatrix {
   // Where on_device()'s arrays are read (DeviceStorage::backend).
   Backend backend() const { return storage_.backend(); }
   bool host_current() const { return host_current_; }
+  // Bytes of values the host holds: none until the host first reads or writes them.
+  std::size_t host_value_bytes() const { return host_.values.capacity() * sizeof(double); }
   bool device_current() const { return device_current_; }
 
  private:
@@ -62,7 +65,8 @@ class SystemMatrix {
   void release();
 
   DeviceStorage& storage_;
-  BsrMatrix host_;  // the pattern, and the values as the host last held them
+  BsrMatrix host_;  // the pattern, and the values as the host last held them (empty until it first does)
+  std::size_t value_count_ = 0;
   Buffer row_ptr_, col_idx_, values_;
   Generations generations_;
   bool host_current_ = false, device_current_ = false;

@@ -81,6 +81,7 @@ TEST(SystemMatrix, ValuesWrittenOnTheDeviceMoveOnlyToAHostReader) {
     const transfers::Totals moved = transfers::since(before);
     EXPECT_EQ(moved.to_device.copies + moved.to_host.copies, 0u) << "step " << step;
   }
+  EXPECT_EQ(m.host_value_bytes(), 0u) << "no host copy of values the host never read";
   for (int step = 1; step <= 3; ++step) {
     const transfers::Totals before = transfers::totals();
     write_on_device(m.device_values(), a, 0.5 * step);
@@ -92,6 +93,7 @@ TEST(SystemMatrix, ValuesWrittenOnTheDeviceMoveOnlyToAHostReader) {
     EXPECT_EQ(moved.to_host.bytes, value_bytes(a)) << "step " << step;
     EXPECT_EQ(moved.to_device.copies, 0u) << "step " << step;
   }
+  EXPECT_EQ(m.host_value_bytes(), value_bytes(a));
 }
 
 // Values filled on the host: read there, nothing moves; read on the device,
