@@ -88,4 +88,17 @@ class Recorder {
   cudaEvent_t before_ = nullptr, after_ = nullptr;
 };
 
+// A recorded sequence as a room hands it out: its kernels.hpp declares an
+// opaque `struct Graph`, defined in its cuda/kernels.cu as one of these.
+struct RecordedGraph {
+  cudaGraphExec_t exec = nullptr;
+};
+
+template <class G>
+void destroy(G* g) noexcept {
+  if (!g) return;
+  if (g->exec) cudaGraphExecDestroy(g->exec);
+  delete g;
+}
+
 }  // namespace tb::cuda_graph

@@ -195,13 +195,11 @@ void add(index_t n, const double* z, double* x) {
   cuda_error::check_launch("mg add");
 }
 
-struct Graph {
-  cudaGraphExec_t exec = nullptr;
-};
+struct Graph : cuda_graph::RecordedGraph {};
 
 void begin_capture() { recorder.begin(); }
 
-Graph* end_capture() { return new Graph{recorder.end()}; }
+Graph* end_capture() { return new Graph{{recorder.end()}}; }
 
 void abandon_capture() noexcept { recorder.abandon(); }
 
@@ -209,10 +207,6 @@ void abandon_capture() noexcept { recorder.abandon(); }
 // method's residual) and the default stream's next work waits for it.
 void replay(const Graph* g) { recorder.replay(g->exec); }
 
-void destroy(Graph* g) noexcept {
-  if (!g) return;
-  if (g->exec) cudaGraphExecDestroy(g->exec);
-  delete g;
-}
+void destroy(Graph* g) noexcept { cuda_graph::destroy(g); }
 
 }  // namespace tb::mg::kernels::cuda
