@@ -10,7 +10,7 @@ record name what was replaced.
 
   /usr/bin/python3 bench/comp2d/variants_sweep.py --json OUT.json [--set jacobian.reuse=1] [--only naca]
 
-Needs the generated meshes (scripts/make-meshes.sh medium nested ogrid layered); --only cylinder_mesh runs
+Needs the generated meshes (scripts/make-meshes.sh medium fine nested ogrid layered); --only cylinder_mesh runs
 the cylinder case file on each cylinder mesh; runs
 whose mesh is missing are skipped with a note. One thread, at most 400 steps.
 """
@@ -32,6 +32,7 @@ RUNS = [
     ("naca_13k", NACA, [f"mesh.file={G}/naca0012_13k.msh"]),
     ("naca_coarse", NACA, []),
     ("naca_medium", NACA, [f"mesh.file={G}/naca0012_medium.su2"]),
+    ("naca_fine", NACA, [f"mesh.file={G}/naca0012_fine.su2"]),
 ] + [(f"naca_{lv}{q}", NACA, [f"mesh.file={G}/nested/naca0012_{lv}_{q}.su2"])
      for lv in ("L0", "L1", "L2") for q in ("q0", "q1")] + [
     ("naca_venkatakrishnan", NACA, ["scheme.limiter=venkatakrishnan"]),
