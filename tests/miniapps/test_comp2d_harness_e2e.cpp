@@ -148,6 +148,19 @@ TEST(Comp2dHarness, TheSchemeLineNamesWhatTheFormChose) {
             "the first stall in order 2; CFL 500 to 10000 (Eq. 3); cells in the file's order");
 }
 
+// run.backend = cuda: the line says where the pseudo-time loop runs (the
+// device is opened at the first step, not here).
+TEST(Comp2dHarness, TheSchemeLineSaysWhereTheStepRuns) {
+  CaseConfig gpu = comp_config(), exact = comp_config();
+  gpu.set("run.backend", "cuda");
+  exact.set("run.backend", "cuda");
+  exact.set("jacobian.form", "exact");
+  const std::string on_device = CompressibleSimulation(gpu).scheme(), on_host = CompressibleSimulation(exact).scheme();
+  EXPECT_NE(on_device.find("; residual, Jacobian and update on the device"), std::string::npos) << on_device;
+  EXPECT_NE(on_host.find("; residual and Jacobian on the host (jacobian.form = exact)"), std::string::npos) << on_host;
+  EXPECT_EQ(CompressibleSimulation(comp_config()).scheme().find("device"), std::string::npos);
+}
+
 // A run that a stall moved from the paper's system to the matrix-free form
 // resumes on the matrix-free form, bit for bit, from a checkpoint written
 // after the switch; the case file's cylinder with the paper's system and its
