@@ -3,6 +3,7 @@
 #include <istream>
 #include <ostream>
 
+#include "physics/incompressible/kernels.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::incompressible {
@@ -133,38 +134,30 @@ double Boundaries::own_inflow() const {
 
 double Boundaries::inflow_rate() const { return share_ ? share_->sum(own_inflow()) : own_inflow(); }
 
-void Boundaries::advance_outflow(std::span<const double> u, double dt) {
-  const int n = grid_.dim();
-  if (!has_outflow_) return;  // the case's, so every rank returns here or none
+std::array<double, 2> Boundaries::outflow_area_and_inflow() const {
   // The outflow area and the inflow rate, over the ranks in one reduction.
   std::array<double, 2> sums = {0.0, own_inflow()};
-  for (int side = 0; side < 2 * n; ++side)
+  for (int side = 0; side < 2 * grid_.dim(); ++side)
     if (specs_[side].kind == BoundaryKind::outflow) sums[0] += side_area(side);
   if (share_) share_->sum(sums);
-  const double outflow_area = sums[0], q_in = sums[1];
-  const double speed = q_in / outflow_area;
+  return sums;
+}
+
+void Boundaries::advance_outflow(std::span<const double> u, double dt) {
+  if (!has_outflow_) return;  // the case's, so every rank returns here or none
+  const GridView g = grid_.view();
+  const auto [outflow_area, q_in] = outflow_area_and_inflow();
   double q_out = 0.0;
-  for (int side = 0; side < 2 * n; ++side) {
+  for (int side = 0; side < 2 * grid_.dim(); ++side) {
     if (specs_[side].kind != BoundaryKind::outflow) continue;
-    const int d = side / 2;
-    // Backward Euler in time, one-sided difference over the half cell: stable for any dt.
-    for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) {
-      const double r = dt * speed / (0.5 * grid_.axis(d).widths[c[d]]);
-      double* v = values_[side].data() + 3 * face_index(side, c);
-      const double* up = u.data() + std::size_t(n) * grid_.index(c[0], c[1], c[2]);
-      for (int e = 0; e < n; ++e) v[e] = (v[e] + r * up[e]) / (1.0 + r);
-    });
-    q_out += side_flux(side);
+    kernels::advance_outflow(Backend::host, g, side, dt, q_in / outflow_area, u.data(), values_[side].data());
+    q_out += kernels::side_flux(Backend::host, g, side, values_[side].data());
   }
   if (share_) q_out = share_->sum(q_out);
   const double shift = (q_in - q_out) / outflow_area;
-  for (int side = 0; side < 2 * n; ++side) {
-    if (specs_[side].kind != BoundaryKind::outflow) continue;
-    const int d = side / 2, s = side % 2 == 0 ? -1 : 1;
-    for_each_face(grid_, side, [&](const std::array<index_t, 3>& c) {
-      values_[side][3 * std::size_t(face_index(side, c)) + d] += s * shift;
-    });
-  }
+  for (int side = 0; side < 2 * grid_.dim(); ++side)
+    if (specs_[side].kind == BoundaryKind::outflow)
+      kernels::shift_side(Backend::host, g, side, shift, values_[side].data());
 }
 
 BoundaryView Boundaries::view() const {

@@ -52,14 +52,20 @@ class Boundaries {
   }
   // Convective outflow for one step of dt from the cell velocities u (n per cell),
   // followed by the global mass correction. Does nothing without outflow sides.
+  // (kernels.hpp's advance_outflow, side_flux and shift_side, on the host.)
   void advance_outflow(std::span<const double> u, double dt);
   bool has_outflow() const { return has_outflow_; }
+  // The outflow sides' area and the inflow rate, over the ranks: the
+  // condition's speed is their ratio, and the mass correction reads both.
+  std::array<double, 2> outflow_area_and_inflow() const;
   // Net volume flux into the domain through inflow sides.
   double inflow_rate() const;
   // The boundary faces' velocities over pointers into this object, for the per-cell kernels.
   BoundaryView view() const;
   // Side `side`'s face velocities (3 per face; empty where the side has no faces).
   const std::vector<double>& side_values(int side) const { return values_[side]; }
+  // The same to write into: a resident step's values brought back (output, checkpoints).
+  std::vector<double>& side_values_to_write(int side) { return values_[side]; }
 
   void save(std::ostream& out) const;
   void load(std::istream& in);

@@ -262,4 +262,44 @@ TB_HOST_DEVICE inline double line_deviation(const LineView& l, const double* f, 
   return std::fabs(w * slot[0] + (1.0 - w) * slot[1] - l.reference[i]);
 }
 
+// The convective outflow of a side (boundaries.hpp), per boundary face: face
+// f of side `side` in Boundaries' order (the first tangential axis fastest),
+// its cell, and its values (3 per face).
+TB_HOST_DEVICE inline CellIndex side_cell(const GridView& g, int side, index_t f) {
+  const int d = side / 2, t1 = d == 0 ? 1 : 0, t2 = d == 2 ? 1 : 2;
+  CellIndex c;
+  c[d] = side % 2 == 0 ? 0 : g.axis[d].cells - 1;
+  c[t1] = f % g.axis[t1].cells;
+  c[t2] = f / g.axis[t1].cells;
+  return c;
+}
+TB_HOST_DEVICE inline index_t side_faces(const GridView& g, int side) {
+  const int d = side / 2;
+  return g.axis[d == 0 ? 1 : 0].cells * g.axis[d == 2 ? 1 : 2].cells;
+}
+// Backward Euler in time, a one-sided difference over the half cell (stable
+// for any dt): v <- (v + r u_cell) / (1 + r), r = dt speed / (h / 2).
+TB_HOST_DEVICE inline void advance_outflow_face(const GridView& g, int side, double dt, double speed, const double* u,
+                                                double* values, index_t f) {
+  const CellIndex c = side_cell(g, side, f);
+  const int d = side / 2;
+  const double r = dt * speed / (0.5 * g.axis[d].widths[c[d]]);
+  double* v = values + 3 * f;
+  const double* up = u + index_t(g.dim) * g.index(c);
+  for (int e = 0; e < g.dim; ++e) v[e] = (v[e] + r * up[e]) / (1.0 + r);
+}
+// Face f's outward volume flux, zero where its cell is not owned.
+TB_HOST_DEVICE inline double outflow_face_flux(const GridView& g, int side, const double* values, index_t f) {
+  const CellIndex c = side_cell(g, side, f);
+  const index_t cell = g.index(c);
+  if (cell < g.owned_begin || cell >= g.owned_end) return 0.0;
+  const int d = side / 2, s = side % 2 == 0 ? -1 : 1;
+  return s * g.area(d, c) * values[3 * f + d];
+}
+// The normal component moved by shift outwards (the mass correction).
+TB_HOST_DEVICE inline void shift_outflow_face(int side, double shift, double* values, index_t f) {
+  const int d = side / 2, s = side % 2 == 0 ? -1 : 1;
+  values[3 * f + d] += s * shift;
+}
+
 }  // namespace tb::incompressible::cell

@@ -143,6 +143,25 @@ double max_line_deviation_t(index_t n, const cell::LineView& l, const double* f,
   return d[0];
 }
 
+template <bool Omp>
+void advance_outflow_t(const GridView& g, int side, double dt, double speed, const double* u, double* values) {
+  for_cells<Omp>(0, cell::side_faces(g, side),
+                 [&](index_t f) { cell::advance_outflow_face(g, side, dt, speed, u, values, f); });
+}
+
+template <bool Omp>
+double side_flux_t(const GridView& g, int side, const double* values) {
+  const auto s = sums<Omp, 1>(cell::side_faces(g, side), threading::stream_grain, [&](std::ptrdiff_t f, double* acc) {
+    acc[0] += cell::outflow_face_flux(g, side, values, index_t(f));
+  });
+  return s[0];
+}
+
+template <bool Omp>
+void shift_side_t(const GridView& g, int side, double shift, double* values) {
+  for_cells<Omp>(0, cell::side_faces(g, side), [&](index_t f) { cell::shift_outflow_face(side, shift, values, f); });
+}
+
 }  // namespace host_loops
 
 #define TB_INCOMP_HOST_TWIN(NS, OMP)                                                                                 \
@@ -183,6 +202,13 @@ double max_line_deviation_t(index_t n, const cell::LineView& l, const double* f,
   }                                                                                                                  \
   double max_line_deviation(index_t n, const cell::LineView& l, const double* f, int m, int e) {                     \
     return max_line_deviation_t<OMP>(n, l, f, m, e);                                                                 \
+  }                                                                                                                  \
+  void advance_outflow(const GridView& g, int side, double dt, double speed, const double* u, double* values) {      \
+    advance_outflow_t<OMP>(g, side, dt, speed, u, values);                                                           \
+  }                                                                                                                  \
+  double side_flux(const GridView& g, int side, const double* values) { return side_flux_t<OMP>(g, side, values); }  \
+  void shift_side(const GridView& g, int side, double shift, double* values) {                                       \
+    shift_side_t<OMP>(g, side, shift, values);                                                                       \
   }                                                                                                                  \
   }
 

@@ -81,4 +81,19 @@ double max_line_deviation(Backend b, index_t n, const cell::LineView& l, const d
   return omp::max_line_deviation(n, l, f, m, e);
 }
 
+void advance_outflow(Backend b, const GridView& g, int side, double dt, double speed, const double* u, double* values) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::advance_outflow(g, side, dt, speed, u, values));
+  omp::advance_outflow(g, side, dt, speed, u, values);
+}
+
+double side_flux(Backend b, const GridView& g, int side, const double* values) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::side_flux(g, side, values));
+  return omp::side_flux(g, side, values);
+}
+
+void shift_side(Backend b, const GridView& g, int side, double shift, double* values) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::shift_side(g, side, shift, values));
+  omp::shift_side(g, side, shift, values);
+}
+
 }  // namespace tb::incompressible::kernels

@@ -58,7 +58,13 @@ struct StepMaxima {
   /* out[i] = sum_k w[4 i + k] f[m (cell[4 i + k]) + e] over the k with w != 0: line samples */                        \
   void weighted_samples(index_t n, const index_t* cells, const double* w, const double* f, int m, int e, double* out); \
   /* max_i |profile - reference| of a centreline comparison over n reference points (std::max: NaN skipped) */         \
-  double max_line_deviation(index_t n, const cell::LineView& l, const double* f, int m, int e);
+  double max_line_deviation(index_t n, const cell::LineView& l, const double* f, int m, int e);                        \
+  /* the convective outflow side's face values after dt (speed: the condition's) from the cell velocities u */         \
+  void advance_outflow(const GridView& g, int side, double dt, double speed, const double* u, double* values);         \
+  /* the outward volume flux through a side's faces of the owned cells */                                              \
+  double side_flux(const GridView& g, int side, const double* values);                                                 \
+  /* each face's normal velocity moved outwards by shift */                                                            \
+  void shift_side(const GridView& g, int side, double shift, double* values);
 
 namespace kernels::ref {
 TB_INCOMP_KERNELS
@@ -91,6 +97,9 @@ void add_scaled(Backend b, index_t n, double a, const double* x, double* y);
 void weighted_samples(Backend b, index_t n, const index_t* cells, const double* w, const double* f, int m, int e,
                       double* out);
 double max_line_deviation(Backend b, index_t n, const cell::LineView& l, const double* f, int m, int e);
+void advance_outflow(Backend b, const GridView& g, int side, double dt, double speed, const double* u, double* values);
+double side_flux(Backend b, const GridView& g, int side, const double* values);
+void shift_side(Backend b, const GridView& g, int side, double shift, double* values);
 }  // namespace kernels
 
 }  // namespace tb::incompressible

@@ -17,11 +17,11 @@ Array<T> on(Backend b, std::span<const T> host) {
 
 }  // namespace
 
-bool ResidentStep::resident(const FractionalStep& flow) { return !flow.share() && !flow.boundaries().has_outflow(); }
+bool ResidentStep::resident(const FractionalStep& flow) { return !flow.share(); }
 
 ResidentStep::ResidentStep(FractionalStep& flow, systems::LinearSystems& systems, Backend backend)
     : flow_(flow), backend_(backend), host_grid_(flow.grid().view()) {
-  TB_REQUIRE(resident(flow), "internal: a resident step needs a whole grid without outflow sides");
+  TB_REQUIRE(resident(flow), "internal: a resident step needs a whole grid");
   const FvGrid& g = flow.grid();
   for (int d = 0; d < 3; ++d) {
     const AxisView& a = host_grid_.axis[d];
@@ -72,11 +72,15 @@ FaceView ResidentStep::face_view() {
   return flow_.faces_.view_of({faces_[0].data(), faces_[1].data(), faces_[2].data()});
 }
 
+bool ResidentStep::outflow(int side) const { return flow_.boundaries_.kind(side) == BoundaryKind::outflow; }
+
 void ResidentStep::to_host() {
   u_.copy_to_host(flow_.u_);
   p_.copy_to_host(flow_.p_);
   div_.copy_to_host(flow_.div_);
   for (int d = 0; d < 3; ++d) faces_[d].copy_to_host(flow_.faces_.normal[d]);
+  for (int side = 0; side < 6; ++side)
+    if (outflow(side)) sides_[side].copy_to_host(flow_.boundaries_.side_values_to_write(side));
 }
 
 void ResidentStep::from_host() {
@@ -84,6 +88,8 @@ void ResidentStep::from_host() {
   p_.copy_from_host(flow_.p_);
   div_.copy_from_host(flow_.div_);
   for (int d = 0; d < 3; ++d) faces_[d].copy_from_host(flow_.faces_.normal[d]);
+  for (int side = 0; side < 6; ++side)
+    if (outflow(side)) sides_[side].copy_from_host(flow_.boundaries_.side_values(side));
 }
 
 namespace {
@@ -98,6 +104,8 @@ void ResidentStep::keep() {
   keep_copy(p_, kept_p_);
   keep_copy(div_, kept_div_);
   for (int d = 0; d < 3; ++d) keep_copy(faces_[d], kept_faces_[d]);
+  for (int side = 0; side < 6; ++side)
+    if (outflow(side)) keep_copy(sides_[side], kept_sides_[side]);
   kept_time_ = flow_.time_;
   kept_steps_ = flow_.steps_;
 }
@@ -108,6 +116,8 @@ void ResidentStep::restore_kept() {
   p_.copy_from(kept_p_);
   div_.copy_from(kept_div_);
   for (int d = 0; d < 3; ++d) faces_[d].copy_from(kept_faces_[d]);
+  for (int side = 0; side < 6; ++side)
+    if (outflow(side)) sides_[side].copy_from(kept_sides_[side]);
   flow_.time_ = kept_time_;
   flow_.steps_ = kept_steps_;
 }
@@ -131,8 +141,24 @@ void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r
   if (whole) kernels::add_scaled(backend_, cells, -1.0, p_.data(), phi_.data());
 }
 
-// FractionalStep::step's sequence, without the exchanges (a whole grid) and
-// the outflow's advance (none).
+// Boundaries::advance_outflow on the backend: the speed and the inflow are the
+// host's (the inflow sides' values do not change), the outflow's flux is
+// reduced where the values are.
+void ResidentStep::advance_outflow(const GridView& g, double dt) {
+  if (!flow_.boundaries_.has_outflow()) return;
+  const auto [outflow_area, q_in] = flow_.boundaries_.outflow_area_and_inflow();
+  double q_out = 0.0;
+  for (int side = 0; side < 2 * g.dim; ++side) {
+    if (!outflow(side)) continue;
+    kernels::advance_outflow(backend_, g, side, dt, q_in / outflow_area, u_.data(), sides_[side].data());
+    q_out += kernels::side_flux(backend_, g, side, sides_[side].data());
+  }
+  const double shift = (q_in - q_out) / outflow_area;
+  for (int side = 0; side < 2 * g.dim; ++side)
+    if (outflow(side)) kernels::shift_side(backend_, g, side, shift, sides_[side].data());
+}
+
+// FractionalStep::step's sequence, without the exchanges (a whole grid).
 StepReport ResidentStep::step(systems::LinearSystems& systems) {
   const FlowSettings& s = flow_.settings_;
   const GridView g = grid_view();
@@ -140,6 +166,7 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
   const index_t values = index_t(u_.size());
   StepReport r;
   u_old_.copy_from(u_);
+  advance_outflow(g, s.dt);
   {
     const systems::AssemblyTimer assembly(systems);
     kernels::pressure_gradient(backend_, g, p_.data(), grad_p_.data());

@@ -13,8 +13,9 @@
 //
 // On the host backend (with systems whose storage is host memory) it is the
 // twin the tests compare bit for bit with FractionalStep::step. A whole grid
-// without outflow sides (resident(): a piece of a decomposed grid exchanges
-// ghosts and a convective outflow sums fluxes on the host).
+// (resident(): a piece of a decomposed grid exchanges ghosts on the host); a
+// convective outflow's face values live on the backend with the state, its
+// mass correction reduced there.
 #include "physics/incompressible/fractional_step.hpp"
 #include "solvers/core/array.hpp"
 
@@ -22,7 +23,7 @@ namespace tb::incompressible {
 
 class ResidentStep {
  public:
-  // Whether `flow`'s step can run resident: a whole grid, no outflow side.
+  // Whether `flow`'s step can run resident: a whole grid.
   static bool resident(const FractionalStep& flow);
 
   // Copies flow's grid, boundaries, stencil positions and state to `backend`;
@@ -37,10 +38,10 @@ class ResidentStep {
   void to_host();
   // flow's state (after load or an initial condition) onto the backend.
   void from_host();
-  // A copy of the state (velocity, pressure, faces, divergence, time, steps)
-  // kept on the backend beside it, so that holding the last accepted step
-  // moves nothing; restore_kept() puts it back. The boundary values are not
-  // part of it: a resident step has no outflow side, whose values change.
+  // A copy of the state (velocity, pressure, faces, divergence, time, steps,
+  // the outflow sides' values) kept on the backend beside it, so that holding
+  // the last accepted step moves nothing; restore_kept() puts it back. The
+  // other sides' values do not change.
   void keep();
   void restore_kept();
   bool has_kept() const { return kept_steps_ >= 0; }
@@ -56,6 +57,8 @@ class ResidentStep {
   BoundaryView boundary_view() const;
   FaceView face_view();
   void pressure_solve(systems::LinearSystems& systems, StepReport& r);
+  void advance_outflow(const GridView& g, double dt);
+  bool outflow(int side) const;
 
   FractionalStep& flow_;
   Backend backend_;
@@ -65,7 +68,7 @@ class ResidentStep {
   Array<index_t> momentum_position_, poisson_position_;
   Vector u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
   Vector faces_[3];
-  Vector kept_u_, kept_p_, kept_div_, kept_faces_[3];  // allocated by the first keep()
+  Vector kept_u_, kept_p_, kept_div_, kept_faces_[3], kept_sides_[6];  // allocated by the first keep()
   double kept_time_ = 0.0;
   long kept_steps_ = -1;
 };

@@ -113,6 +113,30 @@ struct LineDeviations {
   }
 };
 
+struct OutflowFaces {
+  GridView g;
+  int side;
+  double dt, speed;
+  const double* u;
+  double* values;
+  __device__ void operator()(index_t f) const { cell::advance_outflow_face(g, side, dt, speed, u, values, f); }
+};
+
+struct SideFluxes {
+  GridView g;
+  int side;
+  const double* values;
+  __device__ void operator()(index_t f, double* acc) const { acc[0] += cell::outflow_face_flux(g, side, values, f); }
+};
+
+struct ShiftedFaces {
+  GridView g;
+  int side;
+  double shift;
+  double* values;
+  __device__ void operator()(index_t f) const { cell::shift_outflow_face(side, shift, values, f); }
+};
+
 }  // namespace
 
 void pressure_gradient(const GridView& g, const double* p, double* grad) {
@@ -177,6 +201,21 @@ double max_line_deviation(index_t n, const cell::LineView& l, const double* f, i
   double d[1] = {0.0};
   if (n > 0) run_reduction<1, true>(0, n, LineDeviations{l, f, m, e}, d, "max_line_deviation");
   return d[0];
+}
+
+void advance_outflow(const GridView& g, int side, double dt, double speed, const double* u, double* values) {
+  run_cells(0, cell::side_faces(g, side), OutflowFaces{g, side, dt, speed, u, values}, "advance_outflow");
+}
+
+double side_flux(const GridView& g, int side, const double* values) {
+  double q[1] = {0.0};
+  const index_t n = cell::side_faces(g, side);
+  if (n > 0) run_reduction<1, false>(0, n, SideFluxes{g, side, values}, q, "side_flux");
+  return q[0];
+}
+
+void shift_side(const GridView& g, int side, double shift, double* values) {
+  run_cells(0, cell::side_faces(g, side), ShiftedFaces{g, side, shift, values}, "shift_side");
 }
 
 }  // namespace tb::incompressible::kernels::cuda

@@ -122,6 +122,45 @@ TEST_P(Grids, ReductionsGiveTheSequentialBits) {
   EXPECT_FALSE(omp::step_maxima(g, u.data(), in.u_old.data(), in.div.data(), in.dt).finite);
 }
 
+// The convective outflow's steps on every non-periodic side: omp against ref
+// bit for bit, the advance against its formula on one face, the flux of a
+// uniform normal velocity against the side's area.
+TEST_P(Grids, OutflowStepsGiveTheSequentialBits) {
+  KernelInputs in(grid(GetParam()), GetParam() + 5);
+  const GridView g = in.grid.view();
+  for (int side = 0; side < 2 * g.dim; ++side) {
+    if (g.axis[side / 2].periodic) continue;
+    SCOPED_TRACE("side " + std::to_string(side));
+    const index_t faces = cell::side_faces(g, side);
+    std::vector<double> a = random_values(3 * std::size_t(faces), 11), b = a;
+    ref::advance_outflow(g, side, in.dt, 1.3, in.u.data(), a.data());
+    omp::advance_outflow(g, side, in.dt, 1.3, in.u.data(), b.data());
+    EXPECT_SAME_BITS(a, b);
+    EXPECT_EQ(ref::side_flux(g, side, a.data()), omp::side_flux(g, side, b.data()));
+    ref::shift_side(g, side, 0.25, a.data());
+    omp::shift_side(g, side, 0.25, b.data());
+    EXPECT_SAME_BITS(a, b);
+
+    // Face 0's cell is the side's first: c[d] at the side, the tangential indices 0.
+    const int d = side / 2;
+    const std::vector<double> start = random_values(3 * std::size_t(faces), 11);
+    CellIndex c;
+    c[0] = c[1] = c[2] = 0;
+    c[d] = side % 2 == 0 ? 0 : g.axis[d].cells - 1;
+    const double r = in.dt * 1.3 / (0.5 * g.axis[d].widths[c[d]]);
+    const double expected = (start[0] + r * in.u[std::size_t(g.dim) * std::size_t(g.index(c))]) / (1.0 + r);
+    EXPECT_EQ(a[0], expected + (d == 0 ? (side % 2 == 0 ? -0.25 : 0.25) : 0.0));
+
+    std::vector<double> uniform(3 * std::size_t(faces), 0.0);
+    double area = 0.0;
+    for (index_t f = 0; f < faces; ++f) {
+      uniform[3 * std::size_t(f) + std::size_t(d)] = side % 2 == 0 ? -2.0 : 2.0;  // outwards
+      area += g.area(d, cell::side_cell(g, side, f));
+    }
+    EXPECT_NEAR(omp::side_flux(g, side, uniform.data()), 2.0 * area, 1e-12 * area);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(IncompressibleKernels, Grids, ::testing::Values(0, 1, 2));
 
 }  // namespace

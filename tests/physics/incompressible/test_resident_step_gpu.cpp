@@ -32,10 +32,8 @@ double max_difference(std::span<const double> a, std::span<const double> b) {
   return worst;
 }
 
-TEST(ResidentStepOnTheDevice, FollowsTheHostStepAndMovesNoField) {
-  if (const std::string why = cuda_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
-  const FvGrid grid(axis(24, 1.0, 1.5), axis(20, 1.0, 1.2), axis(16));
-  FractionalStep host(grid, cavity_walls(), {0.01, 0.05}), flow(grid, cavity_walls(), {0.01, 0.05});
+void follows_the_host(const FvGrid& grid, const std::array<BoundarySpec, 6>& sides) {
+  FractionalStep host(grid, sides, {0.01, 0.05}), flow(grid, sides, {0.01, 0.05});
   systems::SystemSet on_host = make_set(""), on_device = make_set(",backend=cuda");
   host.declare_systems(on_host);
   flow.declare_systems(on_device);
@@ -62,6 +60,20 @@ TEST(ResidentStepOnTheDevice, FollowsTheHostStepAndMovesNoField) {
   double max_u = 0.0;
   for (double v : flow.velocity()) max_u = std::max(max_u, std::abs(v));
   EXPECT_EQ(resident.max_velocity(), max_u);
+  for (int side = 0; side < 6; ++side)
+    EXPECT_LT(max_difference(host.boundaries().side_values(side), flow.boundaries().side_values(side)), 1e-9)
+        << "side " << side;
+}
+
+TEST(ResidentStepOnTheDevice, FollowsTheHostStepAndMovesNoField) {
+  if (const std::string why = cuda_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  follows_the_host(FvGrid(axis(24, 1.0, 1.5), axis(20, 1.0, 1.2), axis(16)), cavity_walls());
+}
+
+// The convective outflow's face values and mass correction on the device.
+TEST(ResidentStepOnTheDevice, AChannelWithAnOutflowFollowsTheHost) {
+  if (const std::string why = cuda_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  follows_the_host(FvGrid(axis(48, 4.0, 1.1), axis(24), axis(1)), channel_sides());
 }
 
 }  // namespace
