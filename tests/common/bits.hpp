@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstring>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace tb::test {
@@ -19,6 +21,19 @@ inline long first_difference(const std::vector<double>& a, const std::vector<dou
 }
 
 inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Whole arrays: the same length and every bit alike.
+inline bool same_bits(std::span<const double> a, std::span<const double> b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// A gtest failure naming `what` and the first index where a and b differ.
+inline void expect_bitwise(const std::vector<double>& a, const std::vector<double>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  const long at = first_difference(a, b);
+  EXPECT_EQ(at, -1) << what << " differs at " << at << ": " << (at >= 0 ? a[std::size_t(at)] : 0.0) << " against "
+                    << (at >= 0 ? b[std::size_t(at)] : 0.0);
+}
 
 }  // namespace tb::test
 

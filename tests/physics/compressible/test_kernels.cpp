@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "../../common/bits.hpp"
 #include "kernel_cases.hpp"
 #include "physics/compressible/loop_bodies.hpp"
 #include "physics/compressible/resident_flow.hpp"
@@ -19,11 +20,6 @@ namespace {
 
 namespace ref = compressible::kernels::ref;
 namespace omp = compressible::kernels::omp;
-
-void expect_bitwise(const std::vector<double>& a, const std::vector<double>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(double))) << what;
-}
 
 class CompressibleKernels : public ::testing::Test {
  protected:

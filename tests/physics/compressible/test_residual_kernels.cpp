@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "../../common/bits.hpp"
 #include "kernel_cases.hpp"
 #include "physics/compressible/resident_flow.hpp"
 #include "solvers/core/threading.hpp"
@@ -17,11 +18,6 @@ namespace {
 
 namespace ref = compressible::kernels::ref;
 namespace omp = compressible::kernels::omp;
-
-void expect_bitwise(const std::vector<double>& a, const std::vector<double>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(double))) << what;
-}
 
 std::vector<double> flat(const std::vector<State>& v) {
   std::vector<double> out;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "../../common/memory_storage.hpp"
 #include "ib_fixtures.hpp"
 #include "physics/immersed/resident_step.hpp"
@@ -28,10 +29,6 @@ const std::map<std::string, std::string> specs = {{"advection_diffusion", "bicgs
 
 systems::SystemSet make_set(systems::DeviceStorage* storage) {
   return systems::SystemSet({.specs = specs, .speaks = false, .device_storage = storage});
-}
-
-bool same_bits(std::span<const double> a, std::span<const double> b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 CartesianGrid sphere_grid() {

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "../../common/memory_storage.hpp"
 #include "flow_fixtures.hpp"
 #include "physics/incompressible/resident_step.hpp"
@@ -26,10 +27,6 @@ const std::map<std::string, std::string> specs = {{"momentum", "bicgstab(rtol=1e
 
 systems::SystemSet make_set(systems::DeviceStorage* storage) {
   return systems::SystemSet({.specs = specs, .speaks = false, .device_storage = storage});
-}
-
-bool same_bits(std::span<const double> a, std::span<const double> b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 void expect_same_report(const StepReport& a, const StepReport& b, long step) {

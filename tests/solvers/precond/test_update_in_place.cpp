@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/fgbilu/kernels.hpp"
@@ -21,14 +22,12 @@
 namespace tb {
 namespace {
 
+using test::same_bits;
+
 BsrMatrix generated(index_t nx, index_t ny, index_t nz, index_t n, unsigned seed) {
   Stencil7Params p;
   p.nx = nx, p.ny = ny, p.nz = nz, p.block_size = n, p.seed = seed;
   return generate_stencil7(p);
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 struct Specs : ::testing::TestWithParam<const char*> {};

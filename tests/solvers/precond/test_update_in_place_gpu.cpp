@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "solvers/core/array.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/transfers.hpp"
@@ -24,14 +25,12 @@
 namespace tb {
 namespace {
 
+using test::same_bits;
+
 BsrMatrix generated(index_t nx, index_t ny, index_t nz, index_t n, unsigned seed) {
   Stencil7Params p;
   p.nx = nx, p.ny = ny, p.nz = nz, p.block_size = n, p.seed = seed;
   return generate_stencil7(p);
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 // A BSR matrix's arrays on the device, as a device-assembled system holds them.
