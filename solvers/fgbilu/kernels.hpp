@@ -16,6 +16,7 @@
 // or not finite, or -1.
 #include "element_kernels.hpp"
 #include "solvers/core/backend.hpp"
+#include "solvers/core/recorded_graph.hpp"
 #include "solvers/core/stage_groups.hpp"
 
 namespace tb::fgbilu {
@@ -88,16 +89,8 @@ void cl_backward_sweep(const Stencil7View& a, const double* d, const StageGroups
 // device index_t of scratch, so that a factorisation allocates nothing.
 index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_t* flag);
 // A solve's launches recorded once as a CUDA graph and replayed
-// (fgbilu(graph=true)): between begin_capture and end_capture the kernels above
-// are recorded on the room's own stream instead of running
-// (solvers/core/cuda/graph_capture.cuh); the default stream waits for a
-// replay. abandon_capture ends a recording that failed on the way.
-struct Graph;
-void begin_capture();
-Graph* end_capture();
-void abandon_capture() noexcept;
-void replay(const Graph* g);
-void destroy(Graph* g) noexcept;
+// (fgbilu(graph=true); solvers/core/recorded_graph.hpp).
+TB_RECORDED_GRAPH_DECLARATIONS
 }  // namespace kernels::cuda
 
 namespace kernels {

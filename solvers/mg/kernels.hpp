@@ -10,6 +10,7 @@
 // copied to the device (TB_MG_SETUP_KERNELS).
 #include "row_kernels.hpp"
 #include "solvers/core/backend.hpp"
+#include "solvers/core/recorded_graph.hpp"
 
 namespace tb::mg {
 
@@ -76,17 +77,9 @@ TB_MG_SETUP_KERNELS
 }  // namespace kernels::omp
 namespace kernels::cuda {
 TB_MG_KERNELS
-// A sequence of the kernels above recorded once as a CUDA graph and replayed:
-// between begin_capture and end_capture they are recorded on the room's own
-// stream instead of running (solvers/core/cuda/graph_capture.cuh). The
-// default stream waits for a replay. abandon_capture ends a recording that
-// failed on the way.
-struct Graph;
-void begin_capture();
-Graph* end_capture();
-void abandon_capture() noexcept;
-void replay(const Graph* g);
-void destroy(Graph* g) noexcept;
+// A sequence of the kernels above recorded once as a CUDA graph and replayed
+// (solvers/core/recorded_graph.hpp).
+TB_RECORDED_GRAPH_DECLARATIONS
 }  // namespace kernels::cuda
 
 namespace kernels {

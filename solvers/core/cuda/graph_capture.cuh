@@ -89,16 +89,23 @@ class Recorder {
 };
 
 // A recorded sequence as a room hands it out: its kernels.hpp declares an
-// opaque `struct Graph`, defined in its cuda/kernels.cu as one of these.
+// opaque `struct Graph` (TB_RECORDED_GRAPH_DECLARATIONS), defined here.
 struct RecordedGraph {
   cudaGraphExec_t exec = nullptr;
 };
 
-template <class G>
-void destroy(G* g) noexcept {
-  if (!g) return;
-  if (g->exec) cudaGraphExecDestroy(g->exec);
-  delete g;
-}
-
 }  // namespace tb::cuda_graph
+
+// In a room's kernels::cuda, the functions of solvers/core/recorded_graph.hpp
+// over its Recorder `recorder`.
+#define TB_RECORDED_GRAPH_FUNCTIONS(recorder)                  \
+  struct Graph : ::tb::cuda_graph::RecordedGraph {};           \
+  void begin_capture() { recorder.begin(); }                   \
+  Graph* end_capture() { return new Graph{{recorder.end()}}; } \
+  void abandon_capture() noexcept { recorder.abandon(); }      \
+  void replay(const Graph* g) { recorder.replay(g->exec); }    \
+  void destroy(Graph* g) noexcept {                            \
+    if (!g) return;                                            \
+    if (g->exec) cudaGraphExecDestroy(g->exec);                \
+    delete g;                                                  \
+  }

@@ -446,16 +446,6 @@ index_t first_non_finite_block(const double* d, index_t cells, index_t n, index_
   return bad == none ? -1 : bad;
 }
 
-struct Graph : cuda_graph::RecordedGraph {};
-
-void begin_capture() { recorder.begin(); }
-
-Graph* end_capture() { return new Graph{{recorder.end()}}; }
-
-void abandon_capture() noexcept { recorder.abandon(); }
-
-void replay(const Graph* g) { recorder.replay(g->exec); }
-
-void destroy(Graph* g) noexcept { cuda_graph::destroy(g); }
+TB_RECORDED_GRAPH_FUNCTIONS(recorder)
 
 }  // namespace tb::fgbilu::kernels::cuda

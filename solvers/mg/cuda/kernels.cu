@@ -195,18 +195,6 @@ void add(index_t n, const double* z, double* x) {
   cuda_error::check_launch("mg add");
 }
 
-struct Graph : cuda_graph::RecordedGraph {};
-
-void begin_capture() { recorder.begin(); }
-
-Graph* end_capture() { return new Graph{{recorder.end()}}; }
-
-void abandon_capture() noexcept { recorder.abandon(); }
-
-// The replay starts after the default stream's work so far (the Krylov
-// method's residual) and the default stream's next work waits for it.
-void replay(const Graph* g) { recorder.replay(g->exec); }
-
-void destroy(Graph* g) noexcept { cuda_graph::destroy(g); }
+TB_RECORDED_GRAPH_FUNCTIONS(recorder)
 
 }  // namespace tb::mg::kernels::cuda
