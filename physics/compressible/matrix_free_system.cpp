@@ -10,6 +10,16 @@
 
 namespace tb::compressible {
 
+namespace {
+
+// The difference step h of Walker and Pernice (PETSc's MATMFFD_WP): the
+// relative rounding of w + h x stays near sqrt(eps).
+double difference_step(double w_norm, double x_norm) {
+  return std::sqrt(std::numeric_limits<double>::epsilon() * (1.0 + w_norm)) / x_norm;
+}
+
+}  // namespace
+
 // Dot products over the owned entries of every rank: one reduction each, as the
 // solver layer's MPI vector space does for the distributed BSR systems.
 class MatrixFreeSystem::ShareSpace final : public VectorSpace {
@@ -56,8 +66,7 @@ class MatrixFreeSystem::Operator final : public LinearOperator {
       y.set_zero();
       return;
     }
-    // Walker-Pernice: the relative rounding of w + h x stays near sqrt(eps).
-    const double h = std::sqrt(std::numeric_limits<double>::epsilon() * (1.0 + w_norm_)) / x_norm;
+    const double h = difference_step(w_norm_, x_norm);
     trial_ = *w_;  // ghosts included; theirs are replaced by the exchange below
     const index_t n = index_t(own * num_vars);
     kernels::perturbed_state(Backend::host, n, w_->front().data(), h, x.data(), trial_.front().data());
@@ -105,7 +114,7 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
       y.set_zero();
       return;
     }
-    const double h = std::sqrt(std::numeric_limits<double>::epsilon() * (1.0 + w_norm_)) / x_norm;
+    const double h = difference_step(w_norm_, x_norm);
     const Backend b = flow_.backend();
     kernels::perturbed_state(b, rows(), flow_.state(), h, x.data(), trial_.data());
     flow_.residual_of(trial_.data(), order_, trial_r_.data());

@@ -66,12 +66,7 @@ State ResidentFlow::residual_of(const double* w, int order, double* r) {
   const bool viscous = s.viscous.enabled();
   FlowView q;
   q.w = w;
-  if (order == 2 || viscous) {
-    kernels::cell_primitives(backend_, n, s.gas, w, primitive_.data());
-    if (m.ghost_offset) kernels::ghost_primitives(backend_, m, s, q, ghost_.data());
-    kernels::least_squares_gradients(backend_, m, primitive_.data(), ghost_.data(), grad_.data());
-    q.primitive = primitive_.data(), q.grad = grad_.data();
-  }
+  if (order == 2 || viscous) gradients_of(q);
   if (order == 2 && disc_.settings().limiter)
     kernels::limiter_phi(backend_, m, primitive_.data(), grad_.data(), phi_.data());
   FlowView inviscid = q;
@@ -86,6 +81,15 @@ State ResidentFlow::residual_of(const double* w, int order, double* r) {
     kernels::add_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r);
   }
   return kernels::squared_sums(backend_, n, r);
+}
+
+void ResidentFlow::gradients_of(FlowView& q) {
+  const MeshView m = mesh_.view();
+  const SchemeView& s = disc_.scheme_view();
+  kernels::cell_primitives(backend_, disc_.num_cells(), s.gas, q.w, primitive_.data());
+  if (m.ghost_offset) kernels::ghost_primitives(backend_, m, s, q, ghost_.data());
+  kernels::least_squares_gradients(backend_, m, primitive_.data(), ghost_.data(), grad_.data());
+  q.primitive = primitive_.data(), q.grad = grad_.data();
 }
 
 State ResidentFlow::state_squared_sums() const { return kernels::squared_sums(backend_, disc_.num_cells(), w_.data()); }
@@ -141,11 +145,9 @@ State ResidentFlow::wall_forces(int order) {
   q.w = w_.data();
   if (order == 2) {
     // The current state's reconstruction (the host's is the last residual's, of this state).
-    kernels::cell_primitives(backend_, disc_.num_cells(), s.gas, w_.data(), primitive_.data());
-    if (m.ghost_offset) kernels::ghost_primitives(backend_, m, s, q, ghost_.data());
-    kernels::least_squares_gradients(backend_, m, primitive_.data(), ghost_.data(), grad_.data());
+    gradients_of(q);
     if (disc_.settings().limiter) kernels::limiter_phi(backend_, m, primitive_.data(), grad_.data(), phi_.data());
-    q.primitive = primitive_.data(), q.grad = grad_.data(), q.phi = phi_.data();
+    q.phi = phi_.data();
   }
   kernels::wall_forces(backend_, m, s, q, order, disc_.num_cells(), face_.data());
   return kernels::ordered_sums(backend_, m.num_faces, face_.data());

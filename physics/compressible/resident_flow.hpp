@@ -75,6 +75,9 @@ class ResidentFlow {
   Vector& residual_array() { return r_; }
 
  private:
+  // q.w's primitives, ghost primitives and least-squares gradients into q.
+  void gradients_of(FlowView& q);
+
   Backend backend_;
   const EulerDiscretisation& disc_;
   MeshOnBackend mesh_;
