@@ -440,7 +440,6 @@ void PseudoTimeSolver::load(std::istream& in) {
   if (!in || n != std::size_t(owned_))
     throw Error("checkpoint: " + std::to_string(n) + " cells, the " + std::string(share_ ? "piece" : "mesh") + " has " +
                 std::to_string(owned_));
-  sync_host();  // the ghosts' states of a resident run (none: the whole mesh) as they are
   in.read(reinterpret_cast<char*>(w_.data()), std::streamsize(n * sizeof(State)));
   if (!in) throw Error("checkpoint: state truncated");
   if (resident_) resident_->upload(w_);
