@@ -144,20 +144,25 @@ std::array<double, 2> Boundaries::outflow_area_and_inflow() const {
 }
 
 void Boundaries::advance_outflow(std::span<const double> u, double dt) {
+  std::array<double*, 6> values{};
+  for (int side = 0; side < 6; ++side) values[std::size_t(side)] = values_[side].data();
+  advance_outflow(Backend::host, grid_.view(), u.data(), dt, values);
+}
+
+void Boundaries::advance_outflow(Backend b, const GridView& g, const double* u, double dt,
+                                 const std::array<double*, 6>& values) const {
   if (!has_outflow_) return;  // the case's, so every rank returns here or none
-  const GridView g = grid_.view();
   const auto [outflow_area, q_in] = outflow_area_and_inflow();
   double q_out = 0.0;
   for (int side = 0; side < 2 * grid_.dim(); ++side) {
     if (specs_[side].kind != BoundaryKind::outflow) continue;
-    kernels::advance_outflow(Backend::host, g, side, dt, q_in / outflow_area, u.data(), values_[side].data());
-    q_out += kernels::side_flux(Backend::host, g, side, values_[side].data());
+    kernels::advance_outflow(b, g, side, dt, q_in / outflow_area, u, values[std::size_t(side)]);
+    q_out += kernels::side_flux(b, g, side, values[std::size_t(side)]);
   }
   if (share_) q_out = share_->sum(q_out);
   const double shift = (q_in - q_out) / outflow_area;
   for (int side = 0; side < 2 * grid_.dim(); ++side)
-    if (specs_[side].kind == BoundaryKind::outflow)
-      kernels::shift_side(Backend::host, g, side, shift, values_[side].data());
+    if (specs_[side].kind == BoundaryKind::outflow) kernels::shift_side(b, g, side, shift, values[std::size_t(side)]);
 }
 
 BoundaryView Boundaries::view() const {

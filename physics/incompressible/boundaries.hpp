@@ -22,6 +22,7 @@
 
 #include "physics/domain_share.hpp"
 #include "physics/incompressible/fv_grid.hpp"
+#include "solvers/core/backend.hpp"
 
 namespace tb::incompressible {
 
@@ -52,12 +53,14 @@ class Boundaries {
   }
   // Convective outflow for one step of dt from the cell velocities u (n per cell),
   // followed by the global mass correction. Does nothing without outflow sides.
-  // (kernels.hpp's advance_outflow, side_flux and shift_side, on the host.)
+  // (kernels.hpp's advance_outflow, side_flux and shift_side.)
   void advance_outflow(std::span<const double> u, double dt);
+  // The same where the state lives (a resident step): the side values at
+  // values[side] (3 per face), u and g's geometry on backend b. The inflow
+  // rate and the outflow area are the host's: the inflow's values do not change.
+  void advance_outflow(Backend b, const GridView& g, const double* u, double dt,
+                       const std::array<double*, 6>& values) const;
   bool has_outflow() const { return has_outflow_; }
-  // The outflow sides' area and the inflow rate, over the ranks: the
-  // condition's speed is their ratio, and the mass correction reads both.
-  std::array<double, 2> outflow_area_and_inflow() const;
   // Net volume flux into the domain through inflow sides.
   double inflow_rate() const;
   // The boundary faces' velocities over pointers into this object, for the per-cell kernels.
@@ -75,6 +78,9 @@ class Boundaries {
   double side_flux(int side) const;  // outward volume flux through this rank's faces
   double side_area(int side) const;  // of this rank's faces
   double own_inflow() const;         // inflow_rate through this rank's faces
+  // The outflow sides' area and the inflow rate, over the ranks: the
+  // condition's speed is their ratio, and the mass correction reads both.
+  std::array<double, 2> outflow_area_and_inflow() const;
 
   const FvGrid& grid_;
   const DomainShare* share_;

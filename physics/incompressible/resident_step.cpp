@@ -141,23 +141,6 @@ void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r
   if (whole) kernels::add_scaled(backend_, cells, -1.0, p_.data(), phi_.data());
 }
 
-// Boundaries::advance_outflow on the backend: the speed and the inflow are the
-// host's (the inflow sides' values do not change), the outflow's flux is
-// reduced where the values are.
-void ResidentStep::advance_outflow(const GridView& g, double dt) {
-  if (!flow_.boundaries_.has_outflow()) return;
-  const auto [outflow_area, q_in] = flow_.boundaries_.outflow_area_and_inflow();
-  double q_out = 0.0;
-  for (int side = 0; side < 2 * g.dim; ++side) {
-    if (!outflow(side)) continue;
-    kernels::advance_outflow(backend_, g, side, dt, q_in / outflow_area, u_.data(), sides_[side].data());
-    q_out += kernels::side_flux(backend_, g, side, sides_[side].data());
-  }
-  const double shift = (q_in - q_out) / outflow_area;
-  for (int side = 0; side < 2 * g.dim; ++side)
-    if (outflow(side)) kernels::shift_side(backend_, g, side, shift, sides_[side].data());
-}
-
 // FractionalStep::step's sequence, without the exchanges (a whole grid).
 StepReport ResidentStep::step(systems::LinearSystems& systems) {
   const FlowSettings& s = flow_.settings_;
@@ -166,7 +149,9 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
   const index_t values = index_t(u_.size());
   StepReport r;
   u_old_.copy_from(u_);
-  advance_outflow(g, s.dt);
+  std::array<double*, 6> sides{};
+  for (int side = 0; side < 6; ++side) sides[std::size_t(side)] = sides_[side].data();
+  flow_.boundaries_.advance_outflow(backend_, g, u_.data(), s.dt, sides);
   {
     const systems::AssemblyTimer assembly(systems);
     kernels::pressure_gradient(backend_, g, p_.data(), grad_p_.data());

@@ -57,7 +57,6 @@ class ResidentStep {
   BoundaryView boundary_view() const;
   FaceView face_view();
   void pressure_solve(systems::LinearSystems& systems, StepReport& r);
-  void advance_outflow(const GridView& g, double dt);
   bool outflow(int side) const;
 
   FractionalStep& flow_;
