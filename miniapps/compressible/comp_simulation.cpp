@@ -168,9 +168,9 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   // device with the linear solves, where the solver can reside there.
   if (config.text("run.backend") == "cuda") {
     if (solver_->can_reside()) reside_on(Backend::cuda);
-    scheme_ += resides_ ? "; residual, Jacobian and update on the device"
-                        : std::string("; residual and Jacobian on the host (") +
-                              (share_ ? "a decomposed mesh" : "jacobian.form = exact") + ")";
+    scheme_ += reside_on_ ? "; residual, Jacobian and update on the device"
+                          : std::string("; residual and Jacobian on the host (") +
+                                (share_ ? "a decomposed mesh" : "jacobian.form = exact") + ")";
   }
 }
 
@@ -178,7 +178,6 @@ CompressibleSimulation::~CompressibleSimulation() = default;
 
 void CompressibleSimulation::reside_on(Backend b) {
   if (!solver_->can_reside()) throw Error("internal: tb-comp2d's solver cannot reside on a backend here");
-  resides_ = true;
   reside_on_ = b;
 }
 
@@ -220,7 +219,7 @@ std::vector<BoundaryKind> CompressibleSimulation::receive_piece(const harness::C
 harness::StepResult CompressibleSimulation::advance(systems::LinearSystems& systems) {
   const long step = solver_->steps() + 1;
   const bool speaks = !share_ || share_->rank() == 0;  // the ranks' steps are one and the same
-  if (resides_ && !solver_->resident()) solver_->reside(reside_on_, systems);
+  if (reside_on_ && !solver_->resident()) solver_->reside(*reside_on_, systems);
   const PseudoStepReport r = solver_->step(systems);
   const Forces f = pressure_forces(*disc_, solver_->wall_force_sums(), alpha_, reference_length_, share_.get());
   forces_.add(f.cl, f.cd);

@@ -13,6 +13,7 @@
 // vtkGhostType) and rank 0 the .pvtu, the .pvd and wall.csv.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "miniapps/common/case_config.hpp"
@@ -80,12 +81,11 @@ class CompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<PseudoTimeSolver> solver_;
   double alpha_ = 0.0;
   double reference_length_ = 1.0;
-  double force_tol_ = 0.0;    // converge.force_tol
-  ForceHistory forces_;       // Cl and Cd after each step
-  ForceHistory kept_forces_;  // keep_state()'s
-  bool resides_ = false;      // reside_on(): the solver resides on reside_on_ from the first step
-  Backend reside_on_ = Backend::cuda;
-  harness::PvdSeries outputs_;  // the .pvd entries so far
+  double force_tol_ = 0.0;            // converge.force_tol
+  ForceHistory forces_;               // Cl and Cd after each step
+  ForceHistory kept_forces_;          // keep_state()'s
+  std::optional<Backend> reside_on_;  // reside_on(): the solver resides there from the next step
+  harness::PvdSeries outputs_;        // the .pvd entries so far
   bool warned_no_vtk_ = false;
 };
 
