@@ -70,6 +70,11 @@ if [[ $level == coarse || $level == all ]]; then
   # The cylinder with a structured layer at the wall (3,483 quadrilaterals): the case file's mesh.
   mesh cylinder_layered cylinder_layered "$geo" -setnumber n_theta 64
   mesh naca0012 naca0012_coarse "$geo"
+  # The case file's mesh: first cell 1e-4 chords and a refined near wake (0.02 chords), level 0 of
+  # bench/fidelity/fidelity_figures.py's NACA0012 sequence (10,462 cells).
+  mesh naca0012 naca0012_wake "$geo" -setnumber n_side 61 -setnumber h_wall 1e-4 -setnumber bl_ratio 1.2 \
+    -setnumber h_near 0.03 -setnumber h_wake 0.02 -setnumber h_far 8
+  rm "$geo/naca0012_wake.msh"  # SU2 only in the repository
   gmsh -v 2 "$geo/naca0012_coarse.msh" -save -format msh41 -o "$geo/naca0012_coarse_v41.msh"
   gmsh -3 -v 2 "$geo/tetrahedra.geo" -setnumber domain 1 -setnumber h 0.2 -format msh41 -o "$geo/tet_sphere_coarse.msh"
   echo "make-meshes: $geo/tet_sphere_coarse.msh"

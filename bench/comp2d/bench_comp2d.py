@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def default_cases():
     cases = [
         ("cylinder_layered", "inputs/compressible/cylinder_inviscid.toml", []),  # the case file's mesh
-        ("naca0012_coarse", "inputs/compressible/naca0012_laminar.toml", []),
+        ("naca0012_wake", "inputs/compressible/naca0012_laminar.toml", []),  # the case file's mesh
     ]
     medium = "inputs/meshes/generated/naca0012_medium.su2"
     if os.path.exists(os.path.join(ROOT, medium)):

@@ -34,7 +34,7 @@ ROOT = bench_comp2d.ROOT
 
 def cases(meshes, quick):
     out = [("cylinder_layered", "inputs/compressible/cylinder_inviscid.toml", []),
-           ("naca0012_coarse", "inputs/compressible/naca0012_laminar.toml", [])]
+           ("naca0012_wake", "inputs/compressible/naca0012_laminar.toml", [])]  # the case file's mesh
     missing = []
     if not quick:
         for level in ("medium", "fine"):

@@ -27,26 +27,28 @@ G = "inputs/meshes/generated"
 NACA = "inputs/compressible/naca0012_laminar.toml"
 CYL = "inputs/compressible/cylinder_inviscid.toml"
 FO = ["jacobian.form=first_order"]
+COARSE = "mesh.file=inputs/meshes/naca0012_coarse.su2"  # 8,948 cells, no wake refinement: the variants of settings
 # (name, case file or None for the built-in case, --set keys)
 RUNS = [
     ("naca_13k", NACA, [f"mesh.file={G}/naca0012_13k.msh"]),
-    ("naca_coarse", NACA, []),
+    ("naca_coarse", NACA, [COARSE]),
+    ("naca_wake", NACA, []),
     ("naca_medium", NACA, [f"mesh.file={G}/naca0012_medium.su2"]),
     ("naca_fine", NACA, [f"mesh.file={G}/naca0012_fine.su2"]),
 ] + [(f"naca_{lv}{q}", NACA, [f"mesh.file={G}/nested/naca0012_{lv}_{q}.su2"])
      for lv in ("L0", "L1", "L2") for q in ("q0", "q1")] + [
-    ("naca_venkatakrishnan", NACA, ["scheme.limiter=venkatakrishnan"]),
-    ("naca_hllc", NACA, ["scheme.flux=hllc"]),
-    ("naca_rusanov", NACA, ["scheme.flux=rusanov"]),
-    ("naca_rusanov_jacobian", NACA, ["jacobian.flux=rusanov"]),
-    ("naca_first_order_form", NACA, FO),
-    ("naca_async_bilu_rcm", NACA, ["mesh.ordering=rcm",
+    ("naca_venkatakrishnan", NACA, [COARSE, "scheme.limiter=venkatakrishnan"]),
+    ("naca_hllc", NACA, [COARSE, "scheme.flux=hllc"]),
+    ("naca_rusanov", NACA, [COARSE, "scheme.flux=rusanov"]),
+    ("naca_rusanov_jacobian", NACA, [COARSE, "jacobian.flux=rusanov"]),
+    ("naca_first_order_form", NACA, [COARSE] + FO),
+    ("naca_async_bilu_rcm", NACA, [COARSE, "mesh.ordering=rcm",
                                    "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60)+async_bilu(build_sweeps=1,apply_sweeps=3)"]),
     ("naca_13k_matrix_free", NACA, [f"mesh.file={G}/naca0012_13k.msh", "jacobian.form=matrix_free", "mesh.ordering=rcm",
                                     "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=10)+bilu0"]),
     ("naca_medium_rcm_3e-2", NACA, [f"mesh.file={G}/naca0012_medium.su2", "mesh.ordering=rcm",
                                     "solver.flow=fgmres(restart=30,rtol=3e-2,maxit=60)+bilu0"]),
-    ("naca_scheme_order_1", NACA, ["scheme.order=1"]),
+    ("naca_scheme_order_1", NACA, [COARSE, "scheme.order=1"]),
     ("cylinder_case_file", CYL, []),
     ("cylinder_case_file_then_mf", CYL, ["jacobian.form=first_order_then_matrix_free"]),
     ("cylinder_default", None, []),
