@@ -15,7 +15,9 @@
 #         check (docs/compressible.md); Gmsh meshes each level anew (not nested cell by cell).
 # ogrid:  structured O-grids of the cylinder, 16 x 8 to 128 x 64 (128-8,192 quadrilaterals,
 #         mirror-symmetric about y = 0) and the same split into triangles, SU2 only, by
-#         scripts/ogrid_cylinder.py (no Gmsh), for the cylinder's check (docs/compressible.md).
+#         scripts/ogrid_cylinder.py (no Gmsh), for the cylinder's check (docs/compressible.md);
+#         and the nested triangle sequence of seed 001's code's cylinder cases, levels 0-3
+#         (128-8,192 triangles, each level the last split cell by cell), by scripts/nested_cylinder.py.
 # layered: the cylinder with a structured O-grid layer to 3 radii and unstructured cells
 #         beyond (cylinder_layered.geo), n_theta 32-192: about 900-31,000 quadrilaterals or
 #         1,800-62,000 triangles; Gmsh meshes each level anew.
@@ -40,6 +42,12 @@ if [[ $level == ogrid || $level == all ]]; then
       fi
       echo "make-meshes: $out/ogrid/$name.su2"
     done
+  done
+  for k in 0 1 2 3; do
+    scripts/nested_cylinder.py "$k" "$out/ogrid/cylinder_nested_L$k.su2"
+    if [[ -x $tb_mesh ]]; then
+      "$tb_mesh" info "$out/ogrid/cylinder_nested_L$k.su2" | sed -n '2p;/^check/,/^colours/p' | grep -v '^colours'
+    fi
   done
   [[ $level == ogrid ]] && exit 0
 fi

@@ -23,7 +23,9 @@ Sets (--sets, comma-separated; `all` for every one):
                   0-3 times (tb-comp2d's default and the case file), and
                   scripts/ogrid_cylinder.py's triangle O-grids 32-128 with the
                   diagonals mirrored, one way (next to the wall, everywhere) or
-                  random, and tb-comp2d's settings on the one-way 64 x 32 grid
+                  random, tb-comp2d's settings on the one-way 64 x 32 grid, and
+                  scripts/nested_cylinder.py's nested triangle sequence (levels
+                  0-3; the default, the case file, the residual down 1e-12)
   naca-sequence   mesh sequence of the NACA 0012 (every size halved a level, a
                   refined near wake) for both gradient stencils, the two coarser
                   levels also with constant viscosity and Rieper's fix; and the
@@ -209,9 +211,12 @@ ABOUT = {
     "cylinder-lift": (
         "tb-comp2d's inviscid cylinder (M 0.38): the circulation of the discrete steady flow against the "
         "orientation of the cells next to the wall, on unstructured Gmsh meshes split 0-3 times and on "
-        "scripts/ogrid_cylinder.py's triangle O-grids with the diagonals mirrored, one way or random",
+        "scripts/ogrid_cylinder.py's triangle O-grids with the diagonals mirrored, one way or random, and on "
+        "scripts/nested_cylinder.py's nested triangle sequence (seed 001's code's level 0, split cell by cell)",
         "Cl with the diagonals mirrored {m:.1e} (128 x 64); one way in the first ring only {r32:.2f}, {r64:.2f}, "
-        "{r128:.2f} at 32, 64, 128 cells around; Gmsh splits 0-3 {g0:.2f}, {g1:.2f}, {g2:.2f}, {g3:.2f}",
+        "{r128:.2f} at 32, 64, 128 cells around; Gmsh splits 0-3 {g0:.2f}, {g1:.2f}, {g2:.2f}, {g3:.2f}; the nested "
+        "triangle sequence (128-8,192 triangles) {n0:.0e}, {n1:.0e}, {n2:.0e}, {n3:.0e}, Cd {d0:.3f}, {d1:.3f}, "
+        "{d2:.4f}, {d3:.4f}",
         {"m": "/cases/cylinder o-grid 128 mirrored/figures/cl",
          "r32": "/cases/cylinder o-grid 32 one-way ring 1/figures/cl",
          "r64": "/cases/cylinder o-grid 64 one-way ring 1/figures/cl",
@@ -219,7 +224,9 @@ ABOUT = {
          "g0": "/cases/cylinder unstructured split 0, default/figures/cl",
          "g1": "/cases/cylinder unstructured split 1, default/figures/cl",
          "g2": "/cases/cylinder unstructured split 2, default/figures/cl",
-         "g3": "/cases/cylinder unstructured split 3, default/figures/cl"},
+         "g3": "/cases/cylinder unstructured split 3, default/figures/cl",
+         **{f"n{k}": f"/cases/cylinder nested L{k}, default/figures/cl" for k in range(4)},
+         **{f"d{k}": f"/cases/cylinder nested L{k}, default/figures/cd" for k in range(4)}},
         []),
 }
 
@@ -275,6 +282,16 @@ def set_cylinder_lift(results, work, b):
         for label, flags in ORIENTATIONS:
             case(results, f"cylinder o-grid {n} {label}", "tb-comp2d", ["--set", "mesh.file=" + ogrid(work, n, flags)],
                  work, b)
+    for k in range(4):  # the nested triangle sequence: mirror images of themselves, split cell by cell
+        path = os.path.join(work, "meshes", f"cylinder_nested_L{k}.su2")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        subprocess.run([os.path.join(ROOT, "scripts/nested_cylinder.py"), str(k), path], check=True)
+        case(results, f"cylinder nested L{k}, default", "tb-comp2d", ["--set", "mesh.file=" + path], work, b)
+        case(results, f"cylinder nested L{k}, case file", "tb-comp2d",
+             ["inputs/compressible/cylinder_inviscid.toml", "--set", "mesh.file=" + path], work, b)
+        case(results, f"cylinder nested L{k}, rel_tol 1e-12", "tb-comp2d",
+             ["--set", "mesh.file=" + path, "--set", "converge.rel_tol=1e-12", "--set", "converge.force_tol=0"], work,
+             b)
     one_way = ogrid(work, 64, ["--diagonals", "one-way"])
     for label, keys in VARIANTS:
         case(results, f"cylinder o-grid 64 one-way, {label}", "tb-comp2d",

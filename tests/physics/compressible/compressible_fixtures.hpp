@@ -55,9 +55,10 @@ inline Mesh2D half_triangulated(const Mesh2D& quads) {
   return m;
 }
 
-// Each quadrilateral split into four (edge midpoints and centre); new boundary
-// nodes are moved radially onto the circle of their edge (cylinder and far field
-// are circles about the origin), so the meshes are nested up to the boundary.
+// Each cell split into four (a quadrilateral at its edge midpoints and centre, a
+// triangle at its edge midpoints); new boundary nodes are moved radially onto the
+// circle of their edge (cylinder and far field are circles about the origin), so
+// the meshes are nested up to the boundary.
 inline Mesh2D refined_cylinder_mesh(const Mesh2D& coarse) {
   Mesh2D m;
   m.nodes = coarse.nodes;
@@ -73,8 +74,15 @@ inline Mesh2D refined_cylinder_mesh(const Mesh2D& coarse) {
     return it->second;
   };
   for (index_t c = 0; c < coarse.num_cells(); ++c) {
-    if (coarse.cell_size(c) != 4) throw Error("refined_cylinder_mesh: quadrilaterals only");
     const index_t* v = coarse.cell_begin(c);
+    if (coarse.cell_size(c) == 3) {
+      const index_t ab = mid(v[0], v[1]), bc = mid(v[1], v[2]), ca = mid(v[2], v[0]);
+      m.add_cell({v[0], ab, ca});
+      m.add_cell({ab, v[1], bc});
+      m.add_cell({ca, bc, v[2]});
+      m.add_cell({ab, bc, ca});
+      continue;
+    }
     const index_t ab = mid(v[0], v[1]), bc = mid(v[1], v[2]), cd = mid(v[2], v[3]), da = mid(v[3], v[0]);
     Vec2 centre{};
     for (int k = 0; k < 4; ++k)
@@ -142,6 +150,40 @@ inline Mesh2D triangle_ogrid(int n_theta, int n_radial, int one_way_rings = 0) {
     m.boundary_edges.push_back({{node(i, n_radial), node(i + 1, n_radial)}, 1});
   }
   build_faces(m);
+  return m;
+}
+
+// scripts/nested_cylinder.py LEVEL: level 0 is the 128-triangle mesh of seed
+// 001's code's cylinder cases (16 nodes on each of five rings to radius 20,
+// every second ring turned by half a cell, triangles spanning neighbouring
+// rings), level k its k-fold refined_cylinder_mesh. Each level is its own
+// mirror image in y = 0.
+inline Mesh2D nested_cylinder(int level) {
+  const double radii[] = {0.5, 0.9018, 2.2015, 6.4048, 20.0}, pi = 3.141592653589793;
+  const int per_ring = 16, rings = 5;
+  Mesh2D m;
+  const auto node = [&](int ring, int i) { return index_t(ring * per_ring + (i + per_ring) % per_ring); };
+  for (int j = 0; j < rings; ++j)
+    for (int i = 0; i < per_ring; ++i) {
+      const double t = (j % 2 ? pi / per_ring : 0.0) + 2.0 * pi * i / per_ring;
+      m.nodes.push_back({radii[j] * std::cos(t), radii[j] * std::sin(t)});
+    }
+  for (int j = 0; j + 1 < rings; ++j)
+    for (int i = 0; i < per_ring; ++i)
+      if (j % 2 == 0) {  // ring j + 1's node i lies half a cell after ring j's
+        m.add_cell({node(j, i), node(j + 1, i), node(j, i + 1)});
+        m.add_cell({node(j, i), node(j + 1, i - 1), node(j + 1, i)});
+      } else {  // half a cell before
+        m.add_cell({node(j, i), node(j + 1, i), node(j + 1, i + 1)});
+        m.add_cell({node(j, i), node(j + 1, i + 1), node(j, i + 1)});
+      }
+  m.marker_names = {"cylinder", "farfield"};
+  for (int i = 0; i < per_ring; ++i) {
+    m.boundary_edges.push_back({{node(0, i), node(0, i + 1)}, 0});
+    m.boundary_edges.push_back({{node(rings - 1, i), node(rings - 1, i + 1)}, 1});
+  }
+  build_faces(m);
+  for (int k = 0; k < level; ++k) m = refined_cylinder_mesh(m);
   return m;
 }
 
