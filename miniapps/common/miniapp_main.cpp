@@ -128,8 +128,8 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
   }
   const long at_limit = rows.front().totals.at_limit;
   const std::string accepted = at_limit > 0 ? ", " + std::to_string(at_limit) +
-                                                  " accepted at their iteration limit (inexact Newton-Krylov steps "
-                                                  "with a smaller residual)"
+                                                  " accepted at their iteration limit with a smaller residual "
+                                                  "(inexact Newton-Krylov steps, capped projection corrections)"
                                             : "";
   const std::string threads = r.threads_least == r.threads_most
                                   ? std::to_string(r.threads_most)

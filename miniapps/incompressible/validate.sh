@@ -12,13 +12,21 @@ mkdir -p "$out"
 figure() { grep -o "\"$2\": [^,}]*" "$1/summary.json" | head -1 | awk '{print $2}'; }
 run() { local dir=$1; shift; "$bin" "$@" --out "$out/$dir" --set run.progress=false >"$out/$dir.log" 2>&1 || true; }
 
-printf '%-28s %8s %10s %10s %10s\n' case steps u_dev v_dev seconds
+# The divergence a run's projections left (steps.csv's res:divergence): its median over
+# the steps, its largest over that median, and the projection's correction solves.
+divergence() {
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) { if ($i == "res:divergence") d = i; if ($i == "res:projection_corrections") c = i }; next }
+           { print $d, $c }' "$1/steps.csv" |
+    sort -g | awk '{ v[NR] = $1; c += $2 } END { m = NR % 2 ? v[(NR + 1) / 2] : 0.5 * (v[NR / 2] + v[NR / 2 + 1]);
+                     printf "%10.2e %8.2f %6d", m, v[NR] / m, c }'
+}
+printf '%-28s %8s %10s %10s %10s %10s %8s %6s\n' case steps u_dev v_dev seconds div_median max/med corr
 cavity() {
   local name=$1; shift
   run "$name" "$@"
-  printf '%-28s %8s %10.4f %10.4f %10.1f\n' "$name" "$(figure "$out/$name" steps)" \
+  printf '%-28s %8s %10.4f %10.4f %10.1f %s\n' "$name" "$(figure "$out/$name" steps)" \
     "$(figure "$out/$name" ghia_u_max_deviation)" "$(figure "$out/$name" ghia_v_max_deviation)" \
-    "$(figure "$out/$name" wall_seconds)"
+    "$(figure "$out/$name" wall_seconds)" "$(divergence "$out/$name")"
 }
 cavity cavity_re100_64 --set grid.nx=64 --set grid.ny=64 --set time.dt=0.1 --steps 1000
 if [[ $full == --full ]]; then

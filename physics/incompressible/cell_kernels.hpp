@@ -222,6 +222,37 @@ TB_HOST_DEVICE inline void step_maxima(const GridView& g, const double* u, const
   m[2] = dv > m[2] ? dv : m[2];
 }
 
+// The projection's scale at one owned cell (FractionalStep::projection_target):
+// the larger of the divergence the step removes there, dt |b_div| / vol (b_div
+// per owned cell), and sum_d |u_d| / h_d. A maximum: any order of cells.
+TB_HOST_DEVICE inline void projection_scale(const GridView& g, double dt, const double* b_div, const double* u,
+                                            index_t cell, double* m) {
+  const int n = g.dim;
+  const CellIndex c = g.ijk(cell);
+  const double removed = dt * std::fabs(b_div[cell - g.owned_begin]) / g.volume(c);
+  double speed = 0.0;
+  for (int d = 0; d < n; ++d)
+    speed += std::fabs(u[std::size_t(n) * std::size_t(cell) + std::size_t(d)]) / g.axis[d].widths[c[d]];
+  const double scale = removed > speed ? removed : speed;
+  m[0] = scale > m[0] ? scale : m[0];
+}
+
+// The Poisson residual a projection leaves at one owned cell (FractionalStep::
+// divergence_left): r (per owned cell) from A phi - b to b - A phi, zero at the
+// pinned cell, whose equation is the sum of the others'.
+TB_HOST_DEVICE inline void residual_left(index_t pin, index_t owned_begin, double* r, index_t cell) {
+  const index_t i = cell - owned_begin;
+  r[i] = cell == pin ? 0.0 : -r[i];
+}
+
+// Its flux dt r_i into the sum the pinned cell carries (i: the owned cell's
+// position), and its divergence dt |r| / vol (a maximum).
+TB_HOST_DEVICE inline void divergence_flux(double dt, const double* r, index_t i, double* acc) { acc[0] += dt * r[i]; }
+TB_HOST_DEVICE inline void divergence_left(const GridView& g, double dt, const double* r, index_t cell, double* m) {
+  const double v = dt * std::fabs(r[cell - g.owned_begin]) / g.volume(g.ijk(cell));
+  m[0] = v > m[0] ? v : m[0];
+}
+
 // A line sample: the weighted sum of component e of a field of m per cell over
 // the (up to four) cells bracketing point i, 4 per point, skipping zero weights
 // (centreline.cpp's sample_line).

@@ -92,50 +92,41 @@ void FractionalStep::pressure_solve(systems::LinearSystems& systems, StepReport&
   if (settings_.projection_tol <= 0.0) return;
   const double target = projection_target();
   // The correction's right-hand side is the residual itself (the pinned row's entry is zero).
-  if (divergence_left(b) <= target) return;
-  std::fill(delta_.begin(), delta_.end(), 0.0);
-  ++r.projection_corrections;
-  if (!systems.solve(pressure_id_, poisson_.matrix, b, delta_).converged()) r.failed.push_back("pressure");
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] += delta_[i];
-  exchange(phi_, 1);
+  for (int k = 0; k < max_corrections && divergence_left(b) > target; ++k) {
+    std::fill(delta_.begin(), delta_.end(), 0.0);
+    ++r.projection_corrections;
+    const int cap = correction_cap(k);
+    systems.precondition_outer(pressure_id_, cap > 0, cap);
+    const SolveStats correction = systems.solve(pressure_id_, poisson_.matrix, b, delta_);
+    systems.precondition_outer(pressure_id_, false, 0);
+    if (!correction.converged() && !(cap > 0 && correction.reason == StopReason::max_iterations))
+      r.failed.push_back("pressure");
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] += delta_[i];
+    exchange(phi_, 1);
+  }
 }
 
 // div_i = -dt (b - A phi)_i / V_i after the projection (b_i = -(1/dt) sum_f A_f U*_f);
-// the pinned cell holds the negated sum of the others' fluxes.
+// the pinned cell holds the negated sum of the others' fluxes. The kernels are
+// the ones ResidentStep runs on its backend.
 double FractionalStep::divergence_left(std::span<double> residual) const {
-  std::copy(b_div_.begin(), b_div_.end(), residual.begin());
-  for (double& v : residual) v = -v;
+  std::fill(residual.begin(), residual.end(), 0.0);  // -b_div, as ResidentStep forms it
+  kernels::add_scaled(Backend::host, index_t(residual.size()), -1.0, b_div_.data(), residual.data());
   add_poisson_product(grid_, poisson_, poisson_.matrix, &poisson_.off_rank, phi_, residual);
-  const index_t begin = grid_.owned_cell_begin(), pin = grid_.pressure_pin();
-  std::array<double, 2> sums = {0.0, 0.0};  // the fluxes' sum outside the pin, and the largest divergence
-  for (std::size_t i = 0; i < residual.size(); ++i) {
-    residual[i] = -residual[i];  // b - A phi
-    const index_t cell = begin + index_t(i);
-    if (cell == pin) {
-      residual[i] = 0.0;
-      continue;
-    }
-    sums[0] += settings_.dt * residual[i];
-    sums[1] = std::max(sums[1], settings_.dt * std::abs(residual[i]) / grid_.volume(grid_.ijk(cell)));
-  }
-  if (share_) sums[0] = share_->sum(sums[0]);
-  const double pinned = pin >= 0 ? std::abs(sums[0]) / grid_.volume(grid_.ijk(pin)) : 0.0;
-  const double worst = std::max(sums[1], pinned);
-  return share_ ? share_->max(worst) : worst;
+  const index_t pin = grid_.pressure_pin();
+  DivergenceLeft left = kernels::divergence_left(Backend::host, grid_.view(), settings_.dt, pin, residual.data());
+  if (share_) left.flux = share_->sum(left.flux);
+  return worst_divergence(left, pin >= 0 ? grid_.volume(grid_.ijk(pin)) : 0.0, share_);
+}
+
+double FractionalStep::worst_divergence(const DivergenceLeft& left, double pin_volume, const DomainShare* share) {
+  const double pinned = pin_volume > 0.0 ? std::abs(left.flux) / pin_volume : 0.0;
+  const double worst = std::max(left.largest, pinned);
+  return share ? share->max(worst) : worst;
 }
 
 double FractionalStep::projection_target() const {
-  const int n = grid_.dim();
-  double scale = 0.0;
-  for (index_t cell = grid_.owned_cell_begin(); cell < grid_.owned_cell_end(); ++cell) {
-    const auto c = grid_.ijk(cell);
-    const double removed =
-        settings_.dt * std::abs(b_div_[std::size_t(cell - grid_.owned_cell_begin())]) / grid_.volume(c);
-    double speed = 0.0;
-    for (int d = 0; d < n; ++d)
-      speed += std::abs(u_[std::size_t(n) * std::size_t(cell) + std::size_t(d)]) / grid_.axis(d).widths[c[d]];
-    scale = std::max({scale, removed, speed});
-  }
+  const double scale = kernels::projection_scale(Backend::host, grid_.view(), settings_.dt, b_div_.data(), u_.data());
   return settings_.projection_tol * (share_ ? share_->max(scale) : scale);
 }
 

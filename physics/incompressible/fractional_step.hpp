@@ -35,6 +35,8 @@ namespace tb::incompressible {
 // flow settles.
 enum class PressureUnknown { correction, pressure };
 
+struct DivergenceLeft;  // kernels.hpp
+
 struct FlowSettings {
   double nu = 0.01;  // kinematic viscosity = U L / Re in the case's units
   double dt = 0.01;
@@ -109,8 +111,20 @@ class FractionalStep {
   // The largest divergence a projection with phi_ (ghosts current) would
   // leave, from the residual of b_div_ (FlowSettings::projection_tol).
   double divergence_left(std::span<double> residual) const;
+  // The largest divergence of `left` (its flux summed over the ranks), the
+  // pinned cell's (its volume; 0: no pinned cell here) included, over the ranks.
+  static double worst_divergence(const DivergenceLeft& left, double pin_volume, const DomainShare* share);
   // The projection's target: projection_tol times the larger of max |div U*| and max sum_d |u_d| / h_d.
   double projection_target() const;
+  // A projection above its target is corrected at most max_corrections times,
+  // correction k capped at correction_cap(k) iterations from zero (0: the
+  // specification's own maxit, the last): 1, 2, 4, then a whole solve. Just
+  // enough to bring the divergence under the target: a whole solve to the
+  // solver's own tolerance at once would leave this step's divergence far
+  // below every other step's (one multigrid-preconditioned iteration cuts the
+  // residual about tenfold).
+  static constexpr int max_corrections = 4;
+  static constexpr int correction_cap(int k) { return k + 1 < max_corrections ? 1 << k : 0; }
   // Ghosts take their owners' values (nothing on one process).
   void exchange(std::span<double> values, index_t width) const {
     if (share_) share_->exchange(values, width);

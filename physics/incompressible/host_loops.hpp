@@ -116,6 +116,25 @@ StepMaxima step_maxima_t(const GridView& g, const double* u, const double* u_old
 }
 
 template <bool Omp>
+double projection_scale_t(const GridView& g, double dt, const double* b_div, const double* u) {
+  const auto m = maxima<Omp, 1>(g.owned_end - g.owned_begin, [&](std::ptrdiff_t i, double* acc) {
+    cell::projection_scale(g, dt, b_div, u, g.owned_begin + index_t(i), acc);
+  });
+  return m[0];
+}
+
+template <bool Omp>
+DivergenceLeft divergence_left_t(const GridView& g, double dt, index_t pin, double* r) {
+  for_cells<Omp>(g.owned_begin, g.owned_end, [&](index_t cell) { cell::residual_left(pin, g.owned_begin, r, cell); });
+  const std::ptrdiff_t n = g.owned_end - g.owned_begin;
+  const auto flux = sums<Omp, 1>(n, threading::stream_grain,
+                                 [&](std::ptrdiff_t i, double* acc) { cell::divergence_flux(dt, r, index_t(i), acc); });
+  const auto m = maxima<Omp, 1>(
+      n, [&](std::ptrdiff_t i, double* acc) { cell::divergence_left(g, dt, r, g.owned_begin + index_t(i), acc); });
+  return {flux[0], m[0]};
+}
+
+template <bool Omp>
 double max_abs_t(index_t n, const double* v) {
   // The NaN flag beside the maximum: std::max skips a NaN.
   const auto m = maxima<Omp, 2>(n, [&](std::ptrdiff_t i, double* acc) {
@@ -193,6 +212,12 @@ void shift_side_t(const GridView& g, int side, double shift, double* values) {
   }                                                                                                                  \
   StepMaxima step_maxima(const GridView& g, const double* u, const double* u_old, const double* div, double dt) {    \
     return step_maxima_t<OMP>(g, u, u_old, div, dt);                                                                 \
+  }                                                                                                                  \
+  double projection_scale(const GridView& g, double dt, const double* b_div, const double* u) {                      \
+    return projection_scale_t<OMP>(g, dt, b_div, u);                                                                 \
+  }                                                                                                                  \
+  DivergenceLeft divergence_left(const GridView& g, double dt, index_t pin, double* r) {                             \
+    return divergence_left_t<OMP>(g, dt, pin, r);                                                                    \
   }                                                                                                                  \
   double max_abs(index_t n, const double* v) { return max_abs_t<OMP>(n, v); }                                        \
   void add_scaled(index_t n, double a, const double* x, double* y) { add_scaled_t<OMP>(n, a, x, y); }                \

@@ -60,6 +60,16 @@ StepMaxima step_maxima(Backend b, const GridView& g, const double* u, const doub
   return omp::step_maxima(g, u, u_old, div, dt);
 }
 
+double projection_scale(Backend b, const GridView& g, double dt, const double* b_div, const double* u) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::projection_scale(g, dt, b_div, u));
+  return omp::projection_scale(g, dt, b_div, u);
+}
+
+DivergenceLeft divergence_left(Backend b, const GridView& g, double dt, index_t pin, double* r) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::divergence_left(g, dt, pin, r));
+  return omp::divergence_left(g, dt, pin, r);
+}
+
 double max_abs(Backend b, index_t n, const double* v) {
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::max_abs(n, v));
   return omp::max_abs(n, v);

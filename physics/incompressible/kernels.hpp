@@ -28,6 +28,12 @@ struct StepMaxima {
   bool finite = true;
 };
 
+// What a projection leaves (FractionalStep::divergence_left): the sum of dt r
+// over the owned cells but the pinned one, and the largest dt |r| / vol.
+struct DivergenceLeft {
+  double flux = 0.0, largest = 0.0;
+};
+
 #define TB_INCOMP_KERNELS                                                                                              \
   /* grad p, dim per cell, in every local cell */                                                                      \
   void pressure_gradient(const GridView& g, const double* p, double* grad);                                            \
@@ -49,6 +55,10 @@ struct StepMaxima {
   /* the momentum rows of the owned cells: blocks, right-hand sides, the residual's sums */                            \
   MomentumSums momentum_rows(const GridView& g, const BoundaryView& b, const cell::MomentumView& in,                   \
                              const index_t* position, const BlockView& a, double* rhs);                                \
+  /* the projection's scale: max over the owned cells of max(dt |b_div| / vol, sum_d |u_d| / h_d) */                   \
+  double projection_scale(const GridView& g, double dt, const double* b_div, const double* u);                         \
+  /* r (per owned cell) from A phi - b to b - A phi, zero at the pinned cell (pin < 0: none), and what it leaves */    \
+  DivergenceLeft divergence_left(const GridView& g, double dt, index_t pin, double* r);                                \
   /* the step's maxima over the owned cells */                                                                         \
   StepMaxima step_maxima(const GridView& g, const double* u, const double* u_old, const double* div, double dt);       \
   /* max |v[i]| over n values; NaN where one is NaN (harness::max_magnitude) */                                        \
@@ -92,6 +102,8 @@ MomentumSums momentum_rows(Backend be, const GridView& g, const BoundaryView& b,
                            const index_t* position, const BlockView& a, double* rhs);
 StepMaxima step_maxima(Backend b, const GridView& g, const double* u, const double* u_old, const double* div,
                        double dt);
+double projection_scale(Backend b, const GridView& g, double dt, const double* b_div, const double* u);
+DivergenceLeft divergence_left(Backend b, const GridView& g, double dt, index_t pin, double* r);
 double max_abs(Backend b, index_t n, const double* v);
 void add_scaled(Backend b, index_t n, double a, const double* x, double* y);
 void weighted_samples(Backend b, index_t n, const index_t* cells, const double* w, const double* f, int m, int e,

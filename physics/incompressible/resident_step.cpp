@@ -40,7 +40,7 @@ ResidentStep::ResidentStep(FractionalStep& flow, systems::LinearSystems& systems
   poisson_position_ = on(backend, cells7(flow.poisson_));
   const std::size_t cells = std::size_t(g.num_cells()), n = std::size_t(g.dim());
   for (Vector* v : {&u_, &u_old_, &grad_p_, &rhs_m_, &du_}) *v = Vector(backend, cells * n);
-  for (Vector* v : {&p_, &rhs_p_, &phi_, &div_}) *v = Vector(backend, cells);
+  for (Vector* v : {&p_, &rhs_p_, &phi_, &div_, &b_div_, &delta_}) *v = Vector(backend, cells);
   for (int d = 0; d < 3; ++d) faces_[d] = Vector(backend, flow.faces_.normal[d].size());
   from_host();
 
@@ -125,20 +125,48 @@ void ResidentStep::restore_kept() {
 double ResidentStep::max_velocity() const { return kernels::max_abs(backend_, index_t(u_.size()), u_.data()); }
 double ResidentStep::max_pressure() const { return kernels::max_abs(backend_, index_t(p_.size()), p_.data()); }
 
-// FractionalStep::pressure_solve on the backend.
+// FractionalStep::pressure_solve on the backend, the projection's corrections included.
 void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r) {
-  const bool whole = flow_.settings_.pressure_unknown == PressureUnknown::pressure;
+  const FlowSettings& s = flow_.settings_;
+  const bool whole = s.pressure_unknown == PressureUnknown::pressure;
+  const bool bounded = s.projection_tol > 0.0;
   const index_t cells = index_t(p_.size());
+  const GridView g = grid_view();
+  const systems::DeviceValues pv = systems.device_values(flow_.pressure_id_);
+  const ConstBlockView a{pv.values, nullptr, 1};
+  if (bounded) b_div_.copy_from(rhs_p_);
   phi_.set_zero();
   if (whole) {
     const systems::AssemblyTimer assembly(systems);
-    const systems::DeviceValues pv = systems.device_values(flow_.pressure_id_);
-    kernels::add_poisson_product(backend_, grid_view(), poisson_position_.data(), ConstBlockView{pv.values, nullptr, 1},
-                                 p_.data(), rhs_p_.data());
+    kernels::add_poisson_product(backend_, g, poisson_position_.data(), a, p_.data(), rhs_p_.data());
     phi_.copy_from(p_);
   }
   if (!systems.solve(flow_.pressure_id_, rhs_p_, phi_).converged()) r.failed.push_back("pressure");
   if (whole) kernels::add_scaled(backend_, cells, -1.0, p_.data(), phi_.data());
+  if (!bounded) return;
+  const double target = s.projection_tol * kernels::projection_scale(backend_, g, s.dt, b_div_.data(), u_.data());
+  const FvGrid& grid = flow_.grid();
+  const index_t pin = grid.pressure_pin();
+  const double pin_volume = pin >= 0 ? grid.volume(grid.ijk(pin)) : 0.0;
+  // FractionalStep::divergence_left: b_div - A phi into rhs_p_, the correction's right-hand side.
+  const auto left = [&] {
+    rhs_p_.set_zero();
+    kernels::add_scaled(backend_, cells, -1.0, b_div_.data(), rhs_p_.data());
+    kernels::add_poisson_product(backend_, g, poisson_position_.data(), a, phi_.data(), rhs_p_.data());
+    return FractionalStep::worst_divergence(kernels::divergence_left(backend_, g, s.dt, pin, rhs_p_.data()), pin_volume,
+                                            nullptr);
+  };
+  for (int k = 0; k < FractionalStep::max_corrections && left() > target; ++k) {
+    delta_.set_zero();
+    ++r.projection_corrections;
+    const int cap = FractionalStep::correction_cap(k);
+    systems.precondition_outer(flow_.pressure_id_, cap > 0, cap);
+    const SolveStats correction = systems.solve(flow_.pressure_id_, rhs_p_, delta_);
+    systems.precondition_outer(flow_.pressure_id_, false, 0);
+    if (!correction.converged() && !(cap > 0 && correction.reason == StopReason::max_iterations))
+      r.failed.push_back("pressure");
+    kernels::add_scaled(backend_, cells, 1.0, delta_.data(), phi_.data());
+  }
 }
 
 // FractionalStep::step's sequence, without the exchanges (a whole grid).

@@ -66,6 +66,7 @@ class ResidentStep {
   Array<double> sides_[6];        // the boundary faces' velocities
   Array<index_t> momentum_position_, poisson_position_;
   Vector u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
+  Vector b_div_, delta_;  // the projection's right-hand side before A p^n, and a correction
   Vector faces_[3];
   Vector kept_u_, kept_p_, kept_div_, kept_faces_[3], kept_sides_[6];  // allocated by the first keep()
   double kept_time_ = 0.0;

@@ -162,7 +162,10 @@ void SystemSet::load_autopilots(const std::string& state) {
 
 SolveRecord SystemSet::record(const System& sys, SolveStats st, const std::string& checksum) const {
   SolveRecord r{sys.declaration.name, std::move(st), checksum};
-  r.accepted = accepted_solve(r.stats, sys.declaration.accepts_iteration_limit);
+  // A capped solve (precondition_outer) stopped at its cap is its caller's to
+  // judge: an outer iteration's preconditioner, a projection's correction.
+  r.accepted = accepted_solve(r.stats, sys.declaration.accepts_iteration_limit) ||
+               (sys.preconditions && r.stats.reason == StopReason::max_iterations);
   return r;
 }
 

@@ -83,6 +83,28 @@ struct MaximaCells {
   double dt;
   __device__ void operator()(index_t cell, double* m) const { cell::step_maxima(g, u, u_old, div, dt, cell, m); }
 };
+struct ProjectionScale {
+  GridView g;
+  double dt;
+  const double *b_div, *u;
+  __device__ void operator()(index_t cell, double* m) const { cell::projection_scale(g, dt, b_div, u, cell, m); }
+};
+struct ResidualLeft {
+  index_t pin, owned_begin;
+  double* r;
+  __device__ void operator()(index_t cell) const { cell::residual_left(pin, owned_begin, r, cell); }
+};
+struct DivergenceFlux {
+  double dt;
+  const double* r;
+  __device__ void operator()(index_t i, double* acc) const { cell::divergence_flux(dt, r, i, acc); }
+};
+struct DivergenceLeftMax {
+  GridView g;
+  double dt;
+  const double* r;
+  __device__ void operator()(index_t cell, double* m) const { cell::divergence_left(g, dt, r, cell, m); }
+};
 struct AbsMax {
   const double* v;
   __device__ void operator()(index_t i, double* m) const {
@@ -183,6 +205,23 @@ StepMaxima step_maxima(const GridView& g, const double* u, const double* u_old, 
   if (g.owned_end > g.owned_begin)
     run_reduction<4, true>(g.owned_begin, g.owned_end, MaximaCells{g, u, u_old, div, dt}, m, "step_maxima");
   return {m[0], m[1], m[2], m[3] == 0.0};
+}
+
+double projection_scale(const GridView& g, double dt, const double* b_div, const double* u) {
+  double m[1] = {0.0};
+  if (g.owned_end > g.owned_begin)
+    run_reduction<1, true>(g.owned_begin, g.owned_end, ProjectionScale{g, dt, b_div, u}, m, "projection_scale");
+  return m[0];
+}
+
+DivergenceLeft divergence_left(const GridView& g, double dt, index_t pin, double* r) {
+  double flux[1] = {0.0}, largest[1] = {0.0};
+  if (g.owned_end > g.owned_begin) {
+    run_cells(g.owned_begin, g.owned_end, ResidualLeft{pin, g.owned_begin, r}, "residual_left");
+    run_reduction<1, false>(0, g.owned_end - g.owned_begin, DivergenceFlux{dt, r}, flux, "divergence_flux");
+    run_reduction<1, true>(g.owned_begin, g.owned_end, DivergenceLeftMax{g, dt, r}, largest, "divergence_left");
+  }
+  return {flux[0], largest[0]};
 }
 
 double max_abs(index_t n, const double* v) {

@@ -35,13 +35,15 @@ void expect_same_report(const StepReport& a, const StepReport& b, long step) {
   EXPECT_EQ(a.momentum_residual, b.momentum_residual) << "step " << step;
   EXPECT_EQ(a.velocity_change, b.velocity_change) << "step " << step;
   EXPECT_EQ(a.divergence, b.divergence) << "step " << step;
+  EXPECT_EQ(a.projection_corrections, b.projection_corrections) << "step " << step;
   EXPECT_EQ(a.failed, b.failed) << "step " << step;
 }
 
 // `steps` steps of two copies of one flow, one on the host, one resident; the
-// fields are compared after each (the resident one brought back).
+// fields are compared after each (the resident one brought back); `corrections`
+// (where given) counts the projection's corrections over the steps.
 void compare_steps(const FvGrid& grid, const std::array<BoundarySpec, 6>& sides, const FlowSettings& settings,
-                   long steps) {
+                   long steps, long* corrections = nullptr) {
   FractionalStep host(grid, sides, settings), flow(grid, sides, settings);
   ASSERT_TRUE(ResidentStep::resident(flow));
   systems::SystemSet on_host = make_set(nullptr);
@@ -60,6 +62,7 @@ void compare_steps(const FvGrid& grid, const std::array<BoundarySpec, 6>& sides,
     EXPECT_GT(a.cfl, 0.0);
     EXPECT_TRUE(a.failed.empty());
     expect_same_report(a, b, step);
+    if (corrections) *corrections += a.projection_corrections;
     if (step > 1) {
       EXPECT_EQ(moved.to_device.bytes + moved.to_host.bytes, 0u) << "step " << step;
     }
@@ -86,6 +89,19 @@ TEST(ResidentStep, WholePressureGivesTheHostStepsBits) {
   FlowSettings s{0.01, 0.05};
   s.pressure_unknown = PressureUnknown::pressure;
   compare_steps(FvGrid(axis(24), axis(20), axis(1)), cavity_walls(), s, 4);
+}
+
+// The projection held to a tolerance below what the pressure solver leaves:
+// every step takes the corrections capped at 1, 2 and 4 iterations and the
+// whole one (FractionalStep::correction_cap), their residuals and the
+// divergence they leave formed on the backend.
+TEST(ResidentStep, TheProjectionsCorrectionsGiveTheHostStepsBits) {
+  FlowSettings s{0.01, 0.05};
+  s.pressure_unknown = PressureUnknown::pressure;
+  s.projection_tol = 1e-30;
+  long corrections = 0;
+  compare_steps(FvGrid(axis(24), axis(20), axis(1)), cavity_walls(), s, 3, &corrections);
+  EXPECT_EQ(corrections, 3 * 4);
 }
 
 // A channel from a parabolic inflow to a convective outflow: the outflow's
