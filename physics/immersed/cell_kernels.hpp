@@ -255,4 +255,43 @@ TB_HOST_DEVICE inline void surface_force(const SurfaceView& s, const double* p, 
   }
 }
 
+// The cells a body's move changed (moved_cells.hpp): per cell its new type
+// and its fill bits, bit side_index(d, s) for a face neighbour that was fluid
+// before and is fluid now, cleared_bit for a freshly cleared cell; wall holds
+// the body's velocity at a cleared cell's closest surface point (3 per cell).
+inline constexpr std::uint8_t cleared_bit = 1u << 6;
+struct MovedCellsView {
+  index_t count = 0;
+  const index_t* cells = nullptr;
+  const CellType* types = nullptr;
+  const std::uint8_t* fill = nullptr;
+  const double* wall = nullptr;
+};
+
+// Moved cell k takes its new type; a freshly cleared one is flagged (Euler
+// for its first advection term) and takes the mean of u and p over its fill
+// neighbours, or the wall velocity (p kept) where it has none (Mittal et al.
+// 2008 §2.4). It reads only cells that were fluid before, which no moved cell
+// is, so the cells may run in any order.
+TB_HOST_DEVICE inline void move_cell(const GridView& g, const MovedCellsView& m, CellType* types, char* cleared,
+                                     const VelocityView& u, double* p, index_t k) {
+  const index_t cell = m.cells[k];
+  types[cell] = m.types[k];
+  const std::uint8_t fill = m.fill[k];
+  if (!(fill & cleared_bit)) return;
+  cleared[cell] = 1;
+  double sum[4] = {0.0, 0.0, 0.0, 0.0};
+  int count = 0;
+  for (int d = 0; d < 3; ++d)
+    for (int s = -1; s <= 1; s += 2) {
+      if (!(fill & (1u << side_index(d, s)))) continue;
+      const index_t nb = cell + s * g.stride(d);
+      for (int e = 0; e < 3; ++e) sum[e] += u.c[e][nb];
+      sum[3] += p[nb];
+      ++count;
+    }
+  for (int e = 0; e < 3; ++e) u.c[e][cell] = count > 0 ? sum[e] / count : m.wall[3 * k + e];
+  if (count > 0) p[cell] = sum[3] / count;
+}
+
 }  // namespace tb::immersed::cell

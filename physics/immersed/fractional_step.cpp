@@ -92,16 +92,25 @@ double ImmersedFlow::face_value(int d, int side) const {
 
 void ImmersedFlow::place_body() {
   const std::vector<CellType> before = ib_.types;
-  ib_ = build_ghost_cells(grid_, *body_);
-  view_ = grid_.view(ib_.types.data());
-  if (share_) check_ghost_planes(grid_, ib_, *share_);
-  pattern_ = make_system_pattern(grid_, ib_);
+  locate_body(before);
   ad_matrix_ = p_matrix_ = pattern_.matrix;
   const FlowSettings& s = settings_;
   assemble_system(grid_, ib_, pattern_, velocity_box(), BodyCondition::dirichlet, 1.0, 0.5 * s.dt * s.nu, ad_matrix_);
   assemble_system(grid_, ib_, pattern_, pressure_box(), BodyCondition::neumann, 0.0, 1.0, p_matrix_);
+  if (!before.empty()) fill_cleared();
+}
+
+// The symbolic part of placing the body, which a resident step runs on the
+// host too: the cell types, ghost cells, pattern and ghost rows' right-hand
+// sides at the body's position, and the cells that changed type since
+// `before` (none where it is empty: a first placement or a loaded state).
+void ImmersedFlow::locate_body(const std::vector<CellType>& before) {
+  ib_ = build_ghost_cells(grid_, *body_);
+  view_ = grid_.view(ib_.types.data());
+  if (share_) check_ghost_planes(grid_, ib_, *share_);
+  pattern_ = make_system_pattern(grid_, ib_);
   set_ghost_values();
-  if (!before.empty()) fill_cleared(before);
+  moved_ = before.empty() ? MovedCells{} : immersed::moved_cells(grid_, *body_, before, ib_.types);
 }
 
 // The Dirichlet ghost rows' right-hand sides w_B u_B: the body's velocity at
@@ -119,30 +128,12 @@ void ImmersedFlow::set_ghost_values() {
 
 // Cells that were solid or ghost and are fluid now (Mittal 2008 §2.4) take the
 // mean of their face neighbours that were fluid before and are fluid now, or
-// the body's velocity where they have none.
-void ImmersedFlow::fill_cleared(const std::vector<CellType>& before) {
-  cleared_ = 0;
+// the body's velocity where they have none (the move_cells kernel).
+void ImmersedFlow::fill_cleared() {
   std::fill(cleared_flag_.begin(), cleared_flag_.end(), 0);
-  for (index_t cell = begin_; cell < end_; ++cell) {
-    if (ib_.types[cell] != CellType::fluid || before[cell] == CellType::fluid) continue;
-    ++cleared_;
-    cleared_flag_[cell] = 1;
-    const auto c = grid_.ijk(cell);
-    std::array<double, 4> sum{};
-    int count = 0;
-    for (int d = 0; d < 3; ++d)
-      for (int s : {-1, 1}) {
-        if (!has_neighbour(grid_, c, d, s)) continue;
-        const index_t nb = cell + s * grid_.stride(d);
-        if (before[nb] != CellType::fluid || ib_.types[nb] != CellType::fluid) continue;
-        for (int e = 0; e < 3; ++e) sum[e] += u_[e][nb];
-        sum[3] += p_[nb];
-        ++count;
-      }
-    const Vec3 wall = body_->velocity(body_->closest(grid_.centre(c)).point);
-    for (int e = 0; e < 3; ++e) u_[e][cell] = count > 0 ? sum[e] / count : wall[e];
-    if (count > 0) p_[cell] = sum[3] / count;
-  }
+  kernels::move_cells(Backend::host, view_, moved_.view(), ib_.types.data(), cleared_flag_.data(), velocity_view(),
+                      p_.data());
+  cleared_ = moved_.cleared;
   if (share_) {
     cleared_ = long(share_->sum(double(cleared_)));
     for (auto* field : {&u_[0], &u_[1], &u_[2], &p_}) exchange(*field);

@@ -30,6 +30,7 @@
 #include "physics/domain_share.hpp"
 #include "physics/immersed/face_field.hpp"
 #include "physics/immersed/kernels.hpp"
+#include "physics/immersed/moved_cells.hpp"
 #include "physics/immersed/scalar_system.hpp"
 #include "solvers/systems/linear_systems.hpp"
 
@@ -74,7 +75,8 @@ class ImmersedFlow {
   const FaceField& faces() const { return faces_; }
   double time() const { return time_; }
   long steps() const { return steps_; }
-  long cleared_cells() const { return cleared_; }  // freshly cleared cells at the last body move, all ranks'
+  long cleared_cells() const { return cleared_; }           // freshly cleared cells at the last body move, all ranks'
+  const MovedCells& moved_cells() const { return moved_; }  // this rank's cells the last body move changed
   const DomainShare* share() const { return share_; }
 
   void save(std::ostream& out) const;
@@ -83,7 +85,8 @@ class ImmersedFlow {
  private:
   friend class ResidentStep;
   void place_body();
-  void fill_cleared(const std::vector<CellType>& before);
+  void locate_body(const std::vector<CellType>& before);
+  void fill_cleared();
   void predictor(systems::LinearSystems& systems, StepReport& r);
   void interpolate_faces();
   void set_ghost_values();
@@ -121,6 +124,7 @@ class ImmersedFlow {
   std::vector<index_t> ghost_cells_;
   std::array<std::vector<double>, 3> ghost_values_;
   std::vector<char> cleared_flag_;
+  MovedCells moved_;
   FaceField faces_;
   double time_ = 0.0;
   long steps_ = 0;

@@ -121,6 +121,17 @@ double max_abs_t(index_t n, const double* v) {
   return m[1] != 0.0 ? std::nan("") : m[0];
 }
 
+template <bool Omp>
+void move_cells_t(const GridView& g, const cell::MovedCellsView& m, CellType* types, char* cleared,
+                  const cell::VelocityView& u, double* p) {
+  for_cells<Omp>(0, m.count, [&](index_t k) { cell::move_cell(g, m, types, cleared, u, p, k); });
+}
+
+template <bool Omp>
+void unmark_cells_t(const cell::MovedCellsView& m, char* cleared) {
+  for_cells<Omp>(0, m.count, [&](index_t k) { cleared[m.cells[k]] = 0; });
+}
+
 }  // namespace host_loops
 
 #define TB_IB_HOST_TWIN(NS, OMP)                                                                                    \
@@ -151,6 +162,11 @@ double max_abs_t(index_t n, const double* v) {
     return surface_force_t<OMP>(s, p, u);                                                                           \
   }                                                                                                                 \
   double max_abs(index_t n, const double* v) { return max_abs_t<OMP>(n, v); }                                       \
+  void move_cells(const GridView& g, const cell::MovedCellsView& m, CellType* types, char* cleared,                 \
+                  const cell::VelocityView& u, double* p) {                                                         \
+    move_cells_t<OMP>(g, m, types, cleared, u, p);                                                                  \
+  }                                                                                                                 \
+  void unmark_cells(const cell::MovedCellsView& m, char* cleared) { unmark_cells_t<OMP>(m, cleared); }              \
   }
 
 }  // namespace tb::immersed::kernels

@@ -63,4 +63,15 @@ double max_abs(Backend b, index_t n, const double* v) {
   return omp::max_abs(n, v);
 }
 
+void move_cells(Backend b, const GridView& g, const cell::MovedCellsView& m, CellType* types, char* cleared,
+                const cell::VelocityView& u, double* p) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::move_cells(g, m, types, cleared, u, p));
+  omp::move_cells(g, m, types, cleared, u, p);
+}
+
+void unmark_cells(Backend b, const cell::MovedCellsView& m, char* cleared) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::unmark_cells(m, cleared));
+  omp::unmark_cells(m, cleared);
+}
+
 }  // namespace tb::immersed::kernels

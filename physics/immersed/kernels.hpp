@@ -52,7 +52,12 @@ struct ForceSums {
   /* the force of p and u on the surface points */                                                                  \
   ForceSums surface_force(const cell::SurfaceView& s, const double* p, const cell::ConstVelocityView& u);           \
   /* max |v[i]| over n values; NaN where one is NaN */                                                              \
-  double max_abs(index_t n, const double* v);
+  double max_abs(index_t n, const double* v);                                                                       \
+  /* the moved cells' new types into types; the freshly cleared flagged and filled from their neighbours */         \
+  void move_cells(const GridView& g, const cell::MovedCellsView& m, CellType* types, char* cleared,                 \
+                  const cell::VelocityView& u, double* p);                                                          \
+  /* cleared[cells[k]] = 0 for the moved cells: their flags back once the predictor has read them */                \
+  void unmark_cells(const cell::MovedCellsView& m, char* cleared);
 
 namespace kernels::ref {
 TB_IB_KERNELS
@@ -79,6 +84,9 @@ void system_rows(Backend b, const GridView& g, const cell::RowsView& rows);
 void ghost_rows(Backend b, const cell::StencilsView& stencils, double* values);
 ForceSums surface_force(Backend b, const cell::SurfaceView& s, const double* p, const cell::ConstVelocityView& u);
 double max_abs(Backend b, index_t n, const double* v);
+void move_cells(Backend b, const GridView& g, const cell::MovedCellsView& m, CellType* types, char* cleared,
+                const cell::VelocityView& u, double* p);
+void unmark_cells(Backend b, const cell::MovedCellsView& m, char* cleared);
 }  // namespace kernels
 
 }  // namespace tb::immersed

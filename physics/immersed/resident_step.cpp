@@ -1,5 +1,6 @@
 #include "physics/immersed/resident_step.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "physics/immersed/kernels.hpp"
@@ -22,11 +23,11 @@ void keep_copy(const Vector& from, Vector& kept) {
 
 }  // namespace
 
-bool ResidentStep::resident(const ImmersedFlow& flow) { return !flow.share() && flow.body().at_rest(); }
+bool ResidentStep::resident(const ImmersedFlow& flow) { return !flow.share(); }
 
 ResidentStep::ResidentStep(ImmersedFlow& flow, systems::LinearSystems& systems, Backend backend)
     : flow_(flow), backend_(backend) {
-  TB_REQUIRE(resident(flow), "internal: a resident step needs a whole grid and a body at rest");
+  TB_REQUIRE(resident(flow), "internal: a resident step needs a whole grid");
   const CartesianGrid& g = flow.grid();
   for (int d = 0; d < 3; ++d) {
     const GridAxis& a = g.axis(d);
@@ -34,46 +35,96 @@ ResidentStep::ResidentStep(ImmersedFlow& flow, systems::LinearSystems& systems, 
     axes_[d][1] = on(backend, std::span<const double>(a.widths));
     axes_[d][2] = on(backend, std::span<const double>(a.centres));
   }
-  types_ = on(backend, std::span<const CellType>(flow.ib_.types));
-  cleared_ = Array<char>(backend, flow.cleared_flag_.size());
-  cleared_.set_zero();
-  ghost_cells_ = on(backend, std::span<const index_t>(flow.ghost_cells_));
   const std::size_t cells = std::size_t(g.num_cells());
+  types_ = Array<CellType>(backend, cells);
+  cleared_ = Array<char>(backend, cells);
   for (int d = 0; d < 3; ++d) {
-    ghost_values_[d] = on(backend, std::span<const double>(flow.ghost_values_[d]));
     for (Vector* v : {&u_[d], &u_old_[d], &n_old_[d]}) *v = Vector(backend, cells);
     faces_[d] = Vector(backend, flow.faces_.normal(d).size());
   }
   p_ = Vector(backend, cells);
   rhs_ = Vector(backend, cells);
   from_host();
-  const FlowSettings& s = flow.settings_;
-  write_matrix(systems, flow.advection_diffusion_id_, flow.ad_matrix_, flow.velocity_box(), BodyCondition::dirichlet,
-               1.0, 0.5 * s.dt * s.nu);
-  write_matrix(systems, flow.pressure_id_, flow.p_matrix_, flow.pressure_box(), BodyCondition::neumann, 0.0, 1.0);
+  lay_out_body(systems);
 }
 
-// The values of system `id` (pattern a's) written where the systems keep them,
-// by the kernels place_body's assemble_system runs on the host.
-void ResidentStep::write_matrix(systems::LinearSystems& systems, systems::SystemId id, const BsrMatrix& a,
-                                const BoxConditions& box, BodyCondition body, double alpha, double beta) {
-  systems.set_pattern(id, a);
-  const systems::DeviceValues dv = systems.device_values(id);
+template <class T>
+void ResidentStep::send(Sent<T>& to, std::span<const T> host, std::size_t& bytes, bool only_changes) {
+  if (host.size() > to.array.size()) {
+    to.array = Array<T>(backend_, to.array.empty() ? host.size() : std::max(host.size(), 2 * to.array.size()));
+    to.mirror.clear();
+  }
+  std::size_t first = 0, last = host.size();
+  if (only_changes && to.mirror.size() == host.size()) {
+    while (first < last && host[first] == to.mirror[first]) ++first;
+    while (last > first && host[last - 1] == to.mirror[last - 1]) --last;
+  }
+  if (last > first)
+    memory::copy(to.array.data() + first, backend_, host.data() + first, Backend::host, (last - first) * sizeof(T));
+  bytes += (last - first) * sizeof(T);
+  if (only_changes) to.mirror.assign(host.begin(), host.end());
+}
+
+cell::MovedCellsView ResidentStep::moved_view() {
+  return {moved_, moved_cells_.data(), moved_types_.data(), moved_fill_.data(), moved_wall_.data()};
+}
+
+// The ghost rows, the rows' layout and both matrices for flow_'s body position.
+void ResidentStep::lay_out_body(systems::LinearSystems& systems) {
+  send(ghost_cells_, std::span<const index_t>(flow_.ghost_cells_), uploads_.band, false);
+  for (int d = 0; d < 3; ++d)
+    send(ghost_values_[d], std::span<const double>(flow_.ghost_values_[d]), uploads_.band, false);
   const SystemPattern& p = flow_.pattern_;
-  const Array<index_t> row_ptr = on(backend_, std::span<const index_t>(a.row_ptr));
-  const Array<index_t> diagonal = on(backend_, std::span<const index_t>(p.diagonal));
-  const Array<index_t> neighbour =
-      on(backend_,
-         std::span<const index_t>(p.neighbour.empty() ? nullptr : p.neighbour.front().data(), p.neighbour.size() * 6));
-  cell::RowsView rows = rows_view(p, box, alpha, beta, dv.values);
-  rows.row_ptr = row_ptr.data(), rows.diagonal = diagonal.data(), rows.neighbour = neighbour.data();
+  send(row_ptr_, std::span<const index_t>(p.matrix.row_ptr), uploads_.layout, true);
+  send(diagonal_, std::span<const index_t>(p.diagonal), uploads_.layout, true);
+  send(neighbour_,
+       std::span<const index_t>(p.neighbour.empty() ? nullptr : p.neighbour.front().data(), p.neighbour.size() * 6),
+       uploads_.layout, true);
+  const FlowSettings& s = flow_.settings_;
+  write_matrix(systems, flow_.advection_diffusion_id_, flow_.velocity_box(), BodyCondition::dirichlet, 1.0,
+               0.5 * s.dt * s.nu, 0);
+  write_matrix(systems, flow_.pressure_id_, flow_.pressure_box(), BodyCondition::neumann, 0.0, 1.0, 1);
+  stale_ = false;
+}
+
+// The body has moved to t^{n+1}: placed on the host (symbolic), the cells it
+// changed sent and applied where the fields are (move_cells fills the freshly
+// cleared ones from their neighbours there), then its rows and matrices, and
+// the faces where cells were cleared (ImmersedFlow::place_body's order).
+void ResidentStep::move_body(systems::LinearSystems& systems) {
+  const std::vector<CellType> before = flow_.ib_.types;
+  flow_.locate_body(before);
+  const MovedCells& m = flow_.moved_;
+  send(moved_cells_, std::span<const index_t>(m.cells), uploads_.band, false);
+  send(moved_types_, std::span<const CellType>(m.types), uploads_.band, false);
+  send(moved_fill_, std::span<const std::uint8_t>(m.fill), uploads_.band, false);
+  send(moved_wall_, std::span<const double>(m.wall), uploads_.band, false);
+  moved_ = m.count();
   const GridView g = grid_view();
-  kernels::system_rows(backend_, g, rows);
+  kernels::move_cells(backend_, g, moved_view(), types_.data(), cleared_.data(), velocity(), p_.data());
+  flow_.cleared_ = m.cleared;
+  lay_out_body(systems);
+  if (flow_.cleared_ > 0) kernels::face_velocities(backend_, g, flow_.sides_, const_velocity(), face_view());
+}
+
+// The values of system `id` (the body position's pattern) written where the
+// systems keep them, by the kernels place_body's assemble_system runs on the
+// host; `slot` holds the system's ghost stencils.
+void ResidentStep::write_matrix(systems::LinearSystems& systems, systems::SystemId id, const BoxConditions& box,
+                                BodyCondition body, double alpha, double beta, int slot) {
+  const SystemPattern& p = flow_.pattern_;
+  systems.set_pattern(id, p.matrix);
+  const systems::DeviceValues dv = systems.device_values(id);
+  cell::RowsView rows = rows_view(p, box, alpha, beta, dv.values);
+  rows.row_ptr = row_ptr_.data(), rows.diagonal = diagonal_.data(), rows.neighbour = neighbour_.data();
+  kernels::system_rows(backend_, grid_view(), rows);
   const FlatStencils host = ghost_row_stencils(flow_.ib_, p, body);
-  const Array<index_t> offsets = on(backend_, std::span<const index_t>(host.offsets));
-  const Array<index_t> positions = on(backend_, std::span<const index_t>(host.at));
-  const Vector weights = on(backend_, std::span<const double>(host.weights));
-  kernels::ghost_rows(backend_, {host.count(), offsets.data(), positions.data(), weights.data()}, dv.values);
+  send(stencil_offsets_[slot], std::span<const index_t>(host.offsets), uploads_.band, false);
+  send(stencil_at_[slot], std::span<const index_t>(host.at), uploads_.band, false);
+  send(stencil_weights_[slot], std::span<const double>(host.weights), uploads_.band, false);
+  kernels::ghost_rows(
+      backend_, {host.count(), stencil_offsets_[slot].data(), stencil_at_[slot].data(), stencil_weights_[slot].data()},
+      dv.values);
   systems.values_written(id);
 }
 
@@ -109,6 +160,8 @@ void ResidentStep::to_host() {
   p_.copy_to_host(flow_.p_);
 }
 
+// With the cell types of flow_'s body position: a loaded state has placed a
+// moving body there (ImmersedFlow::load), whose rows the next step writes.
 void ResidentStep::from_host() {
   for (int d = 0; d < 3; ++d) {
     u_[d].copy_from_host(flow_.u_[d]);
@@ -116,6 +169,10 @@ void ResidentStep::from_host() {
     faces_[d].copy_from_host(flow_.faces_.normal(d));
   }
   p_.copy_from_host(flow_.p_);
+  types_.copy_from_host(flow_.ib_.types);
+  cleared_.set_zero();
+  moved_ = 0;
+  stale_ = !flow_.body().at_rest();
 }
 
 void ResidentStep::keep() {
@@ -139,6 +196,14 @@ void ResidentStep::restore_kept() {
   p_.copy_from(kept_p_);
   flow_.time_ = kept_time_;
   flow_.steps_ = kept_steps_;
+  if (flow_.body().at_rest()) return;
+  // A moving body goes back to the kept time as a loaded state's does (ImmersedFlow::load).
+  flow_.body_->move_to(flow_.time_);
+  flow_.locate_body({});
+  types_.copy_from_host(flow_.ib_.types);
+  cleared_.set_zero();
+  moved_ = 0;
+  stale_ = true;
 }
 
 // As the host's maxima: a NaN component makes the maximum NaN.
@@ -157,12 +222,20 @@ SurfaceForce ResidentStep::force(SphereDrag& drag) const {
   return drag.force(backend_, flow_.settings_.rho * flow_.settings_.nu, p_.data(), const_velocity());
 }
 
-// ImmersedFlow::step's sequence for a whole grid and a body at rest: no body
-// to place, no exchanges.
+// ImmersedFlow::step's sequence for a whole grid: no exchanges.
 StepReport ResidentStep::step(systems::LinearSystems& systems) {
   const FlowSettings& s = flow_.settings_;
+  uploads_ = {};
+  moved_ = 0;
+  if (flow_.body_->move_to(flow_.time_ + s.dt)) {
+    const systems::AssemblyTimer assembly(systems);  // the matrices' rows of the moved body
+    move_body(systems);
+  } else if (stale_) {
+    const systems::AssemblyTimer assembly(systems);
+    lay_out_body(systems);
+  }
   const GridView g = grid_view();
-  const index_t ghosts = index_t(ghost_cells_.size());
+  const index_t ghosts = index_t(flow_.ghost_cells_.size());
   StepReport r;
   for (int e = 0; e < 3; ++e) {
     {
@@ -177,6 +250,7 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
     if (!systems.solve(flow_.advection_diffusion_id_, rhs_, u_[e]).converged())
       r.failed.push_back("advection_diffusion");
   }
+  kernels::unmark_cells(backend_, moved_view(), cleared_.data());
   kernels::face_velocities(backend_, g, flow_.sides_, const_velocity(), face_view());
   {
     const systems::AssemblyTimer assembly(systems);

@@ -74,6 +74,21 @@ struct SurfacePoints {
   __device__ void operator()(index_t i, double* acc) const { cell::surface_force(s, p, u, i, acc); }
 };
 
+struct MovedCells {
+  GridView g;
+  cell::MovedCellsView m;
+  CellType* types;
+  char* cleared;
+  cell::VelocityView u;
+  double* p;
+  __device__ void operator()(index_t k) const { cell::move_cell(g, m, types, cleared, u, p, k); }
+};
+struct UnmarkCells {
+  cell::MovedCellsView m;
+  char* cleared;
+  __device__ void operator()(index_t k) const { cleared[m.cells[k]] = 0; }
+};
+
 struct AbsMax {
   const double* v;
   __device__ void operator()(index_t i, double* m) const {
@@ -134,6 +149,15 @@ double max_abs(index_t n, const double* v) {
   double m[2] = {0.0, 0.0};
   if (n > 0) run_reduction<2, true>(0, n, AbsMax{v}, m, "max_abs");
   return m[1] != 0.0 ? std::nan("") : m[0];
+}
+
+void move_cells(const GridView& g, const cell::MovedCellsView& m, CellType* types, char* cleared,
+                const cell::VelocityView& u, double* p) {
+  run_cells(0, m.count, MovedCells{g, m, types, cleared, u, p}, "move_cells");
+}
+
+void unmark_cells(const cell::MovedCellsView& m, char* cleared) {
+  run_cells(0, m.count, UnmarkCells{m, cleared}, "unmark_cells");
 }
 
 }  // namespace tb::immersed::kernels::cuda

@@ -199,6 +199,69 @@ TEST_P(Threads, MaxAbsGivesTheSequentialBitsAndFlagsNaN) {
   EXPECT_TRUE(std::isnan(omp::max_abs(index_t(v.size()), v.data())));
 }
 
+// A body that shrinks by about three cells: the cleared shell's outer cells
+// fill from their neighbours, its inner ones (no neighbour fluid before and
+// now) take the wall velocity of a pulsating body.
+TEST_P(Threads, MoveCellsGiveTheSequentialBitsAndTheNeighbourMeans) {
+  const KernelInputs& in = inputs();
+  const std::vector<CellType> before = classify_cells(in.grid, Sphere({1.02, 0.97, 1.01}, 0.45));
+  PulsatingEllipsoid body({1.02, 0.97, 1.01}, {0.31, 0.31, 0.31}, 0.2, 1.0);
+  body.move_to(0.6);
+  const MovedCells m = moved_cells(in.grid, body, before, in.ib.types);
+  long walls = 0;
+  for (std::uint8_t f : m.fill) walls += f == cell::cleared_bit;
+  ASSERT_GT(m.cleared, 100);
+  ASSERT_GT(walls, 0);
+  ASSERT_LT(walls, m.cleared);
+  ASSERT_GT(m.count(), m.cleared);  // ghost cells of either position among them
+  std::vector<CellType> types_ref = before, types_omp = before;
+  std::vector<char> flags_ref(in.cells, 0), flags_omp(in.cells, 0);
+  std::vector<double> u_ref[3], u_omp[3], p_ref = in.p, p_omp = in.p;
+  for (int d = 0; d < 3; ++d) u_ref[d] = u_omp[d] = in.u[d];
+  const GridView g = in.view();
+  ref::move_cells(g, m.view(), types_ref.data(), flags_ref.data(),
+                  {{u_ref[0].data(), u_ref[1].data(), u_ref[2].data()}}, p_ref.data());
+  omp::move_cells(g, m.view(), types_omp.data(), flags_omp.data(),
+                  {{u_omp[0].data(), u_omp[1].data(), u_omp[2].data()}}, p_omp.data());
+  for (int d = 0; d < 3; ++d) EXPECT_SAME_BITS(u_ref[d], u_omp[d]);
+  EXPECT_SAME_BITS(p_ref, p_omp);
+  EXPECT_EQ(types_ref, in.ib.types);
+  EXPECT_EQ(types_omp, in.ib.types);
+  EXPECT_EQ(flags_ref, flags_omp);
+  long flagged = 0;
+  for (char f : flags_ref) flagged += f;
+  EXPECT_EQ(flagged, m.cleared);
+  // Each cleared cell against its neighbours' mean (or the wall velocity), computed here.
+  for (index_t k = 0; k < m.count(); ++k) {
+    const index_t cell = m.cells[std::size_t(k)];
+    if (!(m.fill[std::size_t(k)] & cell::cleared_bit)) {
+      ASSERT_EQ(u_ref[0][cell], in.u[0][cell]) << cell;
+      continue;
+    }
+    double sum = 0.0;
+    int count = 0;
+    const auto c = in.grid.ijk(cell);
+    for (int d = 0; d < 3; ++d)
+      for (int s : {-1, 1}) {
+        if (!has_neighbour(in.grid, c, d, s)) continue;
+        const index_t nb = cell + s * in.grid.stride(d);
+        if (before[nb] != CellType::fluid || in.ib.types[nb] != CellType::fluid) continue;
+        sum += in.u[1][nb];
+        ++count;
+      }
+    const double wall = body.velocity(body.closest(in.grid.centre(c)).point)[1];
+    EXPECT_NEAR(u_ref[1][cell], count > 0 ? sum / count : wall, 1e-15) << cell;
+    if (count == 0) {
+      EXPECT_NE(wall, 0.0);
+      EXPECT_EQ(p_ref[cell], in.p[cell]);
+    }
+  }
+  ref::unmark_cells(m.view(), flags_ref.data());
+  omp::unmark_cells(m.view(), flags_omp.data());
+  EXPECT_EQ(flags_ref, std::vector<char>(in.cells, 0));
+  EXPECT_EQ(flags_omp, std::vector<char>(in.cells, 0));
+}
+
 INSTANTIATE_TEST_SUITE_P(OneAndTwo, Threads, ::testing::Values(1, 2),
                          [](const auto& info) { return std::to_string(info.param) + "_threads"; });
 
