@@ -78,7 +78,16 @@ FlowSimulation::FlowSimulation(const harness::CaseConfig& config, bool decompose
       flow_(
           std::make_unique<ImmersedFlow>(slab_.grid, make_body(config), make_flow_settings(config), slab_.share.get())),
       steady_tol_(config.real("time.steady_tol")) {
-  on_device_ = config.text("run.backend") == "cuda" && ResidentStep::resident(*flow_);
+  on_cuda_ = config.text("run.backend") == "cuda";
+  on_device_ = on_cuda_ && ResidentStep::resident(*flow_);
+}
+
+// Where the step runs under --backend cuda (the systems are solved there in any case).
+std::string FlowSimulation::scheme() const {
+  if (!on_cuda_) return {};
+  if (!on_device_) return "fractional step on the host (a decomposed grid exchanges its ghost planes there)";
+  if (flow_->body().at_rest()) return "fractional step resident on the device";
+  return "fractional step resident on the device; the moving body placed on the host each step, its changes sent";
 }
 
 const ImmersedFlow& FlowSimulation::flow() const {

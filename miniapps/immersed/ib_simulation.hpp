@@ -5,10 +5,11 @@
 // merit. PoissonSimulation: the manufactured Poisson problem, one solve, its
 // max-norm error as the figure of merit.
 //
-// Under --backend cuda a whole grid with a body at rest steps resident on the
-// device (physics/immersed/resident_step.hpp): the fields come back only for
-// output, checkpoints and the final figures; the drag and the largest
-// velocity of each step are reduced there.
+// Under --backend cuda a whole grid steps resident on the device
+// (physics/immersed/resident_step.hpp): the fields come back only for output,
+// checkpoints and the final figures; the drag and the largest velocity of
+// each step are reduced there. A moving body is placed on the host each step
+// and only its changes are sent. The scheme line says where the step runs.
 //
 // Under mpiexec both split the grid into slabs of z planes (docs/distributed.md), six
 // ghost planes each side (IbSlab): each rank classifies, assembles and solves
@@ -55,6 +56,7 @@ class FlowSimulation final : public harness::Simulation {
   void restore_kept_state() override;
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::string decomposition() const override { return slab_.decomposition; }
+  std::string scheme() const override;
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
 
   // The flow with its fields on the host (a resident step's brought back first).
@@ -67,6 +69,7 @@ class FlowSimulation final : public harness::Simulation {
  private:
   IbSlab slab_;
   std::unique_ptr<ImmersedFlow> flow_;
+  bool on_cuda_ = false;                    // --backend cuda
   bool on_device_ = false;                  // --backend cuda and ResidentStep::resident
   std::unique_ptr<ResidentStep> resident_;  // made on the first step, where the systems are
   mutable bool host_current_ = true;        // flow_'s fields are the state

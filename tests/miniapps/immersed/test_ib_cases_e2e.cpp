@@ -146,6 +146,22 @@ TEST(IbCases, PulsatingEllipsoidClearsCellsAndStaysDivergenceFree) {
   fs::remove_all(out);
 }
 
+// The scheme line under --backend cuda says where the step runs: resident on
+// the device for a whole grid, a moving body's placement on the host named;
+// nothing under the host backend.
+TEST(IbCases, TheSchemeLineSaysWhereTheStepRuns) {
+  CaseConfig pulse = case_config("pulsating_ellipsoid.toml");
+  pulse.set("grid.core_h", "0.16");
+  EXPECT_EQ(FlowSimulation(pulse).scheme(), "");
+  pulse.set("run.backend", "cuda");
+  EXPECT_EQ(FlowSimulation(pulse).scheme(),
+            "fractional step resident on the device; the moving body placed on the host each step, its changes sent");
+  CaseConfig sphere = case_config("sphere_re100.toml");
+  sphere.set("grid.core_h", "0.16");
+  sphere.set("run.backend", "cuda");
+  EXPECT_EQ(FlowSimulation(sphere).scheme(), "fractional step resident on the device");
+}
+
 void expect_restart_bitwise(const CaseConfig& config) {
   test::expect_restart_bitwise<FlowSimulation>(
       config, 8, "tb-ib", [&](const fs::path& out, long steps) { return settings(out, steps, config); });

@@ -181,5 +181,37 @@ TEST_F(Kernels, RowsAndSurfaceForceGiveTheSequentialResults) {
   }
 }
 
+// A body shrunk by about three cells (as the host test): the moved cells'
+// types, flags and fills bit for bit, and the flags dropped again.
+TEST_F(Kernels, MoveCellsGiveTheSequentialBits) {
+  const KernelInputs in;
+  const std::vector<CellType> before = classify_cells(in.grid, Sphere({1.02, 0.97, 1.01}, 0.45));
+  PulsatingEllipsoid body({1.02, 0.97, 1.01}, {0.31, 0.31, 0.31}, 0.2, 1.0);
+  body.move_to(0.6);
+  const MovedCells m = moved_cells(in.grid, body, before, in.ib.types);
+  ASSERT_GT(m.cleared, 100);
+  std::vector<CellType> types = before;
+  std::vector<char> flags(in.cells, 0);
+  std::vector<double> u[3] = {in.u[0], in.u[1], in.u[2]}, p = in.p;
+  DeviceInputs dev(in);
+  Array<CellType> d_types = on_device(before);
+  Array<char> d_flags = on_device(flags);
+  const cell::VelocityView d_u = dev.velocity(u);
+  double* d_p = dev.copy(p);
+  const Array<index_t> cells = on_device(m.cells);
+  const Array<CellType> new_types = on_device(m.types);
+  const Array<std::uint8_t> fill = on_device(m.fill);
+  const Array<double> wall = on_device(m.wall);
+  const cell::MovedCellsView d_m{m.count(), cells.data(), new_types.data(), fill.data(), wall.data()};
+  ref::move_cells(in.view(), m.view(), types.data(), flags.data(), {{u[0].data(), u[1].data(), u[2].data()}}, p.data());
+  gpu::move_cells(dev.grid, d_m, d_types.data(), d_flags.data(), d_u, d_p);
+  for (int d = 0; d < 3; ++d) EXPECT_SAME_BITS(u[d], to_host(d_u.c[d], in.cells));
+  EXPECT_SAME_BITS(p, to_host(d_p, in.cells));
+  EXPECT_EQ(types, d_types.to_host());
+  EXPECT_EQ(flags, d_flags.to_host());
+  gpu::unmark_cells(d_m, d_flags.data());
+  EXPECT_EQ(d_flags.to_host(), std::vector<char>(in.cells, 0));
+}
+
 }  // namespace
 }  // namespace tb::test
