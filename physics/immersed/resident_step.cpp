@@ -85,6 +85,10 @@ void ResidentStep::lay_out_body(systems::LinearSystems& systems) {
                0.5 * s.dt * s.nu, 0);
   write_matrix(systems, flow_.pressure_id_, flow_.pressure_box(), BodyCondition::neumann, 0.0, 1.0, 1);
   stale_ = false;
+  if (!flow_.body().at_rest()) return;
+  // A body at rest writes its matrices once: the layout and stencils are not kept.
+  row_ptr_ = {}, diagonal_ = {}, neighbour_ = {};
+  for (int slot = 0; slot < 2; ++slot) stencil_offsets_[slot] = {}, stencil_at_[slot] = {}, stencil_weights_[slot] = {};
 }
 
 // The body has moved to t^{n+1}: placed on the host (symbolic), the cells it
