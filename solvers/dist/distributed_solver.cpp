@@ -34,15 +34,25 @@ MPI_Comm mpi_handle(const comm::Communicator& c) {
 
 DistributedSolver::DistributedSolver(std::string spec, std::unique_ptr<KrylovMethod> method,
                                      std::unique_ptr<Preconditioner> local, int overlap,
-                                     std::shared_ptr<const comm::Communicator> comm)
+                                     std::shared_ptr<const comm::Communicator> comm, std::optional<Backend> resident)
     : spec_(std::move(spec)),
       method_(std::move(method)),
       local_(std::move(local)),
       overlap_(overlap),
-      comm_(std::move(comm)) {
+      comm_(std::move(comm)),
+      resident_(resident) {
   if (!comm_) comm_ = comm::self_communicator();
   if (local_->is_variable() && !method_->accepts_variable_preconditioner())
     throw Error("spec '" + spec_ + "': the local solver changes between applications; use fgmres or richardson");
+  if (resident_) {
+    const std::string where(to_string(*resident_));
+    if (overlap_ != 0)
+      throw Error("spec '" + spec_ + "': restricted additive Schwarz (overlap 1) runs on the host only; on " + where +
+                  " write bjacobi(local=...) or asm(overlap=0,local=...), or the method with backend=host");
+    if (!local_->supports(*resident_))
+      throw Error("spec '" + spec_ + "': the local solver has no " + where + " kernels; on " + where +
+                  " take one that has (block_jacobi, multicolor, async_bilu, ...) or the method with backend=host");
+  }
   method_->set_vector_space(&comm_->space());
 }
 
@@ -92,11 +102,14 @@ void DistributedSolver::start(std::unique_ptr<Parts> p, const BsrMatrix& rows_fo
   std::unique_ptr<Preconditioner> local = parts_ ? nullptr : std::move(local_);
   if (!local) throw Error("spec '" + spec_ + "': set up twice (a new pattern needs a new solver)");
   p->precond = std::make_unique<SchwarzPreconditioner>(mpi_handle(*comm_), rows, overlap_, std::move(local), *p->op);
-  p->precond->setup(rows_for_schwarz, Backend::host);
+  const Backend backend = this->backend();
+  if (resident_) p->op->place_on(backend, halo_path_.value_or(default_halo_path(backend)));
+  p->precond->setup(rows_for_schwarz, backend);
   const std::size_t n = std::size_t(p->op->rows());
-  p->b = Vector(Backend::host, n);
-  p->x = Vector(Backend::host, n);
-  p->r = Vector(Backend::host, n);
+  p->b = Vector(backend, n);
+  p->x = Vector(backend, n);
+  p->r = Vector(backend, n);
+  if (resident_) method_->reserve(backend, n);  // the solves allocate nothing on the device
   parts_ = std::move(p);
 }
 
@@ -127,29 +140,63 @@ SolveStats DistributedSolver::solve(std::span<const double> b, std::span<double>
     throw Error("spec '" + spec_ + "': vectors of length " + std::to_string(b.size()) + " and " +
                 std::to_string(x.size()) + " for " + std::to_string(p.b.size()) + " rows on this rank");
   WallTimer t;
-  const double waited = mpi_wait_seconds();
   p.b.copy_from_host(b);
   p.x.copy_from_host(x);
+  SolveStats st = run(p.b, p.x);
+  p.x.copy_to_host(x);
+  st.solve_seconds = t.seconds();
+  return st;
+}
+
+SolveStats DistributedSolver::solve(const Vector& b, Vector& x) {
+  if (!parts_) throw Error("spec '" + spec_ + "': solve() before setup()");
+  const Parts& p = *parts_;
+  if (!resident_ || b.backend() != *resident_ || x.backend() != *resident_)
+    throw Error("spec '" + spec_ + "': vectors on " + std::string(to_string(b.backend())) + " and " +
+                std::string(to_string(x.backend())) + " for a solve " +
+                (resident_ ? "resident on " + std::string(to_string(*resident_)) : std::string("of host spans")));
+  if (b.size() != p.b.size() || x.size() != p.x.size())
+    throw Error("spec '" + spec_ + "': vectors of length " + std::to_string(b.size()) + " and " +
+                std::to_string(x.size()) + " for " + std::to_string(p.b.size()) + " rows on this rank");
+  return run(b, x);
+}
+
+// The method on vectors of the solve's backend; the true residual after it in p.r.
+SolveStats DistributedSolver::run(const Vector& b, Vector& x) {
+  Parts& p = *parts_;
+  WallTimer t;
+  const double waited = mpi_wait_seconds();
   SolveStats st;
   // Every rank takes the same branch: the finiteness test is reduced.
-  double bad = (kernels::all_finite(p.b) && kernels::all_finite(p.x)) ? 0.0 : 1.0;
+  double bad = (kernels::all_finite(b) && kernels::all_finite(x)) ? 0.0 : 1.0;
   comm_->space().reduce(nullptr, 0, &bad, 1);
   if (bad != 0.0) {
     st.reason = StopReason::non_finite;
     st.detail = "right-hand side or initial guess holds NaN or Inf on some rank";
   } else {
-    st = method_->solve(*p.op, *p.precond, p.b, p.x);
+    st = method_->solve(*p.op, *p.precond, b, x);
   }
-  p.x.copy_to_host(x);
   st.solve_seconds = t.seconds();
   st.communication_seconds = mpi_wait_seconds() - waited;
   st.setup_seconds = setup_seconds_;
   st.solver = spec_;
-  p.op->apply(p.x, p.r);
-  kernels::axpby(1.0, p.b, -1.0, p.r);
+  p.op->apply(x, p.r);
+  kernels::axpby(1.0, b, -1.0, p.r);
   st.final_residual = comm_->space().norm2(p.r);
   if (st.converged() && !std::isfinite(st.final_residual)) st.reason = StopReason::non_finite;
   return st;
+}
+
+const char* DistributedSolver::halo_transport() const {
+  if (!resident_)
+    return to_string(parts_ && parts_->op->halo() ? parts_->op->halo()->transport() : default_halo_transport());
+  if (parts_ && parts_->op->backend_halo()) return to_string(parts_->op->backend_halo()->path());
+  return to_string(halo_path_.value_or(default_halo_path(*resident_)));
+}
+
+std::uint64_t DistributedSolver::halo_bytes_staged() const {
+  const BackendHaloExchange* h = parts_ ? parts_->op->backend_halo() : nullptr;
+  return h ? h->staging().bytes_to_host + h->staging().bytes_to_backend : 0;
 }
 
 bool DistributedSolver::limit(SolveLimit l) {

@@ -63,8 +63,14 @@ SchwarzPreconditioner::SchwarzPreconditioner(MPI_Comm comm, const RowDistributio
 SchwarzPreconditioner::~SchwarzPreconditioner() = default;
 
 void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
-  if (backend != Backend::host)
-    throw Unsupported("Schwarz preconditioner: distributed solves run on the host (backend=host)");
+  // Block Jacobi sets its local solver up on the backend of the operator's
+  // vectors; with overlap the subdomain's assembly and exchange are the host's.
+  if (overlap_ == 1 && backend != Backend::host)
+    throw Unsupported("Schwarz preconditioner: overlap 1 runs on the host; on " + std::string(to_string(backend)) +
+                      " block Jacobi (overlap 0)");
+  if (!local_->supports(backend))
+    throw Unsupported("Schwarz preconditioner: the local solver has no " + std::string(to_string(backend)) +
+                      " backend");
   const index_t first = rows_.first(rank_), owned = rows_.owned(rank_);
   if (a.block_rows != owned)
     throw Error("Schwarz preconditioner: " + std::to_string(a.block_rows) + " block rows for a rank that owns " +
@@ -143,7 +149,7 @@ void SchwarzPreconditioner::setup(const BsrMatrix& a, Backend backend) {
   subdomain_ = BsrMatrix{};
   owned_source_.clear();
   if (!halo) {
-    local_->setup(op_.local(), Backend::host);
+    local_->setup(op_.local(), backend);
     return;
   }
   // The subdomain's pattern: owned rows, then the ghost rows in local order,

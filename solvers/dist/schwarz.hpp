@@ -29,7 +29,8 @@ class SchwarzPreconditioner final : public Preconditioner {
   void setup(const BsrMatrix& a, Backend backend) override;
   void update(const BsrMatrix& a) override;
   void apply(const Vector& r, Vector& z) const override;
-  bool supports(Backend b) const override { return b == Backend::host; }
+  // Block Jacobi: the local solver's backends; with overlap: the host.
+  bool supports(Backend b) const override { return overlap_ == 0 ? local_->supports(b) : b == Backend::host; }
   bool is_variable() const override { return local_->is_variable(); }
 
   // The block rows the local solver works on: owned, plus the overlap's ghosts.

@@ -8,6 +8,7 @@
 // (identity, jacobi, block_jacobi). One that needs the whole matrix (bilu0
 // written alone) is refused with the bjacobi/asm form to write instead.
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "solvers/dist/distributed_solver.hpp"
@@ -15,7 +16,12 @@
 namespace tb {
 
 // comm: the ranks that share the system; null for solver_communicator().
+// The Krylov method's backend=cuda makes the solve resident on each rank's
+// device (DistributedSolver's `resident`; block Jacobi only). `resident`
+// names the backend instead, whatever the method says: Backend::host runs the
+// device's steps on host memory (the tests' stand-in for a device).
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(
-    std::string_view spec, std::shared_ptr<const comm::Communicator> comm = nullptr);
+    std::string_view spec, std::shared_ptr<const comm::Communicator> comm = nullptr,
+    std::optional<Backend> resident = std::nullopt);
 
 }  // namespace tb

@@ -1,5 +1,7 @@
 #include <mpi.h>
 
+#include <optional>
+
 #include "distributed_solver.hpp"
 #include "partitioned_solver.hpp"
 #include "registry.hpp"
@@ -26,7 +28,11 @@ class PartitionedSolver final : public CompleteSolver {
       : solver_(std::move(solver)), comm_(std::move(comm)) {}
 
   void setup(const BsrMatrix& a) override {
-    if (set_up_) solver_ = make_distributed_solver(solver_->spec(), comm_);
+    if (set_up_) {
+      const std::optional<Backend> resident =
+          solver_->resident() ? std::optional<Backend>(solver_->backend()) : std::nullopt;
+      solver_ = make_distributed_solver(solver_->spec(), comm_, resident);
+    }
     set_up_ = true;
     const dist::RowDistribution rows = rows_over_ranks(*comm_, a);
     // A local solver that refuses its subdomain (a zero pivot) throws on its
@@ -44,6 +50,9 @@ class PartitionedSolver final : public CompleteSolver {
     comm::agreed(*comm_, [&] { solver_->update(a); });
   }
   SolveStats solve(std::span<const double> b, std::span<double> x) override { return solver_->solve(b, x); }
+  // A resident solve takes vectors of its backend where they are.
+  bool solves_on(Backend b) const override { return solver_->resident() && b == solver_->backend(); }
+  SolveStats solve_on_backend(const Vector& b, Vector& x) override { return solver_->solve(b, x); }
   // A new pattern's solver starts unlimited: LinearSolver callers set the limit per solve (SolverSlot).
   bool limit(SolveLimit l) override { return solver_->limit(l); }
   int max_iterations() const override { return solver_->max_iterations(); }
@@ -120,8 +129,9 @@ std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
     }
   auto solver = make_distributed_solver(spec, comm);
   const std::string text = solver->spec();
+  const Backend backend = solver->backend();
   return std::make_unique<LinearSolver>(text, std::make_unique<PartitionedSolver>(std::move(solver), std::move(comm)),
-                                        Backend::host);
+                                        backend);
 }
 
 bool take_split_rows(LinearSolver& solver, dist::OffRankRows off) {
@@ -137,7 +147,8 @@ bool take_split_rows(LinearSolver& solver, dist::OffRankRows off) {
 }
 
 std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_view text,
-                                                                 std::shared_ptr<const comm::Communicator> comm) {
+                                                                 std::shared_ptr<const comm::Communicator> comm,
+                                                                 std::optional<Backend> resident) {
   const Registry& reg = Registry::builtin();
   const SolverSpec spec = parse_spec(text);
   const std::string& s = spec.text;
@@ -148,15 +159,16 @@ std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_vie
       throw Error("spec '" + s + "': " + name +
                   " shares its solves over the ranks by its own slabs of the whole matrix; a distributed matrix "
                   "takes bicgstab_dia or a Krylov method + bjacobi(local=...) or asm(overlap=1,local=...)");
+  // The method's backend=cuda: the whole solve resident on each rank's
+  // device, block Jacobi's local solver set up there (not behind host
+  // vectors, so a Schwarz method's own backend= is moot and dropped).
   Backend backend = Backend::host;
   auto method = reg.make_method(s, kc, &backend);
-  if (backend != Backend::host)
-    throw Error("spec '" + s + "': " + kc.name + ".backend: given " + std::string(to_string(backend)) +
-                ", allowed host (the distributed method runs on the host; bjacobi(local=...,backend=cuda) or "
-                "asm(overlap=1,local=...,backend=cuda) runs each rank's local solver on its device)");
+  if (!resident && backend != Backend::host) resident = backend;
 
   SpecComponent pc{"identity", {}};
   if (spec.components.size() == 2) pc = spec.components[1];
+  if (resident) std::erase_if(pc.params, [](const auto& kv) { return kv.first == "backend"; });
   int overlap = 0;
   std::unique_ptr<Preconditioner> local;
   if (pc.name == "bjacobi" || pc.name == "asm" || rank_independent_preconditioner(pc.name)) {
@@ -167,7 +179,7 @@ std::unique_ptr<dist::DistributedSolver> make_distributed_solver(std::string_vie
                 component_text(pc) + ") or asm(overlap=1,local=" + component_text(pc) + ")");
   }
   return std::make_unique<dist::DistributedSolver>(s, std::move(method), std::move(local), overlap,
-                                                   comm ? std::move(comm) : solver_communicator());
+                                                   comm ? std::move(comm) : solver_communicator(), resident);
 }
 
 }  // namespace tb

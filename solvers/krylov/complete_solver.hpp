@@ -20,6 +20,12 @@ class CompleteSolver {
   // reason, iterations, residuals (final_residual recomputed from b - A x) and
   // detail; LinearSolver adds the specification and the timings.
   virtual SolveStats solve(std::span<const double> b, std::span<double> x) = 0;
+  // A solver whose vectors live on a backend (a distributed solve resident on
+  // each rank's device) takes b and x there, without a round trip through the
+  // host: solves_on(b) says where; solve_on_backend then fills the stats as
+  // the span solve does. None by default (it throws).
+  virtual bool solves_on(Backend) const { return false; }
+  virtual SolveStats solve_on_backend(const Vector& b, Vector& x);
   // Limits the solves that follow (LinearSolver::limit); false where no limit
   // applies, as for one that cannot stop early (the default).
   virtual bool limit(SolveLimit) { return false; }
