@@ -108,6 +108,7 @@ Options parse(int argc, char** argv) {
 
 struct Run {
   std::string solver, reason;
+  std::string halo;  // the product's halo transport (persistent, neighbourhood; resident: staged, cuda_aware)
   int iterations = 0;
   bool converged = false;
   double setup_s = 0.0, solve_s = 0.0;  // the slowest rank's
@@ -126,6 +127,7 @@ Run run_one(const std::string& spec, const BsrMatrix& mine, const dist::RowDistr
   r.solver = spec;
   auto solver = make_distributed_solver(spec, world);
   solver->setup(mine, rows);
+  r.halo = solver->halo_transport();
   r.setup_s = max_over(*world, solver->setup_seconds());
   r.solve_s = 1e300;
   // One untimed solve first: the first touch of the work vectors and of the
@@ -313,7 +315,8 @@ int run(int argc, char** argv) {
       std::cout << "  " << r.solver << ": " << r.iterations << " its"
                 << " (" << r.reason << ")"
                 << ", setup " << r.setup_s << " s, solve " << r.solve_s << " s, owned <= " << r.owned_max
-                << ", ghosts <= " << r.ghosts_max << ", subdomain <= " << r.subdomain_rows_max << " block rows\n";
+                << ", ghosts <= " << r.ghosts_max << ", subdomain <= " << r.subdomain_rows_max << " block rows, halo "
+                << r.halo << "\n";
   }
   if (!root || o.json_path.empty()) return 0;
   JsonWriter j;
@@ -343,6 +346,7 @@ int run(int argc, char** argv) {
         .value("owned_block_rows_max", r.owned_max)
         .value("ghost_columns_max", r.ghosts_max)
         .value("subdomain_block_rows_max", r.subdomain_rows_max)
+        .value("halo", r.halo)
         .end_object();
   j.end_array().end_object();
   j.save(o.json_path);
