@@ -1,8 +1,10 @@
 #include "backend_halo_exchange.hpp"
 
-#include <mpi-ext.h>
-
 #include <string>
+// Open MPI's extensions (MPIX_Query_cuda_support); other MPIs may lack the header.
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
 
 #include "kernels.hpp"
 #include "mpi_communicator.hpp"
