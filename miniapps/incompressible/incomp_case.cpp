@@ -45,7 +45,7 @@ void declare_case_keys(harness::CaseSchema& schema) {
               "the pressure system's unknown: pressure (p^{n+1} from p^n; with relative_to=b rtol is relative to the "
               "whole pressure's right-hand side) or correction (phi from 0); the same matrix and step",
               harness::one_of({"pressure", "correction"})});
-  schema.add({"solver.projection_tol", KeyType::real, "5e-10",
+  schema.add({"solver.projection_tol", KeyType::real, "4e-10",
               "largest divergence a projection may leave (the pinned cell's included), over the larger of the "
               "divergence it removes and max sum_d |u_d| / h_d; beyond it correction solves of 1, 2, 4 iterations "
               "and then a whole one remove the rest, each only while it is exceeded; 0: the pressure solver's "
