@@ -21,16 +21,7 @@ TB_HOST_DEVICE inline void add_row_product(const BsrView& off, const index_t* ro
                                            index_t k) {
   const index_t i = rows[k], bs = off.block_size;
   double acc[max_block_size];
-  for (index_t r = 0; r < bs; ++r) acc[r] = 0.0;
-  for (index_t b = off.row_ptr[i]; b < off.row_ptr[i + 1]; ++b) {
-    const double* blk = off.values + std::size_t(b) * std::size_t(bs * bs);
-    const double* xj = x + std::size_t(off.col_idx[b]) * std::size_t(bs);
-    for (index_t r = 0; r < bs; ++r) {
-      double s = 0.0;
-      for (index_t c = 0; c < bs; ++c) s += blk[r * bs + c] * xj[c];
-      acc[r] += s;
-    }
-  }
+  block_row_product(off, i, x, acc);
   double* yi = y + std::size_t(i) * std::size_t(bs);
   for (index_t r = 0; r < bs; ++r) yi[r] += acc[r];
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "csr.hpp"
+#include "solvers/core/host_device.hpp"
 #include "solvers/core/types.hpp"
 
 namespace tb {
@@ -54,8 +55,9 @@ inline BsrView view(const BsrMatrix& a) {
 
 // Block row i of A x into out (block_size entries, overwritten), summed block
 // by block as the host product sums a row (kernels::omp::bsr_spmv): also what
-// the distributed product adds for the rows it holds off-rank blocks in.
-inline void block_row_product(const BsrView& a, index_t i, const double* x, double* out) {
+// the distributed product adds for the rows it holds off-rank blocks in, on
+// every backend (solvers/dist/halo_rows.hpp).
+TB_HOST_DEVICE inline void block_row_product(const BsrView& a, index_t i, const double* x, double* out) {
   const index_t bs = a.block_size;
   for (index_t r = 0; r < bs; ++r) out[r] = 0.0;
   for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
