@@ -26,8 +26,16 @@ IncompressibleSimulation::IncompressibleSimulation(const harness::CaseConfig& co
   FvGrid grid = make_grid(config);
   if (decompose && harness::run_ranks() > 1) grid = slab_of_this_rank(grid);
   flow_ = std::make_unique<FractionalStep>(grid, make_boundaries(config), make_flow_settings(config), share_.get());
-  on_device_ = config.text("run.backend") == "cuda" && ResidentStep::resident(*flow_);
+  on_cuda_ = config.text("run.backend") == "cuda";
+  on_device_ = on_cuda_ && ResidentStep::resident(*flow_);
   for (int d = 0; d < flow_->grid().dim(); ++d) domain_length_ = std::max(domain_length_, flow_->grid().extent(d));
+}
+
+// Where the step runs under --backend cuda (the systems are solved there in any case).
+std::string IncompressibleSimulation::scheme() const {
+  if (!on_cuda_) return {};
+  if (!on_device_) return "fractional step on the host (a decomposed grid exchanges its ghost planes there)";
+  return "fractional step resident on the device";
 }
 
 IncompressibleSimulation::~IncompressibleSimulation() = default;

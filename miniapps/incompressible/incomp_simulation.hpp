@@ -39,6 +39,7 @@ class IncompressibleSimulation final : public harness::Simulation {
   void write_fields(const std::filesystem::path& dir, long step) override;
   std::vector<std::pair<std::string, double>> figures_of_merit() const override;
   std::string decomposition() const override { return decomposition_; }
+  std::string scheme() const override;
 
   // The flow's state on the host (brought back from the device where the step runs there).
   const FractionalStep& flow() const;
@@ -58,10 +59,10 @@ class IncompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<DomainShare> share_;  // null: the whole grid on this process
   std::string decomposition_;
   std::unique_ptr<FractionalStep> flow_;
-  // run.backend = cuda on a whole grid without outflow: the step runs on the
+  // run.backend = cuda on a whole grid: the step runs on the
   // device (ResidentStep, made at the first step); the host's state is
   // brought back only for output, a checkpoint and the figures of merit.
-  bool on_device_ = false;
+  bool on_cuda_ = false, on_device_ = false;
   std::unique_ptr<ResidentStep> resident_;
   mutable bool host_current_ = true;
   double steady_tol_ = 0.0;

@@ -56,6 +56,16 @@ TEST(IncompRestart, ChannelWithConvectiveOutflowResumesBitwise) {
   expect_restart_bitwise(config);
 }
 
+// Under --backend cuda the start-up says where the step runs; nothing on the host backend.
+TEST(IncompCase, TheSchemeLineSaysWhereTheStepRuns) {
+  CaseConfig config(make_schema(incomp_app()));
+  config.set("grid.nx", "8");
+  config.set("grid.ny", "8");
+  EXPECT_EQ(IncompressibleSimulation(config).scheme(), "");
+  config.set("run.backend", "cuda");
+  EXPECT_EQ(IncompressibleSimulation(config).scheme(), "fractional step resident on the device");
+}
+
 TEST(IncompCase, BadBoundaryTypeNamesTheKey) {
   CaseConfig config(make_schema(incomp_app()));
   // A type outside the key's domain is refused where it is given (--set).
