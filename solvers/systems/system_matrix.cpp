@@ -17,20 +17,29 @@ void SystemMatrix::release() {
   }
 }
 
+void SystemMatrix::place(Buffer& b, std::size_t bytes) {
+  if (bytes > b.capacity) {
+    storage_.release(b.data);
+    const std::size_t capacity = generations_.pattern == 0 ? bytes : bytes + bytes / 4;  // the first: exact
+    b = {storage_.allocate(capacity), 0, capacity};
+  }
+  b.bytes = bytes;
+}
+
 void SystemMatrix::set_pattern(const BsrMatrix& p) {
   if (generations_.pattern > 0 && p.block_size == host_.block_size && p.block_cols == host_.block_cols &&
       p.row_ptr == host_.row_ptr && p.col_idx == host_.col_idx)
     return;
   p.validate();
-  release();
   host_.block_size = p.block_size, host_.block_rows = p.block_rows, host_.block_cols = p.block_cols;
   host_.row_ptr = p.row_ptr, host_.col_idx = p.col_idx;
   // The host's values are allocated when the host first holds them (on_host,
-  // values_written_on_host): a run that assembles and solves on the device never does.
-  host_.values = std::vector<double>();
+  // values_written_on_host): a run that assembles and solves on the device
+  // never does. A later pattern keeps what they held (clear, not free).
+  host_.values.clear();
   value_count_ = std::size_t(p.nnz_blocks()) * std::size_t(p.block_entries());
   const auto lay_out = [&](Buffer& b, const void* host, std::size_t bytes) {
-    b = {storage_.allocate(bytes), bytes};
+    place(b, bytes);
     if (host) storage_.to_device(b.data, host, bytes);
   };
   lay_out(row_ptr_, host_.row_ptr.data(), host_.row_ptr.size() * sizeof(index_t));

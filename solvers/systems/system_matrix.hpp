@@ -34,8 +34,8 @@ class SystemMatrix {
 
   // The pattern of `pattern` (its values are not read): a new pattern
   // generation, its row_ptr and col_idx copied to the device once, the
-  // values' memory laid out there (unchanged pattern: nothing); the host's
-  // when the host first holds them.
+  // values' memory laid out there (unchanged pattern: nothing; memory
+  // reused where the new pattern fits); the host's when the host first holds them.
   void set_pattern(const BsrMatrix& pattern);
   // The device's values, to be written in place (values_written_on_device after).
   DeviceValues device_values();
@@ -57,11 +57,16 @@ class SystemMatrix {
   bool device_current() const { return device_current_; }
 
  private:
+  // Device memory: `bytes` in use of `capacity` allocated. A new pattern reuses
+  // the capacity it fits in and grows it by a quarter beyond what it needs when
+  // it does not, so a pattern that changes a little each step (a moving body's)
+  // allocates nothing in steady state.
   struct Buffer {
     void* data = nullptr;
-    std::size_t bytes = 0;
+    std::size_t bytes = 0, capacity = 0;
   };
   void require_pattern() const;
+  void place(Buffer& b, std::size_t bytes);
   void release();
 
   DeviceStorage& storage_;

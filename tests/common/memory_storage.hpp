@@ -14,7 +14,10 @@ class MemoryStorage final : public systems::DeviceStorage {
  public:
   const char* name() const override { return "memory"; }
   Backend backend() const override { return Backend::host; }
-  void* allocate(std::size_t bytes) override { return bytes ? std::malloc(bytes) : nullptr; }
+  void* allocate(std::size_t bytes) override {
+    allocations += bytes ? 1 : 0;
+    return bytes ? std::malloc(bytes) : nullptr;
+  }
   void release(void* p) noexcept override { std::free(p); }
   void to_device(void* device, const void* host, std::size_t bytes) override {
     std::memcpy(device, host, bytes);
@@ -24,6 +27,7 @@ class MemoryStorage final : public systems::DeviceStorage {
     std::memcpy(host, device, bytes);
     transfers::count(transfers::Direction::to_host, bytes, 0.0);
   }
+  long allocations = 0;  // allocate() calls of a non-zero size
 };
 
 }  // namespace tb::test

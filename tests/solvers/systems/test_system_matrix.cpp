@@ -64,6 +64,40 @@ TEST(SystemMatrix, ThePatternGoesToTheDeviceOncePerPattern) {
   EXPECT_EQ(m.generations().pattern, 2u);
 }
 
+// A pattern that changes a little each step (a moving body's ghost rows)
+// reuses the device memory it fits in: the first pattern is laid out exactly,
+// a larger one grows a quarter beyond its need, a smaller or equal one
+// allocates nothing; each still copies its own row offsets and columns.
+TEST(SystemMatrix, APatternThatFitsReusesTheDevicesMemory) {
+  MemoryStorage device;
+  SystemMatrix m(device);
+  const BsrMatrix a = test_matrix();
+  BsrMatrix smaller = a;  // the last block dropped
+  smaller.col_idx.pop_back();
+  smaller.row_ptr.back() -= 1;
+  smaller.values.resize(smaller.values.size() - std::size_t(smaller.block_entries()));
+  Stencil7Params p;
+  p.nx = 4, p.ny = 3, p.nz = 3, p.block_size = 2;
+  const BsrMatrix larger = generate_stencil7(p);
+  m.set_pattern(a);
+  EXPECT_EQ(device.allocations, 3);  // row offsets, columns, values
+  const transfers::Totals before = transfers::totals();
+  m.set_pattern(smaller);
+  EXPECT_EQ(transfers::since(before).to_device.bytes, pattern_bytes(smaller));
+  EXPECT_EQ(m.device_values().count, smaller.values.size());
+  m.set_pattern(a);
+  EXPECT_EQ(device.allocations, 3) << "both fit in the first pattern's memory";
+  m.set_pattern(larger);
+  EXPECT_EQ(device.allocations, 6);
+  m.set_pattern(a);
+  m.set_pattern(larger);
+  EXPECT_EQ(device.allocations, 6) << "the larger pattern's memory serves both";
+  EXPECT_EQ(m.generations().pattern, 6u);
+  write_on_device(m.device_values(), larger, 1.0);
+  m.values_written_on_device();
+  EXPECT_EQ(m.on_host().values, larger.values);
+}
+
 // Values written on the device and read there: nothing moves, step after step;
 // read on the host: one copy back per change, never two.
 TEST(SystemMatrix, ValuesWrittenOnTheDeviceMoveOnlyToAHostReader) {
