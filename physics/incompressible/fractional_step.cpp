@@ -90,16 +90,12 @@ void FractionalStep::pressure_solve(systems::LinearSystems& systems, StepReport&
     for (std::size_t i = 0; i < x.size(); ++i) x[i] -= p_[std::size_t(begin) + i];
   exchange(phi_, 1);  // the projection's differences across the owned cells' faces
   if (settings_.projection_tol <= 0.0) return;
-  const double target = projection_target();
+  const double target = projection_target(Backend::host, grid_.view(), b_div_.data(), u_.data());
   // The correction's right-hand side is the residual itself (the pinned row's entry is zero).
   for (int k = 0; k < max_corrections && divergence_left(b) > target; ++k) {
     std::fill(delta_.begin(), delta_.end(), 0.0);
     ++r.projection_corrections;
-    const int cap = correction_cap(k);
-    systems.precondition_outer(pressure_id_, cap > 0, cap);
-    const SolveStats correction = systems.solve(pressure_id_, poisson_.matrix, b, delta_);
-    systems.precondition_outer(pressure_id_, false, 0);
-    if (!correction.converged() && !(cap > 0 && correction.reason == StopReason::max_iterations))
+    if (correction_failed(systems, k, [&] { return systems.solve(pressure_id_, poisson_.matrix, b, delta_); }))
       r.failed.push_back("pressure");
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += delta_[i];
     exchange(phi_, 1);
@@ -125,8 +121,8 @@ double FractionalStep::worst_divergence(const DivergenceLeft& left, double pin_v
   return share ? share->max(worst) : worst;
 }
 
-double FractionalStep::projection_target() const {
-  const double scale = kernels::projection_scale(Backend::host, grid_.view(), settings_.dt, b_div_.data(), u_.data());
+double FractionalStep::projection_target(Backend b, const GridView& g, const double* b_div, const double* u) const {
+  const double scale = kernels::projection_scale(b, g, settings_.dt, b_div, u);
   return settings_.projection_tol * (share_ ? share_->max(scale) : scale);
 }
 

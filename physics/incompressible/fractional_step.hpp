@@ -114,8 +114,9 @@ class FractionalStep {
   // The largest divergence of `left` (its flux summed over the ranks), the
   // pinned cell's (its volume; 0: no pinned cell here) included, over the ranks.
   static double worst_divergence(const DivergenceLeft& left, double pin_volume, const DomainShare* share);
-  // The projection's target: projection_tol times the larger of max |div U*| and max sum_d |u_d| / h_d.
-  double projection_target() const;
+  // The projection's target: projection_tol times the larger of max |div U*| and max sum_d |u_d| / h_d,
+  // from b_div (per owned cell) and u on backend b (this step's own arrays, or a ResidentStep's).
+  double projection_target(Backend b, const GridView& g, const double* b_div, const double* u) const;
   // A projection above its target is corrected at most max_corrections times,
   // correction k capped at correction_cap(k) iterations from zero (0: the
   // specification's own maxit, the last): 1, 2, 4, then a whole solve. Just
@@ -125,6 +126,16 @@ class FractionalStep {
   // residual about tenfold).
   static constexpr int max_corrections = 4;
   static constexpr int correction_cap(int k) { return k + 1 < max_corrections ? 1 << k : 0; }
+  // Correction k: solve() (the pressure system's solve of the residual) under
+  // its cap; whether it failed (a capped one stopped at its cap did not).
+  template <class Solve>
+  bool correction_failed(systems::LinearSystems& systems, int k, Solve&& solve) const {
+    const int cap = correction_cap(k);
+    systems.precondition_outer(pressure_id_, cap > 0, cap);
+    const SolveStats st = solve();
+    systems.precondition_outer(pressure_id_, false, 0);
+    return !st.converged() && !(cap > 0 && st.reason == StopReason::max_iterations);
+  }
   // Ghosts take their owners' values (nothing on one process).
   void exchange(std::span<double> values, index_t width) const {
     if (share_) share_->exchange(values, width);

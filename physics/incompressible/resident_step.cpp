@@ -144,7 +144,7 @@ void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r
   if (!systems.solve(flow_.pressure_id_, rhs_p_, phi_).converged()) r.failed.push_back("pressure");
   if (whole) kernels::add_scaled(backend_, cells, -1.0, p_.data(), phi_.data());
   if (!bounded) return;
-  const double target = s.projection_tol * kernels::projection_scale(backend_, g, s.dt, b_div_.data(), u_.data());
+  const double target = flow_.projection_target(backend_, g, b_div_.data(), u_.data());
   const FvGrid& grid = flow_.grid();
   const index_t pin = grid.pressure_pin();
   const double pin_volume = pin >= 0 ? grid.volume(grid.ijk(pin)) : 0.0;
@@ -159,11 +159,7 @@ void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r
   for (int k = 0; k < FractionalStep::max_corrections && left() > target; ++k) {
     delta_.set_zero();
     ++r.projection_corrections;
-    const int cap = FractionalStep::correction_cap(k);
-    systems.precondition_outer(flow_.pressure_id_, cap > 0, cap);
-    const SolveStats correction = systems.solve(flow_.pressure_id_, rhs_p_, delta_);
-    systems.precondition_outer(flow_.pressure_id_, false, 0);
-    if (!correction.converged() && !(cap > 0 && correction.reason == StopReason::max_iterations))
+    if (flow_.correction_failed(systems, k, [&] { return systems.solve(flow_.pressure_id_, rhs_p_, delta_); }))
       r.failed.push_back("pressure");
     kernels::add_scaled(backend_, cells, 1.0, delta_.data(), phi_.data());
   }
