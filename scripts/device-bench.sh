@@ -16,7 +16,8 @@
 #   scripts/device-bench.sh build loops autopilot       # the miniapps' time loops with GPU solvers
 #   scripts/device-bench.sh build tests mpi scaling     # with .carry/mpi: MPI tests, ranks on 16 cores
 #
-# Steps: build (configure and build everything), tests (ctest -L gpu), sanitize
+# Steps: build (configure and build everything), prebuilt (unpack what
+# scripts/device-carry.sh --prebuilt built here instead), tests (ctest -L gpu), sanitize
 # (compute-sanitizer's memcheck and racecheck over every GPU test program), loops
 # (bench/time_loops/gpu_loops.py: each miniapp's cases with host and GPU
 # solvers, alternated), autopilot (bench/autopilot/autopilot.py --gpu: host
@@ -130,6 +131,18 @@ for step in "$@"; do
         "${mpi_flags[@]}" "${miniapp_flags[@]}" >"$results/configure.log" 2>&1
       grep "Testbed:" "$results/configure.log"
       cmake --build "$build" -j "$(nproc)" >"$results/build.log" 2>&1 || grep -E -B2 -A8 "error" "$results/build.log" | head -80
+      nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
+    prebuilt)
+      # Instead of build: the programs and CTest files that scripts/device-carry.sh --prebuilt
+      # built on the development machine, unpacked into the build folder. Their CTest files
+      # name that machine's checkout path; toml++'s library comes from .carry/toml.
+      [ -f .carry/prebuilt.tgz ] || { echo "device-bench.sh: no .carry/prebuilt.tgz (scripts/device-carry.sh --prebuilt)" >&2; exit 2; }
+      [ "$(cat .carry/prebuilt.root)" = "$PWD" ] || echo "device-bench.sh: prebuilt at $(cat .carry/prebuilt.root), here $PWD: CTest's paths will not resolve" >&2
+      mkdir -p "$build" && tar xzf .carry/prebuilt.tgz -C "$build"
+      export LD_LIBRARY_PATH=$PWD/.carry/toml/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+      # The multicolor room opens cuSPARSE and cuBLAS by the path they had where it was built.
+      for lib in /usr/local/cuda/lib /usr/local/cuda/lib64; do [ -e "$lib" ] || ln -s "$(basename "$(ls -d /usr/local/cuda/lib* | head -1)")" "$lib"; done
+      { echo "prebuilt at $(cat .carry/prebuilt.commit)"; ldd "$build"/bin/* | grep "not found" | sort -u; } | tee "$results/prebuilt.txt"
       nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
     tests)
       # --timeout: a kernel that never ends (a wait in fgbilu's launch=sweep) costs 2 minutes, not the call.
@@ -360,7 +373,7 @@ for step in "$@"; do
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
       done ;;
-    *) echo "device-bench.sh: unknown step '$step' (build tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline resident resident-ib resident-comp2d face-sums mg launches mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build prebuilt tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline resident resident-ib resident-comp2d face-sums mg launches mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3

@@ -26,6 +26,16 @@
 # --comp-meshes copies the medium and fine NACA0012 meshes (scripts/make-meshes.sh
 # medium fine; 12 MB) into .carry/meshes for device-bench.sh's resident-comp2d step.
 # The flags combine: scripts/device-carry.sh --mpi --comp-meshes.
+#
+# --prebuilt builds here what device-bench.sh's GPU steps run (the GPU test
+# programs, the three miniapps, tb-solve and the GPU benchmarks; CUDA on, VTK,
+# MPI and PETSc off, as device-bench.sh's step build configures) in
+# build-device/ and packs the programs and CTest's files into
+# .carry/prebuilt.tgz; device-bench.sh's step prebuilt unpacks it there in place
+# of the step build, which on a bare machine spends minutes of device time
+# compiling. CTest's files name this checkout's absolute path, so the device's
+# copy must sit at the same path (it does: the device tool copies the checkout
+# to where it is here). PREBUILT_JOBS sets the build's parallelism (2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -92,3 +102,19 @@ cp -a /usr/lib/x86_64-linux-gnu/libtomlplusplus.so* .carry/toml/lib/x86_64-linux
 cp -a "$toml_cmake" .carry/toml/lib/x86_64-linux-gnu/cmake/
 cp -a /usr/include/xxhash.h /usr/include/xxh3.h .carry/xxhash/include/
 du -sh .carry/eigen3 .carry/googletest .carry/toml .carry/xxhash
+
+if has_flag --prebuilt; then
+  cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DWITH_CUDA=ON -DWITH_VTK=OFF -DWITH_PETSC=OFF \
+    -DWITH_PYTHON=OFF -DWITH_MPI=OFF -DWITH_METIS=OFF >/dev/null
+  targets=(tb-incomp tb-ib tb-comp2d tb-solve tb-bench-face-sums tb-bench-fgbilu tb-bench-mg)
+  mapfile -t -O "${#targets[@]}" targets < <(cmake --build build-device --target help | grep -o 'test_[a-z_]*_gpu$')
+  cmake --build build-device -j "${PREBUILT_JOBS:-2}" --target "${targets[@]}"
+  # The programs built, every CTestTestfile.cmake and GoogleTest's lists of tests (POST_BUILD discovery).
+  (cd build-device && find . \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) \
+    -not -path '*/CMakeFiles/*' >../.carry/prebuilt.list)
+  for t in "${targets[@]}"; do [ -x "build-device/bin/$t" ] && echo "./bin/$t" >>.carry/prebuilt.list; done
+  tar czf .carry/prebuilt.tgz -C build-device -T .carry/prebuilt.list
+  echo "$PWD" >.carry/prebuilt.root
+  git rev-parse --short HEAD >.carry/prebuilt.commit
+  du -sh .carry/prebuilt.tgz
+fi

@@ -62,6 +62,26 @@ def one_run(exe, name, toml, sets, backend, work):
     return r
 
 
+def write(a, backends, missing, results):
+    machine = next((x["machine"] for e in results.values() for rs in e["runs"].values() for x in rs
+                    if "machine" in x), {})
+    out = {
+        "about": {
+            "what": "tb-comp2d's whole run, host defaults on every core against --backend cuda (the resident "
+                    "pseudo-time loop), alternated",
+            "command": "scripts/device-bench.sh build resident-comp2d",
+            "machine": "gpu" if "cuda" in backends else "host",
+            "device": machine.get("gpu") or machine.get("cpu_model"),
+            "commit": a.commit or machine.get("git_commit", ""),
+            "date": datetime.date.today().isoformat(),
+        },
+        "missing_meshes": missing,
+        "cases": results,
+    }
+    with open(a.json, "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", required=True)
@@ -103,23 +123,7 @@ def main():
                 entry["pseudo_steps"] = {"host": h["pseudo_steps"], "cuda": g["pseudo_steps"]}
                 entry["cuda_bytes_per_step"] = max(x["bytes_per_step"] for x in ok["cuda"])
             results[name] = entry
-    machine = next((x["machine"] for e in results.values() for rs in e["runs"].values() for x in rs
-                    if "machine" in x), {})
-    out = {
-        "about": {
-            "what": "tb-comp2d's whole run, host defaults on every core against --backend cuda (the resident "
-                    "pseudo-time loop), alternated",
-            "command": "scripts/device-bench.sh build resident-comp2d",
-            "machine": "gpu" if "cuda" in backends else "host",
-            "device": machine.get("gpu") or machine.get("cpu_model"),
-            "commit": a.commit or machine.get("git_commit", ""),
-            "date": datetime.date.today().isoformat(),
-        },
-        "missing_meshes": missing,
-        "cases": results,
-    }
-    with open(a.json, "w") as f:
-        json.dump(out, f, indent=1)
+            write(a, backends, missing, results)  # after every case: a run cut short keeps what finished
     failed = [f"{name} {b}" for name, e in results.items() for b, rs in e["runs"].items()
               for r in rs if r.get("exit_status") != 0 or not r["converged"]]
     if failed:

@@ -106,6 +106,23 @@ def ratios(runs):
     return out
 
 
+def write(a, backends, machine, results):
+    out = {
+        "about": {
+            "what": "tb-incomp and tb-ib, host defaults on every core against --backend cuda (the resident step), "
+                    "alternated, with the step breakdown",
+            "command": "scripts/device-bench.sh build resident resident-ib",
+            "machine": "gpu" if "cuda" in backends else "host",
+            "device": machine.get("gpu") or machine.get("cpu_model"),
+            "commit": a.commit or machine.get("git_commit", ""),
+            "date": datetime.date.today().isoformat(),
+        },
+        "cases": results,
+    }
+    with open(a.json, "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", required=True)
@@ -145,20 +162,7 @@ def main():
             results[name] = {"runs": runs} | ratios(ok)
             if "speedup" in results[name]:
                 print(f"{name}: the resident step {results[name]['speedup']:.1f}x the host's", flush=True)
-    out = {
-        "about": {
-            "what": "tb-incomp and tb-ib, host defaults on every core against --backend cuda (the resident step), "
-                    "alternated, with the step breakdown",
-            "command": "scripts/device-bench.sh build resident resident-ib",
-            "machine": "gpu" if "cuda" in backends else "host",
-            "device": machine.get("gpu") or machine.get("cpu_model"),
-            "commit": a.commit or machine.get("git_commit", ""),
-            "date": datetime.date.today().isoformat(),
-        },
-        "cases": results,
-    }
-    with open(a.json, "w") as f:
-        json.dump(out, f, indent=1)
+            write(a, backends, machine, results)  # after every case: a run cut short keeps what finished
     if failed:
         sys.exit("gpu_resident: failed runs: " + ", ".join(failed))
 
