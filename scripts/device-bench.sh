@@ -136,12 +136,13 @@ for step in "$@"; do
       # Instead of build: the programs and CTest files that scripts/device-carry.sh --prebuilt
       # built on the development machine, unpacked into the build folder. Their CTest files
       # name that machine's checkout path; toml++'s library comes from .carry/toml.
-      [ -f .carry/prebuilt.tgz ] || { echo "device-bench.sh: no .carry/prebuilt.tgz (scripts/device-carry.sh --prebuilt)" >&2; exit 2; }
+      [ -f .carry/prebuilt.txz ] || { echo "device-bench.sh: no .carry/prebuilt.txz (scripts/device-carry.sh --prebuilt)" >&2; exit 2; }
       [ "$(cat .carry/prebuilt.root)" = "$PWD" ] || echo "device-bench.sh: prebuilt at $(cat .carry/prebuilt.root), here $PWD: CTest's paths will not resolve" >&2
-      mkdir -p "$build" && tar xzf .carry/prebuilt.tgz -C "$build"
+      mkdir -p "$build" && "$py" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' .carry/prebuilt.txz "$build"
       export LD_LIBRARY_PATH=$PWD/.carry/toml/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
       # The multicolor room opens cuSPARSE and cuBLAS by the path they had where it was built.
       for lib in /usr/local/cuda/lib /usr/local/cuda/lib64; do [ -e "$lib" ] || ln -s "$(basename "$(ls -d /usr/local/cuda/lib* | head -1)")" "$lib"; done
+      ldd "$build"/bin/tb-incomp | grep -q "libcudart.*not found" && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/.carry/cudart
       { echo "prebuilt at $(cat .carry/prebuilt.commit)"; ldd "$build"/bin/* | grep "not found" | sort -u; } | tee "$results/prebuilt.txt"
       nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
     tests)
