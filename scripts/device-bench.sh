@@ -139,6 +139,7 @@ for step in "$@"; do
       [ -f .carry/prebuilt.txz ] || { echo "device-bench.sh: no .carry/prebuilt.txz (scripts/device-carry.sh --prebuilt)" >&2; exit 2; }
       [ "$(cat .carry/prebuilt.root)" = "$PWD" ] || echo "device-bench.sh: prebuilt at $(cat .carry/prebuilt.root), here $PWD: CTest's paths will not resolve" >&2
       mkdir -p "$build" && "$py" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' .carry/prebuilt.txz "$build"
+      find "$build" -name '*_include.cmake' -exec sed -i "s|\"/[^\"]*/GoogleTestAddTests.cmake\"|\"$PWD/.carry/GoogleTestAddTests.cmake\"|" {} +
       export LD_LIBRARY_PATH=$PWD/.carry/toml/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
       # The multicolor room opens cuSPARSE and cuBLAS by the path they had where it was built.
       for lib in /usr/local/cuda/lib /usr/local/cuda/lib64; do [ -e "$lib" ] || ln -s "$(basename "$(ls -d /usr/local/cuda/lib* | head -1)")" "$lib"; done

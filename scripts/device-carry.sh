@@ -109,7 +109,12 @@ if has_flag --prebuilt; then
   targets=(tb-incomp tb-ib tb-comp2d tb-solve tb-bench-face-sums tb-bench-fgbilu tb-bench-mg)
   mapfile -t -O "${#targets[@]}" targets < <(cmake --build build-device --target help | grep -o 'test_[a-z_]*_gpu$')
   cmake --build build-device -j "${PREBUILT_JOBS:-2}" --target "${targets[@]}"
-  # The programs built, every CTestTestfile.cmake and GoogleTest's lists of tests (POST_BUILD discovery).
+  # GoogleTest's lists of tests (discovered before the tests run, DISCOVERY_MODE PRE_TEST) made here,
+  # and CMake's script that makes them, which the device's CMake may lack at this path.
+  ctest --test-dir build-device -N >/dev/null
+  cp "$(grep -ho '"/[^"]*/GoogleTestAddTests.cmake"' build-device/tests/*/*_include.cmake \
+    build-device/tests/*/*/*_include.cmake 2>/dev/null | head -1 | tr -d '"')" .carry/
+  # The programs built, every CTestTestfile.cmake and the lists of tests.
   (cd build-device && find . \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) \
     -not -path '*/CMakeFiles/*' >../.carry/prebuilt.list)
   for t in "${targets[@]}"; do [ -x "build-device/bin/$t" ] && echo "./bin/$t" >>.carry/prebuilt.list; done
