@@ -50,7 +50,7 @@
 # medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU),
 # shared-gpu (needs the MPI build: tb-ib on ranks sharing the GPU, with and
 # without NVIDIA's MPS daemon). Limits in seconds: MC_T, ASYNC_T,
-# PL_T, LOOPS_T, AP_T, SCALING_T (defaults below); MC_ARGS adds arguments
+# PL_T, LOOPS_T, AP_T, SCALING_T, TESTS_T (defaults below); MC_ARGS adds arguments
 # (--gpu-only); BUILD_DIR names the build folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -148,7 +148,7 @@ for step in "$@"; do
       nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
     tests)
       # --timeout: a kernel that never ends (a wait in fgbilu's launch=sweep) costs 2 minutes, not the call.
-      ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" 2>&1 |
+      timeout "${TESTS_T:-900}" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" 2>&1 |
         tee "$results/gpu-tests.log" | tail -5 ;;
     sanitize)
       # compute-sanitizer over every GPU test program: memcheck (out-of-bounds and
