@@ -26,7 +26,7 @@
 # size 1..32 and CUDA mapping against the device triad), banded, parilut,
 # parilut-pipeline (seed 003 Fig. 11 for the ParILUT step pipeline, host against device,
 # on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T), resident
-# (tb-incomp's 64^3 and 128^3 cavity, 3 steps, host defaults against --backend cuda and
+# (tb-incomp's 64^3 and 128^3 cavity, 5 steps, host defaults against --backend cuda and
 # cuda-mg, alternated; RES_T), resident-ib (tb-ib's default and fine sphere, 10 steps, the
 # same; RES_T), resident-comp2d
 # (tb-comp2d's cylinder and NACA0012 coarse/medium/fine, host defaults against --backend
@@ -209,7 +209,7 @@ for step in "$@"; do
         ${plp_system:+--system "$plp_system"} --steps 3 --json "$results/gpu-$stamp-parilut-pipeline.json" \
         >"$results/parilut-pipeline.txt" 2>&1 ;;
     resident)
-      # tb-incomp's 3D cavity at 64^3 and 128^3, 3 steps: the host defaults on every core
+      # tb-incomp's 3D cavity at 64^3 and 128^3, 5 steps: the host defaults on every core
       # against --backend cuda (the resident step, the GPU defaults) and cuda-mg (the GPU
       # defaults with CG + mg on the device for the pressure), alternated twice, with the
       # step breakdown (bench/time_loops/gpu_resident.py).

@@ -22,6 +22,8 @@
 #include "solvers/core/threading.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/factory/solver_communicator.hpp"
+#include "solvers/factory/spec.hpp"
+#include "solvers/systems/autopilot_spec.hpp"
 #include "time_loop.hpp"
 
 namespace tb::harness {
@@ -38,12 +40,14 @@ CaseSchema make_schema(const MiniappDescription& app) {
   schema.add(
       {"run.checkpoint_every", KeyType::integer, "0", "write a checkpoint every N steps; 0 = never", at_least(0)});
   schema.add({"run.progress", KeyType::boolean, "true", "progress line on a terminal"});
-  schema.add({"run.backend", KeyType::text, "host",
-              "where the linear systems are solved: cuda runs every system on the GPU with the miniapp's GPU "
-              "specifications where solver.<system> is not given, and the step itself where the physics can "
-              "reside there (the fields stay on the device; the scheme line says) (refused, exit 2, without a CUDA "
-              "build or device)",
-              one_of({"host", "cuda"})});
+  schema.add(
+      {"run.backend", KeyType::text, "host",
+       "where the linear systems are solved: cuda runs every system on the GPU, with the miniapp's GPU "
+       "specification where solver.<system> is not given or runs on the host only, backend=cuda added to "
+       "one that names no backend (one that names backend=host stays there), and the step itself where the physics can "
+       "reside there (the fields stay on the device; the scheme line says) (refused, exit 2, without a CUDA "
+       "build or device)",
+       one_of({"host", "cuda"})});
   schema.add({"run.checksums", KeyType::boolean, "false",
               "checksum every solve's system in steps.csv (always on with --shadow or --dump-systems)"});
   schema.add({"run.max_growth", KeyType::real, "1e+06",
@@ -64,12 +68,49 @@ CaseSchema make_schema(const MiniappDescription& app) {
   return schema;
 }
 
+std::string with_backend_cuda(const std::string& spec) {
+  if (systems::is_autopilot_spec(spec)) return {};
+  SolverSpec s = parse_spec(spec);
+  for (const auto& c : s.components)
+    for (const auto& [key, value] : c.params)
+      if (key == "backend") return {};
+  s.components.front().params.emplace_back("backend", "cuda");
+  std::string text;
+  for (const auto& c : s.components) text += (text.empty() ? "" : "+") + component_text(c);
+  return text;
+}
+
+namespace {
+
+// Whether every part of a specification has a CUDA backend (LinearSolver's
+// constructor refuses a preconditioner without one; nothing is allocated).
+bool takes_cuda(const std::string& spec) {
+  try {
+    (void)make_solver(spec);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config) {
   for (const std::string& system : app.systems) {
     const auto gpu = app.gpu_specs.find(system);
     if (gpu == app.gpu_specs.end())
       throw Error("internal: " + app.name + " has no GPU specification for its system '" + system + "'");
-    if (config.origin("solver." + system).empty()) config.set("solver." + system, gpu->second, "run.backend");
+    const std::string key = "solver." + system, origin = config.origin(key), given = config.text(key);
+    if (origin.empty()) {
+      config.set(key, gpu->second, "run.backend");
+      continue;
+    }
+    const std::string moved = with_backend_cuda(given);
+    if (moved.empty()) continue;  // a backend named (an explicit choice), or an autopilot's candidates
+    if (takes_cuda(moved))
+      config.set(key, moved, origin + ", on the device by run.backend");
+    else
+      config.set(key, gpu->second, "run.backend, as " + origin + "'s \"" + given + "\" runs on the host only");
   }
 }
 

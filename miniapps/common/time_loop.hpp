@@ -129,11 +129,17 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
 // The case keys every miniapp has: run.* and solver.<system>.
 CaseSchema make_schema(const MiniappDescription& app);
 
-// run.backend = cuda: each system whose specification the case leaves at its
-// default (no file line, no --set) takes the miniapp's GPU specification
-// (MiniappDescription::gpu_specs); a given specification stays. The device
-// itself is checked at start-up, before this (exit 2 without one).
+// run.backend = cuda moves every system to the device. A specification the
+// case leaves at its default (no file line, no --set) becomes the miniapp's
+// GPU specification (MiniappDescription::gpu_specs); a given one that names no
+// backend gets backend=cuda (with_backend_cuda) where all its parts run there,
+// and the GPU specification where one runs on the host only (bilu0); one that
+// names a backend, or an autopilot's, stays. Each change's origin says so. The
+// device itself is checked at start-up, before this (exit 2 without one).
 void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config);
+// `spec` with backend=cuda on its first component (the Krylov method or a
+// complete solver); empty where it names a backend or is an autopilot's.
+std::string with_backend_cuda(const std::string& spec);
 
 // The exit statuses of every miniapp, as --help prints them.
 inline constexpr const char* exit_status_rule =

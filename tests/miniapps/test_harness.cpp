@@ -638,24 +638,42 @@ TEST(RunMiniapp, AnUnconvergedSteadyCaseSaysSoAndExitsWithStatusZero) {
 }
 
 // run.backend = cuda: the miniapp's GPU specification for every system the
-// case leaves at its default; one the case or the command line gives stays.
-TEST(RunMiniapp, TheCudaSwitchTakesTheGpuSpecificationsWhereTheCaseGivesNone) {
+// case leaves at its default or gives a host-only preconditioner; backend=cuda
+// added to a given one that runs on the device; a named backend kept.
+TEST(RunMiniapp, TheCudaSwitchMovesEverySystemToTheDevice) {
   MiniappDescription app = decay_app();
-  app.systems = {"heat", "cold"};
+  app.systems = {"heat", "cold", "warm", "kept"};
   const auto keys = app.declare_keys;
   app.declare_keys = [keys](CaseSchema& s) {
     keys(s);
-    s.add({"solver.cold", KeyType::text, "cg+jacobi", "a second system"});
+    for (const char* k : {"solver.cold", "solver.warm", "solver.kept"})
+      s.add({k, KeyType::text, "cg+jacobi", "another system"});
   };
-  app.gpu_specs = {{"heat", "gmres(backend=cuda)+jacobi"}, {"cold", "cg(backend=cuda)+block_jacobi"}};
+  for (const char* k : {"heat", "cold", "warm", "kept"}) app.gpu_specs[k] = "cg(backend=cuda)+block_jacobi";
+  app.gpu_specs["heat"] = "gmres(backend=cuda)+jacobi";
   CaseConfig config(make_schema(app));
   config.set("solver.cold", "cg(rtol=1e-3)+jacobi");
+  config.set("solver.warm", "gmres(restart=10)+bilu0", "case.toml");
+  config.set("solver.kept", "cg(rtol=1e-3,backend=host)+bilu0");
   use_gpu_specifications(app, config);
   EXPECT_EQ(config.text("solver.heat"), "gmres(backend=cuda)+jacobi");
   EXPECT_EQ(config.origin("solver.heat"), "run.backend");
-  EXPECT_EQ(config.text("solver.cold"), "cg(rtol=1e-3)+jacobi");
+  EXPECT_EQ(config.text("solver.cold"), "cg(rtol=1e-3,backend=cuda)+jacobi");
+  EXPECT_EQ(config.origin("solver.cold"), "--set, on the device by run.backend");
+  EXPECT_EQ(config.text("solver.warm"), "cg(backend=cuda)+block_jacobi");  // BILU(0) runs on the host only
+  EXPECT_EQ(config.origin("solver.warm"),
+            "run.backend, as case.toml's \"gmres(restart=10)+bilu0\" runs on the host only");
+  EXPECT_EQ(config.text("solver.kept"), "cg(rtol=1e-3,backend=host)+bilu0");
   app.gpu_specs.erase("cold");  // a miniapp without one for a system: its own error, not the user's
   EXPECT_THROW(use_gpu_specifications(app, config), Error);
+}
+
+TEST(RunMiniapp, BackendCudaIsAddedToTheFirstComponentOnly) {
+  EXPECT_EQ(with_backend_cuda("bicgstab_dia(rtol=1e-7,relative_to=b)"),
+            "bicgstab_dia(rtol=1e-7,relative_to=b,backend=cuda)");
+  EXPECT_EQ(with_backend_cuda("cg+mg"), "cg(backend=cuda)+mg");
+  EXPECT_EQ(with_backend_cuda("cg(backend=host)+jacobi"), "");
+  EXPECT_EQ(with_backend_cuda("autopilot(candidates=[cg+jacobi; gmres+bilu0])"), "");
 }
 
 // --help states the one exit rule every miniapp follows.

@@ -81,20 +81,21 @@ __global__ void __launch_bounds__(threads) multi_sum_partials(const double* part
 }
 
 // w += sum_k a_k v_k in one pass: per entry the operations of K axpby calls
-// (b = 1), in their order and in axpby_kernel's expression, so that the device
-// contracts them alike.
+// (b = 1), in their order and with axpby_kernel's explicit fma: left to the
+// compiler, the unrolled chain and the single call may be contracted apart.
 template <int K>
 __global__ void __launch_bounds__(threads)
     multi_axpy_kernel(ScalarGroup a, VectorGroup v, double b, double* w, std::size_t n) {
   for (std::size_t i = first_index(); i < n; i += grid_stride()) {
     double t = w[i];
-    for (int k = 0; k < K; ++k) t = a.a[k] * v.v[k][i] + b * t;
+    for (int k = 0; k < K; ++k) t = fma(a.a[k], v.v[k][i], b * t);
     w[i] = t;
   }
 }
 
+// a x + b y with one rounding for a x (the fma), as multi_axpy_kernel does it.
 __global__ void __launch_bounds__(threads) axpby_kernel(double a, const double* x, double b, double* y, std::size_t n) {
-  for (std::size_t i = first_index(); i < n; i += grid_stride()) y[i] = a * x[i] + b * y[i];
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) y[i] = fma(a, x[i], b * y[i]);
 }
 
 __global__ void __launch_bounds__(threads)
