@@ -11,7 +11,7 @@ loop's own time, steps, converged or not, per system the linear totals
 merit, so that a GPU setting that changes the physics result shows.
 
   python3 bench/time_loops/gpu_loops.py --bin build/bin --reps 2 \\
-      --json bench/results/gpu-time-loops.json
+      --json OUT.json    # bench/results/gpu-time-loops.json's part solves_on_gpu
   python3 bench/time_loops/gpu_loops.py --quick       # a few steps a case, one repetition
 
 Without a GPU every GPU setting is refused at start-up (exit 2, no output):
