@@ -12,9 +12,14 @@
 
 namespace tb::cuda_copy {
 
+// The copy's time is the copy's alone: cudaMemcpy first waits for the kernels
+// queued before it (a Krylov method's dot read back waits for the iteration's
+// kernels), and that wait is the caller's work, charged to the account it runs
+// under (StepClock), not to the transfers.
 inline cudaError_t memcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
   const bool counted = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost;
   if (!counted) return cudaMemcpy(dst, src, bytes, kind);
+  if (const cudaError_t pending = cudaDeviceSynchronize(); pending != cudaSuccess) return pending;
   const auto start = std::chrono::steady_clock::now();
   const cudaError_t status = cudaMemcpy(dst, src, bytes, kind);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
