@@ -27,7 +27,7 @@
 # parilut-pipeline (seed 003 Fig. 11 for the ParILUT step pipeline, host against device,
 # on ANI7 and a >= 1M-row tb-incomp pressure system; PLP_SYSTEM, PLP_T), resident
 # (tb-incomp's 64^3 and 128^3 cavity, 5 steps, host defaults against --backend cuda and
-# cuda-mg, alternated; RES_T), resident-ib (tb-ib's default and fine sphere, 10 steps, the
+# cuda-jacobi, alternated; RES_T), resident-ib (tb-ib's default and fine sphere, 10 steps, the
 # same; RES_T), resident-comp2d
 # (tb-comp2d's cylinder and NACA0012 coarse/medium/fine, host defaults against --backend
 # cuda, alternated twice; needs scripts/device-carry.sh --comp-meshes; COMP_T), face-sums
@@ -210,11 +210,11 @@ for step in "$@"; do
         >"$results/parilut-pipeline.txt" 2>&1 ;;
     resident)
       # tb-incomp's 3D cavity at 64^3 and 128^3, 5 steps: the host defaults on every core
-      # against --backend cuda (the resident step, the GPU defaults) and cuda-mg (the GPU
-      # defaults with CG + mg on the device for the pressure), alternated twice, with the
+      # against --backend cuda (the resident step, the GPU defaults) and cuda-jacobi (the GPU
+      # defaults with CG + block Jacobi on the device for the pressure), alternated twice, with the
       # step breakdown (bench/time_loops/gpu_resident.py).
       timeout "${RES_T:-540}" "$py" bench/time_loops/gpu_resident.py --bin "$build/bin" --cases incomp-64,incomp-128 \
-        --backends host,cuda,cuda-mg --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-resident-incomp.json" \
+        --backends host,cuda,cuda-jacobi --commit "${TB_COMMIT:-}" --json "$results/gpu-$stamp-resident-incomp.json" \
         >"$results/resident.txt" 2>&1
       echo "resident exit $?" ;;
     resident-ib)
