@@ -24,7 +24,7 @@ import sys
 
 LIMITS = {"README.md": 200}
 DEFAULT_LIMIT = 500
-SKIP_DIRS = {".git", "__pycache__", "results", "corpus"}
+SKIP_DIRS = {".git", "__pycache__", "results", "corpus", ".carry"}  # .carry: third-party copies for a GPU machine
 RULES = [
     (re.compile(r"\b(19|20)\d\d-[01]\d-[0-3]\d\b"), "a date"),
     (re.compile(r"(?<![\w./-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}(?![\w-])"), "a commit hash"),
