@@ -225,6 +225,36 @@ TEST_F(ParilutGpu, DeviceSelectionRefusesBadInput) {
   EXPECT_THROW(select.approx(ten, 10), Error);
 }
 
+// The first two steps of the case below add candidates and remove none (the
+// fill budget is not reached): their patterns depend on no value, so the
+// device's factors after each have the twin's row pointers and columns
+// exactly, whatever its sweeps round. A difference here is a structural one
+// (candidates, add, prune, U's columns), told apart from the sweeps'.
+TEST_F(ParilutGpu, StepsWithoutRemovalGiveTheTwinsPatterns) {
+  AnisotropicDiffusionParams ani;
+  ani.nx = 60, ani.ny = 40;
+  const CsrMatrix a = generate_anisotropic_diffusion(ani);
+  for (int steps : {1, 2}) {
+    SCOPED_TRACE(steps);
+    ParilutOptions o;
+    o.steps = steps, o.sweeps = 5, o.exact_select = true, o.kernel = Kernel::ref;
+    std::vector<StepReport> host_steps, device_steps;
+    StepPipeline twin(a, o, Backend::host), device(a, o, Backend::cuda);
+    twin.factor(a, &host_steps);
+    device.factor(a, &device_steps);
+    for (std::size_t s = 0; s < host_steps.size(); ++s) {
+      ASSERT_EQ(host_steps[s].nnz_after_add, host_steps[s].nnz_after_remove) << "the case removes at step " << s;
+      EXPECT_EQ(host_steps[s].candidates, device_steps[s].candidates) << s;
+      EXPECT_EQ(host_steps[s].nnz_after_add, device_steps[s].nnz_after_add) << s;
+    }
+    const IluFactors want = twin.factors(), got = device.factors();
+    EXPECT_EQ(want.l.row_ptr, got.l.row_ptr);
+    EXPECT_EQ(want.l.col_idx, got.l.col_idx);
+    EXPECT_EQ(want.u.row_ptr, got.u.row_ptr);
+    EXPECT_EQ(want.u.col_idx, got.u.col_idx);
+  }
+}
+
 // The whole ParILUT step on the device against the host pipeline twin. The
 // device sweeps asynchronously (an entry per thread), so with sweeps enough
 // to converge the factors reach the twin's fixed point: the same patterns,
