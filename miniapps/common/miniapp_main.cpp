@@ -43,7 +43,8 @@ CaseSchema make_schema(const MiniappDescription& app) {
   schema.add(
       {"run.backend", KeyType::text, "host",
        "where the linear systems are solved: cuda runs every system on the GPU, with the miniapp's GPU "
-       "specification where solver.<system> is not given or runs on the host only, backend=cuda added to "
+       "specification where solver.<system> is not given or runs on the host only (keeping the given method's "
+       "tolerances where the GPU method takes them), backend=cuda added to "
        "one that names no backend (one that names backend=host stays there), and the step itself where the physics can "
        "reside there (the fields stay on the device; the scheme line says) (refused, exit 2, without a CUDA "
        "build or device)",
@@ -93,6 +94,24 @@ bool takes_cuda(const std::string& spec) {
   }
 }
 
+// The GPU specification's method and preconditioner with the given method's
+// parameters (its tolerances, limits and restart) where the given one runs on
+// the host only: the case's inexact-Newton or projection settings survive the
+// move, as they shape its steps. Empty where the two are not a method and a
+// preconditioner each.
+std::string gpu_form_of(const std::string& given, const std::string& gpu) {
+  const SolverSpec g = parse_spec(given), d = parse_spec(gpu);
+  if (g.components.size() != 2 || d.components.size() != 2) return {};
+  SpecComponent method = d.components[0];
+  method.params.clear();
+  for (const auto& kv : g.components[0].params)
+    if (kv.first != "backend") method.params.push_back(kv);
+  for (const auto& kv : d.components[0].params)
+    if (std::none_of(method.params.begin(), method.params.end(), [&](const auto& m) { return m.first == kv.first; }))
+      method.params.push_back(kv);
+  return component_text(method) + "+" + component_text(d.components[1]);
+}
+
 }  // namespace
 
 void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config) {
@@ -107,10 +126,15 @@ void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config) {
     }
     const std::string moved = with_backend_cuda(given);
     if (moved.empty()) continue;  // a backend named (an explicit choice), or an autopilot's candidates
-    if (takes_cuda(moved))
+    if (takes_cuda(moved)) {
       config.set(key, moved, origin + ", on the device by run.backend");
+      continue;
+    }
+    const std::string why = ", as " + origin + "'s \"" + given + "\" runs on the host only";
+    if (const std::string merged = gpu_form_of(given, gpu->second); !merged.empty() && takes_cuda(merged))
+      config.set(key, merged, "run.backend (the GPU specification with the given method's parameters)" + why);
     else
-      config.set(key, gpu->second, "run.backend, as " + origin + "'s \"" + given + "\" runs on the host only");
+      config.set(key, gpu->second, "run.backend" + why);
   }
 }
 

@@ -132,8 +132,10 @@ CaseSchema make_schema(const MiniappDescription& app);
 // run.backend = cuda moves every system to the device. A specification the
 // case leaves at its default (no file line, no --set) becomes the miniapp's
 // GPU specification (MiniappDescription::gpu_specs); a given one that names no
-// backend gets backend=cuda (with_backend_cuda) where all its parts run there,
-// and the GPU specification where one runs on the host only (bilu0); one that
+// backend gets backend=cuda (with_backend_cuda) where all its parts run there;
+// where a part runs on the host only (bilu0), the GPU specification's method
+// and preconditioner with the given method's parameters (or the GPU
+// specification as it is, where its method does not take them); one that
 // names a backend, or an autopilot's, stays. Each change's origin says so. The
 // device itself is checked at start-up, before this (exit 2 without one).
 void use_gpu_specifications(const MiniappDescription& app, CaseConfig& config);

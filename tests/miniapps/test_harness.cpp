@@ -642,27 +642,35 @@ TEST(RunMiniapp, AnUnconvergedSteadyCaseSaysSoAndExitsWithStatusZero) {
 // added to a given one that runs on the device; a named backend kept.
 TEST(RunMiniapp, TheCudaSwitchMovesEverySystemToTheDevice) {
   MiniappDescription app = decay_app();
-  app.systems = {"heat", "cold", "warm", "kept"};
+  app.systems = {"heat", "cold", "warm", "kept", "mild"};
   const auto keys = app.declare_keys;
   app.declare_keys = [keys](CaseSchema& s) {
     keys(s);
-    for (const char* k : {"solver.cold", "solver.warm", "solver.kept"})
+    for (const char* k : {"solver.cold", "solver.warm", "solver.kept", "solver.mild"})
       s.add({k, KeyType::text, "cg+jacobi", "another system"});
   };
   for (const char* k : {"heat", "cold", "warm", "kept"}) app.gpu_specs[k] = "cg(backend=cuda)+block_jacobi";
+  app.gpu_specs["mild"] = "fgmres(restart=30,rtol=0.1,backend=cuda)+jacobi";
   app.gpu_specs["heat"] = "gmres(backend=cuda)+jacobi";
   CaseConfig config(make_schema(app));
   config.set("solver.cold", "cg(rtol=1e-3)+jacobi");
   config.set("solver.warm", "gmres(restart=10)+bilu0", "case.toml");
   config.set("solver.kept", "cg(rtol=1e-3,backend=host)+bilu0");
+  config.set("solver.mild", "gmres(restart=10,rtol=4e-2,maxit=60)+bilu0", "case.toml");
   use_gpu_specifications(app, config);
   EXPECT_EQ(config.text("solver.heat"), "gmres(backend=cuda)+jacobi");
   EXPECT_EQ(config.origin("solver.heat"), "run.backend");
   EXPECT_EQ(config.text("solver.cold"), "cg(rtol=1e-3,backend=cuda)+jacobi");
   EXPECT_EQ(config.origin("solver.cold"), "--set, on the device by run.backend");
-  EXPECT_EQ(config.text("solver.warm"), "cg(backend=cuda)+block_jacobi");  // BILU(0) runs on the host only
+  // BILU(0) runs on the host only; CG takes no restart: the GPU specification as it is.
+  EXPECT_EQ(config.text("solver.warm"), "cg(backend=cuda)+block_jacobi");
   EXPECT_EQ(config.origin("solver.warm"),
             "run.backend, as case.toml's \"gmres(restart=10)+bilu0\" runs on the host only");
+  // The GPU specification's method and preconditioner with the case's restart, tolerance and limit.
+  EXPECT_EQ(config.text("solver.mild"), "fgmres(restart=10,rtol=4e-2,maxit=60,backend=cuda)+jacobi");
+  EXPECT_EQ(config.origin("solver.mild"),
+            "run.backend (the GPU specification with the given method's parameters), as case.toml's "
+            "\"gmres(restart=10,rtol=4e-2,maxit=60)+bilu0\" runs on the host only");
   EXPECT_EQ(config.text("solver.kept"), "cg(rtol=1e-3,backend=host)+bilu0");
   app.gpu_specs.erase("cold");  // a miniapp without one for a system: its own error, not the user's
   EXPECT_THROW(use_gpu_specifications(app, config), Error);
