@@ -20,9 +20,14 @@ bool rank_independent_preconditioner(const std::string& name);
 // preconditioner that needs the whole matrix (bilu0, fgbilu, ...) becomes the
 // local solver of block Jacobi over the ranks, as PETSc's default does:
 //   fgmres(restart=30)+bilu0  ->  fgmres(restart=30)+bjacobi(local=bilu0)
-// A Krylov method's backend=cuda moves to the local solver (the distributed
-// method runs on the host; each rank's subdomain solve on its own device):
-//   fgmres(backend=cuda)+multicolor  ->  fgmres+bjacobi(local=multicolor,backend=cuda)
+// A Krylov method's backend=cuda keeps the whole solve on each rank's device
+// (make_distributed_solver's resident solve: the method's vectors, the
+// operator's blocks, the halo's buffers and the local solver there):
+//   fgmres(backend=cuda)+multicolor  ->  fgmres(backend=cuda)+bjacobi(local=multicolor)
+// except where that solve cannot run: with restricted additive Schwarz (its
+// ghost rows are exchanged on the host) or a block Jacobi whose local solver
+// names backend=host, the method runs on the host and the backend goes to the
+// Schwarz method's local solves:
 //   cg(backend=cuda)+asm(local=X)    ->  cg+asm(local=X,backend=cuda)
 // Everything else (bjacobi, asm, rank-independent preconditioners, complete
 // solvers: bicgstab_dia takes each rank's own rows, cg_stencil is refused

@@ -93,9 +93,9 @@ TEST_F(DistMpiGpu, BicgstabDiaOnOwnedRowsOnTheDeviceSolvesTheSystem) {
     EXPECT_NEAR(x[std::size_t(i)], exact[std::size_t(first + i)], 1e-8 * test::max_abs(exact)) << i;
 }
 
-// A decomposed loop's GPU setting for a BSR system: the Krylov method on the
-// host over the ranks, each rank's subdomain solver on its device
-// (partitioned_form moves backend=cuda to bjacobi and asm).
+// A decomposed loop's GPU setting for a BSR system (partitioned_form): with
+// block Jacobi the whole solve resident on each rank's device; with asm the
+// Krylov method on the host, each rank's subdomain solver on its device.
 TEST_F(DistMpiGpu, SchwarzLocalSolversOnTheDeviceGiveTheHostRun) {
   Stencil7Params p;
   p.nx = 8, p.ny = 7, p.nz = 6, p.block_size = 4, p.seed = 5;

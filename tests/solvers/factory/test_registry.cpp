@@ -42,12 +42,15 @@ TEST(PartitionedForm, WholeMatrixPreconditionersBecomeBlockJacobisLocalSolver) {
   EXPECT_THROW(partitioned_form("fgmres+", 2), Error);
 }
 
-// The distributed Krylov method runs on the host: a device asked of it goes to
-// each rank's local solver; a backend the Schwarz method names is its own.
-TEST(PartitionedForm, AKrylovMethodsDeviceGoesToTheLocalSolver) {
+// A Krylov method's device takes the whole solve (resident over the ranks);
+// with asm, or a local solver the user keeps on the host, the method runs on
+// the host and the device takes each rank's local solver.
+TEST(PartitionedForm, AKrylovMethodsDeviceTakesTheSolveWhereItCanRunThere) {
   EXPECT_EQ(partitioned_form("fgmres(restart=30,backend=cuda,rtol=1e-1)+multicolor(sweeps=2)", 2),
-            "fgmres(restart=30,rtol=1e-1)+bjacobi(local=multicolor(sweeps=2),backend=cuda)");
-  EXPECT_EQ(partitioned_form("cg(backend=cuda)+block_jacobi", 3), "cg+bjacobi(local=block_jacobi,backend=cuda)");
+            "fgmres(restart=30,backend=cuda,rtol=1e-1)+bjacobi(local=multicolor(sweeps=2))");
+  EXPECT_EQ(partitioned_form("cg(backend=cuda)+block_jacobi", 3), "cg(backend=cuda)+block_jacobi");
+  EXPECT_EQ(partitioned_form("cg(backend=cuda)+bjacobi(local=mg,backend=cuda)", 2),
+            "cg(backend=cuda)+bjacobi(local=mg)");
   EXPECT_EQ(partitioned_form("fgmres(backend=cuda)+asm(overlap=1,local=async_bilu)", 2),
             "fgmres+asm(overlap=1,local=async_bilu,backend=cuda)");
   EXPECT_EQ(partitioned_form("fgmres(backend=cuda)+bjacobi(local=bilu0,backend=host)", 2),
