@@ -366,9 +366,9 @@ for step in "$@"; do
       fi
       cat "$results/shared-gpu.txt" ;;
     ranks-gpu)
-      # The medium NACA0012 mesh with each rank's local solver on the one GPU
-      # (partitioned_form moves the Krylov method's backend=cuda to bjacobi);
-      # one rank runs the whole solve on the device.
+      # The medium NACA0012 mesh with each rank's solve resident on the one GPU
+      # (partitioned_form keeps the Krylov method's backend=cuda, block Jacobi
+      # over the ranks); one rank runs the whole solve on the device.
       need_mpi ranks-gpu || continue
       for pc in multicolor "async_bilu(build_sweeps=1,apply_sweeps=3)"; do
         ranks_py ranks-gpu.txt "${GPU_RANKS:-1,2,4,8}" tb-comp2d "${medium[@]}" \
