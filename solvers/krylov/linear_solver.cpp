@@ -75,6 +75,22 @@ void LinearSolver::setup(const BsrMatrix& a, BsrOperator::Storage storage) {
   setup_seconds_ = t.seconds();
 }
 
+void LinearSolver::setup_in_place(const BsrMatrix& pattern, const BsrView& a) {
+  if (!sets_up_in_place()) throw Error("internal: solver '" + spec_ + "' cannot set up from values on its backend");
+  if (pattern.block_rows != pattern.block_cols) throw Error("solver '" + spec_ + "': the matrix is not square");
+  WallTimer t;
+  BsrMatrix shape;  // the pattern without its values: the operator holds none of its own
+  shape.block_size = pattern.block_size, shape.block_rows = pattern.block_rows, shape.block_cols = pattern.block_cols;
+  shape.row_ptr = pattern.row_ptr, shape.col_idx = pattern.col_idx;
+  op_ = std::make_unique<BsrOperator>(shape, backend_);
+  op_->apply_in_place(a);
+  precond_->setup_in_place(pattern, a, backend_);
+  const std::size_t n = std::size_t(op_->rows());
+  method_->reserve(backend_, n);
+  b_dev_ = Vector(backend_, n), x_dev_ = Vector(backend_, n), r_dev_ = Vector(backend_, n);
+  setup_seconds_ = t.seconds();
+}
+
 void LinearSolver::update(const BsrMatrix& a) {
   if (complete_) {
     if (!set_up_) return setup(a);

@@ -36,6 +36,12 @@ class LinearSolver {
   bool updates_in_place() const { return method_ && precond_->updates_in_place(); }
   void update(const BsrView& a);
   void attach(const BsrView& a);
+  // setup() from a pattern (its values are not read) and values on the
+  // solver's backend: the operator applies them in place and the
+  // preconditioner sets up where they are (Preconditioner::setup_in_place),
+  // so they never come to the host. Only where sets_up_in_place().
+  bool sets_up_in_place() const { return method_ && precond_->sets_up_in_place(); }
+  void setup_in_place(const BsrMatrix& pattern, const BsrView& a);
   // Host vectors in and out; copied to and from the backend when it is not the host.
   SolveStats solve(std::span<const double> b, std::span<double> x);
   // Vectors already on the solver's backend.

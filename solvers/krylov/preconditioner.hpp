@@ -19,6 +19,13 @@ class Preconditioner {
   // allocation there. Only where updates_in_place(); tb::Error otherwise.
   virtual bool updates_in_place() const { return false; }
   virtual void update_in_place(const BsrView& a);
+  // Set-up from the pattern alone (its values are not read) and values that
+  // live on `backend` (a view there, on that pattern): the symbolic work on
+  // the host's pattern, the numeric work where the values are, so a system
+  // assembled on the device never comes to the host. Only where
+  // sets_up_in_place(); tb::Error otherwise.
+  virtual bool sets_up_in_place() const { return false; }
+  virtual void setup_in_place(const BsrMatrix& pattern, const BsrView& a, Backend backend);
   virtual void apply(const Vector& r, Vector& z) const = 0;
   // The backends whose vectors apply() accepts.
   virtual bool supports(Backend b) const = 0;

@@ -35,6 +35,9 @@ BsrOperator::BsrOperator(const BsrMatrix& a, Backend backend, Storage storage)
 }
 
 void BsrOperator::update_values(const BsrMatrix& a) {
+  if (!borrowed_ && values_.size() == 0 && col_idx_.size() > 0 && a.block_size == block_size_ &&
+      a.block_rows == block_rows_ && a.values.size() == col_idx_.size() * std::size_t(a.block_entries()))
+    values_ = Array<double>(backend_, a.values.size());  // set up from a pattern alone: values laid out now
   const std::size_t held = borrowed_ ? borrowed_->values.size() : values_.size();
   if (a.block_size != block_size_ || a.block_rows != block_rows_ || a.values.size() != held)
     throw Error("BsrOperator::update_values: the matrix pattern changed since set-up; call setup() again");

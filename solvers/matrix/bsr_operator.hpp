@@ -16,6 +16,8 @@ class BsrOperator final : public LinearOperator {
  public:
   enum class Storage { copy, borrow };
   // Borrowing applies to the host backend only; elsewhere the matrix is copied.
+  // A pattern without values (a.values empty) holds none: apply_in_place gives
+  // them, or update_values, which then lays them out once.
   BsrOperator(const BsrMatrix& a, Backend backend, Storage storage = Storage::copy);
   void update_values(const BsrMatrix& a);  // same pattern as at construction, else tb::Error
   // Applies a matrix that already lives on the operator's backend, where it is

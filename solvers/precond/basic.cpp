@@ -25,6 +25,8 @@ class Identity final : public Preconditioner {
   void update(const BsrMatrix&) override {}
   bool updates_in_place() const override { return true; }
   void update_in_place(const BsrView&) override {}
+  bool sets_up_in_place() const override { return true; }
+  void setup_in_place(const BsrMatrix& pattern, const BsrView&, Backend) override { rows_ = pattern.rows(); }
   void apply(const Vector& r, Vector& z) const override {
     check_vectors(r, z, rows_, "identity");
     z.copy_from(r);
@@ -48,21 +50,16 @@ class DiagonalInverse final : public Preconditioner {
   DiagonalInverse& operator=(DiagonalInverse&&) = delete;
 
   void setup(const BsrMatrix& a, Backend backend) override {
-    diag_ = a.diagonal_positions();
-    inv_.block_size = a.block_size;
-    inv_.block_rows = inv_.block_cols = a.block_rows;
-    inv_.row_ptr.resize(a.block_rows + 1);
-    inv_.col_idx.resize(a.block_rows);
-    for (index_t i = 0; i <= a.block_rows; ++i) inv_.row_ptr[i] = i;
-    for (index_t i = 0; i < a.block_rows; ++i) inv_.col_idx[i] = i;
-    inv_.values.assign(std::size_t(a.block_rows) * a.block_entries(), 0.0);
+    lay_out(a, backend);
     invert_diagonal(a);
     op_ = std::make_unique<BsrOperator>(inv_, backend, BsrOperator::Storage::borrow);
-    backend_ = backend;
-    if (backend == Backend::cuda) {
-      diag_on_backend_ = Array<index_t>(backend, std::span<const index_t>(diag_));
-      flag_ = Array<index_t>(backend, 1);
-    }
+  }
+  // The inverse's layout from the pattern, then its numbers where the values are.
+  bool sets_up_in_place() const override { return true; }
+  void setup_in_place(const BsrMatrix& pattern, const BsrView& a, Backend backend) override {
+    lay_out(pattern, backend);
+    op_ = std::make_unique<BsrOperator>(inv_, backend, BsrOperator::Storage::borrow);
+    update_in_place(a);
   }
   bool updates_in_place() const override { return true; }
   void update_in_place(const BsrView& a) override {
@@ -90,6 +87,23 @@ class DiagonalInverse final : public Preconditioner {
 
  private:
   std::string name() const { return whole_blocks_ ? "block_jacobi" : "jacobi"; }
+
+  // The inverse's pattern (one block per row) and positions from a's pattern; zeros for values.
+  void lay_out(const BsrMatrix& a, Backend backend) {
+    diag_ = a.diagonal_positions();
+    inv_.block_size = a.block_size;
+    inv_.block_rows = inv_.block_cols = a.block_rows;
+    inv_.row_ptr.resize(a.block_rows + 1);
+    inv_.col_idx.resize(a.block_rows);
+    for (index_t i = 0; i <= a.block_rows; ++i) inv_.row_ptr[i] = i;
+    for (index_t i = 0; i < a.block_rows; ++i) inv_.col_idx[i] = i;
+    inv_.values.assign(std::size_t(a.block_rows) * a.block_entries(), 0.0);
+    backend_ = backend;
+    if (backend == Backend::cuda) {
+      diag_on_backend_ = Array<index_t>(backend, std::span<const index_t>(diag_));
+      flag_ = Array<index_t>(backend, 1);
+    }
+  }
 
   void invert_diagonal(const BsrMatrix& a) {
     const index_t n = a.block_size;

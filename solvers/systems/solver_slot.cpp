@@ -84,10 +84,12 @@ SolveStats SolverSlot::limited_solve(SolveLimit limit, Solve&& solve) {
   return st;
 }
 
-// By the generations of m: symbolic set-up from the host once per pattern;
-// then the values read in place where the solver can (its backend is the
-// side m's device values are read on, and it refreshes in place), or on the
-// host (one copy back per change of values written on the device).
+// By the generations of m: symbolic set-up once per pattern, from the host's
+// pattern and the values where they were written where the solver can set up
+// there (LinearSolver::setup_in_place), else from the host's copy; then the
+// values read in place where the solver can (its backend is the side m's
+// device values are read on, and it refreshes in place), or on the host (one
+// copy back per change of values written on the device).
 void SolverSlot::refresh(SystemMatrix& m) {
   const Generations by = m.generations();
   Refresh needed = by.pattern != factored.pattern ? Refresh::symbolic
@@ -96,8 +98,12 @@ void SolverSlot::refresh(SystemMatrix& m) {
   if (spans_ranks) needed = max_over_ranks(needed);
   const bool in_place = solver->backend() == m.backend() && solver->updates_in_place();
   if (needed == Refresh::symbolic) {
-    solver->setup(m.on_host(), BsrOperator::Storage::borrow);
-    if (in_place) solver->attach(m.on_device());
+    if (in_place && !m.host_current() && solver->sets_up_in_place()) {
+      solver->setup_in_place(m.pattern(), m.on_device());  // values written on the device stay there
+    } else {
+      solver->setup(m.on_host(), BsrOperator::Storage::borrow);
+      if (in_place) solver->attach(m.on_device());
+    }
   } else if (needed == Refresh::numeric) {
     if (in_place)
       solver->update(m.on_device());

@@ -45,6 +45,8 @@ class SystemMatrix {
 
   // The current values on the host (copied from the device when only it holds them).
   const BsrMatrix& on_host();
+  // The pattern as the host holds it; its values are not current (empty until the host first reads them).
+  const BsrMatrix& pattern() const { return host_; }
   // The current matrix on the device (values copied there when only the host holds them).
   BsrView on_device();
 

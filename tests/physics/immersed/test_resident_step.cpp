@@ -222,7 +222,8 @@ TEST(IbResidentStep, AMovingBodyGivesTheHostStepsBits) {
       EXPECT_GT(sent.layout, 0u) << "step " << step;
       EXPECT_LE(sent.layout, layout_bytes) << "step " << step;
       EXPECT_EQ(moved.to_device.bytes, 2 * (cells + 1 + columns) * sizeof(index_t)) << "step " << step;
-      EXPECT_EQ(moved.to_host.bytes, 2 * columns * sizeof(double)) << "step " << step;
+      // Jacobi sets up on the new pattern where the values are: none come back.
+      EXPECT_EQ(moved.to_host.bytes, 0u) << "step " << step;
     }
     std::printf(
         "step %ld: %ld cleared, %zu moved cells, %zu ghosts; the step sent %zu B band, %zu B layout; the "

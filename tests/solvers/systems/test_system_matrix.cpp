@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -193,8 +194,9 @@ std::vector<transfers::Totals> solve_steps_written_on_device(SystemSet& set, Sys
 // The systems' device path with a driver that refreshes in place (CG +
 // point Jacobi; FGMRES + seed 001's asynchronous block ILU, tb-comp2d's GPU
 // flow solver; each on the side the device's values are read on): the
-// pattern goes to the device once and the values come back to the host once,
-// for the symbolic set-up of the first step; after it, nothing moves at all.
+// pattern goes to the device once; Jacobi sets up where the values are (none
+// come back), the asynchronous ILU reads them on the host once for the
+// symbolic set-up of the first step; after it, nothing moves at all.
 TEST(SystemSet, ValuesWrittenOnTheDeviceAreReadInPlaceByADriverThatCan) {
   for (const char* spec : {"cg(rtol=1e-12,maxit=500)+jacobi",
                            "fgmres(restart=30,rtol=1e-12,maxit=300)+async_bilu(build_sweeps=1,apply_sweeps=3)"}) {
@@ -204,7 +206,9 @@ TEST(SystemSet, ValuesWrittenOnTheDeviceAreReadInPlaceByADriverThatCan) {
     const BsrMatrix a = heat_matrix();
     const std::vector<transfers::Totals> moved = solve_steps_written_on_device(set, heat, a);
     EXPECT_EQ(moved[0].to_device.bytes, pattern_bytes(a)) << spec;
-    EXPECT_EQ(moved[0].to_host.bytes, value_bytes(a)) << spec;
+    // Jacobi sets up where the values are; the asynchronous ILU's symbolic set-up reads them on the host once.
+    const bool sets_up_in_place = std::string(spec).find("jacobi") != std::string::npos;
+    EXPECT_EQ(moved[0].to_host.bytes, sets_up_in_place ? 0u : value_bytes(a)) << spec;
     for (std::size_t step = 1; step < moved.size(); ++step) {
       EXPECT_EQ(moved[step].to_device.bytes, 0u) << spec << ", step " << step + 1;
       EXPECT_EQ(moved[step].to_host.bytes, 0u) << spec << ", step " << step + 1;
