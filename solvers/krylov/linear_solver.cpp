@@ -68,11 +68,14 @@ void LinearSolver::setup(const BsrMatrix& a, BsrOperator::Storage storage) {
   }
   op_ = std::make_unique<BsrOperator>(a, backend_, storage);
   precond_->setup(a, backend_);
-  // The vectors of every solve, once per pattern: the first solve allocates nothing.
+  reserve_work();
+  setup_seconds_ = t.seconds();
+}
+
+void LinearSolver::reserve_work() {
   const std::size_t n = std::size_t(op_->rows());
   method_->reserve(backend_, n);
   b_dev_ = Vector(backend_, n), x_dev_ = Vector(backend_, n), r_dev_ = Vector(backend_, n);
-  setup_seconds_ = t.seconds();
 }
 
 void LinearSolver::setup_in_place(const BsrMatrix& pattern, const BsrView& a) {
@@ -85,9 +88,7 @@ void LinearSolver::setup_in_place(const BsrMatrix& pattern, const BsrView& a) {
   op_ = std::make_unique<BsrOperator>(shape, backend_);
   op_->apply_in_place(a);
   precond_->setup_in_place(pattern, a, backend_);
-  const std::size_t n = std::size_t(op_->rows());
-  method_->reserve(backend_, n);
-  b_dev_ = Vector(backend_, n), x_dev_ = Vector(backend_, n), r_dev_ = Vector(backend_, n);
+  reserve_work();
   setup_seconds_ = t.seconds();
 }
 

@@ -71,6 +71,8 @@ class LinearSolver {
   std::unique_ptr<CompleteSolver> complete_;
   Backend backend_;
   SolveStats solve_complete(std::span<const double> b, std::span<double> x);
+  // The vectors of every solve, once per pattern: the first solve allocates nothing.
+  void reserve_work();
 
   std::unique_ptr<BsrOperator> op_;
   bool set_up_ = false;  // complete solvers only
