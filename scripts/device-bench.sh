@@ -154,10 +154,14 @@ for step in "$@"; do
       # compute-sanitizer over every GPU test program: memcheck (out-of-bounds and
       # misaligned accesses, leaks of device memory) and racecheck (shared-memory
       # hazards: the group kernels' scratch); SANITIZE_T seconds per program and tool.
-      for exe in "$build"/bin/test_*_gpu; do
-        for tool in memcheck racecheck; do
+      # SANITIZE_TOOLS adds initcheck (reads of device memory never written),
+      # SANITIZE_PROGRAMS narrows the programs (test_solvers_parilut_gpu) and
+      # SANITIZE_ARGS their tests (--gtest_filter=ParilutGpu.Step*).
+      for exe in "$build"/bin/${SANITIZE_PROGRAMS:-test_*_gpu}; do
+        for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
+          # shellcheck disable=SC2086
           timeout "${SANITIZE_T:-150}" compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 "$exe" \
-            >"$results/sanitize-$tool-$(basename "$exe").txt" 2>&1
+            ${SANITIZE_ARGS:-} >"$results/sanitize-$tool-$(basename "$exe").txt" 2>&1
           echo "$tool $(basename "$exe") exit $?" | tee -a "$results/sanitize.txt"
         done
       done ;;
