@@ -170,7 +170,7 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
     if (solver_->can_reside()) reside_on(Backend::cuda);
     scheme_ += reside_on_ ? "; residual, Jacobian and update on the device"
                           : std::string("; residual and Jacobian on the host (") +
-                                (share_ ? "a decomposed mesh" : "jacobian.form = exact") + ")";
+                                (share_ ? "a decomposed mesh" : "manufactured boundaries") + ")";
   }
 }
 

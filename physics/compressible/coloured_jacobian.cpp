@@ -5,9 +5,34 @@
 #include <string>
 
 #include "mesh/graph/colouring.hpp"
+#include "physics/compressible/kernels.hpp"
+#include "physics/compressible/resident_flow.hpp"
+#include "solvers/core/array.hpp"
 #include "solvers/core/error.hpp"
 
 namespace tb::compressible {
+
+struct ColouredJacobian::OnBackend {
+  Backend backend;
+  Array<index_t> row_ptr, col_idx, transposed, diagonal, colour_cells;
+  Vector trial, trial_r;
+  OnBackend(Backend b, const BsrMatrix& p, std::span<const index_t> t, std::span<const index_t> d,
+            std::span<const index_t> cells)
+      : backend(b),
+        row_ptr(b, std::span<const index_t>(p.row_ptr)),
+        col_idx(b, std::span<const index_t>(p.col_idx)),
+        transposed(b, t),
+        diagonal(b, d),
+        colour_cells(b, cells),
+        trial(b, std::size_t(p.block_rows) * num_vars),
+        trial_r(b, std::size_t(p.block_rows) * num_vars) {}
+};
+
+ColouredJacobian::~ColouredJacobian() = default;
+
+ColumnPattern ColouredJacobian::column_pattern() const {
+  return {pattern_.row_ptr.data(), pattern_.col_idx.data(), transposed_.data()};
+}
 
 ColouredJacobian::ColouredJacobian(const Graph& cells) {
   const index_t n = cells.size();
@@ -47,29 +72,41 @@ void ColouredJacobian::assemble(EulerDiscretisation& disc, const std::vector<Sta
   if (!a.same_pattern(pattern_)) a = pattern_;
   a.values.resize(std::size_t(a.nnz_blocks()) * std::size_t(a.block_entries()));
   trial_ = w;
+  const ColumnPattern p = column_pattern();
+  const double* ws = w.front().data();
+  double* trial = trial_.front().data();
   for (index_t c = 0; c < colours(); ++c) {
-    for (std::size_t k = 0; k < num_vars; ++k) {
-      // 2^-26: the square root of the unit roundoff, as the difference's step.
-      const auto step = [&](index_t j) { return 1.4901161193847656e-08 * (1.0 + std::abs(w[std::size_t(j)][k])); };
-      for (index_t j : cells_of(c)) trial_[std::size_t(j)][k] = w[std::size_t(j)][k] + step(j);
+    const std::span<const index_t> cells = cells_of(c);
+    for (int k = 0; k < num_vars; ++k) {
+      kernels::perturb_columns(Backend::host, cells.data(), index_t(cells.size()), k, ws, trial);
       disc.residual(trial_, order, trial_r_);
-      for (index_t j : cells_of(c)) {
-        const auto jj = std::size_t(j);
-        // The step as it was represented, not as it was asked for.
-        const double h = trial_[jj][k] - w[jj][k];
-        trial_[jj][k] = w[jj][k];
-        for (index_t e = pattern_.row_ptr[jj]; e < pattern_.row_ptr[jj + 1]; ++e) {
-          const auto i = std::size_t(pattern_.col_idx[std::size_t(e)]);
-          double* block = a.block(transposed_[std::size_t(e)]);
-          for (std::size_t m = 0; m < num_vars; ++m) block[m * num_vars + k] = (trial_r_[i][m] - r[i][m]) / h;
-        }
-      }
+      kernels::difference_columns(Backend::host, p, cells.data(), index_t(cells.size()), k, ws, r.front().data(),
+                                  trial_r_.front().data(), trial, a.values.data());
     }
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    double* d = a.block(diagonal_[i]);
-    for (std::size_t m = 0; m < num_vars; ++m) d[m * num_vars + m] += shift[i];
+  kernels::add_diagonal_shift(Backend::host, index_t(n), diagonal_.data(), shift.data(), a.values.data());
+}
+
+void ColouredJacobian::assemble_on(ResidentFlow& flow, int order, double* values) {
+  const Backend b = flow.backend();
+  if (flow.num_cells() != pattern_.block_rows)
+    throw Error("internal: a coloured Jacobian of " + std::to_string(pattern_.block_rows) + " cells on a flow of " +
+                std::to_string(flow.num_cells()));
+  if (!on_ || on_->backend != b) on_ = std::make_unique<OnBackend>(b, pattern_, transposed_, diagonal_, colour_cells_);
+  OnBackend& d = *on_;
+  d.trial.copy_from(flow.state_array());
+  const ColumnPattern p{d.row_ptr.data(), d.col_idx.data(), d.transposed.data()};
+  for (index_t c = 0; c < colours(); ++c) {
+    const index_t* cells = d.colour_cells.data() + colour_start_[std::size_t(c)];
+    const index_t count = colour_start_[std::size_t(c) + 1] - colour_start_[std::size_t(c)];
+    for (int k = 0; k < num_vars; ++k) {
+      kernels::perturb_columns(b, cells, count, k, flow.state(), d.trial.data());
+      flow.residual_of(d.trial.data(), order, d.trial_r.data());
+      kernels::difference_columns(b, p, cells, count, k, flow.state(), flow.residual_values(), d.trial_r.data(),
+                                  d.trial.data(), values);
+    }
   }
+  kernels::add_diagonal_shift(b, pattern_.block_rows, d.diagonal.data(), flow.shift(), values);
 }
 
 }  // namespace tb::compressible

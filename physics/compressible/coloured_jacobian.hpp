@@ -13,7 +13,12 @@
 // (a distance-4 colouring of that graph, distance-2 of the Jacobian's), so
 // each colour and variable costs one residual evaluation:
 // 4 x colours evaluations per Jacobian. Symbolic work (pattern, colouring,
-// positions) once per mesh; each assembly allocates nothing.
+// positions) once per mesh; each assembly allocates nothing. A colour's
+// perturbation and its columns are kernels.hpp's perturb_columns and
+// difference_columns, so the assembly runs where the state lives: on the host
+// from EulerDiscretisation's residual, or on a backend from ResidentFlow's
+// (assemble_on), with the same bits on the host backend.
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -21,6 +26,9 @@
 #include "solvers/matrix/bsr.hpp"
 
 namespace tb::compressible {
+
+class ResidentFlow;
+struct ColumnPattern;
 
 class ColouredJacobian {
  public:
@@ -42,14 +50,27 @@ class ColouredJacobian {
   // pattern (its values are sized here).
   void assemble(EulerDiscretisation& disc, const std::vector<State>& w, const std::vector<State>& r, int order,
                 std::span<const double> shift, BsrMatrix& a);
+  // The same on flow's backend at its state, from its residual of `order`
+  // (residual_values(), current) and its shift, into `values` there
+  // (pattern()'s layout, overwritten). The pattern and the colours go there
+  // at the first call, with two states of work space.
+  void assemble_on(ResidentFlow& flow, int order, double* values);
+
+  ColouredJacobian(const ColouredJacobian&) = delete;
+  ColouredJacobian& operator=(const ColouredJacobian&) = delete;
+  ~ColouredJacobian();
 
  private:
+  struct OnBackend;
+  ColumnPattern column_pattern() const;
+
   BsrMatrix pattern_;
   std::vector<index_t> diagonal_;         // position of each cell's diagonal block
   std::vector<index_t> colour_start_{0};  // colour c's cells: colour_cells_[start[c] .. start[c + 1])
   std::vector<index_t> colour_cells_;     // the cells in colour-major order (colour_ordering)
   std::vector<index_t> transposed_;       // per entry (j, i) of row j: the position of block (i, j)
   std::vector<State> trial_, trial_r_;    // the perturbed states and their residual
+  std::unique_ptr<OnBackend> on_;         // assemble_on's copies and work space
 };
 
 }  // namespace tb::compressible

@@ -96,6 +96,14 @@ struct Host {
       for (index_t i = 4 * c; i < 4 * c + 4; ++i) y[i] = shift[c] * x[i] + (r_trial[i] - r[i]) / h;
     });
   }
+  static void perturb_columns(const index_t* cells, index_t count, int k, const double* w, double* trial) {
+    for_items<Omp>(count, 1, [&](index_t c) { bodies::perturb_column(w, cells[c], k, trial); });
+  }
+  static void difference_columns(const ColumnPattern& p, const index_t* cells, index_t count, int k, const double* w,
+                                 const double* r, const double* r_trial, double* trial, double* values) {
+    for_items<Omp>(count, 16 * gather_weight,
+                   [&](index_t c) { bodies::difference_column(p, w, r, r_trial, cells[c], k, trial, values); });
+  }
   static void jacobian_face_blocks(const MeshView& m, const SchemeView& s, const FlowView& q, double* out) {
     for_items<Omp>(m.num_faces, jacobian_weight,
                    [&](index_t f) { bodies::jacobian_face(m, s, q, f, out + 32 * std::size_t(f)); });
@@ -204,5 +212,12 @@ struct Host {
   void difference_product(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,     \
                           double h, double* y) {                                                                       \
     host::Host<omp>::difference_product(n, shift, x, r_trial, r, h, y);                                                \
+  }                                                                                                                    \
+  void perturb_columns(const index_t* cells, index_t count, int k, const double* w, double* trial) {                   \
+    host::Host<omp>::perturb_columns(cells, count, k, w, trial);                                                       \
+  }                                                                                                                    \
+  void difference_columns(const ColumnPattern& p, const index_t* cells, index_t count, int k, const double* w,         \
+                          const double* r, const double* r_trial, double* trial, double* values) {                     \
+    host::Host<omp>::difference_columns(p, cells, count, k, w, r, r_trial, trial, values);                             \
   }                                                                                                                    \
   }

@@ -141,4 +141,17 @@ void difference_product(Backend b, index_t n, const double* shift, const double*
   omp::difference_product(n, shift, x, r_trial, r, h, y);
 }
 
+void perturb_columns(Backend b, const index_t* cells, index_t count, int k, const double* w, double* trial) {
+  if (count <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::perturb_columns(cells, count, k, w, trial));
+  omp::perturb_columns(cells, count, k, w, trial);
+}
+
+void difference_columns(Backend b, const ColumnPattern& p, const index_t* cells, index_t count, int k, const double* w,
+                        const double* r, const double* r_trial, double* trial, double* values) {
+  if (count <= 0) return;
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::difference_columns(p, cells, count, k, w, r, r_trial, trial, values));
+  omp::difference_columns(p, cells, count, k, w, r, r_trial, trial, values);
+}
+
 }  // namespace tb::compressible::kernels

@@ -87,6 +87,15 @@ struct JacobianView {
   double* off_rank_values = nullptr;
 };
 
+// The exact Jacobian's pattern as its column loop reads it
+// (coloured_jacobian.hpp): rows in CSR (symmetric, so row j lists the rows of
+// column j) and, per entry (j, i) of row j, the position of block (i, j).
+struct ColumnPattern {
+  const index_t* row_ptr = nullptr;
+  const index_t* col_idx = nullptr;
+  const index_t* transposed = nullptr;
+};
+
 // How a face's slot enters its cells' sums: a flux leaves the left cell and
 // enters the right one; a spectral radius counts for both.
 enum class FaceSign { out_of_left, both };
@@ -139,7 +148,13 @@ enum class FaceSign { out_of_left, both };
   void perturbed_state(index_t n, const double* w, double h, const double* x, double* trial);                          \
   /* y[4 c + k] = shift[c] x[4 c + k] + (r_trial - r)[4 c + k] / h over cells [0, n) */                                \
   void difference_product(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,     \
-                          double h, double* y);
+                          double h, double* y);                                                                        \
+  /* trial[4 j + k] = w[4 j + k] plus its difference step, j in cells[0, count) (one colour of the exact Jacobian) */  \
+  void perturb_columns(const index_t* cells, index_t count, int k, const double* w, double* trial);                    \
+  /* per j in cells[0, count): column (j, k) of the exact Jacobian, (r_trial - r) / h, into values' blocks (i, j);     \
+     trial[4 j + k] = w[4 j + k] again */                                                                              \
+  void difference_columns(const ColumnPattern& p, const index_t* cells, index_t count, int k, const double* w,         \
+                          const double* r, const double* r_trial, double* trial, double* values);
 
 namespace kernels::ref {
 TB_COMPRESSIBLE_KERNELS
@@ -178,6 +193,9 @@ State ordered_sums(Backend b, index_t n, const double* v);
 void perturbed_state(Backend b, index_t n, const double* w, double h, const double* x, double* trial);
 void difference_product(Backend b, index_t n, const double* shift, const double* x, const double* r_trial,
                         const double* r, double h, double* y);
+void perturb_columns(Backend b, const index_t* cells, index_t count, int k, const double* w, double* trial);
+void difference_columns(Backend b, const ColumnPattern& p, const index_t* cells, index_t count, int k, const double* w,
+                        const double* r, const double* r_trial, double* trial, double* values);
 }  // namespace kernels
 
 }  // namespace tb::compressible

@@ -409,6 +409,29 @@ TB_HOST_DEVICE inline void diagonal_shift(const index_t* diagonal, const double*
   for (int k = 0; k < num_vars; ++k) d[k * num_vars + k] += shift[c];
 }
 
+// The exact Jacobian's column (j, k) by a one-sided difference
+// (coloured_jacobian.hpp): the step 2^-26 (1 + |w|), the square root of the
+// unit roundoff; then, from the residual of the perturbed state, the column's
+// entries in the blocks (i, j) of the cells i its column reaches (column j's
+// rows are row j's columns: the pattern is symmetric), divided by the step as
+// it was represented, and the state's entry put back.
+TB_HOST_DEVICE inline void perturb_column(const double* w, index_t j, int k, double* trial) {
+  const std::size_t e = 4 * std::size_t(j) + std::size_t(k);
+  trial[e] = w[e] + 1.4901161193847656e-08 * (1.0 + std::abs(w[e]));
+}
+
+TB_HOST_DEVICE inline void difference_column(const ColumnPattern& p, const double* w, const double* r,
+                                             const double* r_trial, index_t j, int k, double* trial, double* values) {
+  const std::size_t e = 4 * std::size_t(j) + std::size_t(k);
+  const double h = trial[e] - w[e];
+  trial[e] = w[e];
+  for (index_t q = p.row_ptr[j]; q < p.row_ptr[j + 1]; ++q) {
+    const std::size_t i = std::size_t(p.col_idx[q]);
+    double* block = values + 16 * std::size_t(p.transposed[q]);
+    for (int m = 0; m < num_vars; ++m) block[m * num_vars + k] = (r_trial[4 * i + m] - r[4 * i + m]) / h;
+  }
+}
+
 TB_HOST_DEVICE inline double relative_change(const Gas& gas, const double* w, const double* dw, index_t c) {
   const State s = load_state(w, c);
   State next;

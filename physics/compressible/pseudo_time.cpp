@@ -215,7 +215,7 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
     t0 = clock::now();
     rep.jacobian_reused = !coloured_ && reuses_jacobian();
     if (coloured_)
-      coloured_->assemble(disc_, w_, r_, order_, shift_, a_);
+      assemble_exact(systems);
     else if (!rep.jacobian_reused)
       assemble_first_order(systems, cfl_);
     rep.jacobian_s += seconds_since(t0);

@@ -168,8 +168,8 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
 
   // The state and everything a step needs resident on `backend` from here on
   // (tb-comp2d's --backend cuda): the state, its residual and reconstruction,
-  // the local time steps, the first-order Jacobian's values (written where
-  // `systems` keep the flow system's matrix, LinearSystems::device_values),
+  // the local time steps, the first-order or exact Jacobian's values (written
+  // where `systems` keep the flow system's matrix, LinearSystems::device_values),
   // the right-hand side, the update and the matrix-free form's Krylov vectors;
   // per step only scalars come back (norms, the relaxation, admissibility,
   // forces). The same sequence of steps as on the host, the same bits on the
@@ -242,6 +242,8 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   void set_shift(double cfl);
   // a_ (resident: the systems' values) from the current state and shift_, set at the CFL cfl.
   void assemble_first_order(systems::LinearSystems& systems, double cfl);
+  // JacobianForm::exact: a_ (resident: the systems' values) by the coloured differences at the current state.
+  void assemble_exact(systems::LinearSystems& systems);
   void assembled_at(double cfl);
 
   EulerDiscretisation& disc_;

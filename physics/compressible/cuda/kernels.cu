@@ -91,6 +91,18 @@ __global__ void __launch_bounds__(threads) differences(index_t n, const double* 
   for (index_t i = first_index(); i < 4 * n; i += grid_stride()) y[i] = shift[i / 4] * x[i] + (r_trial[i] - r[i]) / h;
 }
 
+__global__ void __launch_bounds__(threads)
+    perturbed_columns(const index_t* cells, index_t count, int k, const double* w, double* trial) {
+  for (index_t c = first_index(); c < count; c += grid_stride()) bodies::perturb_column(w, cells[c], k, trial);
+}
+
+__global__ void __launch_bounds__(threads)
+    column_differences(ColumnPattern p, const index_t* cells, index_t count, int k, const double* w, const double* r,
+                       const double* r_trial, double* trial, double* values) {
+  for (index_t c = first_index(); c < count; c += grid_stride())
+    bodies::difference_column(p, w, r, r_trial, cells[c], k, trial, values);
+}
+
 __global__ void __launch_bounds__(threads) jacobian_faces(MeshView m, SchemeView s, FlowView q, double* out) {
   for (index_t f = first_index(); f < m.num_faces; f += grid_stride())
     bodies::jacobian_face(m, s, q, f, out + 32 * std::size_t(f));
@@ -246,6 +258,17 @@ void difference_product(index_t n, const double* shift, const double* x, const d
                         double h, double* y) {
   differences<<<blocks_for(4 * n), threads>>>(n, shift, x, r_trial, r, h, y);
   check("difference_product");
+}
+
+void perturb_columns(const index_t* cells, index_t count, int k, const double* w, double* trial) {
+  perturbed_columns<<<blocks_for(count), threads>>>(cells, count, k, w, trial);
+  check("perturb_columns");
+}
+
+void difference_columns(const ColumnPattern& p, const index_t* cells, index_t count, int k, const double* w,
+                        const double* r, const double* r_trial, double* trial, double* values) {
+  column_differences<<<blocks_for(count), threads>>>(p, cells, count, k, w, r, r_trial, trial, values);
+  check("difference_columns");
 }
 
 void jacobian_face_blocks(const MeshView& m, const SchemeView& s, const FlowView& q, double* face_jac) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "../../common/bits.hpp"
@@ -213,6 +214,56 @@ TEST_F(CompressibleKernels, UpdateReductionsEqualTheCellLoops) {
   std::vector<double> shift(static_cast<std::size_t>(n));
   omp::pseudo_time_shift(n, dw.data(), 4.0, shift.data());
   EXPECT_EQ(shift[3], dw[3] / 4.0);
+}
+
+// The exact Jacobian's column loops (coloured_jacobian.hpp) against the
+// difference quotient they stand for, on the first-order pattern (symmetric:
+// face neighbours): entry (m, k) of block (i, j) is (r_trial - r)_im / h_j, h_j
+// the step as represented, and the state's entry is put back. Cells j write
+// disjoint columns, so every cell at once here (a colour is what makes the
+// quotient a derivative, not what keeps the writes apart).
+TEST_F(CompressibleKernels, ExactJacobianColumnsAreTheDifferenceQuotients) {
+  const KernelCase c = kernel_cases().front();
+  KernelInputs in(c);
+  const BsrMatrix& a = in.disc.pattern().matrix;
+  const index_t n = c.mesh.num_cells();
+  ASSERT_EQ(a.block_rows, n);
+  const std::size_t values = 4 * std::size_t(n);
+  std::vector<index_t> transposed(a.col_idx.size()), cells(static_cast<std::size_t>(n));
+  for (index_t j = 0; j < n; ++j) {
+    cells[std::size_t(j)] = j;
+    for (index_t e = a.row_ptr[std::size_t(j)]; e < a.row_ptr[std::size_t(j) + 1]; ++e) {
+      transposed[std::size_t(e)] = a.find_block(a.col_idx[std::size_t(e)], j);
+      ASSERT_GE(transposed[std::size_t(e)], 0) << "the pattern is not symmetric";
+    }
+  }
+  const ColumnPattern p{a.row_ptr.data(), a.col_idx.data(), transposed.data()};
+  const double* w = in.w.front().data();
+  const std::vector<double> state(w, w + values), r = random_vector(values, 31), r_trial = random_vector(values, 32);
+  for (int k : {0, 3}) {
+    SCOPED_TRACE(k);
+    std::vector<double> tr = state, to = state, vr(16 * a.col_idx.size(), 0.0), vo = vr, h(std::size_t(n), 0.0);
+    ref::perturb_columns(cells.data(), n, k, w, tr.data());
+    omp::perturb_columns(cells.data(), n, k, w, to.data());
+    expect_bitwise(tr, to, "perturbed columns");
+    for (std::size_t j = 0; j < std::size_t(n); ++j) {
+      const double x = state[4 * j + std::size_t(k)];
+      ASSERT_EQ(tr[4 * j + std::size_t(k)], x + 1.4901161193847656e-08 * (1.0 + std::abs(x)));
+      h[j] = tr[4 * j + std::size_t(k)] - x;
+    }
+    ref::difference_columns(p, cells.data(), n, k, w, r.data(), r_trial.data(), tr.data(), vr.data());
+    omp::difference_columns(p, cells.data(), n, k, w, r.data(), r_trial.data(), to.data(), vo.data());
+    expect_bitwise(vr, vo, "difference columns");
+    expect_bitwise(tr, state, "the state put back");
+    for (std::size_t i = 0; i < std::size_t(n); ++i)
+      for (index_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
+        const std::size_t j = std::size_t(a.col_idx[std::size_t(e)]), at = 16 * std::size_t(e);
+        for (std::size_t m = 0; m < num_vars; ++m) {
+          ASSERT_EQ(vr[at + 4 * m + std::size_t(k)], (r_trial[4 * i + m] - r[4 * i + m]) / h[j]) << i << " " << j;
+          ASSERT_EQ(vr[at + 4 * m + std::size_t(k + 1) % 4], 0.0) << "another column written";
+        }
+      }
+  }
 }
 
 // A pseudo-time step's pieces through the resident state on the host backend

@@ -211,6 +211,32 @@ TEST(CompressibleKernelsGpu, ResidualLoopsEqualRef) {
     const Array<double> htrial = on_device(trial);
     gpu::difference_product(n, dshift.data(), dx.data(), htrial.data(), dw_state.data(), 1e-7, dy.data());
     expect_close(to_host(dy), y, "difference product");
+
+    // The exact Jacobian's columns (every cell at once: the columns are disjoint) on the first-order pattern.
+    const BsrMatrix& a = in.disc.pattern().matrix;
+    std::vector<index_t> transposed(a.col_idx.size()), cells(nc);
+    for (index_t j = 0; j < n; ++j) {
+      cells[std::size_t(j)] = j;
+      for (index_t e = a.row_ptr[std::size_t(j)]; e < a.row_ptr[std::size_t(j) + 1]; ++e)
+        transposed[std::size_t(e)] = a.find_block(a.col_idx[std::size_t(e)], j);
+    }
+    const Array<index_t> drow(Backend::cuda, std::span<const index_t>(a.row_ptr)),
+        dcol(Backend::cuda, std::span<const index_t>(a.col_idx)),
+        dtr(Backend::cuda, std::span<const index_t>(transposed)),
+        dcells(Backend::cuda, std::span<const index_t>(cells));
+    const ColumnPattern p{a.row_ptr.data(), a.col_idx.data(), transposed.data()},
+        dp{drow.data(), dcol.data(), dtr.data()};
+    std::vector<double> cols(16 * a.col_idx.size(), 0.0), ctrial = w;
+    Array<double> dcols = on_device(cols), dctrial = on_device(w);
+    const Array<double> hy = on_device(y), hr = on_device(trial);
+    ref::perturb_columns(cells.data(), n, 2, w.data(), ctrial.data());
+    gpu::perturb_columns(dcells.data(), n, 2, dw_state.data(), dctrial.data());
+    expect_close(to_host(dctrial), ctrial, "perturbed columns");
+    ref::difference_columns(p, cells.data(), n, 2, w.data(), y.data(), trial.data(), ctrial.data(), cols.data());
+    gpu::difference_columns(dp, dcells.data(), n, 2, dw_state.data(), hy.data(), hr.data(), dctrial.data(),
+                            dcols.data());
+    expect_close(to_host(dcols), cols, "difference columns");
+    expect_close(to_host(dctrial), w, "the state put back");
   }
 }
 

@@ -117,6 +117,15 @@ TEST(ResidentPseudoTime, MatrixFreeStepsGiveTheHostsBits) { compare_steps(matrix
 
 TEST(ResidentPseudoTime, FirstOrderStepsGiveTheHostsBits) { compare_steps(first_order_settings(), 8); }
 
+// jacobian.form = exact: the coloured differences of the second-order residual,
+// each perturbed state's residual evaluated where the state lives.
+TEST(ResidentPseudoTime, ExactFormStepsGiveTheHostsBits) {
+  PseudoTimeSettings s;
+  s.jacobian = JacobianForm::exact;
+  s.first_order_drop = 0.5;  // to second order within the steps compared
+  compare_steps(s, 6);
+}
+
 // With the preconditioner of tb-comp2d's GPU default (seed 001's asynchronous
 // block ILU, refreshed from the values where they were written) nothing moves
 // per step either, the Jacobian's refreshes included.

@@ -29,12 +29,13 @@ struct SteadyRun {
   std::uint64_t largest_step_bytes = 0;  // host <-> device, the largest over the steps after the first
 };
 
-// The coarse cylinder (M 0.38) from the free stream to rel_tol 1e-8 in tb-comp2d's default form.
-SteadyRun converge(const std::string& flow_solver, bool on_device) {
+// The coarse cylinder (M 0.38) from the free stream to rel_tol 1e-8 in
+// tb-comp2d's default form (matrix-free) or with the exact Jacobian.
+SteadyRun converge(const std::string& flow_solver, bool on_device, JacobianForm form = JacobianForm::matrix_free) {
   const Mesh2D mesh = cylinder_mesh();
   EulerDiscretisation disc(mesh, cylinder_boundaries(mesh), settings_at(0.38, 0.0));
   PseudoTimeSettings s;
-  s.jacobian = JacobianForm::matrix_free;
+  s.jacobian = form;
   s.cfl_growth = 1.5;
   s.jacobian_reuse = 10;
   s.matrix_free.maxit = 40;
@@ -73,6 +74,24 @@ TEST(ResidentPseudoTimeGpu, TheDevicesSteadyStateIsTheHosts) {
   EXPECT_LT(gpu.largest_step_bytes, std::uint64_t(8 * mesh.num_cells())) << "bytes per step";
   std::printf("cylinder: host %ld steps, Cd %.10f; device %ld steps, Cd %.10f, at most %llu bytes a step\n", host.steps,
               host.forces.cd, gpu.steps, gpu.forces.cd, static_cast<unsigned long long>(gpu.largest_step_bytes));
+}
+
+// jacobian.form = exact: the coloured differences from the device's residuals
+// of perturbed states, the same steady state as the host's exact form.
+TEST(ResidentPseudoTimeGpu, TheExactFormsSteadyStateIsTheHosts) {
+  TB_SKIP_WITHOUT_DEVICE();
+  const SteadyRun host = converge("fgmres(restart=30,rtol=1e-1,maxit=30)+bilu0", false, JacobianForm::exact);
+  const SteadyRun gpu =
+      converge("fgmres(restart=30,rtol=1e-1,maxit=30,backend=cuda)+async_bilu(build_sweeps=1,apply_sweeps=3)", true,
+               JacobianForm::exact);
+  EXPECT_NEAR(gpu.forces.cd, host.forces.cd, 1e-6 * std::abs(host.forces.cd));
+  EXPECT_NEAR(gpu.forces.cl, host.forces.cl, 1e-6);
+  EXPECT_LE(std::abs(gpu.steps - host.steps), host.steps / 10 + 2) << "pseudo-steps within 10 %";
+  const Mesh2D mesh = cylinder_mesh();
+  EXPECT_LT(gpu.largest_step_bytes, std::uint64_t(8 * mesh.num_cells())) << "bytes per step";
+  std::printf("cylinder, exact form: host %ld steps, Cd %.10f; device %ld steps, Cd %.10f, at most %llu bytes a step\n",
+              host.steps, host.forces.cd, gpu.steps, gpu.forces.cd,
+              static_cast<unsigned long long>(gpu.largest_step_bytes));
 }
 
 }  // namespace
