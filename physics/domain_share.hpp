@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "solvers/core/backend.hpp"
 #include "solvers/core/types.hpp"
 
 namespace tb {
@@ -30,6 +31,14 @@ class DomainShare {
   virtual std::span<const index_t> global_rows() const = 0;
   // values: `width` doubles per local entry; the ghosts' receive their owners' values.
   virtual void exchange(std::span<double> values, index_t width) const = 0;
+  // The same for `width` doubles per local entry at `values` on backend b (a
+  // state resident on the device): the send items gathered and the received
+  // ones put in place there, the messages staged through host memory or sent
+  // from the device's buffers by a CUDA-aware MPI; halo_path_on(b) says which.
+  virtual void exchange_on(Backend b, double* values, index_t width) const = 0;
+  // "staged" or "cuda_aware" (the same words as solvers/dist's HaloPath), or
+  // "none" where there are no ghosts.
+  virtual const char* halo_path_on(Backend b) const = 0;
   // In place over the ranks: the sums, or the maxima, of each element.
   virtual void sum(std::span<double> values) const = 0;
   virtual void max(std::span<double> values) const = 0;
@@ -59,6 +68,8 @@ class WholeDomain final : public DomainShare {
   index_t global_size() const override { return index_t(rows_.size()); }
   std::span<const index_t> global_rows() const override { return rows_; }
   void exchange(std::span<double>, index_t) const override {}
+  void exchange_on(Backend, double*, index_t) const override {}
+  const char* halo_path_on(Backend) const override { return "none"; }
   void sum(std::span<double>) const override {}
   void max(std::span<double>) const override {}
   std::vector<double> gather_on_root(std::span<const double> mine) const override { return {mine.begin(), mine.end()}; }

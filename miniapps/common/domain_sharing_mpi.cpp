@@ -9,10 +9,14 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "domain_sharing.hpp"
+#include "solvers/core/array.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/dist/backend_halo_exchange.hpp"
 #include "solvers/dist/halo_exchange.hpp"
+#include "solvers/dist/kernels.hpp"
 #include "solvers/dist/mpi_communicator.hpp"
 #include "solvers/factory/solver_communicator.hpp"
 
@@ -28,6 +32,29 @@ struct LocalEntries {
   index_t first_owned = 0;
   index_t owned = 0;
   HaloPlan halo;
+};
+
+// A share's ghost refresh of values on a backend: the solver layer's exchange
+// from buffers there (staged or CUDA-aware), then each received item put in
+// its ghost's place there.
+class BackendGhosts {
+ public:
+  BackendGhosts(MPI_Comm comm, const HaloPlan& plan, index_t width, Backend b)
+      : halo_(comm, plan, width, b, dist::default_halo_path(b)),
+        recv_items_(b, std::span<const index_t>(plan.recv_items)),
+        width_(width) {}
+  void exchange(double* values) {
+    halo_.begin(values);
+    const double* received = halo_.end();
+    dist::kernels::scatter_items(halo_.backend(), received, recv_items_.data(), index_t(recv_items_.size()), width_,
+                                 values);
+  }
+  dist::HaloPath path() const { return halo_.path(); }
+
+ private:
+  dist::BackendHaloExchange halo_;
+  Array<index_t> recv_items_;
+  index_t width_;
 };
 
 class MpiDomainShare final : public DomainShare {
@@ -59,6 +86,15 @@ class MpiDomainShare final : public DomainShare {
     h->exchange(values.empty() ? &none : values.data());
   }
 
+  // Made at its first use per width and backend, collectively (every rank exchanges at once).
+  void exchange_on(Backend b, double* values, index_t width) const override {
+    auto& g = backend_exchanges_[{width, b}];
+    if (!g) g = std::make_unique<BackendGhosts>(comm_->comm(), cells_.halo, width, b);
+    static double none = 0.0;
+    g->exchange(values ? values : &none);
+  }
+  const char* halo_path_on(Backend b) const override { return dist::to_string(dist::default_halo_path(b)); }
+
   void sum(std::span<double> v) const override {
     check(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_SUM, comm_->comm()), "MPI_Allreduce");
   }
@@ -88,6 +124,7 @@ class MpiDomainShare final : public DomainShare {
   std::vector<index_t> rows_;
   index_t global_size_;
   mutable std::map<index_t, std::unique_ptr<dist::HaloExchange>> exchanges_;
+  mutable std::map<std::pair<index_t, Backend>, std::unique_ptr<BackendGhosts>> backend_exchanges_;
 };
 
 }  // namespace

@@ -165,12 +165,14 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   scheme_ = scheme_line(pseudo, cell_ordering_name(config), pseudo.matrix_free.inner_maxit);
   solver_ = std::make_unique<PseudoTimeSolver>(*disc_, std::move(initial), pseudo, share_.get());
   // run.backend = cuda: the residual, the Jacobian and the update on the
-  // device with the linear solves, where the solver can reside there.
+  // device with the linear solves, on a piece too.
   if (config.text("run.backend") == "cuda") {
-    if (solver_->can_reside()) reside_on(Backend::cuda);
-    scheme_ += reside_on_ ? "; residual, Jacobian and update on the device"
-                          : std::string("; residual and Jacobian on the host (") +
-                                (share_ ? "a decomposed mesh" : "manufactured boundaries") + ")";
+    reside_on(Backend::cuda);
+    scheme_ += "; residual, Jacobian and update on the device";
+    if (share_)
+      scheme_ += std::string_view(share_->halo_path_on(Backend::cuda)) == "cuda_aware"
+                     ? ", ghosts exchanged by CUDA-aware MPI"
+                     : ", ghosts exchanged through host memory (staged)";
   }
 }
 

@@ -89,12 +89,13 @@ class MatrixFreeSystem::Operator final : public LinearOperator {
   mutable std::vector<State> trial_, trial_r_;  // sized on the first product, kept
 };
 
-// The same product on the state resident in a ResidentFlow (the whole mesh),
-// its vectors on the flow's backend.
+// The same product on the state resident in a ResidentFlow (the mesh or a
+// piece, the owned cells' rows), its vectors on the flow's backend.
 class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
  public:
-  ResidentOperator(ResidentFlow& flow, const VectorSpace& space)
+  ResidentOperator(ResidentFlow& flow, const DomainShare* share, const VectorSpace& space)
       : flow_(flow),
+        share_(share),
         space_(space),
         trial_(flow.backend(), 4 * std::size_t(flow.num_cells())),
         trial_r_(flow.backend(), 4 * std::size_t(flow.num_cells())) {}
@@ -102,10 +103,11 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
   void bind(int order) {
     order_ = order;
     const State sums = flow_.state_squared_sums();
-    w_norm_ = std::sqrt(sums[0] + sums[1] + sums[2] + sums[3]);
+    const double sq = sums[0] + sums[1] + sums[2] + sums[3];
+    w_norm_ = std::sqrt(share_ ? share_->sum(sq) : sq);
   }
 
-  index_t rows() const override { return flow_.num_cells() * num_vars; }
+  index_t rows() const override { return flow_.owned() * num_vars; }
   Backend backend() const override { return flow_.backend(); }
 
   void apply(const Vector& x, Vector& y) const override {
@@ -116,14 +118,17 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
     }
     const double h = difference_step(w_norm_, x_norm);
     const Backend b = flow_.backend();
+    if (share_) trial_.copy_from(flow_.state_array());  // ghosts included; theirs are replaced by the exchange below
     kernels::perturbed_state(b, rows(), flow_.state(), h, x.data(), trial_.data());
+    if (share_) share_->exchange_on(b, trial_.data(), num_vars);
     flow_.residual_of(trial_.data(), order_, trial_r_.data());
-    kernels::difference_product(b, flow_.num_cells(), flow_.shift(), x.data(), trial_r_.data(), flow_.residual_values(),
-                                h, y.data());
+    kernels::difference_product(b, flow_.owned(), flow_.shift(), x.data(), trial_r_.data(), flow_.residual_values(), h,
+                                y.data());
   }
 
  private:
   ResidentFlow& flow_;
+  const DomainShare* share_;
   const VectorSpace& space_;
   int order_ = 2;
   double w_norm_ = 0.0;
@@ -161,7 +166,8 @@ MatrixFreeSystem::MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare*
                                    MatrixFreeSettings settings)
     : space_(std::make_unique<ShareSpace>(share)),
       b_(Backend::host, std::size_t(owned) * num_vars),
-      x_(Backend::host, std::size_t(owned) * num_vars) {
+      x_(Backend::host, std::size_t(owned) * num_vars),
+      share_(share) {
   if (!(settings.rtol > 0.0 && settings.rtol < 1.0)) throw Error("jacobian.matrix_free_rtol must lie in (0, 1)");
   if (settings.maxit < 1) throw Error("jacobian.matrix_free_maxit must be at least 1");
   op_ = std::make_unique<Operator>(disc, share, owned, *space_);
@@ -193,7 +199,7 @@ SolveStats MatrixFreeSystem::solve(const std::vector<State>& w, const std::vecto
 SolveStats MatrixFreeSystem::solve(ResidentFlow& flow, int order, const Vector& rhs, Vector& dw,
                                    const FirstOrderSystem& first_order, std::vector<SolveStats>& inner,
                                    double& inner_seconds) {
-  if (!resident_op_) resident_op_ = std::make_unique<ResidentOperator>(flow, *space_);
+  if (!resident_op_) resident_op_ = std::make_unique<ResidentOperator>(flow, share_, *space_);
   resident_op_->bind(order);
   pc_->bind(first_order, inner, inner_seconds);
   SolveStats st = fgmres_->solve(*resident_op_, *pc_, rhs, dw);

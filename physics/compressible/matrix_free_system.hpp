@@ -70,9 +70,11 @@ class MatrixFreeSystem {
                    std::vector<SolveStats>& inner, double& inner_seconds);
 
   // The same with the state, its residual (of this order) and the shift
-  // resident in `flow` (the whole mesh) and rhs, dw on its backend: every
-  // product and every vector operation runs where the state is; the
-  // preconditioner's solves take a null FirstOrderSystem::a. dw holds zero on entry.
+  // resident in `flow` (the mesh, or this rank's piece: a perturbed state's
+  // ghosts are refreshed where it lives, DomainShare::exchange_on) and rhs, dw
+  // on its backend: every product and every vector operation runs where the
+  // state is; the preconditioner's solves take a null FirstOrderSystem::a. dw
+  // holds zero on entry.
   SolveStats solve(ResidentFlow& flow, int order, const Vector& rhs, Vector& dw, const FirstOrderSystem& first_order,
                    std::vector<SolveStats>& inner, double& inner_seconds);
 
@@ -92,6 +94,7 @@ class MatrixFreeSystem {
   std::unique_ptr<ShareSpace> space_;
   std::unique_ptr<KrylovMethod> fgmres_;
   Vector b_, x_;
+  const DomainShare* share_;
 };
 
 }  // namespace tb::compressible

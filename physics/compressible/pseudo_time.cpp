@@ -14,6 +14,7 @@
 #include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/kernels.hpp"
+#include "solvers/core/memory.hpp"
 
 namespace tb::compressible {
 
@@ -129,7 +130,10 @@ State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
 
 void PseudoTimeSolver::evaluate_residual() {
   if (resident_) {
-    norms_ = square_roots(resident_->residual(order_));
+    if (share_) share_->exchange_on(resident_->backend(), resident_->state(), num_vars);
+    State n = resident_->residual(order_);
+    if (share_) share_->sum(n);  // one reduction of the four sums
+    norms_ = square_roots(n);
     host_stale_ = true;
   } else {
     if (share_) share_->exchange(doubles_of(w_), num_vars);  // the ghosts' states, once per evaluation
@@ -166,7 +170,9 @@ void PseudoTimeSolver::spectral_sums() {
 
 void PseudoTimeSolver::negated_residual() {
   if (resident_) {
-    rhs_on_.copy_from(resident_->residual_array());
+    // The owned cells' residuals, the first ones.
+    memory::copy(rhs_on_.data(), rhs_on_.backend(), resident_->residual_values(), resident_->backend(),
+                 rhs_on_.size() * sizeof(double));
     tb::kernels::scale(-1.0, rhs_on_);
     return;
   }
@@ -221,8 +227,8 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
     rep.jacobian_s += seconds_since(t0);
     assembly.reset();
     solve_step(systems, rep);
-    const double omega = resident_ ? resident_->relaxation(dw_on_.data(), settings_.max_change) : relaxation(dw_);
-    if (resident_ ? resident_->make_trial(dw_on_.data(), omega) : make_trial(dw_, omega)) {
+    const double omega = resident_ ? resident_relaxation(dw_on_.data()) : relaxation(dw_);
+    if (resident_ ? resident_trial(dw_on_.data(), omega) : make_trial(dw_, omega)) {
       rep.omega = omega;
       break;
     }
@@ -328,8 +334,7 @@ void PseudoTimeSolver::set_shift(double cfl) {
 
 void PseudoTimeSolver::assemble_first_order(systems::LinearSystems& systems, double cfl) {
   if (resident_) {
-    resident_->assemble_jacobian(systems.device_values(flow_id_).values);
-    systems.values_written(flow_id_);
+    assemble_resident(systems, nullptr);
     if (settings_.jacobian_reuse > 1) assembled_on_.copy_from(resident_->state_array());
   } else {
     disc_.assemble_jacobian(w_, shift_, a_, &off_rank_);
@@ -390,9 +395,9 @@ double PseudoTimeSolver::trial_reduction(std::span<const double> dw) {
   if (resident_) {
     // The systems hand a probe host vectors (a solve through the host: autopilot, shadows).
     probe_dw_.copy_from_host(dw);
-    const double omega = resident_->relaxation(probe_dw_.data(), settings_.max_change);
-    if (!resident_->make_trial(probe_dw_.data(), omega)) return std::numeric_limits<double>::infinity();
-    return total_norm(square_roots(resident_->residual_of(resident_->trial(), order_, probe_r_.data()))) / norm_;
+    if (!resident_trial(probe_dw_.data(), resident_relaxation(probe_dw_.data())))
+      return std::numeric_limits<double>::infinity();
+    return total_norm(square_roots(resident_trial_sums())) / norm_;
   }
   if (!make_trial(dw, relaxation(dw))) return std::numeric_limits<double>::infinity();
   if (share_) share_->exchange(doubles_of(trial_), num_vars);

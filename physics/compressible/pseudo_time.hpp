@@ -244,6 +244,11 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   void assemble_first_order(systems::LinearSystems& systems, double cfl);
   // JacobianForm::exact: a_ (resident: the systems' values) by the coloured differences at the current state.
   void assemble_exact(systems::LinearSystems& systems);
+  // The resident step's parts that a piece reduces over the ranks (pseudo_time_resident.cpp).
+  void assemble_resident(systems::LinearSystems& systems, const double* w);
+  double resident_relaxation(const double* dw) const;
+  bool resident_trial(const double* dw, double omega);
+  State resident_trial_sums();
   void assembled_at(double cfl);
 
   EulerDiscretisation& disc_;

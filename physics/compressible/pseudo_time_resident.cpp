@@ -17,20 +17,24 @@ void PseudoTimeSolver::sync_host() const {
   host_stale_ = false;
 }
 
-bool PseudoTimeSolver::can_reside() const { return !share_ && !disc_.manufactured(); }
+bool PseudoTimeSolver::can_reside() const { return !disc_.manufactured(); }
 
 void PseudoTimeSolver::reside(Backend backend, systems::LinearSystems& systems) {
-  if (!can_reside()) throw Error("internal: a pseudo-time solver resides on a backend on the whole mesh");
+  if (!can_reside()) throw Error("internal: a pseudo-time solver with manufactured boundaries resides on the host");
   sync_host();
-  resident_ = std::make_unique<ResidentFlow>(backend, disc_);
+  resident_ = std::make_unique<ResidentFlow>(backend, disc_, owned_);
   resident_->upload(w_);
-  const std::size_t n = w_.size() * num_vars;
-  for (Vector* v : {&rhs_on_, &dw_on_, &probe_dw_, &probe_r_}) *v = Vector(backend, n);
+  // The systems' vectors hold the owned cells; a residual, every local cell.
+  const std::size_t local = w_.size() * num_vars, own = std::size_t(owned_) * num_vars;
+  for (Vector* v : {&rhs_on_, &dw_on_, &probe_dw_}) *v = Vector(backend, own);
+  probe_r_ = Vector(backend, local);
   a_.values.resize(a_.col_idx.size() * num_vars * num_vars);  // read as a pattern: sized, not filled
   systems.set_pattern(flow_id_, a_);
   a_.values = std::vector<double>();  // the values live where the systems keep them
+  // A piece's blocks in ghost columns: assembled there, read here by the distributed solver (split_rows).
+  off_rank_.values.assign(off_rank_.col_idx.size() * num_vars * num_vars, 0.0);
   if (settings_.jacobian_reuse > 1) {
-    assembled_on_ = Vector(backend, n);
+    assembled_on_ = Vector(backend, local);
     if (keeps_assembled_state()) {
       assembled_on_.copy_from_host(doubles_of(assembled_w_));
       assemble_pending_ = true;
@@ -49,9 +53,38 @@ void PseudoTimeSolver::assemble_exact(systems::LinearSystems& systems) {
 void PseudoTimeSolver::assemble_loaded(systems::LinearSystems& systems) {
   resident_->spectral_radius_sums(assembled_on_.data());
   resident_->set_shift(assembled_cfl_);
-  resident_->assemble_jacobian(systems.device_values(flow_id_).values, assembled_on_.data());
-  systems.values_written(flow_id_);
+  assemble_resident(systems, assembled_on_.data());
   assemble_pending_ = false;
+}
+
+// The first-order Jacobian at w (the current state where null) where the
+// systems keep it; a piece's blocks in ghost columns come to the host, where
+// the distributed solver reads them.
+void PseudoTimeSolver::assemble_resident(systems::LinearSystems& systems, const double* w) {
+  resident_->assemble_jacobian(systems.device_values(flow_id_).values, w);
+  systems.values_written(flow_id_);
+  if (!off_rank_.values.empty()) resident_->off_rank_values().copy_to_host(off_rank_.values);
+}
+
+// Seed Eq. 2 over every rank's owned cells.
+double PseudoTimeSolver::resident_relaxation(const double* dw) const {
+  double worst = resident_->max_relative_change(dw);
+  if (share_) worst = share_->max(worst);
+  return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
+}
+
+// trial = w + omega dw on the owned cells, its ghosts the state's; physical on every rank.
+bool PseudoTimeSolver::resident_trial(const double* dw, double omega) {
+  const bool admissible = resident_->make_trial(dw, omega);
+  return share_ ? share_->max(admissible ? 0.0 : 1.0) == 0.0 : admissible;
+}
+
+// The residual of the trial state (its ghosts refreshed) into probe_r_; its squared sums over the ranks.
+State PseudoTimeSolver::resident_trial_sums() {
+  if (share_) share_->exchange_on(resident_->backend(), resident_->trial(), num_vars);
+  State n = resident_->residual_of(resident_->trial(), order_, probe_r_.data());
+  if (share_) share_->sum(n);
+  return n;
 }
 
 State PseudoTimeSolver::wall_force_sums() const {
@@ -61,8 +94,9 @@ State PseudoTimeSolver::wall_force_sums() const {
 
 void PseudoTimeSolver::keep() {
   if (!resident_) throw Error("internal: PseudoTimeSolver::keep keeps a resident state");
-  if (kept_w_.size() != rhs_on_.size())
-    kept_w_ = Vector(resident_->backend(), rhs_on_.size()), kept_r_ = Vector(resident_->backend(), rhs_on_.size());
+  const std::size_t local = resident_->state_array().size();
+  if (kept_w_.size() != local)
+    kept_w_ = Vector(resident_->backend(), local), kept_r_ = Vector(resident_->backend(), local);
   kept_w_.copy_from(resident_->state_array());
   kept_r_.copy_from(resident_->residual_array());
   kept_ = {order_, cfl_, norm_, energy_reference_, best_norm_, norms_, steps_, since_best_, matrix_free_ != nullptr};

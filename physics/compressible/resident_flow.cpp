@@ -7,6 +7,7 @@
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/kernels.hpp"
+#include "solvers/core/memory.hpp"
 
 namespace tb::compressible {
 
@@ -21,9 +22,10 @@ std::vector<index_t> flat_positions(const JacobianPattern& p) {
 
 }  // namespace
 
-ResidentFlow::ResidentFlow(Backend b, const EulerDiscretisation& disc)
+ResidentFlow::ResidentFlow(Backend b, const EulerDiscretisation& disc, index_t owned)
     : backend_(b),
       disc_(disc),
+      owned_(owned < 0 ? disc.num_cells() : owned),
       mesh_(b, disc.kernel_mesh()),
       face_blocks_(b, std::span<const index_t>(flat_positions(disc.pattern()))),
       diagonal_(b, std::span<const index_t>(disc.pattern().diagonal)),
@@ -33,12 +35,16 @@ ResidentFlow::ResidentFlow(Backend b, const EulerDiscretisation& disc)
       face_(b, 32 * std::size_t(disc.mesh().num_faces())),
       sums_(b, std::size_t(disc.num_cells())),
       shift_(b, std::size_t(disc.num_cells())),
+      off_rank_(b, disc.pattern().off_rank.col_idx.size() * num_vars * num_vars),
       primitive_(b, 4 * std::size_t(disc.num_cells())),
       grad_(b, 8 * std::size_t(disc.num_cells())),
       phi_(b, std::span<const double>(std::vector<double>(4 * std::size_t(disc.num_cells()), 1.0))),
       ghost_(b, 4 * std::size_t(disc.mesh().num_faces())),
       values_(disc.pattern().matrix.col_idx.size() * num_vars * num_vars) {
   if (disc.manufactured()) throw Error("ResidentFlow: manufactured boundaries are not resident");
+  if (owned_ > disc.num_cells())
+    throw Error("internal: ResidentFlow of " + std::to_string(owned_) + " owned cells, the piece has " +
+                std::to_string(disc.num_cells()));
 }
 
 void ResidentFlow::upload(const std::vector<State>& w) {
@@ -62,7 +68,6 @@ State ResidentFlow::residual_of(const double* w, int order, double* r) {
   if (order != 1 && order != 2) throw Error("ResidentFlow::residual: order " + std::to_string(order));
   const MeshView m = mesh_.view();
   const SchemeView& s = disc_.scheme_view();
-  const index_t n = disc_.num_cells();
   const bool viscous = s.viscous.enabled();
   FlowView q;
   q.w = w;
@@ -80,7 +85,7 @@ State ResidentFlow::residual_of(const double* w, int order, double* r) {
     kernels::viscous_face_fluxes(backend_, m, s, q, face_.data());
     kernels::add_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r);
   }
-  return kernels::squared_sums(backend_, n, r);
+  return kernels::squared_sums(backend_, owned_, r);
 }
 
 void ResidentFlow::gradients_of(FlowView& q) {
@@ -92,7 +97,7 @@ void ResidentFlow::gradients_of(FlowView& q) {
   q.primitive = primitive_.data(), q.grad = grad_.data();
 }
 
-State ResidentFlow::state_squared_sums() const { return kernels::squared_sums(backend_, disc_.num_cells(), w_.data()); }
+State ResidentFlow::state_squared_sums() const { return kernels::squared_sums(backend_, owned_, w_.data()); }
 
 void ResidentFlow::spectral_radius_sums(const double* w) {
   const MeshView m = mesh_.view();
@@ -109,27 +114,38 @@ void ResidentFlow::assemble_jacobian(double* values, const double* w) {
   FlowView q;
   q.w = w ? w : w_.data();
   // gather_jacobian_rows adds each face's blocks to its rows.
-  if (backend_ == Backend::cuda)
-    TB_CUDA_CALL(tb::kernels::cuda::fill(values, 0.0, values_));
-  else
-    tb::kernels::omp::fill(values, 0.0, values_);
+  const auto zero = [&](double* v, std::size_t n) {
+    if (n == 0) return;
+    if (backend_ == Backend::cuda)
+      TB_CUDA_CALL(tb::kernels::cuda::fill(v, 0.0, n));
+    else
+      tb::kernels::omp::fill(v, 0.0, n);
+  };
+  zero(values, values_);
+  zero(off_rank_.data(), off_rank_.size());
+  const JacobianView a{face_blocks_.data(), values, off_rank_.data()};
   kernels::jacobian_face_blocks(backend_, m, disc_.scheme_view(), q, face_.data());
-  kernels::gather_jacobian_rows(backend_, m, face_.data(), {face_blocks_.data(), values, nullptr});
+  kernels::gather_jacobian_rows(backend_, m, face_.data(), a);
   if (disc_.scheme_view().viscous.enabled()) {
     kernels::viscous_jacobian_face_blocks(backend_, m, disc_.scheme_view(), q.w, face_.data());
-    kernels::gather_jacobian_rows(backend_, m, face_.data(), {face_blocks_.data(), values, nullptr});
+    kernels::gather_jacobian_rows(backend_, m, face_.data(), a);
   }
   kernels::add_diagonal_shift(backend_, disc_.num_cells(), diagonal_.data(), shift_.data(), values);
 }
 
+double ResidentFlow::max_relative_change(const double* dw) const {
+  return kernels::max_relative_change(backend_, owned_, disc_.settings().gas, w_.data(), dw);
+}
+
 double ResidentFlow::relaxation(const double* dw, double max_change) const {
-  const double worst = kernels::max_relative_change(backend_, disc_.num_cells(), disc_.settings().gas, w_.data(), dw);
+  const double worst = max_relative_change(dw);
   return worst > max_change ? max_change / worst : 1.0;
 }
 
 bool ResidentFlow::make_trial(const double* dw, double omega) {
-  return kernels::relaxed_update(backend_, disc_.num_cells(), disc_.settings().gas, w_.data(), dw, omega,
-                                 trial_.data());
+  const std::size_t own = 4 * std::size_t(owned_), ghosts = w_.size() - own;
+  if (ghosts > 0) memory::copy(trial_.data() + own, backend_, w_.data() + own, backend_, ghosts * sizeof(double));
+  return kernels::relaxed_update(backend_, owned_, disc_.settings().gas, w_.data(), dw, omega, trial_.data());
 }
 
 bool ResidentFlow::update(const double* dw, double omega) {
@@ -149,7 +165,7 @@ State ResidentFlow::wall_forces(int order) {
     if (disc_.settings().limiter) kernels::limiter_phi(backend_, m, primitive_.data(), grad_.data(), phi_.data());
     q.phi = phi_.data();
   }
-  kernels::wall_forces(backend_, m, s, q, order, disc_.num_cells(), face_.data());
+  kernels::wall_forces(backend_, m, s, q, order, owned_, face_.data());
   return kernels::ordered_sums(backend_, m.num_faces, face_.data());
 }
 

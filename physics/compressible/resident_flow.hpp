@@ -10,7 +10,11 @@
 // any other on the backend, the first-order Jacobian's values (thin-layer
 // viscous blocks included), Eq. 2-4 of the pseudo-time step, the wall forces.
 // PseudoTimeSolver::reside steps on it; MatrixFreeSystem's resident product
-// evaluates its perturbed residuals with it.
+// evaluates its perturbed residuals with it. On a piece of a decomposed mesh
+// it holds the piece's cells, its own first (`owned`): the sums, the maxima,
+// the update and the forces cover those, the ghosts keep their states until
+// the caller refreshes them (DomainShare::exchange_on), and the Jacobian's
+// blocks in ghost columns go to a separate array (off_rank_values).
 #include <utility>
 #include <vector>
 
@@ -22,24 +26,26 @@ namespace tb::compressible {
 
 class ResidentFlow {
  public:
-  // Uploads disc's kernel mesh and Jacobian face positions to `b`. Manufactured
-  // boundaries are not resident: tb::Error.
-  ResidentFlow(Backend b, const EulerDiscretisation& disc);
+  // Uploads disc's kernel mesh and Jacobian face positions to `b`; owned: the
+  // piece's own cells, the first ones (-1: all). Manufactured boundaries are
+  // not resident: tb::Error.
+  ResidentFlow(Backend b, const EulerDiscretisation& disc, index_t owned = -1);
 
   Backend backend() const { return backend_; }
   index_t num_cells() const { return disc_.num_cells(); }
+  index_t owned() const { return owned_; }
   void upload(const std::vector<State>& w);
   std::vector<State> download() const;
   // The residual of the last residual() call, brought to the host (output).
   std::vector<State> download_residual() const;
 
   // r = r(w) of order 1 or 2, as EulerDiscretisation::residual computes it;
-  // the per-equation sums of r^2 over the cells.
+  // the per-equation sums of r^2 over the owned cells.
   State residual(int order = 1) { return residual_of(w_.data(), order, r_.data()); }
   // The same for any state w on this backend into r (4 per cell): the
   // matrix-free product's perturbed residual, a trial's residual.
   State residual_of(const double* w, int order, double* r);
-  // Per equation, the sums of w^2 over the cells of the current state.
+  // Per equation, the sums of w^2 over the owned cells of the current state.
   State state_squared_sums() const;
   // Seed Eq. 4 in two parts: sum_f nu_f |f| per cell of the state w (the
   // current one by default), then shift_i = that sum / cfl.
@@ -48,12 +54,16 @@ class ResidentFlow {
   void local_time_step(double cfl) { spectral_radius_sums(), set_shift(cfl); }
   // The first-order Jacobian's values diag(shift) + dr/dw at the state w (the
   // current one by default) into `values` (on this backend, the pattern's
-  // size; overwritten).
+  // size; overwritten), a piece's blocks in ghost columns into off_rank_values().
   void assemble_jacobian(double* values, const double* w = nullptr);
-  // Seed Eq. 2: min(1, max_change / the largest relative change w + dw makes).
+  const Vector& off_rank_values() const { return off_rank_; }
+  // Seed Eq. 2: the largest relative change w + dw makes on the owned cells,
+  // and min(1, max_change / that).
+  double max_relative_change(const double* dw) const;
   double relaxation(const double* dw, double max_change) const;
-  // trial = w + omega dw; whether every trial state is admissible. The
-  // state is unchanged until accept_trial().
+  // trial = w + omega dw on the owned cells, the ghosts' states as they are;
+  // whether every owned trial state is admissible. The state is unchanged
+  // until accept_trial().
   bool make_trial(const double* dw, double omega);
   void accept_trial() { std::swap(w_, trial_); }
   // make_trial, then accept_trial when admissible.
@@ -65,6 +75,7 @@ class ResidentFlow {
   const double* state() const { return w_.data(); }
   double* state() { return w_.data(); }
   const double* trial() const { return trial_.data(); }
+  double* trial() { return trial_.data(); }
   const double* residual_values() const { return r_.data(); }
   double* residual_values() { return r_.data(); }
   const double* shift() const { return shift_.data(); }
@@ -80,9 +91,10 @@ class ResidentFlow {
 
   Backend backend_;
   const EulerDiscretisation& disc_;
+  index_t owned_;
   MeshOnBackend mesh_;
   Array<index_t> face_blocks_, diagonal_;
-  Array<double> w_, trial_, r_, face_, sums_, shift_;
+  Array<double> w_, trial_, r_, face_, sums_, shift_, off_rank_;
   // The reconstruction: primitives, gradients and limiter values per cell,
   // ghost primitives per face (phi stays 1 without the limiter).
   Array<double> primitive_, grad_, phi_, ghost_;

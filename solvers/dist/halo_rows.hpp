@@ -14,6 +14,13 @@ TB_HOST_DEVICE inline void gather_item(const double* src, const index_t* items, 
   for (index_t c = 0; c < width; ++c) to[c] = from[c];
 }
 
+// Received item s of a halo exchange into its local index: the reverse of gather_item.
+TB_HOST_DEVICE inline void scatter_item(const double* in, const index_t* items, index_t width, double* dst, index_t s) {
+  const double* from = in + std::size_t(s) * std::size_t(width);
+  double* to = dst + std::size_t(items[s]) * std::size_t(width);
+  for (index_t c = 0; c < width; ++c) to[c] = from[c];
+}
+
 // y's block row rows[k] += the off-rank block's row times the ghosts, the row
 // summed block by block into acc first (block_row_product's order, which the
 // host product of DistBsrOperator adds): the same bits on every backend.

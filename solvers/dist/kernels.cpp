@@ -12,6 +12,12 @@ void gather_items(Backend b, const double* src, const index_t* items, index_t co
   omp::gather_items(src, items, count, width, out);
 }
 
+void scatter_items(Backend b, const double* in, const index_t* items, index_t count, index_t width, double* dst) {
+  if (count == 0) return;
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::scatter_items(in, items, count, width, dst));
+  omp::scatter_items(in, items, count, width, dst);
+}
+
 void add_rows_product(Backend b, const BsrView& off, const index_t* rows, index_t count, const double* x, double* y) {
   if (count == 0) return;
   if (b == Backend::cuda) return TB_CUDA_CALL(cuda::add_rows_product(off, rows, count, x, y));

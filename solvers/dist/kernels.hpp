@@ -11,6 +11,9 @@
   /* out[s * width + c] = src[items[s] * width + c] for s < count: a halo exchange's send items packed in the   \
      plan's order */                                                                                            \
   void gather_items(const double* src, const index_t* items, index_t count, index_t width, double* out);        \
+  /* dst[items[s] * width + c] = in[s * width + c] for s < count: a halo exchange's received items put in their \
+     local places (distinct items) */                                                                           \
+  void scatter_items(const double* in, const index_t* items, index_t count, index_t width, double* dst);        \
   /* y[rows[k]] += (off x)[rows[k]] for k < count: the off-rank block's product added on the rows that hold its \
      blocks (distinct rows), each summed as block_row_product sums a row */                                     \
   void add_rows_product(const BsrView& off, const index_t* rows, index_t count, const double* x, double* y);
@@ -31,6 +34,7 @@ void finish_kernels();
 
 // Dispatch: the backend the pointers live on (host runs omp::).
 void gather_items(Backend b, const double* src, const index_t* items, index_t count, index_t width, double* out);
+void scatter_items(Backend b, const double* in, const index_t* items, index_t count, index_t width, double* dst);
 void add_rows_product(Backend b, const BsrView& off, const index_t* rows, index_t count, const double* x, double* y);
 // The backend's kernels finished (nothing to wait for on the host).
 void finish_kernels(Backend b);

@@ -28,6 +28,23 @@ TEST(DistKernels, GatherItemsPacksTheSendItemsInPlanOrder) {
       EXPECT_EQ(by_ref[std::size_t(s * width + c)], src[std::size_t(items[std::size_t(s)] * width + c)]);
 }
 
+TEST(DistKernels, ScatterItemsPutsTheReceivedItemsInTheirPlaces) {
+  const index_t width = 4, local = 50000;
+  std::vector<index_t> items;
+  for (index_t s = 0; s < 20000; ++s) items.push_back(local - 1 - (s * 7) % local);  // distinct, unordered
+  const index_t count = index_t(items.size());
+  std::vector<double> in(std::size_t(count * width));
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = std::cos(0.3 * double(i));
+  std::vector<double> by_ref(std::size_t(local * width), -1.0), by_omp = by_ref;
+  dist::kernels::ref::scatter_items(in.data(), items.data(), count, width, by_ref.data());
+  dist::kernels::omp::scatter_items(in.data(), items.data(), count, width, by_omp.data());
+  EXPECT_EQ(by_omp, by_ref);
+  for (index_t s : {index_t(0), index_t(1), count - 1})
+    for (index_t c = 0; c < width; ++c)
+      EXPECT_EQ(by_ref[std::size_t(items[std::size_t(s)] * width + c)], in[std::size_t(s * width + c)]);
+  EXPECT_EQ(by_ref[std::size_t(width * 1)], -1.0) << "an entry no item names stays";
+}
+
 // An off-rank block of 3 x 3 blocks: every other row holds 1 to 3 blocks of
 // 2 000 ghost columns; the interface rows are those that hold any.
 TEST(DistKernels, AddRowsProductAddsEachInterfaceRowOnce) {
