@@ -47,7 +47,8 @@
 # CGS-P, alternated ORTHOG_REPS times), triad (needs the MPI build: lscpu and
 # tb-bench-dist --triad on TRIAD_RANKS ranks at once, 256 MiB and 2 MiB arrays), exchanges (needs the MPI
 # build: tb-bench-dist --exchanges on EXCH_RANKS ranks, the two halo transports), ranks-gpu (needs the MPI build: the
-# medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU),
+# medium NACA0012 mesh on GPU_RANKS ranks, each rank's local solver on the GPU, then the
+# whole step resident on each rank's piece),
 # shared-gpu (needs the MPI build: tb-ib on ranks sharing the GPU, with and
 # without NVIDIA's MPS daemon). Limits in seconds: MC_T, ASYNC_T,
 # PL_T, LOOPS_T, AP_T, SCALING_T, TESTS_T (defaults below); MC_ARGS adds arguments
@@ -378,7 +379,11 @@ for step in "$@"; do
         ranks_py ranks-gpu.txt "${GPU_RANKS:-1,2,4,8}" tb-comp2d "${medium[@]}" \
           --set "solver.flow=fgmres(restart=30,rtol=1e-1,maxit=60,backend=cuda)+$pc" \
           --json "$results/gpu-$stamp-comp2d-naca-medium-local-${pc%%(*}.json"
-      done ;;
+      done
+      # The whole step resident on each rank's piece (run.backend = cuda: the GPU
+      # specification, the ghosts exchanged from device buffers).
+      ranks_py ranks-gpu.txt "${GPU_RANKS:-1,2,4,8}" tb-comp2d "${medium[@]}" --set run.backend=cuda \
+        --json "$results/gpu-$stamp-comp2d-naca-medium-resident.json" ;;
     *) echo "device-bench.sh: unknown step '$step' (build prebuilt tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline resident resident-ib resident-comp2d face-sums mg launches mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"

@@ -14,6 +14,7 @@
 #include <memory>
 #include <sstream>
 
+#include "comp2d_config.hpp"
 #include "mesh/io/vtu_writer.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "miniapps/compressible/comp_case.hpp"
@@ -29,13 +30,7 @@ using compressible::CompressibleSimulation;
 
 fs::path fresh_dir(const std::string& name) { return test::fresh_dir("tb-comp2d", name); }
 
-CaseConfig comp_config() {
-  MiniappDescription app;
-  app.name = "tb-comp2d";
-  app.systems = {"flow"};
-  app.declare_keys = compressible::declare_case_keys;
-  return CaseConfig(make_schema(app));
-}
+CaseConfig comp_config() { return test::comp2d_config(); }
 
 // The mesh the schedules below were set on: unstructured up to the wall, where
 // the paper's system stalls.

@@ -8,12 +8,8 @@
 
 #include <string>
 
-#include "../common/memory_storage.hpp"
-#include "miniapps/common/case_config.hpp"
-#include "miniapps/common/time_loop.hpp"
-#include "miniapps/compressible/comp_case.hpp"
+#include "comp2d_config.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
-#include "solvers/systems/system_set.hpp"
 
 namespace tb {
 namespace {
@@ -21,42 +17,16 @@ namespace {
 using compressible::CompressibleSimulation;
 using harness::CaseConfig;
 
-CaseConfig comp_config() {
-  harness::MiniappDescription app;
-  app.name = "tb-comp2d";
-  app.systems = {"flow"};
-  app.declare_keys = compressible::declare_case_keys;
-  return CaseConfig(harness::make_schema(app));
-}
-
-systems::SystemSet make_set(systems::DeviceStorage* storage) {
-  return systems::SystemSet(
-      {.specs = {{"flow", compressible::default_flow_solver}}, .speaks = false, .device_storage = storage});
-}
-
-// The step's results without its timings (residual_s, jacobian_s).
-std::vector<std::pair<std::string, double>> untimed(const harness::StepResult& r) {
-  std::vector<std::pair<std::string, double>> out = {{"cfl", r.cfl}, {"factor", r.residual_factor}};
-  for (const auto& [name, value] : r.residuals)
-    if (name != "residual_s" && name != "jacobian_s") out.emplace_back(name, value);
-  return out;
-}
+CaseConfig comp_config() { return test::comp2d_config(); }
 
 TEST(Comp2dResident, StepsFiguresAndTheKeptStateAreTheHosts) {
-  const CaseConfig config = comp_config();  // the built-in cylinder, matrix-free
-  CompressibleSimulation host(config), flow(config);
-  flow.reside_on(Backend::host);
-  systems::SystemSet on_host = make_set(nullptr);
-  test::MemoryStorage device;
-  systems::SystemSet on_device = make_set(&device);
-  host.declare_systems(on_host);
-  flow.declare_systems(on_device);
+  // The built-in cylinder, matrix-free.
+  test::ResidentTwins t(comp_config(), compressible::default_flow_solver, false);
+  CompressibleSimulation &host = t.host, &flow = t.flow;
   std::vector<std::pair<std::string, double>> kept_figures;
   for (long step = 1; step <= 12; ++step) {
-    on_host.begin_step(step);
-    on_device.begin_step(step);
-    const harness::StepResult a = host.advance(on_host), b = flow.advance(on_device);
-    ASSERT_EQ(untimed(a), untimed(b)) << "step " << step;
+    const auto [a, b] = t.advance(step);
+    ASSERT_EQ(a, b) << "step " << step;
     if (step == 8) {
       ASSERT_TRUE(flow.keep_state()) << "a resident run keeps its last good state beside it";
       kept_figures = flow.figures_of_merit();

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "comp2d_config.hpp"
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/domain_sharing.hpp"
 #include "miniapps/common/time_loop.hpp"
@@ -25,11 +26,7 @@ using compressible::CompressibleSimulation;
 using harness::CaseConfig;
 
 CaseConfig comp_config() {
-  harness::MiniappDescription app;
-  app.name = "tb-comp2d";
-  app.systems = {"flow"};
-  app.declare_keys = compressible::declare_case_keys;
-  CaseConfig config(harness::make_schema(app));
+  CaseConfig config = test::comp2d_config();
   config.set("converge.rel_tol", "1e-8");
   return config;
 }

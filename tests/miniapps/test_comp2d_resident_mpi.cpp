@@ -7,64 +7,30 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <utility>
-#include <vector>
 
-#include "../common/memory_storage.hpp"
-#include "miniapps/common/case_config.hpp"
+#include "comp2d_config.hpp"
 #include "miniapps/common/domain_sharing.hpp"
-#include "miniapps/common/time_loop.hpp"
-#include "miniapps/compressible/comp_case.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
-#include "solvers/systems/system_set.hpp"
 
 namespace tb {
 namespace {
 
-using compressible::CompressibleSimulation;
 using harness::CaseConfig;
 
-CaseConfig comp_config() {
-  harness::MiniappDescription app;
-  app.name = "tb-comp2d";
-  app.systems = {"flow"};
-  app.declare_keys = compressible::declare_case_keys;
-  return CaseConfig(harness::make_schema(app));
-}
+CaseConfig comp_config() { return test::comp2d_config(); }
 
 // Block Jacobi over the ranks around BILU(0): the distributed form of tb-comp2d's default.
-systems::SystemSet make_set(systems::DeviceStorage* storage) {
-  return systems::SystemSet({.specs = {{"flow", "fgmres(restart=30,rtol=1e-1,maxit=10)+bjacobi(local=bilu0)"}},
-                             .decomposed = true,
-                             .speaks = false,
-                             .device_storage = storage});
-}
-
-// The step's results without its timings (residual_s, jacobian_s).
-std::vector<std::pair<std::string, double>> untimed(const harness::StepResult& r) {
-  std::vector<std::pair<std::string, double>> out = {{"cfl", r.cfl}, {"factor", r.residual_factor}};
-  for (const auto& [name, value] : r.residuals)
-    if (name != "residual_s" && name != "jacobian_s") out.emplace_back(name, value);
-  return out;
-}
+constexpr const char* flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=10)+bjacobi(local=bilu0)";
 
 void compare_runs(const CaseConfig& config, long steps) {
   ASSERT_GT(harness::run_ranks(), 1) << "run under mpiexec";
-  CompressibleSimulation host(config, true), flow(config, true);
-  flow.reside_on(Backend::host);
-  systems::SystemSet on_host = make_set(nullptr);
-  test::MemoryStorage device;
-  systems::SystemSet on_device = make_set(&device);
-  host.declare_systems(on_host);
-  flow.declare_systems(on_device);
+  test::ResidentTwins t(config, flow_solver, true);
   for (long step = 1; step <= steps; ++step) {
-    on_host.begin_step(step);
-    on_device.begin_step(step);
-    const harness::StepResult a = host.advance(on_host), b = flow.advance(on_device);
-    ASSERT_EQ(untimed(a), untimed(b)) << "step " << step << " on rank " << harness::run_rank();
+    const auto [a, b] = t.advance(step);
+    ASSERT_EQ(a, b) << "step " << step << " on rank " << harness::run_rank();
   }
-  ASSERT_TRUE(flow.solver().resident());
-  EXPECT_EQ(host.figures_of_merit(), flow.figures_of_merit());
+  ASSERT_TRUE(t.flow.solver().resident());
+  EXPECT_EQ(t.host.figures_of_merit(), t.flow.figures_of_merit());
 }
 
 // The built-in cylinder: matrix-free from a first-order start, Jacobians reused.
