@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <istream>
 #include <ostream>
+#include <string_view>
 
 #include "mesh/structured/slab.hpp"
 #include "miniapps/common/domain_sharing.hpp"
@@ -26,16 +27,17 @@ IncompressibleSimulation::IncompressibleSimulation(const harness::CaseConfig& co
   FvGrid grid = make_grid(config);
   if (decompose && harness::run_ranks() > 1) grid = slab_of_this_rank(grid);
   flow_ = std::make_unique<FractionalStep>(grid, make_boundaries(config), make_flow_settings(config), share_.get());
-  on_cuda_ = config.text("run.backend") == "cuda";
-  on_device_ = on_cuda_ && ResidentStep::resident(*flow_);
+  if (config.text("run.backend") == "cuda") reside_on_ = Backend::cuda;
   for (int d = 0; d < flow_->grid().dim(); ++d) domain_length_ = std::max(domain_length_, flow_->grid().extent(d));
 }
 
 // Where the step runs under --backend cuda (the systems are solved there in any case).
 std::string IncompressibleSimulation::scheme() const {
-  if (!on_cuda_) return {};
-  if (!on_device_) return "fractional step on the host (a decomposed grid exchanges its ghost planes there)";
-  return "fractional step resident on the device";
+  if (!reside_on_) return {};
+  if (!share_) return "fractional step resident on the device";
+  return std::string_view(share_->halo_path_on(Backend::cuda)) == "cuda_aware"
+             ? "fractional step resident on the device, ghost planes exchanged by CUDA-aware MPI"
+             : "fractional step resident on the device, ghost planes exchanged through host memory (staged)";
 }
 
 IncompressibleSimulation::~IncompressibleSimulation() = default;
@@ -63,7 +65,7 @@ const FractionalStep& IncompressibleSimulation::flow() const {
 }
 
 harness::StepResult IncompressibleSimulation::advance(systems::LinearSystems& systems) {
-  if (on_device_ && !resident_) resident_ = std::make_unique<ResidentStep>(*flow_, systems, Backend::cuda);
+  if (reside_on_ && !resident_) resident_ = std::make_unique<ResidentStep>(*flow_, systems, *reside_on_);
   const StepReport r = resident_ ? resident_->step(systems) : flow_->step(systems);
   host_current_ = !resident_;
   const double max_u = resident_ ? resident_->max_velocity() : harness::max_magnitude(flow_->velocity());

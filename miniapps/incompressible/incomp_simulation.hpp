@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "miniapps/common/case_config.hpp"
 #include "miniapps/common/pvd_series.hpp"
@@ -41,6 +42,9 @@ class IncompressibleSimulation final : public harness::Simulation {
   std::string decomposition() const override { return decomposition_; }
   std::string scheme() const override;
 
+  // The step resident on b from the next step on (run.backend = cuda's, made
+  // by the constructor; the tests' twin on the host backend).
+  void reside_on(Backend b) { reside_on_ = b; }
   // The flow's state on the host (brought back from the device where the step runs there).
   const FractionalStep& flow() const;
   // u(y) through the vertical centreline and v(x) through the horizontal one (mid-plane in 3D).
@@ -59,10 +63,10 @@ class IncompressibleSimulation final : public harness::Simulation {
   std::unique_ptr<DomainShare> share_;  // null: the whole grid on this process
   std::string decomposition_;
   std::unique_ptr<FractionalStep> flow_;
-  // run.backend = cuda on a whole grid: the step runs on the
-  // device (ResidentStep, made at the first step); the host's state is
+  // run.backend = cuda (the whole grid or this rank's slab): the step runs on
+  // the device (ResidentStep, made at the first step); the host's state is
   // brought back only for output, a checkpoint and the figures of merit.
-  bool on_cuda_ = false, on_device_ = false;
+  std::optional<Backend> reside_on_;
   std::unique_ptr<ResidentStep> resident_;
   mutable bool host_current_ = true;
   double steady_tol_ = 0.0;

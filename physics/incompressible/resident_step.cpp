@@ -5,6 +5,7 @@
 #include "physics/incompressible/kernels.hpp"
 #include "physics/step_failure.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/memory.hpp"
 
 namespace tb::incompressible {
 
@@ -17,11 +18,8 @@ Array<T> on(Backend b, std::span<const T> host) {
 
 }  // namespace
 
-bool ResidentStep::resident(const FractionalStep& flow) { return !flow.share(); }
-
 ResidentStep::ResidentStep(FractionalStep& flow, systems::LinearSystems& systems, Backend backend)
-    : flow_(flow), backend_(backend), host_grid_(flow.grid().view()) {
-  TB_REQUIRE(resident(flow), "internal: a resident step needs a whole grid");
+    : flow_(flow), share_(flow.share()), backend_(backend), host_grid_(flow.grid().view()) {
   const FvGrid& g = flow.grid();
   for (int d = 0; d < 3; ++d) {
     const AxisView& a = host_grid_.axis[d];
@@ -40,16 +38,37 @@ ResidentStep::ResidentStep(FractionalStep& flow, systems::LinearSystems& systems
   poisson_position_ = on(backend, cells7(flow.poisson_));
   const std::size_t cells = std::size_t(g.num_cells()), n = std::size_t(g.dim());
   for (Vector* v : {&u_, &u_old_, &grad_p_, &rhs_m_, &du_}) *v = Vector(backend, cells * n);
-  for (Vector* v : {&p_, &rhs_p_, &phi_, &div_, &b_div_, &delta_}) *v = Vector(backend, cells);
+  for (Vector* v : {&p_, &rhs_p_, &phi_, &div_}) *v = Vector(backend, cells);
+  const std::size_t owned = std::size_t(g.owned_cell_end() - g.owned_cell_begin());
+  for (Vector* v : {&b_div_, &delta_}) *v = Vector(backend, owned);
   for (int d = 0; d < 3; ++d) faces_[d] = Vector(backend, flow.faces_.normal[d].size());
+  if (piece()) {
+    for (Vector* v : {&momentum_b_, &momentum_x_}) *v = Vector(backend, owned * n);
+    for (Vector* v : {&pressure_b_, &pressure_x_}) *v = Vector(backend, owned);
+    momentum_off_ = Vector(backend, flow.momentum_.off_rank.col_idx.size() * n * n);
+    poisson_off_ = Vector(backend, flow.poisson_.off_rank.col_idx.size());
+  }
   from_host();
 
-  // The patterns once; the pressure's values once (they do not change).
+  // The patterns once; the pressure's values once (they do not change), its
+  // blocks in ghost columns to the host's off-rank matrix the solver reads.
   systems.set_pattern(flow.momentum_id_, flow.momentum_.matrix);
   systems.set_pattern(flow.pressure_id_, flow.poisson_.matrix);
   const systems::DeviceValues pv = systems.device_values(flow.pressure_id_);
-  kernels::poisson_rows(backend_, grid_view(), poisson_position_.data(), BlockView{pv.values, nullptr, 1});
+  kernels::poisson_rows(backend_, grid_view(), poisson_position_.data(), BlockView{pv.values, poisson_off_.data(), 1});
   systems.values_written(flow.pressure_id_);
+  if (!poisson_off_.empty()) poisson_off_.copy_to_host(flow.poisson_.off_rank.values);
+}
+
+void ResidentStep::exchange(Vector& v, index_t width) {
+  if (share_) share_->exchange_on(backend_, v.data(), width);
+}
+
+void ResidentStep::settle_phi(const Vector& x) {
+  if (!piece()) return;  // x is phi_
+  const std::size_t begin = std::size_t(flow_.grid().owned_cell_begin());
+  memory::copy(phi_.data() + begin, backend_, x.data(), backend_, x.size() * sizeof(double));
+  exchange(phi_, 1);
 }
 
 GridView ResidentStep::grid_view() const {
@@ -125,52 +144,78 @@ void ResidentStep::restore_kept() {
 double ResidentStep::max_velocity() const { return kernels::max_abs(backend_, index_t(u_.size()), u_.data()); }
 double ResidentStep::max_pressure() const { return kernels::max_abs(backend_, index_t(p_.size()), p_.data()); }
 
-// FractionalStep::pressure_solve on the backend, the projection's corrections included.
+// FractionalStep::pressure_solve on the backend, the projection's corrections
+// included. b and x are the owned cells' parts of rhs_p_ and phi_ (on a whole
+// grid, the arrays themselves); the kernels index both by owned cell.
 void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r) {
   const FlowSettings& s = flow_.settings_;
   const bool whole = s.pressure_unknown == PressureUnknown::pressure;
   const bool bounded = s.projection_tol > 0.0;
-  const index_t cells = index_t(p_.size());
+  const FvGrid& grid = flow_.grid();
+  const index_t begin = grid.owned_cell_begin(), owned = grid.owned_cell_end() - begin;
   const GridView g = grid_view();
   const systems::DeviceValues pv = systems.device_values(flow_.pressure_id_);
-  const ConstBlockView a{pv.values, nullptr, 1};
-  if (bounded) b_div_.copy_from(rhs_p_);
+  const ConstBlockView a{pv.values, poisson_off_.data(), 1};
+  Vector& b = piece() ? pressure_b_ : rhs_p_;
+  Vector& x = piece() ? pressure_x_ : phi_;
+  const std::size_t skip = std::size_t(begin);
+  if (piece()) memory::copy(b.data(), backend_, rhs_p_.data() + skip, backend_, b.size() * sizeof(double));
+  if (bounded) b_div_.copy_from(b);
   phi_.set_zero();
+  if (piece()) x.set_zero();
   if (whole) {
     const systems::AssemblyTimer assembly(systems);
-    kernels::add_poisson_product(backend_, g, poisson_position_.data(), a, p_.data(), rhs_p_.data());
-    phi_.copy_from(p_);
+    kernels::add_poisson_product(backend_, g, poisson_position_.data(), a, p_.data(), b.data());
+    memory::copy(x.data(), backend_, p_.data() + skip, backend_, x.size() * sizeof(double));
   }
-  if (!systems.solve(flow_.pressure_id_, rhs_p_, phi_).converged()) r.failed.push_back("pressure");
-  if (whole) kernels::add_scaled(backend_, cells, -1.0, p_.data(), phi_.data());
+  if (!systems.solve(flow_.pressure_id_, b, x).converged()) r.failed.push_back("pressure");
+  if (whole) kernels::add_scaled(backend_, owned, -1.0, p_.data() + skip, x.data());
+  settle_phi(x);
   if (!bounded) return;
   const double target = flow_.projection_target(backend_, g, b_div_.data(), u_.data());
-  const FvGrid& grid = flow_.grid();
   const index_t pin = grid.pressure_pin();
   const double pin_volume = pin >= 0 ? grid.volume(grid.ijk(pin)) : 0.0;
-  // FractionalStep::divergence_left: b_div - A phi into rhs_p_, the correction's right-hand side.
+  // FractionalStep::divergence_left: b_div - A phi into b, the correction's right-hand side.
   const auto left = [&] {
-    rhs_p_.set_zero();
-    kernels::add_scaled(backend_, cells, -1.0, b_div_.data(), rhs_p_.data());
-    kernels::add_poisson_product(backend_, g, poisson_position_.data(), a, phi_.data(), rhs_p_.data());
-    return FractionalStep::worst_divergence(kernels::divergence_left(backend_, g, s.dt, pin, rhs_p_.data()), pin_volume,
-                                            nullptr);
+    b.set_zero();
+    kernels::add_scaled(backend_, owned, -1.0, b_div_.data(), b.data());
+    kernels::add_poisson_product(backend_, g, poisson_position_.data(), a, phi_.data(), b.data());
+    DivergenceLeft l = kernels::divergence_left(backend_, g, s.dt, pin, b.data());
+    if (share_) l.flux = share_->sum(l.flux);
+    return FractionalStep::worst_divergence(l, pin_volume, share_);
   };
   for (int k = 0; k < FractionalStep::max_corrections && left() > target; ++k) {
     delta_.set_zero();
     ++r.projection_corrections;
-    if (flow_.correction_failed(systems, k, [&] { return systems.solve(flow_.pressure_id_, rhs_p_, delta_); }))
+    if (flow_.correction_failed(systems, k, [&] { return systems.solve(flow_.pressure_id_, b, delta_); }))
       r.failed.push_back("pressure");
-    kernels::add_scaled(backend_, cells, 1.0, delta_.data(), phi_.data());
+    kernels::add_scaled(backend_, owned, 1.0, delta_.data(), x.data());
+    settle_phi(x);
   }
 }
 
-// FractionalStep::step's sequence, without the exchanges (a whole grid).
+// The momentum's solve for du; u += du, then (a piece) u*'s ghosts.
+void ResidentStep::momentum_solve(systems::LinearSystems& systems, StepReport& r) {
+  const index_t n = flow_.grid().dim();
+  if (!piece()) {
+    du_.set_zero();
+    if (!systems.solve(flow_.momentum_id_, rhs_m_, du_).converged()) r.failed.push_back("momentum");
+    kernels::add_scaled(backend_, index_t(u_.size()), 1.0, du_.data(), u_.data());
+    return;
+  }
+  const std::size_t skip = std::size_t(flow_.grid().owned_cell_begin()) * std::size_t(n);
+  memory::copy(momentum_b_.data(), backend_, rhs_m_.data() + skip, backend_, momentum_b_.size() * sizeof(double));
+  momentum_x_.set_zero();
+  if (!systems.solve(flow_.momentum_id_, momentum_b_, momentum_x_).converged()) r.failed.push_back("momentum");
+  kernels::add_scaled(backend_, index_t(momentum_x_.size()), 1.0, momentum_x_.data(), u_.data() + skip);
+  exchange(u_, n);  // u* on the ghosts, for the Rhie-Chow faces of the owned cells
+}
+
+// FractionalStep::step's sequence, the exchanges (a piece's) on the backend.
 StepReport ResidentStep::step(systems::LinearSystems& systems) {
   const FlowSettings& s = flow_.settings_;
   const GridView g = grid_view();
   const BoundaryView b = boundary_view();
-  const index_t values = index_t(u_.size());
   StepReport r;
   u_old_.copy_from(u_);
   std::array<double*, 6> sides{};
@@ -183,14 +228,16 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
         u_.data(), grad_p_.data(), s.nu, s.dt, {s.body_force[0], s.body_force[1], s.body_force[2]}};
     const systems::DeviceValues mv = systems.device_values(flow_.momentum_id_);
     const index_t entries = index_t(g.dim) * index_t(g.dim);
-    const MomentumSums sums = kernels::momentum_rows(backend_, g, b, m, momentum_position_.data(),
-                                                     BlockView{mv.values, nullptr, entries}, rhs_m_.data());
+    const MomentumSums sums =
+        kernels::momentum_rows(backend_, g, b, m, momentum_position_.data(),
+                               BlockView{mv.values, momentum_off_.data(), entries}, rhs_m_.data());
     systems.values_written(flow_.momentum_id_);
-    r.momentum_residual = std::sqrt(sums.residual / sums.volume);
+    if (!momentum_off_.empty()) momentum_off_.copy_to_host(flow_.momentum_.off_rank.values);
+    std::array<double, 2> norm = {sums.residual, sums.volume};
+    if (share_) share_->sum(norm);
+    r.momentum_residual = std::sqrt(norm[0] / norm[1]);
   }
-  du_.set_zero();
-  if (!systems.solve(flow_.momentum_id_, rhs_m_, du_).converged()) r.failed.push_back("momentum");
-  kernels::add_scaled(backend_, values, 1.0, du_.data(), u_.data());
+  momentum_solve(systems, r);
 
   const FaceView faces = face_view();
   kernels::rhie_chow(backend_, g, b, u_.data(), p_.data(), grad_p_.data(), s.dt, faces);
@@ -201,18 +248,22 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
   pressure_solve(systems, r);
   kernels::pressure_gradient(backend_, g, phi_.data(), grad_p_.data());
   kernels::project(backend_, g, phi_.data(), s.dt, grad_p_.data(), faces, u_.data(), p_.data());
+  exchange(u_, g.dim);  // every ghost holds its owner's state, as the host step leaves it
+  exchange(p_, 1);
   kernels::divergence(backend_, g, faces, div_.data());
 
   flow_.time_ += s.dt;
   ++flow_.steps_;
   r.time = flow_.time_;
   const StepMaxima m = kernels::step_maxima(backend_, g, u_.data(), u_old_.data(), div_.data(), s.dt);
-  if (!m.finite) {
+  std::array<double, 4> worst = {m.cfl, m.velocity_change, m.divergence, m.finite ? 0.0 : 1.0};
+  if (share_) share_->max(worst);
+  if (worst[3] != 0.0) {
     std::string what = "step " + std::to_string(flow_.steps_) + ": the velocity is no longer finite";
     if (!r.failed.empty()) what += " after a failed " + r.failed.front() + " solve";
     throw StepFailure(what);
   }
-  r.cfl = m.cfl, r.velocity_change = m.velocity_change, r.divergence = m.divergence;
+  r.cfl = worst[0], r.velocity_change = worst[1], r.divergence = worst[2];
   return r;
 }
 

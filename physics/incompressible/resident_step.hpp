@@ -12,10 +12,13 @@
 // checkpoint; from_host() takes a loaded state to the backend.
 //
 // On the host backend (with systems whose storage is host memory) it is the
-// twin the tests compare bit for bit with FractionalStep::step. A whole grid
-// (resident(): a piece of a decomposed grid exchanges ghosts on the host); a
-// convective outflow's face values live on the backend with the state, its
-// mass correction reduced there.
+// twin the tests compare bit for bit with FractionalStep::step. A convective
+// outflow's face values live on the backend with the state, its mass
+// correction reduced there. On a slab of a decomposed grid the ghost planes
+// are refreshed where the state lives (DomainShare::exchange_on), the solves
+// take the owned cells' part, the norms and maxima are reduced over the ranks,
+// and the momentum's blocks in ghost columns, assembled there, go to the host's
+// off-rank matrix, which the distributed solver reads.
 #include "physics/incompressible/fractional_step.hpp"
 #include "solvers/core/array.hpp"
 
@@ -23,9 +26,6 @@ namespace tb::incompressible {
 
 class ResidentStep {
  public:
-  // Whether `flow`'s step can run resident: a whole grid.
-  static bool resident(const FractionalStep& flow);
-
   // Copies flow's grid, boundaries, stencil positions and state to `backend`;
   // flow's systems must be declared (declare_systems) on `systems`, whose
   // device storage is read on `backend`. Writes the pressure matrix there.
@@ -57,16 +57,24 @@ class ResidentStep {
   BoundaryView boundary_view() const;
   FaceView face_view();
   void pressure_solve(systems::LinearSystems& systems, StepReport& r);
+  void momentum_solve(systems::LinearSystems& systems, StepReport& r);
+  // A piece's x (the owned cells' part) into phi_, then phi_'s ghosts.
+  void settle_phi(const Vector& x);
+  void exchange(Vector& v, index_t width);
   bool outflow(int side) const;
+  bool piece() const { return share_ != nullptr; }
 
   FractionalStep& flow_;
+  const DomainShare* share_;  // null: the whole grid
   Backend backend_;
   GridView host_grid_;
   Array<double> geometry_[3][5];  // per axis: nodes, widths, centres, spacing, weight
   Array<double> sides_[6];        // the boundary faces' velocities
   Array<index_t> momentum_position_, poisson_position_;
   Vector u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
-  Vector b_div_, delta_;  // the projection's right-hand side before A p^n, and a correction
+  Vector b_div_, delta_;  // the projection's right-hand side before A p^n, and a correction (owned cells)
+  // A piece's: the solves' owned parts, and the blocks in ghost columns.
+  Vector momentum_b_, momentum_x_, pressure_b_, pressure_x_, momentum_off_, poisson_off_;
   Vector faces_[3];
   Vector kept_u_, kept_p_, kept_div_, kept_faces_[3], kept_sides_[6];  // allocated by the first keep()
   double kept_time_ = 0.0;

@@ -10,6 +10,7 @@
 
 #include "comp2d_config.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
+#include "resident_twins.hpp"
 
 namespace tb {
 namespace {
@@ -21,7 +22,7 @@ CaseConfig comp_config() { return test::comp2d_config(); }
 
 TEST(Comp2dResident, StepsFiguresAndTheKeptStateAreTheHosts) {
   // The built-in cylinder, matrix-free.
-  test::ResidentTwins t(comp_config(), compressible::default_flow_solver, false);
+  test::ResidentTwins<CompressibleSimulation> t(comp_config(), {{"flow", compressible::default_flow_solver}}, false);
   CompressibleSimulation &host = t.host, &flow = t.flow;
   std::vector<std::pair<std::string, double>> kept_figures;
   for (long step = 1; step <= 12; ++step) {

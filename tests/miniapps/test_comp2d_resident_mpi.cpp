@@ -11,10 +11,12 @@
 #include "comp2d_config.hpp"
 #include "miniapps/common/domain_sharing.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
+#include "resident_twins.hpp"
 
 namespace tb {
 namespace {
 
+using compressible::CompressibleSimulation;
 using harness::CaseConfig;
 
 CaseConfig comp_config() { return test::comp2d_config(); }
@@ -24,7 +26,7 @@ constexpr const char* flow_solver = "fgmres(restart=30,rtol=1e-1,maxit=10)+bjaco
 
 void compare_runs(const CaseConfig& config, long steps) {
   ASSERT_GT(harness::run_ranks(), 1) << "run under mpiexec";
-  test::ResidentTwins t(config, flow_solver, true);
+  test::ResidentTwins<CompressibleSimulation> t(config, {{"flow", flow_solver}}, true);
   for (long step = 1; step <= steps; ++step) {
     const auto [a, b] = t.advance(step);
     ASSERT_EQ(a, b) << "step " << step << " on rank " << harness::run_rank();
