@@ -72,12 +72,13 @@ CaseSchema make_schema(const MiniappDescription& app) {
 std::string with_backend_cuda(const std::string& spec) {
   if (systems::is_autopilot_spec(spec)) return {};
   SolverSpec s = parse_spec(spec);
-  for (const auto& c : s.components)
-    for (const auto& [key, value] : c.params)
-      if (key == "backend") return {};
+  if (names_param(s, "backend")) return {};
   s.components.front().params.emplace_back("backend", "cuda");
   std::string text;
-  for (const auto& c : s.components) text += (text.empty() ? "" : "+") + component_text(c);
+  for (const auto& c : s.components) {
+    if (!text.empty()) text += '+';
+    text += component_text(c);
+  }
   return text;
 }
 
@@ -107,8 +108,7 @@ std::string gpu_form_of(const std::string& given, const std::string& gpu) {
   for (const auto& kv : g.components[0].params)
     if (kv.first != "backend") method.params.push_back(kv);
   for (const auto& kv : d.components[0].params)
-    if (std::none_of(method.params.begin(), method.params.end(), [&](const auto& m) { return m.first == kv.first; }))
-      method.params.push_back(kv);
+    if (!param_value(method, kv.first)) method.params.push_back(kv);
   return component_text(method) + "+" + component_text(d.components[1]);
 }
 

@@ -124,10 +124,7 @@ bool asks_for_cuda(const std::string& spec) {
       if (asks_for_cuda(candidate)) return true;
     return false;
   }
-  for (const auto& component : parse_spec(spec).components)
-    for (const auto& [key, value] : component.params)
-      if (key == "backend" && value == "cuda") return true;
-  return false;
+  return names_param(parse_spec(spec), "backend", "cuda");
 }
 
 std::vector<SolverToCheck> solvers_of_run(const MiniappDescription& app, const CaseConfig& config,

@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <string_view>
 
 #include "partitioned_solver.hpp"
@@ -9,15 +8,6 @@ namespace tb {
 bool rank_independent_preconditioner(const std::string& name) {
   return name == "identity" || name == "jacobi" || name == "block_jacobi";
 }
-
-namespace {
-
-// The parameter `key` of c, or c.params.end().
-auto find_param(SpecComponent& c, std::string_view key) {
-  return std::find_if(c.params.begin(), c.params.end(), [&](const auto& kv) { return kv.first == key; });
-}
-
-}  // namespace
 
 std::string partitioned_form(std::string_view text, int ranks) {
   const SolverSpec spec = parse_spec(text);

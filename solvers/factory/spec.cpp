@@ -1,5 +1,6 @@
 #include "spec.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace tb {
@@ -106,6 +107,22 @@ std::string component_text(const SpecComponent& c) {
   for (std::size_t k = 0; k < c.params.size(); ++k)
     t += (k == 0 ? "(" : ",") + c.params[k].first + "=" + c.params[k].second;
   return c.params.empty() ? t : t + ")";
+}
+
+std::vector<std::pair<std::string, std::string>>::iterator find_param(SpecComponent& c, std::string_view key) {
+  return std::find_if(c.params.begin(), c.params.end(), [&](const auto& kv) { return kv.first == key; });
+}
+
+const std::string* param_value(const SpecComponent& c, std::string_view key) {
+  for (const auto& [k, v] : c.params)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+bool names_param(const SolverSpec& s, std::string_view key, std::string_view value) {
+  for (const SpecComponent& c : s.components)
+    if (const std::string* v = param_value(c, key); v && (value.empty() || *v == value)) return true;
+  return false;
 }
 
 }  // namespace tb

@@ -29,4 +29,11 @@ SolverSpec parse_spec(std::string_view text);
 // A component as written: "name" or "name(key=value,...)".
 std::string component_text(const SpecComponent& c);
 
+// c's parameter `key` (the first, as written), or c.params.end().
+std::vector<std::pair<std::string, std::string>>::iterator find_param(SpecComponent& c, std::string_view key);
+// Its value, or null where c does not name it.
+const std::string* param_value(const SpecComponent& c, std::string_view key);
+// Whether a component of s names `key`, with `value` where one is given.
+bool names_param(const SolverSpec& s, std::string_view key, std::string_view value = {});
+
 }  // namespace tb

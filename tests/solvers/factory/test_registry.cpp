@@ -28,6 +28,19 @@ TEST(SpecParser, ComponentsAndParameters) {
   EXPECT_TRUE(s.components[1].params.empty());
 }
 
+TEST(SpecParser, ParametersAreFoundByName) {
+  SolverSpec s = parse_spec("fgmres(restart=30,backend=cuda)+bjacobi(local=bilu0(backend=host))");
+  ASSERT_NE(param_value(s.components[0], "backend"), nullptr);
+  EXPECT_EQ(*param_value(s.components[0], "backend"), "cuda");
+  EXPECT_EQ(param_value(s.components[0], "rtol"), nullptr);
+  EXPECT_EQ(find_param(s.components[0], "restart")->second, "30");
+  EXPECT_EQ(find_param(s.components[1], "backend"), s.components[1].params.end()) << "inside local's value only";
+  EXPECT_TRUE(names_param(s, "backend"));
+  EXPECT_TRUE(names_param(s, "backend", "cuda"));
+  EXPECT_FALSE(names_param(s, "backend", "host"));
+  EXPECT_FALSE(names_param(parse_spec("cg+jacobi"), "backend"));
+}
+
 // A decomposed run wraps a preconditioner that needs the whole matrix in block
 // Jacobi over the ranks, parameters kept; what already works over ranks stays.
 TEST(PartitionedForm, WholeMatrixPreconditionersBecomeBlockJacobisLocalSolver) {
