@@ -88,8 +88,9 @@ void check_checkpoint_exists(const std::filesystem::path& dir, int rank, int ran
   throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
 }
 
-void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state, int rank,
-                      int ranks) {
+namespace {
+
+std::string checkpoint_bytes(const CheckpointHeader& h, const std::string& state) {
   // Length-prefixed strings and raw values in native byte order: an exact
   // round trip of every bit (ByteWriter).
   ByteWriter o;
@@ -109,8 +110,23 @@ void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& 
   o.put_string(h.harness_state);
   o.put_string(state);
   o.put(XXH3_64bits(o.bytes().data(), o.bytes().size()));
-  write_file_atomically((dir / checkpoint_file(rank, ranks)).string(), o.take());
+  return o.take();
 }
+
+}  // namespace
+
+void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state, int rank,
+                      int ranks) {
+  write_file_atomically((dir / checkpoint_file(rank, ranks)).string(), checkpoint_bytes(h, state));
+}
+
+StagedCheckpoint stage_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& h, const std::string& state,
+                                  int rank, int ranks) {
+  const std::string path = (dir / checkpoint_file(rank, ranks)).string();
+  return {stage_file(path, checkpoint_bytes(h, state)), path};
+}
+
+void StagedCheckpoint::commit() const { rename_staged(temporary, path); }
 
 namespace {
 

@@ -57,6 +57,15 @@ void check_checkpoint_exists(const std::filesystem::path& dir, int rank = 0, int
 
 void write_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header, const std::string& state,
                       int rank = 0, int ranks = 1);
+// The same in two steps (atomic_file.hpp's stage_file, rename_staged): the
+// time loop writes a step's row between them, so that the table always holds
+// the row of the checkpoint a restart resumes from.
+struct StagedCheckpoint {
+  std::string temporary, path;
+  void commit() const;
+};
+StagedCheckpoint stage_checkpoint(const std::filesystem::path& dir, const CheckpointHeader& header,
+                                  const std::string& state, int rank = 0, int ranks = 1);
 
 // The checkpoint in `bytes` (read from `path`, named in errors): returns the
 // physics state and fills `header`. Throws tb::Error naming the path and the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "checkpoint.hpp"
@@ -346,22 +347,26 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       output("writing the fields" + at_step, [&] { sim.write_fields(s.out_dir, step); });
       fields_written = true;
     }
+    // The checkpoint is written before the row and put in place after it: a
+    // run killed between the two resumes from the one before, whose row the
+    // table holds, and the row still holds the step's output time.
+    std::optional<StagedCheckpoint> checkpoint;
     if (writes_state && s.checkpoint_every > 0 && step % s.checkpoint_every == 0)
       output("writing the checkpoint" + at_step, [&] {
         std::ostringstream state;
         sim.save_state(state);
-        write_checkpoint(
+        checkpoint = stage_checkpoint(
             s.out_dir,
             {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots(), {}, digest},
             state.str(), rank, ranks);
       });
-    // The row comes last, so that it holds the step's output too.
     const systems::StepAccounts accounts = clock.take();
     result.split.add(accounts);
     if (steps)
       output("writing the row" + at_step, [&] {
         write_step_row(*steps, step, res, solvers.driver_records(), StepTimes{advance_s, &accounts});
       });
+    if (checkpoint) output("writing the checkpoint" + at_step, [&] { checkpoint->commit(); });
     progress.update(step, res.time, res.residuals.empty() ? std::nan("") : res.residuals.front().second);
     if (result.steady) break;
   }

@@ -21,4 +21,11 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
 std::string temporary_path_for(const std::string& path);
 void commit_temporary(const std::string& temporary, const std::string& path);
 
+// write_file_atomically in two steps, for a caller that must write something
+// else before the file counts (the time loop: a checkpoint's step row):
+// stage_file writes and flushes the content to disk under a temporary name
+// (returned), rename_staged puts it in the target's place.
+std::string stage_file(const std::string& path, std::string_view content);
+void rename_staged(const std::string& temporary, const std::string& path);
+
 }  // namespace tb

@@ -76,6 +76,22 @@ TEST_F(FileChecks, TheAtomicWriterRefusesWhatIsNotARegularFile) {
   EXPECT_TRUE(fs::is_regular_file(dir_ / "a.txt"));
 }
 
+// Staged, a file keeps its old content until the rename: what a run killed in
+// between leaves (the time loop writes a checkpoint's row there).
+TEST_F(FileChecks, AStagedFileReplacesTheOldOneOnlyWhenRenamed) {
+  const std::string path = (dir_ / "state.bin").string();
+  write_file_atomically(path, "old");
+  const std::string temporary = stage_file(path, "new");
+  EXPECT_TRUE(fs::is_regular_file(temporary));
+  std::string content;
+  std::getline(std::ifstream(path), content);
+  EXPECT_EQ(content, "old");
+  rename_staged(temporary, path);
+  std::getline(std::ifstream(path), content);
+  EXPECT_EQ(content, "new");
+  EXPECT_FALSE(fs::exists(temporary));
+}
+
 TEST_F(FileChecks, ATextInputWithANulByteIsRefusedAtItsLine) {
   const std::string path = (dir_ / "a.mtx").string();
   std::ofstream(path, std::ios::binary) << "%%MatrixMarket matrix\n1 1 1\n1 1 " << '\0' << "2\n";
