@@ -5,6 +5,7 @@
 // none without (domain_sharing_self.cpp). No MPI header here.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mesh/graph/subdomain.hpp"
@@ -42,5 +43,12 @@ std::unique_ptr<DomainShare> share_over_ranks(Subdomain cells, std::vector<index
 // below, its own planes, those above. Its rows are the grid's natural numbering,
 // which is part by part for slabs. Collective; throws tb::Error on one process.
 std::unique_ptr<DomainShare> share_over_slab(const Slab& slab, index_t cells);
+
+// How `share`'s ghosts travel between the ranks' devices, for a start-up line:
+// "by CUDA-aware MPI" or "through host memory (staged)".
+inline std::string device_ghost_path(const DomainShare& share) {
+  return std::string_view(share.halo_path_on(Backend::cuda)) == "cuda_aware" ? "by CUDA-aware MPI"
+                                                                             : "through host memory (staged)";
+}
 
 }  // namespace tb::harness

@@ -34,6 +34,12 @@ struct LocalEntries {
   HaloPlan halo;
 };
 
+// A rank with no local entries still takes part in an exchange (its data pointer may be null).
+double* or_placeholder(double* values) {
+  static double none = 0.0;
+  return values ? values : &none;
+}
+
 // A share's ghost refresh of values on a backend: the solver layer's exchange
 // from buffers there (staged or CUDA-aware), then each received item put in
 // its ghost's place there.
@@ -81,17 +87,14 @@ class MpiDomainShare final : public DomainShare {
                   " local entries of width " + std::to_string(width));
     auto& h = exchanges_[width];
     if (!h) h = std::make_unique<dist::HaloExchange>(comm_->comm(), cells_.halo, width);
-    // A rank with no local entries still takes part (its data pointer may be null).
-    static double none = 0.0;
-    h->exchange(values.empty() ? &none : values.data());
+    h->exchange(or_placeholder(values.empty() ? nullptr : values.data()));
   }
 
   // Made at its first use per width and backend, collectively (every rank exchanges at once).
   void exchange_on(Backend b, double* values, index_t width) const override {
     auto& g = backend_exchanges_[{width, b}];
     if (!g) g = std::make_unique<BackendGhosts>(comm_->comm(), cells_.halo, width, b);
-    static double none = 0.0;
-    g->exchange(values ? values : &none);
+    g->exchange(or_placeholder(values));
   }
   const char* halo_path_on(Backend b) const override { return dist::to_string(dist::default_halo_path(b)); }
 

@@ -169,10 +169,7 @@ CompressibleSimulation::CompressibleSimulation(const harness::CaseConfig& config
   if (config.text("run.backend") == "cuda") {
     reside_on(Backend::cuda);
     scheme_ += "; residual, Jacobian and update on the device";
-    if (share_)
-      scheme_ += std::string_view(share_->halo_path_on(Backend::cuda)) == "cuda_aware"
-                     ? ", ghosts exchanged by CUDA-aware MPI"
-                     : ", ghosts exchanged through host memory (staged)";
+    if (share_) scheme_ += ", ghosts exchanged " + harness::device_ghost_path(*share_);
   }
 }
 

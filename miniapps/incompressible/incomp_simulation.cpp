@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <istream>
 #include <ostream>
-#include <string_view>
 
 #include "mesh/structured/slab.hpp"
 #include "miniapps/common/domain_sharing.hpp"
@@ -35,9 +34,7 @@ IncompressibleSimulation::IncompressibleSimulation(const harness::CaseConfig& co
 std::string IncompressibleSimulation::scheme() const {
   if (!reside_on_) return {};
   if (!share_) return "fractional step resident on the device";
-  return std::string_view(share_->halo_path_on(Backend::cuda)) == "cuda_aware"
-             ? "fractional step resident on the device, ghost planes exchanged by CUDA-aware MPI"
-             : "fractional step resident on the device, ghost planes exchanged through host memory (staged)";
+  return "fractional step resident on the device, ghost planes exchanged " + harness::device_ghost_path(*share_);
 }
 
 IncompressibleSimulation::~IncompressibleSimulation() = default;

@@ -122,18 +122,28 @@ void PseudoTimeSolver::start_matrix_free() {
   matrix_free_ = std::make_unique<MatrixFreeSystem>(disc_, share_, owned_, settings_.matrix_free);
 }
 
+State PseudoTimeSolver::over_ranks(State sums) const {
+  if (share_) share_->sum(sums);  // one reduction of the four sums
+  return sums;
+}
+
+double PseudoTimeSolver::relaxation_for(double worst) const {
+  if (share_) worst = share_->max(worst);
+  return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
+}
+
+bool PseudoTimeSolver::on_every_rank(bool admissible) const {
+  return share_ ? share_->max(admissible ? 0.0 : 1.0) == 0.0 : admissible;
+}
+
 State PseudoTimeSolver::global_norms(const std::vector<State>& r) const {
-  State n = kernels::squared_sums(Backend::host, owned_, r.empty() ? nullptr : r.front().data());
-  if (share_) share_->sum(n);  // one reduction of the four sums
-  return square_roots(n);
+  return square_roots(over_ranks(kernels::squared_sums(Backend::host, owned_, r.empty() ? nullptr : r.front().data())));
 }
 
 void PseudoTimeSolver::evaluate_residual() {
   if (resident_) {
     if (share_) share_->exchange_on(resident_->backend(), resident_->state(), num_vars);
-    State n = resident_->residual(order_);
-    if (share_) share_->sum(n);  // one reduction of the four sums
-    norms_ = square_roots(n);
+    norms_ = square_roots(over_ranks(resident_->residual(order_)));
     host_stale_ = true;
   } else {
     if (share_) share_->exchange(doubles_of(w_), num_vars);  // the ghosts' states, once per evaluation
@@ -144,11 +154,9 @@ void PseudoTimeSolver::evaluate_residual() {
 }
 
 double PseudoTimeSolver::relaxation(std::span<const double> dw) const {
-  double worst =
-      kernels::max_relative_change(Backend::host, owned_, disc_.settings().gas, w_.front().data(), dw.data());
   // Non-finite entries of dw need no care here: the admissibility check after the update refuses them.
-  if (share_) worst = share_->max(worst);
-  return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
+  return relaxation_for(
+      kernels::max_relative_change(Backend::host, owned_, disc_.settings().gas, w_.front().data(), dw.data()));
 }
 
 // Seed 001 §6: FGMRES to one order of residual reduction, "but only up to a
@@ -227,8 +235,8 @@ PseudoStepReport PseudoTimeSolver::step(systems::LinearSystems& systems) {
     rep.jacobian_s += seconds_since(t0);
     assembly.reset();
     solve_step(systems, rep);
-    const double omega = resident_ ? resident_relaxation(dw_on_.data()) : relaxation(dw_);
-    if (resident_ ? resident_trial(dw_on_.data(), omega) : make_trial(dw_, omega)) {
+    const double omega = resident_ ? relaxation_for(resident_->max_relative_change(dw_on_.data())) : relaxation(dw_);
+    if (resident_ ? on_every_rank(resident_->make_trial(dw_on_.data(), omega)) : make_trial(dw_, omega)) {
       rep.omega = omega;
       break;
     }
@@ -385,8 +393,7 @@ bool PseudoTimeSolver::make_trial(std::span<const double> dw, double omega) {
   // Ghosts keep their states until the exchange before the next residual; a
   // non-physical cell on any rank makes the trial non-physical on every rank.
   std::copy(w_.begin() + std::ptrdiff_t(own), w_.end(), trial_.begin() + std::ptrdiff_t(own));
-  if (share_) admissible = share_->max(admissible ? 0.0 : 1.0) == 0.0;
-  return admissible;
+  return on_every_rank(admissible);
 }
 
 double PseudoTimeSolver::trial_reduction(std::span<const double> dw) {
@@ -395,9 +402,12 @@ double PseudoTimeSolver::trial_reduction(std::span<const double> dw) {
   if (resident_) {
     // The systems hand a probe host vectors (a solve through the host: autopilot, shadows).
     probe_dw_.copy_from_host(dw);
-    if (!resident_trial(probe_dw_.data(), resident_relaxation(probe_dw_.data())))
-      return std::numeric_limits<double>::infinity();
-    return total_norm(square_roots(resident_trial_sums())) / norm_;
+    const double omega = relaxation_for(resident_->max_relative_change(probe_dw_.data()));
+    if (!on_every_rank(resident_->make_trial(probe_dw_.data(), omega))) return std::numeric_limits<double>::infinity();
+    // The trial's ghosts refreshed, its residual into probe_r_.
+    if (share_) share_->exchange_on(resident_->backend(), resident_->trial(), num_vars);
+    return total_norm(square_roots(over_ranks(resident_->residual_of(resident_->trial(), order_, probe_r_.data())))) /
+           norm_;
   }
   if (!make_trial(dw, relaxation(dw))) return std::numeric_limits<double>::infinity();
   if (share_) share_->exchange(doubles_of(trial_), num_vars);

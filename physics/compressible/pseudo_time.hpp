@@ -244,11 +244,14 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   void assemble_first_order(systems::LinearSystems& systems, double cfl);
   // JacobianForm::exact: a_ (resident: the systems' values) by the coloured differences at the current state.
   void assemble_exact(systems::LinearSystems& systems);
-  // The resident step's parts that a piece reduces over the ranks (pseudo_time_resident.cpp).
+  // The first-order Jacobian at w (null: the current state) where the systems keep it (resident).
   void assemble_resident(systems::LinearSystems& systems, const double* w);
-  double resident_relaxation(const double* dw) const;
-  bool resident_trial(const double* dw, double omega);
-  State resident_trial_sums();
+  // This rank's part over every rank (the identity on the whole mesh): the
+  // four sums, Eq. 2's relaxation from this rank's largest relative change,
+  // admissibility.
+  State over_ranks(State sums) const;
+  double relaxation_for(double worst) const;
+  bool on_every_rank(bool admissible) const;
   void assembled_at(double cfl);
 
   EulerDiscretisation& disc_;

@@ -66,27 +66,6 @@ void PseudoTimeSolver::assemble_resident(systems::LinearSystems& systems, const 
   if (!off_rank_.values.empty()) resident_->off_rank_values().copy_to_host(off_rank_.values);
 }
 
-// Seed Eq. 2 over every rank's owned cells.
-double PseudoTimeSolver::resident_relaxation(const double* dw) const {
-  double worst = resident_->max_relative_change(dw);
-  if (share_) worst = share_->max(worst);
-  return worst > settings_.max_change ? settings_.max_change / worst : 1.0;
-}
-
-// trial = w + omega dw on the owned cells, its ghosts the state's; physical on every rank.
-bool PseudoTimeSolver::resident_trial(const double* dw, double omega) {
-  const bool admissible = resident_->make_trial(dw, omega);
-  return share_ ? share_->max(admissible ? 0.0 : 1.0) == 0.0 : admissible;
-}
-
-// The residual of the trial state (its ghosts refreshed) into probe_r_; its squared sums over the ranks.
-State PseudoTimeSolver::resident_trial_sums() {
-  if (share_) share_->exchange_on(resident_->backend(), resident_->trial(), num_vars);
-  State n = resident_->residual_of(resident_->trial(), order_, probe_r_.data());
-  if (share_) share_->sum(n);
-  return n;
-}
-
 State PseudoTimeSolver::wall_force_sums() const {
   if (resident_) return resident_->wall_forces(order_);
   return disc_.wall_forces(w_, order_, owned_);

@@ -114,15 +114,11 @@ void ResidentFlow::assemble_jacobian(double* values, const double* w) {
   FlowView q;
   q.w = w ? w : w_.data();
   // gather_jacobian_rows adds each face's blocks to its rows.
-  const auto zero = [&](double* v, std::size_t n) {
-    if (n == 0) return;
-    if (backend_ == Backend::cuda)
-      TB_CUDA_CALL(tb::kernels::cuda::fill(v, 0.0, n));
-    else
-      tb::kernels::omp::fill(v, 0.0, n);
-  };
-  zero(values, values_);
-  zero(off_rank_.data(), off_rank_.size());
+  if (backend_ == Backend::cuda)
+    TB_CUDA_CALL(tb::kernels::cuda::fill(values, 0.0, values_));
+  else
+    tb::kernels::omp::fill(values, 0.0, values_);
+  tb::kernels::fill(off_rank_, 0.0);
   const JacobianView a{face_blocks_.data(), values, off_rank_.data()};
   kernels::jacobian_face_blocks(backend_, m, disc_.scheme_view(), q, face_.data());
   kernels::gather_jacobian_rows(backend_, m, face_.data(), a);
@@ -135,11 +131,6 @@ void ResidentFlow::assemble_jacobian(double* values, const double* w) {
 
 double ResidentFlow::max_relative_change(const double* dw) const {
   return kernels::max_relative_change(backend_, owned_, disc_.settings().gas, w_.data(), dw);
-}
-
-double ResidentFlow::relaxation(const double* dw, double max_change) const {
-  const double worst = max_relative_change(dw);
-  return worst > max_change ? max_change / worst : 1.0;
 }
 
 bool ResidentFlow::make_trial(const double* dw, double omega) {

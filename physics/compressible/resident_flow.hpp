@@ -57,10 +57,8 @@ class ResidentFlow {
   // size; overwritten), a piece's blocks in ghost columns into off_rank_values().
   void assemble_jacobian(double* values, const double* w = nullptr);
   const Vector& off_rank_values() const { return off_rank_; }
-  // Seed Eq. 2: the largest relative change w + dw makes on the owned cells,
-  // and min(1, max_change / that).
+  // Seed Eq. 2's largest relative change w + dw makes on the owned cells.
   double max_relative_change(const double* dw) const;
-  double relaxation(const double* dw, double max_change) const;
   // trial = w + omega dw on the owned cells, the ghosts' states as they are;
   // whether every owned trial state is admissible. The state is unchanged
   // until accept_trial().

@@ -110,12 +110,12 @@ double FractionalStep::divergence_left(std::span<double> residual) const {
   kernels::add_scaled(Backend::host, index_t(residual.size()), -1.0, b_div_.data(), residual.data());
   add_poisson_product(grid_, poisson_, poisson_.matrix, &poisson_.off_rank, phi_, residual);
   const index_t pin = grid_.pressure_pin();
-  DivergenceLeft left = kernels::divergence_left(Backend::host, grid_.view(), settings_.dt, pin, residual.data());
-  if (share_) left.flux = share_->sum(left.flux);
-  return worst_divergence(left, pin >= 0 ? grid_.volume(grid_.ijk(pin)) : 0.0, share_);
+  return worst_divergence(kernels::divergence_left(Backend::host, grid_.view(), settings_.dt, pin, residual.data()),
+                          pin >= 0 ? grid_.volume(grid_.ijk(pin)) : 0.0, share_);
 }
 
-double FractionalStep::worst_divergence(const DivergenceLeft& left, double pin_volume, const DomainShare* share) {
+double FractionalStep::worst_divergence(DivergenceLeft left, double pin_volume, const DomainShare* share) {
+  if (share) left.flux = share->sum(left.flux);
   const double pinned = pin_volume > 0.0 ? std::abs(left.flux) / pin_volume : 0.0;
   const double worst = std::max(left.largest, pinned);
   return share ? share->max(worst) : worst;
@@ -162,15 +162,14 @@ StepReport FractionalStep::step(systems::LinearSystems& systems) {
   time_ += dt;
   ++steps_;
   r.time = time_;
-  report_maxima(r);
+  report_maxima(kernels::step_maxima(Backend::host, grid_.view(), u_.data(), u_old_.data(), div_.data(), settings_.dt),
+                r);
   return r;
 }
 
 // The CFL number, max |du/dt| and max |div U| over the owned cells of every
-// rank in one reduction; a velocity no longer finite on any rank ends the step on all.
-void FractionalStep::report_maxima(StepReport& r) const {
-  const StepMaxima m =
-      kernels::step_maxima(Backend::host, grid_.view(), u_.data(), u_old_.data(), div_.data(), settings_.dt);
+// rank in one reduction.
+void FractionalStep::report_maxima(const StepMaxima& m, StepReport& r) const {
   std::array<double, 4> worst = {m.cfl, m.velocity_change, m.divergence, m.finite ? 0.0 : 1.0};
   if (share_) share_->max(worst);
   if (worst[3] != 0.0) {

@@ -36,6 +36,7 @@ namespace tb::incompressible {
 enum class PressureUnknown { correction, pressure };
 
 struct DivergenceLeft;  // kernels.hpp
+struct StepMaxima;      // kernels.hpp
 
 struct FlowSettings {
   double nu = 0.01;  // kinematic viscosity = U L / Re in the case's units
@@ -106,14 +107,18 @@ class FractionalStep {
 
  private:
   friend class ResidentStep;  // the same step with the state on a backend
-  void report_maxima(StepReport& r) const;
+  // The step's maxima of this rank (kernels::step_maxima, on whichever
+  // backend) over the ranks into r; a velocity no longer finite on any rank
+  // ends the step on all (StepFailure).
+  void report_maxima(const StepMaxima& m, StepReport& r) const;
   void pressure_solve(systems::LinearSystems& systems, StepReport& r);
   // The largest divergence a projection with phi_ (ghosts current) would
   // leave, from the residual of b_div_ (FlowSettings::projection_tol).
   double divergence_left(std::span<double> residual) const;
-  // The largest divergence of `left` (its flux summed over the ranks), the
-  // pinned cell's (its volume; 0: no pinned cell here) included, over the ranks.
-  static double worst_divergence(const DivergenceLeft& left, double pin_volume, const DomainShare* share);
+  // The largest divergence of this rank's `left` (its flux summed here over
+  // the ranks), the pinned cell's (its volume; 0: no pinned cell here)
+  // included, over the ranks.
+  static double worst_divergence(DivergenceLeft left, double pin_volume, const DomainShare* share);
   // The projection's target: projection_tol times the larger of max |div U*| and max sum_d |u_d| / h_d,
   // from b_div (per owned cell) and u on backend b (this step's own arrays, or a ResidentStep's).
   double projection_target(Backend b, const GridView& g, const double* b_div, const double* u) const;

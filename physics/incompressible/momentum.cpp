@@ -14,8 +14,11 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
       in.u.data(), in.grad_p.data(), in.nu, in.dt, {in.body_force[0], in.body_force[1], in.body_force[2]}};
   const BlockView blocks{a.values.data(), off_rank ? off_rank->values.data() : nullptr, a.block_entries()};
   // The norm adds in ordered_sums' fixed order: the same bits for any team size.
-  const MomentumSums sums =
-      kernels::momentum_rows(Backend::host, g.view(), b.view(), m, positions(pattern), blocks, rhs.data());
+  return momentum_residual(
+      kernels::momentum_rows(Backend::host, g.view(), b.view(), m, positions(pattern), blocks, rhs.data()), share);
+}
+
+double momentum_residual(const MomentumSums& sums, const DomainShare* share) {
   std::array<double, 2> norm = {sums.residual, sums.volume};
   if (share) share->sum(norm);
   return std::sqrt(norm[0] / norm[1]);

@@ -31,4 +31,9 @@ double assemble_momentum(const FvGrid& g, const Boundaries& b, const StencilPatt
                          BsrMatrix& a, std::span<double> rhs, const DomainShare* share = nullptr,
                          BsrMatrix* off_rank = nullptr);
 
+struct MomentumSums;  // kernels.hpp
+// That norm from the sums of one rank's rows (kernels::momentum_rows, on
+// whichever backend), over the ranks of `share` (null: this rank's alone).
+double momentum_residual(const MomentumSums& sums, const DomainShare* share);
+
 }  // namespace tb::incompressible

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "physics/incompressible/kernels.hpp"
-#include "physics/step_failure.hpp"
+#include "physics/incompressible/momentum.hpp"
 #include "solvers/core/error.hpp"
 #include "solvers/core/memory.hpp"
 
@@ -180,9 +180,8 @@ void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r
     b.set_zero();
     kernels::add_scaled(backend_, owned, -1.0, b_div_.data(), b.data());
     kernels::add_poisson_product(backend_, g, poisson_position_.data(), a, phi_.data(), b.data());
-    DivergenceLeft l = kernels::divergence_left(backend_, g, s.dt, pin, b.data());
-    if (share_) l.flux = share_->sum(l.flux);
-    return FractionalStep::worst_divergence(l, pin_volume, share_);
+    return FractionalStep::worst_divergence(kernels::divergence_left(backend_, g, s.dt, pin, b.data()), pin_volume,
+                                            share_);
   };
   for (int k = 0; k < FractionalStep::max_corrections && left() > target; ++k) {
     delta_.set_zero();
@@ -233,9 +232,7 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
                                BlockView{mv.values, momentum_off_.data(), entries}, rhs_m_.data());
     systems.values_written(flow_.momentum_id_);
     if (!momentum_off_.empty()) momentum_off_.copy_to_host(flow_.momentum_.off_rank.values);
-    std::array<double, 2> norm = {sums.residual, sums.volume};
-    if (share_) share_->sum(norm);
-    r.momentum_residual = std::sqrt(norm[0] / norm[1]);
+    r.momentum_residual = momentum_residual(sums, share_);
   }
   momentum_solve(systems, r);
 
@@ -255,15 +252,7 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
   flow_.time_ += s.dt;
   ++flow_.steps_;
   r.time = flow_.time_;
-  const StepMaxima m = kernels::step_maxima(backend_, g, u_.data(), u_old_.data(), div_.data(), s.dt);
-  std::array<double, 4> worst = {m.cfl, m.velocity_change, m.divergence, m.finite ? 0.0 : 1.0};
-  if (share_) share_->max(worst);
-  if (worst[3] != 0.0) {
-    std::string what = "step " + std::to_string(flow_.steps_) + ": the velocity is no longer finite";
-    if (!r.failed.empty()) what += " after a failed " + r.failed.front() + " solve";
-    throw StepFailure(what);
-  }
-  r.cfl = worst[0], r.velocity_change = worst[1], r.divergence = worst[2];
+  flow_.report_maxima(kernels::step_maxima(backend_, g, u_.data(), u_old_.data(), div_.data(), s.dt), r);
   return r;
 }
 
