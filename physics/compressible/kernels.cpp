@@ -3,6 +3,7 @@
 #include "physics/compressible/kernels.hpp"
 
 #include "solvers/core/cuda_call.hpp"
+#include "solvers/core/transfers.hpp"
 
 namespace tb::compressible::kernels {
 
@@ -50,6 +51,7 @@ void add_diagonal_shift(Backend b, index_t n, const index_t* diagonal, const dou
 State squared_sums(Backend b, index_t n, const double* r) {
   if (n <= 0) return {};
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::squared_sums(n, r));
+  transfers::count_twin_result(sizeof(State));
   return omp::squared_sums(n, r);
 }
 
@@ -62,6 +64,7 @@ void pseudo_time_shift(Backend b, index_t n, const double* sums, double cfl, dou
 double max_relative_change(Backend b, index_t n, const Gas& gas, const double* w, const double* dw) {
   if (n <= 0) return 0.0;
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::max_relative_change(n, gas, w, dw));
+  transfers::count_twin_result(sizeof(double));
   return omp::max_relative_change(n, gas, w, dw);
 }
 
@@ -69,6 +72,7 @@ bool relaxed_update(Backend b, index_t n, const Gas& gas, const double* w, const
                     double* trial) {
   if (n <= 0) return true;
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::relaxed_update(n, gas, w, dw, omega, trial));
+  transfers::count_twin_result(sizeof(double));
   return omp::relaxed_update(n, gas, w, dw, omega, trial);
 }
 
@@ -125,6 +129,7 @@ void wall_forces(Backend b, const MeshView& m, const SchemeView& s, const FlowVi
 State ordered_sums(Backend b, index_t n, const double* v) {
   if (n <= 0) return {};
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::ordered_sums(n, v));
+  transfers::count_twin_result(sizeof(State));
   return omp::ordered_sums(n, v);
 }
 

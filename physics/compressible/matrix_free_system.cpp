@@ -38,6 +38,7 @@ class MatrixFreeSystem::ShareSpace final : public VectorSpace {
     share_->sum(std::span<double>(sum_values, std::size_t(k)));
     share_->max(std::span<double>(max_values, std::size_t(m)));
   }
+  bool reduces_across_processes() const override { return share_ != nullptr; }
 
  private:
   const DomainShare* share_;
@@ -176,7 +177,10 @@ MatrixFreeSystem::MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare*
   stop.rtol = settings.rtol;
   stop.maxit = settings.maxit;
   stop.stagnation_window = 0;
-  fgmres_ = make_gmres(stop, settings.maxit, /*flexible=*/true);
+  // The scalars on the host: each outer iteration is a whole inner solve,
+  // which reads its own, and an iteration queued past the outer stop (the
+  // scalars on a device, gmres.hpp) would cost one and count it.
+  fgmres_ = make_gmres(stop, settings.maxit, /*flexible=*/true, Orthogonalization::cgs, GmresScalars::host);
   fgmres_->set_vector_space(space_.get());
 }
 

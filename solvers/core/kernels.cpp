@@ -7,6 +7,7 @@
 
 #include "cuda_call.hpp"
 #include "error.hpp"
+#include "transfers.hpp"
 #include "types.hpp"
 
 namespace tb::kernels {
@@ -24,6 +25,7 @@ bool on_cuda(const Vector& x) { return x.backend() == Backend::cuda; }
 double dot(const Vector& x, const Vector& y) {
   check_same(x, y, "dot");
   if (on_cuda(x)) return TB_CUDA_CALL(cuda::dot(x.data(), y.data(), x.size()));
+  transfers::count_twin_result(sizeof(double));
   return omp::dot(x.data(), y.data(), x.size());
 }
 
@@ -58,6 +60,7 @@ void copy(const Vector& src, Vector& dst) { dst.copy_from(src); }
 
 bool all_finite(const Vector& x) {
   if (on_cuda(x)) return TB_CUDA_CALL(cuda::all_finite(x.data(), x.size()));
+  transfers::count_twin_result(sizeof(int));
   return omp::all_finite(x.data(), x.size());
 }
 
@@ -71,10 +74,12 @@ void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) {
       check_same(*v[g + i], w, "multi_dot");
       p[i] = v[g + i]->data();
     }
-    if (on_cuda(w))
+    if (on_cuda(w)) {
       TB_CUDA_CALL(cuda::multi_dot(p, m, w.data(), out + g, w.size()));
-    else
+    } else {
+      transfers::count_twin_result(std::size_t(m) * sizeof(double));
       omp::multi_dot(p, m, w.data(), out + g, w.size());
+    }
   }
 }
 
@@ -91,6 +96,60 @@ void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w) {
     else
       omp::multi_axpy(alpha + g, p, m, w.data(), w.size());
   }
+}
+
+namespace {
+// Groups of at most four vectors for the fused kernels, without allocating.
+template <class F>
+void in_groups(const Vector* const* v, int k, const Vector& w, const char* op, F&& fn) {
+  for (int g = 0; g < k; g += 4) {
+    const int m = std::min(4, k - g);
+    const double* p[4];
+    for (int i = 0; i < m; ++i) {
+      check_same(*v[g + i], w, op);
+      p[i] = v[g + i]->data();
+    }
+    fn(g, p, m);
+  }
+}
+}  // namespace
+
+void dot_to(const Vector& x, const Vector& y, double* out) {
+  check_same(x, y, "dot_to");
+  // cuda::multi_dot's sums are dot's bits; omp's are only for groups of four.
+  const double* p[1] = {x.data()};
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::multi_dot_to(p, 1, y.data(), out, x.size()));
+  *out = omp::dot(x.data(), y.data(), x.size());
+}
+
+void multi_dot_to(const Vector* const* v, int k, const Vector& w, double* out) {
+  in_groups(v, k, w, "multi_dot_to", [&](int g, const double* const* p, int m) {
+    if (on_cuda(w))
+      TB_CUDA_CALL(cuda::multi_dot_to(p, m, w.data(), out + g, w.size()));
+    else
+      omp::multi_dot(p, m, w.data(), out + g, w.size());
+  });
+}
+
+void multi_axpy_from(const double* alpha, const Vector* const* v, int k, Vector& w) {
+  in_groups(v, k, w, "multi_axpy_from", [&](int g, const double* const* p, int m) {
+    if (on_cuda(w))
+      TB_CUDA_CALL(cuda::multi_axpy_from(alpha + g, p, m, w.data(), w.size()));
+    else
+      omp::multi_axpy(alpha + g, p, m, w.data(), w.size());
+  });
+}
+
+void axpy_from(const double* a, const Vector& x, Vector& y) {
+  check_same(x, y, "axpy_from");
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::axpy_from(a, x.data(), y.data(), x.size()));
+  omp::axpby(*a, x.data(), 1.0, y.data(), x.size());
+}
+
+void scale_by_inverse(const double* s, Vector& x, bool keep_if_zero) {
+  if (on_cuda(x)) return TB_CUDA_CALL(cuda::scale_by_inverse(s, x.data(), x.size(), keep_if_zero));
+  if (keep_if_zero && *s == 0.0) return;
+  omp::scale(1.0 / *s, x.data(), x.size());
 }
 
 }  // namespace tb::kernels

@@ -22,6 +22,18 @@ void multi_dot(const Vector* const* v, int k, const Vector& w, double* out);
 // w += sum_i alpha[i] v[i], likewise fused.
 void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w);
 
+// The same steps with their scalars in memory of the vectors' backend (out,
+// alpha, a and s point there): nothing comes back to the host, so a method
+// that keeps its small dense algebra there too (GMRES's Hessenberg matrix,
+// krylov/gmres_scalars.hpp) queues an iteration without waiting for it. Each
+// gives the bits of its twin above with the scalar read from that memory.
+void dot_to(const Vector& x, const Vector& y, double* out);
+void multi_dot_to(const Vector* const* v, int k, const Vector& w, double* out);
+void multi_axpy_from(const double* alpha, const Vector* const* v, int k, Vector& w);
+void axpy_from(const double* a, const Vector& x, Vector& y);  // y = *a x + y
+// x = (1 / *s) x; left as it is where keep_if_zero and *s == 0 (GMRES's happy breakdown).
+void scale_by_inverse(const double* s, Vector& x, bool keep_if_zero);
+
 // The device steps on raw pointers of the backend named, n entries each,
 // declared once and expanded in ref:: (sequential), omp:: (threads, reductions
 // through ordered_sums) and cuda:: (cuda/kernels.cu). multi_dot and
@@ -45,6 +57,12 @@ TB_CORE_KERNELS
 }  // namespace omp
 namespace cuda {
 TB_CORE_KERNELS
+// The scalars-on-the-device steps (above); on the host they are the host twins
+// with the scalar dereferenced.
+void multi_dot_to(const double* const* v, int k, const double* w, double* out, std::size_t n);
+void multi_axpy_from(const double* alpha, const double* const* v, int k, double* w, std::size_t n);
+void axpy_from(const double* a, const double* x, double* y, std::size_t n);
+void scale_by_inverse(const double* s, double* x, std::size_t n, bool keep_if_zero);
 }  // namespace cuda
 
 }  // namespace tb::kernels

@@ -35,4 +35,18 @@ void count(Direction d, std::size_t bytes, double seconds) {
   t.seconds.fetch_add(seconds, std::memory_order_relaxed);
 }
 
+namespace {
+AtomicTally& twin_tally() {
+  static AtomicTally t;
+  return t;
+}
+}  // namespace
+
+void count_twin_result(std::size_t bytes) {
+  twin_tally().copies.fetch_add(1, std::memory_order_relaxed);
+  twin_tally().bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+Tally twin_results() { return twin_tally().read(); }
+
 }  // namespace tb::transfers

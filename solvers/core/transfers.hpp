@@ -31,4 +31,13 @@ Totals since(const Totals& before);
 // One copy of `bytes` that took `seconds`, finished (synchronous).
 void count(Direction d, std::size_t bytes, double seconds);
 
+// The results the host twins of the device steps hand back (a reduction's
+// sums, a flag, GMRES's check record): what a device run of the same steps
+// copies back, counted where each host branch returns it, so that a resident
+// step's traffic per step is measured on a machine without a device (the
+// resident steps' tests on the host backend). Not a copy: counted apart from
+// the tallies above, which a device run's copies feed. Since the process started.
+void count_twin_result(std::size_t bytes);
+Tally twin_results();
+
 }  // namespace tb::transfers

@@ -20,6 +20,8 @@ class VectorSpace {
   // Methods that compute their own partial sums (seed 004's GBCG, one fused
   // pass per synchronisation point) call this once per point. Identity here.
   virtual void reduce(double* sum_values, int k, double* max_values, int m) const;
+  // Whether a reduction combines several processes' parts (on the host, through MPI).
+  virtual bool reduces_across_processes() const { return false; }
 };
 
 }  // namespace tb

@@ -24,6 +24,7 @@ class MpiVectorSpace final : public VectorSpace {
   // Sums and maxima in ONE MPI_Allreduce: a user operation over one element
   // of a contiguous type [k, m, sums..., maxima...].
   void reduce(double* sum_values, int k, double* max_values, int m) const override;
+  bool reduces_across_processes() const override { return true; }
 
   // Per kind, per reduce call: the harness reduces its time split's least and largest
   // (2 x 9 maxima) in one call.

@@ -9,6 +9,11 @@ Orthogonalization orthogonalization(const std::string& name) {
   if (name == "cgsp") return Orthogonalization::cgsp;
   return Orthogonalization::cgs;
 }
+GmresScalars gmres_scalars(const std::string& name) {
+  if (name == "host") return GmresScalars::host;
+  if (name == "backend") return GmresScalars::backend;
+  return GmresScalars::automatic;
+}
 }  // namespace
 
 void register_krylov(Registry& r) {
@@ -31,9 +36,17 @@ void register_krylov(Registry& r) {
                         "cgs",
                         "Gram-Schmidt: classical, classical with the norm by Pythagoras (one reduction an iteration), "
                         "classical twice, modified",
-                        {"cgs", "cgsp", "cgs2", "mgs"}}},
+                        {"cgs", "cgsp", "cgs2", "mgs"}},
+                       {"scalars",
+                        ParamType::choice,
+                        "auto",
+                        "where the Hessenberg matrix, rotations and stop test live: the vectors' backend (the host "
+                        "reads them every few iterations) or the host (every reduction read); auto: the backend for "
+                        "vectors on a device, one process, no clock limit",
+                        {"auto", "host", "backend"}}},
                       [flexible](const ParamValues& p, const StopCriteria& s) {
-                        return make_gmres(s, p.integer("restart"), flexible, orthogonalization(p.text("orthog")));
+                        return make_gmres(s, p.integer("restart"), flexible, orthogonalization(p.text("orthog")),
+                                          gmres_scalars(p.text("scalars")));
                       }});
   }
   r.add(KrylovEntry{"richardson",

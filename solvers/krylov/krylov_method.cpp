@@ -44,28 +44,33 @@ double KrylovMethod::start(const LinearOperator& a, const Vector& b, const Vecto
   a.apply(x, r);
   kernels::axpby(1.0, b, -1.0, r);
   const double r0 = space().norm2(r);
+  begin(r0, b, st);
+  return r0;
+}
+
+void KrylovMethod::begin(double r0, const Vector& b, SolveStats& st) {
   st.initial_residual = r0;
   // ||b|| only when asked for: a global reduction on ranks.
   const double bnorm = stop_.relative_to == RtolReference::rhs ? space().norm2(b) : 0.0;
   rtol_norm_ = rtol_base(stop_.relative_to, r0, bnorm);
   st.target_residual = target();
   st.reason = check(r0, r0, 0, st.residual_history);
-  return r0;
+}
+
+StopRule KrylovMethod::rule(double r0norm) const {
+  StopRule s;
+  s.atol = stop_.atol;
+  s.rtol_residual = stop_.rtol * rtol_norm_;
+  s.dtol_residual = stop_.dtol * r0norm;
+  s.stagnation_window = stop_.stagnation_window;
+  s.maxit = limit_.iterations > 0 ? std::min(stop_.maxit, limit_.iterations) : stop_.maxit;
+  return s;
 }
 
 StopReason KrylovMethod::check(double rnorm, double r0norm, int it, std::vector<double>& history) {
   history.push_back(rnorm);
-  if (!std::isfinite(rnorm)) return StopReason::non_finite;
-  if (rnorm <= stop_.atol) return StopReason::converged_atol;
-  if (rnorm <= stop_.rtol * rtol_norm_) return StopReason::converged_rtol;
-  if (rnorm > stop_.dtol * r0norm) return StopReason::diverged;
-  if (it == 0 || rnorm < 0.999 * best_) {
-    best_ = rnorm;
-    best_it_ = it;
-  } else if (stop_.stagnation_window > 0 && it - best_it_ >= stop_.stagnation_window) {
-    return StopReason::stagnation;
-  }
-  if (it >= stop_.maxit || (limit_.iterations > 0 && it >= limit_.iterations)) return StopReason::max_iterations;
+  const StopReason r = stop_test(rnorm, it, rule(r0norm), best_, best_it_);
+  if (r != StopReason::not_run) return r;
   if (limit_.seconds > 0.0 && it > 0 &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >= limit_.seconds)
     return StopReason::max_iterations;

@@ -12,6 +12,7 @@
 #include "solve_stats.hpp"
 #include "solvers/core/linear_operator.hpp"
 #include "solvers/core/vector_space.hpp"
+#include "stop_test.hpp"
 
 namespace tb {
 
@@ -73,6 +74,13 @@ enum class Orthogonalization {
   mgs,   // modified Gram-Schmidt: one dot and one axpy per basis vector
 };
 
+// Where GMRES keeps its Hessenberg matrix, rotations and stop test (gmres.hpp).
+enum class GmresScalars {
+  automatic,  // on the backend for vectors on a device, one process's, no clock limit
+  host,
+  backend,  // on the vectors' backend wherever the method allows it (host vectors too: the tests' twin)
+};
+
 class KrylovMethod {
  public:
   explicit KrylovMethod(StopCriteria stop) : stop_(stop) {}
@@ -87,6 +95,11 @@ class KrylovMethod {
   // autopilot"). A limit reached stops with max_iterations.
   void limit(SolveLimit l) { limit_ = l; }
   void set_vector_space(const VectorSpace* s) { space_ = s; }
+  // Off: a solve's residual_history holds ||r0|| and the last estimate only,
+  // so a method whose estimates live on a device does not copy them back
+  // (a time loop's solves, which never read them; LinearSolver::record_history).
+  void record_history(bool on) { history_ = on; }
+  bool records_history() const { return history_; }
   // Allocates the vectors a solve of n unknowns on backend b uses and touches
   // them (in parallel, as the kernels will), so that the first solve neither
   // allocates nor takes the page faults, which on a paravirtualised machine
@@ -107,9 +120,15 @@ class KrylovMethod {
   virtual std::vector<std::size_t> work_indices() const = 0;
   // Checks a new residual norm; returns the stop reason or not_run to continue.
   StopReason check(double rnorm, double r0norm, int it, std::vector<double>& history);
+  // check()'s thresholds for a solve whose initial residual is r0norm (after start()).
+  StopRule rule(double r0norm) const;
+  // The limits of the solves that follow (limit()).
+  const SolveLimit& limits() const { return limit_; }
   // r = b - A x, and the first entry of the history; returns ||r0||. Sets the
   // residual norm this solve stops at (st.target_residual, target()).
   double start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st);
+  // start() once ||r0|| is known (a method that reduces it elsewhere).
+  void begin(double r0, const Vector& b, SolveStats& st);
   // max(atol, rtol ||r0|| or rtol ||b||): a residual at or below it has converged.
   double target() const { return std::max(stop_.atol, stop_.rtol * rtol_norm_); }
 
@@ -122,6 +141,7 @@ class KrylovMethod {
   double best_ = 0.0;
   int best_it_ = 0;
   double rtol_norm_ = 0.0;  // the norm rtol multiplies in this solve
+  bool history_ = true;
   SolveLimit limit_;
   std::chrono::steady_clock::time_point started_;
 };
@@ -129,7 +149,8 @@ class KrylovMethod {
 std::unique_ptr<KrylovMethod> make_cg(StopCriteria stop);
 std::unique_ptr<KrylovMethod> make_bicgstab(StopCriteria stop);
 std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible,
-                                         Orthogonalization orthog = Orthogonalization::cgs);
+                                         Orthogonalization orthog = Orthogonalization::cgs,
+                                         GmresScalars scalars = GmresScalars::automatic);
 std::unique_ptr<KrylovMethod> make_richardson(StopCriteria stop, double omega);
 
 }  // namespace tb

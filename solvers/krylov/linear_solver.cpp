@@ -125,8 +125,18 @@ void LinearSolver::attach(const BsrView& a) {
   op_->apply_in_place(a);
 }
 
+namespace {
+void keep_ends(std::vector<double>& history) {
+  if (history.size() > 2) history = {history.front(), history.back()};
+}
+}  // namespace
+
 SolveStats LinearSolver::solve(std::span<const double> b, std::span<double> x) {
-  if (complete_) return solve_complete(b, x);
+  if (complete_) {
+    SolveStats st = solve_complete(b, x);
+    if (!history_) keep_ends(st.residual_history);
+    return st;
+  }
   if (!op_) throw Error("solver '" + spec_ + "': solve() before setup()");
   const std::size_t n = std::size_t(op_->rows());
   if (b.size() != n || x.size() != n)
@@ -176,7 +186,18 @@ SolveStats CompleteSolver::solve_on_backend(const Vector& b, Vector&) {
   throw Error("internal: a complete solver asked to solve vectors on " + std::string(to_string(b.backend())));
 }
 
+void LinearSolver::record_history(bool on) {
+  history_ = on;
+  if (method_) method_->record_history(on);
+}
+
 SolveStats LinearSolver::solve(const Vector& b, Vector& x) {
+  SolveStats st = solve_recorded(b, x);
+  if (!history_) keep_ends(st.residual_history);
+  return st;
+}
+
+SolveStats LinearSolver::solve_recorded(const Vector& b, Vector& x) {
   if (complete_ && complete_->solves_on(b.backend()) && x.backend() == b.backend()) {
     if (!set_up_) throw Error("solver '" + spec_ + "': solve() before setup()");
     WallTimer t;

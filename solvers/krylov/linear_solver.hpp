@@ -59,6 +59,9 @@ class LinearSolver {
   // solver that cannot stop early, or an iteration limit at or above maxit
   // and no seconds.
   bool limit(SolveLimit l);
+  // KrylovMethod::record_history; off, every solve's residual_history holds
+  // ||r0|| and the last estimate only (a complete solver's too).
+  void record_history(bool on);
   // The iteration limit of its stopping rule (maxit); 0 where it has none.
   int max_iterations() const;
   // Null unless the solver is a complete one (bicgstab_dia, cg_stencil).
@@ -67,10 +70,12 @@ class LinearSolver {
  private:
   std::string spec_;
   std::unique_ptr<KrylovMethod> method_;
+  bool history_ = true;
   std::unique_ptr<Preconditioner> precond_;
   std::unique_ptr<CompleteSolver> complete_;
   Backend backend_;
   SolveStats solve_complete(std::span<const double> b, std::span<double> x);
+  SolveStats solve_recorded(const Vector& b, Vector& x);
   // The vectors of every solve, once per pattern: the first solve allocates nothing.
   void reserve_work();
 

@@ -61,6 +61,8 @@ SystemId SystemSet::declare(const SystemDeclaration& d) {
     sys->autopilot->measure_progress(d.probe);
   } else {
     sys->driver.solver = options_.decomposed ? make_partitioned_solver(spec) : make_solver(spec);
+    // A time loop reads a solve's ends, not its history (which a device copies back).
+    sys->driver.solver->record_history(false);
     sys->driver.spans_ranks = options_.decomposed;
     sys->driver.clock = &clock_;
     if (d.split_rows.blocks && (!options_.decomposed || !take_split_rows(*sys->driver.solver, d.split_rows)))

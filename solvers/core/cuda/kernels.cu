@@ -93,6 +93,27 @@ __global__ void __launch_bounds__(threads)
   }
 }
 
+// multi_axpy_kernel with the coefficients read from device memory (multi_axpy_from).
+template <int K>
+__global__ void __launch_bounds__(threads)
+    multi_axpy_from_kernel(const double* a, VectorGroup v, double* w, std::size_t n) {
+  double ak[K];
+  for (int k = 0; k < K; ++k) ak[k] = a[k];
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    double t = w[i];
+    for (int k = 0; k < K; ++k) t = fma(ak[k], v.v[k][i], 1.0 * t);
+    w[i] = t;
+  }
+}
+
+__global__ void __launch_bounds__(threads)
+    scale_by_inverse_kernel(const double* s, double* x, std::size_t n, bool keep_if_zero) {
+  const double d = *s;
+  if (keep_if_zero && d == 0.0) return;
+  const double a = 1.0 / d;
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) x[i] *= a;
+}
+
 // a x + b y with one rounding for a x (the fma), as multi_axpy_kernel does it.
 __global__ void __launch_bounds__(threads) axpby_kernel(double a, const double* x, double b, double* y, std::size_t n) {
   for (std::size_t i = first_index(); i < n; i += grid_stride()) y[i] = fma(a, x[i], b * y[i]);
@@ -246,6 +267,44 @@ void multi_axpy(const double* alpha, const double* const* v, int k, double* w, s
   for (int i = 0; i < k; ++i) g.v[i] = v[i], a.a[i] = alpha[i];
   with_group_size(k, [&]<int K>() { multi_axpy_kernel<K><<<blocks_for(n), threads>>>(a, g, 1.0, w, n); });
   cuda_error::check_launch("multi_axpy");
+}
+
+// multi_dot without its copy: the k results stay at out, on the device.
+void multi_dot_to(const double* const* v, int k, const double* w, double* out, std::size_t n) {
+  if (k < 1 || k > max_group) throw Error("internal: multi_dot_to takes 1 to 4 vectors, not " + std::to_string(k));
+  if (n == 0) {
+    cuda_error::throw_if(cudaMemset(out, 0, std::size_t(k) * sizeof(double)), "cudaMemset of multi_dot_to's results");
+    return;
+  }
+  VectorGroup g{};
+  for (int i = 0; i < k; ++i) g.v[i] = v[i];
+  std::lock_guard lock(scratch_mutex);
+  Scratch& s = scratch_for_current_device();
+  const int blocks = blocks_for(n);
+  with_group_size(k, [&]<int K>() { multi_dot_partials<K><<<blocks, threads>>>(g, w, n, s.partial); });
+  cuda_error::check_launch("multi_dot_partials");
+  multi_sum_partials<<<k, threads>>>(s.partial, blocks, out);
+  cuda_error::check_launch("multi_sum_partials");
+}
+
+void multi_axpy_from(const double* alpha, const double* const* v, int k, double* w, std::size_t n) {
+  if (k < 1 || k > max_group) throw Error("internal: multi_axpy_from takes 1 to 4 vectors, not " + std::to_string(k));
+  if (n == 0) return;
+  VectorGroup g{};
+  for (int i = 0; i < k; ++i) g.v[i] = v[i];
+  with_group_size(k, [&]<int K>() { multi_axpy_from_kernel<K><<<blocks_for(n), threads>>>(alpha, g, w, n); });
+  cuda_error::check_launch("multi_axpy_from");
+}
+
+void axpy_from(const double* a, const double* x, double* y, std::size_t n) {
+  const double* p[1] = {x};
+  multi_axpy_from(a, p, 1, y, n);
+}
+
+void scale_by_inverse(const double* s, double* x, std::size_t n, bool keep_if_zero) {
+  if (n == 0) return;
+  scale_by_inverse_kernel<<<blocks_for(n), threads>>>(s, x, n, keep_if_zero);
+  cuda_error::check_launch("scale_by_inverse");
 }
 
 }  // namespace tb::kernels::cuda

@@ -1,0 +1,68 @@
+#pragma once
+// Restarted GMRES(m) with right preconditioning (Saad & Schultz 1986) and its
+// flexible variant FGMRES(m) (Saad 1993), which stores the preconditioned
+// directions z_j = M_j^{-1} v_j so that M may change from one application to
+// the next (asynchronous sweeps, inner iterations). Classical (default, fused
+// kernels), classical with the Pythagorean norm, twice-classical or modified
+// Gram-Schmidt, Givens rotations; the residual estimate |g_{j+1}| is that of
+// b - A x itself.
+//
+// Its small dense algebra (Hessenberg matrix, rotations, estimate, stop test:
+// gmres_scalars.hpp) runs on the host (gmres.cpp) or, with the scalars on the
+// backend, where the Krylov vectors are (gmres_on_backend.cpp): there an
+// iteration's reductions leave nothing to read, the host queues iterations
+// and reads a three-number record at checks spaced by the convergence seen so
+// far, and the iterations queued past the one that stopped are discarded:
+// every iterate, estimate and stop is the host method's, bit for bit on the
+// host. Scalars::automatic puts them on the backend for vectors on a device
+// whose space is one process's (an MPI space reduces on the host) and whose
+// solves have no clock limit (the autopilot's probes).
+#include <memory>
+#include <vector>
+
+#include "krylov_method.hpp"
+
+namespace tb {
+
+class Gmres final : public KrylovMethod {
+ public:
+  Gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog, GmresScalars scalars);
+  bool accepts_variable_preconditioner() const override { return flexible_; }
+  std::vector<std::size_t> work_indices() const override;
+  SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) override;
+  // Whether a solve with these vectors keeps its scalars on their backend.
+  bool scalars_on_backend(const Vector& b) const;
+
+ private:
+  // gmres.cpp: the scalars on the host.
+  SolveStats solve_on_host(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x);
+  double& H(int i, int j) { return h_[i * m_ + j]; }
+  Vector& basis(int i, const Vector& like) { return work(3 + i, like); }
+  Vector& direction(int i, const Vector& like) { return work(4 + m_ + i, like); }
+  double orthogonalize(int j, Vector& av, const Vector& like);
+  void project(int j, Vector& av);
+  void subtract_projection(int j, Vector& av);
+  double project_pythagorean(int j, Vector& av);
+  void update_solution(int j, const Preconditioner& m, const Vector& b, Vector& x);
+
+  // gmres_on_backend.cpp: the scalars where the vectors are.
+  SolveStats solve_on_backend(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x);
+  void orthogonalize_on_backend(int j, Vector& av, const Vector& like);
+  void update_on_backend(int j, const Preconditioner& m, const Vector& b, Vector& x);
+  // The record at the checks: [estimate, stopped_at, stopped_for].
+  void read_record(double* record) const;
+
+  // Below this fraction of |av|^2 the Pythagorean norm's relative error,
+  // about eps |av|^2 / (2 rest), could exceed 1e-10.
+  static constexpr double kPythagorasLimit = 1e-6;
+
+  int m_;
+  bool flexible_;
+  Orthogonalization orthog_;
+  GmresScalars scalars_;
+  std::vector<double> h_, cs_, sn_, g_, y_, coef_;
+  std::vector<const Vector*> basis_ptr_;
+  Vector on_backend_;  // gmres_scalars::View's array, on the vectors' backend
+};
+
+}  // namespace tb

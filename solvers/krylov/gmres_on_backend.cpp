@@ -1,0 +1,161 @@
+// GMRES with its scalars on the vectors' backend (gmres.hpp): the iteration of
+// gmres.cpp with each reduction left where it is made and each scalar step
+// run there (gmres_scalars.hpp); the host reads ||r0||, the record at its
+// checks and, at the end, the estimates' history.
+#include <algorithm>
+#include <cmath>
+
+#include "gmres.hpp"
+#include "kernels.hpp"
+#include "solvers/core/kernels.hpp"
+#include "solvers/core/memory.hpp"
+#include "solvers/core/transfers.hpp"
+
+namespace tb {
+
+namespace {
+
+namespace gs = gmres_scalars;
+
+constexpr int first_batch = 4;
+constexpr int longest_batch = 16;
+
+// Iterations to queue before the next check. Where the estimate fell from r0
+// to e in `it` iterations, the average rate predicts the iterations left to
+// the target; without a fall, twice the last batch. Only the reads and the
+// iterations queued past the stop depend on it, never the iterates.
+int next_batch(int it, double r0, double e, double target, int last) {
+  if (!(e < r0) || !(e > 0.0) || !(target > 0.0)) return std::min(2 * last, longest_batch);
+  if (e <= target) return 1;
+  const double rate = std::log(e / r0) / it;  // < 0
+  const double left = std::ceil(std::log(target / e) / rate);
+  return int(std::clamp(left, 1.0, double(longest_batch)));
+}
+
+// n numbers of the scalars' array here: copied from a device (and counted
+// there), a twin's result on the host (transfers.hpp).
+void read_scalars(double* to, const double* from, Backend b, std::size_t n) {
+  memory::copy(to, Backend::host, from, b, n * sizeof(double));
+  if (b == Backend::host) transfers::count_twin_result(n * sizeof(double));
+}
+
+}  // namespace
+
+void Gmres::read_record(double* record) const {
+  read_scalars(record, on_backend_.data() + (on_backend_.size() - gs::Slot::count + gs::record), on_backend_.backend(),
+               gs::record_size);
+}
+
+SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) {
+  namespace k = kernels;
+  const Backend be = b.backend();
+  const std::size_t need = gs::size(m_, stop_.maxit);
+  if (on_backend_.size() != need || on_backend_.backend() != be) on_backend_ = Vector(be, need);
+  const gs::View v = gs::view_of(on_backend_.data(), m_, stop_.maxit);
+
+  SolveStats st;
+  Vector& r = work(0, b);
+  a.apply(x, r);
+  k::axpby(1.0, b, -1.0, r);
+  k::dot_to(r, r, v.slot + gs::norm_sq);
+  gs::kernels::begin_cycle(be, v, 0);
+  double r0 = 0.0;
+  read_scalars(&r0, v.slot + gs::beta, be, 1);
+  begin(r0, b, st);
+  if (st.reason != StopReason::not_run) return st;
+
+  const StopRule rule = this->rule(r0);
+  double record[gs::record_size] = {r0, -1.0, double(int(StopReason::not_run))};
+  int it = 0, read_at = 0, batch = first_batch, next_read = first_batch;
+  const auto read = [&] {
+    read_record(record);
+    batch = next_batch(it, r0, record[0], target(), batch);
+    read_at = it, next_read = it + batch;
+  };
+  bool stopped = false;
+  while (!stopped) {
+    Vector& v0 = basis(0, b);
+    k::copy(r, v0);
+    k::scale_by_inverse(v.slot + gs::beta, v0, false);
+    const int cycle_start = it;
+    int j = 0;
+    for (; j < m_ && it < rule.maxit; ++j) {
+      ++it;
+      Vector& z = flexible_ ? direction(j, b) : work(1, b);
+      m.apply(basis(j, b), z);
+      Vector& vn = basis(j + 1, b);
+      a.apply(z, vn);
+      orthogonalize_on_backend(j, vn, b);
+      gs::kernels::close_column(be, v, j, it, rule);
+      k::scale_by_inverse(v.slot + gs::new_norm, vn, true);
+      if (it == next_read) {
+        read();
+        if (record[1] >= 0.0) break;
+      }
+    }
+    if (read_at != it) read();
+    stopped = record[1] >= 0.0;
+    // Columns past the one that stopped were queued before the host knew: left out.
+    update_on_backend(stopped ? int(record[1]) - cycle_start : j, m, b, x);
+    if (stopped) break;
+    a.apply(x, r);
+    k::axpby(1.0, b, -1.0, r);
+    k::dot_to(r, r, v.slot + gs::norm_sq);
+    gs::kernels::begin_cycle(be, v, it);
+  }
+  st.iterations = int(record[1]);
+  st.reason = StopReason(int(record[2]));
+  if (st.reason == StopReason::breakdown) st.detail = "Krylov space invariant but residual not reduced";
+  if (st.iterations == 0) return st;
+  // The estimates of the iterations between the checks, only where asked for.
+  if (!records_history()) {
+    st.residual_history.push_back(record[0]);
+    return st;
+  }
+  st.residual_history.resize(std::size_t(st.iterations) + 1);
+  read_scalars(st.residual_history.data() + 1, v.history + 1, be, std::size_t(st.iterations));
+  return st;
+}
+
+// Column j of H on the backend, the new vector's squared norm in norm_sq.
+void Gmres::orthogonalize_on_backend(int j, Vector& av, const Vector& like) {
+  namespace k = kernels;
+  const Backend be = like.backend();
+  const gs::View v = gs::view_of(on_backend_.data(), m_, stop_.maxit);
+  if (orthog_ == Orthogonalization::mgs) {
+    for (int i = 0; i <= j; ++i) {
+      k::dot_to(av, basis(i, like), v.coef + i);
+      gs::kernels::take_projection(be, v, i, j);
+      k::axpy_from(v.coef + i, basis(i, like), av);
+    }
+  } else {
+    for (int i = 0; i <= j; ++i) basis_ptr_[i] = &basis(i, like);
+    const int passes = orthog_ == Orthogonalization::cgs2 ? 2 : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+      k::multi_dot_to(basis_ptr_.data(), j + 1, av, v.coef);
+      gs::kernels::add_projection(be, v, j, pass == 0);
+      k::multi_axpy_from(v.coef, basis_ptr_.data(), j + 1, av);
+    }
+  }
+  k::dot_to(av, av, v.slot + gs::norm_sq);
+}
+
+// update_solution with y solved and applied on the backend.
+void Gmres::update_on_backend(int j, const Preconditioner& m, const Vector& b, Vector& x) {
+  namespace k = kernels;
+  if (j == 0) return;
+  const gs::View v = gs::view_of(on_backend_.data(), m_, stop_.maxit);
+  gs::kernels::solve_for_y(b.backend(), v, j);
+  if (flexible_) {
+    for (int i = 0; i < j; ++i) k::axpy_from(v.y + i, direction(i, b), x);
+    return;
+  }
+  Vector& u = work(1, b);
+  k::fill(u, 0.0);
+  for (int i = 0; i < j; ++i) k::axpy_from(v.y + i, basis(i, b), u);
+  Vector& z = work(2, b);
+  m.apply(u, z);
+  k::axpy(1.0, z, x);
+}
+
+}  // namespace tb

@@ -1,0 +1,40 @@
+#pragma once
+// The stopping rules of a Krylov iteration (KrylovMethod::check) as one loop
+// body for the host and a device: GMRES with its scalars on the backend tests
+// each iteration where the iteration runs (gmres_scalars.hpp) and must stop
+// where the host test would. The clock limit (SolveLimit::seconds) is the
+// host's alone.
+#include <cmath>
+
+#include "solvers/core/host_device.hpp"
+#include "solvers/krylov/solve_stats.hpp"
+
+namespace tb {
+
+// The thresholds of one solve, each product formed once as check() forms it.
+struct StopRule {
+  double atol = 0.0;
+  double rtol_residual = 0.0;  // rtol times the norm it is relative to
+  double dtol_residual = 0.0;  // dtol times ||r0||
+  int stagnation_window = 0;
+  int maxit = 0;  // the smaller of StopCriteria::maxit and SolveLimit::iterations
+};
+
+// The reason iteration `it` with residual norm rnorm stops, or not_run; best
+// and best_it track the stagnation test's best residual (it = 0 sets them).
+TB_HOST_DEVICE inline StopReason stop_test(double rnorm, int it, const StopRule& s, double& best, int& best_it) {
+  if (!std::isfinite(rnorm)) return StopReason::non_finite;
+  if (rnorm <= s.atol) return StopReason::converged_atol;
+  if (rnorm <= s.rtol_residual) return StopReason::converged_rtol;
+  if (rnorm > s.dtol_residual) return StopReason::diverged;
+  if (it == 0 || rnorm < 0.999 * best) {
+    best = rnorm;
+    best_it = it;
+  } else if (s.stagnation_window > 0 && it - best_it >= s.stagnation_window) {
+    return StopReason::stagnation;
+  }
+  if (it >= s.maxit) return StopReason::max_iterations;
+  return StopReason::not_run;
+}
+
+}  // namespace tb

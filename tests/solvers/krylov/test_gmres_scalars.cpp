@@ -1,0 +1,183 @@
+// GMRES with its scalars on the backend (gmres.hpp) against the same method
+// with them on the host: the iteration on host vectors with scalars=backend
+// runs every step the device runs (the reductions left in the scalars' array,
+// the scalar steps of gmres_scalars.hpp, the checks, the iterations queued
+// past the stop and discarded), so iterates, estimates, stops and iteration
+// counts must agree bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "../../common/bits.hpp"
+#include "../../common/systems.hpp"
+#include "solvers/factory/registry.hpp"
+#include "solvers/krylov/gmres.hpp"
+#include "solvers/matrix/bsr_operator.hpp"
+#include "solvers/matrix/generate.hpp"
+
+namespace tb {
+namespace {
+
+BsrMatrix test_system(bool symmetric = false) {
+  Stencil7Params p;
+  p.nx = 6, p.ny = 5, p.nz = 4, p.block_size = 2, p.symmetric = symmetric;
+  return generate_stencil7(p);
+}
+
+struct Outcome {
+  SolveStats stats;
+  std::vector<double> x;
+};
+
+// Two solves in a row (the second from the first's x with b halved): the
+// scalars' array is reused and a warm start begins from a nonzero x.
+std::vector<Outcome> solve_twice(const std::string& spec, const BsrMatrix& a, SolveLimit limit = {}) {
+  auto solver = make_solver(spec);
+  solver->setup(a);
+  solver->limit(limit);
+  std::vector<double> b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<double> x(b.size(), 0.0);
+  std::vector<Outcome> runs;
+  for (int k = 0; k < 2; ++k) {
+    runs.push_back({solver->solve(b, x), x});
+    for (double& v : b) v *= 0.5;
+  }
+  return runs;
+}
+
+std::string with_scalars(const std::string& spec, const char* where) {
+  const auto open = spec.find('(');
+  return spec.substr(0, open + 1) + "scalars=" + where + "," + spec.substr(open + 1);
+}
+
+void expect_same_solves(const std::string& spec, const BsrMatrix& a, SolveLimit limit = {}) {
+  const std::vector<Outcome> host = solve_twice(with_scalars(spec, "host"), a, limit);
+  const std::vector<Outcome> backend = solve_twice(with_scalars(spec, "backend"), a, limit);
+  for (std::size_t k = 0; k < host.size(); ++k) {
+    SCOPED_TRACE(spec + ", solve " + std::to_string(k));
+    const SolveStats &h = host[k].stats, &d = backend[k].stats;
+    EXPECT_EQ(d.reason, h.reason) << h.line() << "\n" << d.line();
+    EXPECT_EQ(d.iterations, h.iterations);
+    EXPECT_TRUE(test::same_bits(d.initial_residual, h.initial_residual));
+    EXPECT_TRUE(test::same_bits(d.final_residual, h.final_residual));
+    test::expect_bitwise(d.residual_history, h.residual_history, "residual history");
+    test::expect_bitwise(backend[k].x, host[k].x, "x");
+  }
+}
+
+class GmresScalarsTwin : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GmresScalarsTwin, OnTheBackendTheyStepAsOnTheHost) { expect_same_solves(GetParam(), test_system()); }
+
+// Converged mid-cycle and over restarts, at the iteration limit inside a
+// cycle and at a cycle's end, every orthogonalisation the backend takes,
+// GMRES's update through M and FGMRES's through the directions.
+INSTANTIATE_TEST_SUITE_P(
+    Specs, GmresScalarsTwin,
+    ::testing::Values("gmres(rtol=1e-9,restart=30)+bilu0", "gmres(rtol=1e-9,restart=4)+jacobi",
+                      "fgmres(rtol=1e-9,restart=5)+bilu0", "fgmres(rtol=1e-9,restart=30)+jacobi",
+                      "gmres(rtol=1e-12,restart=10,maxit=7)+jacobi", "fgmres(rtol=1e-12,restart=4,maxit=8)+bilu0",
+                      "gmres(rtol=1e-9,restart=6,orthog=cgs2)+jacobi", "fgmres(rtol=1e-9,restart=7,orthog=mgs)+bilu0",
+                      "gmres(rtol=1e-9,restart=3,orthog=mgs)+jacobi", "fgmres(rtol=1e-1,restart=30,maxit=10)+bilu0",
+                      "gmres(atol=1e-3,rtol=0,restart=8)+jacobi"));
+
+// Three distinct eigenvalues: exact after three iterations, before the first
+// check, so the backend has queued an iteration past the stop, which its
+// update must leave out.
+TEST(GmresScalarPlace, IterationsQueuedPastTheStopAreLeftOut) {
+  BsrMatrix a = test_system(true);
+  const index_t bs = a.block_size;
+  std::fill(a.values.begin(), a.values.end(), 0.0);
+  for (index_t r = 0; r < a.block_rows; ++r)
+    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
+      if (a.col_idx[p] == r)
+        for (index_t i = 0; i < bs; ++i) a.values[std::size_t((p * bs + i) * bs + i)] = double(1 + (r * bs + i) % 3);
+  for (const char* spec : {"gmres(rtol=1e-10,restart=10)", "fgmres(rtol=1e-10,restart=10)"}) {
+    expect_same_solves(spec, a);
+    const std::vector<Outcome> backend = solve_twice(with_scalars(spec, "backend"), a);
+    EXPECT_TRUE(backend[0].stats.converged()) << backend[0].stats.line();
+    EXPECT_LE(backend[0].stats.iterations, 3);
+  }
+}
+
+TEST(GmresScalarPlace, AnIterationLimitStopsBothWhereItSays) {
+  SolveLimit limit;
+  limit.iterations = 5;
+  expect_same_solves("fgmres(rtol=1e-12,restart=30)+bilu0", test_system(), limit);
+}
+
+TEST(GmresScalarPlace, StagnationStopsBothAtTheSameIteration) {
+  // Skew-symmetric: (r, A r) = 0, GMRES(1) makes no progress at all.
+  BsrMatrix a;
+  a.block_size = 2, a.block_rows = a.block_cols = 10;
+  for (index_t i = 0; i < 10; ++i) {
+    a.col_idx.push_back(i);
+    a.row_ptr.push_back(i + 1);
+    a.values.insert(a.values.end(), {0.0, 1.0 + i, -1.0 - i, 0.0});
+  }
+  expect_same_solves("gmres(restart=1,maxit=5000,stagnation=20)", a);
+  const std::vector<Outcome> backend = solve_twice("gmres(scalars=backend,restart=1,maxit=5000,stagnation=20)", a);
+  EXPECT_EQ(backend[0].stats.reason, StopReason::stagnation);
+  EXPECT_EQ(backend[0].stats.iterations, 20);
+}
+
+TEST(GmresScalarPlace, NonFiniteValuesStopBothAlike) {
+  BsrMatrix a = test_system();
+  a.values[a.values.size() / 2] = std::numeric_limits<double>::quiet_NaN();
+  expect_same_solves("gmres(rtol=1e-9,restart=5)+jacobi", a);
+  const std::vector<Outcome> backend = solve_twice("gmres(scalars=backend,rtol=1e-9,restart=5)+jacobi", a);
+  EXPECT_EQ(backend[0].stats.reason, StopReason::non_finite) << backend[0].stats.line();
+}
+
+// A preconditioner that returns zero: a zero Hessenberg column, a breakdown
+// after one iteration with x untouched, on the backend as on the host.
+TEST(GmresScalarPlace, AZeroPreconditionerBreaksDownOnTheBackendToo) {
+  struct Zero final : Preconditioner {
+    void setup(const BsrMatrix&, Backend) override {}
+    void update(const BsrMatrix&) override {}
+    void apply(const Vector&, Vector& z) const override { z.set_zero(); }
+    bool supports(Backend b) const override { return b == Backend::host; }
+  };
+  const BsrMatrix a = test_system();
+  BsrOperator op(a, Backend::host);
+  StopCriteria stop;
+  stop.rtol = 1e-6, stop.maxit = 50;
+  Gmres gmres(stop, 10, /*flexible=*/true, Orthogonalization::cgs, GmresScalars::backend);
+  const Vector b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
+  Vector x(Backend::host, b.size());
+  x.set_zero();
+  ASSERT_TRUE(gmres.scalars_on_backend(b));
+  const SolveStats st = gmres.solve(op, Zero{}, b, x);
+  EXPECT_EQ(st.reason, StopReason::breakdown) << st.line();
+  EXPECT_EQ(st.iterations, 1);
+  for (double v : x.host_span()) EXPECT_EQ(v, 0.0);
+}
+
+// Where the scalars live: the backend for device vectors unless told
+// otherwise; never with CGS-P (its norm is chosen on the host) or a clock
+// limit (read on the host); scalars=backend with cgsp is refused by name.
+TEST(GmresScalarPlace, TheyGoToTheBackendOnlyWhereTheMethodAllows) {
+  const Vector host(Backend::host, 4);
+  StopCriteria stop;
+  EXPECT_FALSE(Gmres(stop, 5, false, Orthogonalization::cgs, GmresScalars::automatic).scalars_on_backend(host));
+  EXPECT_TRUE(Gmres(stop, 5, false, Orthogonalization::mgs, GmresScalars::backend).scalars_on_backend(host));
+  EXPECT_FALSE(Gmres(stop, 5, false, Orthogonalization::cgsp, GmresScalars::automatic).scalars_on_backend(host));
+  Gmres limited(stop, 5, true, Orthogonalization::cgs, GmresScalars::backend);
+  SolveLimit l;
+  l.seconds = 1.0;
+  limited.limit(l);
+  EXPECT_FALSE(limited.scalars_on_backend(host));
+  try {
+    make_solver("gmres(scalars=backend,orthog=cgsp)");
+    FAIL() << "scalars=backend with orthog=cgsp was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cgsp"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tb
