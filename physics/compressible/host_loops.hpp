@@ -87,13 +87,19 @@ struct Host {
       for (int k = 0; k < num_vars; ++k) sums[k] += v[4 * i + k];
     return sums;
   }
-  static void perturbed_state(index_t n, const double* w, double h, const double* x, double* trial) {
-    for_items<Omp>(n, 1, [&](index_t i) { trial[i] = w[i] + h * x[i]; });
+  static void difference_step(const double* x_squared, double w_norm, double* h) {
+    *h = bodies::difference_step(*x_squared, w_norm);
+  }
+  static void perturbed_state(index_t n, const double* w, const double* h, const double* x, double* trial) {
+    const double step = *h;
+    for_items<Omp>(n, 1, [&](index_t i) { trial[i] = w[i] + step * x[i]; });
   }
   static void difference_product(index_t n, const double* shift, const double* x, const double* r_trial,
-                                 const double* r, double h, double* y) {
+                                 const double* r, const double* h, double* y) {
+    const double step = *h;
     for_items<Omp>(n, 4, [&](index_t c) {
-      for (index_t i = 4 * c; i < 4 * c + 4; ++i) y[i] = shift[c] * x[i] + (r_trial[i] - r[i]) / h;
+      for (index_t i = 4 * c; i < 4 * c + 4; ++i)
+        y[i] = step == 0.0 ? 0.0 : shift[c] * x[i] + (r_trial[i] - r[i]) / step;
     });
   }
   static void perturb_columns(const index_t* cells, index_t count, int k, const double* w, double* trial) {
@@ -206,11 +212,14 @@ struct Host {
     host::Host<omp>::wall_forces(m, s, q, order, owned, out);                                                          \
   }                                                                                                                    \
   State ordered_sums(index_t n, const double* v) { return host::Host<omp>::ordered_sums(n, v); }                       \
-  void perturbed_state(index_t n, const double* w, double h, const double* x, double* trial) {                         \
+  void difference_step(const double* x_squared, double w_norm, double* h) {                                            \
+    host::Host<omp>::difference_step(x_squared, w_norm, h);                                                            \
+  }                                                                                                                    \
+  void perturbed_state(index_t n, const double* w, const double* h, const double* x, double* trial) {                  \
     host::Host<omp>::perturbed_state(n, w, h, x, trial);                                                               \
   }                                                                                                                    \
   void difference_product(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,     \
-                          double h, double* y) {                                                                       \
+                          const double* h, double* y) {                                                                \
     host::Host<omp>::difference_product(n, shift, x, r_trial, r, h, y);                                                \
   }                                                                                                                    \
   void perturb_columns(const index_t* cells, index_t count, int k, const double* w, double* trial) {                   \

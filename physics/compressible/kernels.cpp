@@ -133,14 +133,19 @@ State ordered_sums(Backend b, index_t n, const double* v) {
   return omp::ordered_sums(n, v);
 }
 
-void perturbed_state(Backend b, index_t n, const double* w, double h, const double* x, double* trial) {
+void difference_step(Backend b, const double* x_squared, double w_norm, double* h) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::difference_step(x_squared, w_norm, h));
+  omp::difference_step(x_squared, w_norm, h);
+}
+
+void perturbed_state(Backend b, index_t n, const double* w, const double* h, const double* x, double* trial) {
   if (n <= 0) return;
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::perturbed_state(n, w, h, x, trial));
   omp::perturbed_state(n, w, h, x, trial);
 }
 
 void difference_product(Backend b, index_t n, const double* shift, const double* x, const double* r_trial,
-                        const double* r, double h, double* y) {
+                        const double* r, const double* h, double* y) {
   if (n <= 0) return;
   if (on_cuda(b)) return TB_CUDA_CALL(cuda::difference_product(n, shift, x, r_trial, r, h, y));
   omp::difference_product(n, shift, x, r_trial, r, h, y);

@@ -144,11 +144,13 @@ enum class FaceSign { out_of_left, both };
                    double* face_force);                                                                                \
   /* sum over i in [0, n), in index order, of v[4 i + k], per k (a fixed order: the same bits every run) */            \
   State ordered_sums(index_t n, const double* v);                                                                      \
-  /* trial[i] = w[i] + h x[i], i in [0, n) (the matrix-free product's perturbed state) */                              \
-  void perturbed_state(index_t n, const double* w, double h, const double* x, double* trial);                          \
-  /* y[4 c + k] = shift[c] x[4 c + k] + (r_trial - r)[4 c + k] / h over cells [0, n) */                                \
+  /* *h = bodies::difference_step(*x_squared, w_norm): one number, where the vectors are */                            \
+  void difference_step(const double* x_squared, double w_norm, double* h);                                             \
+  /* trial[i] = w[i] + *h x[i], i in [0, n) (the matrix-free product's perturbed state) */                             \
+  void perturbed_state(index_t n, const double* w, const double* h, const double* x, double* trial);                   \
+  /* y[4 c + k] = shift[c] x[4 c + k] + (r_trial - r)[4 c + k] / *h over cells [0, n); 0 where *h = 0 */               \
   void difference_product(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,     \
-                          double h, double* y);                                                                        \
+                          const double* h, double* y);                                                                 \
   /* trial[4 j + k] = w[4 j + k] plus its difference step, j in cells[0, count) (one colour of the exact Jacobian) */  \
   void perturb_columns(const index_t* cells, index_t count, int k, const double* w, double* trial);                    \
   /* per j in cells[0, count): column (j, k) of the exact Jacobian, (r_trial - r) / h, into values' blocks (i, j);     \
@@ -190,9 +192,11 @@ void viscous_jacobian_face_blocks(Backend b, const MeshView& m, const SchemeView
 void wall_forces(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
                  double* face_force);
 State ordered_sums(Backend b, index_t n, const double* v);
-void perturbed_state(Backend b, index_t n, const double* w, double h, const double* x, double* trial);
+// h: one number on the backend.
+void difference_step(Backend b, const double* x_squared, double w_norm, double* h);
+void perturbed_state(Backend b, index_t n, const double* w, const double* h, const double* x, double* trial);
 void difference_product(Backend b, index_t n, const double* shift, const double* x, const double* r_trial,
-                        const double* r, double h, double* y);
+                        const double* r, const double* h, double* y);
 void perturb_columns(Backend b, const index_t* cells, index_t count, int k, const double* w, double* trial);
 void difference_columns(Backend b, const ColumnPattern& p, const index_t* cells, index_t count, int k, const double* w,
                         const double* r, const double* r_trial, double* trial, double* values);

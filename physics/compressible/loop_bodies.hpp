@@ -409,6 +409,14 @@ TB_HOST_DEVICE inline void diagonal_shift(const index_t* diagonal, const double*
   for (int k = 0; k < num_vars; ++k) d[k * num_vars + k] += shift[c];
 }
 
+// The matrix-free product's step along x (matrix_free_system.hpp, Walker and
+// Pernice): sqrt(eps (1 + ||w||)) / ||x|| from ||x||^2; 0 for x = 0, where
+// the product is 0.
+TB_HOST_DEVICE inline double difference_step(double x_squared, double w_norm) {
+  if (x_squared == 0.0) return 0.0;
+  return std::sqrt(0x1p-52 * (1.0 + w_norm)) / std::sqrt(x_squared);
+}
+
 // The exact Jacobian's column (j, k) by a one-sided difference
 // (coloured_jacobian.hpp): the step 2^-26 (1 + |w|), the square root of the
 // unit roundoff; then, from the residual of the perturbed state, the column's

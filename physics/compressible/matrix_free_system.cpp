@@ -1,24 +1,15 @@
 #include "physics/compressible/matrix_free_system.hpp"
 
 #include <cmath>
-#include <limits>
 
 #include "physics/compressible/kernels.hpp"
+#include "physics/compressible/loop_bodies.hpp"
 #include "physics/compressible/resident_flow.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 #include "solvers/core/timer.hpp"
 
 namespace tb::compressible {
-
-namespace {
-
-// The difference step h of Walker and Pernice (PETSc's MATMFFD_WP): the
-// relative rounding of w + h x stays near sqrt(eps).
-double difference_step(double w_norm, double x_norm) {
-  return std::sqrt(std::numeric_limits<double>::epsilon() * (1.0 + w_norm)) / x_norm;
-}
-
-}  // namespace
 
 // Dot products over the owned entries of every rank: one reduction each, as the
 // solver layer's MPI vector space does for the distributed BSR systems.
@@ -61,20 +52,21 @@ class MatrixFreeSystem::Operator final : public LinearOperator {
   Backend backend() const override { return Backend::host; }
 
   void apply(const Vector& x, Vector& y) const override {
-    const double x_norm = space_.norm2(x);
-    const std::size_t own = std::size_t(owned_);
-    if (x_norm == 0.0) {  // the Krylov frame's r0 = b - A x0 from a zero guess
+    // The step h of Walker and Pernice (PETSc's MATMFFD_WP): the relative
+    // rounding of w + h x stays near sqrt(eps).
+    const double h = bodies::difference_step(space_.dot(x, x), w_norm_);
+    if (h == 0.0) {  // x = 0: the Krylov frame's r0 = b - A x0 from a zero guess
       y.set_zero();
       return;
     }
-    const double h = difference_step(w_norm_, x_norm);
+    const std::size_t own = std::size_t(owned_);
     trial_ = *w_;  // ghosts included; theirs are replaced by the exchange below
     const index_t n = index_t(own * num_vars);
-    kernels::perturbed_state(Backend::host, n, w_->front().data(), h, x.data(), trial_.front().data());
+    kernels::perturbed_state(Backend::host, n, w_->front().data(), &h, x.data(), trial_.front().data());
     if (share_) share_->exchange(doubles_of(trial_), num_vars);
     disc_.residual(trial_, order_, trial_r_);
     kernels::difference_product(Backend::host, owned_, shift_.data(), x.data(), trial_r_.front().data(),
-                                r_->front().data(), h, y.data());
+                                r_->front().data(), &h, y.data());
   }
 
  private:
@@ -99,10 +91,14 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
         share_(share),
         space_(space),
         trial_(flow.backend(), 4 * std::size_t(flow.num_cells())),
-        trial_r_(flow.backend(), 4 * std::size_t(flow.num_cells())) {}
+        trial_r_(flow.backend(), 4 * std::size_t(flow.num_cells())),
+        x_squared_(flow.backend(), 1),
+        step_(flow.backend(), 1) {}
 
-  void bind(int order) {
+  // zero: the solve's initial guess, zero, whose product is taken without a residual.
+  void bind(int order, const Vector* zero) {
     order_ = order;
+    zero_ = zero;
     const State sums = flow_.state_squared_sums();
     const double sq = sums[0] + sums[1] + sums[2] + sums[3];
     w_norm_ = std::sqrt(share_ ? share_->sum(sq) : sq);
@@ -111,20 +107,29 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
   index_t rows() const override { return flow_.owned() * num_vars; }
   Backend backend() const override { return flow_.backend(); }
 
+  // Where the space is one process's, h is formed where x is (nothing read
+  // back); across ranks its reduction is the host's, and h goes to the backend.
   void apply(const Vector& x, Vector& y) const override {
-    const double x_norm = space_.norm2(x);
-    if (x_norm == 0.0) {
+    if (&x == zero_) {  // the Krylov frame's r0 = b - A x0 from the zero guess
+      zero_ = nullptr;
       y.set_zero();
       return;
     }
-    const double h = difference_step(w_norm_, x_norm);
     const Backend b = flow_.backend();
+    if (space_.reduces_across_processes()) {
+      const double h = bodies::difference_step(space_.dot(x, x), w_norm_);
+      step_.copy_from_host(std::span<const double>(&h, 1));
+    } else {
+      tb::kernels::dot_to(x, x, x_squared_.data());
+      compressible::kernels::difference_step(b, x_squared_.data(), w_norm_, step_.data());
+    }
     if (share_) trial_.copy_from(flow_.state_array());  // ghosts included; theirs are replaced by the exchange below
-    kernels::perturbed_state(b, rows(), flow_.state(), h, x.data(), trial_.data());
+    compressible::kernels::perturbed_state(b, rows(), flow_.state(), step_.data(), x.data(), trial_.data());
     if (share_) share_->exchange_on(b, trial_.data(), num_vars);
-    flow_.residual_of(trial_.data(), order_, trial_r_.data());
-    kernels::difference_product(b, flow_.owned(), flow_.shift(), x.data(), trial_r_.data(), flow_.residual_values(), h,
-                                y.data());
+    flow_.residual_into(trial_.data(), order_, trial_r_.data());
+    // y = 0 where x = 0 (h = 0).
+    compressible::kernels::difference_product(b, flow_.owned(), flow_.shift(), x.data(), trial_r_.data(),
+                                              flow_.residual_values(), step_.data(), y.data());
   }
 
  private:
@@ -134,6 +139,8 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
   int order_ = 2;
   double w_norm_ = 0.0;
   mutable Vector trial_, trial_r_;
+  mutable Vector x_squared_, step_;  // one number each, on the backend
+  mutable const Vector* zero_ = nullptr;
 };
 
 // z = the first-order system's solution for the right-hand side r: one solve
@@ -177,10 +184,11 @@ MatrixFreeSystem::MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare*
   stop.rtol = settings.rtol;
   stop.maxit = settings.maxit;
   stop.stagnation_window = 0;
-  // The scalars on the host: each outer iteration is a whole inner solve,
-  // which reads its own, and an iteration queued past the outer stop (the
-  // scalars on a device, gmres.hpp) would cost one and count it.
-  fgmres_ = make_gmres(stop, settings.maxit, /*flexible=*/true, Orthogonalization::cgs, GmresScalars::host);
+  // With the scalars on a device (gmres.hpp) each iteration is checked: an
+  // outer iteration is a whole inner solve, and one queued past the stop
+  // would cost one and count it.
+  fgmres_ = make_gmres(stop, settings.maxit, /*flexible=*/true, Orthogonalization::cgs, settings.scalars,
+                       /*queue_ahead=*/false);
   fgmres_->set_vector_space(space_.get());
 }
 
@@ -204,7 +212,7 @@ SolveStats MatrixFreeSystem::solve(ResidentFlow& flow, int order, const Vector& 
                                    const FirstOrderSystem& first_order, std::vector<SolveStats>& inner,
                                    double& inner_seconds) {
   if (!resident_op_) resident_op_ = std::make_unique<ResidentOperator>(flow, share_, *space_);
-  resident_op_->bind(order);
+  resident_op_->bind(order, &dw);
   pc_->bind(first_order, inner, inner_seconds);
   SolveStats st = fgmres_->solve(*resident_op_, *pc_, rhs, dw);
   st.solver = "matrix_free(fgmres)";

@@ -39,6 +39,9 @@ struct MatrixFreeSettings {
   // Each preconditioner solve stops after at most this many iterations where
   // its specification allows more (0: its own maxit).
   int inner_maxit = 0;
+  // Where the outer FGMRES keeps its scalars (gmres.hpp); automatic: on a
+  // device for a whole mesh, checked every iteration.
+  GmresScalars scalars = GmresScalars::automatic;
 };
 
 // The preconditioner's system: the first-order matrix `a`, solved as the

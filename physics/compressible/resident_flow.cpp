@@ -65,6 +65,11 @@ std::vector<State> ResidentFlow::download_residual() const {
 }
 
 State ResidentFlow::residual_of(const double* w, int order, double* r) {
+  residual_into(w, order, r);
+  return kernels::squared_sums(backend_, owned_, r);
+}
+
+void ResidentFlow::residual_into(const double* w, int order, double* r) {
   if (order != 1 && order != 2) throw Error("ResidentFlow::residual: order " + std::to_string(order));
   const MeshView m = mesh_.view();
   const SchemeView& s = disc_.scheme_view();
@@ -85,7 +90,6 @@ State ResidentFlow::residual_of(const double* w, int order, double* r) {
     kernels::viscous_face_fluxes(backend_, m, s, q, face_.data());
     kernels::add_face_sums(backend_, m, FaceSign::out_of_left, num_vars, face_.data(), r);
   }
-  return kernels::squared_sums(backend_, owned_, r);
 }
 
 void ResidentFlow::gradients_of(FlowView& q) {

@@ -45,6 +45,8 @@ class ResidentFlow {
   // The same for any state w on this backend into r (4 per cell): the
   // matrix-free product's perturbed residual, a trial's residual.
   State residual_of(const double* w, int order, double* r);
+  // residual_of without the sums: nothing read back (the matrix-free product's).
+  void residual_into(const double* w, int order, double* r);
   // Per equation, the sums of w^2 over the owned cells of the current state.
   State state_squared_sums() const;
   // Seed Eq. 4 in two parts: sum_f nu_f |f| per cell of the state w (the

@@ -12,12 +12,14 @@
 
 namespace tb {
 
-Gmres::Gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog, GmresScalars scalars)
+Gmres::Gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog, GmresScalars scalars,
+             bool queue_ahead)
     : KrylovMethod(stop),
       m_(restart),
       flexible_(flexible),
       orthog_(orthog),
       scalars_(scalars),
+      queue_ahead_(queue_ahead),
       h_((restart + 1) * restart),
       cs_(restart),
       sn_(restart),
@@ -169,8 +171,8 @@ void Gmres::update_solution(int j, const Preconditioner& m, const Vector& b, Vec
 }
 
 std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog,
-                                         GmresScalars scalars) {
-  return std::make_unique<Gmres>(stop, restart, flexible, orthog, scalars);
+                                         GmresScalars scalars, bool queue_ahead) {
+  return std::make_unique<Gmres>(stop, restart, flexible, orthog, scalars, queue_ahead);
 }
 
 }  // namespace tb

@@ -12,7 +12,8 @@
 // backend, where the Krylov vectors are (gmres_on_backend.cpp): there an
 // iteration's reductions leave nothing to read, the host queues iterations
 // and reads a three-number record at checks spaced by the convergence seen so
-// far, and the iterations queued past the one that stopped are discarded:
+// far (the first where the last solve stopped), and the iterations queued
+// past the one that stopped are discarded:
 // every iterate, estimate and stop is the host method's, bit for bit on the
 // host. Scalars::automatic puts them on the backend for vectors on a device
 // whose space is one process's (an MPI space reduces on the host) and whose
@@ -26,7 +27,8 @@ namespace tb {
 
 class Gmres final : public KrylovMethod {
  public:
-  Gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog, GmresScalars scalars);
+  Gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization orthog, GmresScalars scalars,
+        bool queue_ahead = true);
   bool accepts_variable_preconditioner() const override { return flexible_; }
   std::vector<std::size_t> work_indices() const override;
   SolveStats solve(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) override;
@@ -60,6 +62,11 @@ class Gmres final : public KrylovMethod {
   bool flexible_;
   Orthogonalization orthog_;
   GmresScalars scalars_;
+  // With the scalars on the backend, queue iterations between checks; false:
+  // check every iteration, where an iteration queued past the stop would cost
+  // too much (a preconditioner that is a whole inner solve).
+  bool queue_ahead_;
+  int last_iterations_ = 0;  // of the last solve with the scalars on the backend
   std::vector<double> h_, cs_, sn_, g_, y_, coef_;
   std::vector<const Vector*> basis_ptr_;
   Vector on_backend_;  // gmres_scalars::View's array, on the vectors' backend

@@ -17,8 +17,11 @@ namespace {
 
 namespace gs = gmres_scalars;
 
-constexpr int first_batch = 4;
 constexpr int longest_batch = 16;
+
+// The first check: where the last solve stopped (a time loop's solves are
+// alike from step to step), 4 iterations in the first solve.
+int first_batch(int last_iterations) { return last_iterations > 0 ? std::min(last_iterations, longest_batch) : 4; }
 
 // Iterations to queue before the next check. Where the estimate fell from r0
 // to e in `it` iterations, the average rate predicts the iterations left to
@@ -66,10 +69,10 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
 
   const StopRule rule = this->rule(r0);
   double record[gs::record_size] = {r0, -1.0, double(int(StopReason::not_run))};
-  int it = 0, read_at = 0, batch = first_batch, next_read = first_batch;
+  int it = 0, read_at = 0, batch = queue_ahead_ ? first_batch(last_iterations_) : 1, next_read = batch;
   const auto read = [&] {
     read_record(record);
-    batch = next_batch(it, r0, record[0], target(), batch);
+    batch = queue_ahead_ ? next_batch(it, r0, record[0], target(), batch) : 1;
     read_at = it, next_read = it + batch;
   };
   bool stopped = false;
@@ -103,7 +106,7 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
     k::dot_to(r, r, v.slot + gs::norm_sq);
     gs::kernels::begin_cycle(be, v, it);
   }
-  st.iterations = int(record[1]);
+  st.iterations = last_iterations_ = int(record[1]);
   st.reason = StopReason(int(record[2]));
   if (st.reason == StopReason::breakdown) st.detail = "Krylov space invariant but residual not reduced";
   if (st.iterations == 0) return st;

@@ -150,7 +150,7 @@ std::unique_ptr<KrylovMethod> make_cg(StopCriteria stop);
 std::unique_ptr<KrylovMethod> make_bicgstab(StopCriteria stop);
 std::unique_ptr<KrylovMethod> make_gmres(StopCriteria stop, int restart, bool flexible,
                                          Orthogonalization orthog = Orthogonalization::cgs,
-                                         GmresScalars scalars = GmresScalars::automatic);
+                                         GmresScalars scalars = GmresScalars::automatic, bool queue_ahead = true);
 std::unique_ptr<KrylovMethod> make_richardson(StopCriteria stop, double omega);
 
 }  // namespace tb

@@ -219,10 +219,7 @@ SolveStats LinearSolver::solve_recorded(const Vector& b, Vector& x) {
   if (!op_) throw Error("solver '" + spec_ + "': solve() before setup()");
   WallTimer t;
   SolveStats st;
-  if (!kernels::all_finite(b) || !kernels::all_finite(x)) {
-    st.reason = StopReason::non_finite;
-    st.detail = "right-hand side or initial guess holds NaN or Inf";
-  } else {
+  {
     const long launches = device_launches();
     CountedApplications m(*precond_);
     st = method_->solve(*op_, m, b, x);
@@ -230,6 +227,10 @@ SolveStats LinearSolver::solve_recorded(const Vector& b, Vector& x) {
     st.preconditioner_applications = m.applications();
     st.preconditioner_launches = m.launches();
   }
+  // NaN or Inf in b or x makes ||r0|| non-finite: the method stops at its
+  // start; the inputs are searched only then (each search a read on a device).
+  if (st.reason == StopReason::non_finite && st.iterations == 0 && (!kernels::all_finite(b) || !kernels::all_finite(x)))
+    st.detail = "right-hand side or initial guess holds NaN or Inf";
   st.solve_seconds = t.seconds();
   st.setup_seconds = setup_seconds_;
   st.solver = spec_;

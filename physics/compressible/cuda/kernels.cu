@@ -81,14 +81,22 @@ __global__ void __launch_bounds__(threads)
     bodies::wall_force(m, s, q, order, owned, f, out + 4 * std::size_t(f));
 }
 
-__global__ void __launch_bounds__(threads)
-    perturbed(index_t n, const double* w, double h, const double* x, double* trial) {
-  for (index_t i = first_index(); i < n; i += grid_stride()) trial[i] = w[i] + h * x[i];
+__global__ void step_along(const double* x_squared, double w_norm, double* h) {
+  *h = bodies::difference_step(*x_squared, w_norm);
 }
 
-__global__ void __launch_bounds__(threads) differences(index_t n, const double* shift, const double* x,
-                                                       const double* r_trial, const double* r, double h, double* y) {
-  for (index_t i = first_index(); i < 4 * n; i += grid_stride()) y[i] = shift[i / 4] * x[i] + (r_trial[i] - r[i]) / h;
+__global__ void __launch_bounds__(threads)
+    perturbed(index_t n, const double* w, const double* h, const double* x, double* trial) {
+  const double step = *h;
+  for (index_t i = first_index(); i < n; i += grid_stride()) trial[i] = w[i] + step * x[i];
+}
+
+__global__ void __launch_bounds__(threads)
+    differences(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,
+                const double* h, double* y) {
+  const double step = *h;
+  for (index_t i = first_index(); i < 4 * n; i += grid_stride())
+    y[i] = step == 0.0 ? 0.0 : shift[i / 4] * x[i] + (r_trial[i] - r[i]) / step;
 }
 
 __global__ void __launch_bounds__(threads)
@@ -249,13 +257,18 @@ void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int 
   check("wall_forces");
 }
 
-void perturbed_state(index_t n, const double* w, double h, const double* x, double* trial) {
+void difference_step(const double* x_squared, double w_norm, double* h) {
+  step_along<<<1, 1>>>(x_squared, w_norm, h);
+  check("difference_step");
+}
+
+void perturbed_state(index_t n, const double* w, const double* h, const double* x, double* trial) {
   perturbed<<<blocks_for(n), threads>>>(n, w, h, x, trial);
   check("perturbed_state");
 }
 
 void difference_product(index_t n, const double* shift, const double* x, const double* r_trial, const double* r,
-                        double h, double* y) {
+                        const double* h, double* y) {
   differences<<<blocks_for(4 * n), threads>>>(n, shift, x, r_trial, r, h, y);
   check("difference_product");
 }

@@ -204,12 +204,14 @@ TEST(CompressibleKernelsGpu, ResidualLoopsEqualRef) {
     std::vector<double> trial(4 * nc), y(4 * nc);
     Array<double> dtrial(Backend::cuda, 4 * nc), dy(Backend::cuda, 4 * nc);
     const Array<double> dx = on_device(x), dshift = on_device(shift);
-    ref::perturbed_state(index_t(4 * nc), w.data(), 1e-7, x.data(), trial.data());
-    gpu::perturbed_state(index_t(4 * nc), dw_state.data(), 1e-7, dx.data(), dtrial.data());
+    const double h = 1e-7;
+    const Array<double> dh = on_device(std::vector<double>{h});
+    ref::perturbed_state(index_t(4 * nc), w.data(), &h, x.data(), trial.data());
+    gpu::perturbed_state(index_t(4 * nc), dw_state.data(), dh.data(), dx.data(), dtrial.data());
     expect_close(to_host(dtrial), trial, "perturbed state");
-    ref::difference_product(n, shift.data(), x.data(), trial.data(), w.data(), 1e-7, y.data());
+    ref::difference_product(n, shift.data(), x.data(), trial.data(), w.data(), &h, y.data());
     const Array<double> htrial = on_device(trial);
-    gpu::difference_product(n, dshift.data(), dx.data(), htrial.data(), dw_state.data(), 1e-7, dy.data());
+    gpu::difference_product(n, dshift.data(), dx.data(), htrial.data(), dw_state.data(), dh.data(), dy.data());
     expect_close(to_host(dy), y, "difference product");
 
     // The exact Jacobian's columns (every cell at once: the columns are disjoint) on the first-order pattern.

@@ -173,9 +173,10 @@ struct StepReads {
   long iterations = 0;
 };
 
-StepReads reads_per_step(const PseudoTimeSettings& settings, const std::string& tolerances, const std::string& scalars,
+StepReads reads_per_step(PseudoTimeSettings settings, const std::string& tolerances, const std::string& scalars,
                          long steps) {
   Case c;
+  settings.matrix_free.scalars = scalars == "backend" ? GmresScalars::backend : GmresScalars::host;
   PseudoTimeSolver flow(c.disc, c.free_stream(), settings);
   MemoryStorage device;
   const std::string spec = "fgmres(restart=30," + tolerances + ",scalars=" + scalars + ")+bilu0";

@@ -6,6 +6,7 @@
 // equals the discretisation's bit for bit, viscous included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "../../common/bits.hpp"
@@ -94,12 +95,26 @@ void compare_loops(const KernelInputs& in, const std::string& threads) {
 
   const std::vector<double> x = random_vector(4 * nc, 22), shift = random_vector(nc, 23);
   std::vector<double> tr(4 * nc), to(4 * nc, -1.0), yr(4 * nc), yo(4 * nc, -1.0);
-  ref::perturbed_state(index_t(4 * nc), w.data(), 1e-7, x.data(), tr.data());
-  omp::perturbed_state(index_t(4 * nc), w.data(), 1e-7, x.data(), to.data());
+  const double h = 1e-7;
+  ref::perturbed_state(index_t(4 * nc), w.data(), &h, x.data(), tr.data());
+  omp::perturbed_state(index_t(4 * nc), w.data(), &h, x.data(), to.data());
   expect_bitwise(tr, to, "perturbed state, " + threads);
-  ref::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), 1e-7, yr.data());
-  omp::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), 1e-7, yo.data());
+  ref::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), &h, yr.data());
+  omp::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), &h, yo.data());
   expect_bitwise(yr, yo, "difference product, " + threads);
+  // The step from ||x||^2 where x is, and the product of x = 0 (step 0): 0.
+  const double x_squared = 6.25;
+  double step_ref = -1.0, step_omp = -1.0;
+  ref::difference_step(&x_squared, 3.0, &step_ref);
+  omp::difference_step(&x_squared, 3.0, &step_omp);
+  EXPECT_EQ(step_ref, std::sqrt(0x1p-52 * 4.0) / 2.5);
+  EXPECT_EQ(step_omp, step_ref);
+  const double none = 0.0;
+  ref::difference_step(&none, 3.0, &step_ref);
+  EXPECT_EQ(step_ref, 0.0);
+  ref::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), &step_ref, yr.data());
+  EXPECT_EQ(*std::max_element(yr.begin(), yr.end()), 0.0);
+  EXPECT_EQ(*std::min_element(yr.begin(), yr.end()), 0.0);
 }
 
 TEST(CompressibleResidualKernels, OmpEqualsRefBitwiseOnOneAndTwoThreads) {

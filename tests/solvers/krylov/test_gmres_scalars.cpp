@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../common/bits.hpp"
@@ -155,6 +156,41 @@ TEST(GmresScalarPlace, AZeroPreconditionerBreaksDownOnTheBackendToo) {
   EXPECT_EQ(st.reason, StopReason::breakdown) << st.line();
   EXPECT_EQ(st.iterations, 1);
   for (double v : x.host_span()) EXPECT_EQ(v, 0.0);
+}
+
+// Checked every iteration (queue_ahead = false: a preconditioner that is a
+// whole inner solve), nothing is queued past the stop: one preconditioner
+// application an iteration, as with the scalars on the host, and the same x.
+TEST(GmresScalarPlace, CheckedEveryIterationNothingIsQueuedPastTheStop) {
+  struct Counted final : Preconditioner {
+    mutable int applications = 0;
+    void setup(const BsrMatrix&, Backend) override {}
+    void update(const BsrMatrix&) override {}
+    void apply(const Vector& r, Vector& z) const override { ++applications, z.copy_from(r); }
+    bool supports(Backend b) const override { return b == Backend::host; }
+  };
+  const BsrMatrix a = test_system();
+  BsrOperator op(a, Backend::host);
+  StopCriteria stop;
+  stop.rtol = 1e-3, stop.maxit = 100;
+  const Vector b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
+  std::vector<std::vector<double>> xs;
+  for (const auto& [scalars, queue] : {std::pair{GmresScalars::host, true}, std::pair{GmresScalars::backend, false},
+                                       std::pair{GmresScalars::backend, true}}) {
+    Gmres gmres(stop, 30, /*flexible=*/true, Orthogonalization::cgs, scalars, queue);
+    Vector x(Backend::host, b.size());
+    x.set_zero();
+    Counted m;
+    const SolveStats st = gmres.solve(op, m, b, x);
+    ASSERT_TRUE(st.converged()) << st.line();
+    if (queue && scalars == GmresScalars::backend)
+      EXPECT_GE(m.applications, st.iterations);
+    else
+      EXPECT_EQ(m.applications, st.iterations);
+    xs.push_back(x.to_host());
+  }
+  test::expect_bitwise(xs[1], xs[0], "x checked every iteration");
+  test::expect_bitwise(xs[2], xs[0], "x with iterations queued");
 }
 
 // Where the scalars live: the backend for device vectors unless told
