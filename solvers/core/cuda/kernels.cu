@@ -184,6 +184,18 @@ void with_group_size(int k, F&& fn) {
   }
 }
 
+// multi_dot's k sums into result (device memory), the scratch's lock held by
+// the caller: the partial sums, then one block per sum.
+void sum_products(const double* const* v, int k, const double* w, std::size_t n, const Scratch& s, double* result) {
+  VectorGroup g{};
+  for (int i = 0; i < k; ++i) g.v[i] = v[i];
+  const int blocks = blocks_for(n);
+  with_group_size(k, [&]<int K>() { multi_dot_partials<K><<<blocks, threads>>>(g, w, n, s.partial); });
+  cuda_error::check_launch("multi_dot_partials");
+  multi_sum_partials<<<k, threads>>>(s.partial, blocks, result);
+  cuda_error::check_launch("multi_sum_partials");
+}
+
 }  // namespace
 
 double dot(const double* x, const double* y, std::size_t n) {
@@ -246,15 +258,9 @@ void multi_dot(const double* const* v, int k, const double* w, double* out, std:
     for (int i = 0; i < k; ++i) out[i] = 0.0;
     return;
   }
-  VectorGroup g{};
-  for (int i = 0; i < k; ++i) g.v[i] = v[i];
   std::lock_guard lock(scratch_mutex);
   Scratch& s = scratch_for_current_device();
-  const int blocks = blocks_for(n);
-  with_group_size(k, [&]<int K>() { multi_dot_partials<K><<<blocks, threads>>>(g, w, n, s.partial); });
-  cuda_error::check_launch("multi_dot_partials");
-  multi_sum_partials<<<k, threads>>>(s.partial, blocks, s.result);
-  cuda_error::check_launch("multi_sum_partials");
+  sum_products(v, k, w, n, s, s.result);
   cuda_error::throw_if(cuda_copy::memcpy(out, s.result, std::size_t(k) * sizeof(double), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the multi_dot results");
 }
@@ -276,15 +282,8 @@ void multi_dot_to(const double* const* v, int k, const double* w, double* out, s
     cuda_error::throw_if(cudaMemset(out, 0, std::size_t(k) * sizeof(double)), "cudaMemset of multi_dot_to's results");
     return;
   }
-  VectorGroup g{};
-  for (int i = 0; i < k; ++i) g.v[i] = v[i];
   std::lock_guard lock(scratch_mutex);
-  Scratch& s = scratch_for_current_device();
-  const int blocks = blocks_for(n);
-  with_group_size(k, [&]<int K>() { multi_dot_partials<K><<<blocks, threads>>>(g, w, n, s.partial); });
-  cuda_error::check_launch("multi_dot_partials");
-  multi_sum_partials<<<k, threads>>>(s.partial, blocks, out);
-  cuda_error::check_launch("multi_sum_partials");
+  sum_products(v, k, w, n, scratch_for_current_device(), out);
 }
 
 void multi_axpy_from(const double* alpha, const double* const* v, int k, double* w, std::size_t n) {

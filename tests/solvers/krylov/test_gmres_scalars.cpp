@@ -90,13 +90,7 @@ INSTANTIATE_TEST_SUITE_P(
 // check, so the backend has queued an iteration past the stop, which its
 // update must leave out.
 TEST(GmresScalarPlace, IterationsQueuedPastTheStopAreLeftOut) {
-  BsrMatrix a = test_system(true);
-  const index_t bs = a.block_size;
-  std::fill(a.values.begin(), a.values.end(), 0.0);
-  for (index_t r = 0; r < a.block_rows; ++r)
-    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
-      if (a.col_idx[p] == r)
-        for (index_t i = 0; i < bs; ++i) a.values[std::size_t((p * bs + i) * bs + i)] = double(1 + (r * bs + i) % 3);
+  const BsrMatrix a = test::three_eigenvalues(test_system(true));
   for (const char* spec : {"gmres(rtol=1e-10,restart=10)", "fgmres(rtol=1e-10,restart=10)"}) {
     expect_same_solves(spec, a);
     const std::vector<Outcome> backend = solve_twice(with_scalars(spec, "backend"), a);
@@ -112,14 +106,7 @@ TEST(GmresScalarPlace, AnIterationLimitStopsBothWhereItSays) {
 }
 
 TEST(GmresScalarPlace, StagnationStopsBothAtTheSameIteration) {
-  // Skew-symmetric: (r, A r) = 0, GMRES(1) makes no progress at all.
-  BsrMatrix a;
-  a.block_size = 2, a.block_rows = a.block_cols = 10;
-  for (index_t i = 0; i < 10; ++i) {
-    a.col_idx.push_back(i);
-    a.row_ptr.push_back(i + 1);
-    a.values.insert(a.values.end(), {0.0, 1.0 + i, -1.0 - i, 0.0});
-  }
+  const BsrMatrix a = test::skew_symmetric_blocks();
   expect_same_solves("gmres(restart=1,maxit=5000,stagnation=20)", a);
   const std::vector<Outcome> backend = solve_twice("gmres(scalars=backend,restart=1,maxit=5000,stagnation=20)", a);
   EXPECT_EQ(backend[0].stats.reason, StopReason::stagnation);

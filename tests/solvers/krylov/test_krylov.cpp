@@ -218,13 +218,7 @@ TEST(KrylovStop, RichardsonDivergesWithTooLargeDamping) {
 
 TEST(KrylovStop, StagnationEndsGmresOnSkewSymmetricMatrix) {
   // For skew-symmetric A, (r, A r) = 0: GMRES(1) makes no progress at all.
-  BsrMatrix a;
-  a.block_size = 2, a.block_rows = a.block_cols = 10;
-  for (index_t i = 0; i < 10; ++i) {
-    a.col_idx.push_back(i);
-    a.row_ptr.push_back(i + 1);
-    a.values.insert(a.values.end(), {0.0, 1.0 + i, -1.0 - i, 0.0});
-  }
+  const BsrMatrix a = test::skew_symmetric_blocks();
   auto solver = make_solver("gmres(restart=1,maxit=5000,stagnation=20)");
   solver->setup(a);
   const auto b = test::sine_rhs(std::size_t(a.rows()));
@@ -326,14 +320,7 @@ TEST(Gmres, PythagoreanNormSavesAReductionAnIteration) {
 // iterations) the new vector lies in the basis, |av|^2 - |h|^2 is rounding
 // and may be negative: CGS-P then takes the norm from the vector itself.
 TEST(Gmres, PythagoreanNormFallsBackWhereTheVectorLiesInTheBasis) {
-  BsrMatrix a = small_system(true);
-  // Keep the pattern, make A = diag(1, 2, 3, 1, 2, 3, ...).
-  const index_t bs = a.block_size;
-  std::fill(a.values.begin(), a.values.end(), 0.0);
-  for (index_t r = 0; r < a.block_rows; ++r)
-    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
-      if (a.col_idx[p] == r)
-        for (index_t i = 0; i < bs; ++i) a.values[std::size_t((p * bs + i) * bs + i)] = double(1 + (r * bs + i) % 3);
+  const BsrMatrix a = test::three_eigenvalues(small_system(true));
   const CountedSolve cgs = gmres_counted(a, Orthogonalization::cgs, 10);
   const CountedSolve cgsp = gmres_counted(a, Orthogonalization::cgsp, 10);
   ASSERT_TRUE(cgsp.stats.converged()) << cgsp.stats.line();
