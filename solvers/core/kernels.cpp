@@ -64,42 +64,10 @@ bool all_finite(const Vector& x) {
   return omp::all_finite(x.data(), x.size());
 }
 
-// Both fused kernels take at most four vectors per call (see omp::multi_dot),
-// so the dispatch gathers pointers group by group, without allocating.
-void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) {
-  for (int g = 0; g < k; g += 4) {
-    const int m = std::min(4, k - g);
-    const double* p[4];
-    for (int i = 0; i < m; ++i) {
-      check_same(*v[g + i], w, "multi_dot");
-      p[i] = v[g + i]->data();
-    }
-    if (on_cuda(w)) {
-      TB_CUDA_CALL(cuda::multi_dot(p, m, w.data(), out + g, w.size()));
-    } else {
-      transfers::count_twin_result(std::size_t(m) * sizeof(double));
-      omp::multi_dot(p, m, w.data(), out + g, w.size());
-    }
-  }
-}
-
-void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w) {
-  for (int g = 0; g < k; g += 4) {
-    const int m = std::min(4, k - g);
-    const double* p[4];
-    for (int i = 0; i < m; ++i) {
-      check_same(*v[g + i], w, "multi_axpy");
-      p[i] = v[g + i]->data();
-    }
-    if (on_cuda(w))
-      TB_CUDA_CALL(cuda::multi_axpy(alpha + g, p, m, w.data(), w.size()));
-    else
-      omp::multi_axpy(alpha + g, p, m, w.data(), w.size());
-  }
-}
-
 namespace {
-// Groups of at most four vectors for the fused kernels, without allocating.
+// Both fused kernels take at most four vectors per call (see omp::multi_dot):
+// fn(g, p, m) for the group of m <= 4 vectors from v[g], their pointers in p,
+// gathered without allocating.
 template <class F>
 void in_groups(const Vector* const* v, int k, const Vector& w, const char* op, F&& fn) {
   for (int g = 0; g < k; g += 4) {
@@ -113,6 +81,26 @@ void in_groups(const Vector* const* v, int k, const Vector& w, const char* op, F
   }
 }
 }  // namespace
+
+void multi_dot(const Vector* const* v, int k, const Vector& w, double* out) {
+  in_groups(v, k, w, "multi_dot", [&](int g, const double* const* p, int m) {
+    if (on_cuda(w)) {
+      TB_CUDA_CALL(cuda::multi_dot(p, m, w.data(), out + g, w.size()));
+    } else {
+      transfers::count_twin_result(std::size_t(m) * sizeof(double));
+      omp::multi_dot(p, m, w.data(), out + g, w.size());
+    }
+  });
+}
+
+void multi_axpy(const double* alpha, const Vector* const* v, int k, Vector& w) {
+  in_groups(v, k, w, "multi_axpy", [&](int g, const double* const* p, int m) {
+    if (on_cuda(w))
+      TB_CUDA_CALL(cuda::multi_axpy(alpha + g, p, m, w.data(), w.size()));
+    else
+      omp::multi_axpy(alpha + g, p, m, w.data(), w.size());
+  });
+}
 
 void dot_to(const Vector& x, const Vector& y, double* out) {
   check_same(x, y, "dot_to");

@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "gmres_scalars.hpp"
 #include "krylov_method.hpp"
 
 namespace tb {
@@ -69,7 +70,8 @@ class Gmres final : public KrylovMethod {
   int last_iterations_ = 0;  // of the last solve with the scalars on the backend
   std::vector<double> h_, cs_, sn_, g_, y_, coef_;
   std::vector<const Vector*> basis_ptr_;
-  Vector on_backend_;  // gmres_scalars::View's array, on the vectors' backend
+  Vector on_backend_;                   // the scalars' array, on the vectors' backend
+  gmres_scalars::View scalars_view_{};  // its parts
 };
 
 }  // namespace tb

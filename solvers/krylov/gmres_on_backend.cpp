@@ -45,16 +45,18 @@ void read_scalars(double* to, const double* from, Backend b, std::size_t n) {
 }  // namespace
 
 void Gmres::read_record(double* record) const {
-  read_scalars(record, on_backend_.data() + (on_backend_.size() - gs::Slot::count + gs::record), on_backend_.backend(),
-               gs::record_size);
+  read_scalars(record, scalars_view_.slot + gs::record, on_backend_.backend(), gs::record_size);
 }
 
 SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x) {
   namespace k = kernels;
   const Backend be = b.backend();
   const std::size_t need = gs::size(m_, stop_.maxit);
-  if (on_backend_.size() != need || on_backend_.backend() != be) on_backend_ = Vector(be, need);
-  const gs::View v = gs::view_of(on_backend_.data(), m_, stop_.maxit);
+  if (on_backend_.size() != need || on_backend_.backend() != be) {
+    on_backend_ = Vector(be, need);
+    scalars_view_ = gs::view_of(on_backend_.data(), m_, stop_.maxit);
+  }
+  const gs::View& v = scalars_view_;
 
   SolveStats st;
   Vector& r = work(0, b);
@@ -124,7 +126,7 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
 void Gmres::orthogonalize_on_backend(int j, Vector& av, const Vector& like) {
   namespace k = kernels;
   const Backend be = like.backend();
-  const gs::View v = gs::view_of(on_backend_.data(), m_, stop_.maxit);
+  const gs::View& v = scalars_view_;
   if (orthog_ == Orthogonalization::mgs) {
     for (int i = 0; i <= j; ++i) {
       k::dot_to(av, basis(i, like), v.coef + i);
@@ -147,7 +149,7 @@ void Gmres::orthogonalize_on_backend(int j, Vector& av, const Vector& like) {
 void Gmres::update_on_backend(int j, const Preconditioner& m, const Vector& b, Vector& x) {
   namespace k = kernels;
   if (j == 0) return;
-  const gs::View v = gs::view_of(on_backend_.data(), m_, stop_.maxit);
+  const gs::View& v = scalars_view_;
   gs::kernels::solve_for_y(b.backend(), v, j);
   if (flexible_) {
     for (int i = 0; i < j; ++i) k::axpy_from(v.y + i, direction(i, b), x);

@@ -218,15 +218,12 @@ SolveStats LinearSolver::solve_recorded(const Vector& b, Vector& x) {
   }
   if (!op_) throw Error("solver '" + spec_ + "': solve() before setup()");
   WallTimer t;
-  SolveStats st;
-  {
-    const long launches = device_launches();
-    CountedApplications m(*precond_);
-    st = method_->solve(*op_, m, b, x);
-    st.device_launches = device_launches() - launches;
-    st.preconditioner_applications = m.applications();
-    st.preconditioner_launches = m.launches();
-  }
+  const long launches = device_launches();
+  CountedApplications m(*precond_);
+  SolveStats st = method_->solve(*op_, m, b, x);
+  st.device_launches = device_launches() - launches;
+  st.preconditioner_applications = m.applications();
+  st.preconditioner_launches = m.launches();
   // NaN or Inf in b or x makes ||r0|| non-finite: the method stops at its
   // start; the inputs are searched only then (each search a read on a device).
   if (st.reason == StopReason::non_finite && st.iterations == 0 && (!kernels::all_finite(b) || !kernels::all_finite(x)))
