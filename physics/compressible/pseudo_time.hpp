@@ -273,7 +273,8 @@ class PseudoTimeSolver final : public systems::ProgressProbe {
   // Per step, allocated once. On a piece, a_ holds this rank's block rows of
   // the distributed system in the owned cells' columns, off_rank_ in the
   // ghosts' (JacobianPattern): the solve takes a_, and off_rank_ in place
-  // (off_rank_block(), handed to the solvers once).
+  // (off_rank_block(), handed to the solvers once). Resident, both are
+  // patterns only: the values live where the systems keep them (DeviceValues).
   BsrMatrix a_, off_rank_;
   std::vector<double> sums_, shift_, rhs_, dw_;
   std::unique_ptr<ColouredJacobian> coloured_;     // JacobianForm::exact: a_ is its pattern

@@ -30,9 +30,7 @@ void PseudoTimeSolver::reside(Backend backend, systems::LinearSystems& systems) 
   probe_r_ = Vector(backend, local);
   a_.values.resize(a_.col_idx.size() * num_vars * num_vars);  // read as a pattern: sized, not filled
   systems.set_pattern(flow_id_, a_);
-  a_.values = std::vector<double>();  // the values live where the systems keep them
-  // A piece's blocks in ghost columns: assembled there, read here by the distributed solver (split_rows).
-  off_rank_.values.assign(off_rank_.col_idx.size() * num_vars * num_vars, 0.0);
+  a_.values = std::vector<double>();  // the values live where the systems keep them, a piece's off-rank blocks too
   if (settings_.jacobian_reuse > 1) {
     assembled_on_ = Vector(backend, local);
     if (keeps_assembled_state()) {
@@ -58,12 +56,11 @@ void PseudoTimeSolver::assemble_loaded(systems::LinearSystems& systems) {
 }
 
 // The first-order Jacobian at w (the current state where null) where the
-// systems keep it; a piece's blocks in ghost columns come to the host, where
-// the distributed solver reads them.
+// systems keep it, a piece's blocks in ghost columns beside it (DeviceValues).
 void PseudoTimeSolver::assemble_resident(systems::LinearSystems& systems, const double* w) {
-  resident_->assemble_jacobian(systems.device_values(flow_id_).values, w);
+  const systems::DeviceValues dv = systems.device_values(flow_id_);
+  resident_->assemble_jacobian(dv.values, dv.off_rank_values, w);
   systems.values_written(flow_id_);
-  if (!off_rank_.values.empty()) resident_->off_rank_values().copy_to_host(off_rank_.values);
 }
 
 State PseudoTimeSolver::wall_force_sums() const {

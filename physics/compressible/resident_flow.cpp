@@ -35,12 +35,12 @@ ResidentFlow::ResidentFlow(Backend b, const EulerDiscretisation& disc, index_t o
       face_(b, 32 * std::size_t(disc.mesh().num_faces())),
       sums_(b, std::size_t(disc.num_cells())),
       shift_(b, std::size_t(disc.num_cells())),
-      off_rank_(b, disc.pattern().off_rank.col_idx.size() * num_vars * num_vars),
       primitive_(b, 4 * std::size_t(disc.num_cells())),
       grad_(b, 8 * std::size_t(disc.num_cells())),
       phi_(b, std::span<const double>(std::vector<double>(4 * std::size_t(disc.num_cells()), 1.0))),
       ghost_(b, 4 * std::size_t(disc.mesh().num_faces())),
-      values_(disc.pattern().matrix.col_idx.size() * num_vars * num_vars) {
+      values_(disc.pattern().matrix.col_idx.size() * num_vars * num_vars),
+      off_rank_values_(disc.pattern().off_rank.col_idx.size() * num_vars * num_vars) {
   if (disc.manufactured()) throw Error("ResidentFlow: manufactured boundaries are not resident");
   if (owned_ > disc.num_cells())
     throw Error("internal: ResidentFlow of " + std::to_string(owned_) + " owned cells, the piece has " +
@@ -113,17 +113,21 @@ void ResidentFlow::set_shift(double cfl) {
   kernels::pseudo_time_shift(backend_, disc_.num_cells(), sums_.data(), cfl, shift_.data());
 }
 
-void ResidentFlow::assemble_jacobian(double* values, const double* w) {
+void ResidentFlow::assemble_jacobian(double* values, double* off_rank, const double* w) {
+  if (off_rank_values_ > 0 && !off_rank)
+    throw Error("internal: a piece's Jacobian assembled without a place for its blocks in ghost columns");
   const MeshView m = mesh_.view();
   FlowView q;
   q.w = w ? w : w_.data();
   // gather_jacobian_rows adds each face's blocks to its rows.
-  if (backend_ == Backend::cuda)
-    TB_CUDA_CALL(tb::kernels::cuda::fill(values, 0.0, values_));
-  else
-    tb::kernels::omp::fill(values, 0.0, values_);
-  tb::kernels::fill(off_rank_, 0.0);
-  const JacobianView a{face_blocks_.data(), values, off_rank_.data()};
+  for (const auto& [to, n] : {std::pair{values, values_}, std::pair{off_rank, off_rank_values_}}) {
+    if (n == 0) continue;
+    if (backend_ == Backend::cuda)
+      TB_CUDA_CALL(tb::kernels::cuda::fill(to, 0.0, n));
+    else
+      tb::kernels::omp::fill(to, 0.0, n);
+  }
+  const JacobianView a{face_blocks_.data(), values, off_rank};
   kernels::jacobian_face_blocks(backend_, m, disc_.scheme_view(), q, face_.data());
   kernels::gather_jacobian_rows(backend_, m, face_.data(), a);
   if (disc_.scheme_view().viscous.enabled()) {

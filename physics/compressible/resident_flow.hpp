@@ -14,7 +14,7 @@
 // it holds the piece's cells, its own first (`owned`): the sums, the maxima,
 // the update and the forces cover those, the ghosts keep their states until
 // the caller refreshes them (DomainShare::exchange_on), and the Jacobian's
-// blocks in ghost columns go to a separate array (off_rank_values).
+// blocks in ghost columns go to a separate array (the systems' off-rank values).
 #include <utility>
 #include <vector>
 
@@ -56,9 +56,9 @@ class ResidentFlow {
   void local_time_step(double cfl) { spectral_radius_sums(), set_shift(cfl); }
   // The first-order Jacobian's values diag(shift) + dr/dw at the state w (the
   // current one by default) into `values` (on this backend, the pattern's
-  // size; overwritten), a piece's blocks in ghost columns into off_rank_values().
-  void assemble_jacobian(double* values, const double* w = nullptr);
-  const Vector& off_rank_values() const { return off_rank_; }
+  // size; overwritten), a piece's blocks in ghost columns into `off_rank`
+  // (JacobianPattern::off_rank's size; null where there are none).
+  void assemble_jacobian(double* values, double* off_rank, const double* w = nullptr);
   // Seed Eq. 2's largest relative change w + dw makes on the owned cells.
   double max_relative_change(const double* dw) const;
   // trial = w + omega dw on the owned cells, the ghosts' states as they are;
@@ -94,11 +94,11 @@ class ResidentFlow {
   index_t owned_;
   MeshOnBackend mesh_;
   Array<index_t> face_blocks_, diagonal_;
-  Array<double> w_, trial_, r_, face_, sums_, shift_, off_rank_;
+  Array<double> w_, trial_, r_, face_, sums_, shift_;
   // The reconstruction: primitives, gradients and limiter values per cell,
   // ghost primitives per face (phi stays 1 without the limiter).
   Array<double> primitive_, grad_, phi_, ghost_;
-  std::size_t values_ = 0;  // the Jacobian's value count
+  std::size_t values_ = 0, off_rank_values_ = 0;  // the Jacobian's value counts
 };
 
 }  // namespace tb::compressible

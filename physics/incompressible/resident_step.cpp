@@ -45,19 +45,16 @@ ResidentStep::ResidentStep(FractionalStep& flow, systems::LinearSystems& systems
   if (piece()) {
     for (Vector* v : {&momentum_b_, &momentum_x_}) *v = Vector(backend, owned * n);
     for (Vector* v : {&pressure_b_, &pressure_x_}) *v = Vector(backend, owned);
-    momentum_off_ = Vector(backend, flow.momentum_.off_rank.col_idx.size() * n * n);
-    poisson_off_ = Vector(backend, flow.poisson_.off_rank.col_idx.size());
   }
   from_host();
 
   // The patterns once; the pressure's values once (they do not change), its
-  // blocks in ghost columns to the host's off-rank matrix the solver reads.
+  // blocks in ghost columns beside them where the systems keep them (DeviceValues).
   systems.set_pattern(flow.momentum_id_, flow.momentum_.matrix);
   systems.set_pattern(flow.pressure_id_, flow.poisson_.matrix);
   const systems::DeviceValues pv = systems.device_values(flow.pressure_id_);
-  kernels::poisson_rows(backend_, grid_view(), poisson_position_.data(), BlockView{pv.values, poisson_off_.data(), 1});
+  kernels::poisson_rows(backend_, grid_view(), poisson_position_.data(), BlockView{pv.values, pv.off_rank_values, 1});
   systems.values_written(flow.pressure_id_);
-  if (!poisson_off_.empty()) poisson_off_.copy_to_host(flow.poisson_.off_rank.values);
 }
 
 void ResidentStep::exchange(Vector& v, index_t width) {
@@ -155,7 +152,7 @@ void ResidentStep::pressure_solve(systems::LinearSystems& systems, StepReport& r
   const index_t begin = grid.owned_cell_begin(), owned = grid.owned_cell_end() - begin;
   const GridView g = grid_view();
   const systems::DeviceValues pv = systems.device_values(flow_.pressure_id_);
-  const ConstBlockView a{pv.values, poisson_off_.data(), 1};
+  const ConstBlockView a{pv.values, pv.off_rank_values, 1};
   Vector& b = piece() ? pressure_b_ : rhs_p_;
   Vector& x = piece() ? pressure_x_ : phi_;
   const std::size_t skip = std::size_t(begin);
@@ -227,11 +224,9 @@ StepReport ResidentStep::step(systems::LinearSystems& systems) {
         u_.data(), grad_p_.data(), s.nu, s.dt, {s.body_force[0], s.body_force[1], s.body_force[2]}};
     const systems::DeviceValues mv = systems.device_values(flow_.momentum_id_);
     const index_t entries = index_t(g.dim) * index_t(g.dim);
-    const MomentumSums sums =
-        kernels::momentum_rows(backend_, g, b, m, momentum_position_.data(),
-                               BlockView{mv.values, momentum_off_.data(), entries}, rhs_m_.data());
+    const MomentumSums sums = kernels::momentum_rows(backend_, g, b, m, momentum_position_.data(),
+                                                     BlockView{mv.values, mv.off_rank_values, entries}, rhs_m_.data());
     systems.values_written(flow_.momentum_id_);
-    if (!momentum_off_.empty()) momentum_off_.copy_to_host(flow_.momentum_.off_rank.values);
     r.momentum_residual = momentum_residual(sums, share_);
   }
   momentum_solve(systems, r);

@@ -74,7 +74,7 @@ class ResidentStep {
   Vector u_, u_old_, p_, grad_p_, rhs_m_, du_, rhs_p_, phi_, div_;
   Vector b_div_, delta_;  // the projection's right-hand side before A p^n, and a correction (owned cells)
   // A piece's: the solves' owned parts, and the blocks in ghost columns.
-  Vector momentum_b_, momentum_x_, pressure_b_, pressure_x_, momentum_off_, poisson_off_;
+  Vector momentum_b_, momentum_x_, pressure_b_, pressure_x_;
   Vector faces_[3];
   Vector kept_u_, kept_p_, kept_div_, kept_faces_[3], kept_sides_[6];  // allocated by the first keep()
   double kept_time_ = 0.0;

@@ -10,11 +10,13 @@
 namespace tb::dist {
 
 namespace {
-// A BSR matrix's arrays on a backend: the pattern copied once, the values at each refresh.
+// A BSR matrix's arrays on a backend: the pattern copied once, the values at
+// each refresh, or read where their writer keeps them there (in_place).
 struct BlocksOnBackend {
   index_t block_size = 1, block_rows = 0, block_cols = 0;
   Array<index_t> row_ptr, col_idx;
   Vector values;
+  const double* in_place = nullptr;
 
   BlocksOnBackend(const BsrMatrix& a, Backend b)
       : block_size(a.block_size),
@@ -23,7 +25,9 @@ struct BlocksOnBackend {
         row_ptr(b, std::span<const index_t>(a.row_ptr)),
         col_idx(b, std::span<const index_t>(a.col_idx)),
         values(b, std::span<const double>(a.values)) {}
-  BsrView view() const { return {block_size, block_rows, block_cols, row_ptr.data(), col_idx.data(), values.data()}; }
+  BsrView view() const {
+    return {block_size, block_rows, block_cols, row_ptr.data(), col_idx.data(), in_place ? in_place : values.data()};
+  }
 };
 }  // namespace
 
@@ -82,6 +86,17 @@ void DistBsrOperator::borrow(const BsrMatrix& local) {
   copy_values_to_backend();  // the off-rank block too: the caller refilled it where it is
 }
 
+void DistBsrOperator::read_in_place(const BsrView& local) {
+  if (!reads_in_place()) throw Error("internal: a distributed matrix read in place without its values on a backend");
+  const BlocksOnBackend& l = placed_->local;
+  if (local.block_size != l.block_size || local.block_rows != l.block_rows || local.block_cols != l.block_cols)
+    throw Error("distributed matrix: a local block of " + std::to_string(local.block_rows) + " x " +
+                std::to_string(local.block_cols) + " blocks read in place, placed with " +
+                std::to_string(l.block_rows) + " x " + std::to_string(l.block_cols));
+  placed_->local.in_place = local.values;
+  placed_->off.in_place = off_.values_on_backend;
+}
+
 void DistBsrOperator::place_on(Backend backend, HaloPath path) {
   if (placed_) throw Error("internal: a distributed matrix placed on a backend twice");
   const BsrMatrix& off = *off_.blocks;
@@ -111,6 +126,7 @@ void DistBsrOperator::copy_values_to_backend() {
     throw Error("distributed matrix: new values of another pattern than the one placed on the backend");
   placed_->local.values.copy_from_host(local_->values);
   placed_->off.values.copy_from_host(off_.blocks->values);
+  placed_->local.in_place = placed_->off.in_place = nullptr;
 }
 
 void DistBsrOperator::apply(const Vector& x, Vector& y) const {

@@ -31,6 +31,12 @@ class DistBsrOperator final : public LinearOperator {
   void refresh_values(const BsrMatrix& source);
   // The local block is now `local` (an operator reading the caller's blocks; same pattern).
   void borrow(const BsrMatrix& local);
+  // A placed operator over split rows whose off-rank values are on its
+  // backend (OffRankRows::values_on_backend): applies `local`'s values and
+  // those in place from now on, nothing copied (same pattern; until the next
+  // refresh_values or borrow, which take the host's values again).
+  bool reads_in_place() const { return placed_ && off_.readable_on_backend(); }
+  void read_in_place(const BsrView& local);
 
   // Places the product on `backend` (collective; once, before any apply):
   // the two blocks copied there (their pattern now, their values again at

@@ -133,6 +133,26 @@ void DistributedSolver::update(const BsrMatrix& my_rows) {
   setup_seconds_ = t.seconds();
 }
 
+bool DistributedSolver::updates_in_place() const {
+  if (!resident_ || overlap_ != 0) return false;
+  return parts_ ? parts_->precond->updates_in_place() : local_ && local_->updates_in_place();
+}
+
+void DistributedSolver::update_in_place(const BsrView& local) {
+  attach_in_place(local);
+  WallTimer t;
+  parts_->precond->update_in_place(local);
+  setup_seconds_ = t.seconds();
+}
+
+void DistributedSolver::attach_in_place(const BsrView& local) {
+  if (!parts_) throw Error("spec '" + spec_ + "': update() before setup()");
+  if (!updates_in_place() || !parts_->op->reads_in_place())
+    throw Error("internal: spec '" + spec_ + "' refreshed in place without split rows whose values are on " +
+                std::string(to_string(backend())));
+  parts_->op->read_in_place(local);
+}
+
 SolveStats DistributedSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!parts_) throw Error("spec '" + spec_ + "': solve() before setup()");
   Parts& p = *parts_;

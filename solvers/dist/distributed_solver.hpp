@@ -47,6 +47,14 @@ class DistributedSolver {
   void setup(const BsrMatrix& local, OffRankRows off, const RowDistribution& rows);
   // Numbers only, the pattern of setup; collective.
   void update(const BsrMatrix& my_rows);
+  // Resident block Jacobi whose local solver refreshes from values on the
+  // backend: set up from split rows whose off-rank values are there too
+  // (OffRankRows::values_on_backend), update_in_place takes the local block's
+  // values where they are (a view on the pattern of setup) and nothing
+  // crosses to the host; attach_in_place only points the product at them.
+  bool updates_in_place() const;
+  void update_in_place(const BsrView& local);
+  void attach_in_place(const BsrView& local);
   // This rank's rows of b and x (x: the initial guess in, the solution out); collective.
   // Resident: b and x are copied to the backend and x back, once a solve.
   SolveStats solve(std::span<const double> b, std::span<double> x);

@@ -52,10 +52,15 @@ struct RankBlocks {
 // The off-rank part of a rank's rows where its assembly already splits them
 // (tb-comp2d's pieces): the blocks in ghost columns, held and refilled by the
 // physics and read there by the solvers (no split copy per rank), beside the
-// local block each solve is given.
+// local block each solve is given. Where the values are written on a device
+// (SystemMatrix), values_on_backend holds them there too, on blocks' pattern:
+// a solve resident on that backend reads them in place.
 struct OffRankRows {
   const BsrMatrix* blocks = nullptr;       // owned rows x ghost columns
   std::span<const index_t> ghost_columns;  // the global block column of each column of blocks, ascending
+  const double* values_on_backend = nullptr;
+  // A resident solve can read them in place: they are on the backend, or there are none.
+  bool readable_on_backend() const { return values_on_backend || (blocks && blocks->col_idx.empty()); }
 };
 
 // This rank's rows of a whole matrix, columns kept global.

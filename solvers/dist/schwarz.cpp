@@ -209,6 +209,13 @@ void SchwarzPreconditioner::update(const BsrMatrix& a) {
   local_->update(subdomain_);
 }
 
+void SchwarzPreconditioner::update_in_place(const BsrView& local) {
+  if (!updates_in_place())
+    throw Error("internal: Schwarz preconditioner updated in place without block Jacobi's kernels");
+  if (local.block_rows != rows_.owned(rank_)) throw Error("Schwarz preconditioner: update with another number of rows");
+  local_->update_in_place(local);
+}
+
 // Numbers only: the ghost rows' values from their owners, then every block from its source.
 void SchwarzPreconditioner::assemble(const BsrMatrix& a) {
   const std::size_t be = std::size_t(a.block_entries());

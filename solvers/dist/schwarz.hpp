@@ -28,6 +28,10 @@ class SchwarzPreconditioner final : public Preconditioner {
   // a: this rank's block rows, global block columns (collective).
   void setup(const BsrMatrix& a, Backend backend) override;
   void update(const BsrMatrix& a) override;
+  // Block Jacobi whose local solver refreshes from values on its backend:
+  // the local block's values there (the operator's pattern).
+  bool updates_in_place() const override { return overlap_ == 0 && local_->updates_in_place(); }
+  void update_in_place(const BsrView& local) override;
   void apply(const Vector& r, Vector& z) const override;
   // Block Jacobi: the local solver's backends; with overlap: the host.
   bool supports(Backend b) const override { return overlap_ == 0 ? local_->supports(b) : b == Backend::host; }

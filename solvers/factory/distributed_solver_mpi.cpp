@@ -49,6 +49,12 @@ class PartitionedSolver final : public CompleteSolver {
   void update(const BsrMatrix& a) override {
     comm::agreed(*comm_, [&] { solver_->update(a); });
   }
+  // Resident block Jacobi over split rows whose off-rank values are on its backend.
+  bool updates_in_place() const override { return off_.readable_on_backend() && solver_->updates_in_place(); }
+  void update_in_place(const BsrView& a) override {
+    comm::agreed(*comm_, [&] { solver_->update_in_place(a); });
+  }
+  void attach_in_place(const BsrView& a) override { solver_->attach_in_place(a); }
   SolveStats solve(std::span<const double> b, std::span<double> x) override { return solver_->solve(b, x); }
   // A resident solve takes vectors of its backend where they are.
   bool solves_on(Backend b) const override { return solver_->resident() && b == solver_->backend(); }
@@ -111,7 +117,7 @@ class JoinedRowsSolver final : public CompleteSolver {
 
 }  // namespace
 
-std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
+std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec, std::optional<Backend> resident) {
   if (solver_communicator()->size() == 1) return make_solver(spec);
   // A complete solver that can take each rank's own rows (bicgstab_dia) does so.
   auto comm = std::dynamic_pointer_cast<const dist::MpiCommunicator>(solver_communicator());
@@ -127,7 +133,7 @@ std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) {
                                               backend);
       }
     }
-  auto solver = make_distributed_solver(spec, comm);
+  auto solver = make_distributed_solver(spec, comm, resident);
   const std::string text = solver->spec();
   const Backend backend = solver->backend();
   return std::make_unique<LinearSolver>(text, std::make_unique<PartitionedSolver>(std::move(solver), std::move(comm)),

@@ -5,6 +5,7 @@
 // make_distributed_solver's solver behind the LinearSolver interface (setup,
 // update and solve collective); on one process, make_solver's. No MPI here.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,16 +35,23 @@ bool rank_independent_preconditioner(const std::string& name);
 // with its reason) unchanged, and every specification on one rank.
 std::string partitioned_form(std::string_view spec, int ranks);
 
-// Over solver_communicator()'s ranks.
-std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec);
+// Over solver_communicator()'s ranks. resident: the backend a distributed
+// solve resides on where the specification names none (a Krylov method's
+// backend=cuda does): Backend::host runs the device's steps on host memory,
+// the tests' stand-in for a time loop's solves on the GPU.
+std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec,
+                                                      std::optional<Backend> resident = std::nullopt);
 
 // Tells make_partitioned_solver's solver that each rank's rows come split, as
 // tb-comp2d and tb-incomp assemble them: from its next set-up on, the matrix
 // of each set-up, update and solve is the rank's local block (owned rows and
 // columns, numbered from 0), and `off` holds the rest, read where it is. A
 // complete solver over its own rows (bicgstab_dia) gets them joined into
-// global columns, a copy. False on one process (no make_partitioned_solver's
-// solver there).
+// global columns, a copy. With off.values_on_backend, a resident block
+// Jacobi whose local solver refreshes in place reads the values on its
+// backend (LinearSolver::updates_in_place): nothing of the matrix crosses to
+// the host after its first set-up. False on one process (no
+// make_partitioned_solver's solver there).
 bool take_split_rows(LinearSolver& solver, dist::OffRankRows off);
 
 }  // namespace tb

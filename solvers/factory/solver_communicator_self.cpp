@@ -12,7 +12,9 @@ void check_distributed_environment() {}
 DistributedSession::DistributedSession(int&, char**&) {}
 DistributedSession::~DistributedSession() = default;
 
-std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec) { return make_solver(spec); }
+std::unique_ptr<LinearSolver> make_partitioned_solver(std::string_view spec, std::optional<Backend>) {
+  return make_solver(spec);
+}
 
 bool take_split_rows(LinearSolver&, dist::OffRankRows) { return false; }
 

@@ -41,6 +41,12 @@ class CompleteSolver {
   // assembly) instead of the whole system on every rank; spans_ranks() is then
   // true. False: it cannot.
   virtual bool take_own_rows() { return false; }
+  // Values already on the solver's backend (LinearSolver::updates_in_place):
+  // update_in_place refreshes from them where they are, attach_in_place
+  // points the product at them. None by default (they throw).
+  virtual bool updates_in_place() const { return false; }
+  virtual void update_in_place(const BsrView& a);
+  virtual void attach_in_place(const BsrView& a);
 };
 
 }  // namespace tb

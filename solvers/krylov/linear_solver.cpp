@@ -111,16 +111,27 @@ void LinearSolver::attach(const BsrMatrix& a) {
   if (op_ && op_->borrows()) op_->update_values(a);
 }
 
+bool LinearSolver::updates_in_place() const {
+  if (complete_) return complete_->updates_in_place();
+  return method_ && precond_->updates_in_place();
+}
+
 void LinearSolver::update(const BsrView& a) {
-  if (!updates_in_place() || !op_)
+  if (!updates_in_place() || (!op_ && !set_up_))
     throw Error("internal: solver '" + spec_ + "' cannot refresh from values on its backend");
   WallTimer t;
+  if (complete_) {
+    complete_->update_in_place(a);
+    setup_seconds_ = t.seconds();
+    return;
+  }
   op_->apply_in_place(a);
   precond_->update_in_place(a);
   setup_seconds_ = t.seconds();
 }
 
 void LinearSolver::attach(const BsrView& a) {
+  if (complete_ && set_up_) return complete_->attach_in_place(a);
   if (!op_) throw Error("internal: solver '" + spec_ + "': attach() before setup()");
   op_->apply_in_place(a);
 }
@@ -184,6 +195,14 @@ class CountedApplications final : public Preconditioner {
 
 SolveStats CompleteSolver::solve_on_backend(const Vector& b, Vector&) {
   throw Error("internal: a complete solver asked to solve vectors on " + std::string(to_string(b.backend())));
+}
+
+void CompleteSolver::update_in_place(const BsrView&) {
+  throw Error("internal: a complete solver refreshed from values on its backend");
+}
+
+void CompleteSolver::attach_in_place(const BsrView&) {
+  throw Error("internal: a complete solver pointed at values on its backend");
 }
 
 void LinearSolver::record_history(bool on) {

@@ -32,8 +32,9 @@ class LinearSolver {
   // system's arrays, on the pattern of setup): updates_in_place() where the
   // solver refreshes from them where they are, with no copy to the host. The
   // operator then applies those arrays in place; update() refreshes the
-  // preconditioner from them, attach() only points the operator at them.
-  bool updates_in_place() const { return method_ && precond_->updates_in_place(); }
+  // preconditioner from them, attach() only points the operator at them. A
+  // complete solver says for itself (CompleteSolver::updates_in_place).
+  bool updates_in_place() const;
   void update(const BsrView& a);
   void attach(const BsrView& a);
   // setup() from a pattern (its values are not read) and values on the

@@ -26,6 +26,12 @@ std::vector<index_t> BsrMatrix::diagonal_positions() const {
 }
 
 void BsrMatrix::validate() const {
+  validate_pattern();
+  if (values.size() != col_idx.size() * std::size_t(block_entries()))
+    throw Error("BSR matrix: values size is not nnz_blocks * block_size^2");
+}
+
+void BsrMatrix::validate_pattern() const {
   auto fail = [](const std::string& m) { throw Error("BSR matrix: " + m); };
   if (block_size < 1 || block_size > max_block_size)
     fail("block size " + std::to_string(block_size) + " outside 1.." + std::to_string(max_block_size));
@@ -34,8 +40,6 @@ void BsrMatrix::validate() const {
     fail("row_ptr has " + std::to_string(row_ptr.size()) + " entries, expected block_rows+1");
   if (row_ptr[0] != 0 || std::size_t(row_ptr[block_rows]) != col_idx.size())
     fail("row_ptr and col_idx disagree on the number of blocks");
-  if (values.size() != col_idx.size() * std::size_t(block_entries()))
-    fail("values size is not nnz_blocks * block_size^2");
   for (index_t i = 0; i < block_rows; ++i) {
     if (row_ptr[i + 1] < row_ptr[i]) fail("row_ptr decreases at block row " + std::to_string(i));
     for (index_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) {

@@ -35,6 +35,8 @@ struct BsrMatrix {
   std::vector<index_t> diagonal_positions() const;
   // Checks block size, sizes, index ranges, sorted unique columns; throws tb::Error naming the row.
   void validate() const;
+  // The same without the values (a pattern whose values live elsewhere).
+  void validate_pattern() const;
   // Same pattern (sizes, row_ptr, col_idx) as another matrix: the test for numeric-only updates.
   bool same_pattern(const BsrMatrix& other) const;
 };

@@ -81,10 +81,15 @@ class SystemRegistry {
 
 // A view of a system's values in the library's device matrix, for a physics
 // that assembles on the device: `count` doubles at `values` in device memory
-// (BsrMatrix::values' order on the declared pattern), written in place.
+// (BsrMatrix::values' order on the declared pattern), written in place; for
+// split rows (SystemDeclaration::split_rows) the off-rank blocks' too, on
+// their pattern, which the solvers then read from here, not from the
+// declaration's host matrix.
 struct DeviceValues {
   double* values = nullptr;
   std::size_t count = 0;
+  double* off_rank_values = nullptr;
+  std::size_t off_rank_count = 0;
 };
 
 class LinearSystems {

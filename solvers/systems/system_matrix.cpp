@@ -1,6 +1,7 @@
 #include "system_matrix.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "solvers/core/error.hpp"
 
@@ -11,7 +12,7 @@ SystemMatrix::SystemMatrix(DeviceStorage& storage) : storage_(storage) {}
 SystemMatrix::~SystemMatrix() { release(); }
 
 void SystemMatrix::release() {
-  for (Buffer* b : {&row_ptr_, &col_idx_, &values_}) {
+  for (Buffer* b : {&row_ptr_, &col_idx_, &values_, &off_values_}) {
     storage_.release(b->data);
     *b = {};
   }
@@ -26,25 +27,54 @@ void SystemMatrix::place(Buffer& b, std::size_t bytes) {
   b.bytes = bytes;
 }
 
-void SystemMatrix::set_pattern(const BsrMatrix& p) {
-  if (generations_.pattern > 0 && p.block_size == host_.block_size && p.block_cols == host_.block_cols &&
-      p.row_ptr == host_.row_ptr && p.col_idx == host_.col_idx)
+void SystemMatrix::set_pattern(const BsrMatrix& p) { lay_out(p, nullptr); }
+
+void SystemMatrix::set_pattern(const BsrMatrix& p, const BsrMatrix& off_rank) { lay_out(p, &off_rank); }
+
+namespace {
+bool same_pattern(const BsrMatrix& a, const BsrMatrix& b) {
+  return a.block_size == b.block_size && a.block_cols == b.block_cols && a.row_ptr == b.row_ptr &&
+         a.col_idx == b.col_idx;
+}
+
+// a's pattern into `to`, its values left empty.
+void take_pattern(const BsrMatrix& a, BsrMatrix& to) {
+  to.block_size = a.block_size, to.block_rows = a.block_rows, to.block_cols = a.block_cols;
+  to.row_ptr = a.row_ptr, to.col_idx = a.col_idx;
+  to.values.clear();
+}
+}  // namespace
+
+// off: null where the rows are not split.
+void SystemMatrix::lay_out(const BsrMatrix& p, const BsrMatrix* off) {
+  const bool split = off != nullptr;
+  if (generations_.pattern > 0 && same_pattern(p, host_) && split == split_ &&
+      (!split || same_pattern(*off, host_off_)))
     return;
   p.validate();
-  host_.block_size = p.block_size, host_.block_rows = p.block_rows, host_.block_cols = p.block_cols;
-  host_.row_ptr = p.row_ptr, host_.col_idx = p.col_idx;
+  if (split) {
+    off->validate_pattern();
+    if (off->block_rows != p.block_rows || off->block_size != p.block_size)
+      throw Error("internal: off-rank blocks of " + std::to_string(off->block_rows) + " rows of " +
+                  std::to_string(off->block_size) + " beside a matrix of " + std::to_string(p.block_rows) +
+                  " rows of " + std::to_string(p.block_size));
+  }
+  split_ = split;
   // The host's values are allocated when the host first holds them (on_host,
   // values_written_on_host): a run that assembles and solves on the device
   // never does. A later pattern keeps what they held (clear, not free).
-  host_.values.clear();
+  take_pattern(p, host_);
+  take_pattern(split ? *off : BsrMatrix(), host_off_);
   value_count_ = std::size_t(p.nnz_blocks()) * std::size_t(p.block_entries());
-  const auto lay_out = [&](Buffer& b, const void* host, std::size_t bytes) {
+  off_count_ = split ? std::size_t(off->nnz_blocks()) * std::size_t(off->block_entries()) : 0;
+  const auto lay = [&](Buffer& b, const void* host, std::size_t bytes) {
     place(b, bytes);
     if (host) storage_.to_device(b.data, host, bytes);
   };
-  lay_out(row_ptr_, host_.row_ptr.data(), host_.row_ptr.size() * sizeof(index_t));
-  lay_out(col_idx_, host_.col_idx.data(), host_.col_idx.size() * sizeof(index_t));
-  lay_out(values_, nullptr, value_count_ * sizeof(double));
+  lay(row_ptr_, host_.row_ptr.data(), host_.row_ptr.size() * sizeof(index_t));
+  lay(col_idx_, host_.col_idx.data(), host_.col_idx.size() * sizeof(index_t));
+  lay(values_, nullptr, value_count_ * sizeof(double));
+  lay(off_values_, nullptr, off_count_ * sizeof(double));
   ++generations_.pattern;
   host_current_ = device_current_ = false;
 }
@@ -55,7 +85,7 @@ void SystemMatrix::require_pattern() const {
 
 DeviceValues SystemMatrix::device_values() {
   require_pattern();
-  return {static_cast<double*>(values_.data), value_count_};
+  return {static_cast<double*>(values_.data), value_count_, static_cast<double*>(off_values_.data), off_count_};
 }
 
 void SystemMatrix::values_written_on_device() {
@@ -65,6 +95,7 @@ void SystemMatrix::values_written_on_device() {
 }
 
 void SystemMatrix::values_written_on_host(const BsrMatrix& a) {
+  if (off_count_ > 0) throw Error("internal: split rows written on the host into a system kept for the device");
   set_pattern(a);
   host_.values.assign(a.values.begin(), a.values.end());
   ++generations_.values;
@@ -74,8 +105,10 @@ void SystemMatrix::values_written_on_host(const BsrMatrix& a) {
 const BsrMatrix& SystemMatrix::on_host() {
   require_pattern();
   if (host_.values.size() != value_count_) host_.values.assign(value_count_, 0.0);
+  if (host_off_.values.size() != off_count_) host_off_.values.assign(off_count_, 0.0);
   if (!host_current_ && device_current_) {
     storage_.to_host(host_.values.data(), values_.data, values_.bytes);
+    if (off_count_ > 0) storage_.to_host(host_off_.values.data(), off_values_.data, off_values_.bytes);
     host_current_ = true;
   }
   return host_;
@@ -85,6 +118,7 @@ BsrView SystemMatrix::on_device() {
   require_pattern();
   if (!device_current_ && host_current_) {
     storage_.to_device(values_.data, host_.values.data(), values_.bytes);
+    if (off_count_ > 0) storage_.to_device(off_values_.data, host_off_.values.data(), off_values_.bytes);
     device_current_ = true;
   }
   return {host_.block_size,

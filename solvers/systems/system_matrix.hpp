@@ -10,6 +10,9 @@
 //   written on the host   -> current on the host;    read on the device: one copy there
 //   written on the device -> current on the device;  read on the host: one copy back
 //   read again, same side  -> nothing moves
+//
+// Split rows (a decomposed run's piece) add the off-rank blocks, which move
+// with the values: written, read and copied on the same side at the same time.
 #include <cstddef>
 #include <cstdint>
 
@@ -37,6 +40,9 @@ class SystemMatrix {
   // values' memory laid out there (unchanged pattern: nothing; memory
   // reused where the new pattern fits); the host's when the host first holds them.
   void set_pattern(const BsrMatrix& pattern);
+  // The same with split rows: the off-rank blocks' pattern too (its values
+  // not read), laid out beside the values on both sides.
+  void set_pattern(const BsrMatrix& pattern, const BsrMatrix& off_rank);
   // The device's values, to be written in place (values_written_on_device after).
   DeviceValues device_values();
   void values_written_on_device();
@@ -49,6 +55,10 @@ class SystemMatrix {
   const BsrMatrix& pattern() const { return host_; }
   // The current matrix on the device (values copied there when only the host holds them).
   BsrView on_device();
+  // Split rows: the off-rank blocks on the host (current after on_host()) and
+  // where on_device() keeps their values (current after it).
+  const BsrMatrix& off_rank_on_host() const { return host_off_; }
+  const double* off_rank_on_device() const { return static_cast<const double*>(off_values_.data); }
 
   Generations generations() const { return generations_; }
   // Where on_device()'s arrays are read (DeviceStorage::backend).
@@ -68,13 +78,16 @@ class SystemMatrix {
     std::size_t bytes = 0, capacity = 0;
   };
   void require_pattern() const;
+  void lay_out(const BsrMatrix& pattern, const BsrMatrix* off_rank);
   void place(Buffer& b, std::size_t bytes);
   void release();
 
   DeviceStorage& storage_;
-  BsrMatrix host_;  // the pattern, and the values as the host last held them (empty until it first does)
-  std::size_t value_count_ = 0;
-  Buffer row_ptr_, col_idx_, values_;
+  BsrMatrix host_;      // the pattern, and the values as the host last held them (empty until it first does)
+  BsrMatrix host_off_;  // split rows' off-rank blocks, the same way (no blocks otherwise)
+  std::size_t value_count_ = 0, off_count_ = 0;
+  bool split_ = false;
+  Buffer row_ptr_, col_idx_, values_, off_values_;
   Generations generations_;
   bool host_current_ = false, device_current_ = false;
 };

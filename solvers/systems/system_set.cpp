@@ -60,7 +60,8 @@ SystemId SystemSet::declare(const SystemDeclaration& d) {
     if (d.accepts_iteration_limit) sys->autopilot->accept_iteration_limit();
     sys->autopilot->measure_progress(d.probe);
   } else {
-    sys->driver.solver = options_.decomposed ? make_partitioned_solver(spec) : make_solver(spec);
+    sys->driver.solver =
+        options_.decomposed ? make_partitioned_solver(spec, options_.resident_drivers) : make_solver(spec);
     // A time loop reads a solve's ends, not its history (which a device copies back).
     sys->driver.solver->record_history(false);
     sys->driver.spans_ranks = options_.decomposed;
@@ -198,7 +199,18 @@ SystemMatrix& SystemSet::matrix_of(System& sys) {
   return *sys.matrix;
 }
 
-void SystemSet::set_pattern(SystemId s, const BsrMatrix& pattern) { matrix_of(at(s)).set_pattern(pattern); }
+void SystemSet::set_pattern(SystemId s, const BsrMatrix& pattern) {
+  System& sys = at(s);
+  SystemMatrix& m = matrix_of(sys);
+  const dist::OffRankRows& split = sys.declaration.split_rows;
+  if (!split.blocks) return m.set_pattern(pattern);
+  // Split rows: the off-rank blocks move with the values, and the driver
+  // reads them where the matrix keeps them from its next set-up on (on the
+  // device in place, where it refreshes there).
+  m.set_pattern(pattern, *split.blocks);
+  if (sys.driver.solver)
+    take_split_rows(*sys.driver.solver, {&m.off_rank_on_host(), split.ghost_columns, m.off_rank_on_device()});
+}
 
 DeviceValues SystemSet::device_values(SystemId s) { return matrix_of(at(s)).device_values(); }
 

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,11 @@ struct SystemSetOptions {
   // Where systems whose values are written on the device keep their matrix
   // (set_pattern); null: the CUDA device, opened at the first set_pattern.
   DeviceStorage* device_storage = nullptr;
+  // A decomposed run's drivers resident on this backend where their
+  // specification names none (make_partitioned_solver's `resident`):
+  // Backend::host is the tests' stand-in for the solves a method's
+  // backend=cuda keeps on each rank's device.
+  std::optional<Backend> resident_drivers = std::nullopt;
 };
 
 class SystemSet final : public SystemRegistry, public LinearSystems {

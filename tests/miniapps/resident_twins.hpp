@@ -6,6 +6,7 @@
 // where asked.
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,11 +34,14 @@ struct ResidentTwins {
   MemoryStorage device;
   systems::SystemSet on_host, on_device;
 
-  ResidentTwins(const harness::CaseConfig& config, const std::map<std::string, std::string>& specs, bool decompose)
+  // resident_solves: the resident twin's decomposed solves resident on the
+  // host backend too, as a method's backend=cuda keeps them on each rank's GPU.
+  ResidentTwins(const harness::CaseConfig& config, const std::map<std::string, std::string>& specs, bool decompose,
+                bool resident_solves = false)
       : host(config, decompose),
         flow(config, decompose),
-        on_host(systems_for(specs, decompose, nullptr)),
-        on_device(systems_for(specs, decompose, &device)) {
+        on_host(systems_for(specs, decompose, nullptr, false)),
+        on_device(systems_for(specs, decompose, &device, resident_solves)) {
     flow.reside_on(Backend::host);
     host.declare_systems(on_host);
     flow.declare_systems(on_device);
@@ -53,8 +57,12 @@ struct ResidentTwins {
 
  private:
   static systems::SystemSet systems_for(const std::map<std::string, std::string>& specs, bool decompose,
-                                        systems::DeviceStorage* storage) {
-    return systems::SystemSet({.specs = specs, .decomposed = decompose, .speaks = false, .device_storage = storage});
+                                        systems::DeviceStorage* storage, bool resident_solves) {
+    return systems::SystemSet({.specs = specs,
+                               .decomposed = decompose,
+                               .speaks = false,
+                               .device_storage = storage,
+                               .resident_drivers = resident_solves ? std::optional(Backend::host) : std::nullopt});
   }
 };
 

@@ -154,6 +154,46 @@ TEST(SystemMatrix, ValuesFilledOnTheHostMoveOnlyToADeviceReader) {
   }
 }
 
+// Split rows (a decomposed run's piece): the off-rank blocks are laid out
+// beside the values and move with them, on the same side at the same time:
+// written on the device, nothing moves until a host reader takes both, once.
+TEST(SystemMatrix, SplitRowsOffRankBlocksMoveWithTheValues) {
+  MemoryStorage device;
+  SystemMatrix m(device);
+  const BsrMatrix a = test_matrix();
+  BsrMatrix off;  // three ghost columns, blocks in rows 0 and 5
+  off.block_size = a.block_size, off.block_rows = a.block_rows, off.block_cols = 3;
+  off.row_ptr.assign(std::size_t(a.block_rows) + 1, 0);
+  for (std::size_t r = 1; r < off.row_ptr.size(); ++r) off.row_ptr[r] = r > 5 ? 3 : r > 0 ? 2 : 0;
+  off.col_idx = {0, 2, 1};
+  off.values.assign(3 * std::size_t(off.block_entries()), 0.0);
+  m.set_pattern(a, off);
+  EXPECT_EQ(device.allocations, 4);  // row offsets, columns, values, off-rank values
+  ASSERT_EQ(m.device_values().off_rank_count, off.values.size());
+  EXPECT_EQ(m.off_rank_on_device(), m.device_values().off_rank_values);
+  EXPECT_EQ(m.off_rank_on_host().col_idx, off.col_idx);
+  for (int step = 1; step <= 3; ++step) {
+    transfers::Totals before = transfers::totals();
+    const DeviceValues v = m.device_values();
+    write_on_device(v, a, double(step));
+    for (std::size_t k = 0; k < v.off_rank_count; ++k) v.off_rank_values[k] = double(step) * double(k + 1);
+    m.values_written_on_device();
+    EXPECT_EQ(m.on_device().values[1], double(step) * a.values[1]);
+    transfers::Totals moved = transfers::since(before);
+    EXPECT_EQ(moved.to_device.copies + moved.to_host.copies, 0u) << "step " << step;
+    before = transfers::totals();
+    EXPECT_EQ(m.on_host().values[1], double(step) * a.values[1]);
+    EXPECT_EQ(m.off_rank_on_host().values.back(), double(step) * double(off.values.size())) << "step " << step;
+    m.on_host();  // read again: nothing
+    moved = transfers::since(before);
+    EXPECT_EQ(moved.to_host.copies, 2u) << "step " << step;
+    EXPECT_EQ(moved.to_host.bytes, value_bytes(a) + value_bytes(off)) << "step " << step;
+  }
+  m.set_pattern(a);  // the rows no longer split: no off-rank values
+  EXPECT_EQ(m.device_values().off_rank_count, 0u);
+  EXPECT_EQ(m.generations().pattern, 2u);
+}
+
 // A symmetric M-matrix on test_matrix()'s pattern: CG converges on it.
 BsrMatrix heat_matrix() {
   BsrMatrix a = test_matrix();

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -225,6 +226,73 @@ TEST(ResidentSolve, SplitRowsReadInPlaceRepeatTheHostSolve) {
       resident->update(split.local);
     }
   }
+}
+
+// Split rows whose values are written on the backend (a resident physics'
+// Jacobian, SystemMatrix): the resident solve refreshes from them in place
+// (update_in_place) and repeats the host solve of the same values bit for bit,
+// though the host's copies of its blocks keep the first round's values; the
+// operator of a later update from the host reads the host's again.
+TEST(ResidentSolve, SplitRowsOnTheBackendRefreshInPlace) {
+  for (const std::string spec : {"fgmres(restart=30,rtol=1e-10,maxit=300)+bjacobi(local=block_jacobi)",
+                                 "fgmres(restart=30,rtol=1e-10,maxit=300)+bjacobi(local=async_bilu(build_sweeps=2,"
+                                 "apply_sweeps=3,schedule=sync))"})
+    for (const auto& rows : layouts(120)) {
+      SCOPED_TRACE(spec);
+      BsrMatrix a = system_matrix();
+      dist::RankBlocks split = dist::RankBlocks::split(a, rows, me());
+      const dist::RankBlocks stale = split;  // the host's copies a resident run leaves alone
+      // The backend's arrays (host memory standing in): the local values and the off-rank values.
+      std::vector<double> local_on_backend = split.local.values, off_on_backend = split.off_rank.values;
+      auto host = make_distributed_solver(spec, world());
+      auto resident = make_distributed_solver(spec, world(), Backend::host);
+      ASSERT_TRUE(resident->updates_in_place());
+      EXPECT_FALSE(host->updates_in_place());
+      host->setup(split.local, {&split.off_rank, split.ghost_columns}, rows);
+      resident->setup(stale.local, {&stale.off_rank, stale.ghost_columns, off_on_backend.data()}, rows);
+      for (int round = 0; round < 3; ++round) {
+        if (round > 0) {
+          for (double& v : a.values) v = 1.5 * v + 1e-3 * std::sin(v);
+          split.refresh_values(a);
+          local_on_backend = split.local.values;
+          std::copy(split.off_rank.values.begin(), split.off_rank.values.end(), off_on_backend.begin());
+          host->update(split.local);
+          BsrView v = view(stale.local);
+          v.values = local_on_backend.data();
+          resident->update_in_place(v);
+        }
+        const std::vector<double> b = my_rhs(a, rows);
+        std::vector<double> x_host(b.size(), 0.0);
+        const SolveStats st = host->solve(b, x_host);
+        ASSERT_TRUE(st.converged()) << st.line();
+        const Vector bv(Backend::host, std::span<const double>(b));
+        Vector xv(Backend::host, b.size());
+        xv.set_zero();
+        const SolveStats sr = resident->solve(bv, xv);
+        EXPECT_EQ(sr.iterations, st.iterations) << "round " << round;
+        EXPECT_EQ(sr.residual_history, st.residual_history) << "round " << round;
+        EXPECT_EQ(xv.to_host(), x_host) << "round " << round;
+      }
+      // From the host again: the stale first-round values, not the backend's.
+      resident->update(stale.local);
+      auto first = make_distributed_solver(spec, world());
+      first->setup(stale.local, {&stale.off_rank, stale.ghost_columns}, rows);
+      const std::vector<double> b = my_rhs(a, rows);
+      std::vector<double> x_first(b.size(), 0.0), x_resident(b.size(), 0.0);
+      first->solve(b, x_first);
+      resident->solve(b, x_resident);
+      EXPECT_EQ(x_resident, x_first);
+    }
+}
+
+// Where the local solver cannot refresh on the backend, or the solve is not
+// resident, the solve says so before any set-up.
+TEST(ResidentSolve, OnlyResidentBlockJacobiWithAnInPlaceLocalSolverRefreshesInPlace) {
+  EXPECT_FALSE(make_distributed_solver("fgmres+bjacobi(local=bilu0)", world(), Backend::host)->updates_in_place());
+  EXPECT_FALSE(make_distributed_solver("fgmres+asm(overlap=1,local=block_jacobi)", world())->updates_in_place());
+  EXPECT_FALSE(make_distributed_solver("fgmres+bjacobi(local=block_jacobi)", world())->updates_in_place());
+  EXPECT_TRUE(
+      make_distributed_solver("fgmres+bjacobi(local=block_jacobi)", world(), Backend::host)->updates_in_place());
 }
 
 // A decomposed run's LinearSolver takes vectors of the resident backend
