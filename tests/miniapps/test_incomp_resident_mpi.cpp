@@ -7,6 +7,7 @@
 // with the projection's corrections and the correction alone.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <span>
 #include <string>
@@ -16,6 +17,7 @@
 #include "miniapps/common/domain_sharing.hpp"
 #include "miniapps/incompressible/incomp_simulation.hpp"
 #include "resident_twins.hpp"
+#include "solvers/core/transfers.hpp"
 
 namespace tb {
 namespace {
@@ -37,18 +39,31 @@ CaseConfig cavity(bool three_d) {
   return config;
 }
 
-// `steps` steps of both; the projection's corrections they made.
-long compare_runs(const CaseConfig& config, long steps) {
+// `steps` steps of both; the projection's corrections they made. With
+// resident_solves the resident twin's solves reside too (on the GPU a
+// method's backend=cuda; the host backend here): both systems' matrices,
+// their blocks in ghost columns included, then never cross between host and
+// device after the first step's set-up; without, the momentum's values come
+// to the host's solver each step.
+long compare_runs(const CaseConfig& config, long steps, bool resident_solves = false) {
   EXPECT_GT(harness::run_ranks(), 1) << "run under mpiexec";
-  test::ResidentTwins<IncompressibleSimulation> t(config, specs, true);
+  test::ResidentTwins<IncompressibleSimulation> t(config, specs, true, resident_solves);
   long corrections = 0;
+  std::uint64_t after_first = 0;
   for (long step = 1; step <= steps; ++step) {
+    const transfers::Totals before = transfers::totals();
     const auto [a, b] = t.advance(step);
+    const transfers::Totals moved = transfers::since(before);
+    if (step > 1) after_first += moved.to_host.bytes + moved.to_device.bytes;
     EXPECT_EQ(a, b) << "step " << step << " on rank " << harness::run_rank();
     if (a != b) return corrections;
     for (const auto& [name, value] : a)
       if (name == "projection_corrections") corrections += long(value);
   }
+  if (resident_solves)
+    EXPECT_EQ(after_first, 0u) << "bytes of the systems' matrices crossed after step 1";
+  else
+    EXPECT_GT(after_first, 0u) << "the host's solves read the momentum's values there each step";
   EXPECT_EQ(t.host.figures_of_merit(), t.flow.figures_of_merit());
   const auto values = [](std::span<const double> v) { return std::vector<double>(v.begin(), v.end()); };
   EXPECT_EQ(values(t.host.flow().velocity()), values(t.flow.flow().velocity())) << "the states, ghost planes included";
@@ -67,6 +82,12 @@ TEST(IncompResidentRanks, TheProjectionsCorrectionsAreTheHostsToo) {
 }
 
 TEST(IncompResidentRanks, The3dCavitysStepsAreTheHostsOnEveryRank) { compare_runs(cavity(true), 4); }
+
+TEST(IncompResidentRanks, ResidentSolvesReadTheMatricesWhereTheyAreAssembled) {
+  CaseConfig config = cavity(true);
+  config.set("solver.projection_tol", "1e-30");
+  EXPECT_GT(compare_runs(config, 4, true), 0);
+}
 
 TEST(IncompResidentRanks, ThePressureCorrectionAloneIsTheHostsToo) {
   CaseConfig config = cavity(false);
