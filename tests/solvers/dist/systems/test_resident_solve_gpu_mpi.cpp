@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../dist_runs.hpp"
+#include "solvers/core/array.hpp"
 #include "solvers/core/transfers.hpp"
 #include "solvers/dist/backend_halo_exchange.hpp"
 #include "solvers/dist/halo_exchange.hpp"
@@ -127,6 +128,51 @@ TEST_F(ResidentSolveGpu, ASolveOnTheDeviceGivesTheHostRun) {
                   ds.iterations, hs.iterations, static_cast<unsigned long long>(crossed),
                   static_cast<unsigned long long>(staged));
   }
+}
+
+// Split rows whose values are written on the device (a resident physics'
+// Jacobian in the systems' SystemMatrix): the refresh in place moves nothing
+// across the bus, and the solve of the new values gives the host's solution.
+TEST_F(ResidentSolveGpu, SplitRowsOnTheDeviceRefreshInPlace) {
+  const std::string spec =
+      "fgmres(restart=30,rtol=1e-10,maxit=1000)+bjacobi(local=async_bilu(build_sweeps=2,apply_sweeps=3))";
+  const BsrMatrix a = system_matrix(false);
+  const auto rows = dist::RowDistribution::balanced(a.block_rows, ranks());
+  const dist::RankBlocks split = dist::RankBlocks::split(a, rows, me());
+  // The local block on the device as the SystemMatrix keeps it, and the off-rank values beside it.
+  const Array<index_t> row_ptr(Backend::cuda, std::span<const index_t>(split.local.row_ptr));
+  const Array<index_t> col_idx(Backend::cuda, std::span<const index_t>(split.local.col_idx));
+  Vector local_on_device(Backend::cuda, std::span<const double>(split.local.values));
+  Vector off_on_device(Backend::cuda, std::span<const double>(split.off_rank.values));
+  auto device = make_distributed_solver(spec, world(), Backend::cuda);
+  ASSERT_TRUE(device->updates_in_place());
+  device->setup(split.local, {&split.off_rank, split.ghost_columns, off_on_device.data()}, rows);
+  // New values, written on the device; the host's blocks keep the old ones.
+  BsrMatrix next = a;
+  for (double& x : next.values) x = 1.5 * x + 1e-3 * std::sin(x);
+  const dist::RankBlocks next_split = dist::RankBlocks::split(next, rows, me());
+  local_on_device.copy_from_host(next_split.local.values);
+  off_on_device.copy_from_host(next_split.off_rank.values);
+  const BsrView v{split.local.block_size, split.local.block_rows, split.local.block_cols,
+                  row_ptr.data(),         col_idx.data(),         local_on_device.data()};
+  const transfers::Totals before = transfers::totals();
+  device->update_in_place(v);
+  const transfers::Totals moved = transfers::since(before);
+  EXPECT_EQ(moved.to_device.bytes + moved.to_host.bytes, 0u) << "the refresh in place crossed the bus";
+
+  auto host = make_distributed_solver(spec, world());
+  host->setup(dist::rows_of(next, rows, me()), rows);
+  const std::vector<double> b = my_rhs(next, rows);
+  std::vector<double> x_host(b.size(), 0.0);
+  const SolveStats hs = host->solve(b, x_host);
+  ASSERT_TRUE(hs.converged()) << hs.line();
+  const Vector bv(Backend::cuda, std::span<const double>(b));
+  Vector xv(Backend::cuda, b.size());
+  xv.set_zero();
+  const SolveStats ds = device->solve(bv, xv);
+  ASSERT_TRUE(ds.converged()) << ds.line();
+  const std::vector<double> x_device = xv.to_host();
+  EXPECT_LT(test::max_abs_diff(x_device, x_host), 1e-8 * std::max(1.0, test::max_abs(x_host)));
 }
 
 }  // namespace
