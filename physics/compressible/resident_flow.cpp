@@ -120,13 +120,15 @@ void ResidentFlow::assemble_jacobian(double* values, double* off_rank, const dou
   FlowView q;
   q.w = w ? w : w_.data();
   // gather_jacobian_rows adds each face's blocks to its rows.
-  for (const auto& [to, n] : {std::pair{values, values_}, std::pair{off_rank, off_rank_values_}}) {
-    if (n == 0) continue;
+  const auto zero = [&](double* to, std::size_t n) {
+    if (n == 0) return;
     if (backend_ == Backend::cuda)
       TB_CUDA_CALL(tb::kernels::cuda::fill(to, 0.0, n));
     else
       tb::kernels::omp::fill(to, 0.0, n);
-  }
+  };
+  zero(values, values_);
+  zero(off_rank, off_rank_values_);
   const JacobianView a{face_blocks_.data(), values, off_rank};
   kernels::jacobian_face_blocks(backend_, m, disc_.scheme_view(), q, face_.data());
   kernels::gather_jacobian_rows(backend_, m, face_.data(), a);

@@ -32,11 +32,6 @@ void SystemMatrix::set_pattern(const BsrMatrix& p) { lay_out(p, nullptr); }
 void SystemMatrix::set_pattern(const BsrMatrix& p, const BsrMatrix& off_rank) { lay_out(p, &off_rank); }
 
 namespace {
-bool same_pattern(const BsrMatrix& a, const BsrMatrix& b) {
-  return a.block_size == b.block_size && a.block_cols == b.block_cols && a.row_ptr == b.row_ptr &&
-         a.col_idx == b.col_idx;
-}
-
 // a's pattern into `to`, its values left empty.
 void take_pattern(const BsrMatrix& a, BsrMatrix& to) {
   to.block_size = a.block_size, to.block_rows = a.block_rows, to.block_cols = a.block_cols;
@@ -48,8 +43,7 @@ void take_pattern(const BsrMatrix& a, BsrMatrix& to) {
 // off: null where the rows are not split.
 void SystemMatrix::lay_out(const BsrMatrix& p, const BsrMatrix* off) {
   const bool split = off != nullptr;
-  if (generations_.pattern > 0 && same_pattern(p, host_) && split == split_ &&
-      (!split || same_pattern(*off, host_off_)))
+  if (generations_.pattern > 0 && p.same_pattern(host_) && split == split_ && (!split || off->same_pattern(host_off_)))
     return;
   p.validate();
   if (split) {
