@@ -11,7 +11,7 @@
 // gmres_scalars.hpp) runs on the host (gmres.cpp) or, with the scalars on the
 // backend, where the Krylov vectors are (gmres_on_backend.cpp): there an
 // iteration's reductions leave nothing to read, the host queues iterations
-// and reads a three-number record at checks spaced by the convergence seen so
+// and reads a two-number record at checks spaced by the convergence seen so
 // far (the first where the last solve stopped), and the iterations queued
 // past the one that stopped are discarded:
 // every iterate, estimate and stop is the host method's, bit for bit on the
@@ -52,7 +52,7 @@ class Gmres final : public KrylovMethod {
   SolveStats solve_on_backend(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x);
   void orthogonalize_on_backend(int j, Vector& av, const Vector& like);
   void update_on_backend(int j, const Preconditioner& m, const Vector& b, Vector& x);
-  // The record at the checks: [estimate, stopped_at, stopped_for].
+  // The record at the checks: [estimate, stop word] (gmres_scalars.hpp).
   void read_record(double* record) const;
 
   // Below this fraction of |av|^2 the Pythagorean norm's relative error,

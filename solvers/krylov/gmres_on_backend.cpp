@@ -1,7 +1,8 @@
 // GMRES with its scalars on the vectors' backend (gmres.hpp): the iteration of
 // gmres.cpp with each reduction left where it is made and each scalar step
 // run there (gmres_scalars.hpp); the host reads ||r0||, the record at its
-// checks and, at the end, the estimates' history.
+// checks (the stop word alone where every iteration is checked) and, at the
+// end, the last estimate or the estimates' history.
 #include <algorithm>
 #include <cmath>
 
@@ -70,11 +71,17 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
   if (st.reason != StopReason::not_run) return st;
 
   const StopRule rule = this->rule(r0);
-  double record[gs::record_size] = {r0, -1.0, double(int(StopReason::not_run))};
+  double record[gs::record_size] = {r0, -1.0};
+  double& word = record[1];  // gs::stop_word
   int it = 0, read_at = 0, batch = queue_ahead_ ? first_batch(last_iterations_) : 1, next_read = batch;
   const auto read = [&] {
-    read_record(record);
-    batch = queue_ahead_ ? next_batch(it, r0, record[0], target(), batch) : 1;
+    if (queue_ahead_) {
+      read_record(record);
+      batch = next_batch(it, r0, record[0], target(), batch);
+    } else {
+      read_scalars(&word, v.slot + gs::stop, be,
+                   1);  // every iteration checked: whether it stopped is all a check needs
+    }
     read_at = it, next_read = it + batch;
   };
   bool stopped = false;
@@ -95,25 +102,26 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
       k::scale_by_inverse(v.slot + gs::new_norm, vn, true);
       if (it == next_read) {
         read();
-        if (record[1] >= 0.0) break;
+        if (gs::stopped(word)) break;
       }
     }
     if (read_at != it) read();
-    stopped = record[1] >= 0.0;
+    stopped = gs::stopped(word);
     // Columns past the one that stopped were queued before the host knew: left out.
-    update_on_backend(stopped ? int(record[1]) - cycle_start : j, m, b, x);
+    update_on_backend(stopped ? gs::stopped_at(word) - cycle_start : j, m, b, x);
     if (stopped) break;
     a.apply(x, r);
     k::axpby(1.0, b, -1.0, r);
     k::dot_to(r, r, v.slot + gs::norm_sq);
     gs::kernels::begin_cycle(be, v, it);
   }
-  st.iterations = last_iterations_ = int(record[1]);
-  st.reason = StopReason(int(record[2]));
+  st.iterations = last_iterations_ = gs::stopped_at(word);
+  st.reason = gs::stopped_for(word);
   if (st.reason == StopReason::breakdown) st.detail = "Krylov space invariant but residual not reduced";
   if (st.iterations == 0) return st;
   // The estimates of the iterations between the checks, only where asked for.
   if (!records_history()) {
+    if (!queue_ahead_) read_scalars(&record[0], v.slot + gs::estimate, be, 1);
     st.residual_history.push_back(record[0]);
     return st;
   }

@@ -4,7 +4,7 @@
 // y, as loop bodies shared by the host method and the backend that keeps them
 // (gmres.hpp, "scalars on the backend"); kernels.hpp launches them. Kept where the Krylov vectors are,
 // an iteration's reductions stay there too: the host queues iterations and
-// reads a three-number record only at its checks (GmresScalars::Slot), where
+// reads a two-number record only at its checks (Slot), where
 // otherwise each iteration waits for its dot products. One thread runs each
 // step on a device: the work is O(restart) per iteration.
 #include <cmath>
@@ -65,13 +65,22 @@ enum Slot : int {
   new_norm,  // ||A z - V h||: H(j+1, j) before its rotation, the new vector's divisor
   best,      // stop_test's best residual and its iteration
   best_it,
-  estimate,     // the record the host reads at a check: the last estimate,
-  stopped_at,   //   the iteration that stopped (-1: none yet)
-  stopped_for,  //   and why (a StopReason)
+  estimate,  // the record the host reads at a check: the last estimate,
+  stop,      //   and the stop word (stop_word: -1 until the solve stops)
   count,
 };
-constexpr int record = estimate;  // the record's first slot: three numbers
-constexpr int record_size = 3;
+constexpr int record = estimate;  // the record's first slot: two numbers
+constexpr int record_size = 2;
+
+// The iteration that stopped and why in one number, so that a check reads
+// two: it * reasons + r (exact in a double for any iteration count).
+constexpr int reasons = int(StopReason::not_run) + 1;
+TB_HOST_DEVICE inline double stop_word(int it, StopReason r) { return double(it) * reasons + double(int(r)); }
+inline bool stopped(double word) { return word >= 0.0; }
+inline int stopped_at(double word) { return stopped(word) ? int(word) / reasons : -1; }
+inline StopReason stopped_for(double word) {
+  return stopped(word) ? StopReason(int(word) % reasons) : StopReason::not_run;
+}
 
 // Doubles the array of View holds for restart m and maxit iterations.
 inline std::size_t size(int m, int maxit) {
@@ -102,9 +111,9 @@ TB_HOST_DEVICE inline void begin_cycle(View v, int it) {
   v.g[0] = r;
   if (it == 0) {
     v.slot[best] = r, v.slot[best_it] = 0.0;
-    v.slot[estimate] = r, v.slot[stopped_at] = -1.0, v.slot[stopped_for] = double(int(StopReason::not_run));
-  } else if (!std::isfinite(r) && v.slot[stopped_at] < 0.0) {
-    v.slot[stopped_at] = double(it), v.slot[stopped_for] = double(int(StopReason::non_finite));
+    v.slot[estimate] = r, v.slot[stop] = -1.0;
+  } else if (!std::isfinite(r) && v.slot[stop] < 0.0) {
+    v.slot[stop] = stop_word(it, StopReason::non_finite);
   }
 }
 
@@ -134,7 +143,7 @@ TB_HOST_DEVICE inline void close_column(View v, int j, int it, StopRule rule) {
   rotate(v.h, v.cs, v.sn, v.g, v.m, j);
   const double e = std::abs(v.g[j + 1]);
   v.history[it] = e;
-  if (v.slot[stopped_at] >= 0.0) return;
+  if (v.slot[stop] >= 0.0) return;
   v.slot[estimate] = e;
   double best_value = v.slot[best];
   int best_iteration = int(v.slot[best_it]);
@@ -143,7 +152,7 @@ TB_HOST_DEVICE inline void close_column(View v, int j, int it, StopRule rule) {
   // A happy breakdown means x is exact in this Krylov space: the estimate is
   // zero up to round-off and the test above stops the solve.
   if (r == StopReason::not_run && hn == 0.0) r = StopReason::breakdown;
-  if (r != StopReason::not_run) v.slot[stopped_at] = double(it), v.slot[stopped_for] = double(int(r));
+  if (r != StopReason::not_run) v.slot[stop] = stop_word(it, r);
 }
 
 // y for the first j columns.

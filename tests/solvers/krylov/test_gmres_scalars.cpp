@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
@@ -15,8 +16,10 @@
 
 #include "../../common/bits.hpp"
 #include "../../common/systems.hpp"
+#include "solvers/core/transfers.hpp"
 #include "solvers/factory/registry.hpp"
 #include "solvers/krylov/gmres.hpp"
+#include "solvers/krylov/gmres_scalars.hpp"
 #include "solvers/matrix/bsr_operator.hpp"
 #include "solvers/matrix/generate.hpp"
 
@@ -178,6 +181,57 @@ TEST(GmresScalarPlace, CheckedEveryIterationNothingIsQueuedPastTheStop) {
   }
   test::expect_bitwise(xs[1], xs[0], "x checked every iteration");
   test::expect_bitwise(xs[2], xs[0], "x with iterations queued");
+}
+
+// The stop word holds the iteration and the reason exactly, at any iteration
+// count a solve can reach; -1 (none yet) says neither.
+TEST(GmresScalarPlace, TheStopWordGivesBackTheIterationAndTheReason) {
+  namespace gs = gmres_scalars;
+  for (const int it : {0, 1, 7, 16, 999, 123456789})
+    for (int r = 0; r <= int(StopReason::not_run); ++r) {
+      const double word = gs::stop_word(it, StopReason(r));
+      EXPECT_TRUE(gs::stopped(word));
+      EXPECT_EQ(gs::stopped_at(word), it);
+      EXPECT_EQ(gs::stopped_for(word), StopReason(r));
+    }
+  EXPECT_FALSE(gs::stopped(-1.0));
+  EXPECT_EQ(gs::stopped_at(-1.0), -1);
+  EXPECT_EQ(gs::stopped_for(-1.0), StopReason::not_run);
+}
+
+// Checked every iteration without its history (a time loop's outer FGMRES), a
+// solve reads ||r0||, the stop word at each iteration and the last estimate
+// once: 8 bytes an iteration and 16 more, what the host twin counts; its ends
+// are the host scalars' bits.
+TEST(GmresScalarPlace, CheckedEveryIterationAStopWordIsAllACheckReads) {
+  const BsrMatrix a = test_system();
+  BsrOperator op(a, Backend::host);
+  auto jacobi = make_solver("gmres+jacobi");
+  jacobi->setup(a);
+  const Preconditioner& m = jacobi->preconditioner();
+  StopCriteria stop;
+  stop.rtol = 1e-6, stop.maxit = 100;
+  const Vector b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
+  std::vector<SolveStats> stats;
+  std::vector<std::uint64_t> bytes;
+  for (const GmresScalars scalars : {GmresScalars::host, GmresScalars::backend}) {
+    Gmres gmres(stop, 8, /*flexible=*/true, Orthogonalization::cgs, scalars, /*queue_ahead=*/false);
+    gmres.record_history(false);
+    Vector x(Backend::host, b.size());
+    x.set_zero();
+    const std::uint64_t before = transfers::twin_results().bytes;
+    stats.push_back(gmres.solve(op, m, b, x));
+    bytes.push_back(transfers::twin_results().bytes - before);
+  }
+  const SolveStats &host = stats[0], &backend = stats[1];
+  ASSERT_TRUE(backend.converged()) << backend.line();
+  EXPECT_GT(backend.iterations, 8);  // over a restart
+  EXPECT_EQ(backend.iterations, host.iterations);
+  EXPECT_EQ(backend.reason, host.reason);
+  ASSERT_EQ(backend.residual_history.size(), 2u);
+  test::expect_bitwise(backend.residual_history, {host.residual_history.front(), host.residual_history.back()},
+                       "ends of the history");
+  EXPECT_EQ(bytes[1], 8u * std::uint64_t(backend.iterations) + 16u);
 }
 
 // Where the scalars live: the backend for device vectors unless told
