@@ -190,6 +190,8 @@ MatrixFreeSystem::MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare*
   fgmres_ = make_gmres(stop, settings.maxit, /*flexible=*/true, Orthogonalization::cgs, settings.scalars,
                        /*queue_ahead=*/false);
   fgmres_->set_vector_space(space_.get());
+  // A pseudo-step reads the outer solve's ends, not its history (which a device copies back).
+  fgmres_->record_history(false);
 }
 
 MatrixFreeSystem::~MatrixFreeSystem() = default;

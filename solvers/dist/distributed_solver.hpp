@@ -75,6 +75,9 @@ class DistributedSolver {
   // another iteration. False where no limit applies.
   bool limit(SolveLimit l);
   int max_iterations() const;
+  // LinearSolver::recompute_final_residual: off, a solve skips the true
+  // residual's product (a halo exchange) and its reduction.
+  void recompute_final_residual(bool on) { recompute_ = on; }
 
   const std::string& spec() const { return spec_; }
   int rank() const { return comm_->rank(); }
@@ -98,6 +101,7 @@ class DistributedSolver {
   std::optional<HaloPath> halo_path_;
   std::unique_ptr<Parts> parts_;
   double setup_seconds_ = 0.0;
+  bool recompute_ = true;
 };
 
 }  // namespace tb::dist

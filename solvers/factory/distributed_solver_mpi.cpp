@@ -32,6 +32,7 @@ class PartitionedSolver final : public CompleteSolver {
       const std::optional<Backend> resident =
           solver_->resident() ? std::optional<Backend>(solver_->backend()) : std::nullopt;
       solver_ = make_distributed_solver(solver_->spec(), comm_, resident);
+      solver_->recompute_final_residual(recompute_);
     }
     set_up_ = true;
     const dist::RowDistribution rows = rows_over_ranks(*comm_, a);
@@ -64,12 +65,17 @@ class PartitionedSolver final : public CompleteSolver {
   int max_iterations() const override { return solver_->max_iterations(); }
   // The distributed solver checks the shapes and reduces its finiteness test over the ranks.
   bool spans_ranks() const override { return true; }
+  void recompute_final_residual(bool on) override {
+    recompute_ = on;
+    solver_->recompute_final_residual(on);
+  }
 
  private:
   std::unique_ptr<dist::DistributedSolver> solver_;
   std::shared_ptr<const dist::MpiCommunicator> comm_;
   dist::OffRankRows off_;  // the off-rank part of split rows; no blocks: rows in global columns
   bool set_up_ = false;
+  bool recompute_ = true;  // carried to a new pattern's solver
 };
 
 // A complete solver over each rank's own rows in global columns (seed 004's

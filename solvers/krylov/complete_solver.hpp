@@ -36,6 +36,10 @@ class CompleteSolver {
   // tests b and x for NaN and Inf itself, over all ranks (a local test would
   // send one rank past the others' collective calls). LinearSolver does otherwise.
   virtual bool spans_ranks() const { return false; }
+  // LinearSolver::recompute_final_residual, for a solver over ranks (whose
+  // true residual is a product with a halo exchange and a reduction); others
+  // recompute theirs always.
+  virtual void recompute_final_residual(bool) {}
   // Asks a solver over ranks to take from now on, before setup, each rank's
   // own block rows and its own entries of b and x (a decomposed time loop's
   // assembly) instead of the whole system on every rank; spans_ranks() is then

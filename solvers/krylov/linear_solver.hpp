@@ -63,6 +63,13 @@ class LinearSolver {
   // KrylovMethod::record_history; off, every solve's residual_history holds
   // ||r0|| and the last estimate only (a complete solver's too).
   void record_history(bool on);
+  // Off: a solve skips the product and the norm of the true residual b - A x
+  // and reports the method's last estimate as final_residual
+  // (SolveStats::final_recomputed), one read of a device and one product
+  // fewer; for a solve that preconditions an outer iteration, which judges its
+  // result itself (LinearSystems::precondition_outer). A complete solver over
+  // ranks does the same (CompleteSolver::recompute_final_residual).
+  void recompute_final_residual(bool on);
   // The iteration limit of its stopping rule (maxit); 0 where it has none.
   int max_iterations() const;
   // Null unless the solver is a complete one (bicgstab_dia, cg_stencil).
@@ -72,6 +79,7 @@ class LinearSolver {
   std::string spec_;
   std::unique_ptr<KrylovMethod> method_;
   bool history_ = true;
+  bool recompute_ = true;  // recompute_final_residual
   std::unique_ptr<Preconditioner> precond_;
   std::unique_ptr<CompleteSolver> complete_;
   Backend backend_;

@@ -33,6 +33,11 @@ std::string_view to_string(StopReason r) {
 
 bool is_converged(StopReason r) { return r == StopReason::converged_rtol || r == StopReason::converged_atol; }
 
+void SolveStats::take_estimate_as_final() {
+  final_residual = residual_history.empty() ? initial_residual : residual_history.back();
+  final_recomputed = false;
+}
+
 using json::number;
 using json::quote;
 
@@ -49,6 +54,7 @@ std::string SolveStats::line() const {
                   double(preconditioner_launches) / std::max(1L, preconditioner_applications));
     s += buf;
   }
+  if (!final_recomputed) s += ", ||r|| the method's estimate";
   if (!detail.empty()) s += " (" + detail + ")";
   return s;
 }
@@ -58,6 +64,7 @@ std::string SolveStats::json() const {
   o << "{\"solver\": " << quote(solver) << ", \"reason\": " << quote(std::string(to_string(reason)))
     << ", \"converged\": " << (converged() ? "true" : "false") << ", \"iterations\": " << iterations
     << ", \"initial_residual\": " << number(initial_residual) << ", \"final_residual\": " << number(final_residual)
+    << ", \"final_residual_recomputed\": " << (final_recomputed ? "true" : "false")
     << ", \"setup_seconds\": " << number(setup_seconds) << ", \"solve_seconds\": " << number(solve_seconds)
     << ", \"communication_seconds\": " << number(communication_seconds) << ", \"device_launches\": " << device_launches
     << ", \"preconditioner_applications\": " << preconditioner_applications

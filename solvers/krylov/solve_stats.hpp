@@ -23,8 +23,11 @@ struct SolveStats {
   std::string solver;  // the specification that ran
   StopReason reason = StopReason::not_run;
   int iterations = 0;
-  double initial_residual = 0.0;         // ||b - A x0||
-  double final_residual = 0.0;           // true ||b - A x|| recomputed after the solve
+  double initial_residual = 0.0;  // ||b - A x0||
+  double final_residual = 0.0;    // true ||b - A x|| recomputed after the solve
+  // False: final_residual is the method's own last estimate, not recomputed
+  // (a solve that preconditions an outer iteration: LinearSolver::recompute_final_residual).
+  bool final_recomputed = true;
   double target_residual = 0.0;          // the method's residual norm that counted as converged (0: not told)
   std::vector<double> residual_history;  // the method's residual norm per iteration, [0] = initial
   double setup_seconds = 0.0;            // last setup/update of the preconditioner
@@ -40,6 +43,8 @@ struct SolveStats {
   std::string detail;  // free text: which scalar broke down, etc.
 
   bool converged() const { return is_converged(reason); }
+  // final_residual = the last estimate of the history (||r0|| without one), final_recomputed = false.
+  void take_estimate_as_final();
   std::string line() const;  // one human-readable line
   std::string json() const;  // one JSON object, residual history included
 };

@@ -106,7 +106,9 @@ class LinearSystems {
   // an outer iteration (on), each stopped after at most max_iterations
   // iterations where its specification allows more (0: its own maxit), and a
   // solve that stops short of its tolerance is the outer iteration's to judge
-  // (no warning). tb-comp2d's matrix-free steps (jacobian.matrix_free_inner_maxit).
+  // (no warning; its final residual the method's estimate, not recomputed:
+  // LinearSolver::recompute_final_residual). tb-comp2d's matrix-free steps
+  // (jacobian.matrix_free_inner_maxit).
   virtual void precondition_outer(SystemId s, bool on, int max_iterations) = 0;
 
   // Values written on the device (device assembly). The pattern of s (row_ptr,

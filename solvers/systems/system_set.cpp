@@ -184,6 +184,8 @@ void SystemSet::precondition_outer(SystemId s, bool on, int max_iterations) {
     return;
   }
   sys.driver.iteration_cap = cap;
+  // The outer iteration judges what a preconditioning solve returns: its true residual would be read and never used.
+  sys.driver.solver->recompute_final_residual(!on);
   for (auto& slot : sys.shadows)
     if (slot) slot->iteration_cap = cap;
 }

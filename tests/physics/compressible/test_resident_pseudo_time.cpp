@@ -165,9 +165,11 @@ TEST(ResidentPseudoTime, TheGpuDefaultsPreconditionerMovesNothingPerStep) {
 // and maxit 60 for the first-order form) and BILU(0), deterministic where the
 // GPU default's asynchronous ILU is not on the host, so that both runs take
 // the same iterations. With GMRES's scalars on the backend (the
-// device default) a solve reads ||r0||, a check record every few iterations
-// and its history, not every reduction; the paper's system (the first-order
-// form) then stays within the 1 KB a step.
+// device default) a solve reads ||r0|| and a two-number check record every few
+// iterations, not every reduction; the matrix-free form's outer iteration,
+// checked every iteration, reads its stop word, and its preconditioning
+// solves skip the true residual. Either form then stays within the issue's
+// 1 KB a step.
 struct StepReads {
   double mean = 0.0, largest = 0.0;  // bytes per step
   long iterations = 0;
@@ -221,9 +223,10 @@ TEST(ResidentPseudoTime, AStepOfThePapersSystemReadsLessThanAKilobyte) {
 
 // The matrix-free form (tb-comp2d's default, its inner tolerances): each outer
 // iteration is a preconditioner solve.
-TEST(ResidentPseudoTime, MatrixFreeStepsReadAFractionWithTheScalarsOnTheBackend) {
+TEST(ResidentPseudoTime, AMatrixFreeStepReadsLessThanAKilobyte) {
   const ReadsCompared r = compare_reads("matrix-free form", matrix_free_settings(), "rtol=1e-1,maxit=10", 16);
-  EXPECT_LT(2.0 * r.backend.mean, r.host.mean);
+  EXPECT_LE(r.backend.largest, 1024.0);
+  EXPECT_LT(4.0 * r.backend.mean, r.host.mean);
 }
 
 // The forces of a resident state are those its host copy gives.

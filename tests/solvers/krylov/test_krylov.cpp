@@ -426,6 +426,41 @@ TEST(LinearSolver, StatsAsLineAndJson) {
   EXPECT_NE(js.find("\"reason\": \"converged_rtol\""), std::string::npos);
   EXPECT_NE(js.find("\"residual_history\": ["), std::string::npos);
   EXPECT_NE(js.find("\"iterations\": " + std::to_string(st.iterations)), std::string::npos);
+  EXPECT_NE(js.find("\"final_residual_recomputed\": true"), std::string::npos);
+}
+
+// Without the recomputation the final residual is the method's last estimate,
+// said in the stats; with it, the true ||b - A x||, which for GMRES's
+// estimate agrees to rounding but is not the same number. The iterates are
+// the same either way.
+TEST(LinearSolver, AFinalResidualNotRecomputedIsTheMethodsEstimate) {
+  const BsrMatrix a = small_system();
+  const auto b = test::sine_rhs(std::size_t(a.rows()));
+  std::vector<std::vector<double>> xs;
+  std::vector<SolveStats> stats;
+  for (const bool recompute : {true, false}) {
+    auto solver = make_solver("fgmres(rtol=1e-8,restart=10)+jacobi");
+    solver->setup(a);
+    solver->recompute_final_residual(recompute);
+    std::vector<double> x(b.size(), 0.0);
+    stats.push_back(solver->solve(b, x));
+    xs.push_back(x);
+  }
+  const SolveStats &recomputed = stats[0], &estimated = stats[1];
+  ASSERT_TRUE(recomputed.converged() && estimated.converged());
+  EXPECT_EQ(xs[0], xs[1]);
+  EXPECT_TRUE(recomputed.final_recomputed);
+  EXPECT_FALSE(estimated.final_recomputed);
+  EXPECT_EQ(estimated.final_residual, estimated.residual_history.back());
+  EXPECT_NE(recomputed.final_residual, recomputed.residual_history.back());
+  EXPECT_NEAR(recomputed.final_residual, estimated.final_residual, 1e-6 * recomputed.initial_residual);
+  std::vector<double> true_r(b.size());
+  spmv_ref(a, xs[0].data(), true_r.data());
+  double sq = 0.0;
+  for (std::size_t i = 0; i < b.size(); ++i) sq += (b[i] - true_r[i]) * (b[i] - true_r[i]);
+  EXPECT_NEAR(recomputed.final_residual, std::sqrt(sq), 1e-12 * recomputed.initial_residual);
+  EXPECT_NE(estimated.line().find("the method's estimate"), std::string::npos) << estimated.line();
+  EXPECT_NE(estimated.json().find("\"final_residual_recomputed\": false"), std::string::npos);
 }
 
 }  // namespace
