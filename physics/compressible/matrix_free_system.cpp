@@ -172,7 +172,8 @@ class MatrixFreeSystem::FirstOrderPreconditioner final : public Preconditioner {
 
 MatrixFreeSystem::MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare* share, index_t owned,
                                    MatrixFreeSettings settings)
-    : space_(std::make_unique<ShareSpace>(share)),
+    : settings_(settings),
+      space_(std::make_unique<ShareSpace>(share)),
       b_(Backend::host, std::size_t(owned) * num_vars),
       x_(Backend::host, std::size_t(owned) * num_vars),
       share_(share) {
@@ -180,18 +181,23 @@ MatrixFreeSystem::MatrixFreeSystem(EulerDiscretisation& disc, const DomainShare*
   if (settings.maxit < 1) throw Error("jacobian.matrix_free_maxit must be at least 1");
   op_ = std::make_unique<Operator>(disc, share, owned, *space_);
   pc_ = std::make_unique<FirstOrderPreconditioner>();
+  fgmres_ = outer_method(settings.scalars);
+}
+
+std::unique_ptr<KrylovMethod> MatrixFreeSystem::outer_method(GmresScalars scalars) const {
   StopCriteria stop;
-  stop.rtol = settings.rtol;
-  stop.maxit = settings.maxit;
+  stop.rtol = settings_.rtol;
+  stop.maxit = settings_.maxit;
   stop.stagnation_window = 0;
   // With the scalars on a device (gmres.hpp) each iteration is checked: an
   // outer iteration is a whole inner solve, and one queued past the stop
   // would cost one and count it.
-  fgmres_ = make_gmres(stop, settings.maxit, /*flexible=*/true, Orthogonalization::cgs, settings.scalars,
-                       /*queue_ahead=*/false);
-  fgmres_->set_vector_space(space_.get());
+  auto fgmres =
+      make_gmres(stop, settings_.maxit, /*flexible=*/true, Orthogonalization::cgs, scalars, /*queue_ahead=*/false);
+  fgmres->set_vector_space(space_.get());
   // A pseudo-step reads the outer solve's ends, not its history (which a device copies back).
-  fgmres_->record_history(false);
+  fgmres->record_history(false);
+  return fgmres;
 }
 
 MatrixFreeSystem::~MatrixFreeSystem() = default;
@@ -213,10 +219,17 @@ SolveStats MatrixFreeSystem::solve(const std::vector<State>& w, const std::vecto
 SolveStats MatrixFreeSystem::solve(ResidentFlow& flow, int order, const Vector& rhs, Vector& dw,
                                    const FirstOrderSystem& first_order, std::vector<SolveStats>& inner,
                                    double& inner_seconds) {
-  if (!resident_op_) resident_op_ = std::make_unique<ResidentOperator>(flow, share_, *space_);
+  if (!resident_op_) {
+    resident_op_ = std::make_unique<ResidentOperator>(flow, share_, *space_);
+    // Resident, the step is a device's or its host twin: the automatic place
+    // of the scalars is the state's backend on one process (as it is for
+    // device vectors), so the twin reads what the device reads.
+    const bool automatic = settings_.scalars == GmresScalars::automatic;
+    resident_fgmres_ = outer_method(automatic && !share_ ? GmresScalars::backend : settings_.scalars);
+  }
   resident_op_->bind(order, &dw);
   pc_->bind(first_order, inner, inner_seconds);
-  SolveStats st = fgmres_->solve(*resident_op_, *pc_, rhs, dw);
+  SolveStats st = resident_fgmres_->solve(*resident_op_, *pc_, rhs, dw);
   st.solver = "matrix_free(fgmres)";
   return st;
 }

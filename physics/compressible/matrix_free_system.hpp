@@ -39,8 +39,9 @@ struct MatrixFreeSettings {
   // Each preconditioner solve stops after at most this many iterations where
   // its specification allows more (0: its own maxit).
   int inner_maxit = 0;
-  // Where the outer FGMRES keeps its scalars (gmres.hpp); automatic: on a
-  // device for a whole mesh, checked every iteration.
+  // Where the outer FGMRES keeps its scalars (gmres.hpp), checked every
+  // iteration; automatic: where a resident state is, for a whole mesh (a
+  // device, or the host backend standing in for one), else on the host.
   GmresScalars scalars = GmresScalars::automatic;
 };
 
@@ -91,11 +92,14 @@ class MatrixFreeSystem {
   class ResidentOperator;
   class FirstOrderPreconditioner;
   class ShareSpace;
+  MatrixFreeSettings settings_;
   std::unique_ptr<Operator> op_;
   std::unique_ptr<ResidentOperator> resident_op_;  // made by the first resident solve
   std::unique_ptr<FirstOrderPreconditioner> pc_;
   std::unique_ptr<ShareSpace> space_;
-  std::unique_ptr<KrylovMethod> fgmres_;
+  // The outer FGMRES: on host vectors, and on the state's backend (made by the first resident solve).
+  std::unique_ptr<KrylovMethod> outer_method(GmresScalars scalars) const;
+  std::unique_ptr<KrylovMethod> fgmres_, resident_fgmres_;
   Vector b_, x_;
   const DomainShare* share_;
 };

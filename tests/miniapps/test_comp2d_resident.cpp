@@ -6,11 +6,15 @@
 // its forces' history.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "comp2d_config.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
 #include "resident_twins.hpp"
+#include "solvers/core/transfers.hpp"
 
 namespace tb {
 namespace {
@@ -38,6 +42,52 @@ TEST(Comp2dResident, StepsFiguresAndTheKeptStateAreTheHosts) {
   flow.restore_kept_state();
   EXPECT_EQ(flow.solver().steps(), 8);
   EXPECT_EQ(flow.figures_of_merit(), kept_figures);
+}
+
+// The default case run to its steady state as run.backend = cuda runs it,
+// its solves with GMRES's scalars on the backend (the device default), what
+// each step reads back measured by the host twins' results
+// (transfers::twin_results) as in ResidentPseudoTime's tests. BILU(0) stands
+// in for the GPU default's asynchronous ILU, which reads nothing
+// (TheGpuDefaultsPreconditionerMovesNothingPerStep). After the first step (the
+// pattern's lay-out) a step reads a fixed part (the residual's norms, the
+// state's for the difference step, the update's reductions, the forces: under
+// 256 B) and, per outer iteration, its stop word and its preconditioning
+// solve's ||r0|| and one or two records (24 to 40 B); the run's average is
+// under 1 KB a step.
+TEST(Comp2dResident, TheDefaultCaseReadsAFixedPartAndUnder40BytesAnOuterIteration) {
+  CompressibleSimulation flow(comp_config(), false);
+  flow.reside_on(Backend::host);
+  test::MemoryStorage device;
+  systems::SystemSet on_device({.specs = {{"flow", "fgmres(restart=30,rtol=1e-1,maxit=10,scalars=backend)+bilu0"}},
+                                .speaks = false,
+                                .device_storage = &device});
+  flow.declare_systems(on_device);
+  std::uint64_t largest = 0, total = 0;
+  double most_outer = 0.0;
+  long step = 1;
+  for (; step <= 60 && !flow.steady_state_reached(); ++step) {
+    on_device.begin_step(step);
+    const std::uint64_t before = transfers::twin_results().bytes;
+    const harness::StepResult r = flow.advance(on_device);
+    const std::uint64_t read = transfers::twin_results().bytes - before;
+    if (step == 1) continue;
+    double outer = -1.0;
+    for (const auto& [name, value] : r.residuals)
+      if (name == "outer_its") outer = value;
+    ASSERT_GT(outer, 0.0) << "step " << step;
+    EXPECT_LE(double(read), 256.0 + 40.0 * outer) << "step " << step << ", " << outer << " outer iterations";
+    largest = std::max(largest, read);
+    most_outer = std::max(most_outer, outer);
+    total += read;
+  }
+  ASSERT_TRUE(flow.steady_state_reached());
+  const double mean = double(total) / double(step - 2);
+  std::printf(
+      "[ reads ] the default case, %ld steps: %.0f bytes a step after the first, largest %llu; at most %.0f "
+      "outer iterations a step\n",
+      step - 1, mean, static_cast<unsigned long long>(largest), most_outer);
+  EXPECT_LE(mean, 1024.0);
 }
 
 }  // namespace
