@@ -78,9 +78,8 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
     if (queue_ahead_) {
       read_record(record);
       batch = next_batch(it, r0, record[0], target(), batch);
-    } else {
-      read_scalars(&word, v.slot + gs::stop, be,
-                   1);  // every iteration checked: whether it stopped is all a check needs
+    } else {  // every iteration checked: whether it stopped is all a check needs
+      read_scalars(&word, v.slot + gs::stop, be, 1);
     }
     read_at = it, next_read = it + batch;
   };
