@@ -76,7 +76,7 @@ constexpr int record_size = 2;
 // two: it * reasons + r (exact in a double for any iteration count).
 constexpr int reasons = int(StopReason::not_run) + 1;
 TB_HOST_DEVICE inline double stop_word(int it, StopReason r) { return double(it) * reasons + double(int(r)); }
-inline bool stopped(double word) { return word >= 0.0; }
+TB_HOST_DEVICE inline bool stopped(double word) { return word >= 0.0; }
 inline int stopped_at(double word) { return stopped(word) ? int(word) / reasons : -1; }
 inline StopReason stopped_for(double word) {
   return stopped(word) ? StopReason(int(word) % reasons) : StopReason::not_run;
@@ -112,7 +112,7 @@ TB_HOST_DEVICE inline void begin_cycle(View v, int it) {
   if (it == 0) {
     v.slot[best] = r, v.slot[best_it] = 0.0;
     v.slot[estimate] = r, v.slot[stop] = -1.0;
-  } else if (!std::isfinite(r) && v.slot[stop] < 0.0) {
+  } else if (!std::isfinite(r) && !stopped(v.slot[stop])) {
     v.slot[stop] = stop_word(it, StopReason::non_finite);
   }
 }
@@ -143,7 +143,7 @@ TB_HOST_DEVICE inline void close_column(View v, int j, int it, StopRule rule) {
   rotate(v.h, v.cs, v.sn, v.g, v.m, j);
   const double e = std::abs(v.g[j + 1]);
   v.history[it] = e;
-  if (v.slot[stop] >= 0.0) return;
+  if (stopped(v.slot[stop])) return;
   v.slot[estimate] = e;
   double best_value = v.slot[best];
   int best_iteration = int(v.slot[best_it]);
