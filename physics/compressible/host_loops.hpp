@@ -87,8 +87,12 @@ struct Host {
       for (int k = 0; k < num_vars; ++k) sums[k] += v[4 * i + k];
     return sums;
   }
-  static void difference_step(const double* x_squared, double w_norm, double* h) {
-    *h = bodies::difference_step(*x_squared, w_norm);
+  static void squared_sums_to(index_t n, const double* r, double* out) {
+    const State sums = squared_sums(n, r);
+    for (int k = 0; k < num_vars; ++k) out[k] = sums[k];
+  }
+  static void difference_step(const double* x_squared, const double* w_sums, double* h) {
+    *h = bodies::difference_step(*x_squared, bodies::norm_of_sums(w_sums));
   }
   static void perturbed_state(index_t n, const double* w, const double* h, const double* x, double* trial) {
     const double step = *h;
@@ -212,8 +216,9 @@ struct Host {
     host::Host<omp>::wall_forces(m, s, q, order, owned, out);                                                          \
   }                                                                                                                    \
   State ordered_sums(index_t n, const double* v) { return host::Host<omp>::ordered_sums(n, v); }                       \
-  void difference_step(const double* x_squared, double w_norm, double* h) {                                            \
-    host::Host<omp>::difference_step(x_squared, w_norm, h);                                                            \
+  void squared_sums_to(index_t n, const double* r, double* sums) { host::Host<omp>::squared_sums_to(n, r, sums); }     \
+  void difference_step(const double* x_squared, const double* w_sums, double* h) {                                     \
+    host::Host<omp>::difference_step(x_squared, w_sums, h);                                                            \
   }                                                                                                                    \
   void perturbed_state(index_t n, const double* w, const double* h, const double* x, double* trial) {                  \
     host::Host<omp>::perturbed_state(n, w, h, x, trial);                                                               \

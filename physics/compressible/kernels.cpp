@@ -133,9 +133,14 @@ State ordered_sums(Backend b, index_t n, const double* v) {
   return omp::ordered_sums(n, v);
 }
 
-void difference_step(Backend b, const double* x_squared, double w_norm, double* h) {
-  if (on_cuda(b)) return TB_CUDA_CALL(cuda::difference_step(x_squared, w_norm, h));
-  omp::difference_step(x_squared, w_norm, h);
+void squared_sums_to(Backend b, index_t n, const double* r, double* sums) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::squared_sums_to(n, r, sums));
+  omp::squared_sums_to(n, r, sums);
+}
+
+void difference_step(Backend b, const double* x_squared, const double* w_sums, double* h) {
+  if (on_cuda(b)) return TB_CUDA_CALL(cuda::difference_step(x_squared, w_sums, h));
+  omp::difference_step(x_squared, w_sums, h);
 }
 
 void perturbed_state(Backend b, index_t n, const double* w, const double* h, const double* x, double* trial) {

@@ -144,8 +144,11 @@ enum class FaceSign { out_of_left, both };
                    double* face_force);                                                                                \
   /* sum over i in [0, n), in index order, of v[4 i + k], per k (a fixed order: the same bits every run) */            \
   State ordered_sums(index_t n, const double* v);                                                                      \
-  /* *h = bodies::difference_step(*x_squared, w_norm): one number, where the vectors are */                            \
-  void difference_step(const double* x_squared, double w_norm, double* h);                                             \
+  /* sums[k] = squared_sums(n, r)[k]: the four sums left where r is, nothing read back */                              \
+  void squared_sums_to(index_t n, const double* r, double* sums);                                                      \
+  /* *h = bodies::difference_step(*x_squared, ||w||), ||w|| = bodies::norm_of_sums(w_sums): one number, where the      \
+     vectors are */                                                                                                    \
+  void difference_step(const double* x_squared, const double* w_sums, double* h);                                      \
   /* trial[i] = w[i] + *h x[i], i in [0, n) (the matrix-free product's perturbed state) */                             \
   void perturbed_state(index_t n, const double* w, const double* h, const double* x, double* trial);                   \
   /* y[4 c + k] = shift[c] x[4 c + k] + (r_trial - r)[4 c + k] / *h over cells [0, n); 0 where *h = 0 */               \
@@ -192,8 +195,9 @@ void viscous_jacobian_face_blocks(Backend b, const MeshView& m, const SchemeView
 void wall_forces(Backend b, const MeshView& m, const SchemeView& s, const FlowView& q, int order, index_t owned,
                  double* face_force);
 State ordered_sums(Backend b, index_t n, const double* v);
-// h: one number on the backend.
-void difference_step(Backend b, const double* x_squared, double w_norm, double* h);
+// sums: four numbers on the backend; h: one.
+void squared_sums_to(Backend b, index_t n, const double* r, double* sums);
+void difference_step(Backend b, const double* x_squared, const double* w_sums, double* h);
 void perturbed_state(Backend b, index_t n, const double* w, const double* h, const double* x, double* trial);
 void difference_product(Backend b, index_t n, const double* shift, const double* x, const double* r_trial,
                         const double* r, const double* h, double* y);

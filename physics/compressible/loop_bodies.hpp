@@ -417,6 +417,11 @@ TB_HOST_DEVICE inline double difference_step(double x_squared, double w_norm) {
   return std::sqrt(0x1p-52 * (1.0 + w_norm)) / std::sqrt(x_squared);
 }
 
+// ||w|| from its four squared sums (squared_sums), added in variable order.
+TB_HOST_DEVICE inline double norm_of_sums(const double* sums) {
+  return std::sqrt(sums[0] + sums[1] + sums[2] + sums[3]);
+}
+
 // The exact Jacobian's column (j, k) by a one-sided difference
 // (coloured_jacobian.hpp): the step 2^-26 (1 + |w|), the square root of the
 // unit roundoff; then, from the residual of the perturbed state, the column's

@@ -93,12 +93,18 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
         trial_(flow.backend(), 4 * std::size_t(flow.num_cells())),
         trial_r_(flow.backend(), 4 * std::size_t(flow.num_cells())),
         x_squared_(flow.backend(), 1),
-        step_(flow.backend(), 1) {}
+        step_(flow.backend(), 1),
+        w_sums_(flow.backend(), num_vars) {}
 
-  // zero: the solve's initial guess, zero, whose product is taken without a residual.
+  // zero: the solve's initial guess, zero, whose product is taken without a
+  // residual. ||w|| for the step: on one process its sums stay where w is.
   void bind(int order, const Vector* zero) {
     order_ = order;
     zero_ = zero;
+    if (!space_.reduces_across_processes()) {
+      compressible::kernels::squared_sums_to(flow_.backend(), flow_.owned(), flow_.state(), w_sums_.data());
+      return;
+    }
     const State sums = flow_.state_squared_sums();
     const double sq = sums[0] + sums[1] + sums[2] + sums[3];
     w_norm_ = std::sqrt(share_ ? share_->sum(sq) : sq);
@@ -107,8 +113,8 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
   index_t rows() const override { return flow_.owned() * num_vars; }
   Backend backend() const override { return flow_.backend(); }
 
-  // Where the space is one process's, h is formed where x is (nothing read
-  // back); across ranks its reduction is the host's, and h goes to the backend.
+  // Where the space is one process's, h is formed where x and w are (nothing
+  // read back); across ranks its reduction is the host's, and h goes to the backend.
   void apply(const Vector& x, Vector& y) const override {
     if (&x == zero_) {  // the Krylov frame's r0 = b - A x0 from the zero guess
       zero_ = nullptr;
@@ -121,7 +127,7 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
       step_.copy_from_host(std::span<const double>(&h, 1));
     } else {
       tb::kernels::dot_to(x, x, x_squared_.data());
-      compressible::kernels::difference_step(b, x_squared_.data(), w_norm_, step_.data());
+      compressible::kernels::difference_step(b, x_squared_.data(), w_sums_.data(), step_.data());
     }
     if (share_) trial_.copy_from(flow_.state_array());  // ghosts included; theirs are replaced by the exchange below
     compressible::kernels::perturbed_state(b, rows(), flow_.state(), step_.data(), x.data(), trial_.data());
@@ -137,9 +143,10 @@ class MatrixFreeSystem::ResidentOperator final : public LinearOperator {
   const DomainShare* share_;
   const VectorSpace& space_;
   int order_ = 2;
-  double w_norm_ = 0.0;
+  double w_norm_ = 0.0;  // across ranks
   mutable Vector trial_, trial_r_;
   mutable Vector x_squared_, step_;  // one number each, on the backend
+  Vector w_sums_;                    // on one process: w's four squared sums, on the backend
   mutable const Vector* zero_ = nullptr;
 };
 

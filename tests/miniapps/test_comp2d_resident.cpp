@@ -51,10 +51,9 @@ TEST(Comp2dResident, StepsFiguresAndTheKeptStateAreTheHosts) {
 // in for the GPU default's asynchronous ILU, which reads nothing
 // (TheGpuDefaultsPreconditionerMovesNothingPerStep). After the first step (the
 // pattern's lay-out) a step reads a fixed part (the residual's norms, the
-// state's for the difference step, the update's reductions, the forces: under
-// 256 B) and, per outer iteration, its stop word and its preconditioning
-// solve's ||r0|| and one or two records (24 to 40 B); the run's average is
-// under 1 KB a step.
+// update's reductions, the forces, the outer solve's ends: under 256 B) and,
+// per outer iteration, its stop word and its preconditioning solve's ||r0||
+// and one or two records (24 to 40 B); the run's average is under 1 KB a step.
 TEST(Comp2dResident, TheDefaultCaseReadsAFixedPartAndUnder40BytesAnOuterIteration) {
   CompressibleSimulation flow(comp_config(), false);
   flow.reside_on(Backend::host);

@@ -81,8 +81,8 @@ __global__ void __launch_bounds__(threads)
     bodies::wall_force(m, s, q, order, owned, f, out + 4 * std::size_t(f));
 }
 
-__global__ void step_along(const double* x_squared, double w_norm, double* h) {
-  *h = bodies::difference_step(*x_squared, w_norm);
+__global__ void step_along(const double* x_squared, const double* w_sums, double* h) {
+  *h = bodies::difference_step(*x_squared, bodies::norm_of_sums(w_sums));
 }
 
 __global__ void __launch_bounds__(threads)
@@ -257,8 +257,8 @@ void wall_forces(const MeshView& m, const SchemeView& s, const FlowView& q, int 
   check("wall_forces");
 }
 
-void difference_step(const double* x_squared, double w_norm, double* h) {
-  step_along<<<1, 1>>>(x_squared, w_norm, h);
+void difference_step(const double* x_squared, const double* w_sums, double* h) {
+  step_along<<<1, 1>>>(x_squared, w_sums, h);
   check("difference_step");
 }
 
@@ -307,6 +307,19 @@ State squared_sums(index_t n, const double* r) {
   State out{};
   finish<slots, false>(partial, blocks, out.data(), "squared_sums");
   return out;
+}
+
+// squared_sums combined into `sums` on the device, nothing read back; one
+// block at least, so that n = 0 gives zeros. The scratch's partial results are
+// read by the combining launch before any later launch on the stream reuses them.
+void squared_sums_to(index_t n, const double* r, double* sums) {
+  std::lock_guard lock(scratch_mutex);
+  double* partial = scratch();
+  const int blocks = std::max(1, blocks_for(n));
+  squares<<<blocks, threads>>>(n, r, partial);
+  check("squared_sums_to");
+  combine<slots, false><<<1, threads>>>(partial, blocks, sums);
+  check("combine");
 }
 
 // Block sums in a fixed order, combined by one block: the same bits every run

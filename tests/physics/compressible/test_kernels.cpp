@@ -200,6 +200,11 @@ TEST_F(CompressibleKernels, UpdateReductionsEqualTheCellLoops) {
     EXPECT_EQ(got, worst);
   EXPECT_EQ(ref::squared_sums(n, dw.data()), sums);
   EXPECT_EQ(omp::squared_sums(n, dw.data()), sums);
+  State left_ref{}, left_omp{};  // the same four sums, left in memory for a later step
+  ref::squared_sums_to(n, dw.data(), left_ref.data());
+  omp::squared_sums_to(n, dw.data(), left_omp.data());
+  EXPECT_EQ(left_ref, sums);
+  EXPECT_EQ(left_omp, sums);
 
   std::vector<double> tr(4 * std::size_t(n)), to(tr.size());
   EXPECT_TRUE(ref::relaxed_update(n, gas, w, dw.data(), 0.5, tr.data()));

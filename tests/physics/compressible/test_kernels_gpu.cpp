@@ -95,8 +95,13 @@ TEST(CompressibleKernelsGpu, FaceAndCellLoopsEqualRef) {
     EXPECT_EQ(gpu::max_relative_change(n, c.settings.gas, dw_state.data(), dstep.data()),
               ref::max_relative_change(n, c.settings.gas, w.data(), small.data()));
     const State want = ref::squared_sums(n, small.data()), got = gpu::squared_sums(n, dstep.data());
-    for (int k = 0; k < num_vars; ++k)
+    Array<double> dsquares(Backend::cuda, num_vars);
+    gpu::squared_sums_to(n, dstep.data(), dsquares.data());
+    const std::vector<double> left = to_host(dsquares);
+    for (int k = 0; k < num_vars; ++k) {
       EXPECT_NEAR(got[std::size_t(k)], want[std::size_t(k)], 1e-12 * want[std::size_t(k)]);
+      EXPECT_EQ(left[std::size_t(k)], got[std::size_t(k)]) << "the sums left on the device are the ones read back";
+    }
     std::vector<double> trial(4 * nc);
     Array<double> dtrial(Backend::cuda, 4 * nc);
     EXPECT_EQ(gpu::relaxed_update(n, c.settings.gas, dw_state.data(), dstep.data(), 0.5, dtrial.data()),
@@ -213,6 +218,15 @@ TEST(CompressibleKernelsGpu, ResidualLoopsEqualRef) {
     const Array<double> htrial = on_device(trial);
     gpu::difference_product(n, dshift.data(), dx.data(), htrial.data(), dw_state.data(), dh.data(), dy.data());
     expect_close(to_host(dy), y, "difference product");
+    // The step from ||x||^2 and w's squared sums, both on the device: the host's bits (one thread, no sums).
+    const double x_squared = 6.25;
+    const std::vector<double> w_sums = {4.0, 2.0, 2.0, 1.0};
+    double step = -1.0;
+    ref::difference_step(&x_squared, w_sums.data(), &step);
+    const Array<double> dx_squared = on_device(std::vector<double>{x_squared}), dw_sums = on_device(w_sums);
+    Array<double> dstep_h(Backend::cuda, 1);
+    gpu::difference_step(dx_squared.data(), dw_sums.data(), dstep_h.data());
+    EXPECT_EQ(to_host(dstep_h).front(), step);
 
     // The exact Jacobian's columns (every cell at once: the columns are disjoint) on the first-order pattern.
     const BsrMatrix& a = in.disc.pattern().matrix;

@@ -102,15 +102,16 @@ void compare_loops(const KernelInputs& in, const std::string& threads) {
   ref::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), &h, yr.data());
   omp::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), &h, yo.data());
   expect_bitwise(yr, yo, "difference product, " + threads);
-  // The step from ||x||^2 where x is, and the product of x = 0 (step 0): 0.
-  const double x_squared = 6.25;
+  // The step from ||x||^2 and w's squared sums (||w|| = 3) where they are,
+  // and the product of x = 0 (step 0): 0.
+  const double x_squared = 6.25, w_sums[num_vars] = {4.0, 2.0, 2.0, 1.0};
   double step_ref = -1.0, step_omp = -1.0;
-  ref::difference_step(&x_squared, 3.0, &step_ref);
-  omp::difference_step(&x_squared, 3.0, &step_omp);
+  ref::difference_step(&x_squared, w_sums, &step_ref);
+  omp::difference_step(&x_squared, w_sums, &step_omp);
   EXPECT_EQ(step_ref, std::sqrt(0x1p-52 * 4.0) / 2.5);
   EXPECT_EQ(step_omp, step_ref);
   const double none = 0.0;
-  ref::difference_step(&none, 3.0, &step_ref);
+  ref::difference_step(&none, w_sums, &step_ref);
   EXPECT_EQ(step_ref, 0.0);
   ref::difference_product(n, shift.data(), x.data(), tr.data(), w.data(), &step_ref, yr.data());
   EXPECT_EQ(*std::max_element(yr.begin(), yr.end()), 0.0);
