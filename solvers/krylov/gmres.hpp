@@ -10,9 +10,10 @@
 // Its small dense algebra (Hessenberg matrix, rotations, estimate, stop test:
 // gmres_scalars.hpp) runs on the host (gmres.cpp) or, with the scalars on the
 // backend, where the Krylov vectors are (gmres_on_backend.cpp): there an
-// iteration's reductions leave nothing to read, the host queues iterations
-// and reads a two-number record at checks spaced by the convergence seen so
-// far (the first where the last solve stopped), and the iterations queued
+// iteration's reductions and the stop test leave nothing to read, the host
+// queues iterations and reads a two-number record (with ||r0|| at the first)
+// at checks spaced by the convergence seen so far (the first where the last
+// solve stopped), and the iterations queued
 // past the one that stopped are discarded:
 // every iterate, estimate and stop is the host method's, bit for bit on the
 // host. Scalars::automatic puts them on the backend for vectors on a device

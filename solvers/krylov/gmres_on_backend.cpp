@@ -1,8 +1,9 @@
 // GMRES with its scalars on the vectors' backend (gmres.hpp): the iteration of
 // gmres.cpp with each reduction left where it is made and each scalar step
-// run there (gmres_scalars.hpp); the host reads ||r0||, the record at its
-// checks (the stop word alone where every iteration is checked) and, at the
-// end, the last estimate or the estimates' history.
+// run there, the stop test included (gmres_scalars.hpp); the host reads the
+// record at its checks (with ||r0|| at the first; the stop word alone where
+// every iteration is checked, ||r0|| before the first) and, at the end, the
+// last estimate or the estimates' history.
 #include <algorithm>
 #include <cmath>
 
@@ -64,40 +65,53 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
   a.apply(x, r);
   k::axpby(1.0, b, -1.0, r);
   k::dot_to(r, r, v.slot + gs::norm_sq);
-  gs::kernels::begin_cycle(be, v, 0);
-  double r0 = 0.0;
-  read_scalars(&r0, v.slot + gs::beta, be, 1);
-  begin(r0, b, st);
-  if (st.reason != StopReason::not_run) return st;
+  // The first cycle takes the stop test at iteration 0 where ||r0|| is, from
+  // the factors (||b|| read here only where rtol is relative to it).
+  const StopFactors factors = stop_factors(b);
+  gs::kernels::begin_cycle(be, v, 0, factors);
 
-  const StopRule rule = this->rule(r0);
-  double record[gs::record_size] = {r0, -1.0};
-  double& word = record[1];  // gs::stop_word
-  int it = 0, read_at = 0, batch = queue_ahead_ ? first_batch(last_iterations_) : 1, next_read = batch;
+  double record[gs::first_record_size] = {-1.0, -1.0, -1.0};  // the estimate, the stop word, ||r0||
+  double& word = record[1];
+  const double& r0 = record[2];
+  bool begun = false;
+  const auto begin_at_r0 = [&] { begin(r0, factors, st), begun = true; };
+  if (!queue_ahead_) {
+    // Each iteration checked, each perhaps a whole inner solve: ||r0|| first,
+    // so that none is queued past a stop at iteration 0.
+    read_scalars(&record[2], v.slot + gs::initial, be, 1);
+    begin_at_r0();
+    if (st.reason != StopReason::not_run) return st;
+  }
+  int it = 0, read_at = begun ? 0 : -1, batch = queue_ahead_ ? first_batch(last_iterations_) : 1, next_read = batch;
   const auto read = [&] {
-    if (queue_ahead_) {
+    if (!begun) {  // the first check brings ||r0|| with the record: one wait, not two
+      read_scalars(record, v.slot + gs::record, be, gs::first_record_size);
+      begin_at_r0();
+    } else if (queue_ahead_) {
       read_record(record);
-      batch = next_batch(it, r0, record[0], target(), batch);
     } else {  // every iteration checked: whether it stopped is all a check needs
       read_scalars(&word, v.slot + gs::stop, be, 1);
     }
+    if (queue_ahead_) batch = next_batch(it, r0, record[0], target(), batch);
     read_at = it, next_read = it + batch;
   };
   bool stopped = false;
   while (!stopped) {
     Vector& v0 = basis(0, b);
     k::copy(r, v0);
-    k::scale_by_inverse(v.slot + gs::beta, v0, false);
+    // In the first cycle r0 = 0 may have stopped the solve before the host
+    // knows: v0 stays 0, and the iterations queued past it compute no NaN.
+    k::scale_by_inverse(v.slot + gs::beta, v0, it == 0);
     const int cycle_start = it;
     int j = 0;
-    for (; j < m_ && it < rule.maxit; ++j) {
+    for (; j < m_ && it < factors.maxit; ++j) {
       ++it;
       Vector& z = flexible_ ? direction(j, b) : work(1, b);
       m.apply(basis(j, b), z);
       Vector& vn = basis(j + 1, b);
       a.apply(z, vn);
       orthogonalize_on_backend(j, vn, b);
-      gs::kernels::close_column(be, v, j, it, rule);
+      gs::kernels::close_column(be, v, j, it, factors);
       k::scale_by_inverse(v.slot + gs::new_norm, vn, true);
       if (it == next_read) {
         read();
@@ -112,7 +126,7 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
     a.apply(x, r);
     k::axpby(1.0, b, -1.0, r);
     k::dot_to(r, r, v.slot + gs::norm_sq);
-    gs::kernels::begin_cycle(be, v, it);
+    gs::kernels::begin_cycle(be, v, it, factors);
   }
   st.iterations = last_iterations_ = gs::stopped_at(word);
   st.reason = gs::stopped_for(word);

@@ -66,12 +66,13 @@ enum Slot : int {
   best,      // stop_test's best residual and its iteration
   best_it,
   estimate,  // the record the host reads at a check: the last estimate,
-  stop,      //   and the stop word (stop_word: -1 until the solve stops)
+  stop,      //   the stop word (stop_word: -1 until the solve stops)
+  initial,   //   and, at the first check only, ||r0||
   count,
 };
 constexpr int record = estimate;  // the record's first slot: two numbers
 constexpr int record_size = 2;
-
+constexpr int first_record_size = 3;  // with ||r0||
 // The iteration that stopped and why in one number, so that a check reads
 // two: it * reasons + r (exact in a double for any iteration count).
 constexpr int reasons = int(StopReason::not_run) + 1;
@@ -101,17 +102,22 @@ inline View view_of(double* p, int m, int maxit) {
   return v;
 }
 
-// A solve's first cycle (it == 0: the stop test's best is ||r0||, no stop yet)
-// or a restart at iteration it: beta = sqrt(norm_sq), g = beta e_1; a
-// non-finite beta stops the solve at it.
-TB_HOST_DEVICE inline void begin_cycle(View v, int it) {
+// A solve's first cycle (it == 0: ||r0|| kept, the stop test at iteration 0,
+// as KrylovMethod::begin takes it on the host) or a restart at iteration it:
+// beta = sqrt(norm_sq), g = beta e_1; a non-finite beta stops the solve at it.
+TB_HOST_DEVICE inline void begin_cycle(View v, int it, StopFactors f) {
   const double r = std::sqrt(v.slot[norm_sq]);
   v.slot[beta] = r;
   for (int i = 0; i <= v.m; ++i) v.g[i] = 0.0;
   v.g[0] = r;
   if (it == 0) {
-    v.slot[best] = r, v.slot[best_it] = 0.0;
-    v.slot[estimate] = r, v.slot[stop] = -1.0;
+    v.slot[initial] = r;
+    v.slot[estimate] = r;
+    double best_value = 0.0;
+    int best_iteration = 0;
+    const StopReason why = stop_test(r, 0, rule_for(f, r), best_value, best_iteration);
+    v.slot[best] = best_value, v.slot[best_it] = double(best_iteration);
+    v.slot[stop] = why == StopReason::not_run ? -1.0 : stop_word(0, why);
   } else if (!std::isfinite(r) && !stopped(v.slot[stop])) {
     v.slot[stop] = stop_word(it, StopReason::non_finite);
   }
@@ -136,7 +142,7 @@ TB_HOST_DEVICE inline void take_projection(View v, int i, int j) {
 // Iteration it closes column j: H(j+1, j) = sqrt(norm_sq), the rotations, the
 // estimate |g_{j+1}| into the history and, the first time the stop test (or a
 // happy breakdown that did not converge) says so, the stop record.
-TB_HOST_DEVICE inline void close_column(View v, int j, int it, StopRule rule) {
+TB_HOST_DEVICE inline void close_column(View v, int j, int it, StopFactors f) {
   const double hn = std::sqrt(v.slot[norm_sq]);
   v.slot[new_norm] = hn;
   v.h[(j + 1) * v.m + j] = hn;
@@ -147,7 +153,7 @@ TB_HOST_DEVICE inline void close_column(View v, int j, int it, StopRule rule) {
   v.slot[estimate] = e;
   double best_value = v.slot[best];
   int best_iteration = int(v.slot[best_it]);
-  StopReason r = stop_test(e, it, rule, best_value, best_iteration);
+  StopReason r = stop_test(e, it, rule_for(f, v.slot[initial]), best_value, best_iteration);
   v.slot[best] = best_value, v.slot[best_it] = double(best_iteration);
   // A happy breakdown means x is exact in this Krylov space: the estimate is
   // zero up to round-off and the test above stops the solve.

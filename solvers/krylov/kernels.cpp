@@ -5,9 +5,9 @@
 
 namespace tb::gmres_scalars::kernels {
 
-void begin_cycle(Backend b, View v, int it) {
-  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::begin_cycle(v, it));
-  ref::begin_cycle(v, it);
+void begin_cycle(Backend b, View v, int it, StopFactors f) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::begin_cycle(v, it, f));
+  ref::begin_cycle(v, it, f);
 }
 
 void add_projection(Backend b, View v, int j, bool first_pass) {
@@ -20,9 +20,9 @@ void take_projection(Backend b, View v, int i, int j) {
   ref::take_projection(v, i, j);
 }
 
-void close_column(Backend b, View v, int j, int it, StopRule rule) {
-  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::close_column(v, j, it, rule));
-  ref::close_column(v, j, it, rule);
+void close_column(Backend b, View v, int j, int it, StopFactors f) {
+  if (b == Backend::cuda) return TB_CUDA_CALL(cuda::close_column(v, j, it, f));
+  ref::close_column(v, j, it, f);
 }
 
 void solve_for_y(Backend b, View v, int j) {

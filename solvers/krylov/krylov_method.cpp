@@ -48,24 +48,29 @@ double KrylovMethod::start(const LinearOperator& a, const Vector& b, const Vecto
   return r0;
 }
 
-void KrylovMethod::begin(double r0, const Vector& b, SolveStats& st) {
+void KrylovMethod::begin(double r0, const Vector& b, SolveStats& st) { begin(r0, stop_factors(b), st); }
+
+void KrylovMethod::begin(double r0, const StopFactors& f, SolveStats& st) {
   st.initial_residual = r0;
-  // ||b|| only when asked for: a global reduction on ranks.
-  const double bnorm = stop_.relative_to == RtolReference::rhs ? space().norm2(b) : 0.0;
-  rtol_norm_ = rtol_base(stop_.relative_to, r0, bnorm);
+  factors_ = f;
+  rtol_norm_ = rtol_base(stop_.relative_to, r0, f.rtol_norm);
   st.target_residual = target();
   st.reason = check(r0, r0, 0, st.residual_history);
 }
 
-StopRule KrylovMethod::rule(double r0norm) const {
-  StopRule s;
-  s.atol = stop_.atol;
-  s.rtol_residual = stop_.rtol * rtol_norm_;
-  s.dtol_residual = stop_.dtol * r0norm;
-  s.stagnation_window = stop_.stagnation_window;
-  s.maxit = limit_.iterations > 0 ? std::min(stop_.maxit, limit_.iterations) : stop_.maxit;
-  return s;
+StopFactors KrylovMethod::stop_factors(const Vector& b) const {
+  StopFactors f;
+  f.atol = stop_.atol;
+  f.rtol = stop_.rtol;
+  // ||b|| only when asked for: a global reduction on ranks.
+  f.rtol_norm = stop_.relative_to == RtolReference::rhs ? space().norm2(b) : 0.0;
+  f.dtol = stop_.dtol;
+  f.stagnation_window = stop_.stagnation_window;
+  f.maxit = limit_.iterations > 0 ? std::min(stop_.maxit, limit_.iterations) : stop_.maxit;
+  return f;
 }
+
+StopRule KrylovMethod::rule(double r0norm) const { return rule_for(factors_, r0norm); }
 
 StopReason KrylovMethod::check(double rnorm, double r0norm, int it, std::vector<double>& history) {
   history.push_back(rnorm);

@@ -127,8 +127,13 @@ class KrylovMethod {
   // r = b - A x, and the first entry of the history; returns ||r0||. Sets the
   // residual norm this solve stops at (st.target_residual, target()).
   double start(const LinearOperator& a, const Vector& b, const Vector& x, Vector& r, SolveStats& st);
-  // start() once ||r0|| is known (a method that reduces it elsewhere).
+  // start() once ||r0|| is known (a method that reduces it elsewhere); with
+  // the factors already taken (stop_factors, which reads ||b|| where rtol is
+  // relative to it).
   void begin(double r0, const Vector& b, SolveStats& st);
+  void begin(double r0, const StopFactors& f, SolveStats& st);
+  // The thresholds' parts known before ||r0|| (stop_test.hpp).
+  StopFactors stop_factors(const Vector& b) const;
   // max(atol, rtol ||r0|| or rtol ||b||): a residual at or below it has converged.
   double target() const { return std::max(stop_.atol, stop_.rtol * rtol_norm_); }
 
@@ -141,6 +146,7 @@ class KrylovMethod {
   double best_ = 0.0;
   int best_it_ = 0;
   double rtol_norm_ = 0.0;  // the norm rtol multiplies in this solve
+  StopFactors factors_;     // this solve's (begin)
   bool history_ = true;
   SolveLimit limit_;
   std::chrono::steady_clock::time_point started_;

@@ -20,6 +20,29 @@ struct StopRule {
   int maxit = 0;  // the smaller of StopCriteria::maxit and SolveLimit::iterations
 };
 
+// What a solve's thresholds are made of before ||r0|| is known: the factors,
+// and the norm rtol multiplies where it is not ||r0|| (||b||; 0: ||r0||).
+struct StopFactors {
+  double atol = 0.0;
+  double rtol = 0.0;
+  double rtol_norm = 0.0;
+  double dtol = 0.0;
+  int stagnation_window = 0;
+  int maxit = 0;
+};
+
+// The thresholds once ||r0|| is known: formed by the host (KrylovMethod::rule)
+// or where GMRES's scalars are, from the same products.
+TB_HOST_DEVICE inline StopRule rule_for(const StopFactors& f, double r0norm) {
+  StopRule s;
+  s.atol = f.atol;
+  s.rtol_residual = f.rtol * (f.rtol_norm > 0.0 ? f.rtol_norm : r0norm);
+  s.dtol_residual = f.dtol * r0norm;
+  s.stagnation_window = f.stagnation_window;
+  s.maxit = f.maxit;
+  return s;
+}
+
 // The reason iteration `it` with residual norm rnorm stops, or not_run; best
 // and best_it track the stagnation test's best residual (it = 0 sets them).
 TB_HOST_DEVICE inline StopReason stop_test(double rnorm, int it, const StopRule& s, double& best, int& best_it) {

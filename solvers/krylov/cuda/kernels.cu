@@ -9,19 +9,17 @@
 namespace tb::gmres_scalars::kernels::cuda {
 
 namespace {
-__global__ void begin_cycle_kernel(View v, int it) { gmres_scalars::begin_cycle(v, it); }
+__global__ void begin_cycle_kernel(View v, int it, StopFactors f) { gmres_scalars::begin_cycle(v, it, f); }
 __global__ void add_projection_kernel(View v, int j, bool first_pass) {
   gmres_scalars::add_projection(v, j, first_pass);
 }
 __global__ void take_projection_kernel(View v, int i, int j) { gmres_scalars::take_projection(v, i, j); }
-__global__ void close_column_kernel(View v, int j, int it, StopRule rule) {
-  gmres_scalars::close_column(v, j, it, rule);
-}
+__global__ void close_column_kernel(View v, int j, int it, StopFactors f) { gmres_scalars::close_column(v, j, it, f); }
 __global__ void solve_for_y_kernel(View v, int j) { gmres_scalars::solve_for_y(v, j); }
 }  // namespace
 
-void begin_cycle(View v, int it) {
-  begin_cycle_kernel<<<1, 1>>>(v, it);
+void begin_cycle(View v, int it, StopFactors f) {
+  begin_cycle_kernel<<<1, 1>>>(v, it, f);
   cuda_error::check_launch("gmres begin_cycle");
 }
 
@@ -35,8 +33,8 @@ void take_projection(View v, int i, int j) {
   cuda_error::check_launch("gmres take_projection");
 }
 
-void close_column(View v, int j, int it, StopRule rule) {
-  close_column_kernel<<<1, 1>>>(v, j, it, rule);
+void close_column(View v, int j, int it, StopFactors f) {
+  close_column_kernel<<<1, 1>>>(v, j, it, f);
   cuda_error::check_launch("gmres close_column");
 }
 

@@ -234,6 +234,79 @@ TEST(GmresScalarPlace, CheckedEveryIterationAStopWordIsAllACheckReads) {
   EXPECT_EQ(bytes[1], 8u * std::uint64_t(backend.iterations) + 16u);
 }
 
+// A solve whose ||r0|| already stops it (b = 0 from x = 0; no iteration
+// allowed): the backend takes the test at iteration 0 before the host knows
+// ||r0||, queues its first iterations anyway and discards them; the reason,
+// the count and x are the host's, and x holds no NaN from r0 = 0.
+TEST(GmresScalarPlace, AStopAtTheInitialResidualIsTheHostsOnTheBackendToo) {
+  const BsrMatrix a = test_system();
+  BsrOperator op(a, Backend::host);
+  auto jacobi = make_solver("gmres+jacobi");
+  jacobi->setup(a);
+  const Preconditioner& m = jacobi->preconditioner();
+  const Vector zero_b(Backend::host, std::vector<double>(std::size_t(a.rows()), 0.0));
+  const Vector sine_b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
+  struct Case {
+    const char* name;
+    const Vector* b;
+    int maxit;
+    StopReason reason;
+  };
+  for (const Case& c : {Case{"b = 0", &zero_b, 50, StopReason::converged_atol},
+                        Case{"maxit = 0", &sine_b, 0, StopReason::max_iterations}})
+    for (const bool queue : {true, false}) {
+      SCOPED_TRACE(std::string(c.name) + (queue ? ", queued" : ", checked every iteration"));
+      StopCriteria stop;
+      stop.rtol = 1e-6, stop.maxit = c.maxit;
+      std::vector<SolveStats> stats;
+      for (const GmresScalars scalars : {GmresScalars::host, GmresScalars::backend}) {
+        Gmres gmres(stop, 8, /*flexible=*/true, Orthogonalization::cgs, scalars, queue);
+        Vector x(Backend::host, c.b->size());
+        x.set_zero();
+        stats.push_back(gmres.solve(op, m, *c.b, x));
+        for (const double v : x.host_span()) ASSERT_EQ(v, 0.0);
+      }
+      for (const SolveStats& st : stats) {
+        EXPECT_EQ(st.reason, c.reason) << st.line();
+        EXPECT_EQ(st.iterations, 0);
+      }
+      EXPECT_TRUE(test::same_bits(stats[1].initial_residual, stats[0].initial_residual));
+      test::expect_bitwise(stats[1].residual_history, stats[0].residual_history, "history");
+    }
+}
+
+// Iterations queued between checks (a time loop's inner solves, without their
+// history): ||r0|| comes with the first check's record, so each read is a
+// check, 24 bytes the first and 16 each after; the solves are the host's.
+TEST(GmresScalarPlace, TheFirstCheckBringsTheInitialResidual) {
+  const BsrMatrix a = test_system();
+  BsrOperator op(a, Backend::host);
+  auto jacobi = make_solver("gmres+jacobi");
+  jacobi->setup(a);
+  const Preconditioner& m = jacobi->preconditioner();
+  StopCriteria stop;
+  stop.rtol = 1e-8, stop.maxit = 200;
+  const Vector b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
+  std::vector<SolveStats> stats;
+  std::vector<transfers::Tally> read;
+  for (const GmresScalars scalars : {GmresScalars::host, GmresScalars::backend}) {
+    Gmres gmres(stop, 12, /*flexible=*/false, Orthogonalization::cgs, scalars);
+    gmres.record_history(false);
+    Vector x(Backend::host, b.size());
+    x.set_zero();
+    const transfers::Tally before = transfers::twin_results();
+    stats.push_back(gmres.solve(op, m, b, x));
+    const transfers::Tally after = transfers::twin_results();
+    read.push_back({after.copies - before.copies, after.bytes - before.bytes, 0.0});
+  }
+  const SolveStats &host = stats[0], &backend = stats[1];
+  ASSERT_TRUE(backend.converged()) << backend.line();
+  EXPECT_EQ(backend.iterations, host.iterations);
+  EXPECT_TRUE(test::same_bits(backend.initial_residual, host.initial_residual));
+  ASSERT_GE(read[1].copies, 2u) << "over more than one check";
+  EXPECT_EQ(read[1].bytes, 24u + 16u * (read[1].copies - 1));
+}
+
 // Where the scalars live: the backend for device vectors unless told
 // otherwise; never with CGS-P (its norm is chosen on the host) or a clock
 // limit (read on the host); scalars=backend with cgsp is refused by name.

@@ -49,6 +49,7 @@ const std::vector<std::string> specs = {
     "bicgstab(rtol=1e-6,maxit=500",
     "gmres(restart=10,rtol=1e-6,maxit=500",
     "fgmres(restart=10,rtol=1e-6,maxit=500",
+    "fgmres(scalars=backend,restart=10,rtol=1e-6,maxit=500",  // the stop test where the scalars are
     "richardson(omega=1,rtol=1e-6,maxit=5000",
     "bicgstab_dia(rtol=1e-6,maxit=500",
     "cg_stencil(nx=12,ny=10,nz=8,rtol=1e-6,maxit=500",
