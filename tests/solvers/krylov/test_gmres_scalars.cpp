@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +57,52 @@ std::vector<Outcome> solve_twice(const std::string& spec, const BsrMatrix& a, So
 std::string with_scalars(const std::string& spec, const char* where) {
   const auto open = spec.find('(');
   return spec.substr(0, open + 1) + "scalars=" + where + "," + spec.substr(open + 1);
+}
+
+// The test system and a point-Jacobi preconditioner, for tests that build
+// their own Gmres.
+struct JacobiSystem {
+  BsrMatrix a = test_system();
+  BsrOperator op{a, Backend::host};
+  std::unique_ptr<LinearSolver> jacobi = make_solver("gmres+jacobi");
+  const Preconditioner& m = (jacobi->setup(a), jacobi->preconditioner());
+  const Vector sine_b{Backend::host, test::sine_rhs(std::size_t(a.rows()))};
+};
+
+StopCriteria stop_at(double rtol, int maxit) {
+  StopCriteria stop;
+  stop.rtol = rtol, stop.maxit = maxit;
+  return stop;
+}
+
+struct Measured {
+  SolveStats stats;
+  transfers::Tally read;  // what the host twin read back during the solve
+};
+
+// One solve from x = 0: its stats, what the host read and, where asked, x.
+Measured solve_from_zero(Gmres& gmres, const JacobiSystem& s, const Vector& b, std::vector<double>* x_out = nullptr) {
+  Vector x(Backend::host, b.size());
+  x.set_zero();
+  const transfers::Tally before = transfers::twin_results();
+  Measured r{gmres.solve(s.op, s.m, b, x), {}};
+  const transfers::Tally after = transfers::twin_results();
+  r.read = {after.copies - before.copies, after.bytes - before.bytes, 0.0};
+  if (x_out) *x_out = x.to_host();
+  return r;
+}
+
+// The same solve, without its history, with GMRES's scalars on the host and
+// then on the backend (make: the method for a place of the scalars).
+template <class MakeGmres>
+std::vector<Measured> host_then_backend(const MakeGmres& make, const JacobiSystem& s, const Vector& b) {
+  std::vector<Measured> runs;
+  for (const GmresScalars scalars : {GmresScalars::host, GmresScalars::backend}) {
+    Gmres gmres = make(scalars);
+    gmres.record_history(false);
+    runs.push_back(solve_from_zero(gmres, s, b));
+  }
+  return runs;
 }
 
 void expect_same_solves(const std::string& spec, const BsrMatrix& a, SolveLimit limit = {}) {
@@ -204,26 +251,14 @@ TEST(GmresScalarPlace, TheStopWordGivesBackTheIterationAndTheReason) {
 // once: 8 bytes an iteration and 16 more, what the host twin counts; its ends
 // are the host scalars' bits.
 TEST(GmresScalarPlace, CheckedEveryIterationAStopWordIsAllACheckReads) {
-  const BsrMatrix a = test_system();
-  BsrOperator op(a, Backend::host);
-  auto jacobi = make_solver("gmres+jacobi");
-  jacobi->setup(a);
-  const Preconditioner& m = jacobi->preconditioner();
-  StopCriteria stop;
-  stop.rtol = 1e-6, stop.maxit = 100;
-  const Vector b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
-  std::vector<SolveStats> stats;
-  std::vector<std::uint64_t> bytes;
-  for (const GmresScalars scalars : {GmresScalars::host, GmresScalars::backend}) {
-    Gmres gmres(stop, 8, /*flexible=*/true, Orthogonalization::cgs, scalars, /*queue_ahead=*/false);
-    gmres.record_history(false);
-    Vector x(Backend::host, b.size());
-    x.set_zero();
-    const std::uint64_t before = transfers::twin_results().bytes;
-    stats.push_back(gmres.solve(op, m, b, x));
-    bytes.push_back(transfers::twin_results().bytes - before);
-  }
-  const SolveStats &host = stats[0], &backend = stats[1];
+  const JacobiSystem s;
+  const StopCriteria stop = stop_at(1e-6, 100);
+  const std::vector<Measured> runs = host_then_backend(
+      [&](GmresScalars scalars) {
+        return Gmres(stop, 8, /*flexible=*/true, Orthogonalization::cgs, scalars, /*queue_ahead=*/false);
+      },
+      s, s.sine_b);
+  const SolveStats &host = runs[0].stats, &backend = runs[1].stats;
   ASSERT_TRUE(backend.converged()) << backend.line();
   EXPECT_GT(backend.iterations, 8);  // over a restart
   EXPECT_EQ(backend.iterations, host.iterations);
@@ -231,7 +266,7 @@ TEST(GmresScalarPlace, CheckedEveryIterationAStopWordIsAllACheckReads) {
   ASSERT_EQ(backend.residual_history.size(), 2u);
   test::expect_bitwise(backend.residual_history, {host.residual_history.front(), host.residual_history.back()},
                        "ends of the history");
-  EXPECT_EQ(bytes[1], 8u * std::uint64_t(backend.iterations) + 16u);
+  EXPECT_EQ(runs[1].read.bytes, 8u * std::uint64_t(backend.iterations) + 16u);
 }
 
 // A solve whose ||r0|| already stops it (b = 0 from x = 0; no iteration
@@ -239,13 +274,8 @@ TEST(GmresScalarPlace, CheckedEveryIterationAStopWordIsAllACheckReads) {
 // ||r0||, queues its first iterations anyway and discards them; the reason,
 // the count and x are the host's, and x holds no NaN from r0 = 0.
 TEST(GmresScalarPlace, AStopAtTheInitialResidualIsTheHostsOnTheBackendToo) {
-  const BsrMatrix a = test_system();
-  BsrOperator op(a, Backend::host);
-  auto jacobi = make_solver("gmres+jacobi");
-  jacobi->setup(a);
-  const Preconditioner& m = jacobi->preconditioner();
-  const Vector zero_b(Backend::host, std::vector<double>(std::size_t(a.rows()), 0.0));
-  const Vector sine_b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
+  const JacobiSystem s;
+  const Vector zero_b(Backend::host, std::vector<double>(std::size_t(s.a.rows()), 0.0));
   struct Case {
     const char* name;
     const Vector* b;
@@ -253,18 +283,16 @@ TEST(GmresScalarPlace, AStopAtTheInitialResidualIsTheHostsOnTheBackendToo) {
     StopReason reason;
   };
   for (const Case& c : {Case{"b = 0", &zero_b, 50, StopReason::converged_atol},
-                        Case{"maxit = 0", &sine_b, 0, StopReason::max_iterations}})
+                        Case{"maxit = 0", &s.sine_b, 0, StopReason::max_iterations}})
     for (const bool queue : {true, false}) {
       SCOPED_TRACE(std::string(c.name) + (queue ? ", queued" : ", checked every iteration"));
-      StopCriteria stop;
-      stop.rtol = 1e-6, stop.maxit = c.maxit;
+      const StopCriteria stop = stop_at(1e-6, c.maxit);
       std::vector<SolveStats> stats;
       for (const GmresScalars scalars : {GmresScalars::host, GmresScalars::backend}) {
         Gmres gmres(stop, 8, /*flexible=*/true, Orthogonalization::cgs, scalars, queue);
-        Vector x(Backend::host, c.b->size());
-        x.set_zero();
-        stats.push_back(gmres.solve(op, m, *c.b, x));
-        for (const double v : x.host_span()) ASSERT_EQ(v, 0.0);
+        std::vector<double> x;
+        stats.push_back(solve_from_zero(gmres, s, *c.b, &x).stats);
+        for (const double v : x) ASSERT_EQ(v, 0.0);
       }
       for (const SolveStats& st : stats) {
         EXPECT_EQ(st.reason, c.reason) << st.line();
@@ -279,32 +307,18 @@ TEST(GmresScalarPlace, AStopAtTheInitialResidualIsTheHostsOnTheBackendToo) {
 // history): ||r0|| comes with the first check's record, so each read is a
 // check, 24 bytes the first and 16 each after; the solves are the host's.
 TEST(GmresScalarPlace, TheFirstCheckBringsTheInitialResidual) {
-  const BsrMatrix a = test_system();
-  BsrOperator op(a, Backend::host);
-  auto jacobi = make_solver("gmres+jacobi");
-  jacobi->setup(a);
-  const Preconditioner& m = jacobi->preconditioner();
-  StopCriteria stop;
-  stop.rtol = 1e-8, stop.maxit = 200;
-  const Vector b(Backend::host, test::sine_rhs(std::size_t(a.rows())));
-  std::vector<SolveStats> stats;
-  std::vector<transfers::Tally> read;
-  for (const GmresScalars scalars : {GmresScalars::host, GmresScalars::backend}) {
-    Gmres gmres(stop, 12, /*flexible=*/false, Orthogonalization::cgs, scalars);
-    gmres.record_history(false);
-    Vector x(Backend::host, b.size());
-    x.set_zero();
-    const transfers::Tally before = transfers::twin_results();
-    stats.push_back(gmres.solve(op, m, b, x));
-    const transfers::Tally after = transfers::twin_results();
-    read.push_back({after.copies - before.copies, after.bytes - before.bytes, 0.0});
-  }
-  const SolveStats &host = stats[0], &backend = stats[1];
+  const JacobiSystem s;
+  const StopCriteria stop = stop_at(1e-8, 200);
+  const std::vector<Measured> runs = host_then_backend(
+      [&](GmresScalars scalars) { return Gmres(stop, 12, /*flexible=*/false, Orthogonalization::cgs, scalars); }, s,
+      s.sine_b);
+  const SolveStats &host = runs[0].stats, &backend = runs[1].stats;
+  const transfers::Tally& read = runs[1].read;
   ASSERT_TRUE(backend.converged()) << backend.line();
   EXPECT_EQ(backend.iterations, host.iterations);
   EXPECT_TRUE(test::same_bits(backend.initial_residual, host.initial_residual));
-  ASSERT_GE(read[1].copies, 2u) << "over more than one check";
-  EXPECT_EQ(read[1].bytes, 24u + 16u * (read[1].copies - 1));
+  ASSERT_GE(read.copies, 2u) << "over more than one check";
+  EXPECT_EQ(read.bytes, 24u + 16u * (read.copies - 1));
 }
 
 // Where the scalars live: the backend for device vectors unless told
