@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Meshes the recipes in inputs/meshes/*.geo with Gmsh in batch (Debian's gmsh 4.8).
 #
-#   scripts/make-meshes.sh [coarse|medium|fine|tet|nested|ogrid|layered|all] [OUTDIR]
+#   scripts/make-meshes.sh [LEVEL...] [OUTDIR]    LEVEL: coarse|medium|fine|tet|nested|ogrid|layered|all (all)
 #
 # coarse: the small meshes committed in inputs/meshes/ (tests read them);
 #         regenerating them there should give the same files.
@@ -27,8 +27,30 @@
 # also as Gmsh 4.1 so both Gmsh formats have a real file under test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-level=${1:-all}
-out=${2:-inputs/meshes/generated}
+levels="coarse medium fine tet nested ogrid layered all"
+is_level() { [[ " $levels " == *" $1 "* ]]; }
+# Arguments: levels, then at most one OUTDIR (anything not a level, last).
+given=()
+out=inputs/meshes/generated
+for ((i = 1; i <= $#; ++i)); do
+  a=${!i}
+  if is_level "$a"; then
+    given+=("$a")
+  elif ((i == 1)); then
+    echo "make-meshes.sh: level '$a' is not one of: $levels" >&2
+    exit 2
+  elif ((i < $#)); then
+    echo "make-meshes.sh: '$a' is not a level ($levels) and not the last argument, OUTDIR" >&2
+    exit 2
+  else
+    out=$a
+  fi
+done
+if ((${#given[@]} > 1)); then
+  for l in "${given[@]}"; do scripts/make-meshes.sh "$l" "$out"; done
+  exit 0
+fi
+level=${given[0]:-all}
 geo=inputs/meshes
 tb_mesh=${TB_MESH:-build/bin/tb-mesh}  # checks each mesh when built
 if [[ $level == ogrid || $level == all ]]; then
