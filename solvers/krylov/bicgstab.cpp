@@ -25,7 +25,7 @@ class BiCGStab final : public KrylovMethod {
     Vector& s = work(5, b);
     Vector& shat = work(6, b);
     Vector& t = work(7, b);
-    const double r0 = start(a, b, x, r, st);
+    start(a, b, x, r, st);
     k::copy(r, r0hat);
     k::fill(p, 0.0);
     k::fill(v, 0.0);
@@ -68,7 +68,7 @@ class BiCGStab final : public KrylovMethod {
       if (snorm <= target()) {
         k::axpy(alpha, phat, x);
         k::copy(s, r);
-        st.reason = check(snorm, r0, it, st.residual_history);
+        st.reason = check(snorm, it, st.residual_history);
         break;
       }
       m.apply(s, shat);
@@ -86,7 +86,7 @@ class BiCGStab final : public KrylovMethod {
       k::axpbypcz(alpha, phat, omega, shat, 1.0, x);
       k::copy(s, r);
       k::axpy(-omega, t, r);
-      st.reason = check(space().norm2(r), r0, it, st.residual_history);
+      st.reason = check(space().norm2(r), it, st.residual_history);
       if (st.reason == StopReason::not_run && omega == 0.0) fail(StopReason::breakdown, "omega = 0");
     }
     st.iterations = it;

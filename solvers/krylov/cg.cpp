@@ -20,7 +20,7 @@ class ConjugateGradient final : public KrylovMethod {
     Vector& z = work(1, b);
     Vector& p = work(2, b);
     Vector& q = work(3, b);
-    const double r0 = start(a, b, x, r, st);
+    start(a, b, x, r, st);
     m.apply(r, z);
     k::copy(z, p);
     double rz = space().dot(r, z);
@@ -41,7 +41,7 @@ class ConjugateGradient final : public KrylovMethod {
       const double alpha = rz / pq;
       k::axpy(alpha, p, x);
       k::axpy(-alpha, q, r);
-      st.reason = check(space().norm2(r), r0, it, st.residual_history);
+      st.reason = check(space().norm2(r), it, st.residual_history);
       if (st.reason != StopReason::not_run) break;
       m.apply(r, z);
       const double rz_new = space().dot(r, z);

@@ -80,7 +80,7 @@ SolveStats Gmres::solve_on_host(const LinearOperator& a, const Preconditioner& m
       happy = H(j + 1, j) == 0.0;
       if (!happy) k::scale(1.0 / H(j + 1, j), vn);
       gmres_scalars::rotate(h_.data(), cs_.data(), sn_.data(), g_.data(), m_, j);
-      st.reason = check(std::abs(g_[j + 1]), r0, it, st.residual_history);
+      st.reason = check(std::abs(g_[j + 1]), it, st.residual_history);
       // A happy breakdown means x is exact in this Krylov space: the estimate
       // is zero up to round-off and the check above stops the solve.
       if (happy && st.reason == StopReason::not_run) {

@@ -52,29 +52,27 @@ void KrylovMethod::begin(double r0, const Vector& b, SolveStats& st) { begin(r0,
 
 void KrylovMethod::begin(double r0, const StopFactors& f, SolveStats& st) {
   st.initial_residual = r0;
-  factors_ = f;
-  rtol_norm_ = rtol_base(stop_.relative_to, r0, f.rtol_norm);
+  rule_ = rule_for(f, r0);
   st.target_residual = target();
-  st.reason = check(r0, r0, 0, st.residual_history);
+  st.reason = check(r0, 0, st.residual_history);
 }
 
 StopFactors KrylovMethod::stop_factors(const Vector& b) const {
   StopFactors f;
   f.atol = stop_.atol;
   f.rtol = stop_.rtol;
+  f.relative_to = stop_.relative_to;
   // ||b|| only when asked for: a global reduction on ranks.
-  f.rtol_norm = stop_.relative_to == RtolReference::rhs ? space().norm2(b) : 0.0;
+  f.rhs_norm = stop_.relative_to == RtolReference::rhs ? space().norm2(b) : 0.0;
   f.dtol = stop_.dtol;
   f.stagnation_window = stop_.stagnation_window;
   f.maxit = limit_.iterations > 0 ? std::min(stop_.maxit, limit_.iterations) : stop_.maxit;
   return f;
 }
 
-StopRule KrylovMethod::rule(double r0norm) const { return rule_for(factors_, r0norm); }
-
-StopReason KrylovMethod::check(double rnorm, double r0norm, int it, std::vector<double>& history) {
+StopReason KrylovMethod::check(double rnorm, int it, std::vector<double>& history) {
   history.push_back(rnorm);
-  const StopReason r = stop_test(rnorm, it, rule(r0norm), best_, best_it_);
+  const StopReason r = stop_test(rnorm, it, rule_, best_, best_it_);
   if (r != StopReason::not_run) return r;
   if (limit_.seconds > 0.0 && it > 0 &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >= limit_.seconds)

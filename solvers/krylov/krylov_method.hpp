@@ -16,21 +16,6 @@
 
 namespace tb {
 
-// What rtol is relative to. A time loop hands each solve the previous step's
-// solution: relative to ||b - A x0|| a solve near a steady state still cuts an
-// already small residual by rtol (as many iterations as a cold start);
-// relative to ||b|| it stops once the residual is as small as a cold start's
-// would be, PETSc's default test (KSPConvergedDefault).
-enum class RtolReference {
-  initial_residual,  // ||b - A x0||
-  rhs,               // ||b||; ||b - A x0|| where b = 0
-};
-
-// The norm rtol multiplies.
-inline double rtol_base(RtolReference ref, double r0norm, double bnorm) {
-  return ref == RtolReference::rhs && bnorm > 0.0 ? bnorm : r0norm;
-}
-
 struct StopCriteria {
   double rtol = 1e-8;  // relative to rtol_base(relative_to, ||b - A x0||, ||b||)
   RtolReference relative_to = RtolReference::initial_residual;
@@ -118,10 +103,9 @@ class KrylovMethod {
   Vector& work(std::size_t i, const Vector& like);
   // The indices of work() that solve() uses (reserve()).
   virtual std::vector<std::size_t> work_indices() const = 0;
-  // Checks a new residual norm; returns the stop reason or not_run to continue.
-  StopReason check(double rnorm, double r0norm, int it, std::vector<double>& history);
-  // check()'s thresholds for a solve whose initial residual is r0norm (after start()).
-  StopRule rule(double r0norm) const;
+  // Checks a new residual norm against this solve's thresholds (begin());
+  // returns the stop reason or not_run to continue.
+  StopReason check(double rnorm, int it, std::vector<double>& history);
   // The limits of the solves that follow (limit()).
   const SolveLimit& limits() const { return limit_; }
   // r = b - A x, and the first entry of the history; returns ||r0||. Sets the
@@ -135,7 +119,7 @@ class KrylovMethod {
   // The thresholds' parts known before ||r0|| (stop_test.hpp).
   StopFactors stop_factors(const Vector& b) const;
   // max(atol, rtol ||r0|| or rtol ||b||): a residual at or below it has converged.
-  double target() const { return std::max(stop_.atol, stop_.rtol * rtol_norm_); }
+  double target() const { return std::max(rule_.atol, rule_.rtol_residual); }
 
   StopCriteria stop_;
 
@@ -145,8 +129,7 @@ class KrylovMethod {
   std::shared_ptr<KrylovWorkspace> work_ = std::make_shared<KrylovWorkspace>();
   double best_ = 0.0;
   int best_it_ = 0;
-  double rtol_norm_ = 0.0;  // the norm rtol multiplies in this solve
-  StopFactors factors_;     // this solve's (begin)
+  StopRule rule_;  // this solve's thresholds (begin)
   bool history_ = true;
   SolveLimit limit_;
   std::chrono::steady_clock::time_point started_;

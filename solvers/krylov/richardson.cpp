@@ -18,7 +18,7 @@ class Richardson final : public KrylovMethod {
     SolveStats st;
     Vector& r = work(0, b);
     Vector& z = work(1, b);
-    const double r0 = start(a, b, x, r, st);
+    start(a, b, x, r, st);
     int it = 0;
     while (st.reason == StopReason::not_run) {
       ++it;
@@ -26,7 +26,7 @@ class Richardson final : public KrylovMethod {
       k::axpy(omega_, z, x);
       a.apply(x, r);
       k::axpby(1.0, b, -1.0, r);
-      st.reason = check(space().norm2(r), r0, it, st.residual_history);
+      st.reason = check(space().norm2(r), it, st.residual_history);
     }
     st.iterations = it;
     return st;

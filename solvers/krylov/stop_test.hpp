@@ -20,23 +20,38 @@ struct StopRule {
   int maxit = 0;  // the smaller of StopCriteria::maxit and SolveLimit::iterations
 };
 
-// What a solve's thresholds are made of before ||r0|| is known: the factors,
-// and the norm rtol multiplies where it is not ||r0|| (||b||; 0: ||r0||).
+// What rtol is relative to. A time loop hands each solve the previous step's
+// solution: relative to ||b - A x0|| a solve near a steady state still cuts an
+// already small residual by rtol (as many iterations as a cold start);
+// relative to ||b|| it stops once the residual is as small as a cold start's
+// would be, PETSc's default test (KSPConvergedDefault).
+enum class RtolReference {
+  initial_residual,  // ||b - A x0||
+  rhs,               // ||b||; ||b - A x0|| where b = 0
+};
+
+// The norm rtol multiplies.
+TB_HOST_DEVICE inline double rtol_base(RtolReference ref, double r0norm, double bnorm) {
+  return ref == RtolReference::rhs && bnorm > 0.0 ? bnorm : r0norm;
+}
+
+// What a solve's thresholds are made of before ||r0|| is known.
 struct StopFactors {
   double atol = 0.0;
   double rtol = 0.0;
-  double rtol_norm = 0.0;
+  RtolReference relative_to = RtolReference::initial_residual;
+  double rhs_norm = 0.0;  // ||b||, taken only where rtol is relative to it
   double dtol = 0.0;
   int stagnation_window = 0;
   int maxit = 0;
 };
 
-// The thresholds once ||r0|| is known: formed by the host (KrylovMethod::rule)
+// The thresholds once ||r0|| is known: formed by the host (KrylovMethod::begin)
 // or where GMRES's scalars are, from the same products.
 TB_HOST_DEVICE inline StopRule rule_for(const StopFactors& f, double r0norm) {
   StopRule s;
   s.atol = f.atol;
-  s.rtol_residual = f.rtol * (f.rtol_norm > 0.0 ? f.rtol_norm : r0norm);
+  s.rtol_residual = f.rtol * rtol_base(f.relative_to, r0norm, f.rhs_norm);
   s.dtol_residual = f.dtol * r0norm;
   s.stagnation_window = f.stagnation_window;
   s.maxit = f.maxit;
