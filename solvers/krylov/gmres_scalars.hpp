@@ -73,6 +73,8 @@ enum Slot : int {
 constexpr int record = estimate;  // the record's first slot: two numbers
 constexpr int record_size = 2;
 constexpr int first_record_size = 3;  // with ||r0||
+static_assert(initial == record + record_size, "the first check reads the record and ||r0|| in one copy");
+
 // The iteration that stopped and why in one number, so that a check reads
 // two: it * reasons + r (exact in a double for any iteration count).
 constexpr int reasons = int(StopReason::not_run) + 1;
