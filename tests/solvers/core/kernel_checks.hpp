@@ -5,7 +5,8 @@
 // K::backend (Array<T> on Backend::host is plain host memory). Tolerances:
 // reductions within the worst-case bound of a sum in any order (Higham, Eq.
 // 3.4); element-wise results within a few ulps (the device may contract into
-// FMAs); fill and all_finite exactly.
+// FMAs); fill and all_finite exactly; the steps with their scalars in the
+// vectors' memory bit for bit against their twins on the same backend.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -93,6 +94,53 @@ void check_core_kernels(std::size_t n) {
     const std::vector<double> g = got.to_host();
     for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(g[i], want[i], 16 * eps * 5.0) << "k=" << k << " entry " << i;
   }
+}
+
+// The steps with their scalars in the vectors' memory (kernels.hpp: dot_to,
+// multi_dot_to, multi_axpy_from, axpy_from, scale_by_inverse) on backend b
+// give the bits of their twins with the scalars on the host, groups past four
+// vectors included; keep_if_zero leaves x as it is where the scalar is 0.
+inline void check_scalar_place_kernels(Backend b, std::size_t n) {
+  const auto vec = [&](unsigned seed) { return Vector(b, std::span<const double>(random_vector(n, seed))); };
+  const auto host = [](const Vector& v) { return v.to_host(); };
+  const Vector x = vec(1), w = vec(2);
+  Vector scalars(b, 6);
+  kernels::dot_to(x, w, scalars.data());
+  EXPECT_EQ(host(scalars)[0], kernels::dot(x, w)) << "dot_to, n=" << n;
+
+  std::vector<Vector> v;
+  for (unsigned i = 0; i < 6; ++i) v.push_back(vec(20 + i));
+  std::vector<const Vector*> p;
+  for (const Vector& e : v) p.push_back(&e);
+  const double alpha[6] = {0.5, -1.25, 2.0, 0.125, 3.5, -0.75};
+  const Vector alpha_there(b, std::span<const double>(alpha, 6));
+  for (int k = 1; k <= 6; ++k) {
+    double want[6];
+    kernels::multi_dot(p.data(), k, w, want);
+    kernels::multi_dot_to(p.data(), k, w, scalars.data());
+    const std::vector<double> got = host(scalars);
+    for (int i = 0; i < k; ++i) EXPECT_EQ(got[std::size_t(i)], want[i]) << "multi_dot_to, k=" << k << " i=" << i;
+    Vector from = vec(3), twin = vec(3);
+    kernels::multi_axpy_from(alpha_there.data(), p.data(), k, from);
+    kernels::multi_axpy(alpha, p.data(), k, twin);
+    EXPECT_EQ(host(from), host(twin)) << "multi_axpy_from, k=" << k << " n=" << n;
+  }
+
+  Vector from = vec(3), twin = vec(3);
+  kernels::axpy_from(alpha_there.data() + 1, x, from);
+  kernels::axpy(alpha[1], x, twin);
+  EXPECT_EQ(host(from), host(twin)) << "axpy_from, n=" << n;
+
+  const Vector s(b, std::span<const double>(std::vector<double>{3.7, 0.0}));
+  for (const bool keep : {false, true}) {
+    Vector scaled = vec(4), by_inverse = vec(4);
+    kernels::scale_by_inverse(s.data(), by_inverse, keep);
+    kernels::scale(1.0 / 3.7, scaled);
+    EXPECT_EQ(host(by_inverse), host(scaled)) << "scale_by_inverse, keep_if_zero=" << keep << " n=" << n;
+  }
+  Vector kept = vec(4);
+  kernels::scale_by_inverse(s.data() + 1, kept, true);
+  EXPECT_EQ(host(kept), random_vector(n, 4)) << "scale_by_inverse of 0, kept, n=" << n;
 }
 
 }  // namespace tb::test

@@ -1,7 +1,8 @@
 // The core room's OpenMP kernels (TB_CORE_KERNELS) against their sequential
 // twins, on lengths below and above threading::stream_grain (serial and
 // threaded paths); the checks and their tolerances are in kernel_checks.hpp.
-// The CUDA kernels are in test_core_kernels_gpu.cpp.
+// The steps with their scalars in the vectors' memory against their twins
+// with host scalars. The CUDA kernels are in test_core_kernels_gpu.cpp.
 #include <gtest/gtest.h>
 
 #include "kernel_checks.hpp"
@@ -38,6 +39,11 @@ TYPED_TEST_SUITE(CoreKernels, Backends);
 TYPED_TEST(CoreKernels, EveryKernelEqualsRef) {
   for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(300'007)})
     test::check_core_kernels<TypeParam>(n);
+}
+
+TEST(ScalarPlaceKernels, GiveTheBitsOfTheirTwinsWithHostScalars) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(300'007)})
+    test::check_scalar_place_kernels(Backend::host, n);
 }
 
 }  // namespace

@@ -49,6 +49,12 @@ TYPED_TEST(CoreKernelsGpu, EveryKernelEqualsRef) {
     test::check_core_kernels<TypeParam>(n);
 }
 
+// The kernels GMRES queues with its scalars on the device (gmres_on_backend.cpp).
+TYPED_TEST(CoreKernelsGpu, ScalarPlaceStepsGiveTheBitsOfTheirTwinsWithHostScalars) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(300'007)})
+    test::check_scalar_place_kernels(TypeParam::backend, n);
+}
+
 // The fused multi_dot and multi_axpy give the bits of one dot / axpby per vector.
 TYPED_TEST(CoreKernelsGpu, FusedGroupsGiveTheBitsOfOneCallPerVector) {
   const std::size_t n = 300'007;
