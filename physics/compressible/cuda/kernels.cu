@@ -21,7 +21,9 @@ constexpr int threads = 256;
 constexpr int max_blocks = 1024;  // also the number of partial results
 constexpr int slots = num_vars;   // results per block
 
-int blocks_for(index_t n) { return int(std::min<long>((long(n) + threads - 1) / threads, max_blocks)); }
+// One block at least: a launch of none is an error, and a reduction over no
+// cells combines one block's zeros, as the host's loops give them.
+int blocks_for(index_t n) { return int(std::clamp<long>((long(n) + threads - 1) / threads, 1, max_blocks)); }
 
 __device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
 __device__ __forceinline__ index_t grid_stride() { return index_t(gridDim.x * blockDim.x); }
@@ -309,13 +311,13 @@ State squared_sums(index_t n, const double* r) {
   return out;
 }
 
-// squared_sums combined into `sums` on the device, nothing read back; one
-// block at least, so that n = 0 gives zeros. The scratch's partial results are
-// read by the combining launch before any later launch on the stream reuses them.
+// squared_sums combined into `sums` on the device, nothing read back. The
+// scratch's partial results are read by the combining launch before any later
+// launch on the stream reuses them.
 void squared_sums_to(index_t n, const double* r, double* sums) {
   std::lock_guard lock(scratch_mutex);
   double* partial = scratch();
-  const int blocks = std::max(1, blocks_for(n));
+  const int blocks = blocks_for(n);
   squares<<<blocks, threads>>>(n, r, partial);
   check("squared_sums_to");
   combine<slots, false><<<1, threads>>>(partial, blocks, sums);

@@ -110,6 +110,22 @@ TEST(CompressibleKernelsGpu, FaceAndCellLoopsEqualRef) {
   }
 }
 
+// Over no cells the reductions are the sequential twins': zeros, no change,
+// an admissible (empty) trial.
+TEST(CompressibleKernelsGpu, ReductionsOverNoCellsAreTheTwins) {
+  TB_SKIP_WITHOUT_DEVICE();
+  const Gas gas;
+  const Array<double> none = on_device({0.0, 0.0, 0.0, 0.0});
+  Array<double> sums = on_device({1.0, 1.0, 1.0, 1.0}), trial(Backend::cuda, 4);
+  const double* w = none.data();
+  EXPECT_EQ(gpu::squared_sums(0, w), ref::squared_sums(0, w));
+  EXPECT_EQ(gpu::ordered_sums(0, w), ref::ordered_sums(0, w));
+  gpu::squared_sums_to(0, w, sums.data());
+  EXPECT_EQ(to_host(sums), std::vector<double>(4, 0.0));
+  EXPECT_EQ(gpu::max_relative_change(0, gas, w, w), 0.0);
+  EXPECT_TRUE(gpu::relaxed_update(0, gas, w, w, 0.5, trial.data()));
+}
+
 // The resident state on the device against the same on the host (the residual
 // of order 1 and 2, the wall forces, the time step, the relaxed update): per
 // call only scalars come back, and they agree to rounding.
