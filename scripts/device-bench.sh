@@ -17,7 +17,8 @@
 #   scripts/device-bench.sh build tests mpi scaling     # with .carry/mpi: MPI tests, ranks on 16 cores
 #
 # Steps: build (configure and build everything), prebuilt (unpack what
-# scripts/device-carry.sh --prebuilt built here instead), tests (ctest -L gpu), sanitize
+# scripts/device-carry.sh --prebuilt built here instead), tests (ctest -L gpu), comp2d-tests
+# (those of tb-comp2d's resident step alone), sanitize
 # (compute-sanitizer's memcheck and racecheck over every GPU test program), loops
 # (bench/time_loops/gpu_loops.py: each miniapp's cases with host and GPU
 # solvers, alternated), autopilot (bench/autopilot/autopilot.py --gpu: host
@@ -151,6 +152,13 @@ for step in "$@"; do
       # --timeout: a kernel that never ends (a wait in fgbilu's launch=sweep) costs 2 minutes, not the call.
       timeout "${TESTS_T:-900}" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" 2>&1 |
         tee "$results/gpu-tests.log" | tail -5 ;;
+    comp2d-tests)
+      # The GPU tests of tb-comp2d's resident step alone (its kernels, the resident pseudo-time
+      # loop, GMRES's device scalars and the core kernels they queue, --backend cuda against the
+      # host), about a minute: before resident-comp2d, so that a failing kernel is named first.
+      timeout "${TESTS_T:-300}" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" \
+        -R 'CompressibleKernelsGpu|ResidentPseudoTimeGpu|GmresScalarsGpu|CoreKernelsGpu|tb-comp2d' 2>&1 |
+        tee "$results/gpu-comp2d-tests.log" | tail -5 ;;
     sanitize)
       # compute-sanitizer over every GPU test program: memcheck (out-of-bounds and
       # misaligned accesses, leaks of device memory) and racecheck (shared-memory
@@ -384,7 +392,7 @@ for step in "$@"; do
       # specification, the ghosts exchanged from device buffers).
       ranks_py ranks-gpu.txt "${GPU_RANKS:-1,2,4,8}" tb-comp2d "${medium[@]}" --set run.backend=cuda \
         --json "$results/gpu-$stamp-comp2d-naca-medium-resident.json" ;;
-    *) echo "device-bench.sh: unknown step '$step' (build prebuilt tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline resident resident-ib resident-comp2d face-sums mg launches mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
+    *) echo "device-bench.sh: unknown step '$step' (build prebuilt tests comp2d-tests sanitize loops autopilot spmv fgbilu fgbilu-target multicolor async async-blocks banded parilut parilut-pipeline resident resident-ib resident-comp2d face-sums mg launches mpi-tests mpi scaling orthog triad exchanges ranks-gpu shared-gpu)" >&2 ;;
   esac
   log "end $step rc=$?"
   tail -5 "$results"/*.txt 2>/dev/null | tail -3
