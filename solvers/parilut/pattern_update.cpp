@@ -1,6 +1,5 @@
 #include "pattern_update.hpp"
 
-#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -69,7 +68,7 @@ std::vector<long long> tie_offsets(const CsrMatrix& f, double t) {
   std::vector<long long> ties(std::size_t(f.rows) + 1, 0);
   for (index_t i = 0; i < f.rows; ++i)
     for (index_t p = f.row_ptr[i]; p < f.row_ptr[i + 1]; ++p)
-      if (f.col_idx[p] != i && std::abs(f.values[p]) == t) ++ties[i + 1];
+      if (f.col_idx[p] != i && drop_magnitude(f.values[p]) == t) ++ties[i + 1];
   std::partial_sum(ties.begin(), ties.end(), ties.begin());
   return ties;
 }
@@ -79,7 +78,7 @@ index_t prune_row(const CsrMatrix& f, index_t i, DropRule rule, long long first_
   long long tie_rank = first_tie;
   index_t count = 0;
   for (index_t p = f.row_ptr[i]; p < f.row_ptr[i + 1]; ++p) {
-    const double m = std::abs(f.values[p]);
+    const double m = drop_magnitude(f.values[p]);
     bool keep = f.col_idx[p] == i || m > rule.threshold;
     if (!keep && m == rule.threshold) keep = tie_rank++ >= rule.drop_ties;
     if (!keep) continue;
@@ -126,7 +125,7 @@ std::vector<double> off_diagonal_magnitudes(const CsrMatrix& factor) {
   m.reserve(std::size_t(factor.nnz()));
   for (index_t i = 0; i < factor.rows; ++i)
     for (index_t p = factor.row_ptr[i]; p < factor.row_ptr[i + 1]; ++p)
-      if (factor.col_idx[p] != i) m.push_back(std::abs(factor.values[p]));
+      if (factor.col_idx[p] != i) m.push_back(drop_magnitude(factor.values[p]));
   return m;
 }
 

@@ -8,6 +8,7 @@
 // Every body does the arithmetic of the host ParILUT (candidates.hpp,
 // pattern_update.cpp, parilut.cpp) in the same order.
 #include "fixed_point.hpp"
+#include "pattern_update.hpp"
 #include "solvers/core/host_device.hpp"
 
 namespace tb::parilut {
@@ -134,17 +135,14 @@ TB_HOST_DEVICE index_t add_row(const StepView& s, const CsrView& fac, bool lower
 TB_HOST_DEVICE inline void magnitude_entry(const CsrView& fac, bool lower, index_t p, double* m) {
   const index_t i = fac.row[p];
   if (fac.col[p] == i) return;
-  const double x = fac.val[p];
-  m[lower ? p - i : p - i - 1] = x < 0.0 ? -x : x;
+  m[lower ? p - i : p - i - 1] = drop_magnitude(fac.val[p]);
 }
 
 // The off-diagonal entries of row i whose magnitude equals the threshold t.
 TB_HOST_DEVICE inline index_t tie_row(const CsrView& fac, double t, index_t i) {
   index_t ties = 0;
-  for (index_t p = fac.ptr[i]; p < fac.ptr[i + 1]; ++p) {
-    const double x = fac.val[p];
-    if (fac.col[p] != i && (x < 0.0 ? -x : x) == t) ++ties;
-  }
+  for (index_t p = fac.ptr[i]; p < fac.ptr[i + 1]; ++p)
+    if (fac.col[p] != i && drop_magnitude(fac.val[p]) == t) ++ties;
   return ties;
 }
 
@@ -157,7 +155,7 @@ TB_HOST_DEVICE index_t prune_row(const CsrView& fac, double t, long long drop_ti
   long long tie_rank = first_tie;
   index_t count = 0;
   for (index_t p = fac.ptr[i]; p < fac.ptr[i + 1]; ++p) {
-    const double x = fac.val[p], m = x < 0.0 ? -x : x;
+    const double x = fac.val[p], m = drop_magnitude(x);
     bool keep = fac.col[p] == i || m > t;
     if (!keep && m == t) keep = tie_rank++ >= drop_ties;
     if (!keep) continue;

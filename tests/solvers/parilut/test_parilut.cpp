@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -18,6 +22,9 @@
 #include "solvers/parilut/fixed_point.hpp"
 #include "solvers/parilut/kernels.hpp"
 #include "solvers/parilut/parilut.hpp"
+#include "solvers/parilut/pattern_update.hpp"
+#include "solvers/parilut/sample_select.hpp"
+#include "solvers/parilut/step_rows.hpp"
 #include "solvers/precond/bilu0.hpp"
 #include "solvers/precond/kernels.hpp"
 
@@ -150,6 +157,52 @@ TEST(ParILUT, FillBudgetHolds) {
         }
       }
     }
+}
+
+// A NaN factor entry (an asynchronous sweep that overflowed) ranks above every
+// threshold: the selection sees the largest double, the rule that drops
+// nothing keeps it, and an exact removal keeps exactly the count it selected.
+TEST(ParILUT, ANanEntryRanksAboveEveryThreshold) {
+  const IluFactors f = [] {
+    IluFactors g = grown_factors(small_anisotropic());
+    for (index_t i = 1, done = 0; i < g.l.rows && !done; ++i)
+      if (g.l.col_idx[std::size_t(g.l.row_ptr[i])] != i)
+        g.l.values[std::size_t(g.l.row_ptr[i])] = std::numeric_limits<double>::quiet_NaN(), done = 1;
+    return g;
+  }();
+  const auto nans = [](const CsrMatrix& m) {
+    return std::count_if(m.values.begin(), m.values.end(), [](double x) { return std::isnan(x); });
+  };
+  ASSERT_EQ(nans(f.l), 1);
+  const std::vector<double> m = off_diagonal_magnitudes(f.l);
+  EXPECT_EQ(std::count(m.begin(), m.end(), DBL_MAX), 1);
+
+  IluFactors all = f;
+  remove_small(all, {-1.0, 0}, {-1.0, 0});
+  EXPECT_EQ(all.l.nnz(), f.l.nnz()) << "the rule that drops nothing";
+  EXPECT_EQ(nans(all.l), 1);
+
+  // L's five largest off-diagonal entries, the NaN among them.
+  const long long excess = (long long)m.size() - 5;
+  const Selection s = sample_select(m, std::size_t(excess - 1));
+  IluFactors five = f;
+  remove_small(five, {s.value, excess - (long long)s.below}, {-1.0, 0});
+  EXPECT_EQ(five.l.nnz() - five.l.rows, 5);
+  EXPECT_EQ(nans(five.l), 1);
+}
+
+// The step pipeline's row bodies (step_rows.hpp) rank a NaN alike.
+TEST(ParILUT, ThePipelinesRowBodiesRankANanAboveEveryThreshold) {
+  index_t ptr[2] = {0, 3}, col[3] = {0, 1, 2}, row[3] = {0, 0, 0};
+  double val[3] = {2.0, std::numeric_limits<double>::quiet_NaN(), -0.5};
+  const CsrView upper{ptr, col, val, row};
+  double magnitudes[2] = {0.0, 0.0};
+  for (index_t p = 0; p < 3; ++p) magnitude_entry(upper, false, p, magnitudes);
+  EXPECT_EQ(magnitudes[0], DBL_MAX);
+  EXPECT_EQ(magnitudes[1], 0.5);
+  EXPECT_EQ(tie_row(upper, DBL_MAX, 0), 1);
+  EXPECT_EQ(prune_row<false>(upper, -1.0, 0, 0, upper, 0), 3) << "the rule that drops nothing";
+  EXPECT_EQ(prune_row<false>(upper, 1.0, 0, 0, upper, 0), 2) << "the diagonal and the NaN";
 }
 
 TEST(ParILUT, ResidualEstimateFallsOverTheSteps) {
