@@ -52,7 +52,7 @@
 # whole step resident on each rank's piece),
 # shared-gpu (needs the MPI build: tb-ib on ranks sharing the GPU, with and
 # without NVIDIA's MPS daemon). Limits in seconds: MC_T, ASYNC_T,
-# PL_T, LOOPS_T, AP_T, SCALING_T, TESTS_T (defaults below); MC_ARGS adds arguments
+# PL_T, LOOPS_T, AP_T, SCALING_T, TESTS_T, COMP_TESTS_T (defaults below); MC_ARGS adds arguments
 # (--gpu-only); BUILD_DIR names the build folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -156,7 +156,7 @@ for step in "$@"; do
       # The GPU tests of tb-comp2d's resident step alone (its kernels, the resident pseudo-time
       # loop, GMRES's device scalars and the core kernels they queue, --backend cuda against the
       # host), about a minute: before resident-comp2d, so that a failing kernel is named first.
-      timeout "${TESTS_T:-300}" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" \
+      timeout "${COMP_TESTS_T:-120}" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" \
         -R 'CompressibleKernelsGpu|ResidentPseudoTimeGpu|GmresScalarsGpu|CoreKernelsGpu|tb-comp2d' 2>&1 |
         tee "$results/gpu-comp2d-tests.log" | tail -5 ;;
     sanitize)
