@@ -116,6 +116,13 @@ ib_on_device=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,relative_
 # GBCG on the host (tb-ib's default is BiCGStab + BiLU(0)).
 ib_on_host=(--set "solver.pressure=bicgstab_dia(rtol=1e-8,maxit=3000,relative_to=b)"
   --set "solver.advection_diffusion=bicgstab_dia(rtol=1e-8,maxit=500,relative_to=b)")
+# ctest -L gpu under LIMIT seconds into $results/LOG, more ctest arguments after:
+# gpu_ctest LIMIT LOG [ARGS...]. --timeout: a kernel that never ends (a wait in
+# fgbilu's launch=sweep) costs 2 minutes, not the call.
+gpu_ctest() {
+  timeout "$1" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" "${@:3}" 2>&1 |
+    tee "$results/$2" | tail -5
+}
 need_mpi() {
   [ -n "${mpiexec:-}" ] && return 0
   echo "device-bench.sh: step $1 needs .carry/mpi (scripts/device-carry.sh --mpi) and the build it makes" >&2
@@ -149,16 +156,13 @@ for step in "$@"; do
       { echo "prebuilt at $(cat .carry/prebuilt.commit)"; ldd "$build"/bin/* | grep "not found" | sort -u; } | tee "$results/prebuilt.txt"
       nvidia-smi >"$results/nvidia-smi.txt" 2>&1 ;;
     tests)
-      # --timeout: a kernel that never ends (a wait in fgbilu's launch=sweep) costs 2 minutes, not the call.
-      timeout "${TESTS_T:-900}" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" 2>&1 |
-        tee "$results/gpu-tests.log" | tail -5 ;;
+      gpu_ctest "${TESTS_T:-900}" gpu-tests.log ;;
     comp2d-tests)
       # The GPU tests of tb-comp2d's resident step alone (its kernels, the resident pseudo-time
       # loop, GMRES's device scalars and the core kernels they queue, --backend cuda against the
       # host), about a minute: before resident-comp2d, so that a failing kernel is named first.
-      timeout "${COMP_TESTS_T:-120}" ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120 -j "$(nproc)" \
-        -R 'CompressibleKernelsGpu|ResidentPseudoTimeGpu|GmresScalarsGpu|CoreKernelsGpu|tb-comp2d' 2>&1 |
-        tee "$results/gpu-comp2d-tests.log" | tail -5 ;;
+      gpu_ctest "${COMP_TESTS_T:-120}" gpu-comp2d-tests.log \
+        -R 'CompressibleKernelsGpu|ResidentPseudoTimeGpu|GmresScalarsGpu|CoreKernelsGpu|tb-comp2d' ;;
     sanitize)
       # compute-sanitizer over every GPU test program: memcheck (out-of-bounds and
       # misaligned accesses, leaks of device memory) and racecheck (shared-memory

@@ -102,11 +102,10 @@ void check_core_kernels(std::size_t n) {
 // vectors included; keep_if_zero leaves x as it is where the scalar is 0.
 inline void check_scalar_place_kernels(Backend b, std::size_t n) {
   const auto vec = [&](unsigned seed) { return Vector(b, std::span<const double>(random_vector(n, seed))); };
-  const auto host = [](const Vector& v) { return v.to_host(); };
   const Vector x = vec(1), w = vec(2);
   Vector scalars(b, 6);
   kernels::dot_to(x, w, scalars.data());
-  EXPECT_EQ(host(scalars)[0], kernels::dot(x, w)) << "dot_to, n=" << n;
+  EXPECT_EQ(scalars.to_host()[0], kernels::dot(x, w)) << "dot_to, n=" << n;
 
   std::vector<Vector> v;
   for (unsigned i = 0; i < 6; ++i) v.push_back(vec(20 + i));
@@ -118,29 +117,29 @@ inline void check_scalar_place_kernels(Backend b, std::size_t n) {
     double want[6];
     kernels::multi_dot(p.data(), k, w, want);
     kernels::multi_dot_to(p.data(), k, w, scalars.data());
-    const std::vector<double> got = host(scalars);
+    const std::vector<double> got = scalars.to_host();
     for (int i = 0; i < k; ++i) EXPECT_EQ(got[std::size_t(i)], want[i]) << "multi_dot_to, k=" << k << " i=" << i;
     Vector from = vec(3), twin = vec(3);
     kernels::multi_axpy_from(alpha_there.data(), p.data(), k, from);
     kernels::multi_axpy(alpha, p.data(), k, twin);
-    EXPECT_EQ(host(from), host(twin)) << "multi_axpy_from, k=" << k << " n=" << n;
+    EXPECT_EQ(from.to_host(), twin.to_host()) << "multi_axpy_from, k=" << k << " n=" << n;
   }
 
   Vector from = vec(3), twin = vec(3);
   kernels::axpy_from(alpha_there.data() + 1, x, from);
   kernels::axpy(alpha[1], x, twin);
-  EXPECT_EQ(host(from), host(twin)) << "axpy_from, n=" << n;
+  EXPECT_EQ(from.to_host(), twin.to_host()) << "axpy_from, n=" << n;
 
   const Vector s(b, std::span<const double>(std::vector<double>{3.7, 0.0}));
   for (const bool keep : {false, true}) {
     Vector scaled = vec(4), by_inverse = vec(4);
     kernels::scale_by_inverse(s.data(), by_inverse, keep);
     kernels::scale(1.0 / 3.7, scaled);
-    EXPECT_EQ(host(by_inverse), host(scaled)) << "scale_by_inverse, keep_if_zero=" << keep << " n=" << n;
+    EXPECT_EQ(by_inverse.to_host(), scaled.to_host()) << "scale_by_inverse, keep_if_zero=" << keep << " n=" << n;
   }
   Vector kept = vec(4);
   kernels::scale_by_inverse(s.data() + 1, kept, true);
-  EXPECT_EQ(host(kept), random_vector(n, 4)) << "scale_by_inverse of 0, kept, n=" << n;
+  EXPECT_EQ(kept.to_host(), random_vector(n, 4)) << "scale_by_inverse of 0, kept, n=" << n;
 }
 
 }  // namespace tb::test

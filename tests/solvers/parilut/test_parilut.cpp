@@ -165,9 +165,10 @@ TEST(ParILUT, FillBudgetHolds) {
 TEST(ParILUT, ANanEntryRanksAboveEveryThreshold) {
   const IluFactors f = [] {
     IluFactors g = grown_factors(small_anisotropic());
-    for (index_t i = 1, done = 0; i < g.l.rows && !done; ++i)
-      if (g.l.col_idx[std::size_t(g.l.row_ptr[i])] != i)
-        g.l.values[std::size_t(g.l.row_ptr[i])] = std::numeric_limits<double>::quiet_NaN(), done = 1;
+    // L's first off-diagonal entry (the first of a row that is not the diagonal).
+    index_t i = 1;
+    while (i < g.l.rows && g.l.col_idx[std::size_t(g.l.row_ptr[i])] == i) ++i;
+    g.l.values[std::size_t(g.l.row_ptr[i])] = std::numeric_limits<double>::quiet_NaN();
     return g;
   }();
   const auto nans = [](const CsrMatrix& m) {
