@@ -76,7 +76,7 @@ int other_rank_count(const std::filesystem::path& dir, int ranks) {
 
 }  // namespace
 
-void check_checkpoint_exists(const std::filesystem::path& dir, int rank, int ranks) {
+void check_checkpoint_exists(const std::filesystem::path& dir, int rank, int ranks, long checkpoint_every) {
   const std::string path = (dir / checkpoint_file(rank, ranks)).string();
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) return;
@@ -85,6 +85,10 @@ void check_checkpoint_exists(const std::filesystem::path& dir, int rank, int ran
                 "; " + dir.string() + " holds the checkpoint of a run on " + std::to_string(other) +
                 ", whose partition it keeps: restart it on " + std::to_string(other) + " (mpiexec -n " +
                 std::to_string(other) + ")");
+  if (checkpoint_every > 0)
+    throw Error(path + ": no checkpoint to restart from: the run stopped before step " +
+                std::to_string(checkpoint_every) +
+                ", its first (run.checkpoint_every = " + std::to_string(checkpoint_every) + ")");
   throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");
 }
 
@@ -157,6 +161,7 @@ void check_restart_steps(const CheckpointHeader& h, long steps, const std::strin
 
 void check_restart(const std::filesystem::path& dir, const std::string& app, const CaseConfig& config, int rank,
                    int ranks) {
+  check_checkpoint_exists(dir, rank, ranks, config.integer("run.checkpoint_every"));
   CheckpointHeader h;
   read_checkpoint(dir, app, case_digest(config), h, rank, ranks);
   const std::string from = config.origin("run.steps");

@@ -197,6 +197,20 @@ TEST(RunOutputs, ARestartWithNothingLeftToRun) {
   EXPECT_EQ(test::read_csv(out / "steps.csv").size(), 6u);
 }
 
+// A run that ended before its first checkpoint: the refusal says so, with the
+// interval its case asked for, rather than asking for one.
+TEST(RunOutputs, ARestartOfARunThatEndedBeforeItsFirstCheckpoint) {
+  Folder f("restart-early");
+  const fs::path out = f.dir / "out";
+  const auto r = test::run_captured(incomp_app(),
+                                    with({"--steps", "2", "--set", "run.checkpoint_every=3", "--out", out.string()}));
+  ASSERT_EQ(r.status, 0) << r.error;
+  expect_refused_leaving(
+      incomp_app(), {"--restart", out.string(), "--steps", "6"}, f.dir,
+      {(out / "checkpoint.bin").string() + ": no checkpoint to restart from: the run stopped before step 3, its first "
+                                           "(run.checkpoint_every = 3)"});
+}
+
 // Counters no run has (a wall time of 1e300 s, more failures than solves):
 // refused naming the file and the counter, before anything is written.
 TEST(RunOutputs, ARestartFromAbsurdCounters) {
