@@ -28,6 +28,13 @@ NACA = "inputs/compressible/naca0012_laminar.toml"
 CYL = "inputs/compressible/cylinder_inviscid.toml"
 FO = ["jacobian.form=first_order"]
 COARSE = "mesh.file=inputs/meshes/naca0012_coarse.su2"  # 8,948 cells, no wake refinement: the variants of settings
+EXACT_PRECONDITIONERS = [
+    ("bilu0", "bilu0"),
+    ("async", "async_bilu(build_sweeps=1,apply_sweeps=3)"),
+    ("sync", "async_bilu(build_sweeps=1,apply_sweeps=3,schedule=sync)"),
+    ("exact_factors_sync_apply", "async_bilu(build_sweeps=0,apply_sweeps=3,schedule=sync)"),
+    ("sync_reuse", "async_bilu(build_sweeps=2,apply_sweeps=6,schedule=sync,reuse=true)"),
+]
 # (name, case file or None for the built-in case, --set keys)
 RUNS = [
     ("naca_13k", NACA, [f"mesh.file={G}/naca0012_13k.msh"]),
@@ -58,7 +65,15 @@ RUNS = [
     ("cylinder_n40_q0_first_order_form", None, FO + [f"mesh.file={G}/nested/cylinder_n40_q0.su2"]),
     ("cylinder_n80_q1_first_order_form", None, FO + [f"mesh.file={G}/nested/cylinder_n80_q1.su2"]),
     ("cylinder_o128_t_first_order_form", None, FO + [f"mesh.file={G}/ogrid/cylinder_o128_t.su2"]),
-] + [  # the cylinder case file on every cylinder mesh make-meshes.sh makes (docs/compressible.md: from about 100 cells up)
+] + [  # the exact Jacobian (jacobian.form = exact) with BiLU(0) and with the asynchronous ILU in the host's
+    # order and in the synchronous (Jacobi) order, on the shipped cylinder (the GPU test's case) and the NACA0012
+    (f"exact_cylinder_{name}", CYL, ["mesh.file=inputs/meshes/cylinder_coarse.msh", "jacobian.form=exact", "cfl.growth=1.5",
+                                     f"solver.flow=fgmres(restart=30,rtol=1e-1,maxit=30)+{pc}"])
+    for name, pc in EXACT_PRECONDITIONERS
+] + [(f"exact_naca_{order}_{name}", NACA, ["jacobian.form=exact", f"mesh.ordering={order}",
+                                            f"solver.flow=fgmres(restart=100,rtol=1e-1,maxit=300)+{pc}"])
+     for order in ("rcm", "line-1wd") for name, pc in EXACT_PRECONDITIONERS] + [
+    # the cylinder case file on every cylinder mesh make-meshes.sh makes (docs/compressible.md: from about 100 cells up)
     (f"cylinder_mesh_n{n}_{q}", CYL, [f"mesh.file={G}/nested/cylinder_n{n}_{q}.su2"])
     for n in (10, 20, 40, 80) for q in ("q0", "q1")
 ] + [(f"cylinder_mesh_o{n}_{k}", CYL, [f"mesh.file={G}/ogrid/cylinder_o{n}_{k}.su2"])

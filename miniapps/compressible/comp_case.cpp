@@ -332,6 +332,17 @@ harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decom
         "jacobian.form",
         "first_order under mpiexec (the exact Jacobian's colouring takes the whole mesh: run it on one "
         "process, or with run.decompose = false)");
+  // A device runs the asynchronous ILU's triangular sweeps close to the
+  // synchronous order, with which the exact Jacobian's systems are far harder
+  // than with the host's (docs/async_ilu.md, "The exact Jacobian").
+  const std::string& flow = config.text("solver.flow");
+  if (config.text("run.backend") == "cuda" && flow.find("async_") != std::string::npos &&
+      flow.find("schedule=sync") == std::string::npos)
+    notes.push_back(config.key_and_value("jacobian.form") + " on the device with " +
+                    config.key_and_value("solver.flow") +
+                    ": the asynchronous ILU's triangular sweeps there act like Jacobi sweeps, with which the exact "
+                    "Jacobian's systems may take far more steps than BiLU(0)'s on the host, or not converge "
+                    "(docs/async_ilu.md, \"The exact Jacobian\")");
   return notes;
 }
 

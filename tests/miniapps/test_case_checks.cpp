@@ -218,6 +218,25 @@ TEST(CaseChecks, IgnoredKeysAreNoted) {
       << c.error;
 }
 
+// The exact Jacobian with the asynchronous ILU on the device is said to act
+// differently there, once; in the synchronous order, or on the host, nothing.
+TEST(CaseChecks, TheExactFormOnTheDeviceWithAsynchronousSweepsIsNoted) {
+  harness::CaseConfig config(harness::make_schema(comp_app()));
+  config.set("jacobian.form", "exact", "--set");
+  config.set("run.backend", "cuda", "--set");
+  config.set("solver.flow", compressible::gpu_flow_solver, "run.backend");
+  const harness::CaseNotes notes = compressible::check_case_keys(config, false);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("jacobian.form = \"exact\" (--set) on the device with solver.flow = "), std::string::npos)
+      << notes[0];
+  EXPECT_NE(notes[0].find("act like Jacobi sweeps"), std::string::npos) << notes[0];
+  config.set("solver.flow", "fgmres(backend=cuda)+async_bilu(schedule=sync,reuse=true)", "--set");
+  EXPECT_TRUE(compressible::check_case_keys(config, false).empty());
+  config.set("solver.flow", "fgmres+async_bilu", "--set");
+  config.set("run.backend", "host", "--set");
+  EXPECT_TRUE(compressible::check_case_keys(config, false).empty());
+}
+
 // The shipped cases pass every check unchanged (no refusal, no note).
 TEST(CaseChecks, TheShippedCasesPass) {
   for (const char* name :
