@@ -196,12 +196,15 @@ int run_single(const MiniappDescription& app, const CaseConfig& config, const Ru
                                                   " accepted at their iteration limit with a smaller residual "
                                                   "(inexact Newton-Krylov steps, capped projection corrections)"
                                             : "";
+  // Under mpiexec the threads are each rank's.
+  const std::string ranks = run_ranks() > 1 ? std::to_string(run_ranks()) + " ranks of " : "";
   const std::string threads = r.threads_least == r.threads_most
                                   ? std::to_string(r.threads_most)
                                   : std::to_string(r.threads_least) + "-" + std::to_string(r.threads_most);
-  std::printf("%s: %ld steps%s, %ld failed solves%s, %.3f s on %s thread%s; results in %s\n", app.name.c_str(),
+  std::printf("%s: %ld steps%s, %ld failed solves%s, %.3f s on %s%s thread%s; results in %s\n", app.name.c_str(),
               r.last_step, r.steady ? " (steady state reached)" : (r.unconverged ? " (NOT CONVERGED)" : ""), failures,
-              accepted.c_str(), r.wall_seconds, threads.c_str(), r.threads_most == 1 ? "" : "s", s.out_dir.c_str());
+              accepted.c_str(), r.wall_seconds, ranks.c_str(), threads.c_str(), r.threads_most == 1 ? "" : "s",
+              s.out_dir.c_str());
   if (r.unconverged && speaks)
     std::fprintf(stderr,
                  "%s: note: not converged in %ld steps (\"converged\": false in summary.json; raise run.steps, or "
