@@ -86,7 +86,7 @@ void check_checkpoint_exists(const std::filesystem::path& dir, int rank, int ran
                 ", whose partition it keeps: restart it on " + std::to_string(other) + " (mpiexec -n " +
                 std::to_string(other) + ")");
   if (checkpoint_every > 0)
-    throw Error(path + ": no checkpoint to restart from: the run stopped before step " +
+    throw Error(path + ": no checkpoint to restart from: the run was stopped before step " +
                 std::to_string(checkpoint_every) +
                 ", its first (run.checkpoint_every = " + std::to_string(checkpoint_every) + ")");
   throw Error(path + ": no checkpoint to restart from (run with run.checkpoint_every > 0)");

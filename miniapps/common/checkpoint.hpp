@@ -52,7 +52,7 @@ std::string checkpoint_file(int rank = 0, int ranks = 1);
 // Throws tb::Error, naming the file, unless `dir` holds the checkpoint rank
 // `rank` of a run on `ranks` ranks reads; when it holds one written on another
 // rank count, the error names that count; given the run's run.checkpoint_every
-// (> 0), it says the run stopped before its first checkpoint. A restart checks
+// (> 0), it says the run was stopped before its first checkpoint. A restart checks
 // it before anything is printed or the mesh split.
 void check_checkpoint_exists(const std::filesystem::path& dir, int rank = 0, int ranks = 1, long checkpoint_every = 0);
 

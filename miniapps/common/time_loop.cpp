@@ -349,9 +349,10 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     }
     // The checkpoint is written before the row and put in place after it: a
     // run killed between the two resumes from the one before, whose row the
-    // table holds, and the row still holds the step's output time.
+    // table holds, and the row still holds the step's output time. The last
+    // step writes one too, so that a run is continued from where it ended.
     std::optional<StagedCheckpoint> checkpoint;
-    if (writes_state && s.checkpoint_every > 0 && step % s.checkpoint_every == 0)
+    if (writes_state && s.checkpoint_every > 0 && (last || step % s.checkpoint_every == 0))
       output("writing the checkpoint" + at_step, [&] {
         std::ostringstream state;
         sim.save_state(state);

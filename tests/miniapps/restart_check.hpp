@@ -1,8 +1,9 @@
 #pragma once
 // The bitwise-restart check the miniapps share: a run of `steps` steps, and the
-// same run stopped after step 7 (a checkpoint every 3 steps, so it holds step 6)
+// same run stopped after step 7 (checkpoints every 3 steps and at its last)
 // and resumed with --restart; the resumed state and figures must equal the
-// uninterrupted run's bit for bit.
+// uninterrupted run's bit for bit. Both write fields every 7 steps: the
+// stopped run's last output is in the series its checkpoint carries on.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -27,11 +28,14 @@ template <class Sim, class Settings>
 void expect_restart_bitwise(const harness::CaseConfig& config, long steps, const std::string& app, Settings settings) {
   const std::filesystem::path whole = fresh_dir(app, "whole"), split = fresh_dir(app, "split");
   Sim a(config);
-  harness::run_time_loop(a, config, settings(whole, steps));
+  harness::LoopSettings w = settings(whole, steps);
+  w.output_every = 7;
+  harness::run_time_loop(a, config, w);
   harness::LoopSettings s = settings(split, 7);
+  s.output_every = 7;
   s.checkpoint_every = 3;
   Sim b1(config);
-  harness::run_time_loop(b1, config, s);  // stops after step 7, as if killed; the checkpoint holds step 6
+  harness::run_time_loop(b1, config, s);  // stops after step 7, its last checkpoint's
   s.steps = steps;
   s.restart = true;
   Sim b2(config);

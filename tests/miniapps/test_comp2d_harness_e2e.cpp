@@ -78,16 +78,18 @@ std::string state_bytes(const CompressibleSimulation& sim) {
   return out.str();
 }
 
-// `config` run for `steps` steps into `dir`, stopped after `killed_after` with a
-// checkpoint every `checkpoint_every` steps, then resumed to `steps`: the
-// resumed simulation, to compare with an uninterrupted run.
+// `config` run for `stopped_after` steps into `dir` with a checkpoint every
+// `checkpoint_every` steps and at its last, then resumed from that one to
+// `steps`: the resumed simulation, to compare with an uninterrupted run that
+// writes fields every `stopped_after` steps, as this one does.
 std::unique_ptr<CompressibleSimulation> interrupted_and_resumed(const CaseConfig& config, const fs::path& dir,
-                                                                long steps, long killed_after, long checkpoint_every,
+                                                                long steps, long stopped_after, long checkpoint_every,
                                                                 const std::map<std::string, std::string>& solver) {
-  LoopSettings s = test::quiet_settings("tb-comp2d", dir, killed_after, solver);
+  LoopSettings s = test::quiet_settings("tb-comp2d", dir, stopped_after, solver);
   s.checkpoint_every = checkpoint_every;
-  CompressibleSimulation killed(config);
-  run_time_loop(killed, config, s);
+  s.output_every = stopped_after;
+  CompressibleSimulation stopped(config);
+  run_time_loop(stopped, config, s);
   s.steps = steps;
   s.restart = true;
   auto resumed = std::make_unique<CompressibleSimulation>(config);
@@ -168,13 +170,15 @@ TEST(Comp2dHarness, ResumesBitwiseAfterAStallMovedTheRunToTheMatrixFreeForm) {
   const fs::path whole = fresh_dir("stall-whole"), split = fresh_dir("stall-split");
   const std::map<std::string, std::string> solver{{"flow", compressible::default_flow_solver}};
   CompressibleSimulation a(config);
-  run_time_loop(a, config, test::quiet_settings("tb-comp2d", whole, 21, solver));
+  LoopSettings w = test::quiet_settings("tb-comp2d", whole, 21, solver);
+  w.output_every = 19;
+  run_time_loop(a, config, w);
   const auto rows = test::read_csv(whole / "steps.csv");
   const auto cut = std::find(rows[0].begin(), rows[0].end(), "res:cfl_cut") - rows[0].begin();
   ASSERT_EQ(rows.size(), 22u);
   ASSERT_EQ(rows[14][std::size_t(cut)], "4")
       << "the switch must come before the checkpoint for this test to mean anything";
-  // The checkpoint of step 18, after the switch at step 14.
+  // The checkpoint of step 19, after the switch at step 14.
   EXPECT_TRUE(state_bytes(a) == state_bytes(*interrupted_and_resumed(config, split, 21, 19, 18, solver)))
       << "restarted state differs from the uninterrupted one";
   // Resumed with the paper's system alone, the run cannot go on as it was: refused.
@@ -230,19 +234,22 @@ TEST(Comp2dHarness, InnerSolvesAfterTheSwitchStopAtTheirCap) {
 TEST(Comp2dHarness, ResumesBitwiseAcrossTheOrderSwitch) {
   CaseConfig config = paper_config();
   // A slow first-order start (CFL 20, not 500, raised by Eq. 3 alone) puts the
-  // order switch at step 6, after the checkpoint of step 3.
+  // order switch at step 6, after the checkpoint of step 5, the stopped run's
+  // last. Both runs write fields every 5 steps (interrupted_and_resumed).
   config.set("cfl.start", "20");
   config.set("cfl.growth", "1");
   const fs::path whole = fresh_dir("whole"), split = fresh_dir("split");
   CompressibleSimulation a(config);
-  run_time_loop(a, config, settings(whole, 20, config));
+  LoopSettings w = settings(whole, 20, config);
+  w.output_every = 5;
+  run_time_loop(a, config, w);
   ASSERT_EQ(a.solver().order(), 2) << "the run must cross the switch for this test to mean anything";
 
   LoopSettings s = settings(split, 5, config);
   s.checkpoint_every = 3;
+  s.output_every = 5;
   CompressibleSimulation b1(config);
-  run_time_loop(b1, config,
-                s);  // stops after step 5, as if killed; the checkpoint holds step 3 (order 1; the switch is at step 6)
+  run_time_loop(b1, config, s);  // stops after step 5 (order 1; the switch is at step 6)
   ASSERT_EQ(b1.solver().order(), 1);
   s.steps = 20;
   s.restart = true;
@@ -279,7 +286,9 @@ TEST(Comp2dHarness, ResumesTheMatrixFreeDefaultBitwise) {
   const fs::path whole = fresh_dir("mf-whole"), split = fresh_dir("mf-split");
   const std::map<std::string, std::string> solver{{"flow", compressible::default_flow_solver}};
   CompressibleSimulation a(config);
-  run_time_loop(a, config, test::quiet_settings("tb-comp2d", whole, 8, solver));
+  LoopSettings w = test::quiet_settings("tb-comp2d", whole, 8, solver);
+  w.output_every = 5;
+  run_time_loop(a, config, w);
   const auto b = interrupted_and_resumed(config, split, 8, 5, 3, solver);
   EXPECT_GT(b->solver().cfl(), 1000.0) << "the ramp must be under way for this test to mean anything";
   EXPECT_TRUE(state_bytes(a) == state_bytes(*b)) << "restarted state differs from the uninterrupted one";

@@ -173,14 +173,16 @@ TEST(TimeLoop, RestartGivesTheUninterruptedResultBitwise) {
   whole_settings.checksums = true;
   run_time_loop(a, config, whole_settings);
 
-  // A run that stops after step 7 (as if killed), with checkpoints every 3 steps...
-  LoopSettings s = settings(split, 7);
+  // A run that stops in step 8 (made to fail, as a killed run would), with
+  // checkpoints every 3 steps...
+  LoopSettings s = settings(split, 10);
   s.checksums = true;  // restart verification: the systems of the last step are the same bits
   s.checkpoint_every = 3;
   test::DecaySimulation b1;
-  run_time_loop(b1, config, s);
-  // ...resumes from step 6 and finishes.
-  s.steps = 10;
+  b1.fail_at_step = 8;
+  ASSERT_EQ(run_time_loop(b1, config, s).last_step, 7);
+  ASSERT_EQ(read_csv(split / "steps.csv").size(), 8u);
+  // ...resumes from step 6, dropping the row of step 7, and finishes.
   s.restart = true;
   test::DecaySimulation b2;
   const RunResult r = run_time_loop(b2, config, s);

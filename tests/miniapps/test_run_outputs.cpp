@@ -170,14 +170,34 @@ void edit_checkpoint(const fs::path& out, Edit edit) {
 // be ignored, and the run goes on.
 TEST(RunOutputs, OutputsPastTheLastStepAreNoted) {
   Folder f("past-steps");
-  const auto r = test::run_captured(incomp_app(), with({"--steps", "2", "--dump-systems", "5", "--set",
-                                                        "run.checkpoint_every=3", "--out", (f.dir / "out").string()}));
+  const auto r = test::run_captured(incomp_app(),
+                                    with({"--steps", "2", "--dump-systems", "5", "--out", (f.dir / "out").string()}));
   EXPECT_EQ(r.status, 0) << r.error;
   EXPECT_NE(r.error.find("tb-incomp: note: --dump-systems 5 is ignored: it is past run.steps (run.steps = 2 "
                          "(--steps))"),
             std::string::npos)
       << r.error;
-  EXPECT_NE(r.error.find("tb-incomp: note: run.checkpoint_every = 3 (--set) is ignored"), std::string::npos) << r.error;
+}
+
+// The last step writes a checkpoint too, whatever the interval: a run is
+// continued from where it ended (here with a checkpoint interval past its
+// steps), and the continued table holds every step once.
+TEST(RunOutputs, ARunIsContinuedFromItsLastStep) {
+  Folder f("continued");
+  const fs::path out = f.dir / "out";
+  const auto r = test::run_captured(incomp_app(),
+                                    with({"--steps", "2", "--set", "run.checkpoint_every=3", "--out", out.string()}));
+  ASSERT_EQ(r.status, 0) << r.error;
+  EXPECT_EQ(r.error.find("run.checkpoint_every"), std::string::npos) << "no note: the checkpoint is written\n"
+                                                                     << r.error;
+  harness::CheckpointHeader h;
+  harness::parse_checkpoint(file_bytes(out / "checkpoint.bin"), "checkpoint.bin", "tb-incomp", h);
+  EXPECT_EQ(h.step, 2);
+  const auto continued = test::run_captured(incomp_app(), {"--restart", out.string(), "--steps", "5"});
+  EXPECT_EQ(continued.status, 0) << continued.error;
+  const auto rows = test::read_csv(out / "steps.csv");
+  ASSERT_EQ(rows.size(), 6u);
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][0], std::to_string(i));
 }
 
 // A checkpoint at or past run.steps would run nothing and yet rewrite the
@@ -197,18 +217,20 @@ TEST(RunOutputs, ARestartWithNothingLeftToRun) {
   EXPECT_EQ(test::read_csv(out / "steps.csv").size(), 6u);
 }
 
-// A run that ended before its first checkpoint: the refusal says so, with the
-// interval its case asked for, rather than asking for one.
-TEST(RunOutputs, ARestartOfARunThatEndedBeforeItsFirstCheckpoint) {
+// A run killed before its first checkpoint (its folder without one): the
+// refusal says so, with the interval its case asked for, rather than asking
+// for one.
+TEST(RunOutputs, ARestartOfARunKilledBeforeItsFirstCheckpoint) {
   Folder f("restart-early");
   const fs::path out = f.dir / "out";
   const auto r = test::run_captured(incomp_app(),
                                     with({"--steps", "2", "--set", "run.checkpoint_every=3", "--out", out.string()}));
   ASSERT_EQ(r.status, 0) << r.error;
-  expect_refused_leaving(
-      incomp_app(), {"--restart", out.string(), "--steps", "6"}, f.dir,
-      {(out / "checkpoint.bin").string() + ": no checkpoint to restart from: the run stopped before step 3, its first "
-                                           "(run.checkpoint_every = 3)"});
+  fs::remove(out / "checkpoint.bin");
+  expect_refused_leaving(incomp_app(), {"--restart", out.string(), "--steps", "6"}, f.dir,
+                         {(out / "checkpoint.bin").string() +
+                          ": no checkpoint to restart from: the run was stopped before step 3, its first "
+                          "(run.checkpoint_every = 3)"});
 }
 
 // Counters no run has (a wall time of 1e300 s, more failures than solves):
