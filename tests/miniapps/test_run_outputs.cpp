@@ -179,17 +179,22 @@ TEST(RunOutputs, OutputsPastTheLastStepAreNoted) {
       << r.error;
 }
 
+// A run of 2 steps with a checkpoint interval of 3, into `out`; its stderr.
+std::string run_ending_before_its_interval(const fs::path& out) {
+  const auto r = test::run_captured(incomp_app(),
+                                    with({"--steps", "2", "--set", "run.checkpoint_every=3", "--out", out.string()}));
+  EXPECT_EQ(r.status, 0) << r.error;
+  return r.error;
+}
+
 // The last step writes a checkpoint too, whatever the interval: a run is
 // continued from where it ended (here with a checkpoint interval past its
 // steps), and the continued table holds every step once.
 TEST(RunOutputs, ARunIsContinuedFromItsLastStep) {
   Folder f("continued");
   const fs::path out = f.dir / "out";
-  const auto r = test::run_captured(incomp_app(),
-                                    with({"--steps", "2", "--set", "run.checkpoint_every=3", "--out", out.string()}));
-  ASSERT_EQ(r.status, 0) << r.error;
-  EXPECT_EQ(r.error.find("run.checkpoint_every"), std::string::npos) << "no note: the checkpoint is written\n"
-                                                                     << r.error;
+  const std::string error = run_ending_before_its_interval(out);
+  EXPECT_EQ(error.find("run.checkpoint_every"), std::string::npos) << "no note: the checkpoint is written\n" << error;
   harness::CheckpointHeader h;
   harness::parse_checkpoint(file_bytes(out / "checkpoint.bin"), "checkpoint.bin", "tb-incomp", h);
   EXPECT_EQ(h.step, 2);
@@ -223,9 +228,7 @@ TEST(RunOutputs, ARestartWithNothingLeftToRun) {
 TEST(RunOutputs, ARestartOfARunKilledBeforeItsFirstCheckpoint) {
   Folder f("restart-early");
   const fs::path out = f.dir / "out";
-  const auto r = test::run_captured(incomp_app(),
-                                    with({"--steps", "2", "--set", "run.checkpoint_every=3", "--out", out.string()}));
-  ASSERT_EQ(r.status, 0) << r.error;
+  run_ending_before_its_interval(out);
   fs::remove(out / "checkpoint.bin");
   expect_refused_leaving(incomp_app(), {"--restart", out.string(), "--steps", "6"}, f.dir,
                          {(out / "checkpoint.bin").string() +
