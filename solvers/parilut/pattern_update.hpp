@@ -15,10 +15,6 @@ namespace tb::parilut {
 // otherwise, as r_ij.
 void add_candidates(IluFactors& f, const CsrMatrix& candidates);
 
-// Keeps the diagonals and the off-diagonal entries of magnitude above t; of those
-// equal to t, keeps all but the first `drop_ties` (in row-major order), so that
-// an exact threshold removes exactly the number asked. L and U are pruned with
-// their own thresholds.
 // |x| as the removal ranks an off-diagonal entry, NaN as the largest double:
 // a NaN (an asynchronous sweep that overflowed on its way to the fixed point;
 // the next sweeps recompute it from its neighbours) ranks above every
@@ -27,6 +23,10 @@ void add_candidates(IluFactors& f, const CsrMatrix& candidates);
 // that drops nothing, and an exact removal would remove more than it selected.
 TB_HOST_DEVICE inline double drop_magnitude(double x) { return x != x ? DBL_MAX : x < 0.0 ? -x : x; }
 
+// Keeps the diagonals and the off-diagonal entries of magnitude above t; of those
+// equal to t, keeps all but the first `drop_ties` (in row-major order), so that
+// an exact threshold removes exactly the number asked. L and U are pruned with
+// their own thresholds.
 struct DropRule {
   double threshold = 0.0;
   long long drop_ties = 0;
