@@ -11,6 +11,8 @@
 #include "mesh/reorder.hpp"
 #include "miniapps/common/case_checks.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/factory/spec.hpp"
+#include "solvers/systems/autopilot_spec.hpp"
 
 namespace tb::compressible {
 
@@ -316,6 +318,21 @@ void note_ignored_keys(const harness::CaseConfig& config, bool decomposed, harne
                            notes);
 }
 
+// Whether `spec` (or a candidate of an autopilot's) preconditions with the
+// asynchronous ILU in its asynchronous schedule.
+bool sweeps_asynchronously(const std::string& spec) {
+  if (systems::is_autopilot_spec(spec)) {
+    const std::vector<std::string> candidates = systems::parse_autopilot_spec(spec).candidates;
+    return std::any_of(candidates.begin(), candidates.end(), sweeps_asynchronously);
+  }
+  for (const SpecComponent& c : parse_spec(spec).components)
+    if (c.name == "async_bilu" || c.name == "async_ilu") {
+      const std::string* schedule = param_value(c, "schedule");
+      return schedule == nullptr || *schedule != "sync";
+    }
+  return false;
+}
+
 }  // namespace
 
 harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decomposed) {
@@ -335,9 +352,7 @@ harness::CaseNotes check_case_keys(const harness::CaseConfig& config, bool decom
   // A device runs the asynchronous ILU's triangular sweeps close to the
   // synchronous order, with which the exact Jacobian's systems are far harder
   // than with the host's (docs/async_ilu.md, "The exact Jacobian").
-  const std::string& flow = config.text("solver.flow");
-  if (config.text("run.backend") == "cuda" && flow.find("async_") != std::string::npos &&
-      flow.find("schedule=sync") == std::string::npos)
+  if (config.text("run.backend") == "cuda" && sweeps_asynchronously(config.text("solver.flow")))
     notes.push_back(config.key_and_value("jacobian.form") + " on the device with " +
                     config.key_and_value("solver.flow") +
                     ": the asynchronous ILU's triangular sweeps there act like Jacobi sweeps, with which the exact "

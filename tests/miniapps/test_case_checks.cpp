@@ -230,6 +230,9 @@ TEST(CaseChecks, TheExactFormOnTheDeviceWithAsynchronousSweepsIsNoted) {
   EXPECT_NE(notes[0].find("jacobian.form = \"exact\" (--set) on the device with solver.flow = "), std::string::npos)
       << notes[0];
   EXPECT_NE(notes[0].find("act like Jacobi sweeps"), std::string::npos) << notes[0];
+  config.set("solver.flow", "autopilot(candidates=[fgmres(backend=cuda)+multicolor; fgmres(backend=cuda)+async_bilu])",
+             "--set");
+  EXPECT_EQ(compressible::check_case_keys(config, false).size(), 1u) << "an autopilot's candidate";
   config.set("solver.flow", "fgmres(backend=cuda)+async_bilu(schedule=sync,reuse=true)", "--set");
   EXPECT_TRUE(compressible::check_case_keys(config, false).empty());
   config.set("solver.flow", "fgmres+async_bilu", "--set");
