@@ -30,8 +30,8 @@ import sys
 import time
 
 
-def command_of(words, args, in_sequence, steps):
-    """The sample's words as a command of this build; steps = None: as printed."""
+def command_of(words, args, work, in_sequence, steps):
+    """The sample's words as a command of this build, its out/ paths under work; steps = None: as printed."""
     out = []
     for w in words:
         if w.startswith("tb-") and os.path.exists(os.path.join(args.bin_dir, w)):
@@ -41,7 +41,7 @@ def command_of(words, args, in_sequence, steps):
                 sys.exit("the sample needs mpiexec, which this build did not find")
             out += [args.mpiexec, "--oversubscribe"]
         elif w.startswith("out/"):
-            out.append(os.path.join(args.work, w))
+            out.append(os.path.join(work, w))
         elif in_sequence and steps is not None and re.match(r"^run\.checkpoint_every=\d+$", w):
             out.append("run.checkpoint_every=1")
         else:
@@ -65,7 +65,11 @@ def main():
         failed = 0
         for index in range(1, len(lines) + 1):
             t = time.monotonic()
-            status = run(lines, index, os.path.join(args.work, str(index)), args, subprocess.DEVNULL)
+            try:
+                status = run(lines, index, os.path.join(args.work, str(index)), args, subprocess.DEVNULL)
+            except SystemExit as e:  # a sample this invocation cannot run (no --mpiexec): said, and the list goes on
+                print(e, flush=True)
+                status = 1
             print(f"{'ok    ' if status == 0 else 'FAILED'} {time.monotonic() - t:7.1f} s  {index:2d}: {lines[index - 1]}",
                   flush=True)
             failed += status
@@ -79,11 +83,10 @@ def run(lines, index, work, args, output):
     """Runs sample `index` (from 1) in `work`; 0 when every command exits as expected."""
     sample = re.sub(r"[ \t]+#.*$", "", lines[index - 1])
     os.makedirs(work, exist_ok=True)
-    args = argparse.Namespace(**{**vars(args), "work": work})
     parts = [s.strip() for s in split_sequence(sample) if s.strip()]
     for n, part in enumerate(parts):
         # --steps counts from the start of the run, a restart's too: two more each.
-        cmd = command_of(shlex.split(part), args, len(parts) > 1, None if args.as_printed else 2 * (n + 1))
+        cmd = command_of(shlex.split(part), args, work, len(parts) > 1, None if args.as_printed else 2 * (n + 1))
         if "--out" not in cmd and "--restart" not in cmd:
             cmd += ["--out", os.path.join(work, "out")]  # not the default out/ of the source root
         if output is None:
