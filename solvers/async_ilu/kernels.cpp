@@ -7,6 +7,7 @@
 #include "group_row_kernels.hpp"
 #include "solvers/core/cuda_call.hpp"
 #include "solvers/core/error.hpp"
+#include "solvers/core/transfers.hpp"
 
 namespace tb::async_ilu {
 
@@ -38,6 +39,8 @@ void initial_guess(Backend b, const FactorView& f, double* lu, double* dinv) {
 index_t factor_sweeps(Backend b, const FactorView& f, FactorState s, int sweeps, Schedule schedule,
                       const SweepSplit& split) {
   if (b == Backend::cuda) return TB_CUDA_CALL(cuda::factor_sweeps(f, s, sweeps, schedule, split));
+  // The first singular row, which a device reads back after the sweeps.
+  transfers::count_twin_result(sizeof(index_t));
   return omp::factor_sweeps(f, s, sweeps, schedule, split);
 }
 

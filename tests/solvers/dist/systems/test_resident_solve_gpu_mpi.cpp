@@ -132,7 +132,8 @@ TEST_F(ResidentSolveGpu, ASolveOnTheDeviceGivesTheHostRun) {
 
 // Split rows whose values are written on the device (a resident physics'
 // Jacobian in the systems' SystemMatrix): the refresh in place moves nothing
-// across the bus, and the solve of the new values gives the host's solution.
+// across the bus but the asynchronous ILU's singular-row flag back, and the
+// solve of the new values gives the host's solution.
 TEST_F(ResidentSolveGpu, SplitRowsOnTheDeviceRefreshInPlace) {
   const std::string spec =
       "fgmres(restart=30,rtol=1e-10,maxit=1000)+bjacobi(local=async_bilu(build_sweeps=2,apply_sweeps=3))";
@@ -158,7 +159,8 @@ TEST_F(ResidentSolveGpu, SplitRowsOnTheDeviceRefreshInPlace) {
   const transfers::Totals before = transfers::totals();
   device->update_in_place(v);
   const transfers::Totals moved = transfers::since(before);
-  EXPECT_EQ(moved.to_device.bytes + moved.to_host.bytes, 0u) << "the refresh in place crossed the bus";
+  EXPECT_LE(moved.to_device.bytes + moved.to_host.bytes, sizeof(index_t))
+      << "the refresh in place moved more than the singular check's flag";
 
   auto host = make_distributed_solver(spec, world());
   host->setup(dist::rows_of(next, rows, me()), rows);
