@@ -6,6 +6,7 @@
 // once per pattern, shadows, records, dumps and the step's accounting).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <iosfwd>
 #include <limits>
@@ -28,6 +29,11 @@ struct StepResult {
   // went forward); NaN where the physics has none. The solver autopilot
   // reviews a new candidate in charge by it (AutopilotSpec::tenure).
   double residual_factor = std::numeric_limits<double>::quiet_NaN();
+  // How many of `residuals`, from the first, are residuals that a blow-up
+  // grows (run.max_growth bounds them); those after them are the step's other
+  // figures (an order, a timing, a force, a settling estimate that is
+  // unbounded until the forces settle), which must only be finite.
+  std::size_t growth_bounded = std::numeric_limits<std::size_t>::max();
 };
 
 // max |v| over the values, NaN when any value is NaN (std::max would skip it):

@@ -4,7 +4,8 @@
 // residuals, the update, a drag coefficient) or a state magnitude that is not
 // finite or has grown past max_growth times its largest value in the run's
 // first steps (the first reference_steps, or those before this one: the bound
-// holds from the second step on), or driver solves that failed
+// holds from the second step on; StepResult::growth_bounded says which of a
+// step's figures it bounds), or driver solves that failed
 // max_failed_steps steps in a row. check() names the step, the quantity and
 // the system.
 #include <map>
@@ -34,7 +35,8 @@ class StepGuard {
   bool last_solves_converged() const { return failed_in_a_row_ == 0; }
 
  private:
-  std::string check_value(long step, const std::string& kind, const std::string& name, double value);
+  // `bounded`: also against run.max_growth, else only finite.
+  std::string check_value(long step, const std::string& kind, const std::string& name, double value, bool bounded);
 
   GuardLimits limits_;
   long checked_ = 0;  // steps checked in this run (a restart counts afresh)

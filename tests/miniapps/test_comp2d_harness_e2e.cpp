@@ -16,9 +16,11 @@
 
 #include "comp2d_config.hpp"
 #include "mesh/io/vtu_writer.hpp"
+#include "miniapp_descriptions.hpp"
 #include "miniapps/common/time_loop.hpp"
 #include "miniapps/compressible/comp_case.hpp"
 #include "miniapps/compressible/comp_simulation.hpp"
+#include "refused_run.hpp"
 #include "run_files.hpp"
 
 namespace tb {
@@ -95,6 +97,36 @@ std::unique_ptr<CompressibleSimulation> interrupted_and_resumed(const CaseConfig
   auto resumed = std::make_unique<CompressibleSimulation>(config);
   EXPECT_EQ(run_time_loop(*resumed, config, s).last_step, steps);
   return resumed;
+}
+
+// The NACA 0012 case file resumed from its checkpoint of step 20, after its
+// forces' settling estimate became finite, runs to its steady state: the
+// estimate is unbounded again at later steps (a change of Cl or Cd no
+// smaller than the one before it), which the growth bound, set on the
+// resumed run's first steps, does not take for a blow-up.
+TEST(Comp2dHarness, TheNacaCaseResumedOnceItsForcesBeganToSettleRunsToItsSteadyState) {
+  const fs::path out = fresh_dir("naca-resumed");
+  const std::string source = TB_SOURCE_DIR;
+  const test::CapturedRun first = test::run_captured(
+      test::comp_app(), {source + "/inputs/compressible/naca0012_laminar.toml", "--set",
+                         "mesh.file=" + source + "/inputs/meshes/naca0012_wake.su2", "--set", "run.checkpoint_every=20",
+                         "--steps", "20", "--set", "run.progress=false", "--out", out.string()});
+  ASSERT_EQ(first.status, 0) << first.error;
+  const test::CapturedRun resumed =
+      test::run_captured(test::comp_app(), {"--restart", out.string(), "--steps", "1000"});
+  EXPECT_EQ(resumed.status, 0) << resumed.error;
+  EXPECT_NE((resumed.output + resumed.error).find("steady state reached"), std::string::npos) << resumed.output;
+  const auto rows = test::read_csv(out / "steps.csv");
+  const auto column = std::find(rows[0].begin(), rows[0].end(), "res:forces_unsettled") - rows[0].begin();
+  bool finite_by_20 = false, unbounded_after = false;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const bool unbounded = rows[i][std::size_t(column)] == "1e+300";
+    finite_by_20 = finite_by_20 || (i <= 20 && !unbounded);
+    unbounded_after = unbounded_after || (i > 22 && unbounded);
+  }
+  EXPECT_TRUE(finite_by_20 && unbounded_after) << "the estimate must settle before the checkpoint and be unbounded "
+                                                  "after it for this test to mean anything";
+  fs::remove_all(out);
 }
 
 // The scheme's keys reach the discretisation: the defaults are tb-comp2d's

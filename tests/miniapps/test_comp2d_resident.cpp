@@ -70,6 +70,7 @@ TEST(Comp2dResident, TheDefaultCaseReadsAFixedPartAndUnder40BytesAnOuterIteratio
     on_device.begin_step(step);
     const transfers::Tally before = transfers::twin_results();
     const harness::StepResult r = flow.advance(on_device);
+    EXPECT_GT(r.residual_factor, 0.0) << "step " << step << ": the autopilot's tenure reads it";
     const std::uint64_t read = transfers::twin_results().bytes - before.bytes;
     const std::uint64_t reads = transfers::twin_results().copies - before.copies;
     if (step == 1) continue;

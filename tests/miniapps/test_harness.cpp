@@ -364,6 +364,25 @@ TEST(TimeLoop, NonFiniteValuesStopTheRunAtOnce) {
   fs::remove_all(out);
 }
 
+// The growth bound holds for the residuals a step marks (growth_bounded, the
+// first ones); a figure after them (a force from a symmetric start, a settling
+// estimate that is unbounded until the forces settle) may grow past it, and
+// stops the run only when it is not finite.
+TEST(TimeLoop, TheGrowthBoundSparesAStepsOtherFigures) {
+  StepGuard guard(GuardLimits{});
+  const auto step = [](double residual, double figure) {
+    harness::StepResult r{double(1), 1.0, 0.5, {{"rho", residual}, {"unsettled", figure}}};
+    r.growth_bounded = 1;
+    return r;
+  };
+  EXPECT_EQ(guard.check(1, step(1.0, 0.04), {}, {}), "");
+  EXPECT_EQ(guard.check(2, step(0.5, 1e300), {}, {}), "") << "a figure past the bound";
+  EXPECT_NE(guard.check(3, step(0.5, std::nan("")), {}, {}).find("step 3: residual 'unsettled' is not finite"),
+            std::string::npos);
+  EXPECT_NE(guard.check(4, step(1e7, 0.04), {}, {}).find("step 4: residual 'rho' = 1e+07 has grown past"),
+            std::string::npos);
+}
+
 // richardson(maxit=1) never reaches rtol 1e-10: three failed steps in a row stop
 // the run, naming the system and the last solve; with the limit off the run goes
 // on, and a step whose solve failed is never steady.
