@@ -3,6 +3,7 @@
 #include <string>
 
 #include "solvers/core/error.hpp"
+#include "solvers/core/kernels.hpp"
 
 namespace tb::banded {
 
@@ -79,6 +80,16 @@ SolveStats DiaBicgstabSolver::solve(std::span<const double> b, std::span<double>
   if (!gbcg_) throw Error("bicgstab_dia: solve() before setup()");
   if (own_rows_) return solve_own_rows(b, x);
   return solve_slab(*gbcg_, *comm_, part_, b_, x_, x_local_, b, x, "bicgstab_dia");
+}
+
+SolveStats DiaBicgstabSolver::solve_on_backend(const Vector& b, Vector& x) {
+  if (!gbcg_) throw Error("bicgstab_dia: solve() before setup()");
+  SolveStats st = gbcg_->solve(b, x);
+  // The inputs are searched only after a stop at the start (each search a read on a device).
+  if (st.reason == StopReason::non_finite && st.iterations == 0 &&
+      (!tb::kernels::all_finite(b) || !tb::kernels::all_finite(x)))
+    st.detail = "right-hand side or initial guess holds NaN or Inf";
+  return st;
 }
 
 bool DiaBicgstabSolver::limit(SolveLimit l) { return keep_limit(stop_, gbcg_.get(), l, *comm_); }

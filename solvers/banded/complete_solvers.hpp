@@ -23,6 +23,10 @@ class DiaBicgstabSolver final : public CompleteSolver {
   void setup(const BsrMatrix& a) override;
   void update(const BsrMatrix& a) override;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  // On one process the slab is the whole system: b and x are solved where
+  // they are (a resident step's device vectors), without the host round trip.
+  bool solves_on(Backend b) const override { return b == backend_ && comm_->size() == 1; }
+  SolveStats solve_on_backend(const Vector& b, Vector& x) override;
   bool take_own_rows() override;
   bool spans_ranks() const override { return own_rows_; }
   bool limit(SolveLimit l) override;

@@ -2,6 +2,7 @@
 // LinearSolver forwarding to them like to a Krylov method + preconditioner.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "../../common/systems.hpp"
@@ -47,11 +48,22 @@ TEST(BandedRegistry, LinearSolverForwardsAndHasNoSeparateParts) {
   EXPECT_GT(st.solve_seconds, 0.0);
   std::vector<double> short_b(10, 1.0), short_x(10, 0.0);
   EXPECT_THROW(s->solve(short_b, short_x), Error);
-  // The backend-vector entry point gives the same answer.
+  // The backend-vector entry point solves them where they are (one process:
+  // the slab is the whole system) and gives the same answer; NaN input is
+  // named as on the host vectors' path.
+  EXPECT_TRUE(s->complete()->solves_on(Backend::host));
   Vector bv(Backend::host, std::span<const double>(b)), xv(Backend::host, 64);
   xv.set_zero();
-  EXPECT_EQ(s->solve(bv, xv).iterations, st.iterations);
+  const SolveStats on_backend = s->solve(bv, xv);
+  EXPECT_EQ(on_backend.iterations, st.iterations);
+  EXPECT_EQ(on_backend.final_residual, st.final_residual);
   EXPECT_EQ(xv.to_host(), x);
+  b[5] = std::nan("");
+  Vector nan_b(Backend::host, std::span<const double>(b));
+  xv.set_zero();
+  const SolveStats refused = s->solve(nan_b, xv);
+  EXPECT_EQ(refused.reason, StopReason::non_finite);
+  EXPECT_EQ(refused.detail, "right-hand side or initial guess holds NaN or Inf");
 }
 
 TEST(BandedRegistry, BicgstabDiaMatchesBicgstabJacobiAccuracy) {
