@@ -221,12 +221,25 @@ SolveStats LinearSolver::solve(const Vector& b, Vector& x) {
   return st;
 }
 
+namespace {
+
+// NaN or Inf in b or x makes ||r0|| non-finite: the method stops at its
+// start; the inputs are searched only then (each search a read on a device).
+void name_non_finite_inputs(SolveStats& st, const Vector& b, const Vector& x) {
+  if (st.reason == StopReason::non_finite && st.iterations == 0 && (!kernels::all_finite(b) || !kernels::all_finite(x)))
+    st.detail = "right-hand side or initial guess holds NaN or Inf";
+}
+
+}  // namespace
+
 SolveStats LinearSolver::solve_recorded(const Vector& b, Vector& x) {
   if (complete_ && complete_->solves_on(b.backend()) && x.backend() == b.backend()) {
     if (!set_up_) throw Error("solver '" + spec_ + "': solve() before setup()");
     WallTimer t;
     const long launches = device_launches();
     SolveStats st = complete_->solve_on_backend(b, x);
+    // One over ranks tests its inputs itself, over all of them (spans_ranks).
+    if (!complete_->spans_ranks()) name_non_finite_inputs(st, b, x);
     st.device_launches = device_launches() - launches;
     st.solve_seconds = t.seconds();
     st.setup_seconds = setup_seconds_;
@@ -248,10 +261,7 @@ SolveStats LinearSolver::solve_recorded(const Vector& b, Vector& x) {
   st.device_launches = device_launches() - launches;
   st.preconditioner_applications = m.applications();
   st.preconditioner_launches = m.launches();
-  // NaN or Inf in b or x makes ||r0|| non-finite: the method stops at its
-  // start; the inputs are searched only then (each search a read on a device).
-  if (st.reason == StopReason::non_finite && st.iterations == 0 && (!kernels::all_finite(b) || !kernels::all_finite(x)))
-    st.detail = "right-hand side or initial guess holds NaN or Inf";
+  name_non_finite_inputs(st, b, x);
   st.solve_seconds = t.seconds();
   st.setup_seconds = setup_seconds_;
   st.solver = spec_;
