@@ -134,6 +134,11 @@ void axpy_from(const double* a, const Vector& x, Vector& y) {
   omp::axpby(*a, x.data(), 1.0, y.data(), x.size());
 }
 
+void axpys_from(const double* alpha, const Vector* const* v, int k, Vector& w) {
+  if (on_cuda(w)) return multi_axpy_from(alpha, v, k, w);
+  for (int i = 0; i < k; ++i) axpy_from(alpha + i, *v[i], w);
+}
+
 void scale_by_inverse(const double* s, Vector& x, bool keep_if_zero) {
   if (on_cuda(x)) return TB_CUDA_CALL(cuda::scale_by_inverse(s, x.data(), x.size(), keep_if_zero));
   if (keep_if_zero && *s == 0.0) return;

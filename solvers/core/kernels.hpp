@@ -31,6 +31,10 @@ void dot_to(const Vector& x, const Vector& y, double* out);
 void multi_dot_to(const Vector* const* v, int k, const Vector& w, double* out);
 void multi_axpy_from(const double* alpha, const Vector* const* v, int k, Vector& w);
 void axpy_from(const double* a, const Vector& x, Vector& y);  // y = *a x + y
+// w += alpha[i] v[i] for i = 0..k-1 in turn: the bits of k axpy_from calls,
+// which a device gives in k/4 launches (multi_axpy_from's kernel adds in that
+// order) and the host in k passes (its multi_axpy adds the group first).
+void axpys_from(const double* alpha, const Vector* const* v, int k, Vector& w);
 // x = (1 / *s) x; left as it is where keep_if_zero and *s == 0 (GMRES's happy breakdown).
 void scale_by_inverse(const double* s, Vector& x, bool keep_if_zero);
 

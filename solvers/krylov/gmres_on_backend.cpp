@@ -166,19 +166,18 @@ void Gmres::orthogonalize_on_backend(int j, Vector& av, const Vector& like) {
   k::dot_to(av, av, v.slot + gs::norm_sq);
 }
 
-// update_solution with y solved and applied on the backend.
+// update_solution with y solved and applied on the backend, the columns four
+// to a launch on a device (kernels::axpys_from: the bits of one axpy a column).
 void Gmres::update_on_backend(int j, const Preconditioner& m, const Vector& b, Vector& x) {
   namespace k = kernels;
   if (j == 0) return;
   const gs::View& v = scalars_view_;
   gs::kernels::solve_for_y(b.backend(), v, j);
-  if (flexible_) {
-    for (int i = 0; i < j; ++i) k::axpy_from(v.y + i, direction(i, b), x);
-    return;
-  }
+  for (int i = 0; i < j; ++i) basis_ptr_[i] = flexible_ ? &direction(i, b) : &basis(i, b);
+  if (flexible_) return k::axpys_from(v.y, basis_ptr_.data(), j, x);
   Vector& u = work(1, b);
   k::fill(u, 0.0);
-  for (int i = 0; i < j; ++i) k::axpy_from(v.y + i, basis(i, b), u);
+  k::axpys_from(v.y, basis_ptr_.data(), j, u);
   Vector& z = work(2, b);
   m.apply(u, z);
   k::axpy(1.0, z, x);

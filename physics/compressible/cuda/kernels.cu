@@ -1,8 +1,9 @@
 // CUDA versions of the compressible loops (kernels.hpp): one thread per face or
 // cell running loop_bodies.hpp's bodies in grid-stride loops. The gathers make
 // every cell's sums in face order, as the host does; the reductions give each
-// block its results in a fixed order and one block combines them, without
-// atomics, so a run repeats bit for bit.
+// block its results in a fixed order and the last block to finish combines
+// them in the same launch (cuda_reduction::store_and_combine), without atomics
+// on the values, so a run repeats bit for bit.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -131,72 +132,67 @@ __global__ void __launch_bounds__(threads) shift_cells(index_t n, const double* 
   for (index_t c = first_index(); c < n; c += grid_stride()) shift[c] = sums[c] / cfl;
 }
 
-// K values per block: sums (Max = false) or maxima, in a fixed order.
+// Where a reduction puts its block results, its ticket and its K results.
+struct Reduction {
+  double* partial;
+  unsigned* ticket;
+  double* out;
+};
+
+// K values per block: sums (Max = false) or maxima, in a fixed order, combined
+// into r.out by the last block.
 template <int K, bool Max>
-__device__ void store_block(const double (&v)[K], double* partial) {
-  cuda_reduction::store_block<threads, K, Max>(v, partial + K * blockIdx.x);
+__device__ void store_and_combine(const double (&v)[K], const Reduction& r) {
+  cuda_reduction::store_and_combine<threads, K, Max>(v, r.partial, r.ticket, r.out);
 }
 
-__global__ void __launch_bounds__(threads) squares(index_t n, const double* r, double* partial) {
+__global__ void __launch_bounds__(threads) squares(index_t n, const double* r, Reduction red) {
   double v[slots] = {};
   for (index_t c = first_index(); c < n; c += grid_stride())
     for (int k = 0; k < num_vars; ++k) v[k] += r[4 * c + k] * r[4 * c + k];
-  store_block<slots, false>(v, partial);
+  store_and_combine<slots, false>(v, red);
 }
 
-__global__ void __launch_bounds__(threads) sums4(index_t n, const double* v, double* partial) {
+__global__ void __launch_bounds__(threads) sums4(index_t n, const double* v, Reduction red) {
   double s[slots] = {};
   for (index_t i = first_index(); i < n; i += grid_stride())
     for (int k = 0; k < num_vars; ++k) s[k] += v[4 * i + k];
-  store_block<slots, false>(s, partial);
+  store_and_combine<slots, false>(s, red);
 }
 
 __global__ void __launch_bounds__(threads)
-    changes(index_t n, Gas gas, const double* w, const double* dw, double* partial) {
+    changes(index_t n, Gas gas, const double* w, const double* dw, Reduction red) {
   double v[1] = {0.0};
   for (index_t c = first_index(); c < n; c += grid_stride()) v[0] = fmax(v[0], bodies::relative_change(gas, w, dw, c));
-  store_block<1, true>(v, partial);
+  store_and_combine<1, true>(v, red);
 }
 
 __global__ void __launch_bounds__(threads)
-    relaxed(index_t n, Gas gas, const double* w, const double* dw, double omega, double* trial, double* partial) {
+    relaxed(index_t n, Gas gas, const double* w, const double* dw, double omega, double* trial, Reduction red) {
   double v[1] = {0.0};
   for (index_t c = first_index(); c < n; c += grid_stride())
     if (!bodies::relaxed_cell(gas, w, dw, omega, c, trial)) v[0] = 1.0;
-  store_block<1, true>(v, partial);
+  store_and_combine<1, true>(v, red);
 }
 
-template <int K, bool Max>
-__global__ void __launch_bounds__(threads) combine(const double* partial, int blocks, double* result) {
-  double v[K] = {};
-  for (int b = threadIdx.x; b < blocks; b += threads)
-    for (int k = 0; k < K; ++k) v[k] = Max ? fmax(v[k], partial[K * b + k]) : v[k] + partial[K * b + k];
-  cuda_reduction::store_block<threads, K, Max>(v, result);
-}
-
-// Device memory for block results, allocated once per process and never freed
-// (static destructors may run after the CUDA context is gone).
+// Device memory for block results (cuda_reduction::allocate_scratch).
 std::mutex scratch_mutex;
-double* scratch() {
-  static double* p = nullptr;
-  if (!p) {
-    void* q = nullptr;
-    cuda_error::throw_if(cudaMalloc(&q, (slots * max_blocks + slots) * sizeof(double)),
-                         "cudaMalloc of the compressible scratch");
-    p = static_cast<double*>(q);
-  }
-  return p;
+const cuda_reduction::Scratch& scratch() {
+  static const cuda_reduction::Scratch s =
+      cuda_reduction::allocate_scratch(slots * max_blocks + slots, "the compressible scratch");
+  return s;
 }
 
-// Combines the K results per block of `blocks` blocks and copies them here.
-template <int K, bool Max>
-void finish(double* partial, int blocks, double* result, const char* name) {
-  cuda_error::check_launch(name);
-  combine<K, Max><<<1, threads>>>(partial, blocks, partial + slots * max_blocks);
-  cuda_error::check_launch("combine");
-  cuda_error::throw_if(
-      cuda_copy::memcpy(result, partial + slots * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
-      std::string("cudaMemcpy of the ") + name + " result");
+// The scratch's reduction, its results in the scratch (out = 0) or at out.
+Reduction reduction(double* out = nullptr) {
+  const cuda_reduction::Scratch& s = scratch();
+  return {s.partial, s.ticket, out ? out : s.partial + slots * max_blocks};
+}
+
+// Copies the K results of the reduction `name` here.
+void read_results(const Reduction& r, int k, double* result, const char* name) {
+  cuda_error::throw_if(cuda_copy::memcpy(result, r.out, std::size_t(k) * sizeof(double), cudaMemcpyDeviceToHost),
+                       std::string("cudaMemcpy of the ") + name + " result");
 }
 
 void check(const char* name) { cuda_error::check_launch(name); }
@@ -303,36 +299,30 @@ void add_diagonal_shift(index_t n, const index_t* diagonal, const double* shift,
 
 State squared_sums(index_t n, const double* r) {
   std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(n);
-  squares<<<blocks, threads>>>(n, r, partial);
+  const Reduction red = reduction();
+  squares<<<blocks_for(n), threads>>>(n, r, red);
+  check("squared_sums");
   State out{};
-  finish<slots, false>(partial, blocks, out.data(), "squared_sums");
+  read_results(red, slots, out.data(), "squared_sums");
   return out;
 }
 
-// squared_sums combined into `sums` on the device, nothing read back. The
-// scratch's partial results are read by the combining launch before any later
-// launch on the stream reuses them.
+// squared_sums combined into `sums` on the device, nothing read back.
 void squared_sums_to(index_t n, const double* r, double* sums) {
   std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(n);
-  squares<<<blocks, threads>>>(n, r, partial);
+  squares<<<blocks_for(n), threads>>>(n, r, reduction(sums));
   check("squared_sums_to");
-  combine<slots, false><<<1, threads>>>(partial, blocks, sums);
-  check("combine");
 }
 
-// Block sums in a fixed order, combined by one block: the same bits every run
-// (not the host's index-order bits: device and host agree to rounding).
+// Block sums in a fixed order, combined by the last block: the same bits every
+// run (not the host's index-order bits: device and host agree to rounding).
 State ordered_sums(index_t n, const double* v) {
   std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(n);
-  sums4<<<blocks, threads>>>(n, v, partial);
+  const Reduction red = reduction();
+  sums4<<<blocks_for(n), threads>>>(n, v, red);
+  check("ordered_sums");
   State out{};
-  finish<slots, false>(partial, blocks, out.data(), "ordered_sums");
+  read_results(red, slots, out.data(), "ordered_sums");
   return out;
 }
 
@@ -343,21 +333,21 @@ void pseudo_time_shift(index_t n, const double* sums, double cfl, double* shift)
 
 double max_relative_change(index_t n, const Gas& gas, const double* w, const double* dw) {
   std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(n);
-  changes<<<blocks, threads>>>(n, gas, w, dw, partial);
+  const Reduction red = reduction();
+  changes<<<blocks_for(n), threads>>>(n, gas, w, dw, red);
+  check("max_relative_change");
   double out = 0.0;
-  finish<1, true>(partial, blocks, &out, "max_relative_change");
+  read_results(red, 1, &out, "max_relative_change");
   return out;
 }
 
 bool relaxed_update(index_t n, const Gas& gas, const double* w, const double* dw, double omega, double* trial) {
   std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(n);
-  relaxed<<<blocks, threads>>>(n, gas, w, dw, omega, trial, partial);
+  const Reduction red = reduction();
+  relaxed<<<blocks_for(n), threads>>>(n, gas, w, dw, omega, trial, red);
+  check("relaxed_update");
   double bad = 0.0;
-  finish<1, true>(partial, blocks, &bad, "relaxed_update");
+  read_results(red, 1, &bad, "relaxed_update");
   return bad == 0.0;
 }
 

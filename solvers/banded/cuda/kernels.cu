@@ -1,7 +1,9 @@
 // CUDA twins of the banded kernels (kernels.hpp): one thread per row running
 // the host's row bodies (row_kernels.hpp) in grid-stride loops. Reductions
-// give each block three sums and a maximum in a fixed order, then one block
-// combines the block results: no atomics, so results are reproducible.
+// give each block three sums and a maximum in a fixed order, then the last
+// block to finish combines the block results in the same launch
+// (cuda_reduction::last_block): no atomics on the values, so results are
+// reproducible.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -47,19 +49,19 @@ __device__ void store_block(double s0, double s1, double s2, double m, double* p
 }
 
 template <class Body>
-__global__ void __launch_bounds__(threads) reduce_rows(index_t n, Body body, double* partial) {
+__global__ void __launch_bounds__(threads)
+    reduce_rows(index_t n, Body body, double* partial, unsigned* ticket, double* result) {
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, m = 0.0;
   for (index_t i = first_index(); i < n; i += grid_stride()) body(i, s0, s1, s2, m);
   store_block(s0, s1, s2, m, partial);
-}
-
-__global__ void __launch_bounds__(threads) combine_blocks(const double* partial, int blocks, double* result) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, m = 0.0;
-  for (int b = threadIdx.x; b < blocks; b += threads) {
-    s0 += partial[4 * b + 0];
-    s1 += partial[4 * b + 1];
-    s2 += partial[4 * b + 2];
-    m = fmax(m, partial[4 * b + 3]);
+  if (!cuda_reduction::last_block(ticket)) return;
+  // The block results in block order, read from L2 (other blocks stored them).
+  s0 = s1 = s2 = m = 0.0;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += threads) {
+    s0 += __ldcg(partial + 4 * b + 0);
+    s1 += __ldcg(partial + 4 * b + 1);
+    s2 += __ldcg(partial + 4 * b + 2);
+    m = fmax(m, __ldcg(partial + 4 * b + 3));
   }
   s0 = cuda_reduction::block_sum<threads>(s0);
   __syncthreads();
@@ -71,29 +73,14 @@ __global__ void __launch_bounds__(threads) combine_blocks(const double* partial,
   if (threadIdx.x == 0) result[0] = s0, result[1] = s1, result[2] = s2, result[3] = m;
 }
 
-// K sums per block in a fixed order, then one block combines the block
-// results: BicgMergedDots' seven inner products in one pass over the rows.
+// K sums in a fixed order over the rows, combined in the same launch:
+// BicgMergedDots' seven inner products in one pass over the rows.
 template <int K, class Body>
-__global__ void __launch_bounds__(threads) reduce_sums(index_t n, Body body, double* partial) {
+__global__ void __launch_bounds__(threads)
+    reduce_sums(index_t n, Body body, double* partial, unsigned* ticket, double* result) {
   double s[K] = {};
   for (index_t i = first_index(); i < n; i += grid_stride()) body(i, s);
-  for (int k = 0; k < K; ++k) {
-    const double b = cuda_reduction::block_sum<threads>(s[k]);
-    if (threadIdx.x == 0) partial[K * blockIdx.x + k] = b;
-    __syncthreads();  // block_sum reuses its shared array
-  }
-}
-
-template <int K>
-__global__ void __launch_bounds__(threads) combine_sums(const double* partial, int blocks, double* result) {
-  double s[K] = {};
-  for (int b = threadIdx.x; b < blocks; b += threads)
-    for (int k = 0; k < K; ++k) s[k] += partial[K * b + k];
-  for (int k = 0; k < K; ++k) {
-    const double v = cuda_reduction::block_sum<threads>(s[k]);
-    if (threadIdx.x == 0) result[k] = v;
-    __syncthreads();
-  }
+  cuda_reduction::store_and_combine<threads, K, false>(s, partial, ticket, result);
 }
 
 template <class Body>
@@ -101,31 +88,23 @@ __global__ void __launch_bounds__(threads) for_rows(index_t begin, index_t end, 
   for (index_t i = begin + first_index(); i < end; i += grid_stride()) body(i);
 }
 
-// Device memory for block results, allocated once per process and never freed
-// (static destructors may run after the CUDA context is gone).
+// Device memory for block results (cuda_reduction::allocate_scratch).
 std::mutex scratch_mutex;
-double* scratch() {
-  static double* p = nullptr;
-  if (!p) {
-    void* q = nullptr;
-    cuda_error::throw_if(cudaMalloc(&q, (scratch_slots * max_blocks + scratch_slots) * sizeof(double)),
-                         "cudaMalloc of the banded scratch");
-    p = static_cast<double*>(q);
-  }
-  return p;
+const cuda_reduction::Scratch& scratch() {
+  static const cuda_reduction::Scratch s =
+      cuda_reduction::allocate_scratch(scratch_slots * max_blocks + scratch_slots, "the banded scratch");
+  return s;
 }
 
 template <class Body>
 Partials run_reduction(index_t n, Body body, const char* name) {
   std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(n);
-  reduce_rows<<<blocks, threads>>>(n, body, partial);
+  const cuda_reduction::Scratch& s = scratch();
+  double* out = s.partial + 4 * max_blocks;
+  reduce_rows<<<blocks_for(n), threads>>>(n, body, s.partial, s.ticket, out);
   cuda_error::check_launch(name);
-  combine_blocks<<<1, threads>>>(partial, blocks, partial + 4 * max_blocks);
-  cuda_error::check_launch("combine_blocks");
   double r[4];
-  cuda_error::throw_if(cuda_copy::memcpy(r, partial + 4 * max_blocks, sizeof r, cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(r, out, sizeof r, cudaMemcpyDeviceToHost),
                        std::string("cudaMemcpy of the ") + name + " result");
   Partials p;
   p.sum[0] = r[0], p.sum[1] = r[1], p.sum[2] = r[2], p.max_abs = r[3];
@@ -136,13 +115,11 @@ template <int K, class Body>
 void run_sums(index_t n, Body body, double* result, const char* name) {
   static_assert(K <= scratch_slots, "the scratch holds scratch_slots results per block");
   std::lock_guard lock(scratch_mutex);
-  double* partial = scratch();
-  const int blocks = blocks_for(n);
-  reduce_sums<K><<<blocks, threads>>>(n, body, partial);
+  const cuda_reduction::Scratch& s = scratch();
+  double* out = s.partial + K * max_blocks;
+  reduce_sums<K><<<blocks_for(n), threads>>>(n, body, s.partial, s.ticket, out);
   cuda_error::check_launch(name);
-  combine_sums<K><<<1, threads>>>(partial, blocks, partial + K * max_blocks);
-  cuda_error::check_launch("combine_sums");
-  cuda_error::throw_if(cuda_copy::memcpy(result, partial + K * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(result, out, K * sizeof(double), cudaMemcpyDeviceToHost),
                        std::string("cudaMemcpy of the ") + name + " result");
 }
 

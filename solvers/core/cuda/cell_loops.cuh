@@ -1,8 +1,8 @@
 #pragma once
 // One thread per cell over a range of cells, in grid-stride loops, and
 // reductions over such a range: each block reduces its cells in a fixed order
-// (reduction.cuh), one block combines the block results, and K results come
-// back in one small copy (counted at solvers/core/transfers.hpp). No atomics,
+// and the last block to finish combines the block results (reduction.cuh), in
+// one launch, and K results come back in one small copy (counted at solvers/core/transfers.hpp). No atomics,
 // so a reduction gives the same bits on every run for a given range. The
 // physics rooms' CUDA kernels run their per-cell bodies (TB_HOST_DEVICE) through
 // these. Included only by .cu files.
@@ -33,20 +33,14 @@ inline int blocks_for(index_t n) {
 __device__ __forceinline__ index_t first_index() { return index_t(blockIdx.x * blockDim.x + threadIdx.x); }
 __device__ __forceinline__ index_t grid_stride() { return index_t(gridDim.x * blockDim.x); }
 
-// body(i, v) adds cell i into its K values v (or takes their maxima).
+// body(i, v) adds cell i into its K values v (or takes their maxima); the K
+// results of the range into result.
 template <int K, bool Max, class Body>
-__global__ void __launch_bounds__(threads) reduce_cells(index_t begin, index_t end, Body body, double* partial) {
+__global__ void __launch_bounds__(threads)
+    reduce_cells(index_t begin, index_t end, Body body, double* partial, unsigned* ticket, double* result) {
   double v[K] = {};
   for (index_t i = begin + first_index(); i < end; i += grid_stride()) body(i, v);
-  cuda_reduction::store_block<threads, K, Max>(v, partial + K * blockIdx.x);
-}
-
-template <int K, bool Max>
-__global__ void __launch_bounds__(threads) combine_blocks(const double* partial, int blocks, double* result) {
-  double v[K] = {};
-  for (int b = threadIdx.x; b < blocks; b += threads)
-    for (int k = 0; k < K; ++k) v[k] = Max ? fmax(v[k], partial[K * b + k]) : v[k] + partial[K * b + k];
-  cuda_reduction::store_block<threads, K, Max>(v, result);
+  cuda_reduction::store_and_combine<threads, K, Max>(v, partial, ticket, result);
 }
 
 template <class Body>
@@ -62,22 +56,16 @@ void run_cells(index_t begin, index_t end, Body body, const char* name) {
   cuda_error::check_launch(name);
 }
 
-// Device memory for block results, allocated once per process and never freed
-// (static destructors may run after the CUDA context is gone); one reduction
-// at a time uses it.
+// Device memory for block results (cuda_reduction::allocate_scratch); one
+// reduction at a time uses it.
 inline std::mutex& scratch_mutex() {
   static std::mutex m;
   return m;
 }
-inline double* scratch() {
-  static double* p = nullptr;
-  if (!p) {
-    void* q = nullptr;
-    cuda_error::throw_if(cudaMalloc(&q, (max_results * max_blocks + max_results) * sizeof(double)),
-                         "cudaMalloc of the cell reductions' scratch");
-    p = static_cast<double*>(q);
-  }
-  return p;
+inline const cuda_reduction::Scratch& scratch() {
+  static const cuda_reduction::Scratch s =
+      cuda_reduction::allocate_scratch(max_results * max_blocks + max_results, "the cell reductions' scratch");
+  return s;
 }
 
 // result[0..K) on the host: the sums (or maxima, of values >= 0) of body's K
@@ -86,13 +74,11 @@ template <int K, bool Max, class Body>
 void run_reduction(index_t begin, index_t end, Body body, double* result, const char* name) {
   static_assert(K <= max_results, "the scratch holds max_results per block");
   std::lock_guard lock(scratch_mutex());
-  double* partial = scratch();
-  const int blocks = blocks_for(end - begin);
-  reduce_cells<K, Max><<<blocks, threads>>>(begin, end, body, partial);
+  const cuda_reduction::Scratch& s = scratch();
+  double* out = s.partial + K * max_blocks;
+  reduce_cells<K, Max><<<blocks_for(end - begin), threads>>>(begin, end, body, s.partial, s.ticket, out);
   cuda_error::check_launch(name);
-  combine_blocks<K, Max><<<1, threads>>>(partial, blocks, partial + K * max_blocks);
-  cuda_error::check_launch("combine_blocks");
-  cuda_error::throw_if(cuda_copy::memcpy(result, partial + K * max_blocks, K * sizeof(double), cudaMemcpyDeviceToHost),
+  cuda_error::throw_if(cuda_copy::memcpy(result, out, K * sizeof(double), cudaMemcpyDeviceToHost),
                        std::string("cudaMemcpy of the ") + name + " result");
 }
 

@@ -28,22 +28,6 @@ int blocks_for(std::size_t n) { return int(std::min<std::size_t>((n + threads - 
 __device__ __forceinline__ std::size_t first_index() { return std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ std::size_t grid_stride() { return std::size_t(gridDim.x) * blockDim.x; }
 
-__global__ void __launch_bounds__(threads)
-    dot_partials(const double* x, const double* y, std::size_t n, double* partial) {
-  double s = 0.0;
-  for (std::size_t i = first_index(); i < n; i += grid_stride()) s += x[i] * y[i];
-  s = cuda_reduction::block_sum<threads>(s);
-  if (threadIdx.x == 0) partial[blockIdx.x] = s;
-}
-
-// Second stage of dot: one block adds the partial sums in a fixed order.
-__global__ void __launch_bounds__(threads) sum_partials(const double* partial, int count, double* result) {
-  double s = 0.0;
-  for (int i = threadIdx.x; i < count; i += threads) s += partial[i];
-  s = cuda_reduction::block_sum<threads>(s);
-  if (threadIdx.x == 0) *result = s;
-}
-
 // multi_dot's and multi_axpy's up to four vectors, by value.
 constexpr int max_group = 4;
 struct VectorGroup {
@@ -53,31 +37,19 @@ struct ScalarGroup {
   double a[max_group];
 };
 
-// K dot products against w in one pass over w: each sum accumulated in
-// dot_partials' order and reduced as it is, so each equals dot(v[k], w) bit
-// for bit. Partial k of block b at partial[k * max_blocks + b].
+// K dot products against w in one pass over w and one launch: each block sums
+// its grid-stride entries in index order, and the last block to finish adds
+// the block sums in block order (cuda_reduction::store_and_combine) into
+// result[0..K). Sum k is therefore dot(v[k], w) bit for bit, whatever K.
 template <int K>
 __global__ void __launch_bounds__(threads)
-    multi_dot_partials(VectorGroup v, const double* w, std::size_t n, double* partial) {
+    multi_dot_kernel(VectorGroup v, const double* w, std::size_t n, double* partial, unsigned* ticket, double* result) {
   double s[K] = {};
   for (std::size_t i = first_index(); i < n; i += grid_stride()) {
     const double wi = w[i];
     for (int k = 0; k < K; ++k) s[k] += v.v[k][i] * wi;
   }
-  for (int k = 0; k < K; ++k) {
-    const double t = cuda_reduction::block_sum<threads>(s[k]);
-    if (threadIdx.x == 0) partial[k * max_blocks + blockIdx.x] = t;
-    __syncthreads();  // block_sum's shared slots are reused by the next sum
-  }
-}
-
-// Block k adds partial sums k as sum_partials does.
-__global__ void __launch_bounds__(threads) multi_sum_partials(const double* partial, int count, double* result) {
-  const double* mine = partial + blockIdx.x * max_blocks;
-  double s = 0.0;
-  for (int i = threadIdx.x; i < count; i += threads) s += mine[i];
-  s = cuda_reduction::block_sum<threads>(s);
-  if (threadIdx.x == 0) result[blockIdx.x] = s;
+  cuda_reduction::store_and_combine<threads, K, false>(s, partial, ticket, result);
 }
 
 // w += sum_k a_k v_k in one pass: per entry the operations of K axpby calls
@@ -139,14 +111,13 @@ __global__ void __launch_bounds__(threads) find_non_finite(const double* x, std:
   if (__syncthreads_or(bad) && threadIdx.x == 0) atomicOr(found, 1);
 }
 
-// Device memory for reduction results, allocated once per device and kept for
-// the life of the process: a cudaMalloc per dot would cost more than the dot.
-// It is deliberately never freed, because static destructors may run after
-// the CUDA context is torn down. The mutex serialises host threads sharing a
+// Device memory for reductions, allocated once per device and kept for the
+// life of the process (cuda_reduction::allocate_scratch): a cudaMalloc per dot
+// would cost more than the dot. The mutex serialises host threads sharing a
 // device, which the single scratch area requires.
 struct Scratch {
-  double* partial = nullptr;  // max_group x max_blocks partial sums
-  double* result = nullptr;   // max_group results
+  cuda_reduction::Scratch reduction;  // max_group x max_blocks block sums, the ticket
+  double* result = nullptr;           // max_group results
   int* flag = nullptr;
 };
 
@@ -157,12 +128,9 @@ Scratch& scratch_for_current_device() {
   int device = 0;
   cuda_error::throw_if(cudaGetDevice(&device), "cudaGetDevice");
   Scratch& s = per_device[device];
-  if (!s.partial) {
-    void* p = nullptr;
-    cuda_error::throw_if(cudaMalloc(&p, (max_group * max_blocks + max_group + 1) * sizeof(double)),
-                         "cudaMalloc of the reduction scratch");
-    s.partial = static_cast<double*>(p);
-    s.result = s.partial + max_group * max_blocks;
+  if (!s.reduction.partial) {
+    s.reduction = cuda_reduction::allocate_scratch(max_group * max_blocks + max_group + 1, "the reduction scratch");
+    s.result = s.reduction.partial + max_group * max_blocks;
     s.flag = reinterpret_cast<int*>(s.result + max_group);
   }
   return s;
@@ -185,15 +153,14 @@ void with_group_size(int k, F&& fn) {
 }
 
 // multi_dot's k sums into result (device memory), the scratch's lock held by
-// the caller: the partial sums, then one block per sum.
+// the caller: one launch.
 void sum_products(const double* const* v, int k, const double* w, std::size_t n, const Scratch& s, double* result) {
   VectorGroup g{};
   for (int i = 0; i < k; ++i) g.v[i] = v[i];
   const int blocks = blocks_for(n);
-  with_group_size(k, [&]<int K>() { multi_dot_partials<K><<<blocks, threads>>>(g, w, n, s.partial); });
-  cuda_error::check_launch("multi_dot_partials");
-  multi_sum_partials<<<k, threads>>>(s.partial, blocks, result);
-  cuda_error::check_launch("multi_sum_partials");
+  const cuda_reduction::Scratch& r = s.reduction;
+  with_group_size(k, [&]<int K>() { multi_dot_kernel<K><<<blocks, threads>>>(g, w, n, r.partial, r.ticket, result); });
+  cuda_error::check_launch("multi_dot_kernel");
 }
 
 }  // namespace
@@ -202,11 +169,8 @@ double dot(const double* x, const double* y, std::size_t n) {
   if (n == 0) return 0.0;
   std::lock_guard lock(scratch_mutex);
   Scratch& s = scratch_for_current_device();
-  const int blocks = blocks_for(n);
-  dot_partials<<<blocks, threads>>>(x, y, n, s.partial);
-  cuda_error::check_launch("dot_partials");
-  sum_partials<<<1, threads>>>(s.partial, blocks, s.result);
-  cuda_error::check_launch("sum_partials");
+  const double* v[1] = {x};
+  sum_products(v, 1, y, n, s, s.result);
   double result = 0.0;
   cuda_error::throw_if(cuda_copy::memcpy(&result, s.result, sizeof(double), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the dot result");
@@ -250,8 +214,8 @@ bool all_finite(const double* x, std::size_t n) {
   return found == 0;
 }
 
-// Up to four vectors a call, w read once: two launches and one copy of the k
-// results for the k dot products (dot's two launches and one copy each before).
+// Up to four vectors a call, w read once: one launch and one copy of the k
+// results for the k dot products.
 void multi_dot(const double* const* v, int k, const double* w, double* out, std::size_t n) {
   if (k < 1 || k > max_group) throw Error("internal: multi_dot takes 1 to 4 vectors, not " + std::to_string(k));
   if (n == 0) {

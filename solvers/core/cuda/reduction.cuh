@@ -1,8 +1,15 @@
 #pragma once
 // Block-wide sums and maxima in a fixed order (warp shuffles, then one warp
 // over the warp results): no atomics on doubles, so a reduction gives the same
-// bits on every run for a given launch shape. Included only by .cu files.
+// bits on every run for a given launch shape. A reduction over a grid runs in
+// one launch: each block stores its results, and the block that finishes last
+// combines them in a fixed order (store_and_combine). Included only by .cu files.
 #include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "solvers/core/cuda/error_check.cuh"
 
 namespace tb::cuda_reduction {
 
@@ -57,6 +64,60 @@ __device__ void store_block(const double* v, double* out) {
     if (threadIdx.x == 0) out[k] = b;
     __syncthreads();
   }
+}
+
+// Whether this block is the last of its launch to store its results. Thread 0
+// fences the block's stores and takes a ticket; the block that takes the last
+// one sees every block's results and sets the ticket back to 0 for the next
+// launch (launches on one stream run in turn). Every thread of the block must
+// call it, after thread 0 has stored the block's results.
+__device__ __forceinline__ bool last_block(unsigned* ticket) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    __threadfence();  // this block's results before its ticket
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    if (last) {
+      *ticket = 0;
+      __threadfence();  // the other blocks' results before this block reads them
+    }
+  }
+  __syncthreads();
+  return last;
+}
+
+// Both stages of a grid reduction in one launch: the block's K results (sums,
+// or maxima of values >= 0) into partial[K * block + k], then, in the last
+// block to store them, every block's results combined in block order into
+// out[0..K). The bits are those of a second launch of one block doing the
+// combination (each thread takes blocks t, t + Threads, ..., then store_block),
+// without its launch. Every thread of every block must call it.
+template <int Threads, int K, bool Max>
+__device__ void store_and_combine(const double* v, double* partial, unsigned* ticket, double* out) {
+  store_block<Threads, K, Max>(v, partial + K * blockIdx.x);
+  if (!last_block(ticket)) return;
+  double c[K] = {};
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += Threads)
+    for (int k = 0; k < K; ++k) {
+      const double p = __ldcg(partial + K * b + k);  // from L2: another block stored it
+      c[k] = Max ? fmax(c[k], p) : c[k] + p;
+    }
+  store_block<Threads, K, Max>(c, out);
+}
+
+// Device memory for a room's reductions: `doubles` of block results and
+// results, then last_block's ticket, zeroed. Each room allocates it once and
+// never frees it (static destructors may run after the CUDA context is gone).
+struct Scratch {
+  double* partial = nullptr;
+  unsigned* ticket = nullptr;
+};
+inline Scratch allocate_scratch(std::size_t doubles, const char* what) {
+  void* p = nullptr;
+  cuda_error::throw_if(cudaMalloc(&p, doubles * sizeof(double) + sizeof(unsigned)),
+                       std::string("cudaMalloc of ") + what);
+  Scratch s{static_cast<double*>(p), reinterpret_cast<unsigned*>(static_cast<double*>(p) + doubles)};
+  cuda_error::throw_if(cudaMemset(s.ticket, 0, sizeof(unsigned)), std::string("cudaMemset of ") + what);
+  return s;
 }
 
 }  // namespace tb::cuda_reduction
