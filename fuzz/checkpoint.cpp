@@ -15,7 +15,7 @@
 
 namespace {
 
-constexpr std::string_view magic = "tb-checkpoint 3\n";  // the layout of checkpoint.hpp, format 3
+constexpr std::string_view magic = "tb-checkpoint 4\n";  // the layout of checkpoint.hpp, format 4
 
 // The input with the version string replaced and the checksum recomputed, or
 // "" when it is too short to hold the app name and the version length.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -19,10 +20,10 @@ namespace tb::harness {
 
 namespace {
 
-// Version 3 adds the checksum, the program version and the case digest.
-// Versions 1 and 2 (no checksum) are recognised and refused: nothing in them
-// can be verified.
-constexpr std::string_view magic = "tb-checkpoint 3\n";
+// Version 3 added the checksum, the program version and the case digest,
+// version 4 the step guard's record. Versions 1 and 2 (no checksum) are
+// recognised and refused: nothing in them can be verified.
+constexpr std::string_view magic = "tb-checkpoint 4\n";
 constexpr std::size_t checksum_bytes = sizeof(std::uint64_t);
 
 // Versions 1 and 2 began with the length-prefixed text "tb-checkpoint 1" or "... 2".
@@ -112,6 +113,12 @@ std::string checkpoint_bytes(const CheckpointHeader& h, const std::string& state
     o.put(t.setup_seconds), o.put(t.solve_seconds);
   }
   o.put_string(h.harness_state);
+  o.put(std::int64_t(h.guard.checked)), o.put(std::int64_t(h.guard.failed_in_a_row));
+  o.put(std::uint64_t(h.guard.reference.size()));
+  for (const auto& [name, r] : h.guard.reference) {
+    o.put_string(name);
+    o.put(r.largest), o.put(std::int64_t(r.first)), o.put(std::int64_t(r.last));
+  }
   o.put_string(state);
   o.put(XXH3_64bits(o.bytes().data(), o.bytes().size()));
   return o.take();
@@ -149,6 +156,40 @@ void check_totals(const ByteReader& in, const std::string& name, const SolverTot
             " s of solves in a run of " + format_number(wall_seconds) + " s");
 }
 
+// The guard's record of a run at step `step`: every step checked, no more
+// failed steps in a row than steps, and each reference a magnitude (finite,
+// 0 or more) of steps checked, or untaken (a quantity first met after the
+// reference steps: 0, of no step).
+GuardRecord read_guard_record(ByteReader& in, long step) {
+  GuardRecord g;
+  g.checked = long(in.get<std::int64_t>("the guard's record"));
+  g.failed_in_a_row = long(in.get<std::int64_t>("the guard's record"));
+  if (g.checked != step || g.failed_in_a_row < 0 || g.failed_in_a_row > g.checked)
+    in.fail("the step guard's record: " + std::to_string(g.checked) + " steps checked, " +
+            std::to_string(g.failed_in_a_row) + " failed in a row, at step " + std::to_string(step) +
+            " (every step checked, at most that many failed)");
+  const auto n = in.get<std::uint64_t>("the number of guard references");
+  // Each reference takes at least a length and three numbers.
+  if (n > in.left() / (4 * sizeof(std::uint64_t)))
+    in.fail(std::to_string(n) + " guard references do not fit in the file");
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string name = in.get_string("a guard reference's name");
+    GuardRecord::Reference r;
+    r.largest = in.get<double>("a guard reference");
+    r.first = long(in.get<std::int64_t>("a guard reference"));
+    r.last = long(in.get<std::int64_t>("a guard reference"));
+    const bool untaken = r.first == 0 && r.last == 0 && r.largest == 0.0;
+    const bool taken =
+        1 <= r.first && r.first <= r.last && r.last <= step && std::isfinite(r.largest) && r.largest >= 0.0;
+    if (!untaken && !taken)
+      in.fail("the step guard's reference '" + cut_value(name) + "': " + format_number(r.largest) + " in steps " +
+              std::to_string(r.first) + "-" + std::to_string(r.last) + " (a finite magnitude of steps 1-" +
+              std::to_string(step) + ")");
+    g.reference[name] = r;
+  }
+  return g;
+}
+
 }  // namespace
 
 void check_restart_steps(const CheckpointHeader& h, long steps, const std::string& steps_origin,
@@ -176,9 +217,13 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
   const ByteReader whole(bytes, path + ": not a usable checkpoint");
   if (is_unverifiable_old_format(bytes))
     whole.fail("format version " + std::string(1, bytes[sizeof(std::uint64_t) + 14]) +
-               " has no checksum, so nothing in it can be verified; this build reads version 3 only: run the case "
+               " has no checksum, so nothing in it can be verified; this build reads version 4 only: run the case "
                "again from the start");
-  if (bytes.substr(0, magic.size()) != magic) whole.fail("wrong header (expected 'tb-checkpoint 3')");
+  if (bytes.substr(0, magic.size()) == "tb-checkpoint 3\n")
+    whole.fail(
+        "format version 3, an older build's; this build reads version 4 only: restart with the build that "
+        "wrote it, or run the case again from the start");
+  if (bytes.substr(0, magic.size()) != magic) whole.fail("wrong header (expected 'tb-checkpoint 4')");
   if (bytes.size() < magic.size() + checksum_bytes) whole.fail("truncated before the checksum");
   const std::string_view body = bytes.substr(0, bytes.size() - checksum_bytes);
   std::uint64_t stored = 0;
@@ -220,6 +265,7 @@ std::string parse_checkpoint(std::string_view bytes, const std::string& path, co
     h.totals[name] = t;
   }
   h.harness_state = in.get_string("the autopilot state");
+  h.guard = read_guard_record(in, h.step);
   std::string state = in.get_string("the physics state");
   if (in.left() != 0) in.fail(std::to_string(in.left()) + " bytes after the physics state");
   return state;

@@ -5,11 +5,12 @@
 // DIR/checkpoint-rank<r>-of-<P>.bin (its piece's state): such a run restarts
 // on P ranks only, and is refused on another count with the count to use.
 //
-// Format version 3 (docs/harness.md, "Checkpoint and restart"):
-//   "tb-checkpoint 3\n"                      magic line
+// Format version 4 (docs/harness.md, "Checkpoint and restart"):
+//   "tb-checkpoint 4\n"                      magic line
 //   payload                                   app, program version, case digest,
 //                                             step, wall time, totals, autopilot
-//                                             state, physics state
+//                                             state, the step guard's record,
+//                                             physics state
 //   XXH3_64bits of everything before it       8 bytes, little-endian
 // A checkpoint is restored only when its checksum holds, it names this miniapp
 // and this build's commit, and its case digest equals the running case's.
@@ -20,6 +21,7 @@
 #include <string_view>
 
 #include "case_config.hpp"
+#include "guard_record.hpp"
 #include "solvers/systems/solve_record.hpp"
 
 namespace tb::harness {
@@ -32,6 +34,7 @@ struct CheckpointHeader {
   double wall_seconds = 0.0;                   // wall time of the run so far
   std::map<std::string, SolverTotals> totals;  // "driver/<system>", "shadow<i>/<system>"
   std::string harness_state;                   // the autopilots' decision state ("" without)
+  GuardRecord guard;                           // the step guard's record of the run
   std::string program_version;                 // the build's commit (build_commit()); set by write_checkpoint
   std::uint64_t case_digest = 0;               // case_digest() of the case that wrote it
 };
@@ -70,11 +73,13 @@ StagedCheckpoint stage_checkpoint(const std::filesystem::path& dir, const Checkp
 
 // The checkpoint in `bytes` (read from `path`, named in errors): returns the
 // physics state and fills `header`. Throws tb::Error naming the path and the
-// reason when the bytes are not a version-3 checkpoint, the checksum fails,
+// reason when the bytes are not a version-4 checkpoint, the checksum fails,
 // the miniapp or the build differs, the payload does not parse, or its
 // counters are no run's (a negative step, a wall time outside 0 to
 // max_wall_seconds, negative counts, more failures than solves, more seconds
-// of solving than of wall time). Does not
+// of solving than of wall time, a guard that checked other steps than the
+// run's or holds a reference that is negative, not finite or of no step
+// checked). Does not
 // check the case digest (read_checkpoint does). The fuzz target's entry point.
 std::string parse_checkpoint(std::string_view bytes, const std::string& path, const std::string& app,
                              CheckpointHeader& header);

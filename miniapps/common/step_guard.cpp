@@ -22,7 +22,7 @@ std::string StepGuard::check_value(long step, const std::string& kind, const std
   if (!std::isfinite(value)) return what + "is not finite (" + number(value) + ")";
   if (!bounded) return {};
   const double v = std::abs(value);
-  Reference& ref = reference_[kind + name];
+  GuardRecord::Reference& ref = record_.reference[kind + name];
   // From the run's second step on, against the largest value of its first
   // steps so far: a blow-up shows within a few steps, whatever came before.
   if (limits_.max_growth > 0.0 && ref.largest > 0.0 && v > limits_.max_growth * ref.largest) {
@@ -32,7 +32,7 @@ std::string StepGuard::check_value(long step, const std::string& kind, const std
     return what + "= " + number(value) + " has grown past " + number(limits_.max_growth) +
            " times its largest value in " + steps + " (" + number(ref.largest) + "; run.max_growth)";
   }
-  if (checked_ <= limits_.reference_steps) {
+  if (record_.checked <= limits_.reference_steps) {
     if (ref.first == 0) ref.first = step;
     ref.last = step;
     ref.largest = std::max(ref.largest, v);
@@ -43,7 +43,7 @@ std::string StepGuard::check_value(long step, const std::string& kind, const std
 std::string StepGuard::check(long step, const StepResult& res,
                              const std::vector<std::pair<std::string, double>>& magnitudes,
                              const std::vector<SolveRecord>& driver) {
-  ++checked_;
+  ++record_.checked;
   for (std::size_t i = 0; i < res.residuals.size(); ++i) {
     const auto& [name, value] = res.residuals[i];
     if (std::string why = check_value(step, "residual", name, value, i < res.growth_bounded); !why.empty()) return why;
@@ -58,9 +58,9 @@ std::string StepGuard::check(long step, const StepResult& res,
     if (systems.find("'" + r.system + "'") == std::string::npos)
       systems += (systems.empty() ? "'" : ", '") + r.system + "'";
   }
-  failed_in_a_row_ = failed ? failed_in_a_row_ + 1 : 0;
-  if (failed && limits_.max_failed_steps > 0 && failed_in_a_row_ >= limits_.max_failed_steps)
-    return "step " + std::to_string(step) + ": a solve failed in " + std::to_string(failed_in_a_row_) +
+  record_.failed_in_a_row = failed ? record_.failed_in_a_row + 1 : 0;
+  if (failed && limits_.max_failed_steps > 0 && record_.failed_in_a_row >= limits_.max_failed_steps)
+    return "step " + std::to_string(step) + ": a solve failed in " + std::to_string(record_.failed_in_a_row) +
            " steps in a row (run.max_failed_steps = " + std::to_string(limits_.max_failed_steps) +
            "); failed in this step: " + systems + "; first: " + failed->stats.line();
   return {};

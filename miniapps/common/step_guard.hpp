@@ -7,11 +7,13 @@
 // holds from the second step on; StepResult::growth_bounded says which of a
 // step's figures it bounds), or driver solves that failed
 // max_failed_steps steps in a row. check() names the step, the quantity and
-// the system.
-#include <map>
+// the system. A resumed run's guard starts from the record its checkpoint
+// carries (guard_record.hpp).
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "guard_record.hpp"
 #include "simulation.hpp"
 #include "solvers/systems/solve_record.hpp"
 
@@ -27,26 +29,21 @@ struct GuardLimits {
 
 class StepGuard {
  public:
-  explicit StepGuard(GuardLimits limits) : limits_(limits) {}
+  explicit StepGuard(GuardLimits limits, GuardRecord record = {}) : limits_(limits), record_(std::move(record)) {}
   // Empty when the step is acceptable, else why the run must stop.
   std::string check(long step, const StepResult& res, const std::vector<std::pair<std::string, double>>& magnitudes,
                     const std::vector<SolveRecord>& driver);
   // Whether every driver solve of the last checked step converged.
-  bool last_solves_converged() const { return failed_in_a_row_ == 0; }
+  bool last_solves_converged() const { return record_.failed_in_a_row == 0; }
+  // What a checkpoint carries.
+  const GuardRecord& record() const { return record_; }
 
  private:
   // `bounded`: also against run.max_growth, else only finite.
   std::string check_value(long step, const std::string& kind, const std::string& name, double value, bool bounded);
 
   GuardLimits limits_;
-  long checked_ = 0;  // steps checked in this run (a restart counts afresh)
-  // Per quantity, its largest magnitude in the run's first steps, and which steps those were.
-  struct Reference {
-    double largest = 0.0;
-    long first = 0, last = 0;
-  };
-  std::map<std::string, Reference> reference_;
-  long failed_in_a_row_ = 0;
+  GuardRecord record_;
 };
 
 }  // namespace tb::harness

@@ -251,6 +251,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
   long first = 1;
   double wall_before = 0.0;
   const std::uint64_t digest = case_digest(config);
+  GuardRecord guarded;  // what the guard learned before a restart
   if (s.restart) {
     CheckpointHeader h;
     const std::string state = read_checkpoint(s.out_dir, s.app, digest, h, rank, ranks);
@@ -260,6 +261,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     wall_before = h.wall_seconds;
     result.totals = h.totals;
     solvers.load_autopilots(h.harness_state);
+    guarded = h.guard;
   }
   std::unique_ptr<StepTable> steps;
   std::vector<std::unique_ptr<StepTable>> shadow_tables;
@@ -275,7 +277,7 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
     });
 
   ProgressLine progress(s.app, first, s.steps, s.progress && writes);
-  StepGuard guard(s.guard);
+  StepGuard guard(s.guard, std::move(guarded));
   StateSnapshot last_good;  // the state after the last accepted step (rank 0 writes it on a blow-up)
   if (writes_state) last_good.take(sim, first - 1);
   WallTimer wall;
@@ -356,10 +358,16 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       output("writing the checkpoint" + at_step, [&] {
         std::ostringstream state;
         sim.save_state(state);
-        checkpoint = stage_checkpoint(
-            s.out_dir,
-            {s.app, step, wall_before + wall.seconds(), result.totals, solvers.save_autopilots(), {}, digest},
-            state.str(), rank, ranks);
+        checkpoint = stage_checkpoint(s.out_dir,
+                                      {s.app,
+                                       step,
+                                       wall_before + wall.seconds(),
+                                       result.totals,
+                                       solvers.save_autopilots(),
+                                       guard.record(),
+                                       {},
+                                       digest},
+                                      state.str(), rank, ranks);
       });
     const systems::StepAccounts accounts = clock.take();
     result.split.add(accounts);

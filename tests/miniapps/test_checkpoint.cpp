@@ -43,6 +43,10 @@ CheckpointHeader sample_header(std::uint64_t digest) {
   h.totals["driver/p"] = SolverTotals{6, 42, 1, 0.5, 0.75};
   h.totals["shadow1/p"] = SolverTotals{6, 7, 0, 0.125, 0.25};
   h.harness_state = "autopilot state";
+  h.guard.checked = 6;
+  h.guard.failed_in_a_row = 2;
+  h.guard.reference["residualdu"] = {2.5, 1, 5};
+  h.guard.reference["statemax |u|"] = {};  // met after the reference steps
   h.case_digest = digest;
   return h;
 }
@@ -97,7 +101,14 @@ TEST_F(CheckpointTest, RoundTripKeepsEveryField) {
   EXPECT_EQ(h.totals.at("driver/p").iterations, 42);
   EXPECT_EQ(h.totals.at("driver/p").failures, 1);
   EXPECT_EQ(h.totals.at("shadow1/p").solve_seconds, 0.25);
-  EXPECT_EQ(bytes_.substr(0, 16), "tb-checkpoint 3\n");
+  EXPECT_EQ(h.guard.checked, 6);
+  EXPECT_EQ(h.guard.failed_in_a_row, 2);
+  ASSERT_EQ(h.guard.reference.size(), 2u);
+  EXPECT_EQ(h.guard.reference.at("residualdu").largest, 2.5);
+  EXPECT_EQ(h.guard.reference.at("residualdu").first, 1);
+  EXPECT_EQ(h.guard.reference.at("residualdu").last, 5);
+  EXPECT_EQ(h.guard.reference.at("statemax |u|").last, 0);
+  EXPECT_EQ(bytes_.substr(0, 16), "tb-checkpoint 4\n");
 }
 
 TEST_F(CheckpointTest, EveryFlippedByteIsRefused) {
@@ -149,6 +160,36 @@ TEST_F(CheckpointTest, CountersNoRunHasAreRefused) {
   EXPECT_NE(refused_with(h).find("6 accepted at their limit"), std::string::npos);
 }
 
+// A guard's record no run of 6 steps leaves (step_guard.hpp): refused naming
+// the file and what is wrong, like the totals above.
+TEST_F(CheckpointTest, GuardRecordsNoRunHasAreRefused) {
+  const auto refused_with = [&](CheckpointHeader h) {
+    write_checkpoint(dir_, h, "physics state");
+    return refusal(file_bytes(dir_ / "checkpoint.bin"));
+  };
+  for (const auto& [checked, failed] : {std::pair{5L, 0L}, {7L, 0L}, {6L, -1L}, {6L, 7L}}) {
+    CheckpointHeader h = sample_header(0x1234);
+    h.guard.checked = checked, h.guard.failed_in_a_row = failed;
+    EXPECT_NE(refused_with(h).find(
+                  "dir/checkpoint.bin: not a usable checkpoint: the step guard's record: " + std::to_string(checked) +
+                  " steps checked, " + std::to_string(failed) + " failed in a row, at step 6"),
+              std::string::npos)
+        << refused_with(h);
+  }
+  for (const GuardRecord::Reference r : {GuardRecord::Reference{-1.0, 1, 5},
+                                         {std::nan(""), 1, 5},
+                                         {HUGE_VAL, 1, 5},
+                                         {1.0, 0, 5},
+                                         {1.0, 4, 3},
+                                         {1.0, 2, 7},
+                                         {1.0, 0, 0}}) {
+    CheckpointHeader h = sample_header(0x1234);
+    h.guard.reference["residualdu"] = r;
+    EXPECT_NE(refused_with(h).find("the step guard's reference 'residualdu': "), std::string::npos)
+        << r.largest << " " << r.first << "-" << r.last << ": " << refused_with(h);
+  }
+}
+
 TEST_F(CheckpointTest, AnotherMiniappIsRefused) {
   EXPECT_NE(refusal(bytes_, "tb-other").find("written by tb-test, not tb-other"), std::string::npos)
       << refusal(bytes_, "tb-other");
@@ -185,6 +226,10 @@ TEST_F(CheckpointTest, OldFormatsAreRefusedWithTheReason) {
   const std::string e = refusal(v2);
   EXPECT_NE(e.find("format version 2 has no checksum"), std::string::npos) << e;
   EXPECT_NE(refusal("garbage that is long enough to be a header").find("wrong header"), std::string::npos);
+  std::string v3 = bytes_;
+  v3[14] = '3';
+  EXPECT_NE(refusal(v3).find("not a usable checkpoint: format version 3, an older build's"), std::string::npos)
+      << refusal(v3);
 }
 
 TEST_F(CheckpointTest, AnotherCaseIsRefusedNamingTheFile) {

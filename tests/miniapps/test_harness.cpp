@@ -409,6 +409,61 @@ TEST(TimeLoop, FailedSolvesInARowStopTheRunAndAreNeverSteady) {
   fs::remove_all(out);
 }
 
+// A resumed run is guarded as the uninterrupted one (the checkpoint carries
+// the guard's record): resumed after two of three failed steps in a row, it
+// stops in step 3 as the whole run does, not two steps later.
+TEST(TimeLoop, AResumedRunCountsTheFailedStepsBeforeItsCheckpoint) {
+  const fs::path out = fresh_dir("failed_resumed");
+  CaseConfig config(make_schema(decay_app()));
+  LoopSettings s = settings(out, 2);
+  s.driver_specs = {{"heat", "richardson(maxit=1,rtol=1e-10)+jacobi"}};
+  s.checkpoint_every = 1;
+  test::DecaySimulation a;
+  a.steady_tol = 1e300;
+  ASSERT_TRUE(run_time_loop(a, config, s).stop_reason.empty());
+  s.steps = 10;
+  s.restart = true;
+  test::DecaySimulation b;
+  b.steady_tol = 1e300;
+  const RunResult r = run_time_loop(b, config, s);
+  EXPECT_EQ(r.last_step, 2);
+  EXPECT_NE(r.stop_reason.find("step 3: a solve failed in 3 steps in a row"), std::string::npos) << r.stop_reason;
+  fs::remove_all(out);
+}
+
+// The growth bound of a resumed run keeps the references of the run's first
+// steps: a state that grows 30-fold a step from step 6 stops the run in the
+// same step with the same words, whole or resumed from step 7 (where a fresh
+// reference would have been taken from the grown steps 8-12).
+TEST(TimeLoop, AResumedRunKeepsTheGrowthBoundsReferences) {
+  const fs::path whole_dir = fresh_dir("grow_whole"), split_dir = fresh_dir("grow_split");
+  CaseConfig config(make_schema(decay_app()));
+  const auto growing = [] {
+    test::DecaySimulation sim;
+    sim.grow_from = 6;
+    sim.growth = 30.0;
+    return sim;
+  };
+  test::DecaySimulation whole = growing();
+  const RunResult w = run_time_loop(whole, config, settings(whole_dir, 30));
+  ASSERT_GT(w.last_step, 7);
+  ASSERT_NE(w.stop_reason.find("has grown past 1e+06 times its largest value in steps 1-"), std::string::npos)
+      << w.stop_reason;
+  LoopSettings s = settings(split_dir, 7);
+  s.checkpoint_every = 7;
+  test::DecaySimulation first = growing();
+  ASSERT_TRUE(run_time_loop(first, config, s).stop_reason.empty());
+  s.steps = 30;
+  s.restart = true;
+  test::DecaySimulation resumed = growing();
+  const RunResult r = run_time_loop(resumed, config, s);
+  EXPECT_EQ(r.last_step, w.last_step);
+  EXPECT_EQ(r.stop_reason.substr(0, r.stop_reason.find("; the last good state")),
+            w.stop_reason.substr(0, w.stop_reason.find("; the last good state")));
+  fs::remove_all(whole_dir);
+  fs::remove_all(split_dir);
+}
+
 // A system that accepts its iteration limit (an inexact Newton step, seed 001
 // §6): richardson(maxit=1) stops there every step with a smaller residual; the
 // run goes past the three steps that stop it otherwise (TimeLoop.
