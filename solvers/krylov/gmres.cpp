@@ -26,7 +26,8 @@ Gmres::Gmres(StopCriteria stop, int restart, bool flexible, Orthogonalization or
       g_(restart + 1),
       y_(restart),
       coef_(restart + 1),
-      basis_ptr_(restart + 1) {
+      basis_ptr_(restart + 1),
+      basis_data_(restart + 1) {
   if (restart < 1) throw Error("gmres: restart must be at least 1, got " + std::to_string(restart));
   if (scalars == GmresScalars::backend && orthog == Orthogonalization::cgsp)
     throw Error("gmres: scalars=backend takes orthog=cgs, cgs2 or mgs (cgsp chooses its norm on the host)");

@@ -70,8 +70,10 @@ class Gmres final : public KrylovMethod {
   bool queue_ahead_;
   int last_iterations_ = 0;  // of the last solve with the scalars on the backend
   std::vector<double> h_, cs_, sn_, g_, y_, coef_;
-  std::vector<const Vector*>
-      basis_ptr_;                       // the vectors of a fused step: basis (orthogonalisation) or directions (update)
+  // The vectors of a fused step, the basis (orthogonalisation) or the
+  // directions (update), and the basis's data for the scalar steps that reduce it.
+  std::vector<const Vector*> basis_ptr_;
+  std::vector<const double*> basis_data_;
   Vector on_backend_;                   // the scalars' array, on the vectors' backend
   gmres_scalars::View scalars_view_{};  // its parts
 };

@@ -64,11 +64,10 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
   Vector& r = work(0, b);
   a.apply(x, r);
   k::axpby(1.0, b, -1.0, r);
-  k::dot_to(r, r, v.slot + gs::norm_sq);
   // The first cycle takes the stop test at iteration 0 where ||r0|| is, from
   // the factors (||b|| read here only where rtol is relative to it).
   const StopFactors factors = stop_factors(b);
-  gs::kernels::begin_cycle(be, v, 0, factors);
+  gs::kernels::begin_cycle(be, v, r, 0, factors);
 
   double record[gs::first_record_size] = {-1.0, -1.0, -1.0};  // the estimate, the stop word, ||r0||
   double& word = record[1];
@@ -111,7 +110,7 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
       Vector& vn = basis(j + 1, b);
       a.apply(z, vn);
       orthogonalize_on_backend(j, vn, b);
-      gs::kernels::close_column(be, v, j, it, factors);
+      gs::kernels::close_column(be, v, vn, j, it, factors);
       k::scale_by_inverse(v.slot + gs::new_norm, vn, true);
       if (it == next_read) {
         read();
@@ -125,8 +124,7 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
     if (stopped) break;
     a.apply(x, r);
     k::axpby(1.0, b, -1.0, r);
-    k::dot_to(r, r, v.slot + gs::norm_sq);
-    gs::kernels::begin_cycle(be, v, it, factors);
+    gs::kernels::begin_cycle(be, v, r, it, factors);
   }
   st.iterations = last_iterations_ = gs::stopped_at(word);
   st.reason = gs::stopped_for(word);
@@ -143,27 +141,24 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
   return st;
 }
 
-// Column j of H on the backend, the new vector's squared norm in norm_sq.
+// Column j of H on the backend but for H(j+1, j) (close_column's).
 void Gmres::orthogonalize_on_backend(int j, Vector& av, const Vector& like) {
   namespace k = kernels;
   const Backend be = like.backend();
   const gs::View& v = scalars_view_;
   if (orthog_ == Orthogonalization::mgs) {
     for (int i = 0; i <= j; ++i) {
-      k::dot_to(av, basis(i, like), v.coef + i);
-      gs::kernels::take_projection(be, v, i, j);
+      gs::kernels::take_projection(be, v, basis(i, like), av, i, j);
       k::axpy_from(v.coef + i, basis(i, like), av);
     }
   } else {
-    for (int i = 0; i <= j; ++i) basis_ptr_[i] = &basis(i, like);
+    for (int i = 0; i <= j; ++i) basis_ptr_[i] = &basis(i, like), basis_data_[i] = basis(i, like).data();
     const int passes = orthog_ == Orthogonalization::cgs2 ? 2 : 1;
     for (int pass = 0; pass < passes; ++pass) {
-      k::multi_dot_to(basis_ptr_.data(), j + 1, av, v.coef);
-      gs::kernels::add_projection(be, v, j, pass == 0);
+      gs::kernels::add_projection(be, v, basis_data_.data(), av, j, pass == 0);
       k::multi_axpy_from(v.coef, basis_ptr_.data(), j + 1, av);
     }
   }
-  k::dot_to(av, av, v.slot + gs::norm_sq);
 }
 
 // update_solution with y solved and applied on the backend, the columns four

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "counted_copy.cuh"
+#include "dot_kernels.cuh"
 #include "error_check.cuh"
 #include "reduction.cuh"
 #include "solvers/core/kernels.hpp"
@@ -18,39 +19,18 @@ namespace tb::kernels::cuda {
 
 namespace {
 
-constexpr int threads = 256;
-// Also the number of partial sums of dot: it depends on n only, never on the
-// device, so a dot product gives the same bits on an H100 and an H200.
-constexpr int max_blocks = 1024;
+using cuda_dots::blocks_for;
+using cuda_dots::first_index;
+using cuda_dots::grid_stride;
+using cuda_dots::max_blocks;
+using cuda_dots::max_group;
+using cuda_dots::threads;
+using cuda_dots::VectorGroup;
+using cuda_dots::with_group_size;
 
-int blocks_for(std::size_t n) { return int(std::min<std::size_t>((n + threads - 1) / threads, max_blocks)); }
-
-__device__ __forceinline__ std::size_t first_index() { return std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ std::size_t grid_stride() { return std::size_t(gridDim.x) * blockDim.x; }
-
-// multi_dot's and multi_axpy's up to four vectors, by value.
-constexpr int max_group = 4;
-struct VectorGroup {
-  const double* v[max_group];
-};
 struct ScalarGroup {
   double a[max_group];
 };
-
-// K dot products against w in one pass over w and one launch: each block sums
-// its grid-stride entries in index order, and the last block to finish adds
-// the block sums in block order (cuda_reduction::store_and_combine) into
-// result[0..K). Sum k is therefore dot(v[k], w) bit for bit, whatever K.
-template <int K>
-__global__ void __launch_bounds__(threads)
-    multi_dot_kernel(VectorGroup v, const double* w, std::size_t n, double* partial, unsigned* ticket, double* result) {
-  double s[K] = {};
-  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
-    const double wi = w[i];
-    for (int k = 0; k < K; ++k) s[k] += v.v[k][i] * wi;
-  }
-  cuda_reduction::store_and_combine<threads, K, false>(s, partial, ticket, result);
-}
 
 // w += sum_k a_k v_k in one pass: per entry the operations of K axpby calls
 // (b = 1), in their order and with axpby_kernel's explicit fma: left to the
@@ -136,31 +116,10 @@ Scratch& scratch_for_current_device() {
   return s;
 }
 
-// fn.template operator()<K>() for K = k, 1..max_group: one launch a call, the
-// one check_launch after it.
-template <class F>
-void with_group_size(int k, F&& fn) {
-  switch (k) {
-    case 1:
-      return fn.template operator()<1>();
-    case 2:
-      return fn.template operator()<2>();
-    case 3:
-      return fn.template operator()<3>();
-    default:
-      return fn.template operator()<4>();
-  }
-}
-
 // multi_dot's k sums into result (device memory), the scratch's lock held by
 // the caller: one launch.
 void sum_products(const double* const* v, int k, const double* w, std::size_t n, const Scratch& s, double* result) {
-  VectorGroup g{};
-  for (int i = 0; i < k; ++i) g.v[i] = v[i];
-  const int blocks = blocks_for(n);
-  const cuda_reduction::Scratch& r = s.reduction;
-  with_group_size(k, [&]<int K>() { multi_dot_kernel<K><<<blocks, threads>>>(g, w, n, r.partial, r.ticket, result); });
-  cuda_error::check_launch("multi_dot_kernel");
+  cuda_dots::multi_dot(v, k, w, n, s.reduction, result);
 }
 
 }  // namespace

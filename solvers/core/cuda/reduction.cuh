@@ -90,11 +90,12 @@ __device__ __forceinline__ bool last_block(unsigned* ticket) {
 // block to store them, every block's results combined in block order into
 // out[0..K). The bits are those of a second launch of one block doing the
 // combination (each thread takes blocks t, t + Threads, ..., then store_block),
-// without its launch. Every thread of every block must call it.
+// without its launch. Every thread of every block must call it; true in the
+// last block, whose thread 0 wrote out.
 template <int Threads, int K, bool Max>
-__device__ void store_and_combine(const double* v, double* partial, unsigned* ticket, double* out) {
+__device__ bool store_and_combine(const double* v, double* partial, unsigned* ticket, double* out) {
   store_block<Threads, K, Max>(v, partial + K * blockIdx.x);
-  if (!last_block(ticket)) return;
+  if (!last_block(ticket)) return false;
   double c[K] = {};
   for (unsigned b = threadIdx.x; b < gridDim.x; b += Threads)
     for (int k = 0; k < K; ++k) {
@@ -102,6 +103,7 @@ __device__ void store_and_combine(const double* v, double* partial, unsigned* ti
       c[k] = Max ? fmax(c[k], p) : c[k] + p;
     }
   store_block<Threads, K, Max>(c, out);
+  return true;
 }
 
 // Device memory for a room's reductions: `doubles` of block results and

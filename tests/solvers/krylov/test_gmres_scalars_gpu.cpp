@@ -7,15 +7,20 @@
 // product. Skipped, with the reason, where no GPU is visible.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "../../common/bits.hpp"
 #include "../../common/systems.hpp"
+#include "solvers/core/device_launches.hpp"
+#include "solvers/core/kernels.hpp"
 #include "solvers/core/transfers.hpp"
 #include "solvers/factory/registry.hpp"
+#include "solvers/krylov/kernels.hpp"
 
 namespace tb {
 namespace {
@@ -71,6 +76,61 @@ TEST_F(GmresScalarsGpu, TheDeviceStepsAsTheHostAndReadsAFractionOfIt) {
         method.c_str(), device.stats.iterations, static_cast<unsigned long long>(device.bytes_to_host),
         static_cast<unsigned long long>(host.bytes_to_host));
   }
+}
+
+// A scalar step that reads a reduction runs in the reduction's launch (the
+// dot products' last block), on the device's dot products (kernels::
+// multi_dot_to, launched on their own, gives the same bits): a projection onto
+// 6 vectors takes two launches (4 + 2 vectors) and adds exactly those sums to
+// H, a column's close one launch, its norm the device's dot, the rest of the
+// step (rotations by the device's hypot) the host's to rounding.
+TEST_F(GmresScalarsGpu, AStepAfterAReductionRunsInTheReductionsLaunch) {
+  namespace gs = gmres_scalars;
+  const int m = 8, maxit = 20, j = 5, it = 7;
+  const std::size_t n = 3000;
+  std::vector<double> init(gs::size(m, maxit));
+  for (std::size_t i = 0; i < init.size(); ++i) init[i] = 0.25 + 1.0 / double(i + 3);
+  const std::size_t slot0 = init.size() - gs::Slot::count;
+  init[slot0 + gs::stop] = -1.0, init[slot0 + gs::best] = 1e300, init[slot0 + gs::best_it] = 0.0;
+  std::vector<Vector> basis;
+  std::vector<const Vector*> basis_ptr;
+  std::vector<const double*> basis_data;
+  for (int c = 0; c <= j + 1; ++c) {
+    std::vector<double> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = std::sin(double(i * std::size_t(c + 2)) * 0.01) / double(c + 1);
+    basis.emplace_back(Backend::cuda, std::span<const double>(h));
+  }
+  for (int c = 0; c <= j; ++c) basis_ptr.push_back(&basis[c]), basis_data.push_back(basis[c].data());
+  const Vector& w = basis[j + 1];
+  StopFactors f;
+  f.rtol = 1e-8, f.maxit = 100;
+
+  // The same dot products launched on their own.
+  Vector dots(Backend::cuda, std::size_t(j) + 2);
+  kernels::multi_dot_to(basis_ptr.data(), j + 1, w, dots.data());
+  kernels::dot_to(w, w, dots.data() + j + 1);
+  const std::vector<double> d = dots.to_host();
+  std::vector<double> want = init;
+  const gs::View hv = gs::view_of(want.data(), m, maxit);
+  for (int i = 0; i <= j; ++i) hv.coef[i] = d[std::size_t(i)];
+  gs::add_projection(hv, j, false);
+
+  Vector fused(Backend::cuda, std::span<const double>(init));
+  const gs::View dv = gs::view_of(fused.data(), m, maxit);
+  long before = device_launches();
+  gs::kernels::add_projection(Backend::cuda, dv, basis_data.data(), w, j, false);
+  EXPECT_EQ(device_launches() - before, 2);
+  test::expect_bitwise(fused.to_host(), want, "the scalars after add_projection");
+
+  hv.slot[gs::norm_sq] = d[std::size_t(j) + 1];
+  gs::close_column(hv, j, it, f);
+  before = device_launches();
+  gs::kernels::close_column(Backend::cuda, dv, w, j, it, f);
+  EXPECT_EQ(device_launches() - before, 1);
+  const std::vector<double> got = fused.to_host();
+  EXPECT_EQ(got[slot0 + gs::norm_sq], want[slot0 + gs::norm_sq]);
+  EXPECT_EQ(got[slot0 + gs::new_norm], want[slot0 + gs::new_norm]);  // sqrt: correctly rounded on both
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-14 * std::abs(want[i])) << i;
 }
 
 }  // namespace
