@@ -51,7 +51,7 @@ class Gmres final : public KrylovMethod {
 
   // gmres_on_backend.cpp: the scalars where the vectors are.
   SolveStats solve_on_backend(const LinearOperator& a, const Preconditioner& m, const Vector& b, Vector& x);
-  void orthogonalize_on_backend(int j, Vector& av, const Vector& like);
+  void orthogonalize_on_backend(int j, int it, const StopFactors& factors, Vector& av, const Vector& like);
   void update_on_backend(int j, const Preconditioner& m, const Vector& b, Vector& x);
   // The record at the checks: [estimate, stop word] (gmres_scalars.hpp).
   void read_record(double* record) const;

@@ -109,8 +109,7 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
       m.apply(basis(j, b), z);
       Vector& vn = basis(j + 1, b);
       a.apply(z, vn);
-      orthogonalize_on_backend(j, vn, b);
-      gs::kernels::close_column(be, v, vn, j, it, factors);
+      orthogonalize_on_backend(j, it, factors, vn, b);
       k::scale_by_inverse(v.slot + gs::new_norm, vn, true);
       if (it == next_read) {
         read();
@@ -141,8 +140,10 @@ SolveStats Gmres::solve_on_backend(const LinearOperator& a, const Preconditioner
   return st;
 }
 
-// Column j of H on the backend but for H(j+1, j) (close_column's).
-void Gmres::orthogonalize_on_backend(int j, Vector& av, const Vector& like) {
+// Column j of H on the backend, closed (close_column: H(j+1, j), the rotations
+// and the stop test at iteration it), each step in the launch of the last
+// reduction it reads.
+void Gmres::orthogonalize_on_backend(int j, int it, const StopFactors& factors, Vector& av, const Vector& like) {
   namespace k = kernels;
   const Backend be = like.backend();
   const gs::View& v = scalars_view_;
@@ -151,14 +152,15 @@ void Gmres::orthogonalize_on_backend(int j, Vector& av, const Vector& like) {
       gs::kernels::take_projection(be, v, basis(i, like), av, i, j);
       k::axpy_from(v.coef + i, basis(i, like), av);
     }
-  } else {
-    for (int i = 0; i <= j; ++i) basis_ptr_[i] = &basis(i, like), basis_data_[i] = basis(i, like).data();
-    const int passes = orthog_ == Orthogonalization::cgs2 ? 2 : 1;
-    for (int pass = 0; pass < passes; ++pass) {
-      gs::kernels::add_projection(be, v, basis_data_.data(), av, j, pass == 0);
-      k::multi_axpy_from(v.coef, basis_ptr_.data(), j + 1, av);
-    }
+    return gs::kernels::close_column(be, v, av, j, it, factors);
   }
+  for (int i = 0; i <= j; ++i) basis_ptr_[i] = &basis(i, like), basis_data_[i] = basis(i, like).data();
+  const int passes = orthog_ == Orthogonalization::cgs2 ? 2 : 1;
+  for (int pass = 0; pass < passes; ++pass) {
+    gs::kernels::add_projection(be, v, basis_data_.data(), av, j, pass == 0);
+    if (pass + 1 < passes) k::multi_axpy_from(v.coef, basis_ptr_.data(), j + 1, av);
+  }
+  gs::kernels::close_column_after_projection(be, v, basis_data_.data(), av, j, it, factors);
 }
 
 // update_solution with y solved and applied on the backend, the columns four

@@ -43,6 +43,14 @@ void close_column(Backend b, View v, const Vector& w, int j, int it, StopFactors
   ref::close_column(v, w.data(), w.size(), j, it, f);
 }
 
+void close_column_after_projection(Backend b, View v, const double* const* basis, Vector& w, int j, int it,
+                                   StopFactors f) {
+  check_on(b, w, "close_column_after_projection");
+  if (b == Backend::cuda)
+    return TB_CUDA_CALL(cuda::close_column_after_projection(v, basis, w.data(), w.size(), j, it, f));
+  ref::close_column_after_projection(v, basis, w.data(), w.size(), j, it, f);
+}
+
 void solve_for_y(Backend b, View v, int j) {
   if (b == Backend::cuda) return TB_CUDA_CALL(cuda::solve_for_y(v, j));
   ref::solve_for_y(v, j);

@@ -28,6 +28,13 @@ void close_column(View v, const double* w, std::size_t n, int j, int it, StopFac
   gmres_scalars::close_column(v, j, it, f);
 }
 
+// The update as kernels::multi_axpy_from makes it on the host.
+void close_column_after_projection(View v, const double* const* basis, double* w, std::size_t n, int j, int it,
+                                   StopFactors f) {
+  omp::multi_axpy(v.coef, basis, j + 1, w, n);
+  close_column(v, w, n, j, it, f);
+}
+
 void solve_for_y(View v, int j) { gmres_scalars::solve_for_y(v, j); }
 
 }  // namespace tb::gmres_scalars::kernels::ref

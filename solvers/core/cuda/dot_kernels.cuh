@@ -1,11 +1,13 @@
 #pragma once
-// Dot products on a device as a template every room's CUDA files can launch:
-// K dot products against one vector in one pass and one launch, the block
-// sums combined by the last block to finish (reduction.cuh), which then runs
-// the launcher's follow-up on the results (`then`, thread 0): a scalar step
-// that reads a reduction (GMRES's, krylov/cuda/kernels.cu) needs no launch of
-// its own. The launch shape is fixed here, so a sum has the same bits
-// whichever room launches it. Included only by .cu files.
+// Dot products on a device as templates every room's CUDA files can launch:
+// K dot products against one vector in one pass and one launch, or an update
+// w += sum_k a_k v_k with the new w's squared norm; the block sums combined by
+// the last block to finish (reduction.cuh), which then runs the launcher's
+// follow-up on the results (`then`, thread 0): a scalar step that reads a
+// reduction (GMRES's, krylov/cuda/kernels.cu) needs no launch of its own. The
+// launch shape is fixed here and every product an explicit fma, so a result
+// has the same bits whichever room launches it, whatever its file's
+// contraction flags. Included only by .cu files.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -69,9 +71,29 @@ __global__ void __launch_bounds__(threads)
   double s[K] = {};
   for (std::size_t i = first_index(); i < n; i += grid_stride()) {
     const double wi = w[i];
-    for (int k = 0; k < K; ++k) s[k] += v.v[k][i] * wi;
+    for (int k = 0; k < K; ++k) s[k] = fma(v.v[k][i], wi, s[k]);
   }
   if (cuda_reduction::store_and_combine<threads, K, false>(s, partial, ticket, result) && threadIdx.x == 0) then();
+}
+
+// w += sum_k a[k] v[k] (a in device memory), each entry by the operations of
+// K axpy_from calls in turn (kernels.cu's multi_axpy_from_kernel), then
+// *result = dot(w, w) of the new w, as multi_dot_kernel sums it, then then():
+// an update and the norm that follows it in one pass over w.
+template <int K, class Then>
+__global__ void __launch_bounds__(threads)
+    axpy_then_norm_kernel(const double* a, VectorGroup v, double* w, std::size_t n, double* partial, unsigned* ticket,
+                          double* result, Then then) {
+  double ak[K];
+  for (int k = 0; k < K; ++k) ak[k] = a[k];
+  double s[1] = {0.0};
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    double t = w[i];
+    for (int k = 0; k < K; ++k) t = fma(ak[k], v.v[k][i], 1.0 * t);
+    w[i] = t;
+    s[0] = fma(t, t, s[0]);
+  }
+  if (cuda_reduction::store_and_combine<threads, 1, false>(s, partial, ticket, result) && threadIdx.x == 0) then();
 }
 
 // One launch: the k (1..4) dot products of v[i] with w (n entries each)
@@ -86,6 +108,21 @@ void multi_dot(const double* const* v, int k, const double* w, std::size_t n, co
   with_group_size(
       k, [&]<int K>() { multi_dot_kernel<K><<<blocks, threads>>>(g, w, n, s.partial, s.ticket, result, then); });
   cuda_error::check_launch("multi_dot_kernel");
+}
+
+// One launch: w += sum_i a[i] v[i] for the k (1..4) vectors v (n entries
+// each), ||w||^2 of the new w into *result (device memory), then then(). The
+// caller holds the scratch for the launch.
+template <class Then = NoFollowUp>
+void axpy_then_norm(const double* a, const double* const* v, int k, double* w, std::size_t n,
+                    const cuda_reduction::Scratch& s, double* result, Then then = {}) {
+  VectorGroup g{};
+  for (int i = 0; i < k; ++i) g.v[i] = v[i];
+  const int blocks = blocks_for(n);
+  with_group_size(k, [&]<int K>() {
+    axpy_then_norm_kernel<K><<<blocks, threads>>>(a, g, w, n, s.partial, s.ticket, result, then);
+  });
+  cuda_error::check_launch("axpy_then_norm_kernel");
 }
 
 }  // namespace tb::cuda_dots

@@ -3,7 +3,8 @@
 // kernels on the default stream, so nothing waits for them. A step that reads
 // a reduction runs in the reduction's launch, on thread 0 of its last block
 // (solvers/core/cuda/dot_kernels.cuh): the same dot products, the same bits,
-// one launch instead of two.
+// one launch instead of two; classical Gram-Schmidt's last update sums the
+// new vector's norm in its own pass, so the column closes in that launch too.
 #include <cuda_runtime.h>
 
 #include <mutex>
@@ -11,6 +12,7 @@
 #include "solvers/core/cuda/dot_kernels.cuh"
 #include "solvers/core/cuda/error_check.cuh"
 #include "solvers/core/cuda/reduction.cuh"
+#include "solvers/core/kernels.hpp"
 #include "solvers/krylov/kernels.hpp"
 
 namespace tb::gmres_scalars::kernels::cuda {
@@ -81,6 +83,17 @@ void take_projection(View v, const double* basis_i, const double* w, std::size_t
 
 void close_column(View v, const double* w, std::size_t n, int j, int it, StopFactors f) {
   dots_then(&w, 1, w, n, v.slot + norm_sq, CloseColumn{v, j, it, f});
+}
+
+void close_column_after_projection(View v, const double* const* basis, double* w, std::size_t n, int j, int it,
+                                   StopFactors f) {
+  std::lock_guard lock(scratch_mutex);
+  const int k = j + 1, last = (k - 1) / cuda_dots::max_group * cuda_dots::max_group;
+  // The earlier groups as kernels::multi_axpy_from adds them, the last with the norm.
+  for (int g = 0; g < last; g += cuda_dots::max_group)
+    tb::kernels::cuda::multi_axpy_from(v.coef + g, basis + g, cuda_dots::max_group, w, n);
+  cuda_dots::axpy_then_norm(v.coef + last, basis + last, k - last, w, n, scratch(), v.slot + norm_sq,
+                            CloseColumn{v, j, it, f});
 }
 
 void solve_for_y(View v, int j) {

@@ -83,7 +83,8 @@ TEST_F(GmresScalarsGpu, TheDeviceStepsAsTheHostAndReadsAFractionOfIt) {
 // multi_dot_to, launched on their own, gives the same bits): a projection onto
 // 6 vectors takes two launches (4 + 2 vectors) and adds exactly those sums to
 // H, a column's close one launch, its norm the device's dot, the rest of the
-// step (rotations by the device's hypot) the host's to rounding.
+// step (rotations by the device's hypot) the host's to rounding; the last
+// update of classical Gram-Schmidt shares the close's launch.
 TEST_F(GmresScalarsGpu, AStepAfterAReductionRunsInTheReductionsLaunch) {
   namespace gs = gmres_scalars;
   const int m = 8, maxit = 20, j = 5, it = 7;
@@ -131,6 +132,21 @@ TEST_F(GmresScalarsGpu, AStepAfterAReductionRunsInTheReductionsLaunch) {
   EXPECT_EQ(got[slot0 + gs::norm_sq], want[slot0 + gs::norm_sq]);
   EXPECT_EQ(got[slot0 + gs::new_norm], want[slot0 + gs::new_norm]);  // sqrt: correctly rounded on both
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-14 * std::abs(want[i])) << i;
+
+  // Classical Gram-Schmidt's last update and the close: w as kernels::
+  // multi_axpy_from leaves it and its norm as dot_to sums it, in two launches
+  // (the first four vectors, then the last two with the norm and the step).
+  Vector after(Backend::cuda, std::span<const double>(init)), apart(Backend::cuda, std::span<const double>(init));
+  const gs::View av = gs::view_of(after.data(), m, maxit), pv = gs::view_of(apart.data(), m, maxit);
+  Vector w_fused(Backend::cuda, std::span<const double>(w.to_host()));
+  Vector w_apart(Backend::cuda, std::span<const double>(w.to_host()));
+  before = device_launches();
+  gs::kernels::close_column_after_projection(Backend::cuda, av, basis_data.data(), w_fused, j, it, f);
+  EXPECT_EQ(device_launches() - before, 2);
+  kernels::multi_axpy_from(pv.coef, basis_ptr.data(), j + 1, w_apart);
+  kernels::dot_to(w_apart, w_apart, pv.slot + gs::norm_sq);
+  test::expect_bitwise(w_fused.to_host(), w_apart.to_host(), "w after the update");
+  EXPECT_EQ(after.to_host()[slot0 + gs::norm_sq], apart.to_host()[slot0 + gs::norm_sq]);
 }
 
 }  // namespace
