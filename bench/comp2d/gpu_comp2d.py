@@ -53,11 +53,15 @@ def cases(meshes, quick):
 def step_bytes(steps_csv):
     """What crossed each pseudo-step, both ways (steps.csv's h2d_bytes + d2h_bytes), over the steps
     between the first (which lays the mesh and the pattern out) and the last (which writes the
-    fields): the issue's traffic outside output. Their mean and the largest, and the steps counted."""
+    fields): the issue's traffic outside output. Their mean and the largest, the steps counted, and
+    the device launches of those steps (steps.csv's launches): their mean and the largest."""
     rows = list(csv.DictReader(open(steps_csv)))[1:-1]
     moved = [int(r["h2d_bytes"] or 0) + int(r["d2h_bytes"] or 0) for r in rows]
+    launches = [int(r.get("launches") or 0) for r in rows]
     return {"steps": len(moved), "mean": statistics.mean(moved) if moved else 0.0,
-            "largest": max(moved, default=0)}
+            "largest": max(moved, default=0),
+            "launches_mean": statistics.mean(launches) if launches else 0.0,
+            "launches_largest": max(launches, default=0)}
 
 
 def one_run(exe, name, toml, sets, backend, work):

@@ -86,6 +86,7 @@ def run(bin_dir, case, setting, work, tag):
             "median_seconds": statistics.median(float(x["step_s"]) for x in later),
             "max_bytes": max(float(x["h2d_bytes"]) + float(x["d2h_bytes"]) for x in later),
             "median_transfer_seconds": statistics.median(float(x["h2d_s"]) + float(x["d2h_s"]) for x in later),
+            "median_launches": statistics.median(int(x.get("launches") or 0) for x in later),
         }
     r |= {
         "steps": summary["steps"],

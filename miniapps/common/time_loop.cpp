@@ -86,7 +86,7 @@ struct StepTimes {
 };
 
 // The step's accounts as steps.csv's columns: each account's seconds, then the
-// copies each way (seconds and bytes).
+// copies each way (seconds and bytes), then the device launches.
 void append_accounts(std::vector<std::string>& header, std::vector<std::string>& row, StepTimes times) {
   using systems::Account;
   const systems::StepAccounts* a = times.accounts;
@@ -111,6 +111,8 @@ void append_accounts(std::vector<std::string>& header, std::vector<std::string>&
   };
   tally("h2d", a ? &a->transfers.to_device : nullptr);
   tally("d2h", a ? &a->transfers.to_host : nullptr);
+  header.push_back("launches");
+  row.push_back(a ? std::to_string(a->launches) : "");
 }
 
 // One row of steps.csv: the step, the physics' figures, each solve, the times.

@@ -1,5 +1,7 @@
 #include "step_clock.hpp"
 
+#include "solvers/core/device_launches.hpp"
+
 namespace tb::systems {
 
 double StepAccounts::total() const {
@@ -14,6 +16,7 @@ void StepClock::start(Account a) {
   holds_ = 0;
   since_ = clock::now();
   transfers_at_start_ = transfers_since_ = transfers::totals();
+  launches_at_start_ = device_launches();
 }
 
 // The time since the last switch, less the transfers counted meanwhile, to the current account.
@@ -36,6 +39,7 @@ Account StepClock::enter(Account a) {
 StepAccounts StepClock::read() {
   charge();
   accounts_.transfers = transfers::since(transfers_at_start_);
+  accounts_.launches = device_launches() - launches_at_start_;
   return accounts_;
 }
 
@@ -43,6 +47,7 @@ StepAccounts StepClock::take() {
   const StepAccounts taken = read();
   accounts_ = {};
   transfers_at_start_ = transfers_since_;
+  launches_at_start_ += taken.launches;
   return taken;
 }
 

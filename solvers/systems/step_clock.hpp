@@ -5,8 +5,9 @@
 // (assembly, a solver's set-up, its solve, a shadow, a probe, the loop's own
 // work, output), and every host<->device copy counted meanwhile
 // (solvers/core/transfers.hpp) is taken out of the account it happened in
-// and kept apart, in seconds, bytes and copies each way. The accounts and
-// the transfers add up to the time between start() and the last read.
+// and kept apart, in seconds, bytes and copies each way, beside the count of
+// device launches (solvers/core/device_launches.hpp). The accounts and the
+// transfers add up to the time between start() and the last read.
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -21,6 +22,7 @@ inline constexpr std::size_t account_count = 8;
 struct StepAccounts {
   std::array<double, account_count> seconds{};  // by Account, each less its transfers
   transfers::Totals transfers;                  // since start()
+  long launches = 0;                            // device launches since start()
   double operator[](Account a) const { return seconds[std::size_t(a)]; }
   // Every account and the transfers: the wall time accounted for.
   double total() const;
@@ -64,6 +66,7 @@ class StepClock {
   Account current_ = Account::harness;
   clock::time_point since_ = clock::now();
   transfers::Totals transfers_at_start_, transfers_since_;
+  long launches_at_start_ = 0;
   StepAccounts accounts_;
   int holds_ = 0;
 };

@@ -203,6 +203,19 @@ TEST(TimeLoop, RestartGivesTheUninterruptedResultBitwise) {
   fs::remove_all(split);
 }
 
+// steps.csv ends each row with the step's device launches: none on the host.
+TEST(TimeLoop, EachRowCountsTheStepsDeviceLaunches) {
+  const fs::path out = fresh_dir("launches");
+  CaseConfig config(make_schema(decay_app()));
+  test::DecaySimulation sim;
+  run_time_loop(sim, config, settings(out, 3));
+  const auto rows = read_csv(out / "steps.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].back(), "launches");
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i].back(), "0") << "step " << i;
+  fs::remove_all(out);
+}
+
 // A step that solves its system several times (tb-comp2d's matrix-free steps:
 // once per outer iteration, more as the CFL grows) keeps one set of columns:
 // the header holds for every row, with the count, the iterations and seconds

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../../common/memory_storage.hpp"
+#include "solvers/core/device_launches.hpp"
 #include "solvers/core/timer.hpp"
 #include "solvers/core/transfers.hpp"
 #include "solvers/matrix/generate.hpp"
@@ -353,6 +354,19 @@ TEST(StepClock, AccountsAndTransfersAddUpToTheWallTime) {
   EXPECT_EQ(a.transfers.to_device.bytes, 64u);
   EXPECT_DOUBLE_EQ(a.transfers.to_device.seconds, 0.004);
   EXPECT_EQ(clock.current(), Account::harness);
+}
+
+// A step's launches are its own: take() starts the next step's count.
+TEST(StepClock, CountsTheDeviceLaunchesOfEachStep) {
+  StepClock clock;
+  clock.start(Account::harness);
+  count_device_launch();
+  count_device_launch();
+  EXPECT_EQ(clock.read().launches, 2);
+  EXPECT_EQ(clock.take().launches, 2);
+  count_device_launch();
+  EXPECT_EQ(clock.take().launches, 1);
+  EXPECT_EQ(clock.read().launches, 0);
 }
 
 }  // namespace
