@@ -5,6 +5,7 @@
 // rooms' CUDA kernels. Skips with the reason when no device is visible.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -49,7 +50,11 @@ TEST(MgGpu, CudaSolvesAsTheHostDoes) {
       const Outcome host = run("cg" + opts + ")+" + mg, a, b);
       const Outcome dev = run("cg" + opts + ",backend=cuda)+" + mg, a, b);
       ASSERT_TRUE(dev.stats.converged()) << mg << " " << n;
-      EXPECT_NEAR(dev.stats.iterations, host.stats.iterations, 1) << mg << " " << n;
+      // The device adds its dot products in another order than the host, and
+      // CG's stop moves with them: by an iteration where the cycle is strong,
+      // by a few in a long solve (mg(levels=2) at 96^3 takes about 190): 3 %.
+      const double slack = std::max(1.0, 0.03 * host.stats.iterations);
+      EXPECT_NEAR(dev.stats.iterations, host.stats.iterations, slack) << mg << " " << n;
       EXPECT_LE(test::max_abs_diff(dev.x, host.x), 1e-7 * test::max_abs(host.x)) << mg << " " << n;
     }
     const Outcome graph = run("cg(rtol=1e-9,maxit=200,backend=cuda)+mg", a, b);
