@@ -360,16 +360,15 @@ RunResult run_time_loop(Simulation& sim, const CaseConfig& config, const LoopSet
       output("writing the checkpoint" + at_step, [&] {
         std::ostringstream state;
         sim.save_state(state);
-        checkpoint = stage_checkpoint(s.out_dir,
-                                      {s.app,
-                                       step,
-                                       wall_before + wall.seconds(),
-                                       result.totals,
-                                       solvers.save_autopilots(),
-                                       guard.record(),
-                                       {},
-                                       digest},
-                                      state.str(), rank, ranks);
+        const CheckpointHeader header{.app = s.app,
+                                      .step = step,
+                                      .wall_seconds = wall_before + wall.seconds(),
+                                      .totals = result.totals,
+                                      .harness_state = solvers.save_autopilots(),
+                                      .guard = guard.record(),
+                                      .program_version = {},  // the checkpoint's writer sets it
+                                      .case_digest = digest};
+        checkpoint = stage_checkpoint(s.out_dir, header, state.str(), rank, ranks);
       });
     const systems::StepAccounts accounts = clock.take();
     result.split.add(accounts);

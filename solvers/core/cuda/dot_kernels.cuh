@@ -40,6 +40,20 @@ struct VectorGroup {
   const double* v[max_group];
 };
 
+// w[i] += sum_k ak[k] v[k][i] by the operations of K axpy_from calls in turn
+// (an explicit fma each); returns the new w[i]. The one update of
+// kernels.cu's multi_axpy_from_kernel and of axpy_then_norm_kernel.
+template <int K>
+__device__ __forceinline__ double add_columns(const double (&ak)[K], const VectorGroup& v, double* w, std::size_t i) {
+  double t = w[i];
+  for (int k = 0; k < K; ++k) t = fma(ak[k], v.v[k][i], 1.0 * t);
+  w[i] = t;
+  return t;
+}
+
+// The first vector of the last group when k vectors go max_group to a launch.
+inline int last_group_start(int k) { return (k - 1) / max_group * max_group; }
+
 // No step after the sums.
 struct NoFollowUp {
   __device__ void operator()() const {}
@@ -76,10 +90,10 @@ __global__ void __launch_bounds__(threads)
   if (cuda_reduction::store_and_combine<threads, K, false>(s, partial, ticket, result) && threadIdx.x == 0) then();
 }
 
-// w += sum_k a[k] v[k] (a in device memory), each entry by the operations of
-// K axpy_from calls in turn (kernels.cu's multi_axpy_from_kernel), then
-// *result = dot(w, w) of the new w, as multi_dot_kernel sums it, then then():
-// an update and the norm that follows it in one pass over w.
+// w += sum_k a[k] v[k] (a in device memory; add_columns, as kernels.cu's
+// multi_axpy_from_kernel), then *result = dot(w, w) of the new w, as
+// multi_dot_kernel sums it, then then(): an update and the norm that follows
+// it in one pass over w.
 template <int K, class Then>
 __global__ void __launch_bounds__(threads)
     axpy_then_norm_kernel(const double* a, VectorGroup v, double* w, std::size_t n, double* partial, unsigned* ticket,
@@ -88,9 +102,7 @@ __global__ void __launch_bounds__(threads)
   for (int k = 0; k < K; ++k) ak[k] = a[k];
   double s[1] = {0.0};
   for (std::size_t i = first_index(); i < n; i += grid_stride()) {
-    double t = w[i];
-    for (int k = 0; k < K; ++k) t = fma(ak[k], v.v[k][i], 1.0 * t);
-    w[i] = t;
+    const double t = add_columns<K>(ak, v, w, i);
     s[0] = fma(t, t, s[0]);
   }
   if (cuda_reduction::store_and_combine<threads, 1, false>(s, partial, ticket, result) && threadIdx.x == 0) then();

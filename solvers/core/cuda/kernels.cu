@@ -51,11 +51,7 @@ __global__ void __launch_bounds__(threads)
     multi_axpy_from_kernel(const double* a, VectorGroup v, double* w, std::size_t n) {
   double ak[K];
   for (int k = 0; k < K; ++k) ak[k] = a[k];
-  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
-    double t = w[i];
-    for (int k = 0; k < K; ++k) t = fma(ak[k], v.v[k][i], 1.0 * t);
-    w[i] = t;
-  }
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) cuda_dots::add_columns<K>(ak, v, w, i);
 }
 
 __global__ void __launch_bounds__(threads)
@@ -116,12 +112,6 @@ Scratch& scratch_for_current_device() {
   return s;
 }
 
-// multi_dot's k sums into result (device memory), the scratch's lock held by
-// the caller: one launch.
-void sum_products(const double* const* v, int k, const double* w, std::size_t n, const Scratch& s, double* result) {
-  cuda_dots::multi_dot(v, k, w, n, s.reduction, result);
-}
-
 }  // namespace
 
 double dot(const double* x, const double* y, std::size_t n) {
@@ -129,7 +119,7 @@ double dot(const double* x, const double* y, std::size_t n) {
   std::lock_guard lock(scratch_mutex);
   Scratch& s = scratch_for_current_device();
   const double* v[1] = {x};
-  sum_products(v, 1, y, n, s, s.result);
+  cuda_dots::multi_dot(v, 1, y, n, s.reduction, s.result);
   double result = 0.0;
   cuda_error::throw_if(cuda_copy::memcpy(&result, s.result, sizeof(double), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the dot result");
@@ -183,7 +173,7 @@ void multi_dot(const double* const* v, int k, const double* w, double* out, std:
   }
   std::lock_guard lock(scratch_mutex);
   Scratch& s = scratch_for_current_device();
-  sum_products(v, k, w, n, s, s.result);
+  cuda_dots::multi_dot(v, k, w, n, s.reduction, s.result);
   cuda_error::throw_if(cuda_copy::memcpy(out, s.result, std::size_t(k) * sizeof(double), cudaMemcpyDeviceToHost),
                        "cudaMemcpy of the multi_dot results");
 }
@@ -206,7 +196,7 @@ void multi_dot_to(const double* const* v, int k, const double* w, double* out, s
     return;
   }
   std::lock_guard lock(scratch_mutex);
-  sum_products(v, k, w, n, scratch_for_current_device(), out);
+  cuda_dots::multi_dot(v, k, w, n, scratch_for_current_device().reduction, out);
 }
 
 void multi_axpy_from(const double* alpha, const double* const* v, int k, double* w, std::size_t n) {

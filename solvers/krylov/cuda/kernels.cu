@@ -61,7 +61,7 @@ template <class Then>
 void dots_then(const double* const* x, int k, const double* w, std::size_t n, double* out, Then then) {
   std::lock_guard lock(scratch_mutex);
   const cuda_reduction::Scratch& s = scratch();
-  const int last = (k - 1) / cuda_dots::max_group * cuda_dots::max_group;
+  const int last = cuda_dots::last_group_start(k);
   for (int g = 0; g < last; g += cuda_dots::max_group)
     cuda_dots::multi_dot(x + g, cuda_dots::max_group, w, n, s, out + g);
   cuda_dots::multi_dot(x + last, k - last, w, n, s, out + last, then);
@@ -88,7 +88,7 @@ void close_column(View v, const double* w, std::size_t n, int j, int it, StopFac
 void close_column_after_projection(View v, const double* const* basis, double* w, std::size_t n, int j, int it,
                                    StopFactors f) {
   std::lock_guard lock(scratch_mutex);
-  const int k = j + 1, last = (k - 1) / cuda_dots::max_group * cuda_dots::max_group;
+  const int k = j + 1, last = cuda_dots::last_group_start(k);
   // The earlier groups as kernels::multi_axpy_from adds them, the last with the norm.
   for (int g = 0; g < last; g += cuda_dots::max_group)
     tb::kernels::cuda::multi_axpy_from(v.coef + g, basis + g, cuda_dots::max_group, w, n);
